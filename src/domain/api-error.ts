@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/**
+ * One error body shape for the portal server and the sandbox VMS (decisions.md, "Operations and
+ * their responses"): `{"error": {"code": "<snake_case>", "message": "<sentence>", "details": [...]}}`.
+ * The browser parses it with the same schema, so a message always reaches the user.
+ */
+export const apiErrorCatalog = {
+  malformed_request: 400,
+  invalid_body: 400,
+  missing_parameter: 400,
+  invalid_parameter: 400,
+  missing_api_key: 401,
+  unknown_api_key: 401,
+  not_authorized: 403,
+  org_not_permitted: 403,
+  not_found: 404,
+  unknown_batch: 404,
+  body_too_large: 413,
+  rate_limited: 429,
+  internal_error: 500,
+  upstream_unreachable: 502,
+  upstream_timeout: 504,
+} as const;
+
+export type ApiErrorCode = keyof typeof apiErrorCatalog;
+
+export const apiErrorDetailSchema = z
+  .object({ field: z.string().optional(), message: z.string() })
+  .loose();
+
+export const apiErrorBodySchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z.array(apiErrorDetailSchema).default([]),
+  }),
+});
+
+export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
+export type ApiErrorDetail = z.infer<typeof apiErrorDetailSchema>;
+
+export function apiErrorBody(
+  code: ApiErrorCode,
+  message: string,
+  details: ApiErrorDetail[] = [],
+): ApiErrorBody {
+  return { error: { code, message, details } };
+}
+
+export function apiErrorStatus(code: ApiErrorCode): number {
+  return apiErrorCatalog[code];
+}
