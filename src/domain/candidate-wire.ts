@@ -1,0 +1,143 @@
+import type { DateFormat } from './catalog-types';
+import { oneTo } from './catalog-types';
+import type { CandidateWireKey, SkillResponsePart } from './candidate-catalog';
+import {
+  MAX_ANSWERS,
+  MAX_CANDIDATE_CUSTOM_FIELDS,
+  MAX_SKILL_RESPONSES,
+  candidateCatalog,
+  candidateField,
+  candidateWireKeys,
+  skillResponseParts,
+} from './candidate-catalog';
+import type { IssueList } from './field-issue';
+import { isBlank } from './field-rules';
+import type { ItemResult, WirePayload, WireReader, WireRecord, WireSchema } from './wire-schema';
+import { buildWireSchema, suggestKey, validateWith } from './wire-schema';
+
+export type CandidateWire = WireRecord<CandidateWireKey>;
+
+/** What the target requisition asks for, when the portal knows it (from GET Requisitions). */
+export interface RequisitionContext {
+  skillCount: number;
+  questionCount: number;
+}
+
+const label = (key: CandidateWireKey) => candidateField(key)?.label ?? key;
+
+const skillResponseStems: Record<SkillResponsePart, (n: number) => string> = {
+  response: (n) => `skill${n}response`,
+  duration: (n) => `skill${n}amountofexperienceduration`,
+  units: (n) => `skill${n}amountofexperienceunits`,
+  expertiserating: (n) => `skill${n}expertiserating`,
+};
+
+export function skillResponseKey(part: SkillResponsePart, n: number): CandidateWireKey {
+  // The catalog generates exactly these keys for n = 1..10.
+  return skillResponseStems[part](n) as CandidateWireKey;
+}
+
+export function answerKey(n: number): CandidateWireKey {
+  return `answer${n}` as CandidateWireKey;
+}
+
+function candidateUnknownKey(key: string): string {
+  const answer = /^answer(\d+)$/.exec(key);
+  if (answer)
+    return `${key} is not allowed: a candidate has at most ${MAX_ANSWERS} answers (answer1–answer${MAX_ANSWERS})`;
+  if (/^candcustomfield\d+$/.test(key))
+    return `${key} is not allowed: a candidate has at most ${MAX_CANDIDATE_CUSTOM_FIELDS} custom fields (candcustomfield1–candcustomfield${MAX_CANDIDATE_CUSTOM_FIELDS})`;
+  if (
+    /^skill\d+(response|amountofexperienceduration|amountofexperienceunits|expertiserating)$/.test(
+      key,
+    )
+  ) {
+    return `${key} is not allowed: a candidate has at most ${MAX_SKILL_RESPONSES} skill responses (skill1…–skill${MAX_SKILL_RESPONSES}…)`;
+  }
+  const suggestion = suggestKey(key, candidateWireKeys);
+  return suggestion
+    ? `${key} is not a candidate field; did you mean ${suggestion}? Field names are lowercase.`
+    : `${key} is not a candidate field; remove it or check its spelling against the specification`;
+}
+
+function candidateItemRules(
+  read: WireReader<CandidateWireKey>,
+  issues: IssueList,
+  context?: RequisitionContext,
+): void {
+  for (const key of [
+    'requirementid',
+    'firstname',
+    'lastname',
+    'candemail',
+    'engagementtype',
+  ] as const) {
+    if (isBlank(read(key))) issues.add(key, `${label(key)} is required`);
+  }
+  if (read('candcitizenshipstatus') === 'Other' && isBlank(read('candcitizenshipexplain'))) {
+    issues.add(
+      'candcitizenshipexplain',
+      'Citizenship explanation is required when the citizenship status is Other',
+    );
+  }
+  if (!context) return;
+  // Only the requisition's own questions and skills can be answered (decisions.md).
+  for (const n of oneTo(MAX_ANSWERS)) {
+    if (n > context.questionCount && !isBlank(read(answerKey(n)))) {
+      issues.add(
+        answerKey(n),
+        `The requisition has ${context.questionCount} question${context.questionCount === 1 ? '' : 's'}, so there is no question ${n} to answer; clear answer${n}`,
+      );
+    }
+  }
+  for (const n of oneTo(MAX_SKILL_RESPONSES)) {
+    if (n <= context.skillCount) continue;
+    const part = skillResponseParts.find((p) => !isBlank(read(skillResponseKey(p, n))));
+    if (part) {
+      issues.add(
+        skillResponseKey(part, n),
+        `The requisition has ${context.skillCount} skill${context.skillCount === 1 ? '' : 's'}, so there is no skill ${n} to respond to; clear the skill ${n} fields`,
+      );
+    }
+  }
+}
+
+function candidatePayload(context?: RequisitionContext): WirePayload<CandidateWireKey> {
+  return {
+    name: 'candidate',
+    catalog: candidateCatalog,
+    itemRules: (read, issues) => candidateItemRules(read, issues, context),
+    unknownKey: candidateUnknownKey,
+  };
+}
+
+const schemas = new Map<string, WireSchema<CandidateWireKey>>();
+
+/** The candidate wire schema for a date format and, optionally, the target requisition's shape. */
+export function candidateWireSchema(
+  dateFormat: DateFormat,
+  context?: RequisitionContext,
+): WireSchema<CandidateWireKey> {
+  const cacheKey = context
+    ? `${dateFormat}|${context.skillCount}|${context.questionCount}`
+    : dateFormat;
+  let schema = schemas.get(cacheKey);
+  if (!schema) {
+    schema = buildWireSchema(candidatePayload(context), dateFormat);
+    schemas.set(cacheKey, schema);
+  }
+  return schema;
+}
+
+export function validateCandidateItem(
+  item: unknown,
+  options: { dateFormat: DateFormat; requisition?: RequisitionContext },
+): ItemResult<CandidateWireKey> {
+  return validateWith(candidateWireSchema(options.dateFormat, options.requisition), item);
+}
+
+export function blankCandidateWire(): CandidateWire {
+  const wire = {} as CandidateWire;
+  for (const key of candidateWireKeys) wire[key] = '';
+  return wire;
+}

@@ -1,0 +1,49 @@
+/**
+ * The payload domain: field catalogs, wire and form schemas, conversions and validation.
+ * Framework-free: imported by the browser, the portal server, the sandbox and web workers.
+ */
+export type { DataType, DateFormat, FieldDef, FieldOption, Requirement } from './catalog-types';
+export { dateFormats, describeRequirement } from './catalog-types';
+export * from './enumerations';
+export { formatWireDate, parseWireDate, wireDateToIso } from './dates';
+export type { FieldIssue } from './field-issue';
+export { describeOptions, fieldProblem, isBlank } from './field-rules';
+export type { ItemResult } from './wire-schema';
+
+export type { RequisitionWireKey } from './requisition-catalog';
+export {
+  MAX_CUSTOM_FIELDS,
+  MAX_QUESTIONS,
+  MAX_SKILLS,
+  requisitionCatalog,
+  requisitionField,
+  requisitionResponseName,
+  requisitionWireKeys,
+} from './requisition-catalog';
+export type { RequisitionWire } from './requisition-wire';
+export {
+  blankRequisitionWire,
+  questionKey,
+  requisitionWireSchema,
+  skillKey,
+  validateRequisitionItem,
+} from './requisition-wire';
+
+export type { CandidateWireKey } from './candidate-catalog';
+export {
+  MAX_ANSWERS,
+  MAX_CANDIDATE_CUSTOM_FIELDS,
+  MAX_SKILL_RESPONSES,
+  candidateCatalog,
+  candidateField,
+  candidateWireKeys,
+  defaultNoFlags,
+} from './candidate-catalog';
+export type { CandidateWire, RequisitionContext } from './candidate-wire';
+export {
+  answerKey,
+  blankCandidateWire,
+  candidateWireSchema,
+  skillResponseKey,
+  validateCandidateItem,
+} from './candidate-wire';

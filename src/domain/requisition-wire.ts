@@ -1,0 +1,242 @@
+import type { DateFormat } from './catalog-types';
+import { oneTo } from './catalog-types';
+import { parseWireDate } from './dates';
+import type { IssueList } from './field-issue';
+import { isBlank } from './field-rules';
+import type { RequisitionWireKey, SkillRowPart } from './requisition-catalog';
+import {
+  MAX_CUSTOM_FIELDS,
+  MAX_QUESTIONS,
+  MAX_SKILLS,
+  requisitionCatalog,
+  requisitionField,
+  requisitionPeople,
+  requisitionWireKeys,
+  skillRowParts,
+} from './requisition-catalog';
+import type { ItemResult, WirePayload, WireReader, WireRecord, WireSchema } from './wire-schema';
+import { buildWireSchema, suggestKey, validateWith } from './wire-schema';
+
+export type RequisitionWire = WireRecord<RequisitionWireKey>;
+
+const label = (key: RequisitionWireKey) => requisitionField(key)?.label ?? key;
+
+/** Wire key of a skill row part: skilldescription3, requireddesired3… */
+export function skillKey(part: SkillRowPart | 'sequence', n: number): RequisitionWireKey {
+  const stem = part === 'sequence' ? 'skill' : part === 'description' ? 'skilldescription' : part;
+  // The catalog generates exactly these keys for n = 1..10.
+  return `${stem}${n}` as RequisitionWireKey;
+}
+
+export function questionKey(part: 'sequence' | 'description', n: number): RequisitionWireKey {
+  return `${part === 'sequence' ? 'question' : 'questiondescription'}${n}` as RequisitionWireKey;
+}
+
+function requisitionUnknownKey(key: string): string {
+  const repeated =
+    /^(skill|skilldescription|requireddesired|amountofexperience|amountofexperiencetype|expertiserating|question|questiondescription|customfieldvalue)(\d+)$/.exec(
+      key,
+    );
+  if (repeated) {
+    const [, stem = '', n = ''] = repeated;
+    if (stem.startsWith('question'))
+      return `${key} is not allowed: a requisition has at most ${MAX_QUESTIONS} questions (question1–question${MAX_QUESTIONS})`;
+    if (stem === 'customfieldvalue')
+      return `${key} is not allowed: a requisition has at most ${MAX_CUSTOM_FIELDS} custom fields (customfieldvalue1–customfieldvalue${MAX_CUSTOM_FIELDS})`;
+    if (Number(n) > MAX_SKILLS || Number(n) < 1)
+      return `${key} is not allowed: a requisition has at most ${MAX_SKILLS} skills (numbered 1–${MAX_SKILLS})`;
+  }
+  const suggestion = suggestKey(key, requisitionWireKeys);
+  return suggestion
+    ? `${key} is not a requisition field; did you mean ${suggestion}? Field names are lowercase.`
+    : `${key} is not a requisition field; remove it or check its spelling against the specification`;
+}
+
+function checkRows(read: WireReader<RequisitionWireKey>, issues: IssueList): void {
+  // Rows are numbered from 1 by their order; the user never types the numbers (decisions.md).
+  let lastFilledSkill = 0;
+  for (const n of oneTo(MAX_SKILLS)) {
+    const filled = skillRowParts.some((part) => !isBlank(read(skillKey(part, n))));
+    const sequence = read(skillKey('sequence', n));
+    if (!filled) {
+      if (!isBlank(sequence))
+        issues.add(
+          skillKey('description', n),
+          `Skill ${n} has a sequence number but no description; describe the skill or clear skill${n}`,
+        );
+      continue;
+    }
+    if (n !== lastFilledSkill + 1)
+      issues.add(
+        skillKey('description', lastFilledSkill + 1),
+        `Skill ${lastFilledSkill + 1} is empty but skill ${n} is filled; skills must be numbered 1, 2, 3… without gaps`,
+      );
+    lastFilledSkill = n;
+    if (sequence.trim() !== String(n))
+      issues.add(
+        skillKey('sequence', n),
+        `Skill ${n} sequence number must be ${n} (its position), not "${sequence}"`,
+      );
+    if (isBlank(read(skillKey('description', n))))
+      issues.add(
+        skillKey('description', n),
+        `Skill ${n} needs a description; describe the skill or remove the row`,
+      );
+  }
+  let lastFilledQuestion = 0;
+  for (const n of oneTo(MAX_QUESTIONS)) {
+    const description = read(questionKey('description', n));
+    const sequence = read(questionKey('sequence', n));
+    if (isBlank(description)) {
+      if (!isBlank(sequence))
+        issues.add(
+          questionKey('description', n),
+          `Question ${n} has a sequence number but no text; write the question or clear question${n}`,
+        );
+      continue;
+    }
+    if (n !== lastFilledQuestion + 1)
+      issues.add(
+        questionKey('description', lastFilledQuestion + 1),
+        `Question ${lastFilledQuestion + 1} is empty but question ${n} is filled; questions must be numbered 1, 2, 3… without gaps`,
+      );
+    lastFilledQuestion = n;
+    if (sequence.trim() !== String(n))
+      issues.add(
+        questionKey('sequence', n),
+        `Question ${n} sequence number must be ${n} (its position), not "${sequence}"`,
+      );
+  }
+}
+
+function requisitionItemRules(
+  read: WireReader<RequisitionWireKey>,
+  issues: IssueList,
+  { dateFormat }: { dateFormat: DateFormat },
+): void {
+  const requestType = read('requesttype');
+  const insert = requestType === 'I';
+  const amend = requestType === 'A';
+  const require = (key: RequisitionWireKey, why: string) => {
+    if (isBlank(read(key))) issues.add(key, `${label(key)} is required ${why}`);
+  };
+
+  if (isBlank(requestType))
+    issues.add(
+      'requesttype',
+      'Request type is required: I to insert a new requisition, A to amend one',
+    );
+  const forBoth = insert ? 'for Insert' : amend ? 'for Amend' : 'for Insert and Amend';
+  require('orgid', forBoth);
+  require('clientinternalreq', amend
+    ? 'for Amend: it identifies the requisition (client internal req or VMS Req ID)'
+    : forBoth);
+
+  if (insert) {
+    for (const key of [
+      'titlerole',
+      'noofopenings',
+      'hoursunitsperday',
+      'daysperweek',
+      'engagementtype',
+      'shortdescription',
+    ] as const) {
+      require(key, 'for Insert');
+    }
+    if (isBlank(read('reqclassid')) && isBlank(read('fullreqpath'))) {
+      issues.add(
+        'reqclassid',
+        'A req class is required for Insert: give the req class ID or the full req path',
+      );
+    }
+    if (
+      isBlank(read('reqownerid')) &&
+      isBlank(read('reqownerfirstname')) &&
+      isBlank(read('reqownerlastname'))
+    ) {
+      issues.add(
+        'reqownerid',
+        'A requisition owner is required for Insert: give the owner ID, or both first and last name',
+      );
+    }
+    if (!isBlank(read('reqstatus'))) {
+      issues.add(
+        'reqstatus',
+        'Status can only be set on Amend; leave it blank for Insert (every new requisition starts Open)',
+      );
+    }
+  }
+
+  // A person given by name needs both names (decisions.md; spec rule 3).
+  for (const { stem, label: who } of requisitionPeople) {
+    const first = `${stem}firstname` as const;
+    const last = `${stem}lastname` as const;
+    if (isBlank(read(first)) !== isBlank(read(last))) {
+      const missing = isBlank(read(first)) ? first : last;
+      const missingWord = missing === first ? 'first' : 'last';
+      issues.add(
+        missing,
+        `${who} ${missingWord} name is needed too: a person given by name needs both first and last name (or use the ID instead)`,
+      );
+    }
+  }
+
+  const start = parseWireDate(read('startdate'), dateFormat);
+  const end = parseWireDate(read('enddate'), dateFormat);
+  if (start !== null && end !== null && end < start) {
+    issues.add(
+      'enddate',
+      `End date ${read('enddate')} is before the start date ${read('startdate')}; the end date must be on or after the start`,
+    );
+  }
+
+  // billrangefrom is the Hourly High, billrangeto the Hourly Low (spec, decisions.md).
+  const high = read('billrangefrom');
+  const low = read('billrangeto');
+  if (
+    !isBlank(high) &&
+    !isBlank(low) &&
+    Number.isFinite(Number(high)) &&
+    Number.isFinite(Number(low)) &&
+    Number(high) < Number(low)
+  ) {
+    issues.add(
+      'billrangefrom',
+      `Bill rate, hourly high (${high}) is below the hourly low (${low}); the high must be at least the low — billrangefrom is the high, billrangeto the low`,
+    );
+  }
+
+  checkRows(read, issues);
+}
+
+export const requisitionPayload: WirePayload<RequisitionWireKey> = {
+  name: 'requisition',
+  catalog: requisitionCatalog,
+  itemRules: requisitionItemRules,
+  unknownKey: requisitionUnknownKey,
+};
+
+const schemas = new Map<DateFormat, WireSchema<RequisitionWireKey>>();
+
+/** The requisition wire schema for a date format (built once per format). */
+export function requisitionWireSchema(dateFormat: DateFormat): WireSchema<RequisitionWireKey> {
+  let schema = schemas.get(dateFormat);
+  if (!schema) {
+    schema = buildWireSchema(requisitionPayload, dateFormat);
+    schemas.set(dateFormat, schema);
+  }
+  return schema;
+}
+
+export function validateRequisitionItem(
+  item: unknown,
+  options: { dateFormat: DateFormat },
+): ItemResult<RequisitionWireKey> {
+  return validateWith(requisitionWireSchema(options.dateFormat), item);
+}
+
+export function blankRequisitionWire(): RequisitionWire {
+  const wire = {} as RequisitionWire;
+  for (const key of requisitionWireKeys) wire[key] = '';
+  return wire;
+}
