@@ -14,12 +14,16 @@ export const apiErrorCatalog = {
   unknown_api_key: 401,
   not_authorized: 403,
   org_not_permitted: 403,
+  host_not_allowed: 403,
   not_found: 404,
   unknown_batch: 404,
+  idempotency_conflict: 409,
   body_too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
   upstream_unreachable: 502,
+  app_not_built: 503,
   upstream_timeout: 504,
 } as const;
 

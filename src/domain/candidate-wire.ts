@@ -25,20 +25,25 @@ export interface RequisitionContext {
 
 const label = (key: CandidateWireKey) => candidateField(key)?.label ?? key;
 
-const skillResponseStems: Record<SkillResponsePart, (n: number) => string> = {
-  response: (n) => `skill${n}response`,
-  duration: (n) => `skill${n}amountofexperienceduration`,
-  units: (n) => `skill${n}amountofexperienceunits`,
-  expertiserating: (n) => `skill${n}expertiserating`,
-};
+// Row keys looked up from the catalog once.
+const rowKeys = new Map<string, CandidateWireKey>();
+for (const def of candidateCatalog)
+  if (def.row) rowKeys.set(`${def.row.group}.${def.row.n}.${def.row.part}`, def.key);
 
-export function skillResponseKey(part: SkillResponsePart, n: number): CandidateWireKey {
-  // The catalog generates exactly these keys for n = 1..10.
-  return skillResponseStems[part](n) as CandidateWireKey;
+function rowKey(group: string, n: number, part: string): CandidateWireKey {
+  const key = rowKeys.get(`${group}.${n}.${part}`);
+  if (key === undefined) throw new RangeError(`The candidate has no ${group} field ${part} ${n}`);
+  return key;
 }
 
+/** skill3response, skill3amountofexperienceduration… (n = 1..10). */
+export function skillResponseKey(part: SkillResponsePart, n: number): CandidateWireKey {
+  return rowKey('skillResponses', n, part);
+}
+
+/** answer1..answer5. */
 export function answerKey(n: number): CandidateWireKey {
-  return `answer${n}` as CandidateWireKey;
+  return rowKey('answers', n, 'answer');
 }
 
 function candidateUnknownKey(key: string): string {
@@ -107,7 +112,6 @@ function candidatePayload(context?: RequisitionContext): WirePayload<CandidateWi
     name: 'candidate',
     catalog: candidateCatalog,
     itemRules: (read, issues) => candidateItemRules(read, issues, context),
-    unknownKey: candidateUnknownKey,
   };
 }
 
@@ -133,11 +137,16 @@ export function validateCandidateItem(
   item: unknown,
   options: { dateFormat: DateFormat; requisition?: RequisitionContext },
 ): ItemResult<CandidateWireKey> {
-  return validateWith(candidateWireSchema(options.dateFormat, options.requisition), item);
+  return validateWith(
+    candidateWireSchema(options.dateFormat, options.requisition),
+    item,
+    candidateUnknownKey,
+  );
 }
 
+const blankWire = Object.fromEntries(candidateWireKeys.map((key) => [key, ''])) as CandidateWire;
+
+/** Every documented key, in order, blank. */
 export function blankCandidateWire(): CandidateWire {
-  const wire = {} as CandidateWire;
-  for (const key of candidateWireKeys) wire[key] = '';
-  return wire;
+  return { ...blankWire };
 }

@@ -7,15 +7,19 @@ export interface FieldIssue {
 /** Collects issues for one item, at most one per field (the first found is the most basic). */
 export class IssueList {
   readonly issues: FieldIssue[] = [];
-  private readonly seen = new Set<string>();
 
   add(field: string, message: string): void {
-    if (this.seen.has(field)) return;
-    this.seen.add(field);
+    // Items have few issues: a scan is cheaper than a Set allocated for every valid item.
+    if (this.has(field)) return;
     this.issues.push({ field, message });
   }
 
   has(field: string): boolean {
-    return this.seen.has(field);
+    return this.issues.some((issue) => issue.field === field);
   }
+}
+
+/** A form path `skills.2.description` → ['skills', 2, 'description'] for zod issue paths. */
+export function toPath(dotted: string): (string | number)[] {
+  return dotted.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 }

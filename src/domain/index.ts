@@ -47,3 +47,40 @@ export {
   skillResponseKey,
   validateCandidateItem,
 } from './candidate-wire';
+
+export type {
+  QuestionRow,
+  RequisitionForm,
+  RequisitionScalarKey,
+  SkillRow,
+} from './requisition-form';
+export {
+  blankSkillRow,
+  questionRowSchema,
+  requisitionChoices,
+  requisitionFormDefaults,
+  requisitionFormPath,
+  requisitionFormSchema,
+  requisitionFormToWire,
+  requisitionWireToForm,
+  skillRowSchema,
+} from './requisition-form';
+export type {
+  AnswerRow,
+  CandidateForm,
+  CandidateScalarKey,
+  SkillResponseRow,
+} from './candidate-form';
+export {
+  answerRowSchema,
+  blankSkillResponseRow,
+  candidateFormDefaults,
+  candidateFormPath,
+  candidateFormSchema,
+  candidateFormToWire,
+  candidateWireToForm,
+  skillResponseRowSchema,
+} from './candidate-form';
+export type { BatchItemReport, BatchReport, PayloadKind } from './batch';
+export { batchShapeProblem, payloadKinds, validateBatch } from './batch';
+export { isPlainObject } from './wire-schema';

@@ -1,5 +1,4 @@
 import type { DateFormat } from './catalog-types';
-import { oneTo } from './catalog-types';
 import { parseWireDate } from './dates';
 import type { IssueList } from './field-issue';
 import { isBlank } from './field-rules';
@@ -21,16 +20,39 @@ export type RequisitionWire = WireRecord<RequisitionWireKey>;
 
 const label = (key: RequisitionWireKey) => requisitionField(key)?.label ?? key;
 
-/** Wire key of a skill row part: skilldescription3, requireddesired3… */
-export function skillKey(part: SkillRowPart | 'sequence', n: number): RequisitionWireKey {
-  const stem = part === 'sequence' ? 'skill' : part === 'description' ? 'skilldescription' : part;
-  // The catalog generates exactly these keys for n = 1..10.
-  return `${stem}${n}` as RequisitionWireKey;
+// Row keys looked up from the catalog once (assembly and validation use them for every item).
+const rowKeys = new Map<string, RequisitionWireKey>();
+for (const def of requisitionCatalog)
+  if (def.row) rowKeys.set(`${def.row.group}.${def.row.n}.${def.row.part}`, def.key);
+
+function rowKey(group: string, n: number, part: string): RequisitionWireKey {
+  const key = rowKeys.get(`${group}.${n}.${part}`);
+  if (key === undefined) throw new RangeError(`The requisition has no ${group} field ${part} ${n}`);
+  return key;
 }
 
-export function questionKey(part: 'sequence' | 'description', n: number): RequisitionWireKey {
-  return `${part === 'sequence' ? 'question' : 'questiondescription'}${n}` as RequisitionWireKey;
+/** Wire key of a skill row part: skill3, skilldescription3, requireddesired3… (n = 1..10). */
+export function skillKey(part: SkillRowPart | 'sequence', n: number): RequisitionWireKey {
+  return rowKey('skills', n, part);
 }
+
+/** Wire key of a question row part: question2, questiondescription2 (n = 1..5). */
+export function questionKey(part: 'sequence' | 'description', n: number): RequisitionWireKey {
+  return rowKey('questions', n, part);
+}
+
+/** Each skill row's keys (index 0 = skill 1), resolved once for the per-item loops. */
+export const skillRowKeys = Array.from({ length: MAX_SKILLS }, (_, i) => ({
+  sequence: skillKey('sequence', i + 1),
+  description: skillKey('description', i + 1),
+  parts: skillRowParts.map((part) => ({ part, key: skillKey(part, i + 1) })),
+}));
+
+/** Each question row's keys (index 0 = question 1). */
+export const questionRowKeys = Array.from({ length: MAX_QUESTIONS }, (_, i) => ({
+  sequence: questionKey('sequence', i + 1),
+  description: questionKey('description', i + 1),
+}));
 
 function requisitionUnknownKey(key: string): string {
   const repeated =
@@ -55,16 +77,17 @@ function requisitionUnknownKey(key: string): string {
 function checkRows(read: WireReader<RequisitionWireKey>, issues: IssueList): void {
   // Rows are numbered from 1 by their order; the user never types the numbers (decisions.md).
   let lastFilledSkill = 0;
-  for (const n of oneTo(MAX_SKILLS)) {
-    const filled = skillRowParts.some((part) => !isBlank(read(skillKey(part, n))));
-    const sequence = read(skillKey('sequence', n));
+  skillRowKeys.forEach((keys, index) => {
+    const n = index + 1;
+    const filled = keys.parts.some(({ key }) => !isBlank(read(key)));
+    const sequence = read(keys.sequence);
     if (!filled) {
       if (!isBlank(sequence))
         issues.add(
-          skillKey('description', n),
+          keys.description,
           `Skill ${n} has a sequence number but no description; describe the skill or clear skill${n}`,
         );
-      continue;
+      return;
     }
     if (n !== lastFilledSkill + 1)
       issues.add(
@@ -74,26 +97,27 @@ function checkRows(read: WireReader<RequisitionWireKey>, issues: IssueList): voi
     lastFilledSkill = n;
     if (sequence.trim() !== String(n))
       issues.add(
-        skillKey('sequence', n),
+        keys.sequence,
         `Skill ${n} sequence number must be ${n} (its position), not "${sequence}"`,
       );
-    if (isBlank(read(skillKey('description', n))))
+    if (isBlank(read(keys.description)))
       issues.add(
-        skillKey('description', n),
+        keys.description,
         `Skill ${n} needs a description; describe the skill or remove the row`,
       );
-  }
+  });
   let lastFilledQuestion = 0;
-  for (const n of oneTo(MAX_QUESTIONS)) {
-    const description = read(questionKey('description', n));
-    const sequence = read(questionKey('sequence', n));
+  questionRowKeys.forEach((keys, index) => {
+    const n = index + 1;
+    const description = read(keys.description);
+    const sequence = read(keys.sequence);
     if (isBlank(description)) {
       if (!isBlank(sequence))
         issues.add(
-          questionKey('description', n),
+          keys.description,
           `Question ${n} has a sequence number but no text; write the question or clear question${n}`,
         );
-      continue;
+      return;
     }
     if (n !== lastFilledQuestion + 1)
       issues.add(
@@ -103,10 +127,10 @@ function checkRows(read: WireReader<RequisitionWireKey>, issues: IssueList): voi
     lastFilledQuestion = n;
     if (sequence.trim() !== String(n))
       issues.add(
-        questionKey('sequence', n),
+        keys.sequence,
         `Question ${n} sequence number must be ${n} (its position), not "${sequence}"`,
       );
-  }
+  });
 }
 
 function requisitionItemRules(
@@ -213,7 +237,6 @@ export const requisitionPayload: WirePayload<RequisitionWireKey> = {
   name: 'requisition',
   catalog: requisitionCatalog,
   itemRules: requisitionItemRules,
-  unknownKey: requisitionUnknownKey,
 };
 
 const schemas = new Map<DateFormat, WireSchema<RequisitionWireKey>>();
@@ -232,11 +255,14 @@ export function validateRequisitionItem(
   item: unknown,
   options: { dateFormat: DateFormat },
 ): ItemResult<RequisitionWireKey> {
-  return validateWith(requisitionWireSchema(options.dateFormat), item);
+  return validateWith(requisitionWireSchema(options.dateFormat), item, requisitionUnknownKey);
 }
 
+const blankWire = Object.fromEntries(
+  requisitionWireKeys.map((key) => [key, '']),
+) as RequisitionWire;
+
+/** Every documented key, in order, blank. */
 export function blankRequisitionWire(): RequisitionWire {
-  const wire = {} as RequisitionWire;
-  for (const key of requisitionWireKeys) wire[key] = '';
-  return wire;
+  return { ...blankWire };
 }

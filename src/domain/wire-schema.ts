@@ -19,8 +19,6 @@ export interface WirePayload<K extends string> {
     issues: IssueList,
     options: { dateFormat: DateFormat },
   ) => void;
-  /** Why an undocumented key is wrong (e.g. `skill11`: at most 10 skills). */
-  readonly unknownKey: (key: string) => string;
 }
 
 /**
@@ -28,30 +26,37 @@ export interface WirePayload<K extends string> {
  * reads as blank (`''` in the output, which lists every key in documented order); an unknown key
  * is an error, never dropped (decisions.md, "Wire format").
  */
-export function buildWireSchema<K extends string>(payload: WirePayload<K>, dateFormat: DateFormat) {
-  const shape: Record<string, z.ZodType<string, string | undefined>> = {};
+export function buildWireSchema<K extends string>(
+  payload: WirePayload<K>,
+  dateFormat: DateFormat,
+): z.ZodType<WireRecord<K>> {
+  const shape = {} as Record<K, z.ZodDefault<z.ZodString>>; // filled with every catalog key below
   for (const def of payload.catalog) {
+    // A missing key reads as blank: the output lists every key, in documented order.
     shape[def.key] = z
       .string({ error: `${def.label} must be sent as a JSON string, e.g. "1" rather than 1` })
-      .check(
-        z.superRefine((value, ctx) => {
-          const problem = fieldProblem(def, value, dateFormat);
-          if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
-        }),
-      )
       .default('');
   }
+  // Fields whose values need checking beyond "is a string" (all but free-text STRING fields).
+  const checked = payload.catalog.filter(
+    (def) => def.type !== 'STRING' || def.options || def.format,
+  );
 
-  return z
-    .looseObject(shape, {
+  const schema = z
+    .strictObject(shape, {
       error: `Each ${payload.name} must be a JSON object ({ "key": "value", … })`,
     })
     .check(
-      z.superRefine(
+      z.superRefine<Record<string, unknown>>(
         (item, ctx) => {
           const issues = new IssueList();
-          for (const key of Object.keys(item)) {
-            if (!Object.hasOwn(shape, key)) issues.add(key, payload.unknownKey(key));
+          // Field rules: type, enumeration, bounds. One pass over the catalog, not one zod
+          // refinement per field: a full requisition has 129 fields and the batch 500 items.
+          for (const def of checked) {
+            const value: unknown = item[def.key];
+            if (typeof value !== 'string' || value === '') continue;
+            const problem = fieldProblem(def, value, dateFormat);
+            if (problem !== null) issues.add(def.key, problem);
           }
           const read: WireReader<K> = (key) => {
             const value: unknown = item[key];
@@ -66,24 +71,30 @@ export function buildWireSchema<K extends string>(payload: WirePayload<K>, dateF
         // need an object to read, though.
         { when: (payload) => isPlainObject(payload.value) },
       ),
-    )
-    .transform((item) => {
-      // Success implies no unknown keys; rebuild in documented order with every key present.
-      const out = {} as WireRecord<K>;
-      for (const def of payload.catalog) out[def.key] = String(item[def.key] ?? '');
-      return out;
-    });
+    );
+  // For a concrete K the inferred output is exactly WireRecord<K>; zod cannot map a generic union.
+  return schema as z.ZodType<WireRecord<K>>;
 }
 
-export type WireSchema<K extends string> = ReturnType<typeof buildWireSchema<K>>;
+export type WireSchema<K extends string> = z.ZodType<WireRecord<K>>;
 
 export type ItemResult<K extends string> =
   { ok: true; value: WireRecord<K> } | { ok: false; issues: FieldIssue[] };
 
-/** Zod issues → one FieldIssue per field (the first, most basic problem), field = wire key. */
-export function toFieldIssues(error: z.ZodError): FieldIssue[] {
+/**
+ * Zod issues → one FieldIssue per field (the first, most basic problem), field = wire key. The
+ * strict object reports undocumented keys in one issue; each becomes its own, saying why.
+ */
+export function toFieldIssues(
+  error: z.ZodError,
+  unknownKey: (key: string) => string,
+): FieldIssue[] {
   const issues = new IssueList();
   for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) issues.add(key, unknownKey(key));
+      continue;
+    }
     const field = issue.path.length > 0 ? String(issue.path[0]) : '';
     issues.add(field, issue.message);
   }
@@ -93,11 +104,12 @@ export function toFieldIssues(error: z.ZodError): FieldIssue[] {
 export function validateWith<K extends string>(
   schema: WireSchema<K>,
   item: unknown,
+  unknownKey: (key: string) => string,
 ): ItemResult<K> {
   const result = schema.safeParse(item);
   return result.success
     ? { ok: true, value: result.data }
-    : { ok: false, issues: toFieldIssues(result.error) };
+    : { ok: false, issues: toFieldIssues(result.error, unknownKey) };
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
