@@ -1,0 +1,127 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiErrorBodySchema } from '../domain/api-error';
+import { portalConfigSchema } from '../domain/portal-config';
+import { buildPortal } from './app';
+import { testConfig } from './capture-upstream';
+import { loadConfig } from './config';
+
+// These routes never reach the upstream, so in-process requests (inject) are enough here.
+const upstream = 'http://127.0.0.1:9/vms/';
+let distDir: string;
+
+beforeAll(() => {
+  distDir = mkdtempSync(join(tmpdir(), 'portal-dist-'));
+  mkdirSync(join(distDir, 'assets'));
+  writeFileSync(join(distDir, 'index.html'), '<!doctype html><title>portal</title>');
+  writeFileSync(join(distDir, 'assets', 'index-AbC123.js'), 'console.log(1)');
+  writeFileSync(join(distDir, 'favicon.svg'), '<svg/>');
+});
+
+afterAll(() => rmSync(distDir, { recursive: true, force: true }));
+
+function portal(options: { distDir?: string } = {}) {
+  return buildPortal(testConfig(upstream, { LOG_LEVEL: 'silent' }), {
+    distDir: options.distDir ?? distDir,
+  });
+}
+
+describe('GET /api/config and /api/health', () => {
+  it('gives the browser the non-secret settings, named after the upstream host', async () => {
+    const res = await portal().inject('/api/config');
+    expect(res.statusCode).toBe(200);
+    const body = portalConfigSchema.parse(res.json());
+    expect(body).toEqual({
+      clientOrgIds: [1001, 1002],
+      vendorOrgId: 9001,
+      dateFormat: 'YYYY-MM-DD',
+      maxBatch: 500,
+      upstream: { kind: 'remote', label: '127.0.0.1:9' },
+    });
+    expect(res.body).not.toContain('test-key');
+    expect(res.body).not.toContain('test-secret');
+  });
+
+  it('labels the embedded sandbox as such', async () => {
+    const app = buildPortal(loadConfig({ LOG_LEVEL: 'silent' }), {
+      distDir,
+      sandboxUrl: 'http://127.0.0.1:9',
+    });
+    const body = portalConfigSchema.parse((await app.inject('/api/config')).json());
+    expect(body.upstream).toEqual({ kind: 'sandbox', label: 'sandbox' });
+  });
+
+  it('refuses to build in sandbox mode without the sandbox address', () => {
+    expect(() => buildPortal(loadConfig({}))).toThrow(/startPortal/);
+  });
+
+  it('answers health checks', async () => {
+    const res = await portal().inject('/api/health');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+  });
+});
+
+describe('serving the app', () => {
+  it('serves index.html for / and for client routes that ask for HTML, never cached', async () => {
+    const app = portal();
+    for (const url of ['/', '/requisitions/new', '/batches/42?tab=results']) {
+      const res = await app.inject({ url, headers: { accept: 'text/html,*/*' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toContain('<title>portal</title>');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['content-type']).toContain('text/html');
+    }
+  });
+
+  it('lets hashed assets be cached for a year, other files revalidated', async () => {
+    const app = portal();
+    const asset = await app.inject('/assets/index-AbC123.js');
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const icon = await app.inject('/favicon.svg');
+    expect(icon.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers 404 with the error body for missing files and unknown API paths', async () => {
+    const app = portal();
+    for (const url of ['/assets/missing.js', '/api/nothing', '/api']) {
+      const res = await app.inject({ url, headers: { accept: 'text/html' } });
+      expect(res.statusCode, url).toBe(404);
+      expect(apiErrorBodySchema.parse(res.json()).error.code).toBe('not_found');
+    }
+    const post = await app.inject({ method: 'POST', url: '/somewhere' });
+    expect(post.statusCode).toBe(404);
+  });
+
+  it('says to run the build when dist/ is missing', async () => {
+    const app = portal({ distDir: join(distDir, 'nope') });
+    const res = await app.inject({ url: '/', headers: { accept: 'text/html' } });
+    expect(res.statusCode).toBe(503);
+    const { error } = apiErrorBodySchema.parse(res.json());
+    expect(error.code).toBe('app_not_built');
+    expect(error.message).toContain('npm run build');
+    expect((await app.inject('/api/health')).statusCode).toBe(200);
+  });
+});
+
+describe('security headers', () => {
+  it('sends a strict CSP, nosniff, no referrer and frame denial on pages and API', async () => {
+    const app = portal();
+    for (const url of ['/', '/api/config']) {
+      const res = await app.inject(url);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("connect-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(csp).not.toContain('upgrade-insecure-requests');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+});

@@ -1,0 +1,152 @@
+import helmet from '@fastify/helmet';
+import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import { fileURLToPath } from 'node:url';
+import { portalConfigSchema } from '../domain/portal-config';
+import { upstreamLabel, type PortalConfig } from './config';
+import { PortalError, sendError } from './portal-error';
+import { serveSpa } from './spa';
+import { vmsProxy } from './vms-proxy';
+
+export interface BuildPortalOptions {
+  /** Where log lines go (default: stdout). Tests pass a stream to read every line. */
+  logStream?: NodeJS.WritableStream;
+  /** The built SPA (default: `dist/` at the project root). */
+  distDir?: string;
+  /** Where the embedded sandbox listens; required when `config.vmsBaseUrl` is null (startPortal). */
+  sandboxUrl?: string;
+}
+
+export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
+
+/**
+ * Defence in depth: the proxy never logs headers or the config, but should anyone add such a
+ * line later, these paths are censored before they are written.
+ */
+const redactedPaths = [
+  'apiKey',
+  'apiSecret',
+  '*.apiKey',
+  '*.apiSecret',
+  'req.headers["x-api-key"]',
+  'req.headers["x-signature"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers["x-api-key"]',
+  'headers["x-signature"]',
+  'headers.authorization',
+  'headers.cookie',
+  '*.headers["x-api-key"]',
+  '*.headers["x-signature"]',
+];
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024
+    ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`
+    : `${Math.round(bytes / 1024)} KB`;
+}
+
+function withTrailingSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}
+
+/** The portal server: security headers, /api/config, /api/health, the signing proxy, the SPA. */
+export function buildPortal(
+  config: PortalConfig,
+  options: BuildPortalOptions = {},
+): FastifyInstance {
+  const upstreamUrl = config.vmsBaseUrl ?? options.sandboxUrl;
+  if (upstreamUrl === undefined) {
+    throw new Error(
+      'buildPortal: VMS_BASE_URL is unset (sandbox mode) and no sandboxUrl was given; use startPortal, which starts the sandbox first.',
+    );
+  }
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: redactedPaths, censor: '[redacted]' },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    // No per-request "incoming"/"completed" lines: the proxy writes one line per VMS call.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.bodyLimitBytes,
+  });
+
+  app.register(helmet, {
+    contentSecurityPolicy: {
+      // Explicit rather than helmet's defaults, which allow inline styles and would upgrade
+      // requests to https on a plain-http LAN address.
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+    // The portal speaks plain HTTP; HSTS belongs to whatever terminates TLS in front of it.
+    strictTransportSecurity: false,
+  });
+
+  app.setErrorHandler((error: FastifyError | PortalError, request, reply) => {
+    if (error instanceof PortalError) {
+      return sendError(reply, error.code, error.message, error.details);
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return sendError(
+        reply,
+        'body_too_large',
+        `The request body is larger than the ${formatBytes(config.bodyLimitBytes)} the portal accepts (VMS_BODY_LIMIT_BYTES). Send fewer items at once.`,
+      );
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return sendError(
+        reply,
+        'unsupported_media_type',
+        'Send the body as JSON, with the header Content-Type: application/json.',
+      );
+    }
+    const status = error.statusCode ?? 500;
+    if (status < 500) {
+      return sendError(
+        reply,
+        'malformed_request',
+        `The request could not be read: ${error.message}. Check it and send it again.`,
+      );
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return sendError(
+      reply,
+      'internal_error',
+      `Something went wrong inside the portal server. Try again; if it keeps happening, tell the administrator request id ${request.id}.`,
+    );
+  });
+
+  const configBody = portalConfigSchema.parse({
+    clientOrgIds: config.clientOrgIds,
+    vendorOrgId: config.vendorOrgId,
+    dateFormat: config.dateFormat,
+    maxBatch: config.maxBatch,
+    upstream: upstreamLabel(config),
+  });
+  app.get('/api/config', async () => configBody);
+  app.get('/api/health', async () => ({ status: 'ok' }));
+
+  app.register(vmsProxy, {
+    prefix: '/api/vms',
+    config,
+    upstreamUrl: withTrailingSlash(upstreamUrl),
+  });
+
+  serveSpa(app, options.distDir ?? defaultDistDir);
+
+  return app;
+}

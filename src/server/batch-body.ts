@@ -1,0 +1,69 @@
+import { PortalError } from './portal-error';
+
+function describeJsonValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  return `a ${typeof value}`;
+}
+
+/** How many bad items the error details list; the message names the first. */
+const MAX_DETAILS = 20;
+
+/**
+ * decisions.md, "Operations and their responses": a body that is not a JSON array of objects, an
+ * empty array, or more than VMS_MAX_BATCH items is refused whole with 400. Checked here so a
+ * malformed batch never leaves the proxy. The item contents are the VMS's to judge: QA probes
+ * the interface with invalid items on purpose. Returns the item count for the call's log line.
+ */
+export function checkBatchBody(raw: Buffer | undefined, maxBatch: number): number {
+  if (raw === undefined || raw.length === 0) {
+    throw new PortalError(
+      'invalid_body',
+      `The body is empty. Send a JSON array of 1 to ${maxBatch} objects.`,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.toString('utf8'));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new PortalError(
+      'invalid_body',
+      `The body is not valid JSON (${reason}). Send a JSON array of 1 to ${maxBatch} objects.`,
+    );
+  }
+  if (!Array.isArray(parsed)) {
+    throw new PortalError(
+      'invalid_body',
+      `The body must be a JSON array of objects; it is ${describeJsonValue(parsed)}. Wrap a single item in [ ].`,
+    );
+  }
+  if (parsed.length === 0) {
+    throw new PortalError('invalid_body', 'The body is an empty array. Send at least one item.');
+  }
+  if (parsed.length > maxBatch) {
+    throw new PortalError(
+      'invalid_body',
+      `The body has ${parsed.length} items; at most ${maxBatch} may be sent at once (VMS_MAX_BATCH). Split it into smaller batches.`,
+    );
+  }
+  const bad: { index: number; kind: string }[] = [];
+  parsed.forEach((item: unknown, index) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      bad.push({ index, kind: describeJsonValue(item) });
+    }
+  });
+  const first = bad[0];
+  if (first) {
+    throw new PortalError(
+      'invalid_body',
+      `The body must be a JSON array of objects; item ${first.index + 1} is ${first.kind}.`,
+      bad.slice(0, MAX_DETAILS).map(({ index, kind }) => ({
+        field: `[${index}]`,
+        message: `item ${index + 1} is ${kind}`,
+      })),
+    );
+  }
+  return parsed.length;
+}

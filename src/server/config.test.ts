@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { sandboxDemo } from '../sandbox/demo';
+import { ConfigError, isLoopbackHost, loadConfig, upstreamLabel } from './config';
+
+const remote = {
+  VMS_BASE_URL: 'https://vms.example.com/api/v1',
+  VMS_API_KEY: 'k',
+  VMS_API_SECRET: 's',
+  VMS_CLIENT_ORG_IDS: '11, 12',
+  VMS_VENDOR_ORG_ID: '21',
+};
+
+function problem(env: NodeJS.ProcessEnv): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = error instanceof Error ? error.message : String(error);
+    expect(message).not.toContain('\n');
+    return message;
+  }
+  throw new Error('expected loadConfig to refuse the environment');
+}
+
+describe('loadConfig', () => {
+  it('defaults to the embedded sandbox with its demo identity', () => {
+    expect(loadConfig({})).toEqual({
+      port: 8787,
+      host: '127.0.0.1',
+      vmsBaseUrl: null,
+      apiKey: sandboxDemo.apiKey,
+      apiSecret: sandboxDemo.apiSecret,
+      clientOrgIds: [1001, 1002],
+      vendorOrgId: 9001,
+      dateFormat: 'YYYY-MM-DD',
+      maxBatch: 500,
+      timeoutMs: 30_000,
+      bodyLimitBytes: 5 * 1024 * 1024,
+      rateLimitPerMinute: 600,
+      logLevel: 'info',
+      sandboxPort: 8788,
+      sandboxDb: './data/sandbox.db',
+    });
+  });
+
+  it('treats empty values as unset, as a .env file means them', () => {
+    expect(loadConfig({ PORT: '', VMS_BASE_URL: '  ' })).toMatchObject({
+      port: 8787,
+      vmsBaseUrl: null,
+    });
+  });
+
+  it('reads a remote VMS and normalises its base to end in /', () => {
+    const config = loadConfig({ ...remote, PORT: '0', VMS_DATE_FORMAT: 'MM/DD/YYYY' });
+    expect(config).toMatchObject({
+      port: 0,
+      vmsBaseUrl: 'https://vms.example.com/api/v1/',
+      apiKey: 'k',
+      apiSecret: 's',
+      clientOrgIds: [11, 12],
+      vendorOrgId: 21,
+      dateFormat: 'MM/DD/YYYY',
+    });
+    expect(upstreamLabel(config)).toEqual({ kind: 'remote', label: 'vms.example.com' });
+    expect(upstreamLabel(loadConfig({}))).toEqual({ kind: 'sandbox', label: 'sandbox' });
+  });
+
+  it.each([
+    ['VMS_API_KEY', { ...remote, VMS_API_KEY: undefined }],
+    ['VMS_API_SECRET', { ...remote, VMS_API_SECRET: '' }],
+    ['VMS_CLIENT_ORG_IDS', { ...remote, VMS_CLIENT_ORG_IDS: undefined }],
+    ['VMS_VENDOR_ORG_ID', { ...remote, VMS_VENDOR_ORG_ID: undefined }],
+  ])('requires %s against a remote VMS', (name, env) => {
+    const message = problem(env);
+    expect(message).toContain(name);
+    expect(message).toContain('required when VMS_BASE_URL is set');
+  });
+
+  it.each([
+    ['PORT', { PORT: '80a' }],
+    ['PORT', { PORT: '70000' }],
+    ['VMS_BASE_URL', { VMS_BASE_URL: 'vms.example.com' }],
+    ['VMS_BASE_URL', { VMS_BASE_URL: 'ftp://vms.example.com/' }],
+    ['VMS_CLIENT_ORG_IDS', { VMS_CLIENT_ORG_IDS: '1001,,1002' }],
+    ['VMS_CLIENT_ORG_IDS', { VMS_CLIENT_ORG_IDS: '1001,abc' }],
+    ['VMS_VENDOR_ORG_ID', { VMS_VENDOR_ORG_ID: '-1' }],
+    ['VMS_DATE_FORMAT', { VMS_DATE_FORMAT: 'DD.MM.YYYY' }],
+    ['VMS_MAX_BATCH', { VMS_MAX_BATCH: '0' }],
+    ['VMS_TIMEOUT_MS', { VMS_TIMEOUT_MS: '1.5' }],
+    ['VMS_BODY_LIMIT_BYTES', { VMS_BODY_LIMIT_BYTES: '5MB' }],
+    ['PORTAL_RATE_LIMIT_PER_MINUTE', { PORTAL_RATE_LIMIT_PER_MINUTE: 'lots' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['SANDBOX_PORT', { SANDBOX_PORT: 'x' }],
+  ])('names %s when it is malformed', (name, env) => {
+    expect(problem(env)).toMatch(new RegExp(`^${name} must be`));
+  });
+
+  it('names every malformed variable in one line', () => {
+    const message = problem({ PORT: 'x', VMS_MAX_BATCH: 'y' });
+    expect(message).toContain('PORT');
+    expect(message).toContain('VMS_MAX_BATCH');
+  });
+});
+
+describe('isLoopbackHost', () => {
+  it.each([
+    ['127.0.0.1', true],
+    ['127.1.2.3', true],
+    ['localhost', true],
+    ['app.localhost', true],
+    ['::1', true],
+    ['[::1]', true],
+    ['0.0.0.0', false],
+    ['192.168.1.10', false],
+    ['evil.example', false],
+    ['127.0.0.1.evil.example', false],
+  ])('%s → %s', (host, expected) => {
+    expect(isLoopbackHost(host)).toBe(expected);
+  });
+});

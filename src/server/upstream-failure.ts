@@ -1,0 +1,61 @@
+import { PortalError } from './portal-error';
+
+interface ErrorWithCode {
+  code?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  statusCode?: unknown;
+}
+
+function asCoded(value: unknown): ErrorWithCode {
+  return typeof value === 'object' && value !== null ? value : {};
+}
+
+/** undici's and Node's error codes for "no answer in time". */
+const timeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+const unreachableReasons: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ECONNRESET: 'connection closed unexpectedly',
+  UND_ERR_SOCKET: 'connection closed unexpectedly',
+  UND_ERR_CONNECT_TIMEOUT: 'no answer to the connection attempt',
+};
+
+/**
+ * Turns a failed upstream call (as @fastify/reply-from or undici report it) into the portal's
+ * answer: 504 when the VMS was too slow, 502 naming the host when it could not be reached.
+ * reply-from wraps the transport error; the cause carries the code that says what happened.
+ */
+export function upstreamFailure(
+  error: unknown,
+  context: { host: string; timeoutMs: number; method: string },
+): PortalError {
+  const outer = asCoded(error);
+  const cause = asCoded(outer.cause ?? error);
+  const code = typeof cause.code === 'string' ? cause.code : '';
+  const connectTimeout = code === 'UND_ERR_CONNECT_TIMEOUT';
+
+  if (timeoutCodes.has(code) || (outer.statusCode === 504 && !connectTimeout)) {
+    const advice =
+      context.method === 'GET'
+        ? 'Try again in a moment.'
+        : 'It may still have received the batch: check the batch results before sending it again.';
+    return new PortalError(
+      'upstream_timeout',
+      `The VMS at ${context.host} did not answer within ${context.timeoutMs} ms (VMS_TIMEOUT_MS). ${advice}`,
+    );
+  }
+
+  const reason =
+    unreachableReasons[code] ??
+    (typeof cause.message === 'string' && cause.message ? cause.message : 'unknown error');
+  return new PortalError(
+    'upstream_unreachable',
+    `Could not reach the VMS at ${context.host} (${reason}). Check that VMS_BASE_URL is right and the VMS is running, then try again.`,
+    [{ field: 'upstream', message: code || reason }],
+  );
+}

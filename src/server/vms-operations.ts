@@ -1,0 +1,79 @@
+import type { PortalConfig } from './config';
+import { PortalError } from './portal-error';
+
+/**
+ * The only VMS operations the proxy forwards (issue 3, "Forwards exactly five operations"). Each is
+ * `/api/vms/<name>` on the portal and `<VMS_BASE_URL><name>` upstream, same query string.
+ */
+export const vmsOperations = [
+  { name: 'requisitionimport', method: 'POST' },
+  { name: 'candidates', method: 'POST' },
+  { name: 'requisitions', method: 'GET' },
+  { name: 'requisitionresults', method: 'GET' },
+  { name: 'candidateresults', method: 'GET' },
+] as const;
+
+export type VmsOperation = (typeof vmsOperations)[number]['name'];
+
+export function describeOperations(): string {
+  return vmsOperations.map(({ name, method }) => `${method} /api/vms/${name}`).join(', ');
+}
+
+export interface OrgScope {
+  clientOrgId: number;
+  vendorOrgId: number;
+}
+
+type Query = Record<string, string | string[] | undefined>;
+
+function orgIdParameter(query: Query, name: string): number {
+  const value = query[name];
+  if (value === undefined || value === '') {
+    throw new PortalError(
+      'missing_parameter',
+      `The query parameter ${name} is missing. Add ?Client_Org_Id=<client org id>&Vendor_Org_Id=<vendor org id> to the address.`,
+      [{ field: name, message: 'required' }],
+    );
+  }
+  if (Array.isArray(value)) {
+    throw new PortalError(
+      'invalid_parameter',
+      `The query parameter ${name} is given ${value.length} times. Give it once.`,
+      [{ field: name, message: 'given more than once' }],
+    );
+  }
+  // Canonical digits only: the query goes upstream verbatim, so "01001" or "1001.0" must not pass
+  // a check that the VMS might then read differently.
+  if (!/^[1-9]\d{0,15}$/.test(value)) {
+    throw new PortalError(
+      'invalid_parameter',
+      `The query parameter ${name} must be a whole number such as 1001; got "${value}".`,
+      [{ field: name, message: 'not a whole number' }],
+    );
+  }
+  return Number(value);
+}
+
+/**
+ * decisions.md, "Authentication and who may act for whom": the proxy acts only for its configured
+ * orgs, and refuses any other before anything leaves. Missing or malformed → 400, not ours → 403.
+ */
+export function checkOrgScope(query: Query, config: PortalConfig): OrgScope {
+  const clientOrgId = orgIdParameter(query, 'Client_Org_Id');
+  const vendorOrgId = orgIdParameter(query, 'Vendor_Org_Id');
+  if (!config.clientOrgIds.includes(clientOrgId)) {
+    throw new PortalError(
+      'org_not_permitted',
+      `This portal may not act for client org ${clientOrgId} (Client_Org_Id). It acts for ${config.clientOrgIds.join(', ')}; pick one of those, or ask the administrator to add the org to VMS_CLIENT_ORG_IDS.`,
+      [{ field: 'Client_Org_Id', message: 'not permitted' }],
+    );
+  }
+  if (vendorOrgId !== config.vendorOrgId) {
+    throw new PortalError(
+      'org_not_permitted',
+      `This portal acts as vendor org ${config.vendorOrgId}, not ${vendorOrgId} (Vendor_Org_Id). Use Vendor_Org_Id=${config.vendorOrgId}.`,
+      [{ field: 'Vendor_Org_Id', message: 'not permitted' }],
+    );
+  }
+  return { clientOrgId, vendorOrgId };
+}
