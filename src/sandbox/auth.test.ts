@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { unixSeconds } from '../server/signature';
+import { seedAccounts } from './seed';
+import type { TestSandbox } from './test-client';
+import { errorOf, startTestSandbox } from './test-client';
+
+const secondVendor = seedAccounts[1];
+if (!secondVendor) throw new Error('The seed has a second vendor key.');
+
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox.close());
+
+describe('authentication, like the real gateway', () => {
+  it('answers a request signed with the demo key and secret at the current second', async () => {
+    const result = await sandbox.call('/requisitions');
+    expect(result.status).toBe(200);
+  });
+
+  it('refuses a request without x-api-key with 401 missing_api_key', async () => {
+    const result = await sandbox.call('/requisitions', { apiKey: null });
+    expect(result.status).toBe(401);
+    expect(errorOf(result).code).toBe('missing_api_key');
+    expect(errorOf(result).message).toMatch(/x-api-key header is missing/);
+  });
+
+  it('refuses an unknown key with 401 unknown_api_key', async () => {
+    const result = await sandbox.call('/requisitions', { apiKey: 'not-a-key' });
+    expect(result.status).toBe(401);
+    expect(errorOf(result).code).toBe('unknown_api_key');
+  });
+
+  it('refuses a signature made with the wrong secret with 403 "Not Authorized"', async () => {
+    const result = await sandbox.call('/requisitions', { secret: 'wrong-secret' });
+    expect(result.status).toBe(403);
+    expect(errorOf(result)).toMatchObject({ code: 'not_authorized', message: 'Not Authorized' });
+    expect(errorOf(result).details[0]?.message).toMatch(/SHA-256/);
+  });
+
+  it('refuses a request without x-signature with 403', async () => {
+    const result = await sandbox.call('/requisitions', { signature: null });
+    expect(result.status).toBe(403);
+    expect(errorOf(result).code).toBe('not_authorized');
+  });
+
+  it('accepts a timestamp 299 s old but refuses one 301 s old (expired) or 301 s ahead', async () => {
+    const now = unixSeconds();
+    expect((await sandbox.call('/requisitions', { timestamp: now - 299 })).status).toBe(200);
+    const expired = await sandbox.call('/requisitions', { timestamp: now - 301 });
+    expect(expired.status).toBe(403);
+    expect(errorOf(expired).message).toBe('Not Authorized');
+    expect((await sandbox.call('/requisitions', { timestamp: now + 301 })).status).toBe(403);
+  });
+
+  it('checks authentication before reading the body', async () => {
+    const result = await sandbox.call('/requisitionimport', {
+      apiKey: 'not-a-key',
+      rawBody: '{not json',
+    });
+    expect(result.status).toBe(401);
+  });
+});
+
+describe('which orgs a key may act for', () => {
+  it('refuses a client org the key does not serve with 403 org_not_permitted', async () => {
+    const result = await sandbox.call('/requisitions', { query: { Client_Org_Id: 1003 } });
+    expect(result.status).toBe(403);
+    expect(errorOf(result).code).toBe('org_not_permitted');
+    expect(errorOf(result).message).toMatch(/client org 1003; it serves client orgs 1001 and 1002/);
+  });
+
+  it("refuses a client org the sandbox has but this vendor's key does not serve", async () => {
+    const options = { apiKey: secondVendor.apiKey, secret: secondVendor.secret };
+    const allowed = await sandbox.call('/requisitions', {
+      ...options,
+      query: { Vendor_Org_Id: 9002 },
+    });
+    expect(allowed.status).toBe(200);
+    const refused = await sandbox.call('/requisitions', {
+      ...options,
+      query: { Client_Org_Id: 1002, Vendor_Org_Id: 9002 },
+    });
+    expect(refused.status).toBe(403);
+    expect(errorOf(refused).code).toBe('org_not_permitted');
+  });
+
+  it('refuses a sub-org as Client_Org_Id and says where it belongs', async () => {
+    const result = await sandbox.call('/requisitions', { query: { Client_Org_Id: 1011 } });
+    expect(result.status).toBe(403);
+    expect(errorOf(result).message).toMatch(/sub-org goes in the orgid field/);
+  });
+
+  it("refuses a vendor org that is not the key's with 403 org_not_permitted", async () => {
+    const result = await sandbox.call('/requisitions', { query: { Vendor_Org_Id: 9002 } });
+    expect(result.status).toBe(403);
+    expect(errorOf(result).code).toBe('org_not_permitted');
+    expect(errorOf(result).message).toMatch(/vendor org 9001/);
+  });
+
+  it.each([
+    ['Client_Org_Id', { Client_Org_Id: null }],
+    ['Vendor_Org_Id', { Vendor_Org_Id: null }],
+  ])('refuses a missing %s with 400 missing_parameter naming it', async (name, query) => {
+    const result = await sandbox.call('/requisitions', { query });
+    expect(result.status).toBe(400);
+    expect(errorOf(result).code).toBe('missing_parameter');
+    expect(errorOf(result).message).toContain(name);
+  });
+
+  it.each([
+    ['Client_Org_Id', { Client_Org_Id: 'abc' }],
+    ['Vendor_Org_Id', { Vendor_Org_Id: '9001.5' }],
+  ])('refuses a %s that is not an integer with 400 invalid_parameter', async (name, query) => {
+    const result = await sandbox.call('/requisitions', { query });
+    expect(result.status).toBe(400);
+    expect(errorOf(result).code).toBe('invalid_parameter');
+    expect(errorOf(result).message).toContain(name);
+  });
+});
+
+describe('paths', () => {
+  it('answers an unknown path with 404 not_found listing the operations', async () => {
+    const result = await sandbox.call('/requisition');
+    expect(result.status).toBe(404);
+    expect(errorOf(result).code).toBe('not_found');
+    expect(errorOf(result).message).toMatch(/POST \/requisitionimport/);
+  });
+
+  it('authenticates before saying a path is unknown', async () => {
+    expect((await sandbox.call('/nothing-here', { apiKey: null })).status).toBe(401);
+  });
+
+  it('treats a wrong method as an unknown operation', async () => {
+    const result = await sandbox.call('/requisitionimport');
+    expect(result.status).toBe(404);
+  });
+});
+
+describe('GET /_sandbox/reference', () => {
+  it('gives the reference data of a client without authentication', async () => {
+    const result = await sandbox.call('/_sandbox/reference', {
+      apiKey: null,
+      signature: null,
+      query: { Vendor_Org_Id: null, Client_Org_Id: 1002 },
+    });
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ orgId: 1002, allowsExceedingHourlyHigh: true });
+  });
+
+  it('says which client orgs exist when asked for another', async () => {
+    const result = await sandbox.call('/_sandbox/reference', {
+      apiKey: null,
+      query: { Vendor_Org_Id: null, Client_Org_Id: 1003 },
+    });
+    expect(result.status).toBe(404);
+    expect(errorOf(result).message).toMatch(/1001 and 1002/);
+  });
+
+  it('needs Client_Org_Id', async () => {
+    const result = await sandbox.call('/_sandbox/reference', {
+      apiKey: null,
+      query: { Vendor_Org_Id: null, Client_Org_Id: null },
+    });
+    expect(result.status).toBe(400);
+    expect(errorOf(result).code).toBe('missing_parameter');
+  });
+});

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { buildSandboxApp } from './app';
+import { openSandboxDatabase } from './database';
+import { dateFormats } from '../domain';
+import type { DateFormat } from '../domain';
+import { loadReference } from './reference';
+import { createStore } from './store';
+import { createBatchWorker } from './worker';
+
+export { resetSandboxDatabase } from './database';
+export { sandboxDemo } from './demo';
+
+export interface SandboxOptions {
+  /** Default 127.0.0.1: the sandbox is a local stand-in, not a service to expose. */
+  host?: string;
+  /** 0 = a free port (tests). */
+  port: number;
+  dbPath: string;
+  /** Wait before each item, so a client sees Pending and its polling is exercised. Default 300. */
+  processingDelayMs?: number;
+  dateFormat?: DateFormat;
+  /** Most items in one POST. Default 500. */
+  maxBatch?: number;
+  logger?: boolean;
+  /** The sandbox's clock: signatures, timestamps and the no-new-submittals date. */
+  now?: () => Date;
+}
+
+export interface RunningSandbox {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const optionsSchema = z.object({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: z.number().int().min(0).max(65535),
+  dbPath: z.string().min(1),
+  processingDelayMs: z.number().int().min(0).default(300),
+  dateFormat: z.enum(dateFormats).default('YYYY-MM-DD'),
+  maxBatch: z.number().int().min(1).default(500),
+  logger: z.boolean().default(false),
+});
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Starts the sandbox VMS: opens (or creates and seeds) the database, listens, resumes Pending items. */
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const settings = optionsSchema.parse(options);
+  const now = options.now ?? (() => new Date());
+  const db = openSandboxDatabase(settings.dbPath);
+  const reference = loadReference(db);
+  const store = createStore(db);
+  const worker = createBatchWorker({
+    store,
+    reference,
+    dateFormat: settings.dateFormat,
+    processingDelayMs: settings.processingDelayMs,
+    now,
+    // The item itself gets an Error result saying so; the stack goes to whoever runs the sandbox.
+    onUnexpectedError: (error) => console.error('Sandbox VMS: a batch item failed:', error),
+  });
+  const app = buildSandboxApp({ ...settings, reference, store, worker, now });
+  try {
+    await app.listen({ host: settings.host, port: settings.port });
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  worker.start();
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : settings.port;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost(settings.host)}:${port}`,
+    port,
+    close() {
+      // Worker first (it finishes the item in hand), then in-flight requests, then the file.
+      closing ??= (async () => {
+        await worker.stop();
+        await app.close();
+        db.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { scopeOf } from './auth';
+import { SandboxError } from './errors';
+import { postedString } from './item-context';
+import { parseQuery, requiredParam } from './query';
+import { formatIsoDateTime } from './requisition-record';
+import type { BatchKind, SandboxStore } from './store';
+import type { BatchWorker } from './worker';
+
+interface BatchRoutesOptions {
+  store: SandboxStore;
+  worker: BatchWorker;
+  maxBatch: number;
+  now: () => Date;
+}
+
+const nouns: Record<BatchKind, string> = { requisition: 'requisition', candidate: 'candidate' };
+const resultPaths: Record<BatchKind, string> = {
+  requisition: '/requisitionresults',
+  candidate: '/candidateresults',
+};
+const postPaths: Record<BatchKind, string> = {
+  requisition: 'POST /requisitionimport',
+  candidate: 'POST /candidates',
+};
+/** The posted field each result row echoes: ClientInternalReq / Vendor_Candidate_Id. */
+const referenceKeys: Record<BatchKind, string> = {
+  requisition: 'clientinternalreq',
+  candidate: 'vendorcandidateid',
+};
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  return type === 'object' ? 'an object' : `a ${type}`;
+}
+
+/**
+ * The body must be a JSON array of 1..maxBatch objects (decisions.md); anything else is refused
+ * whole, saying exactly what is wrong. What is inside each object is the item's own business: an
+ * invalid item gets an Error result, the others are still processed.
+ */
+function parseBatchBody(
+  body: unknown,
+  kind: BatchKind,
+  maxBatch: number,
+): Record<string, unknown>[] {
+  const noun = nouns[kind];
+  const schema = z.array(z.record(z.string(), z.unknown())).min(1).max(maxBatch);
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const rootIssue = parsed.error.issues.find((issue) => issue.path.length === 0);
+  if (rootIssue?.code === 'too_small') {
+    throw new SandboxError(
+      'invalid_body',
+      `The body is an empty array; send at least one ${noun} object.`,
+    );
+  }
+  if (rootIssue?.code === 'too_big' && Array.isArray(body)) {
+    throw new SandboxError(
+      'invalid_body',
+      `The body has ${body.length} ${noun}s, more than the ${maxBatch} one batch may hold; ` +
+        `split it into batches of at most ${maxBatch}.`,
+    );
+  }
+  if (rootIssue || !Array.isArray(body)) {
+    throw new SandboxError(
+      'invalid_body',
+      `The body must be a JSON array of ${noun} objects, but it is ${describe(body)}; ` +
+        `put the ${noun} object(s) inside [ ].`,
+    );
+  }
+  const badRows = body.flatMap((item: unknown, index) =>
+    typeof item === 'object' && item !== null && !Array.isArray(item)
+      ? []
+      : [{ field: `row ${index + 1}`, message: `is ${describe(item)}, not a ${noun} object` }],
+  );
+  const [first] = badRows;
+  throw new SandboxError(
+    'invalid_body',
+    `Every item of the array must be a ${noun} object, but ${first?.field ?? 'an item'} ${first?.message ?? 'is not'}` +
+      `${badRows.length > 1 ? ` (and ${badRows.length - 1} more rows, listed in details)` : ''}; ` +
+      'fix or remove those rows and send the batch again.',
+    badRows,
+  );
+}
+
+function newBatchId(kind: BatchKind): string {
+  // Unguessable: a batch id is all another caller of the same client would need to read results.
+  return `${kind === 'requisition' ? 'rb' : 'cb'}_${randomBytes(16).toString('base64url')}`;
+}
+
+export function registerBatchRoutes(app: FastifyInstance, options: BatchRoutesOptions): void {
+  const { store, worker, maxBatch, now } = options;
+
+  function accept(kind: BatchKind) {
+    return async (request: FastifyRequest) => {
+      const scope = scopeOf(request);
+      const items = parseBatchBody(request.body, kind, maxBatch);
+      const batchId = newBatchId(kind);
+      store.insertBatch(
+        { batchId, kind, clientOrgId: scope.clientOrgId, vendorOrgId: scope.vendorOrgId },
+        items.map((payload) => ({
+          payload,
+          reference: postedString(payload, referenceKeys[kind]),
+        })),
+        formatIsoDateTime(now()),
+      );
+      // Answered only now that the whole batch is stored, and before any item is processed.
+      worker.notify();
+      return { batchid: batchId, received: items.length };
+    };
+  }
+
+  function results(kind: BatchKind) {
+    return async (request: FastifyRequest) => {
+      const scope = scopeOf(request);
+      const batchId = requiredParam(parseQuery(request.query), 'batchid', 'rb_…');
+      const batch = store.findBatch(batchId);
+      // A batch of another client or vendor is as unknown as one that does not exist.
+      if (
+        !batch ||
+        batch.clientOrgId !== scope.clientOrgId ||
+        batch.vendorOrgId !== scope.vendorOrgId
+      ) {
+        throw new SandboxError(
+          'unknown_batch',
+          `There is no ${nouns[kind]} batch '${batchId}' for client org ${scope.clientOrgId} and ` +
+            `vendor org ${scope.vendorOrgId}; use the batchid that ${postPaths[kind]} returned, ` +
+            'with the same Client_Org_Id and Vendor_Org_Id.',
+        );
+      }
+      if (batch.kind !== kind) {
+        throw new SandboxError(
+          'unknown_batch',
+          `'${batchId}' is a ${nouns[batch.kind]} batch, not a ${nouns[kind]} batch; read its ` +
+            `results from GET ${resultPaths[batch.kind]}.`,
+        );
+      }
+      const rows = store.itemResults(batchId);
+      return kind === 'requisition'
+        ? rows.map((row) => ({
+            Batch_Id: batchId,
+            Row: row.row,
+            Status: row.status,
+            ErrorMessage: row.errorMessage,
+            Req_Id: row.resultId,
+            ClientInternalReq: row.reference,
+          }))
+        : rows.map((row) => ({
+            Batch_Id: batchId,
+            Row: row.row,
+            Status: row.status,
+            // The real service names the status Cand_Status (vms-api-notes.md); both are given.
+            Cand_Status: row.status,
+            CandErrorMessage: row.errorMessage,
+            Cand_Id: row.resultId,
+            Vendor_Candidate_Id: row.reference,
+          }));
+    };
+  }
+
+  app.post('/requisitionimport', async (request, reply) => {
+    reply.code(202);
+    return accept('requisition')(request);
+  });
+  app.post('/candidates', async (request, reply) => {
+    reply.code(202);
+    return accept('candidate')(request);
+  });
+  app.get('/requisitionresults', results('requisition'));
+  app.get('/candidateresults', results('candidate'));
+}

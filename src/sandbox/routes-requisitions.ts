@@ -1,0 +1,129 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { scopeOf } from './auth';
+import type { DateFormat } from '../domain';
+import { parseWireDate } from '../domain';
+import { SandboxError } from './errors';
+import type { Query } from './query';
+import { optionalParam, parseQuery } from './query';
+import { requisitionResponse } from './requisition-record';
+import type { RequisitionFilter, SandboxStore } from './store';
+
+const filterFields = {
+  Req_Id: 'req_id',
+  Req_Created_Date_Time: 'created_at',
+  Req_Updated_Date_Time: 'updated_at',
+} as const;
+const filterOperators = ['=', '>', '>=', '<', '<='] as const;
+type FilterOperator = (typeof filterOperators)[number];
+
+const filterParams = ['filterfield', 'filteroperator', 'filtervalue'] as const;
+
+const fieldSchema = z.enum(Object.keys(filterFields) as [keyof typeof filterFields]);
+const operatorSchema = z.enum(filterOperators);
+const reqIdSchema = z
+  .string()
+  .regex(/^\d{1,15}$/)
+  .transform(Number);
+const dateTimeSchema = z.iso.datetime({ precision: 0 });
+
+function nextDay(isoDate: string): string {
+  const date = new Date(`${isoDate}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * A date (no time) compares by whole UTC days: `= 2026-03-02` is any time that day, `> 2026-03-02`
+ * is from the next day on, `<= 2026-03-02` up to the end of that day. A date-time compares exactly.
+ */
+function dateConditions(
+  operator: FilterOperator,
+  isoDate: string,
+): RequisitionFilter['conditions'] {
+  const start = `${isoDate}T00:00:00Z`;
+  const end = `${nextDay(isoDate)}T00:00:00Z`;
+  switch (operator) {
+    case '=':
+      return [
+        { operator: '>=', value: start },
+        { operator: '<', value: end },
+      ];
+    case '>':
+      return [{ operator: '>=', value: end }];
+    case '>=':
+      return [{ operator: '>=', value: start }];
+    case '<':
+      return [{ operator: '<', value: start }];
+    case '<=':
+      return [{ operator: '<', value: end }];
+  }
+}
+
+/** filterfield, filteroperator and filtervalue: all three or none, each from its fixed list. */
+export function parseRequisitionFilter(query: Query): RequisitionFilter | undefined {
+  const given = Object.fromEntries(filterParams.map((name) => [name, optionalParam(query, name)]));
+  const present = filterParams.filter((name) => given[name] !== '');
+  if (present.length === 0) return undefined;
+  if (present.length < filterParams.length) {
+    const missing = filterParams.filter((name) => given[name] === '');
+    throw new SandboxError(
+      'missing_parameter',
+      `The query parameter ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} missing; ` +
+        'filterfield, filteroperator and filtervalue go together: give all three, or none to list every requisition.',
+    );
+  }
+  const field = fieldSchema.safeParse(given.filterfield);
+  if (!field.success) {
+    throw new SandboxError(
+      'invalid_parameter',
+      `filterfield '${given.filterfield}' is not a field you can filter on; use one of ` +
+        `${Object.keys(filterFields).join(', ')}.`,
+    );
+  }
+  const operator = operatorSchema.safeParse(given.filteroperator);
+  if (!operator.success) {
+    throw new SandboxError(
+      'invalid_parameter',
+      `filteroperator '${given.filteroperator}' is not supported; use one of ${filterOperators.join(' ')} ` +
+        '(URL-encoded in the query string, e.g. %3E%3D for >=).',
+    );
+  }
+  const value = given.filtervalue ?? '';
+  if (field.data === 'Req_Id') {
+    const reqId = reqIdSchema.safeParse(value);
+    if (!reqId.success) {
+      throw new SandboxError(
+        'invalid_parameter',
+        `filtervalue '${value}' is not a Req_Id; with filterfield Req_Id give a whole number, e.g. 40001.`,
+      );
+    }
+    return { column: 'req_id', conditions: [{ operator: operator.data, value: reqId.data }] };
+  }
+  const column = filterFields[field.data];
+  const isoDate = parseWireDate(value, 'YYYY-MM-DD');
+  if (isoDate) return { column, conditions: dateConditions(operator.data, isoDate) };
+  const dateTime = dateTimeSchema.safeParse(value);
+  if (dateTime.success && value.endsWith('Z') && parseWireDate(value.slice(0, 10), 'YYYY-MM-DD')) {
+    return { column, conditions: [{ operator: operator.data, value }] };
+  }
+  throw new SandboxError(
+    'invalid_parameter',
+    `filtervalue '${value}' is not a date or a date-time; with filterfield ${field.data} give ` +
+      'YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), e.g. 2026-11-21 or 2026-11-21T19:31:00Z.',
+  );
+}
+
+export function registerRequisitionRoutes(
+  app: FastifyInstance,
+  options: { store: SandboxStore; dateFormat: DateFormat },
+): void {
+  app.get('/requisitions', async (request) => {
+    const scope = scopeOf(request);
+    const filter = parseRequisitionFilter(parseQuery(request.query));
+    // Every requisition of the client (and its sub-orgs) is visible to each vendor serving it.
+    return options.store
+      .listRequisitions(scope.clientOrgId, filter)
+      .map((requisition) => requisitionResponse(requisition, options.dateFormat));
+  });
+}

@@ -1,0 +1,124 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { processCandidateItem } from './candidate-processing';
+import type { DateFormat } from '../domain';
+import type { ItemContext } from './item-context';
+import { errorOutcome } from './item-context';
+import type { ReferenceData } from './reference';
+import { formatIsoDateTime } from './requisition-record';
+import { processRequisitionItem } from './requisition-processing';
+import type { ItemOutcome, PendingItem, SandboxStore } from './store';
+
+export interface WorkerOptions {
+  store: SandboxStore;
+  reference: ReferenceData;
+  dateFormat: DateFormat;
+  processingDelayMs: number;
+  now: () => Date;
+  onUnexpectedError?: (error: unknown) => void;
+}
+
+/**
+ * Processes batch items one at a time, strictly in arrival order, like the real service's
+ * asynchronous import. Each item runs in its own transaction that writes both its effect and its
+ * result, so stopping the process at any moment leaves every item either untouched (Pending, and
+ * taken up again on the next start) or completely done — never lost, never done twice.
+ */
+export function createBatchWorker(options: WorkerOptions) {
+  const { store } = options;
+  let stopped = false;
+  let wakeFromIdle: (() => void) | undefined;
+  let endPause: (() => void) | undefined;
+  let delayTimer: NodeJS.Timeout | undefined;
+  let loop: Promise<void> | undefined;
+
+  const sleepUntilWoken = () =>
+    new Promise<void>((resolve) => {
+      wakeFromIdle = resolve;
+    });
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      endPause = resolve;
+      delayTimer = setTimeout(resolve, ms);
+    });
+
+  function outcomeFor(item: PendingItem, context: ItemContext): ItemOutcome {
+    return item.kind === 'requisition'
+      ? processRequisitionItem(item.payload, context)
+      : processCandidateItem(item.payload, context);
+  }
+
+  function processItem(seq: number): void {
+    const now = options.now();
+    const nowIso = formatIsoDateTime(now);
+    try {
+      store.transaction(() => {
+        // Re-read inside the transaction: only a still-Pending item is processed.
+        const item = store.pendingItem(seq);
+        if (!item) return;
+        const client = options.reference.clients.get(item.clientOrgId);
+        const outcome = client
+          ? outcomeFor(item, {
+              client,
+              vendorOrgId: item.vendorOrgId,
+              store,
+              dateFormat: options.dateFormat,
+              nowIso,
+              todayIso: nowIso.slice(0, 10),
+            })
+          : errorOutcome(`Client org ${item.clientOrgId} no longer exists in the sandbox.`, '');
+        store.finishItem(seq, outcome, nowIso);
+      });
+    } catch (error) {
+      // A bug must not leave the item Pending forever and block every item behind it: the
+      // transaction above rolled back, so record the failure on its own.
+      options.onUnexpectedError?.(error);
+      store.transaction(() =>
+        store.finishItem(
+          seq,
+          errorOutcome(
+            'The sandbox failed while processing this item (an internal error, see its log); ' +
+              'nothing was changed. Send the item again in a new batch.',
+            '',
+          ),
+          nowIso,
+        ),
+      );
+    }
+  }
+
+  async function run(): Promise<void> {
+    while (!stopped) {
+      const seq = store.nextPendingSeq();
+      if (seq === undefined) {
+        await sleepUntilWoken();
+        continue;
+      }
+      // The delay comes before each item so that a client always sees Pending first.
+      if (options.processingDelayMs > 0) await pause(options.processingDelayMs);
+      else await yieldToEventLoop(); // let requests in between items
+      if (stopped) break;
+      processItem(seq);
+    }
+  }
+
+  return {
+    start(): void {
+      loop ??= run();
+    },
+    /** A new batch was stored: process it now if idle. */
+    notify(): void {
+      wakeFromIdle?.();
+    },
+    /** Finishes the item in hand (items are synchronous, so none is half done) and stops. */
+    async stop(): Promise<void> {
+      stopped = true;
+      clearTimeout(delayTimer);
+      endPause?.();
+      wakeFromIdle?.();
+      await loop;
+    },
+  };
+}
+
+export type BatchWorker = ReturnType<typeof createBatchWorker>;
