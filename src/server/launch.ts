@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { ConfigError, isLoopbackHost, loadConfig, type PortalConfig } from './config';
+import type { RunningPortal } from './start';
+
+/**
+ * What `npm start` and `npm run dev` share: read `.env` and the environment, report a bad setting
+ * in one line, describe where calls go, and stop cleanly on Ctrl-C.
+ */
+export function readConfigOrExit(): PortalConfig {
+  // Node's own .env reader (20.12+); variables already in the environment win.
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Configuration error: ${error.message}`);
+    process.exit(1);
+  }
+}
+
+export function describeStartFailure(error: unknown, config: PortalConfig): string {
+  const code = typeof error === 'object' && error !== null ? Reflect.get(error, 'code') : undefined;
+  if (code === 'EADDRINUSE') {
+    return `Could not start: a port is already in use (PORT=${config.port}, SANDBOX_PORT=${config.sandboxPort}). Stop the other program or choose other ports.`;
+  }
+  if (code === 'EADDRNOTAVAIL') {
+    return `Could not start: HOST=${config.host} is not an address of this machine.`;
+  }
+  return `Could not start: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+export function printUpstream(config: PortalConfig, portal: RunningPortal): void {
+  if (config.vmsBaseUrl === null) {
+    console.log(
+      `upstream: sandbox at ${portal.upstreamUrl} (demo credentials, data in ${config.sandboxDb})`,
+    );
+  } else {
+    console.log(`upstream: ${new URL(config.vmsBaseUrl).host} (${config.vmsBaseUrl})`);
+  }
+  if (!isLoopbackHost(config.host)) {
+    console.warn(
+      `Warning: HOST=${config.host} lets anyone who can reach this machine use the portal, and through it the VMS with this deployment's credentials. The portal has no login yet; set HOST=127.0.0.1 unless that is intended.`,
+    );
+  }
+}
+
+export function closeOnSignals(close: () => Promise<void>): void {
+  let closing = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (closing) process.exit(1); // a second Ctrl-C means "now"
+    closing = true;
+    console.log(`${signal}: stopping…`);
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

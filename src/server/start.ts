@@ -1,0 +1,64 @@
+import { startSandbox, type RunningSandbox } from '../sandbox/index';
+import { buildPortal, type BuildPortalOptions } from './app';
+import type { PortalConfig } from './config';
+
+export interface StartPortalOptions extends Omit<BuildPortalOptions, 'sandboxUrl'> {
+  /** Passed to the embedded sandbox when VMS_BASE_URL is unset (e2e tests shorten its delay). */
+  sandbox?: { processingDelayMs?: number; logger?: boolean };
+}
+
+export interface RunningPortal {
+  /** Where to open the portal, e.g. http://127.0.0.1:8787 */
+  url: string;
+  /** Where VMS calls go: VMS_BASE_URL, or the embedded sandbox's address. */
+  upstreamUrl: string;
+  /** Stops the portal, then the sandbox it started (if any). */
+  close(): Promise<void>;
+}
+
+/** An address a browser can open: a wildcard bind is reachable on loopback, IPv6 is bracketed. */
+function browsableHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Starts the portal server; with VMS_BASE_URL unset it first starts the embedded sandbox VMS
+ * (always on loopback: its demo credentials are public) and points the proxy at it.
+ * `config.port` / `config.sandboxPort` 0 pick free ports.
+ */
+export async function startPortal(
+  config: PortalConfig,
+  options: StartPortalOptions = {},
+): Promise<RunningPortal> {
+  let sandbox: RunningSandbox | undefined;
+  if (config.vmsBaseUrl === null) {
+    sandbox = await startSandbox({
+      host: '127.0.0.1',
+      port: config.sandboxPort,
+      dbPath: config.sandboxDb,
+      dateFormat: config.dateFormat,
+      maxBatch: config.maxBatch,
+      ...options.sandbox,
+    });
+  }
+
+  try {
+    const { sandbox: _sandboxOptions, ...buildOptions } = options;
+    const app = buildPortal(config, { ...buildOptions, sandboxUrl: sandbox?.url });
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    return {
+      url: `http://${browsableHost(config.host)}:${port}`,
+      upstreamUrl: config.vmsBaseUrl ?? sandbox?.url ?? '',
+      close: async () => {
+        await app.close();
+        await sandbox?.close();
+      },
+    };
+  } catch (error) {
+    await sandbox?.close();
+    throw error;
+  }
+}
