@@ -8,6 +8,8 @@ import { candidateFormDefaults } from './candidate-form';
 import { MAX_CUSTOM_FIELDS, MAX_QUESTIONS, MAX_SKILLS } from './requisition-catalog';
 import type { RequisitionForm } from './requisition-form';
 import { requisitionFormDefaults } from './requisition-form';
+import type { CandidateWire } from './candidate-wire';
+import type { RequisitionWire } from './requisition-wire';
 
 /** A full Insert requisition form: 10 skills, 5 questions, all 10 custom fields. */
 export function fullRequisitionForm(i = 0): RequisitionForm {
@@ -102,4 +104,40 @@ export function fullCandidateForm(i = 0): CandidateForm {
     expertiserating: String(1 + (k % 4)),
   }));
   return form;
+}
+
+/**
+ * The smallest valid Insert requisition on the wire, written out by hand from decisions.md's
+ * Insert list (keys left out read as blank), so wire tests do not depend on the form conversion.
+ */
+export function validRequisitionWire(): Partial<RequisitionWire> {
+  return {
+    requesttype: 'I',
+    orgid: '1001',
+    reqclassid: '101',
+    titlerole: 'Senior Java Developer',
+    noofopenings: '2',
+    clientinternalreq: 'CIR-000001',
+    hoursunitsperday: '7.5',
+    daysperweek: '5',
+    engagementtype: '1',
+    shortdescription: 'Build and maintain the payments platform.',
+    reqownerid: 'U1001',
+  };
+}
+
+/** The smallest valid Amend: decisions.md requires only requesttype, orgid and clientinternalreq. */
+export function validAmendWire(): Partial<RequisitionWire> {
+  return { requesttype: 'A', orgid: '1001', clientinternalreq: 'CIR-000001' };
+}
+
+/** The smallest valid candidate on the wire (the five required fields of decisions.md). */
+export function validCandidateWire(): Partial<CandidateWire> {
+  return {
+    requirementid: '5000',
+    firstname: 'Ada',
+    lastname: 'Lovelace',
+    candemail: 'ada@vendor.example',
+    engagementtype: '1',
+  };
 }
