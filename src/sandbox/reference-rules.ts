@@ -215,11 +215,11 @@ export function resolveAccounting(
   return byCode ?? byId;
 }
 
-const choiceNames: Record<ChoiceListName, string> = {
-  ratestructure: 'rate structure',
-  payrateperiod: 'pay rate period',
-  nottoexceedratecode: 'not-to-exceed rate code',
-  expertiserating: 'expertise rating',
+const choiceNames: Record<ChoiceListName, { one: string; many: string }> = {
+  ratestructure: { one: 'a rate structure', many: 'rate structures' },
+  payrateperiod: { one: 'a pay rate period', many: 'pay rate periods' },
+  nottoexceedratecode: { one: 'a not-to-exceed rate code', many: 'not-to-exceed rate codes' },
+  expertiserating: { one: 'an expertise rating', many: 'expertise ratings' },
 };
 
 export function describeChoices(client: ClientReference, list: ChoiceListName): string {
@@ -240,8 +240,8 @@ export function checkChoice(
     field,
     message:
       choices.length === 0
-        ? `client org ${client.orgId} has no ${choiceNames[list]}s; leave ${field} blank`
-        : `${value} is not a ${choiceNames[list]} of client org ${client.orgId}; use one of ${describeChoices(client, list)}`,
+        ? `client org ${client.orgId} has no ${choiceNames[list].many}; leave ${field} blank`
+        : `${value} is not ${choiceNames[list].one} of client org ${client.orgId}; use one of ${describeChoices(client, list)}`,
   });
 }
 

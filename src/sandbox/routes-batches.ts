@@ -76,15 +76,20 @@ function parseBatchBody(
   const badRows = body.flatMap((item: unknown, index) =>
     typeof item === 'object' && item !== null && !Array.isArray(item)
       ? []
-      : [{ field: `row ${index + 1}`, message: `is ${describe(item)}, not a ${noun} object` }],
+      : [{ row: index + 1, type: describe(item) }],
   );
   const [first] = badRows;
+  const more = badRows.length - 1;
   throw new SandboxError(
     'invalid_body',
-    `Every item of the array must be a ${noun} object, but ${first?.field ?? 'an item'} ${first?.message ?? 'is not'}` +
-      `${badRows.length > 1 ? ` (and ${badRows.length - 1} more rows, listed in details)` : ''}; ` +
+    `Every item of the array must be a ${noun} object ({ "field": "value", … }), but row ` +
+      `${first?.row ?? '?'} is ${first?.type ?? 'something else'}` +
+      `${more > 0 ? ` (and ${more} more ${more === 1 ? 'row' : 'rows'}, listed in details)` : ''}; ` +
       'fix or remove those rows and send the batch again.',
-    badRows,
+    badRows.map((bad) => ({
+      field: `row ${bad.row}`,
+      message: `is ${bad.type}, not a ${noun} object`,
+    })),
   );
 }
 
