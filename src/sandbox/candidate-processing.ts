@@ -1,5 +1,6 @@
 import type { CandidateWire, FieldIssue } from '../domain';
 import {
+  MAX_SKILL_RESPONSES,
   answerKey,
   candidateWireKeys,
   formatWireDate,
@@ -71,7 +72,7 @@ export function processCandidateItem(payload: unknown, ctx: ItemContext): ItemOu
       });
     }
   }
-  for (let n = 1; n <= 10; n += 1) {
+  for (let n = 1; n <= MAX_SKILL_RESPONSES; n += 1) {
     const key = skillResponseKey('expertiserating', n);
     checkChoice(client, 'expertiserating', key, candidate[key], issues);
   }

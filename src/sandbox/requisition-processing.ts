@@ -1,5 +1,5 @@
 import type { FieldIssue } from '../domain';
-import { parseWireDate, skillKey, validateRequisitionItem } from '../domain';
+import { MAX_SKILLS, parseWireDate, skillKey, validateRequisitionItem } from '../domain';
 import type { ItemContext } from './item-context';
 import { errorOutcome, postedString } from './item-context';
 import type { ClientReference, UserProfile } from './reference';
@@ -77,7 +77,7 @@ function checkChoices(
     given.nottoexceedratecode,
     issues,
   );
-  for (let n = 1; n <= 10; n += 1) {
+  for (let n = 1; n <= MAX_SKILLS; n += 1) {
     const key = skillKey('expertiserating', n);
     if (key !== 'requesttype') checkChoice(client, 'expertiserating', key, given[key], issues);
   }

@@ -1,5 +1,6 @@
 import type { DateFormat, RequisitionWire, RequisitionWireKey } from '../domain';
 import {
+  blankRequisitionWire,
   formatWireDate,
   isBlank,
   requisitionCatalog,
@@ -28,9 +29,8 @@ export const requisitionDateKeys: ReadonlySet<string> = new Set(
 );
 
 export function blankRequisitionRecord(): RequisitionRecord {
-  const record: Partial<Record<RequisitionRecordKey, string>> = {};
-  for (const key of requisitionRecordKeys) record[key] = '';
-  return record as RequisitionRecord;
+  const { requesttype: _requesttype, ...record } = blankRequisitionWire();
+  return record;
 }
 
 /**
@@ -38,8 +38,8 @@ export function blankRequisitionRecord(): RequisitionRecord {
  * a value of only spaces as blank, so the sandbox stores it as blank.
  */
 export function recordFromWire(wire: RequisitionWire): RequisitionRecord {
-  const record = blankRequisitionRecord();
-  for (const key of requisitionRecordKeys) record[key] = wire[key].trim();
+  const { requesttype: _requesttype, ...record } = wire;
+  for (const key of requisitionRecordKeys) record[key] = record[key].trim();
   return record;
 }
 
