@@ -17,7 +17,6 @@ import {
 } from './candidate-wire';
 import { toPath } from './field-issue';
 import { isBlank } from './field-rules';
-import { isPlainObject } from './wire-schema';
 
 /**
  * The candidate form model. Scalar fields keep their wire names; answers and skill responses are
@@ -138,36 +137,35 @@ export function candidateFormPath(key: string): string {
  */
 export function candidateFormSchema(context?: RequisitionContext) {
   return z.object(shape).check(
-    z.superRefine(
-      (form, ctx) => {
-        if (form.answers.length > MAX_ANSWERS) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['answers'],
-            message: `A candidate has at most ${MAX_ANSWERS} answers`,
-          });
-        }
-        if (form.skillResponses.length > MAX_SKILL_RESPONSES) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['skillResponses'],
-            message: `A candidate has at most ${MAX_SKILL_RESPONSES} skill responses`,
-          });
-        }
-        const result = validateCandidateItem(candidateFormToWire(form), {
-          dateFormat: 'YYYY-MM-DD',
-          ...(context ? { requisition: context } : {}),
+    // No `when` option: zod runs this only once the shape has parsed, so rows are arrays and
+    // fields strings; a malformed form gets its shape issues rather than a TypeError.
+    z.superRefine((form, ctx) => {
+      if (form.answers.length > MAX_ANSWERS) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['answers'],
+          message: `A candidate has at most ${MAX_ANSWERS} answers`,
         });
-        if (result.ok) return;
-        for (const issue of result.issues) {
-          ctx.addIssue({
-            code: 'custom',
-            path: toPath(candidateFormPath(issue.field)),
-            message: issue.message,
-          });
-        }
-      },
-      { when: (payload) => isPlainObject(payload.value) },
-    ),
+      }
+      if (form.skillResponses.length > MAX_SKILL_RESPONSES) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['skillResponses'],
+          message: `A candidate has at most ${MAX_SKILL_RESPONSES} skill responses`,
+        });
+      }
+      const result = validateCandidateItem(candidateFormToWire(form), {
+        dateFormat: 'YYYY-MM-DD',
+        ...(context ? { requisition: context } : {}),
+      });
+      if (result.ok) return;
+      for (const issue of result.issues) {
+        ctx.addIssue({
+          code: 'custom',
+          path: toPath(candidateFormPath(issue.field)),
+          message: issue.message,
+        });
+      }
+    }),
   );
 }

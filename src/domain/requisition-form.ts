@@ -20,7 +20,6 @@ import {
   validateRequisitionItem,
 } from './requisition-wire';
 import { toPath } from './field-issue';
-import { isPlainObject } from './wire-schema';
 
 /**
  * The requisition form model: what the form edits. Scalar fields keep their wire names and hold
@@ -226,36 +225,35 @@ const shape = {
  * the form, the validator, the proxy and the sandbox.
  */
 export const requisitionFormSchema = z.object(shape).check(
-  z.superRefine(
-    (value, ctx) => {
-      // The shape above is exactly RequisitionForm; zod cannot see that through fromEntries.
-      const form = value as unknown as RequisitionForm;
-      if (form.skills.length > MAX_SKILLS) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['skills'],
-          message: `A requisition has at most ${MAX_SKILLS} skills; remove ${form.skills.length - MAX_SKILLS}`,
-        });
-      }
-      if (form.questions.length > MAX_QUESTIONS) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['questions'],
-          message: `A requisition has at most ${MAX_QUESTIONS} questions; remove ${form.questions.length - MAX_QUESTIONS}`,
-        });
-      }
-      const result = validateRequisitionItem(requisitionFormToWire(form, 'YYYY-MM-DD'), {
-        dateFormat: 'YYYY-MM-DD',
+  // No `when` option: zod runs this only once the shape has parsed, so rows are arrays and
+  // fields strings; a malformed form gets its shape issues rather than a TypeError.
+  z.superRefine((value, ctx) => {
+    // The shape above is exactly RequisitionForm; zod cannot see that through fromEntries.
+    const form = value as unknown as RequisitionForm;
+    if (form.skills.length > MAX_SKILLS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['skills'],
+        message: `A requisition has at most ${MAX_SKILLS} skills; remove ${form.skills.length - MAX_SKILLS}`,
       });
-      if (result.ok) return;
-      for (const issue of result.issues) {
-        ctx.addIssue({
-          code: 'custom',
-          path: toPath(requisitionFormPath(issue.field, form)),
-          message: issue.message,
-        });
-      }
-    },
-    { when: (payload) => isPlainObject(payload.value) },
-  ),
+    }
+    if (form.questions.length > MAX_QUESTIONS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['questions'],
+        message: `A requisition has at most ${MAX_QUESTIONS} questions; remove ${form.questions.length - MAX_QUESTIONS}`,
+      });
+    }
+    const result = validateRequisitionItem(requisitionFormToWire(form, 'YYYY-MM-DD'), {
+      dateFormat: 'YYYY-MM-DD',
+    });
+    if (result.ok) return;
+    for (const issue of result.issues) {
+      ctx.addIssue({
+        code: 'custom',
+        path: toPath(requisitionFormPath(issue.field, form)),
+        message: issue.message,
+      });
+    }
+  }),
 ) as unknown as z.ZodType<RequisitionForm>; // see the note in the refinement
