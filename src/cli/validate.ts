@@ -65,7 +65,9 @@ export function run(argv: string[]): { code: number; stdout: string; stderr: str
       error instanceof UsageError ||
       (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
     ) {
-      return { code: 2, stdout: '', stderr: `validate: ${(error as Error).message}\n` };
+      // One line, as promised: JSON.parse quotes the source around the error, newlines and all.
+      const message = (error as Error).message.replace(/\s*[\r\n]+\s*/g, ' ');
+      return { code: 2, stdout: '', stderr: `validate: ${message}\n` };
     }
     throw error;
   }
