@@ -1,0 +1,290 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { candidateFormToWire, requisitionFormToWire } from '../domain';
+import {
+  fullCandidateForm,
+  fullRequisitionForm,
+  validAmendWire,
+  validCandidateWire,
+  validRequisitionWire,
+} from '../domain/test-data';
+import { run } from './validate';
+
+/*
+ * The offline validator (issue 2, "The offline validator"): one JSON report on stdout, exit 0 when
+ * every item is valid, 1 when any is invalid, 2 when the file cannot be checked (one line on
+ * stderr, nothing on stdout).
+ */
+const dir = mkdtempSync(join(tmpdir(), 'validate-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+let fileCount = 0;
+function file(contents: string): string {
+  fileCount += 1;
+  const path = join(dir, `batch-${fileCount}.json`);
+  writeFileSync(path, contents);
+  return path;
+}
+const json = (value: unknown) => file(JSON.stringify(value));
+
+/** The report's shape, as issue 2 gives it. */
+const reportSchema = z.strictObject({
+  valid: z.boolean(),
+  items: z.array(
+    z.strictObject({
+      index: z.number().int().nonnegative(),
+      valid: z.boolean(),
+      errors: z.array(z.strictObject({ field: z.string(), message: z.string().min(1) })),
+    }),
+  ),
+});
+
+function report(stdout: string) {
+  return reportSchema.parse(JSON.parse(stdout));
+}
+
+function expectBroken(result: { code: number | null; stdout: string; stderr: string }) {
+  expect(result.code).toBe(2);
+  expect(result.stdout).toBe('');
+  const lines = result.stderr.split('\n');
+  // Exactly one line, ending in a newline.
+  expect(lines, JSON.stringify(result.stderr)).toHaveLength(2);
+  expect(lines[1]).toBe('');
+  expect(lines[0]?.trim()).not.toBe('');
+  return lines[0] ?? '';
+}
+
+describe('a valid file', () => {
+  it('exits 0 with a valid report listing every item, 0-based', () => {
+    const path = json([
+      validRequisitionWire(),
+      validAmendWire(),
+      requisitionFormToWire(fullRequisitionForm(1), 'YYYY-MM-DD'),
+    ]);
+    const result = run(['--kind', 'requisition', path]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(report(result.stdout)).toEqual({
+      valid: true,
+      items: [
+        { index: 0, valid: true, errors: [] },
+        { index: 1, valid: true, errors: [] },
+        { index: 2, valid: true, errors: [] },
+      ],
+    });
+  });
+
+  it('checks candidates with --kind candidate', () => {
+    const path = json([validCandidateWire(), candidateFormToWire(fullCandidateForm(2))]);
+    const result = run(['--kind', 'candidate', path]);
+    expect(result.code).toBe(0);
+    expect(report(result.stdout).items.map((item) => item.valid)).toEqual([true, true]);
+  });
+
+  it('prints exactly one JSON document on stdout', () => {
+    const result = run(['--kind', 'candidate', json([validCandidateWire()])]);
+    expect(() => JSON.parse(result.stdout) as unknown).not.toThrow();
+    expect(result.stdout.endsWith('\n')).toBe(true);
+  });
+});
+
+describe('an invalid file', () => {
+  it('exits 1, reporting each invalid item by 0-based index and wire key', () => {
+    const path = json([
+      validRequisitionWire(),
+      { ...validRequisitionWire(), titlerole: '', hoursunitsperday: '25' },
+      { ...validRequisitionWire(), titleRole: 'Developer' },
+    ]);
+    const result = run(['--kind', 'requisition', path]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('');
+    const { valid, items } = report(result.stdout);
+    expect(valid).toBe(false);
+    expect(items.map((item) => [item.index, item.valid])).toEqual([
+      [0, true],
+      [1, false],
+      [2, false],
+    ]);
+    expect(items[0]?.errors).toEqual([]);
+    const second = new Map(items[1]?.errors.map((error) => [error.field, error.message]));
+    expect([...second.keys()].sort()).toEqual(['hoursunitsperday', 'titlerole']);
+    expect(second.get('titlerole')).toMatch(/Job title is required/);
+    expect(second.get('hoursunitsperday')).toMatch(/between 0 and 24/);
+    expect(items[2]?.errors).toEqual([
+      { field: 'titleRole', message: expect.stringMatching(/did you mean titlerole/) as string },
+    ]);
+  });
+
+  it('reports candidate errors by wire key', () => {
+    const result = run([
+      '--kind',
+      'candidate',
+      json([{ ...validCandidateWire(), candemail: 'ada@', answer6: 'x' }]),
+    ]);
+    expect(result.code).toBe(1);
+    const fields = report(result.stdout).items[0]?.errors.map((error) => error.field);
+    expect(fields?.sort()).toEqual(['answer6', 'candemail']);
+  });
+
+  it('reports a requisition file checked as candidates as invalid, not broken', () => {
+    const result = run(['--kind', 'candidate', json([validRequisitionWire()])]);
+    expect(result.code).toBe(1);
+    expect(report(result.stdout).items[0]?.errors.length).toBeGreaterThan(0);
+  });
+});
+
+describe('--date-format', () => {
+  const isoDates = { ...validRequisitionWire(), startdate: '2026-12-01', enddate: '2027-01-31' };
+  const usDates = { ...validRequisitionWire(), startdate: '12/01/2026', enddate: '01/31/2027' };
+
+  it('defaults to YYYY-MM-DD', () => {
+    expect(run(['--kind', 'requisition', json([isoDates])]).code).toBe(0);
+    const result = run(['--kind', 'requisition', json([usDates])]);
+    expect(result.code).toBe(1);
+    expect(report(result.stdout).items[0]?.errors.map((error) => error.field)).toEqual([
+      'startdate',
+      'enddate',
+    ]);
+  });
+
+  it('checks dates as MM/DD/YYYY when asked', () => {
+    expect(
+      run(['--kind', 'requisition', '--date-format', 'MM/DD/YYYY', json([usDates])]).code,
+    ).toBe(0);
+    const result = run(['--kind', 'requisition', json([isoDates]), '--date-format', 'MM/DD/YYYY']);
+    expect(result.code).toBe(1);
+    expect(report(result.stdout).items[0]?.errors[0]?.message).toMatch(/MM\/DD\/YYYY/);
+  });
+
+  it('refuses an unknown format with exit 2', () => {
+    const line = expectBroken(
+      run(['--kind', 'requisition', '--date-format', 'DD.MM.YYYY', json([isoDates])]),
+    );
+    expect(line).toMatch(/date-format/);
+  });
+});
+
+describe('a file that cannot be checked: exit 2, one line on stderr, nothing on stdout', () => {
+  it('a missing file', () => {
+    const line = expectBroken(run(['--kind', 'requisition', join(dir, 'no-such-file.json')]));
+    expect(line).toMatch(/no-such-file\.json/);
+    expect(line).toMatch(/no such file/);
+  });
+
+  it('a directory', () => {
+    const sub = join(dir, 'a-directory');
+    mkdirSync(sub);
+    expectBroken(run(['--kind', 'requisition', sub]));
+  });
+
+  it.each([
+    ['not JSON at all', 'this is not json'],
+    ['JSON cut short, over several lines', '[\n  {\n    "requesttype": "I",\n'],
+    ['an empty file', ''],
+    // The parser quotes the source around the error, newlines included.
+    ['a JSON error quoted over several lines', '{\n  "requesttype": I\n}'],
+  ])('%s', (_name, contents) => {
+    expect(expectBroken(run(['--kind', 'requisition', file(contents)]))).toMatch(/not valid JSON/);
+  });
+
+  it.each([
+    ['an object', { requesttype: 'I' }],
+    ['a string', 'requisitions'],
+    ['null', null],
+  ])('a JSON value that is not an array: %s', (_name, value) => {
+    expect(expectBroken(run(['--kind', 'requisition', json(value)]))).toMatch(/JSON array/);
+  });
+
+  it.each([
+    ['a number', [validRequisitionWire(), 42]],
+    ['null', [null]],
+    ['an array', [validRequisitionWire(), []]],
+  ])('an array holding %s', (_name, value) => {
+    expect(expectBroken(run(['--kind', 'requisition', json(value)]))).toMatch(/JSON object/);
+  });
+
+  it('an empty array', () => {
+    expect(expectBroken(run(['--kind', 'candidate', json([])]))).toMatch(/empty/);
+  });
+});
+
+describe('usage errors: exit 2', () => {
+  it.each([[['--kind', 'vendor']], [['--kind', 'Requisition']], [[]]])(
+    'a bad or missing --kind: %j',
+    (args) => {
+      const line = expectBroken(run([...args, json([validCandidateWire()])]));
+      expect(line).toMatch(/--kind must be requisition or candidate/);
+    },
+  );
+
+  it('no file, or two files', () => {
+    expectBroken(run(['--kind', 'requisition']));
+    const path = json([validRequisitionWire()]);
+    expectBroken(run(['--kind', 'requisition', path, path]));
+  });
+
+  it('an unknown option', () => {
+    expectBroken(run(['--kind', 'requisition', '--strict', json([validRequisitionWire()])]));
+  });
+});
+
+describe('the real command (node_modules/.bin/tsx src/cli/validate.ts), as integrators run it', () => {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const command = (...args: string[]) => {
+    const result = spawnSync(
+      join(root, 'node_modules/.bin/tsx'),
+      ['src/cli/validate.ts', ...args],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 20_000,
+      },
+    );
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  };
+
+  it('a valid file: exit 0, the report on stdout, nothing on stderr', () => {
+    const result = command(
+      '--kind',
+      'requisition',
+      json([validRequisitionWire(), validAmendWire()]),
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(report(result.stdout)).toEqual({
+      valid: true,
+      items: [
+        { index: 0, valid: true, errors: [] },
+        { index: 1, valid: true, errors: [] },
+      ],
+    });
+  });
+
+  it('an invalid file: exit 1, errors by wire key', () => {
+    const result = command(
+      '--kind',
+      'candidate',
+      '--date-format',
+      'MM/DD/YYYY',
+      json([validCandidateWire(), { ...validCandidateWire(), engagementtype: '5' }]),
+    );
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(1);
+    const { valid, items } = report(result.stdout);
+    expect(valid).toBe(false);
+    expect(items[1]).toMatchObject({ index: 1, valid: false });
+    expect(items[1]?.errors.map((error) => error.field)).toEqual(['engagementtype']);
+    expect(items[1]?.errors[0]?.message).toMatch(/one of/);
+  });
+
+  it('a broken file: exit 2, one line on stderr, nothing on stdout', () => {
+    const result = command('--kind', 'requisition', file('{\n  "requesttype": I\n}'));
+    const line = expectBroken(result);
+    expect(line).toMatch(/not valid JSON/);
+  });
+});
