@@ -86,6 +86,12 @@ describe('a valid file', () => {
     expect(report(result.stdout).items.map((item) => item.valid)).toEqual([true, true]);
   });
 
+  it('accepts a UTF-8 file that starts with a byte-order mark', () => {
+    const result = run(['--kind', 'candidate', file(`\uFEFF${JSON.stringify([validCandidateWire()])}`)]);
+    expect(result.code).toBe(0);
+    expect(report(result.stdout).valid).toBe(true);
+  });
+
   it('prints exactly one JSON document on stdout', () => {
     const result = run(['--kind', 'candidate', json([validCandidateWire()])]);
     expect(() => JSON.parse(result.stdout) as unknown).not.toThrow();

@@ -46,7 +46,8 @@ export function run(argv: string[]): { code: number; stdout: string; stderr: str
     }
     let data: unknown;
     try {
-      data = JSON.parse(text);
+      // Editors on Windows often save UTF-8 with a byte-order mark; JSON.parse refuses it.
+      data = JSON.parse(text.replace(/^\uFEFF/, ''));
     } catch (error) {
       throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
     }
