@@ -13,7 +13,7 @@ import {
 import type { IssueList } from './field-issue';
 import { isBlank } from './field-rules';
 import type { ItemResult, WirePayload, WireReader, WireRecord, WireSchema } from './wire-schema';
-import { buildWireSchema, suggestKey, validateWith } from './wire-schema';
+import { buildWireSchema, rowKeyLookup, suggestKey, validateWith } from './wire-schema';
 
 export type CandidateWire = WireRecord<CandidateWireKey>;
 
@@ -25,16 +25,7 @@ export interface RequisitionContext {
 
 const label = (key: CandidateWireKey) => candidateField(key)?.label ?? key;
 
-// Row keys looked up from the catalog once.
-const rowKeys = new Map<string, CandidateWireKey>();
-for (const def of candidateCatalog)
-  if (def.row) rowKeys.set(`${def.row.group}.${def.row.n}.${def.row.part}`, def.key);
-
-function rowKey(group: string, n: number, part: string): CandidateWireKey {
-  const key = rowKeys.get(`${group}.${n}.${part}`);
-  if (key === undefined) throw new RangeError(`The candidate has no ${group} field ${part} ${n}`);
-  return key;
-}
+const rowKey = rowKeyLookup(candidateCatalog, 'candidate');
 
 /** skill3response, skill3amountofexperienceduration… (n = 1..10). */
 export function skillResponseKey(part: SkillResponsePart, n: number): CandidateWireKey {

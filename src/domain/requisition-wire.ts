@@ -14,22 +14,13 @@ import {
   skillRowParts,
 } from './requisition-catalog';
 import type { ItemResult, WirePayload, WireReader, WireRecord, WireSchema } from './wire-schema';
-import { buildWireSchema, suggestKey, validateWith } from './wire-schema';
+import { buildWireSchema, rowKeyLookup, suggestKey, validateWith } from './wire-schema';
 
 export type RequisitionWire = WireRecord<RequisitionWireKey>;
 
 const label = (key: RequisitionWireKey) => requisitionField(key)?.label ?? key;
 
-// Row keys looked up from the catalog once (assembly and validation use them for every item).
-const rowKeys = new Map<string, RequisitionWireKey>();
-for (const def of requisitionCatalog)
-  if (def.row) rowKeys.set(`${def.row.group}.${def.row.n}.${def.row.part}`, def.key);
-
-function rowKey(group: string, n: number, part: string): RequisitionWireKey {
-  const key = rowKeys.get(`${group}.${n}.${part}`);
-  if (key === undefined) throw new RangeError(`The requisition has no ${group} field ${part} ${n}`);
-  return key;
-}
+const rowKey = rowKeyLookup(requisitionCatalog, 'requisition');
 
 /** Wire key of a skill row part: skill3, skilldescription3, requireddesired3… (n = 1..10). */
 export function skillKey(part: SkillRowPart | 'sequence', n: number): RequisitionWireKey {
@@ -74,63 +65,83 @@ function requisitionUnknownKey(key: string): string {
     : `${key} is not a requisition field; remove it or check its spelling against the specification`;
 }
 
-function checkRows(read: WireReader<RequisitionWireKey>, issues: IssueList): void {
-  // Rows are numbered from 1 by their order; the user never types the numbers (decisions.md).
-  let lastFilledSkill = 0;
-  skillRowKeys.forEach((keys, index) => {
+interface NumberedRow {
+  sequence: RequisitionWireKey;
+  description: RequisitionWireKey;
+  /** Every key whose data makes the row count as filled. */
+  data: readonly RequisitionWireKey[];
+}
+
+/**
+ * Skill and question rows are numbered from 1 by their order, without gaps; a filled row needs
+ * its text (decisions.md: the user never types the numbers).
+ */
+function checkNumberedRows(
+  rows: readonly NumberedRow[],
+  noun: { one: string; many: string; text: string; verb: string },
+  read: WireReader<RequisitionWireKey>,
+  issues: IssueList,
+): void {
+  let lastFilled = 0;
+  rows.forEach((keys, index) => {
     const n = index + 1;
-    const filled = keys.parts.some(({ key }) => !isBlank(read(key)));
     const sequence = read(keys.sequence);
-    if (!filled) {
-      if (!isBlank(sequence))
+    if (!keys.data.some((key) => !isBlank(read(key)))) {
+      if (!isBlank(sequence)) {
         issues.add(
           keys.description,
-          `Skill ${n} has a sequence number but no description; describe the skill or clear skill${n}`,
+          `${noun.one} ${n} has a sequence number but no ${noun.text}; ${noun.verb} or clear ${keys.sequence}`,
         );
+      }
       return;
     }
-    if (n !== lastFilledSkill + 1)
+    const gap = rows[lastFilled];
+    if (n !== lastFilled + 1 && gap) {
       issues.add(
-        skillKey('description', lastFilledSkill + 1),
-        `Skill ${lastFilledSkill + 1} is empty but skill ${n} is filled; skills must be numbered 1, 2, 3… without gaps`,
+        gap.description,
+        `${noun.one} ${lastFilled + 1} is empty but ${noun.one.toLowerCase()} ${n} is filled; ${noun.many} must be numbered 1, 2, 3… without gaps`,
       );
-    lastFilledSkill = n;
-    if (sequence.trim() !== String(n))
+    }
+    lastFilled = n;
+    if (sequence.trim() !== String(n)) {
       issues.add(
         keys.sequence,
-        `Skill ${n} sequence number must be ${n} (its position), not "${sequence}"`,
+        `${noun.one} ${n} sequence number must be ${n} (its position), not "${sequence}"`,
       );
-    if (isBlank(read(keys.description)))
+    }
+    if (isBlank(read(keys.description))) {
       issues.add(
         keys.description,
-        `Skill ${n} needs a description; describe the skill or remove the row`,
+        `${noun.one} ${n} needs a ${noun.text}; ${noun.verb} or remove the row`,
       );
-  });
-  let lastFilledQuestion = 0;
-  questionRowKeys.forEach((keys, index) => {
-    const n = index + 1;
-    const description = read(keys.description);
-    const sequence = read(keys.sequence);
-    if (isBlank(description)) {
-      if (!isBlank(sequence))
-        issues.add(
-          keys.description,
-          `Question ${n} has a sequence number but no text; write the question or clear question${n}`,
-        );
-      return;
     }
-    if (n !== lastFilledQuestion + 1)
-      issues.add(
-        questionKey('description', lastFilledQuestion + 1),
-        `Question ${lastFilledQuestion + 1} is empty but question ${n} is filled; questions must be numbered 1, 2, 3… without gaps`,
-      );
-    lastFilledQuestion = n;
-    if (sequence.trim() !== String(n))
-      issues.add(
-        keys.sequence,
-        `Question ${n} sequence number must be ${n} (its position), not "${sequence}"`,
-      );
   });
+}
+
+const skillRows: NumberedRow[] = skillRowKeys.map(({ sequence, description, parts }) => ({
+  sequence,
+  description,
+  data: parts.map(({ key }) => key),
+}));
+const questionRows: NumberedRow[] = questionRowKeys.map(({ sequence, description }) => ({
+  sequence,
+  description,
+  data: [description],
+}));
+
+function checkRows(read: WireReader<RequisitionWireKey>, issues: IssueList): void {
+  checkNumberedRows(
+    skillRows,
+    { one: 'Skill', many: 'skills', text: 'description', verb: 'describe the skill' },
+    read,
+    issues,
+  );
+  checkNumberedRows(
+    questionRows,
+    { one: 'Question', many: 'questions', text: 'text', verb: 'write the question' },
+    read,
+    issues,
+  );
 }
 
 function requisitionItemRules(

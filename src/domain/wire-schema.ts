@@ -121,3 +121,22 @@ export function suggestKey(key: string, known: readonly string[]): string | unde
   const lower = key.toLowerCase().replace(/[^a-z0-9]/g, '');
   return known.find((candidate) => candidate === lower);
 }
+
+/**
+ * Looks up the catalog's row fields (skill items, answers…) by group, item number and part:
+ * `rowKey('skills', 3, 'description')` → `skilldescription3`. Built once per catalog.
+ */
+export function rowKeyLookup<K extends string>(
+  catalog: ReadonlyArray<FieldDef<K>>,
+  payloadName: string,
+): (group: string, n: number, part: string) => K {
+  const keys = new Map<string, K>();
+  for (const def of catalog)
+    if (def.row) keys.set(`${def.row.group}.${def.row.n}.${def.row.part}`, def.key);
+  return (group, n, part) => {
+    const key = keys.get(`${group}.${n}.${part}`);
+    if (key === undefined)
+      throw new RangeError(`The ${payloadName} has no ${group} field ${part} ${n}`);
+    return key;
+  };
+}
