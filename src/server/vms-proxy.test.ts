@@ -361,8 +361,12 @@ describe('failing clearly', () => {
       statuses.push((await limited.call('GET', `/api/vms/requisitions${orgs}`)).status);
     }
     expect(statuses).toEqual([200, 200, 429]);
+    const first = limited.responses.at(0);
     const last = limited.responses.at(-1);
     expect(errorCode(JSON.parse(String(last?.body)))).toBe('rate_limited');
+    expect(last?.headers['retry-after']).toBeDefined();
+    expect(last?.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(first?.headers['x-ratelimit-remaining']).toBeUndefined();
     expect(upstream.requests).toHaveLength(2);
   });
 });

@@ -107,36 +107,43 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     },
   });
 
+  // Two checks on every call, in one hook. The proxy's answers are data, never pages: they get
+  // the strictest headers there are, set here instead of through @fastify/helmet, which rebuilds
+  // its middleware on every request (a measurable share of the proxy's CPU time in
+  // bench/proxy.ts); the routes opt out of it. And a DNS rebinding defence: a page on another
+  // site can make its own host name resolve to 127.0.0.1 and then call us "same-origin", so a
+  // loopback-only portal answers loopback names only. Registered first so even a 429 has both.
+  const loopbackOnly = isLoopbackHost(config.host);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(apiResponseHeaders);
+    if (loopbackOnly && !isLoopbackHost(request.hostname)) {
+      done(
+        new PortalError(
+          'host_not_allowed',
+          `This portal only answers requests addressed to this machine (localhost or 127.0.0.1), not "${request.hostname}". Open the portal at its local address.`,
+        ),
+      );
+      return;
+    }
+    done();
+  });
+
   if (config.rateLimitPerMinute > 0) {
     await app.register(rateLimit, {
       max: config.rateLimitPerMinute,
       timeWindow: 60_000,
+      // The x-ratelimit-* headers go on the 429 only: the browser has no use for them on every
+      // answer, and leaving them off saves work on each call.
+      addHeadersOnExceeding: {
+        'x-ratelimit-limit': false,
+        'x-ratelimit-remaining': false,
+        'x-ratelimit-reset': false,
+      },
       errorResponseBuilder: (_request, context) =>
         new PortalError(
           'rate_limited',
           `Too many requests: this portal forwards at most ${context.max} per minute from one address (PORTAL_RATE_LIMIT_PER_MINUTE). Wait ${context.after} and try again.`,
         ),
-    });
-  }
-
-  // The proxy's answers are data, never pages: the strictest policy there is, set once per
-  // request instead of through @fastify/helmet, which rebuilds its middleware on every request
-  // (a measurable share of the proxy's CPU time in bench/proxy.ts). The routes opt out of it.
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(apiResponseHeaders);
-    done();
-  });
-
-  // DNS rebinding defence: a page on another site can make its own host name resolve to
-  // 127.0.0.1 and then call us "same-origin". A loopback-only portal answers loopback names only.
-  if (isLoopbackHost(config.host)) {
-    app.addHook('onRequest', async (request) => {
-      if (!isLoopbackHost(request.hostname)) {
-        throw new PortalError(
-          'host_not_allowed',
-          `This portal only answers requests addressed to this machine (localhost or 127.0.0.1), not "${request.hostname}". Open the portal at its local address.`,
-        );
-      }
     });
   }
 

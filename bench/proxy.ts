@@ -1,0 +1,289 @@
+/**
+ * Proxy benchmark (issue 3): POST requisitionimport with a 100-item body (~30 KB) over loopback
+ * with 10 connections, sent (a) straight to a minimal upstream, (b) through our signing proxy,
+ * (c) through nginx as a plain pass-through, plus nginx tuned as reverse proxies usually are, for
+ * context (nginx legs are skipped, with a message, when nginx is absent).
+ * Targets: proxy ≥ 0.6 × nginx's throughput, and proxy p99 ≤ 2 × nginx's p99.
+ *
+ * The upstream and the proxy each run in their own process, as nginx does, so the load generator
+ * (this process) never shares an event loop with what it measures. The legs are measured in
+ * interleaved rounds and the medians reported, so load from anything else running on the
+ * machine falls on every leg alike.
+ */
+import autocannon from 'autocannon';
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { formatTable } from './measure';
+import { findNginx, startNginx, type RunningNginx } from './proxy-nginx';
+
+const CONNECTIONS = 10;
+const WARMUP_SECONDS = 2;
+const ROUNDS = 3;
+const ROUND_SECONDS = 3;
+const ITEMS = 100;
+const THROUGHPUT_TARGET = 0.6;
+const P99_TARGET = 2;
+const path = '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001';
+
+export type LegName = 'direct' | 'proxy' | 'nginx' | 'nginx-tuned';
+
+export interface LegResult {
+  leg: LegName;
+  /** Medians over the rounds. */
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  /** Connection errors, timeouts and non-2xx answers: any of them invalidates the leg. */
+  failures: number;
+}
+
+export interface ProxyBenchResult {
+  direct: LegResult;
+  proxy: LegResult;
+  /** nginx as a plain pass-through (stock proxy_pass); null when nginx is not installed. */
+  nginx: LegResult | null;
+  /** nginx with upstream keep-alive and in-memory bodies, for context; null without nginx. */
+  nginxTuned: LegResult | null;
+  /** The proxy process's CPU time (user + system) per request, median over the rounds. */
+  proxyCpuMicrosPerRequest: number;
+  ratios: {
+    proxyToDirectThroughput: number;
+    proxyToNginxThroughput: number | null;
+    proxyToNginxP99: number | null;
+    proxyToNginxTunedThroughput: number | null;
+    proxyToNginxTunedP99: number | null;
+  };
+  /** Both targets met against nginx (or nginx absent, so unchecked) and no failed request. */
+  withinBudget: boolean;
+  bodyBytes: number;
+}
+
+/** ~30 KB: 100 compact requisitions in the wire shape, with the odd non-ASCII character. */
+export function benchBody(): string {
+  const items = Array.from({ length: ITEMS }, (_, i) => ({
+    requesttype: 'I',
+    orgid: '1001',
+    reqclassid: '101',
+    titlerole: `Senior Java Developer ${i + 1}`,
+    noofopenings: '2',
+    startdate: '2027-01-11',
+    clientinternalreq: `BENCH-${String(i + 1).padStart(5, '0')}`,
+    hoursunitsperday: '8',
+    daysperweek: '5',
+    engagementtype: '1',
+    shortdescription: 'Developer for the claims platform, Zürich.',
+    reqownerid: 'mreyes',
+  }));
+  return JSON.stringify(items);
+}
+
+interface Child {
+  child: ChildProcess;
+  port: number;
+}
+
+function startChild(file: string, env: Record<string, string> = {}): Promise<Child> {
+  const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${file} exited early with code ${code}`)));
+    child.once('message', (message: unknown) => {
+      const port: unknown =
+        typeof message === 'object' && message !== null ? Reflect.get(message, 'port') : undefined;
+      if (typeof port === 'number' && port > 0) resolve({ child, port });
+      else reject(new Error(`${file} did not report its port`));
+    });
+  });
+}
+
+/** The proxy child's CPU time so far, in microseconds. */
+function cpuMicros(portal: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    portal.once('message', (message: unknown) => {
+      const cpu: unknown =
+        typeof message === 'object' && message !== null ? Reflect.get(message, 'cpu') : undefined;
+      const user: unknown = cpu && typeof cpu === 'object' ? Reflect.get(cpu, 'user') : 0;
+      const system: unknown = cpu && typeof cpu === 'object' ? Reflect.get(cpu, 'system') : 0;
+      resolve(Number(user) + Number(system));
+    });
+    portal.send('cpu');
+  });
+}
+
+function load(port: number, body: string, seconds: number): Promise<autocannon.Result> {
+  return autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [{ method: 'POST', path, headers: { 'content-type': 'application/json' }, body }],
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
+
+interface Target {
+  leg: LegName;
+  port: number;
+  samples: autocannon.Result[];
+}
+
+function summarise({ leg, samples }: Target): LegResult {
+  return {
+    leg,
+    requestsPerSecond: Math.round(median(samples.map((s) => s.requests.average))),
+    p50Ms: median(samples.map((s) => s.latency.p50)),
+    p99Ms: median(samples.map((s) => s.latency.p99)),
+    requests: samples.reduce((sum, s) => sum + s.requests.total, 0),
+    failures: samples.reduce((sum, s) => sum + s.errors + s.timeouts + s.non2xx, 0),
+  };
+}
+
+export async function runProxyBench(): Promise<ProxyBenchResult> {
+  const body = benchBody();
+  const bodyBytes = Buffer.byteLength(body);
+  const dir = mkdtempSync(join(tmpdir(), 'proxy-bench-'));
+  const children: ChildProcess[] = [];
+  const nginxes: RunningNginx[] = [];
+  console.log(
+    `proxy benchmark: POST requisitionimport, ${ITEMS} items (${(bodyBytes / 1024).toFixed(1)} KB), ` +
+      `${CONNECTIONS} connections, loopback; ${WARMUP_SECONDS} s warm-up per leg, then ${ROUNDS} ` +
+      `interleaved rounds of ${ROUND_SECONDS} s per leg (medians shown).`,
+  );
+  console.log(
+    'processes: autocannon here; the upstream (node:http) and our proxy (buildPortal, logging ' +
+      'to a file) each in a child process; nginx with one worker, logging to a file.',
+  );
+
+  try {
+    const upstream = await startChild('./proxy-upstream.ts');
+    children.push(upstream.child);
+    const portal = await startChild('./proxy-portal.ts', {
+      BENCH_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/`,
+      BENCH_LOG_FILE: join(dir, 'portal.log'),
+    });
+    children.push(portal.child);
+
+    const targets: Target[] = [
+      { leg: 'direct', port: upstream.port, samples: [] },
+      { leg: 'proxy', port: portal.port, samples: [] },
+    ];
+    const binary = findNginx();
+    if (binary) {
+      for (const variant of ['stock', 'tuned'] as const) {
+        const nginx = await startNginx(binary, dir, variant, upstream.port);
+        nginxes.push(nginx);
+        targets.push({
+          leg: variant === 'stock' ? 'nginx' : 'nginx-tuned',
+          port: nginx.port,
+          samples: [],
+        });
+      }
+    } else {
+      console.log(
+        'nginx not found: skipping the nginx legs (install the Debian package "nginx" to run them).',
+      );
+    }
+
+    for (const target of targets) await load(target.port, body, WARMUP_SECONDS);
+    const proxyCpu: number[] = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      // Rotate the order so no leg always runs right after the same neighbour.
+      const order = targets.map((_, i) => targets[(i + round) % targets.length]);
+      for (const target of order) {
+        if (!target) continue;
+        const before = target.leg === 'proxy' ? await cpuMicros(portal.child) : 0;
+        const result = await load(target.port, body, ROUND_SECONDS);
+        target.samples.push(result);
+        if (target.leg === 'proxy') {
+          proxyCpu.push(((await cpuMicros(portal.child)) - before) / result.requests.total);
+        }
+      }
+    }
+
+    const legs = targets.map(summarise);
+    const find = (leg: LegName) => legs.find((l) => l.leg === leg) ?? null;
+    const direct = find('direct');
+    const proxy = find('proxy');
+    if (!direct || !proxy) throw new Error('the direct and proxy legs always run');
+    const nginx = find('nginx');
+    const nginxTuned = find('nginx-tuned');
+    const ratio = (a: number, b: number | undefined) => (b ? round2(a / b) : null);
+
+    const result: ProxyBenchResult = {
+      direct,
+      proxy,
+      nginx,
+      nginxTuned,
+      proxyCpuMicrosPerRequest: Math.round(median(proxyCpu)),
+      ratios: {
+        proxyToDirectThroughput: round2(proxy.requestsPerSecond / direct.requestsPerSecond),
+        proxyToNginxThroughput: ratio(proxy.requestsPerSecond, nginx?.requestsPerSecond),
+        proxyToNginxP99: ratio(proxy.p99Ms, nginx?.p99Ms),
+        proxyToNginxTunedThroughput: ratio(proxy.requestsPerSecond, nginxTuned?.requestsPerSecond),
+        proxyToNginxTunedP99: ratio(proxy.p99Ms, nginxTuned?.p99Ms),
+      },
+      withinBudget: false,
+      bodyBytes,
+    };
+    const clean = legs.every((leg) => leg.failures === 0);
+    const { proxyToNginxThroughput: throughput, proxyToNginxP99: p99 } = result.ratios;
+    const throughputMet = throughput === null || throughput >= THROUGHPUT_TARGET;
+    const p99Met = p99 === null || p99 <= P99_TARGET;
+    result.withinBudget = clean && throughputMet && p99Met;
+
+    console.log(
+      formatTable(
+        legs.map((leg) => ({
+          leg: leg.leg,
+          'req/s': leg.requestsPerSecond,
+          'p50 ms': leg.p50Ms,
+          'p99 ms': leg.p99Ms,
+          requests: leg.requests,
+          failures: leg.failures,
+        })),
+      ),
+    );
+    console.log(`proxy CPU per request: ${result.proxyCpuMicrosPerRequest} µs (user + system)`);
+    console.log(`proxy/direct throughput: ${result.ratios.proxyToDirectThroughput}`);
+    if (nginx) {
+      const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
+      console.log(
+        `proxy/nginx throughput: ${throughput} (target ≥ ${THROUGHPUT_TARGET}): ${verdict(throughputMet)}`,
+      );
+      console.log(`proxy/nginx p99 latency: ${p99} (target ≤ ${P99_TARGET}): ${verdict(p99Met)}`);
+      console.log(
+        `nginx/direct throughput: ${round2(nginx.requestsPerSecond / direct.requestsPerSecond)}`,
+      );
+      console.log(
+        `against tuned nginx (upstream keep-alive, bodies in memory), not a target: throughput ` +
+          `${result.ratios.proxyToNginxTunedThroughput}, p99 ${result.ratios.proxyToNginxTunedP99}`,
+      );
+    } else {
+      console.log('targets against nginx not checked: nginx legs skipped.');
+    }
+    if (!clean) console.log('Some requests failed: the figures above are not valid.');
+    return result;
+  } finally {
+    for (const nginx of nginxes) nginx.stop();
+    for (const child of children) if (child.exitCode === null) child.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const result = await runProxyBench();
+  if (!result.withinBudget) process.exitCode = 1;
+}
