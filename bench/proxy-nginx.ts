@@ -7,9 +7,9 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../src/server/free-port';
 
 export type NginxVariant = 'stock' | 'tuned';
 
@@ -28,14 +28,6 @@ export function findNginx(): string | null {
     }
   }
   return null;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === 'object' && address ? address.port : 0;
 }
 
 function config(dir: string, variant: NginxVariant, port: number, upstreamPort: number): string {

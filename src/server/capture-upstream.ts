@@ -97,15 +97,6 @@ export async function startCaptureUpstream(): Promise<CaptureUpstream> {
   };
 }
 
-/** A port nothing listens on: bind one, then let it go. */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 export const testCredentials = {
   apiKey: 'test-key-5f0c2a7d91b4',
   apiSecret: 'test-secret-e83b6d104f2a',

@@ -24,7 +24,8 @@ export interface OrgScope {
   vendorOrgId: number;
 }
 
-type Query = Record<string, string | string[] | undefined>;
+/** A parsed query string: a repeated parameter becomes an array. */
+export type Query = Record<string, string | string[] | undefined>;
 
 function orgIdParameter(query: Query, name: string): number {
   const value = query[name];

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../domain/api-error';
 import {
-  closedPort,
   startCaptureUpstream,
   startTestPortal,
   testConfig,
@@ -10,6 +9,7 @@ import {
   type CaptureUpstream,
   type TestPortal,
 } from './capture-upstream';
+import { freePort } from './free-port';
 import { unixSeconds } from './signature';
 
 const orgs = '?Client_Org_Id=1001&Vendor_Org_Id=9001';
@@ -337,7 +337,7 @@ describe('failing clearly', () => {
   });
 
   it('answers 502 naming the host when the VMS cannot be reached', async () => {
-    const port = await closedPort();
+    const port = await freePort();
     const stranded = await startTestPortal(testConfig(`http://127.0.0.1:${port}/`));
     portals.push(stranded);
     const res = await stranded.call('GET', `/api/vms/requisitions${orgs}`);

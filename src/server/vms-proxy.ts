@@ -18,6 +18,7 @@ import {
   checkOrgScope,
   describeOperations,
   vmsOperations,
+  type Query,
   type VmsOperation,
 } from './vms-operations';
 
@@ -28,7 +29,7 @@ export interface VmsProxyOptions {
 }
 
 interface ProxyRoute {
-  Querystring: Record<string, string | string[] | undefined>;
+  Querystring: Query;
 }
 type ProxyRequest = FastifyRequest<ProxyRoute>;
 
