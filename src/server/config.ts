@@ -115,27 +115,13 @@ const envSchema = z.object({
   SANDBOX_DB: optional,
 });
 
-/** Names whose absence matters only against a real VMS: the sandbox supplies its demo values. */
-function requiredForRemote(env: z.output<typeof envSchema>): string[] {
-  const problems: string[] = [];
-  if (env.VMS_API_KEY === undefined)
-    problems.push(
-      'VMS_API_KEY is required when VMS_BASE_URL is set: copy the API key from your VMS account page.',
-    );
-  if (env.VMS_API_SECRET === undefined)
-    problems.push(
-      'VMS_API_SECRET is required when VMS_BASE_URL is set: copy the API secret from your VMS account page.',
-    );
-  if (env.VMS_CLIENT_ORG_IDS === undefined)
-    problems.push(
-      'VMS_CLIENT_ORG_IDS is required when VMS_BASE_URL is set: list the client org ids this portal may act for, such as "1001,1002".',
-    );
-  if (env.VMS_VENDOR_ORG_ID === undefined)
-    problems.push(
-      'VMS_VENDOR_ORG_ID is required when VMS_BASE_URL is set: give your vendor org id, such as 9001.',
-    );
-  return problems;
-}
+/** What a remote VMS needs that the sandbox supplies itself, and how to find each one. */
+const requiredForRemote = [
+  ['VMS_API_KEY', 'copy the API key from your VMS account page.'],
+  ['VMS_API_SECRET', 'copy the API secret from your VMS account page.'],
+  ['VMS_CLIENT_ORG_IDS', 'list the client org ids this portal may act for, such as "1001,1002".'],
+  ['VMS_VENDOR_ORG_ID', 'give your vendor org id, such as 9001.'],
+] as const;
 
 /**
  * Validates the environment. Throws a ConfigError whose one-line message names every variable
@@ -149,7 +135,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
   const values = parsed.data;
   const remote = values.VMS_BASE_URL ?? null;
   if (remote !== null) {
-    const problems = requiredForRemote(values);
+    const problems = requiredForRemote
+      .filter(([name]) => values[name] === undefined)
+      .map(([name, how]) => `${name} is required when VMS_BASE_URL is set: ${how}`);
     if (problems.length > 0) throw new ConfigError(problems.join(' '));
   }
 
