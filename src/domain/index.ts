@@ -84,3 +84,10 @@ export {
 export type { BatchItemReport, BatchReport, PayloadKind } from './batch';
 export { batchShapeProblem, payloadKinds, validateBatch } from './batch';
 export { isPlainObject } from './wire-schema';
+export type { RequisitionRecord, RequisitionRecordKey } from './requisition-record';
+export {
+  requisitionListSchema,
+  requisitionRecordSchema,
+  requisitionRecordShape,
+  requisitionRecordToAmendWire,
+} from './requisition-record';
