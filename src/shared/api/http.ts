@@ -1,0 +1,163 @@
+import type { z } from 'zod';
+import type { ApiErrorDetail } from '../../domain/api-error';
+import { apiErrorBodySchema } from '../../domain/api-error';
+
+/**
+ * Every call the browser makes goes to its own origin (`/api/...`) through here, so every
+ * failure reaches the user as one kind of error with a message that says what is wrong and what
+ * to do (style.md, "Errors are part of the product"), and every answer is parsed with a schema
+ * (style.md, "Parse at every boundary").
+ */
+export type FailureKind = 'offline' | 'timeout' | 'http' | 'shape';
+
+export class RequestFailure extends Error {
+  override name = 'RequestFailure';
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    readonly status: number | null = null,
+    readonly code: string | null = null,
+    readonly details: readonly ApiErrorDetail[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** The portal server waits up to 30 s for the VMS (VMS_TIMEOUT_MS); wait a little longer. */
+export const defaultTimeoutMs = 40_000;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** TanStack Query's signal: a cancelled query is not an error to show. */
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface JsonAnswer<T> {
+  status: number;
+  data: T;
+  headers: Headers;
+}
+
+function combine(signals: AbortSignal[]): AbortSignal {
+  return signals.length === 1 && signals[0] ? signals[0] : AbortSignal.any(signals);
+}
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 160 ? `${flat.slice(0, 160)}…` : flat;
+}
+
+function firstIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'no detail';
+  const where = issue.path.length > 0 ? `at ${issue.path.join('.')}: ` : '';
+  return `${where}${issue.message}`;
+}
+
+/** A non-2xx answer as a failure: the server's own message when it sent our error body. */
+export async function failureFromResponse(
+  response: Response,
+  what: string,
+): Promise<RequestFailure> {
+  const text = await response.text().catch(() => '');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  const body = apiErrorBodySchema.safeParse(json);
+  if (body.success) {
+    const { code, message, details } = body.data.error;
+    return new RequestFailure('http', message, response.status, code, details);
+  }
+  const statusText = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  const said = text.trim() === '' ? 'with an empty body' : `saying “${snippet(text)}”`;
+  const advice =
+    response.status >= 500
+      ? 'The VMS or the portal server had a problem; try again in a minute, and tell the administrator if it keeps happening.'
+      : 'Check what you sent; if it looks right, tell the administrator.';
+  return new RequestFailure(
+    'http',
+    `${what} failed: the server answered ${statusText} ${said}. ${advice}`,
+    response.status,
+  );
+}
+
+/**
+ * Calls the portal server and parses the JSON answer with `schema`. Throws a RequestFailure for
+ * a network failure, a timeout, a non-2xx status or an answer of an unexpected shape.
+ * `what` names the call in messages: "Loading the requisitions", "Sending the batch".
+ */
+export async function requestJson<S extends z.ZodType>(
+  url: string,
+  schema: S,
+  what: string,
+  options: RequestOptions = {},
+): Promise<JsonAnswer<z.output<S>>> {
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = combine(options.signal ? [options.signal, timeout] : [timeout]);
+  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+      signal,
+      credentials: 'same-origin',
+    });
+  } catch (error) {
+    // Cancelled by the caller (a query no longer needed): not a failure to show.
+    if (options.signal?.aborted) throw error;
+    if (timeout.aborted) {
+      const seconds = Math.max(1, Math.round(timeoutMs / 1000));
+      throw new RequestFailure(
+        'timeout',
+        `${what} got no answer within ${seconds} ${seconds === 1 ? 'second' : 'seconds'}. The VMS may be slow or unreachable; try again in a minute.`,
+      );
+    }
+    const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+    throw new RequestFailure(
+      'offline',
+      offline
+        ? `${what} failed: this computer is offline. Reconnect, then try again.`
+        : `${what} failed: the portal server could not be reached. Check your network connection and that the portal is still running, then try again.`,
+    );
+  }
+
+  if (!response.ok) throw await failureFromResponse(response, what);
+
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new RequestFailure(
+      'shape',
+      `${what}: the server answered ${response.status} with something that is not JSON (“${snippet(text)}”). Nothing can be read from it; tell the administrator.`,
+      response.status,
+    );
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    throw new RequestFailure(
+      'shape',
+      `${what}: the answer is not in the shape the portal expects (${firstIssue(parsed.error)}). Tell the administrator; the answer was: ${snippet(text)}`,
+      response.status,
+    );
+  }
+  return { status: response.status, data: parsed.data as z.output<S>, headers: response.headers };
+}
+
+/** An error as a sentence for the user. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return 'Something unexpected went wrong. Reload the page and try again.';
+}

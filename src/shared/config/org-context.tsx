@@ -1,0 +1,40 @@
+import type { ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo } from 'react';
+import { z } from 'zod';
+import type { OrgScope } from '../api/vms';
+import { localStore, storageKey, useLocalStore } from '../storage/local-store';
+import type { PortalConfig } from './portal-config';
+
+/**
+ * The org context every page works in: the client org chosen from the server's list (kept in
+ * browser storage), the vendor org, and the server's settings. Always visible in the header.
+ */
+export interface OrgContextValue extends OrgScope {
+  config: PortalConfig;
+  setClientOrgId(id: number): void;
+}
+
+const OrgContext = createContext<OrgContextValue | null>(null);
+
+const chosenOrgStore = localStore(storageKey('client-org'), z.number().int().nullable(), null);
+
+export function OrgProvider({ config, children }: { config: PortalConfig; children: ReactNode }) {
+  const chosen = useLocalStore(chosenOrgStore);
+  // A stored choice the server no longer allows falls back to its first client org.
+  const clientOrgId =
+    chosen !== null && config.clientOrgIds.includes(chosen)
+      ? chosen
+      : (config.clientOrgIds[0] ?? 0);
+  const setClientOrgId = useCallback((id: number) => chosenOrgStore.set(id), []);
+  const value = useMemo(
+    () => ({ config, clientOrgId, vendorOrgId: config.vendorOrgId, setClientOrgId }),
+    [config, clientOrgId, setClientOrgId],
+  );
+  return <OrgContext.Provider value={value}>{children}</OrgContext.Provider>;
+}
+
+export function useOrg(): OrgContextValue {
+  const value = useContext(OrgContext);
+  if (!value) throw new Error('useOrg is used outside OrgProvider');
+  return value;
+}

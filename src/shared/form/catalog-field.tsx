@@ -1,0 +1,132 @@
+import type { ReactNode } from 'react';
+import { memo, useState } from 'react';
+import { get, useFormContext, useFormState } from 'react-hook-form';
+import type { FieldDef } from '../../domain/catalog-types';
+import { errorId, fieldId, hintId } from './field-ids';
+
+/**
+ * The space a corrected field's message took, kept (invisible, hidden from assistive technology)
+ * until the next submit: fixing a field while typing never makes the fields below jump up.
+ */
+function useMessageSpace(message: string | undefined, submitCount: number): string | undefined {
+  const [space, setSpace] = useState<{ text: string; attempt: number } | null>(null);
+  if (message !== undefined && (space?.text !== message || space.attempt !== submitCount)) {
+    setSpace({ text: message, attempt: submitCount });
+  }
+  if (message === undefined && space !== null && space.attempt !== submitCount) setSpace(null);
+  return message === undefined && space?.attempt === submitCount ? space.text : undefined;
+}
+
+export interface CatalogFieldProps {
+  def: FieldDef;
+  /** Form path; defaults to the wire key. Rows use `skills.2.description`. */
+  name?: string;
+  /** Label override (rows: "Description"); defaults to the catalog label. */
+  label?: string;
+  /** The wire name shown as secondary text; defaults to the catalog key. */
+  wireName?: string;
+  required?: boolean;
+  /** Text of the empty choice of a select. */
+  blankLabel?: string;
+  /** A `<datalist>` id offering suggestions. */
+  list?: string;
+  multiline?: boolean;
+  /** Hint override; `null` hides the catalog hint. */
+  hint?: string | null;
+}
+
+/**
+ * One payload field, built from its catalog entry: the label shows the human name with the wire
+ * name as secondary text, the hint comes from the catalog, enumerations are selects with their
+ * labels, DATE fields are native date inputs. The input is registered (uncontrolled), and the
+ * component subscribes to its own error only, so typing elsewhere never re-renders it.
+ */
+export const CatalogField = memo(function CatalogField({
+  def,
+  name = def.key,
+  label = def.label,
+  wireName = def.key,
+  required = false,
+  blankLabel = 'Not set',
+  list,
+  multiline = false,
+  hint,
+}: CatalogFieldProps) {
+  const { register, control } = useFormContext();
+  const { errors, submitCount } = useFormState({ control, name, exact: true });
+  const error: unknown = get(errors, name);
+  const message =
+    error && typeof error === 'object' && 'message' in error && typeof error.message === 'string'
+      ? error.message
+      : undefined;
+  const ghost = useMessageSpace(message, submitCount);
+
+  const id = fieldId(name);
+  const hintText = hint === null ? undefined : (hint ?? def.hint);
+  const describedBy = [hintText ? hintId(name) : null, errorId(name)].filter(Boolean).join(' ');
+  const common = {
+    id,
+    'aria-describedby': describedBy,
+    'aria-invalid': message ? true : undefined,
+    'aria-required': required || undefined,
+    ...register(name),
+  };
+
+  let input: ReactNode;
+  if (def.options) {
+    input = (
+      <select {...common}>
+        <option value="">{blankLabel}</option>
+        {def.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.value === option.label ? option.label : `${option.label} (${option.value})`}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (def.type === 'DATE') {
+    input = <input type="date" {...common} />;
+  } else if (multiline) {
+    input = <textarea rows={3} {...common} />;
+  } else {
+    input = (
+      <input
+        type={def.format === 'email' ? 'email' : 'text'}
+        inputMode={
+          def.type === 'INTEGER' ? 'numeric' : def.type === 'DECIMAL' ? 'decimal' : undefined
+        }
+        autoComplete="off"
+        spellCheck={def.type === 'STRING' ? undefined : false}
+        list={list}
+        {...common}
+      />
+    );
+  }
+
+  return (
+    <div className={`field${message ? ' field--error' : ''}${multiline ? ' field--wide' : ''}`}>
+      <label htmlFor={id} className="field__label">
+        <span>{label}</span> <span className="wire-name">· {wireName}</span>
+        {required ? <span className="field__required"> (required)</span> : null}
+      </label>
+      {/* Always rendered (empty without a hint): the form grid lines fields up by these rows. */}
+      <p id={hintText ? hintId(name) : undefined} className="field__hint">
+        {hintText}
+      </p>
+      {input}
+      {/* Always rendered: the reserved line keeps the fields below still when a message appears. */}
+      <p id={errorId(name)} className="field__error">
+        {message ? (
+          <>
+            <span className="visually-hidden">Error: </span>
+            {message}
+          </>
+        ) : ghost ? (
+          <span className="field__error-space" aria-hidden="true">
+            {ghost}
+          </span>
+        ) : null}
+      </p>
+    </div>
+  );
+});

@@ -1,0 +1,80 @@
+import type { ReactNode } from 'react';
+import { useEffect, useId, useRef } from 'react';
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  cancelLabel?: string;
+  /** A destructive action gets the warning colour. */
+  destructive?: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+}
+
+/**
+ * A modal question, on the native `<dialog>` (focus is trapped and returned, Escape cancels).
+ * Focus starts on the safe choice.
+ */
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  destructive = false,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      if (typeof dialog.showModal === 'function') dialog.showModal();
+      else dialog.setAttribute('open', '');
+      cancelRef.current?.focus();
+    } else if (!open && dialog.open) {
+      if (typeof dialog.close === 'function') dialog.close();
+      else dialog.removeAttribute('open');
+    }
+  }, [open]);
+
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onCancel();
+      }}
+    >
+      <h2 id={titleId} className="dialog__title">
+        {title}
+      </h2>
+      <div className="dialog__body">{children}</div>
+      <div className="button-row">
+        <button
+          type="button"
+          className={destructive ? 'button button--warning' : 'button'}
+          onClick={onConfirm}
+        >
+          {confirmLabel}
+        </button>
+        <button
+          ref={cancelRef}
+          type="button"
+          className="button button--secondary"
+          onClick={onCancel}
+        >
+          {cancelLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}
