@@ -1,0 +1,33 @@
+import { queryOptions } from '@tanstack/react-query';
+import { requestJson } from '../../../shared/api/http';
+import type { OrgScope } from '../../../shared/api/vms';
+import { vmsUrl } from '../../../shared/api/vms';
+import type { BatchKind } from '../model/batch-kind';
+import { isSettled, nextPollDelay } from '../model/results-polling';
+
+/**
+ * GET …results?batchid=: one row per item. Polled while any row is Pending, backing off; once
+ * final the answer never changes, so it is not fetched again.
+ */
+export function batchResultsQueryOptions(kind: BatchKind, orgs: OrgScope, batchId: string) {
+  // The kind's id stands for the kind: its operation and schema are fixed per id.
+  // eslint-disable-next-line @tanstack/query/exhaustive-deps
+  return queryOptions({
+    queryKey: ['batches', kind.id, 'results', orgs, batchId],
+    queryFn: async ({ signal }) =>
+      (
+        await requestJson(
+          vmsUrl(kind.resultsOperation, orgs, { batchid: batchId }),
+          kind.resultRowsSchema,
+          `Reading the results of batch ${batchId}`,
+          { signal },
+        )
+      ).data,
+    refetchInterval: (query) =>
+      query.state.status === 'error'
+        ? false
+        : nextPollDelay(query.state.data, query.state.dataUpdateCount),
+    staleTime: (query) =>
+      query.state.data && isSettled(query.state.data) ? Number.POSITIVE_INFINITY : 0,
+  });
+}

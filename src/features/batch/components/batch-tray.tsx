@@ -1,0 +1,229 @@
+import { useIsMutating } from '@tanstack/react-query';
+import { useId, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import { useOrg } from '../../../shared/config/org-context';
+import { countOf } from '../../../shared/lib/format';
+import { StatusBadge } from '../../../shared/ui/status-badge';
+import { useBatchTray } from '../hooks/use-batch-tray';
+import { useLoadIntoForm } from '../hooks/use-load-into-form';
+import { useSendBatch } from '../hooks/use-send-batch';
+import type { BatchKind } from '../model/batch-kind';
+import type { Removed } from '../model/tray-state';
+import { trayPayload } from '../model/tray-state';
+import { BatchResults } from './batch-results';
+import { JsonPreview } from './json-preview';
+
+export interface BatchTrayProps {
+  kind: BatchKind;
+  /** The tray item the form is editing, marked in the list. */
+  editingItemId?: string | undefined;
+}
+
+/**
+ * The batch tray of one kind for the current client org: the items waiting to be sent (with
+ * their validity), edit / duplicate / remove, the exact JSON array, and Send. Items leave only
+ * when the VMS accepted the batch; the results of the latest batch appear below.
+ */
+export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
+  const { clientOrgId, vendorOrgId, config } = useOrg();
+  const orgs = useMemo(() => ({ clientOrgId, vendorOrgId }), [clientOrgId, vendorOrgId]);
+  const tray = useBatchTray(kind.id, clientOrgId);
+  const loadIntoForm = useLoadIntoForm(kind);
+  const sender = useSendBatch(kind, orgs);
+  const sendingElsewhere =
+    useIsMutating({ mutationKey: ['batches', kind.id, 'send', clientOrgId] }) > 0;
+  const sending = sender.isPending || sendingElsewhere;
+  const [removed, setRemoved] = useState<Removed | null>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const reasonId = useId();
+
+  const items = tray.state.items;
+  const payload = useMemo(() => trayPayload(tray.state), [tray.state]);
+  const checks = useMemo(() => {
+    const crossItem = kind.batchProblems?.(payload) ?? new Map<number, string>();
+    return payload.map((wire, index) => {
+      const issues = kind.validate(wire, config.dateFormat);
+      const problems = issues.map((issue) => issue.message);
+      const across = crossItem.get(index);
+      if (across) problems.push(across);
+      return problems;
+    });
+  }, [kind, payload, config.dateFormat]);
+  const invalidCount = checks.filter((problems) => problems.length > 0).length;
+
+  const blockReason =
+    items.length === 0
+      ? `The batch is empty: add ${kind.noun.many} from the form first.`
+      : invalidCount > 0
+        ? `${countOf(invalidCount, 'item needs', 'items need')} fixing before the batch can be sent: use Edit on ${invalidCount === 1 ? 'it' : 'them'}, or remove ${invalidCount === 1 ? 'it' : 'them'}.`
+        : items.length > config.maxBatch
+          ? `The batch holds ${items.length} items; the VMS takes at most ${config.maxBatch} at once. Remove some and send them in another batch.`
+          : null;
+
+  const nouns = (count: number) => countOf(count, kind.noun.one, kind.noun.many);
+
+  return (
+    <section className="tray" aria-labelledby="tray-title">
+      <h2 id="tray-title" className="tray__title" ref={headingRef} tabIndex={-1}>
+        Batch to send
+      </h2>
+      <p className="tray__count">
+        {items.length === 0
+          ? `No ${kind.noun.many} yet. Fill in the form and choose “Add to batch”.`
+          : `${nouns(items.length)}${invalidCount > 0 ? `, ${invalidCount} to fix` : ''}`}
+      </p>
+
+      {items.length > 0 ? (
+        <ol className="tray__items">
+          {items.map((item, index) => {
+            const summary = kind.summarize(item.wire);
+            const problems = checks[index] ?? [];
+            const name = `item ${index + 1}${summary.reference ? `, ${summary.reference}` : ''}`;
+            return (
+              <li key={item.id} className="tray-item">
+                <div className="tray-item__head">
+                  <span className="tray-item__badge" title={summary.badgeLabel}>
+                    <span aria-hidden="true">{summary.badge}</span>
+                    <span className="visually-hidden">{summary.badgeLabel}</span>
+                  </span>
+                  <span className="tray-item__reference">
+                    {summary.reference || '(no reference)'}
+                  </span>
+                  <span className="tray-item__title">{summary.title || '(no title)'}</span>
+                </div>
+                <div className="tray-item__status">
+                  {item.id === editingItemId ? (
+                    <StatusBadge tone="pending">Editing</StatusBadge>
+                  ) : null}{' '}
+                  {problems.length === 0 ? (
+                    <StatusBadge tone="success">Ready</StatusBadge>
+                  ) : (
+                    <>
+                      <StatusBadge tone="error">Needs fixing</StatusBadge>
+                      <span className="tray-item__problem"> {problems[0]}</span>
+                    </>
+                  )}
+                </div>
+                <div className="button-row button-row--compact">
+                  <button
+                    type="button"
+                    className="button button--secondary button--small"
+                    disabled={sending}
+                    aria-label={`Edit ${name}`}
+                    onClick={() =>
+                      loadIntoForm({
+                        origin: { type: 'tray-item', itemId: item.id },
+                        wire: item.wire,
+                        label: `item ${index + 1} of the batch`,
+                      })
+                    }
+                  >
+                    Edit
+                  </button>
+                  <button
+                    type="button"
+                    className="button button--secondary button--small"
+                    disabled={sending}
+                    aria-label={`Duplicate ${name}`}
+                    onClick={() => tray.duplicate(item.id)}
+                  >
+                    Duplicate
+                  </button>
+                  <button
+                    type="button"
+                    className="button button--secondary button--small"
+                    disabled={sending}
+                    aria-label={`Remove ${name}`}
+                    onClick={() => {
+                      setRemoved(tray.remove(item.id) ?? null);
+                      headingRef.current?.focus();
+                    }}
+                  >
+                    Remove
+                  </button>
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+      ) : null}
+
+      <div role="status" className="tray__undo">
+        {removed ? (
+          <>
+            Removed {kind.summarize(removed.item.wire).reference || `item ${removed.index + 1}`}.{' '}
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                tray.restore(removed);
+                setRemoved(null);
+              }}
+            >
+              Undo
+            </button>
+          </>
+        ) : null}
+      </div>
+
+      <div className="tray__send">
+        <button
+          type="button"
+          className="button"
+          disabled={sending || blockReason !== null}
+          aria-describedby={blockReason ? reasonId : undefined}
+          onClick={() => {
+            setRemoved(null);
+            sender.send();
+          }}
+        >
+          {sending
+            ? 'Sending…'
+            : `Send batch${items.length > 0 ? ` (${nouns(items.length)})` : ''}`}
+        </button>
+        {blockReason && items.length > 0 ? (
+          <p id={reasonId} className="field__hint">
+            {blockReason}
+          </p>
+        ) : null}
+        <div role="status" className="tray__sending">
+          {sending ? `Sending ${nouns(items.length)} to the VMS…` : null}
+        </div>
+        {sender.isError ? (
+          <div role="alert" className="notice notice--error">
+            <h3 className="notice__title">The batch was not sent</h3>
+            <p>{sender.error.message}</p>
+            <p>
+              {items.length === 0
+                ? 'Nothing was lost.'
+                : `${items.length === 1 ? `The ${kind.noun.one} is` : `All ${nouns(items.length)} are`} still in the batch. When the problem is solved, choose “Send batch” again: the portal makes sure the same batch is not sent twice.`}
+            </p>
+          </div>
+        ) : null}
+      </div>
+
+      {items.length > 0 ? (
+        <JsonPreview
+          value={payload}
+          summary={`JSON to be sent (${nouns(items.length)})`}
+          label="JSON to be sent"
+          fileName={`${kind.id}-batch-${new Date().toISOString().slice(0, 10)}.json`}
+        />
+      ) : null}
+
+      {sender.isSuccess ? (
+        <div className="tray__sent">
+          <div role="status" className="notice notice--success">
+            <h3 className="notice__title">Batch accepted</h3>
+            <p>
+              The VMS accepted {nouns(sender.data.submission.itemCount)} as batch{' '}
+              <code>{sender.data.batchId}</code>. Results appear below as it processes them; all
+              batches are under <Link to="/submissions">Submissions</Link>.
+            </p>
+          </div>
+          <BatchResults kind={kind} submission={sender.data.submission} headingLevel={3} />
+        </div>
+      ) : null}
+    </section>
+  );
+}

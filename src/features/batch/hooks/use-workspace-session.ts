@@ -1,0 +1,240 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import type { PayloadKind } from '../../../domain';
+import { debounce } from '../../../shared/lib/debounce';
+import { sameValues } from '../../../shared/lib/same-values';
+import type { LocalStore } from '../../../shared/storage/local-store';
+import { localStore, storageKey, useLocalStore } from '../../../shared/storage/local-store';
+import type { DraftOrigin, Incoming, Start, StoredDraft } from '../model/drafts';
+import { decideStart, sameOrigin, storedDraftSchema } from '../model/drafts';
+import { settleLoad, usePendingLoad } from '../model/load-requests';
+import type { WireItem } from '../model/batch-kind';
+
+/** Saves are debounced: a burst of typing is one write (issue 5: "saved on change, debounced"). */
+export const draftSaveDelayMs = 300;
+
+export function draftStore(
+  kind: PayloadKind,
+  clientOrgId: number,
+  form: string,
+): LocalStore<StoredDraft | null> {
+  return localStore(
+    storageKey('draft', kind, clientOrgId, form),
+    storedDraftSchema.nullable(),
+    null,
+  );
+}
+
+export interface WorkspaceSessionOptions<V> {
+  kind: PayloadKind;
+  clientOrgId: number;
+  /** Which form of the kind: each keeps its own draft ("insert", "amend"). */
+  form: string;
+  /** Reads stored values onto the form's shape (drafts written by older versions included). */
+  normalize(stored: unknown): V;
+  /** What a new, empty form holds. */
+  blank: Incoming<V>;
+  /** Wire item (from Edit or Fix) → form values. */
+  fromWire(wire: WireItem): V;
+  /**
+   * What the page itself brings, e.g. the requisition to amend: its origin is known at once,
+   * its values once loaded (undefined until then).
+   */
+  source?: { origin: DraftOrigin; label: string; values: V | undefined } | undefined;
+  /** Whether an item loaded by Edit or Fix belongs to this form (e.g. Amend items → Amend form). */
+  accepts?(wire: WireItem): boolean;
+}
+
+export interface WorkspaceSession<V> {
+  /** null while the page's own source is loading and no draft can stand in for it. */
+  start: (Start<V> & { key: number }) | null;
+  /** Incoming work that would replace unsaved changes, waiting for the user's answer. */
+  ask: Incoming<V> | null;
+  replaceWithIncoming(): void;
+  keepCurrent(): void;
+  /** Starts the form afresh (after "Add to batch", or "Discard draft"). */
+  restart(next?: Incoming<V>): void;
+  draft: LocalStore<StoredDraft | null>;
+}
+
+interface SessionState<V> {
+  start: (Start<V> & { key: number }) | null;
+  ask: Incoming<V> | null;
+  /** The last load request handled (each is handled once). */
+  handledLoad: number | null;
+  /** Whether the page's own source has been taken into account. */
+  sourceSeen: boolean;
+}
+
+interface StoredValues<V> {
+  values: V;
+  origin: DraftOrigin;
+  dirty: boolean;
+}
+
+function withStart<V>(state: SessionState<V>, start: Start<V>): SessionState<V> {
+  return { ...state, start: { ...start, key: (state.start?.key ?? 0) + 1 }, ask: null };
+}
+
+/** Incoming work arriving while a form is open, or to start one. */
+function applyIncoming<V>(
+  state: SessionState<V>,
+  incoming: Incoming<V>,
+  stored: StoredValues<V> | null,
+  blank: Incoming<V>,
+): SessionState<V> {
+  if (!state.start) {
+    const decision = decideStart(stored, incoming, blank);
+    return { ...withStart(state, decision.start), ask: decision.ask };
+  }
+  if (sameOrigin(state.start.origin, incoming.origin)) return state;
+  // Unsaved changes are never replaced without asking; an untouched form simply is.
+  if (stored?.dirty) return { ...state, ask: incoming };
+  return withStart(state, { values: incoming.values, origin: incoming.origin, restored: false });
+}
+
+/**
+ * Decides what a workspace form starts with, and keeps it decided: the saved draft, the page's
+ * own source (a record to amend), or an item loaded by Edit or Fix; a draft with changes is never
+ * replaced without asking. Generic over the form values, so both workspaces share it. The
+ * decision is derived during render from the draft, the waiting load request and the source
+ * (React's "storing information from previous renders" pattern); the effects only write it back
+ * to storage and settle the request.
+ */
+export function useWorkspaceSession<V>(options: WorkspaceSessionOptions<V>): WorkspaceSession<V> {
+  const { kind, clientOrgId, form, normalize, blank, fromWire, source, accepts } = options;
+  const draft = draftStore(kind, clientOrgId, form);
+  const pending = usePendingLoad(kind, clientOrgId);
+  const load = pending && (!accepts || accepts(pending.wire)) ? pending : undefined;
+
+  const readDraft = (): StoredValues<V> | null => {
+    const stored = draft.get();
+    return stored
+      ? { values: normalize(stored.values), origin: stored.origin, dirty: stored.dirty }
+      : null;
+  };
+
+  const [state, setState] = useState<SessionState<V>>({
+    start: null,
+    ask: null,
+    handledLoad: null,
+    sourceSeen: false,
+  });
+
+  let next = state;
+  if (load && load.token !== next.handledLoad) {
+    const incoming = { origin: load.origin, values: fromWire(load.wire), label: load.label };
+    next = { ...applyIncoming(next, incoming, readDraft(), blank), handledLoad: load.token };
+  }
+  if (source && source.values !== undefined && !next.sourceSeen) {
+    const incoming = { origin: source.origin, values: source.values, label: source.label };
+    next = { ...applyIncoming(next, incoming, readDraft(), blank), sourceSeen: true };
+  }
+  if (!next.start) {
+    const stored = readDraft();
+    if (!source) {
+      next = withStart(next, decideStart(stored, null, blank).start);
+    } else if (stored && (stored.dirty || sameOrigin(stored.origin, source.origin))) {
+      // The source is still loading: its draft, or any draft with changes, is shown meanwhile.
+      next = withStart(next, { ...stored, restored: stored.dirty });
+    }
+  }
+  if (next !== state) setState(next);
+
+  const start = next.start;
+  const handledLoad = next.handledLoad;
+
+  // The request is done with once handled.
+  useEffect(() => {
+    if (handledLoad !== null) settleLoad(kind, clientOrgId, handledLoad);
+  }, [handledLoad, kind, clientOrgId]);
+
+  // A form started from something (not restored) is saved at once, so a reload right after keeps
+  // what was loaded and where it came from; a fresh blank form has no draft.
+  const startKey = start?.key;
+  useEffect(() => {
+    if (!start || start.restored) return;
+    if (start.origin.type === 'blank') draft.remove();
+    else
+      draft.set({
+        values: start.values,
+        origin: start.origin,
+        dirty: false,
+        savedAt: new Date().toISOString(),
+      });
+    // Runs once per start (its key), not when the same start is re-rendered.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [startKey, draft]);
+
+  const replaceWithIncoming = () =>
+    setState((current) =>
+      current.ask
+        ? withStart(current, {
+            values: current.ask.values,
+            origin: current.ask.origin,
+            restored: false,
+          })
+        : current,
+    );
+
+  const keepCurrent = () => setState((current) => ({ ...current, ask: null }));
+
+  const restart = (incoming?: Incoming<V>) => {
+    const from = incoming ?? blank;
+    setState((current) =>
+      withStart(current, { values: from.values, origin: from.origin, restored: false }),
+    );
+  };
+
+  return { start, ask: next.ask, replaceWithIncoming, keepCurrent, restart, draft };
+}
+
+/**
+ * Saves the form's values to its draft as the user types (debounced), and at once when the page
+ * is hidden or closed, so a reload, a crash or a closed tab loses nothing. The draft is marked
+ * dirty when the values differ from what the form started with.
+ */
+export function useDraftAutosave<V extends FieldValues>(
+  form: UseFormReturn<V>,
+  draft: LocalStore<StoredDraft | null>,
+  start: Start<V>,
+): { discardPending(): void } {
+  const save = useMemo(
+    () =>
+      debounce((values: V) => {
+        const dirty = start.restored || !sameValues(values, start.values);
+        if (!dirty && start.origin.type === 'blank') {
+          draft.remove();
+          return;
+        }
+        draft.set({ values, origin: start.origin, dirty, savedAt: new Date().toISOString() });
+      }, draftSaveDelayMs),
+    [draft, start],
+  );
+
+  useEffect(() => {
+    const unsubscribe = form.subscribe({
+      formState: { values: true },
+      callback: ({ values }) => save(structuredClone(values)),
+    });
+    const flush = () => save.flush();
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') save.flush();
+    };
+    window.addEventListener('pagehide', flush);
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      unsubscribe();
+      window.removeEventListener('pagehide', flush);
+      document.removeEventListener('visibilitychange', onVisibility);
+      save.flush();
+    };
+  }, [form, save]);
+
+  return useMemo(() => ({ discardPending: () => save.cancel() }), [save]);
+}
+
+/** The draft's saved time, for the "Draft restored" note. */
+export function useDraft(draft: LocalStore<StoredDraft | null>): StoredDraft | null {
+  return useLocalStore(draft);
+}

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { payloadKinds } from '../../../domain';
+import type { ResultRow, WireItem } from './batch-kind';
+
+/**
+ * The submissions history: every batch the VMS accepted (202 with a batch id), newest first,
+ * with the items as sent so that Fix can load one back into its form. A send that failed is not
+ * a submission: its items are still in the tray, with the failure shown there.
+ */
+export interface Submission {
+  /** The VMS's batch id (unique). */
+  batchId: string;
+  kind: (typeof payloadKinds)[number];
+  clientOrgId: number;
+  vendorOrgId: number;
+  sentAt: string;
+  itemCount: number;
+  items: WireItem[];
+  /** Status counts once no row is Pending (e.g. { Success: 2, Error: 1 }); null until then. */
+  finalCounts: Record<string, number> | null;
+  /** True when the items were dropped to make room in browser storage. */
+  itemsDropped?: boolean;
+}
+
+export const submissionSchema: z.ZodType<Submission> = z.object({
+  batchId: z.string().min(1),
+  kind: z.enum(payloadKinds),
+  clientOrgId: z.number().int(),
+  vendorOrgId: z.number().int(),
+  sentAt: z.string(),
+  itemCount: z.number().int().nonnegative(),
+  items: z.array(z.record(z.string(), z.string())),
+  finalCounts: z.record(z.string(), z.number()).nullable(),
+  itemsDropped: z.boolean().optional(),
+});
+
+export const submissionsSchema = z.array(submissionSchema);
+
+/** Most batches kept; the oldest go first. */
+export const MAX_SUBMISSIONS = 200;
+
+export function addSubmission(list: readonly Submission[], submission: Submission): Submission[] {
+  const rest = list.filter((other) => other.batchId !== submission.batchId);
+  return [submission, ...rest].slice(0, MAX_SUBMISSIONS);
+}
+
+export function countStatuses(rows: readonly ResultRow[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const row of rows) counts[row.status] = (counts[row.status] ?? 0) + 1;
+  return counts;
+}
+
+export function recordOutcome(
+  list: readonly Submission[],
+  batchId: string,
+  counts: Record<string, number>,
+): Submission[] {
+  return list.map((submission) =>
+    submission.batchId === batchId ? { ...submission, finalCounts: counts } : submission,
+  );
+}
+
+/** "2 Success, 1 Error", or what is known before the results are in. */
+export function describeOutcome(submission: Submission): string {
+  if (!submission.finalCounts) return 'Accepted; results pending';
+  return Object.entries(submission.finalCounts)
+    .map(([status, count]) => `${count} ${status}`)
+    .join(', ');
+}
+
+/**
+ * When browser storage is full: the oldest half of the batches lose their stored items (their
+ * records stay, but Fix can no longer reload them). Returns null when nothing is left to drop.
+ */
+export function shedOldItems(list: readonly Submission[]): Submission[] | null {
+  const withItems = list
+    .map((submission, index) => ({ submission, index }))
+    .filter(({ submission }) => submission.items.length > 0);
+  if (withItems.length === 0) return null;
+  const drop = new Set(withItems.slice(Math.floor(withItems.length / 2)).map(({ index }) => index));
+  if (drop.size === 0) return null;
+  return list.map((submission, index) =>
+    drop.has(index) ? { ...submission, items: [], itemsDropped: true } : submission,
+  );
+}

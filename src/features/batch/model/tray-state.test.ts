@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { TrayItem, TrayState } from './tray-state';
+import {
+  addItem,
+  duplicateItem,
+  emptyTray,
+  removeItem,
+  removeSent,
+  replaceItem,
+  restoreItem,
+  trayPayload,
+  trayStateSchema,
+  withSendKey,
+} from './tray-state';
+
+const item = (id: string, title = id): TrayItem => ({
+  id,
+  wire: { requesttype: 'I', titlerole: title },
+  addedAt: '2026-11-21T10:00:00Z',
+});
+const tray = (...ids: string[]): TrayState => ({
+  items: ids.map((id) => item(id)),
+  sendKey: 'key-1',
+});
+const ids = (state: TrayState) => state.items.map((entry) => entry.id);
+
+describe('tray state', () => {
+  it('appends items in order and gives the exact array to send', () => {
+    const state = addItem(addItem(emptyTray, item('a', 'First')), item('b', 'Second'));
+    expect(trayPayload(state)).toEqual([
+      { requesttype: 'I', titlerole: 'First' },
+      { requesttype: 'I', titlerole: 'Second' },
+    ]);
+  });
+
+  it('replaces an edited item in place, or appends it when it has gone', () => {
+    const edited = replaceItem(tray('a', 'b'), 'a', { titlerole: 'Changed' }, 'now');
+    expect(ids(edited)).toEqual(['a', 'b']);
+    expect(edited.items[0]?.wire).toEqual({ titlerole: 'Changed' });
+    expect(ids(replaceItem(tray('b'), 'a', { titlerole: 'x' }, 'now'))).toEqual(['b', 'a']);
+  });
+
+  it('duplicates right after the original, as a separate copy', () => {
+    const state = duplicateItem(tray('a', 'b'), 'a', 'copy', 'now');
+    expect(ids(state)).toEqual(['a', 'copy', 'b']);
+    expect(state.items[1]?.wire).not.toBe(state.items[0]?.wire);
+    expect(duplicateItem(tray('a'), 'missing', 'copy', 'now')).toEqual(tray('a'));
+  });
+
+  it('removes an item and can put it back where it was', () => {
+    const { state, removed } = removeItem(tray('a', 'b', 'c'), 'b');
+    expect(ids(state)).toEqual(['a', 'c']);
+    expect(removed?.index).toBe(1);
+    expect(ids(restoreItem(state, removed!))).toEqual(['a', 'b', 'c']);
+    expect(ids(restoreItem(tray('a', 'b', 'c'), removed!))).toEqual(['a', 'b', 'c']);
+  });
+
+  it('keeps the send key for a retry, and drops it when the items change', () => {
+    const keyed = withSendKey({ ...tray('a'), sendKey: null }, 'fresh');
+    expect(keyed.sendKey).toBe('fresh');
+    expect(withSendKey(keyed, 'other').sendKey).toBe('fresh');
+    expect(addItem(keyed, item('b')).sendKey).toBeNull();
+    expect(removeItem(keyed, 'a').state.sendKey).toBeNull();
+    expect(replaceItem(keyed, 'a', {}, 'now').sendKey).toBeNull();
+    expect(duplicateItem(keyed, 'a', 'c', 'now').sendKey).toBeNull();
+  });
+
+  it('after a 202 removes only the items that were sent', () => {
+    const state = removeSent(tray('a', 'b', 'late'), ['a', 'b']);
+    expect(ids(state)).toEqual(['late']);
+    expect(state.sendKey).toBeNull();
+  });
+
+  it('reads stored trays and refuses a shape it does not know', () => {
+    expect(trayStateSchema.safeParse(tray('a')).success).toBe(true);
+    expect(trayStateSchema.safeParse({ items: [{ id: 'a', wire: { n: 1 } }] }).success).toBe(false);
+  });
+});
