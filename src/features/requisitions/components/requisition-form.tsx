@@ -1,0 +1,124 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { ReactNode } from 'react';
+import { useCallback, useState } from 'react';
+import type { FieldErrors, UseFormReturn } from 'react-hook-form';
+import type { z } from 'zod';
+import { FormProvider, useForm } from 'react-hook-form';
+import type { DateFormat, RequisitionForm } from '../../../domain';
+import { requisitionFormSchema, requisitionFormToWire } from '../../../domain';
+import type { OrgScope } from '../../../shared/api/vms';
+import { ErrorSummary, inPageOrder } from '../../../shared/form/error-summary';
+import type { FormProblem } from '../../../shared/form/field-ids';
+import { flattenErrors } from '../../../shared/form/field-ids';
+import type { RequisitionMode } from '../model/form-layout';
+import { sectionOrder } from '../model/form-layout';
+import { FormSection } from './form-fields';
+import { RequisitionDatalists } from './requisition-datalists';
+import { QuestionRows, SkillRows } from './skill-and-question-rows';
+
+/**
+ * The requisition form's state: react-hook-form with the domain's form schema through
+ * zodResolver (one set of rules for the form, the validator, the proxy and the sandbox).
+ * Validated on submit, then again as each field changes. Focus goes to the error summary, not
+ * the first field (GOV.UK pattern).
+ */
+// The domain types its schema by its output only; its input is the same form model (a z.object
+// of the catalog's keys), which is what zodResolver needs to know.
+const formSchema = requisitionFormSchema as z.ZodType<RequisitionForm, RequisitionForm>;
+
+export function useRequisitionForm(defaultValues: RequisitionForm): UseFormReturn<RequisitionForm> {
+  return useForm<RequisitionForm>({
+    resolver: zodResolver(formSchema),
+    defaultValues,
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    shouldFocusError: false,
+  });
+}
+
+export interface RequisitionFormViewProps {
+  form: UseFormReturn<RequisitionForm>;
+  mode: RequisitionMode;
+  orgs: OrgScope;
+  dateFormat: DateFormat;
+  submitLabel: string;
+  /** Called with the values of a valid form (the form does not reset itself). */
+  onValid(values: RequisitionForm): void;
+  /** Buttons beside the submit button, e.g. "Cancel editing". */
+  actions?: ReactNode;
+  /** A JSON preview rendered by the caller (it knows the payload kind's download name). */
+  preview?(toWire: (values: RequisitionForm) => unknown): ReactNode;
+}
+
+const scalarSections = sectionOrder.filter(
+  (section) => section !== 'Skills' && section !== 'Questions' && section !== 'Custom fields',
+);
+
+/**
+ * The requisition form, Insert or Amend, built from the catalog: sections, either/or choices,
+ * skill and question rows, inline messages and, after a failed submit, the error summary.
+ */
+export function RequisitionFormView({
+  form,
+  mode,
+  orgs,
+  dateFormat,
+  submitLabel,
+  onValid,
+  actions,
+  preview,
+}: RequisitionFormViewProps) {
+  const [summary, setSummary] = useState<{ problems: FormProblem[]; attempt: number }>({
+    problems: [],
+    attempt: 0,
+  });
+
+  const onInvalid = useCallback((errors: FieldErrors<RequisitionForm>) => {
+    setSummary((current) => ({
+      problems: inPageOrder(flattenErrors(errors)),
+      attempt: current.attempt + 1,
+    }));
+  }, []);
+
+  const toWire = useCallback(
+    (values: RequisitionForm) => requisitionFormToWire(values, dateFormat),
+    [dateFormat],
+  );
+
+  return (
+    <FormProvider {...form}>
+      <form
+        className="requisition-form"
+        noValidate
+        aria-label={mode === 'insert' ? 'New requisition' : 'Amend requisition'}
+        onSubmit={(event) =>
+          void form.handleSubmit((values) => {
+            setSummary((current) => ({ problems: [], attempt: current.attempt }));
+            onValid(values);
+          }, onInvalid)(event)
+        }
+      >
+        <ErrorSummary problems={summary.problems} attempt={summary.attempt} />
+        <p className="form-note">
+          {mode === 'insert'
+            ? 'Fields marked (required) must be filled for a new requisition. Each label shows the field’s wire name after the dot.'
+            : 'An Amend changes only the fields that are filled in; blank fields stay as they are. Each label shows the field’s wire name after the dot.'}
+        </p>
+        {scalarSections.map((section) => (
+          <FormSection key={section} section={section} mode={mode} />
+        ))}
+        <SkillRows />
+        <QuestionRows />
+        <FormSection section="Custom fields" mode={mode} />
+        <RequisitionDatalists orgs={orgs} />
+        {preview?.(toWire)}
+        <div className="form-actions">
+          <button type="submit" className="button">
+            {submitLabel}
+          </button>
+          {actions}
+        </div>
+      </form>
+    </FormProvider>
+  );
+}

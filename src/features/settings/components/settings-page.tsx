@@ -1,0 +1,120 @@
+import { useId, useState } from 'react';
+import { useOrg } from '../../../shared/config/org-context';
+import { clearPortalStorage, portalStorageKeys } from '../../../shared/storage/local-store';
+import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
+
+/**
+ * What this portal is set up for (from the server's settings; changed there, not here), the
+ * client org to work for, and clearing what this browser keeps.
+ */
+export function SettingsPage() {
+  const { config, clientOrgId, vendorOrgId, setClientOrgId } = useOrg();
+  const [confirming, setConfirming] = useState(false);
+  const [cleared, setCleared] = useState(false);
+  const [keyCount, setKeyCount] = useState(() => portalStorageKeys().length);
+  const orgId = useId();
+
+  return (
+    <div className="page">
+      <h1>Settings</h1>
+
+      <section className="settings-section" aria-labelledby="settings-org">
+        <h2 id="settings-org">Organisation</h2>
+        <div className="field">
+          <label htmlFor={orgId} className="field__label">
+            Client org to work for
+          </label>
+          <p className="field__hint" id={`${orgId}-hint`}>
+            Each client org has its own batch and drafts. The list comes from the server
+            (VMS_CLIENT_ORG_IDS).
+          </p>
+          <select
+            id={orgId}
+            aria-describedby={`${orgId}-hint`}
+            value={clientOrgId}
+            onChange={(event) => setClientOrgId(Number(event.target.value))}
+          >
+            {config.clientOrgIds.map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </select>
+        </div>
+        <dl className="facts">
+          <div>
+            <dt>Vendor org</dt>
+            <dd>{vendorOrgId}</dd>
+          </div>
+        </dl>
+      </section>
+
+      <section className="settings-section" aria-labelledby="settings-server">
+        <h2 id="settings-server">Server settings</h2>
+        <p className="field__hint">Set where the portal server runs; shown here for reference.</p>
+        <dl className="facts facts--stacked">
+          <div>
+            <dt>VMS</dt>
+            <dd>
+              {config.upstream.kind === 'sandbox'
+                ? 'The embedded sandbox VMS (VMS_BASE_URL is not set)'
+                : config.upstream.label}
+            </dd>
+          </div>
+          <div>
+            <dt>Date format sent to the VMS</dt>
+            <dd>
+              {config.dateFormat} (VMS_DATE_FORMAT). Forms use your browser’s date picker and
+              convert.
+            </dd>
+          </div>
+          <div>
+            <dt>Most items in one batch</dt>
+            <dd>{config.maxBatch} (VMS_MAX_BATCH)</dd>
+          </div>
+        </dl>
+      </section>
+
+      <section className="settings-section" aria-labelledby="settings-local">
+        <h2 id="settings-local">Data kept in this browser</h2>
+        <p>
+          Drafts, batches not yet sent, the submissions history and suggestions are kept in this
+          browser only ({keyCount} {keyCount === 1 ? 'entry' : 'entries'}). Nothing here is sent
+          anywhere until you send a batch.
+        </p>
+        <button
+          type="button"
+          className="button button--warning"
+          onClick={() => setConfirming(true)}
+        >
+          Clear local data
+        </button>
+        <div role="status">
+          {cleared
+            ? 'Local data cleared: drafts, batches, history and suggestions are gone.'
+            : null}
+        </div>
+        <ConfirmDialog
+          open={confirming}
+          title="Clear all local data?"
+          confirmLabel="Clear everything"
+          cancelLabel="Keep my data"
+          destructive
+          onConfirm={() => {
+            clearPortalStorage();
+            setConfirming(false);
+            setCleared(true);
+            setKeyCount(portalStorageKeys().length);
+          }}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>
+            This removes every draft, every batch not yet sent and the submissions history, for all
+            client orgs, from this browser. It cannot be undone. Requisitions already in the VMS are
+            not affected.
+          </p>
+        </ConfirmDialog>
+      </section>
+    </div>
+  );
+}
