@@ -6,6 +6,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    // dist/.vite/manifest.json: scripts/bundle-size.ts reads the entry chunk and its static
+    // imports from it to measure what the first page load costs.
+    manifest: true,
   },
   test: {
     include: ['src/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'],

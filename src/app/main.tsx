@@ -1,19 +1,13 @@
+import './zod-config';
+import '../styles/app.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-
-function Placeholder() {
-  return (
-    <main>
-      <h1>VMS submission portal</h1>
-      <p>The requisition and candidate forms arrive with the workspace issues.</p>
-    </main>
-  );
-}
+import { App } from './app';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <Placeholder />
+    <App />
   </StrictMode>,
 );

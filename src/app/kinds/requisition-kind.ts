@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { validateRequisitionItem } from '../../domain';
+import type { BatchKind, ResultRow, WireItem } from '../../features/batch/model/batch-kind';
+import type { Tone } from '../../shared/ui/status-badge';
+
+const tones: Record<string, Tone> = { Pending: 'pending', Success: 'success', Error: 'error' };
+
+/** `Row` is a number in the sandbox; a service that sends "3" is read the same. */
+const rowNumber = z.union([
+  z.number().int().positive(),
+  z.string().regex(/^\d+$/).transform(Number),
+]);
+const text = z
+  .union([z.string(), z.number().transform(String)])
+  .nullish()
+  .transform((v) => v ?? '');
+
+/** GET requisitionresults (decisions.md): Row, Status, ErrorMessage, Req_Id, ClientInternalReq. */
+const requisitionResultRowSchema = z
+  .looseObject({
+    Row: rowNumber,
+    Status: z.string().min(1),
+    ErrorMessage: text,
+    Req_Id: text,
+    ClientInternalReq: text,
+  })
+  .transform((raw): ResultRow => ({
+    row: raw.Row,
+    status: raw.Status,
+    tone: tones[raw.Status] ?? 'neutral',
+    pending: raw.Status === 'Pending',
+    failed: raw.Status === 'Error',
+    message: raw.ErrorMessage,
+    createdId: raw.Req_Id,
+    reference: raw.ClientInternalReq,
+  }));
+
+const read = (item: WireItem, key: string) => (item[key] ?? '').trim();
+
+/**
+ * Two Inserts with the same client internal req in one batch: the VMS refuses the second
+ * (decisions.md: clientinternalreq is unique within the client organization).
+ */
+function duplicateInserts(items: readonly WireItem[]): ReadonlyMap<number, string> {
+  const problems = new Map<number, string>();
+  const firstIndex = new Map<string, number>();
+  items.forEach((item, index) => {
+    const reference = read(item, 'clientinternalreq');
+    if (read(item, 'requesttype') !== 'I' || reference === '') return;
+    const first = firstIndex.get(reference);
+    if (first === undefined) firstIndex.set(reference, index);
+    else
+      problems.set(
+        index,
+        `Item ${first + 1} already inserts client internal req “${reference}”, which must be unique; change one of them.`,
+      );
+  });
+  return problems;
+}
+
+export const requisitionKind: BatchKind = {
+  id: 'requisition',
+  noun: { one: 'requisition', many: 'requisitions' },
+  title: 'Requisitions',
+  postOperation: 'requisitionimport',
+  resultsOperation: 'requisitionresults',
+  resultRowsSchema: z.array(requisitionResultRowSchema, {
+    error: 'the results must be a JSON array with one row per requisition',
+  }),
+  labels: { createdId: 'Req ID', reference: 'Client internal req' },
+  summarize: (item) => {
+    const amend = read(item, 'requesttype') === 'A';
+    return {
+      badge: amend ? 'A' : 'I',
+      badgeLabel: amend ? 'Amend' : 'Insert',
+      reference: read(item, 'clientinternalreq'),
+      title: read(item, 'titlerole'),
+    };
+  },
+  validate: (item, dateFormat) => {
+    const result = validateRequisitionItem(item, { dateFormat });
+    return result.ok ? [] : result.issues;
+  },
+  batchProblems: duplicateInserts,
+  formPath: (item) =>
+    read(item, 'requesttype') === 'A' ? '/requisitions/amend' : '/requisitions/new',
+  createdIdPath: (id) =>
+    `/requisitions?${new URLSearchParams({ field: 'Req_Id', op: '=', value: id }).toString()}`,
+  affects: ['requisitions'],
+};

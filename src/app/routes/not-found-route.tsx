@@ -1,0 +1,14 @@
+import { Link } from 'react-router';
+
+export default function NotFoundRoute() {
+  return (
+    <div className="page">
+      <title>Page not found · VMS submission portal</title>
+      <h1>Page not found</h1>
+      <p>
+        There is no page at this address. Check it, or go to the{' '}
+        <Link to="/requisitions">requisitions</Link>.
+      </p>
+    </div>
+  );
+}

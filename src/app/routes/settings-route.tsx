@@ -1,0 +1,10 @@
+import { SettingsPage } from '../../features/settings/components/settings-page';
+
+export default function SettingsRoute() {
+  return (
+    <>
+      <title>Settings · VMS submission portal</title>
+      <SettingsPage />
+    </>
+  );
+}

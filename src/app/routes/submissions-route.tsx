@@ -1,0 +1,20 @@
+import { Link } from 'react-router';
+import { SubmissionsPage } from '../../features/batch/components/submissions-page';
+import { batchKinds } from '../kinds/batch-kinds';
+
+export default function SubmissionsRoute() {
+  return (
+    <>
+      <title>Submissions · VMS submission portal</title>
+      <SubmissionsPage
+        kinds={batchKinds}
+        emptyHint={
+          <p>
+            Fill in a <Link to="/requisitions/new">new requisition</Link> (or amend one from the{' '}
+            <Link to="/requisitions">list</Link>), add it to the batch, then choose “Send batch”.
+          </p>
+        }
+      />
+    </>
+  );
+}
