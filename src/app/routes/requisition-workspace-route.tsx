@@ -25,7 +25,7 @@ import {
 import type { WireItem } from '../../features/batch/model/batch-kind';
 import type { Incoming, Start } from '../../features/batch/model/drafts';
 import { mergeOntoTemplate } from '../../features/batch/model/drafts';
-import { requisitionQueryOptions } from '../../features/requisitions/api/requisitions';
+import { requisitionQueryOptions } from '../../shared/api/requisitions';
 import {
   RequisitionFormView,
   useRequisitionForm,
