@@ -1,0 +1,144 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sandboxDemo, startSandbox, type RunningSandbox } from '../../src/sandbox/index';
+import { loadConfig } from '../../src/server/config';
+import { startPortal, type RunningPortal } from '../../src/server/start';
+
+/**
+ * Every journey runs against the real portal server and the real sandbox VMS, each on a free
+ * port with its own fresh SQLite file: nothing is mocked and no test sees another's data. The
+ * built app (dist/) is what the portal serves; `npm run test:e2e` builds it first.
+ */
+const processingDelayMs = 50;
+
+/** The sandbox in its own process slot, so a journey can stop it and start it again. */
+export interface Upstream {
+  readonly url: string;
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same database. */
+  start(): Promise<void>;
+}
+
+interface Fixtures {
+  /** Portal + embedded sandbox (upstream kind "sandbox"), as `npm start` runs them. */
+  portal: RunningPortal;
+  /** Collects the POSTs that left the browser for the VMS proxy. */
+  vmsPosts: string[];
+}
+
+interface OutageFixtures {
+  /** A sandbox started on its own, that the journey can stop and restart. */
+  upstream: Upstream;
+}
+
+/**
+ * Every journey also fails on an uncaught error in the page or a Content-Security-Policy
+ * violation (the portal's CSP forbids eval and inline scripts and styles).
+ */
+async function watchedPage({ page }: { page: Page }, use: (page: Page) => Promise<void>) {
+  const problems: string[] = [];
+  // Chromium does not always log a blocked eval to the console; the page's own event does tell.
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(
+        `Content Security Policy violation: ${event.violatedDirective} blocked ${event.blockedURI}`,
+      ),
+    );
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+      problems.push(`CSP violation: ${message.text()}`);
+  });
+  await use(page);
+  expect(problems).toEqual([]);
+}
+
+function tempDb(): { path: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'vms-portal-e2e-'));
+  return {
+    path: join(dir, 'sandbox.db'),
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export const test = base.extend<Fixtures>({
+  page: watchedPage,
+  portal: async ({}, use) => {
+    const db = tempDb();
+    const portal = await startPortal(
+      loadConfig({ PORT: '0', SANDBOX_PORT: '0', SANDBOX_DB: db.path, LOG_LEVEL: 'silent' }),
+      { sandbox: { processingDelayMs } },
+    );
+    await use(portal);
+    await portal.close();
+    db.cleanup();
+  },
+  baseURL: async ({ portal }, use) => use(portal.url),
+  vmsPosts: async ({ page }, use) => {
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url());
+    });
+    await use(posts);
+  },
+});
+
+/** A portal pointed at a separately started sandbox (upstream kind "remote"), for outages. */
+export const outageTest = base.extend<OutageFixtures & { portal: RunningPortal }>({
+  page: watchedPage,
+  upstream: async ({}, use) => {
+    const db = tempDb();
+    let sandbox: RunningSandbox | null = await startSandbox({
+      port: 0,
+      dbPath: db.path,
+      processingDelayMs,
+    });
+    const port = sandbox.port;
+    const url = sandbox.url;
+    await use({
+      url,
+      stop: async () => {
+        await sandbox?.close();
+        sandbox = null;
+      },
+      start: async () => {
+        sandbox ??= await startSandbox({ port, dbPath: db.path, processingDelayMs });
+      },
+    });
+    await sandbox?.close();
+    db.cleanup();
+  },
+  portal: async ({ upstream }, use) => {
+    const portal = await startPortal(
+      loadConfig({
+        PORT: '0',
+        VMS_BASE_URL: upstream.url,
+        VMS_API_KEY: sandboxDemo.apiKey,
+        VMS_API_SECRET: sandboxDemo.apiSecret,
+        VMS_CLIENT_ORG_IDS: sandboxDemo.clientOrgIds.join(','),
+        VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
+        VMS_TIMEOUT_MS: '5000',
+        LOG_LEVEL: 'silent',
+      }),
+    );
+    await use(portal);
+    await portal.close();
+  },
+  baseURL: async ({ portal }, use) => use(portal.url),
+});
+
+/** axe-core on the page as it is now: no violation of any rule (WCAG A/AA and best practice). */
+export async function expectNoAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map(
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+  );
+  expect(summary).toEqual([]);
+}
+
+export { expect };
