@@ -1,5 +1,6 @@
 import type { BatchKind } from '../../features/batch/model/batch-kind';
+import { candidateKind } from './candidate-kind';
 import { requisitionKind } from './requisition-kind';
 
-/** The payload kinds the portal sends; the candidate kind joins with its workspace (issue 6). */
-export const batchKinds: readonly BatchKind[] = [requisitionKind];
+/** The payload kinds the portal sends, each with its workspace. */
+export const batchKinds: readonly BatchKind[] = [requisitionKind, candidateKind];

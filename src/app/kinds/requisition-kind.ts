@@ -2,18 +2,14 @@ import { z } from 'zod';
 import { validateRequisitionItem } from '../../domain';
 import type { BatchKind, ResultRow, WireItem } from '../../features/batch/model/batch-kind';
 import type { Tone } from '../../shared/ui/status-badge';
+import {
+  readItem as read,
+  resultRowNumber as rowNumber,
+  resultRowsOf,
+  resultText as text,
+} from './result-fields';
 
 const tones: Record<string, Tone> = { Pending: 'pending', Success: 'success', Error: 'error' };
-
-/** `Row` is a number in the sandbox; a service that sends "3" is read the same. */
-const rowNumber = z.union([
-  z.number().int().positive(),
-  z.string().regex(/^\d+$/).transform(Number),
-]);
-const text = z
-  .union([z.string(), z.number().transform(String)])
-  .nullish()
-  .transform((v) => v ?? '');
 
 /** GET requisitionresults (decisions.md): Row, Status, ErrorMessage, Req_Id, ClientInternalReq. */
 const requisitionResultRowSchema = z
@@ -34,8 +30,6 @@ const requisitionResultRowSchema = z
     createdId: raw.Req_Id,
     reference: raw.ClientInternalReq,
   }));
-
-const read = (item: WireItem, key: string) => (item[key] ?? '').trim();
 
 /**
  * Two Inserts with the same client internal req in one batch: the VMS refuses the second
@@ -64,9 +58,7 @@ export const requisitionKind: BatchKind = {
   title: 'Requisitions',
   postOperation: 'requisitionimport',
   resultsOperation: 'requisitionresults',
-  resultRowsSchema: z.array(requisitionResultRowSchema, {
-    error: 'the results must be a JSON array with one row per requisition',
-  }),
+  resultRowsSchema: resultRowsOf(requisitionResultRowSchema, 'requisition'),
   labels: { createdId: 'Req ID', reference: 'Client internal req' },
   summarize: (item) => {
     const amend = read(item, 'requesttype') === 'A';
