@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useRef } from 'react';
 import type { OrgScope } from '../../../shared/api/vms';
+import { RequestFailure } from '../../../shared/api/http';
 import { newId } from '../../../shared/lib/ids';
 import type { BatchAccepted } from '../api/send-batch';
 import { sendBatch } from '../api/send-batch';
@@ -31,7 +32,22 @@ export function useSendBatch(kind: BatchKind, orgs: OrgScope) {
       store.set(keyed);
       const items: WireItem[] = trayPayload(keyed);
       const itemIds = keyed.items.map((item) => item.id);
-      const accepted = await sendBatch(kind, orgs, items, keyed.sendKey ?? newId());
+      let accepted;
+      try {
+        accepted = await sendBatch(kind, orgs, items, keyed.sendKey ?? newId());
+      } catch (error) {
+        // The server knows this key for another body: only a new key can send these items.
+        if (error instanceof RequestFailure && error.code === 'idempotency_conflict') {
+          store.update((current) => ({ ...current, sendKey: null }));
+          throw new RequestFailure(
+            'http',
+            'The portal server had already seen this batch’s key with different contents, so it sent nothing. Choose “Send batch” again: a new key will be used.',
+            error.status,
+            error.code,
+          );
+        }
+        throw error;
+      }
       const submission: Submission = {
         batchId: accepted.batchId,
         kind: kind.id,

@@ -1,4 +1,4 @@
-import type { FieldDef, RequisitionForm, RequisitionWireKey } from '../../../domain';
+import type { FieldDef, RequisitionWireKey } from '../../../domain';
 import { requisitionCatalog, requisitionChoices } from '../../../domain';
 
 /**
@@ -152,8 +152,3 @@ export const longTextKeys: ReadonlySet<string> = new Set([
   'completedescription',
   'behaviorcharacteristics',
 ]);
-
-/** The form path of a wire key shown as a plain field (scalars keep their wire names). */
-export function scalarName(key: RequisitionWireKey): keyof RequisitionForm {
-  return key as keyof RequisitionForm;
-}
