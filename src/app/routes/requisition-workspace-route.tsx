@@ -11,14 +11,12 @@ import {
   requisitionRecordToAmendWire,
   requisitionWireToForm,
 } from '../../domain';
-import { BatchTray } from '../../features/batch/components/batch-tray';
-import { DraftNotice } from '../../features/batch/components/draft-notice';
+import { EditorNotices, StopEditingButton } from '../../features/batch/components/editor-notices';
 import { FormJsonPreview } from '../../features/batch/components/form-json-preview';
-import { ReplaceFormDialog } from '../../features/batch/components/replace-form-dialog';
-import { useBatchTray } from '../../features/batch/hooks/use-batch-tray';
+import { AddedNote, WorkspaceFrame } from '../../features/batch/components/workspace-frame';
+import { useTrayTarget } from '../../features/batch/hooks/use-tray-target';
 import type { WorkspaceSession } from '../../features/batch/hooks/use-workspace-session';
 import {
-  useDraft,
   useDraftAutosave,
   useWorkspaceSession,
 } from '../../features/batch/hooks/use-workspace-session';
@@ -35,7 +33,6 @@ import { rememberValues, typedValuesStore } from '../../features/requisitions/mo
 import { errorMessage } from '../../shared/api/http';
 import type { OrgScope } from '../../shared/api/vms';
 import { useOrg } from '../../shared/config/org-context';
-import { countOf } from '../../shared/lib/format';
 import { requisitionKind } from '../kinds/requisition-kind';
 
 const rowTemplates = { skills: blankSkillRow(), questions: { description: '' } };
@@ -70,28 +67,16 @@ function RequisitionEditor({
 }) {
   const form = useRequisitionForm(start.values);
   const autosave = useDraftAutosave(form, session.draft, start);
-  const draft = useDraft(session.draft);
-  const tray = useBatchTray(requisitionKind.id, orgs.clientOrgId);
-  const origin = start.origin;
-  const editingId =
-    origin.type === 'tray-item' && tray.state.items.some((item) => item.id === origin.itemId)
-      ? origin.itemId
-      : null;
-  const editingIndex = editingId ? tray.state.items.findIndex((item) => item.id === editingId) : -1;
+  const target = useTrayTarget(requisitionKind, orgs.clientOrgId, start.origin);
 
   const onValid = (values: RequisitionForm) => {
     const wire = requisitionFormToWire(values, dateFormat);
-    const count = tray.state.items.length + (editingId ? 0 : 1);
-    if (editingId) tray.replace(editingId, wire);
-    else tray.add(wire);
     typedValuesStore(orgs.clientOrgId).update((current) => rememberValues(current, wire));
     autosave.discardPending();
     const name = [wire.titlerole, wire.clientinternalreq && `(${wire.clientinternalreq})`]
       .filter(Boolean)
       .join(' ');
-    onAdded(
-      `${editingId ? 'Updated' : 'Added'} ${name || 'the requisition'} ${editingId ? 'in' : 'to'} the batch, which now holds ${countOf(count, 'requisition', 'requisitions')}. Send it from the batch panel, or fill in another.`,
-    );
+    onAdded(target.put(wire, name || 'the requisition'));
   };
 
   const preview = useCallback(
@@ -103,35 +88,23 @@ function RequisitionEditor({
 
   return (
     <>
-      {start.restored ? (
-        <DraftNotice savedAt={draft?.savedAt ?? null} onDiscard={onDiscard} />
-      ) : null}
-      {origin.type === 'result' ? (
-        <p className="notice notice--info">
-          Fixing row {origin.row} of batch <code>{origin.batchId}</code>: correct it, then add it to
-          a new batch.
-        </p>
-      ) : null}
+      <EditorNotices start={start} session={session} onDiscard={onDiscard} />
       <RequisitionFormView
         form={form}
         mode={mode}
         orgs={orgs}
         dateFormat={dateFormat}
-        submitLabel={editingId ? `Update item ${editingIndex + 1} in the batch` : 'Add to batch'}
+        submitLabel={target.submitLabel}
         onValid={onValid}
         preview={preview}
         actions={
-          editingId ? (
-            <button
-              type="button"
-              className="button button--secondary"
-              onClick={() => {
+          target.editingId ? (
+            <StopEditingButton
+              onStop={() => {
                 autosave.discardPending();
                 session.restart();
               }}
-            >
-              Stop editing
-            </button>
+            />
           ) : null
         }
       />
@@ -156,7 +129,7 @@ function RequisitionWorkspace({
     enabled: mode === 'amend' && reqId !== undefined,
   });
   const [added, setAdded] = useState<string | null>(() => addedNoteIn(location.state));
-  const addedRef = useRef<HTMLDivElement>(null);
+  const addedRef = useRef<HTMLDivElement | null>(null);
 
   const blank = useMemo<Incoming<RequisitionForm>>(
     () => ({
@@ -231,78 +204,61 @@ function RequisitionWorkspace({
         : 'Amend a requisition';
 
   return (
-    <div className="workspace">
-      <title>{`${heading} · VMS submission portal`}</title>
-      <div className="workspace__main">
-        <h1>{heading}</h1>
-        {mode === 'amend' && amended ? (
-          <p className="page__lead">
-            {amended.fields.titlerole || 'Untitled'} · client internal req{' '}
-            <strong>{amended.fields.clientinternalreq || '–'}</strong> · status{' '}
-            <strong>
-              {optionLabel(reqStatuses, amended.fields.reqstatus) ?? amended.fields.reqstatus}
-            </strong>
-            . The form holds its current values; change what should change.
+    <WorkspaceFrame kind={requisitionKind} heading={heading} session={session}>
+      {mode === 'amend' && amended ? (
+        <p className="page__lead">
+          {amended.fields.titlerole || 'Untitled'} · client internal req{' '}
+          <strong>{amended.fields.clientinternalreq || '–'}</strong> · status{' '}
+          <strong>
+            {optionLabel(reqStatuses, amended.fields.reqstatus) ?? amended.fields.reqstatus}
+          </strong>
+          . The form holds its current values; change what should change.
+        </p>
+      ) : mode === 'amend' && !reqId ? (
+        <p className="page__lead">
+          Type the client internal req (or the VMS Req ID) of the requisition to change, and only
+          the fields to change; or choose{' '}
+          <Link to="/requisitions">Amend on a requisition in the list</Link>.
+        </p>
+      ) : null}
+      <AddedNote text={added} noteRef={addedRef} />
+      {mode === 'amend' && reqId && record.isError && !start ? (
+        <div role="alert" className="notice notice--error">
+          <p>
+            Requisition {reqId} could not be loaded: {errorMessage(record.error)}
           </p>
-        ) : mode === 'amend' && !reqId ? (
-          <p className="page__lead">
-            Type the client internal req (or the VMS Req ID) of the requisition to change, and only
-            the fields to change; or choose{' '}
-            <Link to="/requisitions">Amend on a requisition in the list</Link>.
-          </p>
-        ) : null}
-        <div ref={addedRef} tabIndex={-1} role="status" className="added-note">
-          {added ? <p className="notice notice--success">{added}</p> : null}
+          <button
+            type="button"
+            className="button button--secondary"
+            onClick={() => void record.refetch()}
+          >
+            Try again
+          </button>
         </div>
-        {mode === 'amend' && reqId && record.isError && !start ? (
-          <div role="alert" className="notice notice--error">
-            <p>
-              Requisition {reqId} could not be loaded: {errorMessage(record.error)}
-            </p>
-            <button
-              type="button"
-              className="button button--secondary"
-              onClick={() => void record.refetch()}
-            >
-              Try again
-            </button>
-          </div>
-        ) : null}
-        {mode === 'amend' && reqId && record.data === null && !start ? (
-          <div role="alert" className="notice notice--error">
-            <p>
-              Client org {clientOrgId} has no requisition with Req ID {reqId}. Check the number, or
-              choose one from the <Link to="/requisitions">list</Link>.
-            </p>
-          </div>
-        ) : null}
-        {start ? (
-          <RequisitionEditor
-            key={start.key}
-            start={start}
-            mode={mode}
-            orgs={orgs}
-            dateFormat={dateFormat}
-            session={session}
-            onAdded={onAdded}
-            onDiscard={onDiscard}
-          />
-        ) : record.isPending && reqId ? (
-          <p aria-busy="true">Loading requisition {reqId}…</p>
-        ) : null}
-      </div>
-      <aside className="workspace__tray" aria-label="Batch">
-        <BatchTray
-          kind={requisitionKind}
-          editingItemId={start?.origin.type === 'tray-item' ? start.origin.itemId : undefined}
+      ) : null}
+      {mode === 'amend' && reqId && record.data === null && !start ? (
+        <div role="alert" className="notice notice--error">
+          <p>
+            Client org {clientOrgId} has no requisition with Req ID {reqId}. Check the number, or
+            choose one from the <Link to="/requisitions">list</Link>.
+          </p>
+        </div>
+      ) : null}
+      {start ? (
+        <RequisitionEditor
+          key={start.key}
+          start={start}
+          mode={mode}
+          orgs={orgs}
+          dateFormat={dateFormat}
+          session={session}
+          onAdded={onAdded}
+          onDiscard={onDiscard}
         />
-      </aside>
-      <ReplaceFormDialog
-        label={session.ask?.label ?? null}
-        onReplace={session.replaceWithIncoming}
-        onKeep={session.keepCurrent}
-      />
-    </div>
+      ) : record.isPending && reqId ? (
+        <p aria-busy="true">Loading requisition {reqId}…</p>
+      ) : null}
+    </WorkspaceFrame>
   );
 }
 

@@ -1,0 +1,40 @@
+import { useDraft } from '../hooks/use-workspace-session';
+import type { WorkspaceSession } from '../hooks/use-workspace-session';
+import type { Start } from '../model/drafts';
+import { DraftNotice } from './draft-notice';
+
+/** Above a workspace form: "Draft restored" (with Discard), or which result row is being fixed. */
+export function EditorNotices<V>({
+  start,
+  session,
+  onDiscard,
+}: {
+  start: Start<V>;
+  session: Pick<WorkspaceSession<V>, 'draft'>;
+  onDiscard(): void;
+}) {
+  const draft = useDraft(session.draft);
+  const origin = start.origin;
+  return (
+    <>
+      {start.restored ? (
+        <DraftNotice savedAt={draft?.savedAt ?? null} onDiscard={onDiscard} />
+      ) : null}
+      {origin.type === 'result' ? (
+        <p className="notice notice--info">
+          Fixing row {origin.row} of batch <code>{origin.batchId}</code>: correct it, then add it to
+          a new batch.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+/** Beside the submit button while a tray item is being edited: back to a new, blank form. */
+export function StopEditingButton({ onStop }: { onStop(): void }) {
+  return (
+    <button type="button" className="button button--secondary" onClick={onStop}>
+      Stop editing
+    </button>
+  );
+}

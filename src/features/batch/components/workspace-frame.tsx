@@ -1,0 +1,58 @@
+import type { ReactNode, RefObject } from 'react';
+import type { WorkspaceSession } from '../hooks/use-workspace-session';
+import type { BatchKind } from '../model/batch-kind';
+import { BatchTray } from './batch-tray';
+import { ReplaceFormDialog } from './replace-form-dialog';
+
+/**
+ * A workspace page of any payload kind: its heading and form on the left, the kind's batch tray
+ * beside it, and the question asked before loaded work replaces unsaved changes.
+ */
+export function WorkspaceFrame<V>({
+  kind,
+  heading,
+  session,
+  children,
+}: {
+  kind: BatchKind;
+  heading: string;
+  session: Pick<WorkspaceSession<V>, 'start' | 'ask' | 'replaceWithIncoming' | 'keepCurrent'>;
+  children: ReactNode;
+}) {
+  const origin = session.start?.origin;
+  return (
+    <div className="workspace">
+      <title>{`${heading} · VMS submission portal`}</title>
+      <div className="workspace__main">
+        <h1>{heading}</h1>
+        {children}
+      </div>
+      <aside className="workspace__tray" aria-label="Batch">
+        <BatchTray
+          kind={kind}
+          editingItemId={origin?.type === 'tray-item' ? origin.itemId : undefined}
+        />
+      </aside>
+      <ReplaceFormDialog
+        label={session.ask?.label ?? null}
+        onReplace={session.replaceWithIncoming}
+        onKeep={session.keepCurrent}
+      />
+    </div>
+  );
+}
+
+/** "Added … to the batch": a live region that takes focus, so the user hears where they are. */
+export function AddedNote({
+  text,
+  noteRef,
+}: {
+  text: string | null;
+  noteRef: RefObject<HTMLDivElement | null>;
+}) {
+  return (
+    <div ref={noteRef} tabIndex={-1} role="status" className="added-note">
+      {text ? <p className="notice notice--success">{text}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { countOf } from '../../../shared/lib/format';
+import type { BatchKind, WireItem } from '../model/batch-kind';
+import type { DraftOrigin } from '../model/drafts';
+import { useBatchTray } from './use-batch-tray';
+
+/**
+ * Where a workspace form's "Add to batch" puts its item: a new tray item, or the item the form is
+ * editing (Edit in the tray), replaced in place. Gives the submit button's label and the note
+ * said afterwards.
+ */
+export function useTrayTarget(kind: BatchKind, clientOrgId: number, origin: DraftOrigin) {
+  const tray = useBatchTray(kind.id, clientOrgId);
+  const items = tray.state.items;
+  const editingId =
+    origin.type === 'tray-item' && items.some((item) => item.id === origin.itemId)
+      ? origin.itemId
+      : null;
+  const editingIndex = editingId ? items.findIndex((item) => item.id === editingId) : -1;
+  return {
+    tray,
+    editingId,
+    submitLabel: editingId ? `Update item ${editingIndex + 1} in the batch` : 'Add to batch',
+    /** Adds or replaces the item; returns the note that says so, naming it by `name`. */
+    put(wire: WireItem, name: string): string {
+      const count = items.length + (editingId ? 0 : 1);
+      if (editingId) tray.replace(editingId, wire);
+      else tray.add(wire);
+      return `${editingId ? 'Updated' : 'Added'} ${name} ${editingId ? 'in' : 'to'} the batch, which now holds ${countOf(count, kind.noun.one, kind.noun.many)}. Send it from the batch panel, or fill in another.`;
+    },
+  };
+}
