@@ -26,9 +26,9 @@ const unreachableReasons: Record<string, string> = {
 };
 
 /**
- * Turns a failed upstream call (as @fastify/reply-from or undici report it) into the portal's
+ * Turns a failed upstream call (as undici reports it) into the portal's
  * answer: 504 when the VMS was too slow, 502 naming the host when it could not be reached.
- * reply-from wraps the transport error; the cause carries the code that says what happened.
+ * A wrapped error's cause carries the code that says what happened.
  */
 export function upstreamFailure(
   error: unknown,

@@ -51,6 +51,25 @@ const apiResponseHeaders = {
 /** Tells the browser and QA that an answer is a remembered one, not a new send. */
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
+/**
+ * The one line per forwarded call, and everything in it: numbers, flags, the operation's name and
+ * the Idempotency-Key (a token checked against a strict pattern). Nothing here can hold a secret,
+ * so it is written by a logger without the app's redaction, which would cost ~10 µs per line
+ * (a walk and copy of the object for 14 censored paths; 3 µs without) on every call.
+ */
+interface CallLine {
+  reqId: string;
+  operation: VmsOperation;
+  clientOrgId: number;
+  vendorOrgId: number;
+  itemCount: number | null;
+  status: number;
+  upstreamStatus: number | null;
+  durationMs: number;
+  replayed: boolean;
+  idempotencyKey?: string;
+}
+
 function errorOutcome(error: PortalError): CallOutcome {
   return {
     status: error.statusCode,
@@ -90,6 +109,8 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   { config, upstreamUrl },
 ) => {
   const upstreamHost = new URL(upstreamUrl).host;
+  // Made once, not per request; see CallLine for why it has no redaction.
+  const callLog = app.log.child({}, { redact: [] });
   const idempotency = new IdempotencyStore();
 
   // undici straight, not @fastify/reply-from: the proxy buffers the answer anyway (it is
@@ -226,21 +247,19 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     }
 
     // One line per forwarded call.
-    app.log.info(
-      {
-        reqId: request.id,
-        operation,
-        clientOrgId: orgs.clientOrgId,
-        vendorOrgId: orgs.vendorOrgId,
-        itemCount,
-        status: outcome.status,
-        upstreamStatus,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-        replayed,
-        ...(key === undefined ? {} : { idempotencyKey: key }),
-      },
-      'vms call',
-    );
+    const line: CallLine = {
+      reqId: request.id,
+      operation,
+      clientOrgId: orgs.clientOrgId,
+      vendorOrgId: orgs.vendorOrgId,
+      itemCount,
+      status: outcome.status,
+      upstreamStatus,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      replayed,
+      ...(key === undefined ? {} : { idempotencyKey: key }),
+    };
+    callLog.info(line, 'vms call');
 
     reply.code(outcome.status).headers(outcome.headers);
     if (replayed) reply.header(REPLAYED_HEADER, 'true');
