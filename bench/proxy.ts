@@ -1,9 +1,14 @@
 /**
  * Proxy benchmark (issue 3): POST requisitionimport with a 100-item body (~30 KB) over loopback
  * with 10 connections, sent (a) straight to a minimal upstream, (b) through our signing proxy,
- * (c) through nginx as a plain pass-through, plus nginx tuned as reverse proxies usually are, for
- * context (nginx legs are skipped, with a message, when nginx is absent).
- * Targets: proxy ≥ 0.6 × nginx's throughput, and proxy p99 ≤ 2 × nginx's p99.
+ * (c) through nginx as a plain pass-through, in two configurations: stock `proxy_pass` (a new
+ * upstream connection per request) and tuned (upstream keep-alive, bodies in memory); plus the
+ * issue's other peer, a bare Node `http` pass-through (proxy-bare.ts), the floor for any proxy
+ * written in Node. nginx legs are skipped, with a message, when nginx is absent.
+ * Targets: proxy ≥ 0.6 × nginx's throughput, and proxy p99 ≤ 2 × nginx's p99, checked against
+ * the tuned nginx: the issue describes nginx as passing about 0.5–0.6 of direct throughput, which
+ * is what the tuned configuration does here; the stock one passes far less (it reconnects for
+ * every request), and a target against it would measure nginx's defaults, not our proxy.
  *
  * The upstream and the proxy each run in their own process, as nginx does, so the load generator
  * (this process) never shares an event loop with what it measures. The legs are measured in
@@ -28,7 +33,7 @@ const THROUGHPUT_TARGET = 0.6;
 const P99_TARGET = 2;
 const path = '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001';
 
-export type LegName = 'direct' | 'proxy' | 'nginx' | 'nginx-tuned';
+export type LegName = 'direct' | 'proxy' | 'bare-node' | 'nginx' | 'nginx-tuned';
 
 export interface LegResult {
   leg: LegName;
@@ -44,20 +49,31 @@ export interface LegResult {
 export interface ProxyBenchResult {
   direct: LegResult;
   proxy: LegResult;
+  /** A bare node:http pass-through with a keep-alive agent: no checks, no signing, no logs. */
+  bareNode: LegResult;
   /** nginx as a plain pass-through (stock proxy_pass); null when nginx is not installed. */
   nginx: LegResult | null;
-  /** nginx with upstream keep-alive and in-memory bodies, for context; null without nginx. */
+  /** nginx with upstream keep-alive and in-memory bodies: the target's reference; null without nginx. */
   nginxTuned: LegResult | null;
   /** The proxy process's CPU time (user + system) per request, median over the rounds. */
   proxyCpuMicrosPerRequest: number;
+  /** The same for the bare Node pass-through. */
+  bareNodeCpuMicrosPerRequest: number;
   ratios: {
     proxyToDirectThroughput: number;
+    bareNodeToDirectThroughput: number;
+    proxyToBareNodeThroughput: number;
+    nginxToDirectThroughput: number | null;
+    nginxTunedToDirectThroughput: number | null;
     proxyToNginxThroughput: number | null;
     proxyToNginxP99: number | null;
     proxyToNginxTunedThroughput: number | null;
     proxyToNginxTunedP99: number | null;
   };
-  /** Both targets met against nginx (or nginx absent, so unchecked) and no failed request. */
+  /**
+   * Both targets met against the reference nginx (tuned; or nginx absent, so unchecked) and no
+   * failed request.
+   */
   withinBudget: boolean;
   bodyBytes: number;
 }
@@ -104,7 +120,7 @@ function startChild(file: string, env: Record<string, string> = {}): Promise<Chi
   });
 }
 
-/** The proxy child's CPU time so far, in microseconds. */
+/** A child's CPU time so far (user + system), in microseconds. */
 function cpuMicros(portal: ChildProcess): Promise<number> {
   return new Promise((resolve) => {
     portal.once('message', (message: unknown) => {
@@ -163,8 +179,9 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
       `interleaved rounds of ${ROUND_SECONDS} s per leg (medians shown).`,
   );
   console.log(
-    'processes: autocannon here; the upstream (node:http) and our proxy (buildPortal, logging ' +
-      'to a file) each in a child process; nginx with one worker, logging to a file.',
+    'processes: autocannon here; the upstream (node:http), our proxy (buildPortal, logging ' +
+      'to a file) and the bare Node pass-through each in a child process; nginx with one ' +
+      'worker, logging to a file.',
   );
 
   try {
@@ -175,11 +192,20 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
       BENCH_LOG_FILE: join(dir, 'portal.log'),
     });
     children.push(portal.child);
+    const bare = await startChild('./proxy-bare.ts', {
+      BENCH_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/`,
+    });
+    children.push(bare.child);
 
     const targets: Target[] = [
       { leg: 'direct', port: upstream.port, samples: [] },
       { leg: 'proxy', port: portal.port, samples: [] },
+      { leg: 'bare-node', port: bare.port, samples: [] },
     ];
+    const measuredChild: Partial<Record<LegName, ChildProcess>> = {
+      proxy: portal.child,
+      'bare-node': bare.child,
+    };
     const binary = findNginx();
     if (binary) {
       for (const variant of ['stock', 'tuned'] as const) {
@@ -198,17 +224,19 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
     }
 
     for (const target of targets) await load(target.port, body, WARMUP_SECONDS);
-    const proxyCpu: number[] = [];
+    const cpuPerRequest: Partial<Record<LegName, number[]>> = {};
     for (let round = 0; round < ROUNDS; round += 1) {
       // Rotate the order so no leg always runs right after the same neighbour.
       const order = targets.map((_, i) => targets[(i + round) % targets.length]);
       for (const target of order) {
         if (!target) continue;
-        const before = target.leg === 'proxy' ? await cpuMicros(portal.child) : 0;
+        const child = measuredChild[target.leg];
+        const before = child ? await cpuMicros(child) : 0;
         const result = await load(target.port, body, ROUND_SECONDS);
         target.samples.push(result);
-        if (target.leg === 'proxy') {
-          proxyCpu.push(((await cpuMicros(portal.child)) - before) / result.requests.total);
+        if (child) {
+          const perRequest = ((await cpuMicros(child)) - before) / result.requests.total;
+          (cpuPerRequest[target.leg] ??= []).push(perRequest);
         }
       }
     }
@@ -217,7 +245,10 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
     const find = (leg: LegName) => legs.find((l) => l.leg === leg) ?? null;
     const direct = find('direct');
     const proxy = find('proxy');
-    if (!direct || !proxy) throw new Error('the direct and proxy legs always run');
+    const bareNode = find('bare-node');
+    if (!direct || !proxy || !bareNode) {
+      throw new Error('the direct, proxy and bare-node legs always run');
+    }
     const nginx = find('nginx');
     const nginxTuned = find('nginx-tuned');
     const ratio = (a: number, b: number | undefined) => (b ? round2(a / b) : null);
@@ -225,11 +256,21 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
     const result: ProxyBenchResult = {
       direct,
       proxy,
+      bareNode,
       nginx,
       nginxTuned,
-      proxyCpuMicrosPerRequest: Math.round(median(proxyCpu)),
+      proxyCpuMicrosPerRequest: Math.round(median(cpuPerRequest.proxy ?? [])),
+      bareNodeCpuMicrosPerRequest: Math.round(median(cpuPerRequest['bare-node'] ?? [])),
       ratios: {
         proxyToDirectThroughput: round2(proxy.requestsPerSecond / direct.requestsPerSecond),
+        bareNodeToDirectThroughput: round2(bareNode.requestsPerSecond / direct.requestsPerSecond),
+        proxyToBareNodeThroughput: round2(proxy.requestsPerSecond / bareNode.requestsPerSecond),
+        nginxToDirectThroughput: nginx
+          ? round2(nginx.requestsPerSecond / direct.requestsPerSecond)
+          : null,
+        nginxTunedToDirectThroughput: nginxTuned
+          ? round2(nginxTuned.requestsPerSecond / direct.requestsPerSecond)
+          : null,
         proxyToNginxThroughput: ratio(proxy.requestsPerSecond, nginx?.requestsPerSecond),
         proxyToNginxP99: ratio(proxy.p99Ms, nginx?.p99Ms),
         proxyToNginxTunedThroughput: ratio(proxy.requestsPerSecond, nginxTuned?.requestsPerSecond),
@@ -239,7 +280,8 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
       bodyBytes,
     };
     const clean = legs.every((leg) => leg.failures === 0);
-    const { proxyToNginxThroughput: throughput, proxyToNginxP99: p99 } = result.ratios;
+    // The reference is the tuned nginx: see the note at the top of this file.
+    const { proxyToNginxTunedThroughput: throughput, proxyToNginxTunedP99: p99 } = result.ratios;
     const throughputMet = throughput === null || throughput >= THROUGHPUT_TARGET;
     const p99Met = p99 === null || p99 <= P99_TARGET;
     result.withinBudget = clean && throughputMet && p99Met;
@@ -256,20 +298,49 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
         })),
       ),
     );
-    console.log(`proxy CPU per request: ${result.proxyCpuMicrosPerRequest} µs (user + system)`);
-    console.log(`proxy/direct throughput: ${result.ratios.proxyToDirectThroughput}`);
-    if (nginx) {
+    const r = result.ratios;
+    console.log(
+      `CPU per request (user + system): proxy ${result.proxyCpuMicrosPerRequest} µs, bare Node ` +
+        `pass-through ${result.bareNodeCpuMicrosPerRequest} µs`,
+    );
+    console.log(
+      `throughput / direct: proxy ${r.proxyToDirectThroughput}, bare Node ` +
+        `${r.bareNodeToDirectThroughput} (issue: ~0.25–0.3), nginx stock ` +
+        `${r.nginxToDirectThroughput ?? '-'}, nginx tuned ${r.nginxTunedToDirectThroughput ?? '-'} ` +
+        `(issue: ~0.5–0.6)`,
+    );
+    console.log(
+      `proxy / bare Node pass-through: throughput ${r.proxyToBareNodeThroughput} (what signing, ` +
+        `checks, logging, rate limit and Fastify cost over piping bytes in Node)`,
+    );
+    if (nginx && nginxTuned) {
       const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
       console.log(
-        `proxy/nginx throughput: ${throughput} (target ≥ ${THROUGHPUT_TARGET}): ${verdict(throughputMet)}`,
-      );
-      console.log(`proxy/nginx p99 latency: ${p99} (target ≤ ${P99_TARGET}): ${verdict(p99Met)}`);
-      console.log(
-        `nginx/direct throughput: ${round2(nginx.requestsPerSecond / direct.requestsPerSecond)}`,
+        `proxy / nginx stock (new upstream connection per request; context only): throughput ` +
+          `${r.proxyToNginxThroughput}, p99 ${r.proxyToNginxP99}`,
       );
       console.log(
-        `against tuned nginx (upstream keep-alive, bodies in memory), not a target: throughput ` +
-          `${result.ratios.proxyToNginxTunedThroughput}, p99 ${result.ratios.proxyToNginxTunedP99}`,
+        'targets are checked against nginx tuned (upstream keep-alive): it is the configuration ' +
+          'that passes ~0.5–0.6 of direct, as the issue describes nginx.',
+      );
+      const tunedShare = r.nginxTunedToDirectThroughput ?? 0;
+      if (tunedShare < 0.45 || tunedShare > 0.75) {
+        console.log(
+          `note: nginx tuned passed ${tunedShare} of direct in this run, outside the issue's ` +
+            '~0.5–0.6 (the share swings with the load on this shared machine); the ratios below are ' +
+            'as measured.',
+        );
+      }
+      console.log(
+        `proxy / nginx tuned throughput: ${throughput} (target ≥ ${THROUGHPUT_TARGET}): ${verdict(throughputMet)}`,
+      );
+      console.log(
+        `proxy / nginx tuned p99 latency: ${p99} (target ≤ ${P99_TARGET}): ${verdict(p99Met)}`,
+      );
+      console.log(
+        `bound: the bare Node pass-through reaches ${round2(bareNode.requestsPerSecond / nginxTuned.requestsPerSecond)} ` +
+          `of nginx tuned's throughput with no features at all, so a one-process Node proxy ` +
+          `cannot meet ≥ ${THROUGHPUT_TARGET} × unless that figure is above it.`,
       );
     } else {
       console.log('targets against nginx not checked: nginx legs skipped.');
