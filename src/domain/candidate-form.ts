@@ -16,6 +16,7 @@ import {
   validateCandidateItem,
 } from './candidate-wire';
 import { toPath } from './field-issue';
+import { blankStrings, scalarKeysOf, stringFields } from './form-model';
 import { isBlank } from './field-rules';
 
 /**
@@ -25,17 +26,10 @@ import { isBlank } from './field-rules';
  */
 export type CandidateScalarKey = Exclude<CandidateWireKey, AnswerKey | SkillResponseKey>;
 
-const scalarKeys = candidateCatalog
-  .filter((f) => f.row === undefined || f.row.group === 'customfields')
-  .map((f) => f.key as CandidateScalarKey); // the filter removes exactly the answer and skill response keys
+const scalarKeys = scalarKeysOf<CandidateScalarKey>(candidateCatalog);
 
 export const answerRowSchema = z.object({ answer: z.string() });
-export const skillResponseRowSchema = z.object(
-  Object.fromEntries(skillResponseParts.map((part) => [part, z.string()])) as Record<
-    (typeof skillResponseParts)[number],
-    z.ZodString
-  >,
-);
+export const skillResponseRowSchema = z.object(stringFields(skillResponseParts));
 export type AnswerRow = z.infer<typeof answerRowSchema>;
 export type SkillResponseRow = z.infer<typeof skillResponseRowSchema>;
 
@@ -43,11 +37,7 @@ export function blankSkillResponseRow(): SkillResponseRow {
   return { response: '', duration: '', units: '', expertiserating: '' };
 }
 
-// Built from the catalog's keys; the cast names the keys fromEntries cannot see.
-const scalarShape = Object.fromEntries(scalarKeys.map((key) => [key, z.string()])) as Record<
-  CandidateScalarKey,
-  z.ZodString
->;
+const scalarShape = stringFields(scalarKeys);
 
 const shape = {
   ...scalarShape,
@@ -62,10 +52,7 @@ export function candidateFormDefaults(
   context?: RequisitionContext,
   requirementid = '',
 ): CandidateForm {
-  const scalars = Object.fromEntries(scalarKeys.map((key) => [key, ''])) as Record<
-    CandidateScalarKey,
-    string
-  >;
+  const scalars = blankStrings(scalarKeys);
   // The spec's "default N" flags start as No, so the form shows what will be sent.
   for (const flag of defaultNoFlags) scalars[flag] = 'N';
   scalars.requirementid = requirementid;

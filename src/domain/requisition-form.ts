@@ -20,6 +20,7 @@ import {
   validateRequisitionItem,
 } from './requisition-wire';
 import { toPath } from './field-issue';
+import { blankStrings, scalarKeysOf, stringFields } from './form-model';
 
 /**
  * The requisition form model: what the form edits. Scalar fields keep their wire names and hold
@@ -28,20 +29,13 @@ import { toPath } from './field-issue';
  */
 export type RequisitionScalarKey = Exclude<RequisitionWireKey, SkillKey | QuestionKey>;
 
-const scalarKeys = requisitionCatalog
-  .filter((f) => f.row === undefined || f.row.group === 'customfields')
-  .map((f) => f.key as RequisitionScalarKey); // the filter removes exactly the skill and question keys
+const scalarKeys = scalarKeysOf<RequisitionScalarKey>(requisitionCatalog);
 
 const dateKeys = requisitionCatalog
   .filter((f) => f.type === 'DATE')
   .map((f) => f.key as RequisitionScalarKey);
 
-export const skillRowSchema = z.object(
-  Object.fromEntries(skillRowParts.map((part) => [part, z.string()])) as Record<
-    (typeof skillRowParts)[number],
-    z.ZodString
-  >,
-);
+export const skillRowSchema = z.object(stringFields(skillRowParts));
 export const questionRowSchema = z.object({ description: z.string() });
 export type SkillRow = z.infer<typeof skillRowSchema>;
 export type QuestionRow = z.infer<typeof questionRowSchema>;
@@ -115,10 +109,7 @@ export function blankSkillRow(): SkillRow {
 
 /** A new, empty form (every field has a default value, as react-hook-form wants). */
 export function requisitionFormDefaults(requesttype: 'I' | 'A' = 'I'): RequisitionForm {
-  const scalars = Object.fromEntries(scalarKeys.map((key) => [key, ''])) as Record<
-    RequisitionScalarKey,
-    string
-  >;
+  const scalars = blankStrings(scalarKeys);
   return { ...scalars, ...defaultChoices, requesttype, skills: [], questions: [] };
 }
 
@@ -206,11 +197,7 @@ export function requisitionFormPath(key: string, form: RequisitionForm): string 
   return key;
 }
 
-// Built from the catalog's keys; the cast names the keys fromEntries cannot see.
-const scalarShape = Object.fromEntries(scalarKeys.map((key) => [key, z.string()])) as Record<
-  RequisitionScalarKey,
-  z.ZodString
->;
+const scalarShape = stringFields(scalarKeys);
 
 const shape = {
   ...scalarShape,
