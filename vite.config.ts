@@ -15,5 +15,8 @@ export default defineConfig({
     environment: 'node',
     // Component tests opt into a DOM with a `// @vitest-environment jsdom` docblock.
     restoreMocks: true,
+    // A timeout only catches a hung test. jsdom form tests that type a whole form take 2–5 s
+    // when the 2 cores are busy, so the 5 s default failed healthy tests under load.
+    testTimeout: 20_000,
   },
 });
