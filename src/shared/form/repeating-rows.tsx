@@ -52,17 +52,12 @@ export function RepeatingRows({
       ? ((arrayError as { message?: unknown; root?: { message?: unknown } }).message ??
         (arrayError as { root?: { message?: unknown } }).root?.message)
       : undefined;
-  const headingId = useId();
   const limitId = `${fieldId(name)}-limit`;
   const atLimit = fields.length >= max;
   const Noun = noun.one.charAt(0).toUpperCase() + noun.one.slice(1);
 
   return (
-    <section className="form-section" aria-labelledby={headingId}>
-      <h2 id={headingId} className="form-section__title">
-        {title}
-      </h2>
-      <p className="field__hint">{hint}</p>
+    <RowsSection title={title} hint={hint}>
       {fields.length === 0 ? <p className="rows__empty">No {noun.many} yet.</p> : null}
       <ol className="rows">
         {fields.map((field, index) => {
@@ -70,50 +65,46 @@ export function RepeatingRows({
           const last = index === fields.length - 1;
           const rowName = `${Noun} ${index + 1}`;
           return (
-            <li key={field.id} className="rows__item">
-              <fieldset className="row">
-                <legend className="row__legend">{rowName}</legend>
-                <div className="row__fields">{renderRow(index)}</div>
-                <div className="button-row button-row--compact">
-                  {/* aria-disabled, not disabled: the button keeps focus after moving to an end. The
-                      aria-label names the row; it starts with the visible text (WCAG 2.5.3). */}
-                  <button
-                    type="button"
-                    className="button button--secondary button--small"
-                    aria-disabled={first || undefined}
-                    aria-label={`Move up ${rowName}`}
-                    onClick={() => {
-                      if (!first) move(index, index - 1);
-                    }}
-                  >
-                    Move up
-                  </button>
-                  <button
-                    type="button"
-                    className="button button--secondary button--small"
-                    aria-disabled={last || undefined}
-                    aria-label={`Move down ${rowName}`}
-                    onClick={() => {
-                      if (!last) move(index, index + 1);
-                    }}
-                  >
-                    Move down
-                  </button>
-                  <button
-                    type="button"
-                    className="button button--warning button--small"
-                    aria-label={`Remove ${rowName}`}
-                    onClick={() => {
-                      remove(index);
-                      // Focus the row that took its place, or the add button.
-                      focusLater(fieldId(`${name}.${index}.${focusPart}`), fieldId(name));
-                    }}
-                  >
-                    Remove
-                  </button>
-                </div>
-              </fieldset>
-            </li>
+            <RowItem key={field.id} legend={rowName} fields={renderRow(index)}>
+              <div className="button-row button-row--compact">
+                {/* aria-disabled, not disabled: the button keeps focus after moving to an end. The
+                    aria-label names the row; it starts with the visible text (WCAG 2.5.3). */}
+                <button
+                  type="button"
+                  className="button button--secondary button--small"
+                  aria-disabled={first || undefined}
+                  aria-label={`Move up ${rowName}`}
+                  onClick={() => {
+                    if (!first) move(index, index - 1);
+                  }}
+                >
+                  Move up
+                </button>
+                <button
+                  type="button"
+                  className="button button--secondary button--small"
+                  aria-disabled={last || undefined}
+                  aria-label={`Move down ${rowName}`}
+                  onClick={() => {
+                    if (!last) move(index, index + 1);
+                  }}
+                >
+                  Move down
+                </button>
+                <button
+                  type="button"
+                  className="button button--warning button--small"
+                  aria-label={`Remove ${rowName}`}
+                  onClick={() => {
+                    remove(index);
+                    // Focus the row that took its place, or the add button.
+                    focusLater(fieldId(`${name}.${index}.${focusPart}`), fieldId(name));
+                  }}
+                >
+                  Remove
+                </button>
+              </div>
+            </RowItem>
           );
         })}
       </ol>
@@ -142,6 +133,52 @@ export function RepeatingRows({
           {typeof arrayMessage === 'string' ? arrayMessage : null}
         </p>
       </div>
+    </RowsSection>
+  );
+}
+
+/** A section of rows: its heading and hint above what the caller puts in it. */
+export function RowsSection({
+  title,
+  hint,
+  children,
+}: {
+  title: string;
+  hint: string;
+  children: ReactNode;
+}) {
+  const headingId = useId();
+  return (
+    <section className="form-section" aria-labelledby={headingId}>
+      <h2 id={headingId} className="form-section__title">
+        {title}
+      </h2>
+      <p className="field__hint">{hint}</p>
+      {children}
     </section>
+  );
+}
+
+/** One row: a fieldset named by its legend, an optional note, its fields, then `children`. */
+export function RowItem({
+  legend,
+  note,
+  fields,
+  children,
+}: {
+  legend: string;
+  note?: string | undefined;
+  fields: ReactNode;
+  children?: ReactNode;
+}) {
+  return (
+    <li className="rows__item">
+      <fieldset className="row">
+        <legend className="row__legend">{legend}</legend>
+        {note ? <p className="field__hint">{note}</p> : null}
+        <div className="row__fields">{fields}</div>
+        {children}
+      </fieldset>
+    </li>
   );
 }

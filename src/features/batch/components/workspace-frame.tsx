@@ -1,4 +1,5 @@
 import type { ReactNode, RefObject } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { WorkspaceSession } from '../hooks/use-workspace-session';
 import type { BatchKind } from '../model/batch-kind';
 import { BatchTray } from './batch-tray';
@@ -55,4 +56,15 @@ export function AddedNote({
       {text ? <p className="notice notice--success">{text}</p> : null}
     </div>
   );
+}
+
+/** The state of an AddedNote: `show` sets the text and moves focus to it once rendered. */
+export function useAddedNote(initial: string | null = null) {
+  const [text, setText] = useState<string | null>(initial);
+  const noteRef = useRef<HTMLDivElement | null>(null);
+  const show = useCallback((next: string) => {
+    setText(next);
+    setTimeout(() => noteRef.current?.focus(), 0);
+  }, []);
+  return { text, noteRef, show };
 }

@@ -8,6 +8,7 @@ import type { DateFormat, RequisitionForm } from '../../../domain';
 import { requisitionFormSchema, requisitionFormToWire } from '../../../domain';
 import type { OrgScope } from '../../../shared/api/vms';
 import { ErrorSummary, inPageOrder } from '../../../shared/form/error-summary';
+import { FormActions } from '../../../shared/form/form-actions';
 import type { FormProblem } from '../../../shared/form/field-ids';
 import { flattenErrors } from '../../../shared/form/field-ids';
 import type { RequisitionMode } from '../model/form-layout';
@@ -112,12 +113,7 @@ export function RequisitionFormView({
         <FormSection section="Custom fields" mode={mode} />
         <RequisitionDatalists orgs={orgs} />
         {preview?.(toWire)}
-        <div className="form-actions">
-          <button type="submit" className="button">
-            {submitLabel}
-          </button>
-          {actions}
-        </div>
+        <FormActions submitLabel={submitLabel}>{actions}</FormActions>
       </form>
     </FormProvider>
   );
