@@ -345,7 +345,7 @@ describe('failing clearly', () => {
     expect(errorCode(res.json())).toBe('upstream_unreachable');
     expect(errorMessage(res.json())).toContain(`127.0.0.1:${port}`);
     expect(errorMessage(res.json())).toContain('connection refused');
-    // Exactly one line for the failed call: reply-from's own warning is silenced.
+    // Exactly one line for the failed call, and no second warning from the forwarding layer.
     const lines = stranded.logLines();
     expect(lines.filter((line) => line.msg === 'vms call')).toHaveLength(1);
     expect(lines.filter((line) => Number(line.level) >= 40)).toEqual([]);
