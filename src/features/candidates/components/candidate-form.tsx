@@ -1,0 +1,150 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { ReactNode } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import type { FieldErrors, UseFormReturn } from 'react-hook-form';
+import { FormProvider, useForm, useWatch } from 'react-hook-form';
+import type { z } from 'zod';
+import type { CandidateForm, RequisitionContext } from '../../../domain';
+import { candidateFormSchema, candidateFormToWire } from '../../../domain';
+import { FormActions } from '../../../shared/form/form-actions';
+import { ErrorSummary, inPageOrder } from '../../../shared/form/error-summary';
+import type { FormProblem } from '../../../shared/form/field-ids';
+import { flattenErrors } from '../../../shared/form/field-ids';
+import type { CandidateWarning } from '../model/candidate-warnings';
+import { warningsKey } from '../model/candidate-warnings';
+import type { TargetRequisition } from '../model/target-requisition';
+import { CandidateSection, RequisitionRows, candidateSections } from './candidate-fields';
+import { acknowledgeName, CandidateWarnings } from './candidate-warnings';
+
+/**
+ * The candidate form's state: react-hook-form with the domain's candidate form schema, shaped by
+ * the requisition when the portal knows it (a response to a skill it does not have is an error).
+ */
+export function useCandidateForm(
+  defaultValues: CandidateForm,
+  shape: RequisitionContext | undefined,
+): UseFormReturn<CandidateForm> {
+  // The domain types its schema by its output; its input is the same form model.
+  const schema = useMemo(
+    () => candidateFormSchema(shape) as unknown as z.ZodType<CandidateForm, CandidateForm>,
+    [shape],
+  );
+  return useForm<CandidateForm>({
+    resolver: zodResolver(schema),
+    defaultValues,
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    shouldFocusError: false,
+  });
+}
+
+/** What the warnings are computed from, as the user types. */
+export type WarningFields = Pick<CandidateForm, 'requirementid' | 'candemail' | 'billrate'>;
+
+export interface CandidateFormViewProps {
+  form: UseFormReturn<CandidateForm>;
+  requisition: TargetRequisition | null;
+  submitLabel: string;
+  warningsFor(fields: WarningFields): CandidateWarning[];
+  onValid(values: CandidateForm): void;
+  actions?: ReactNode;
+  preview?(toWire: (values: CandidateForm) => unknown): ReactNode;
+}
+
+function useWarnings(
+  form: UseFormReturn<CandidateForm>,
+  warningsFor: CandidateFormViewProps['warningsFor'],
+) {
+  const [requirementid, candemail, billrate] = useWatch({
+    control: form.control,
+    name: ['requirementid', 'candemail', 'billrate'],
+  });
+  return useMemo(
+    () => warningsFor({ requirementid, candemail, billrate }),
+    [warningsFor, requirementid, candemail, billrate],
+  );
+}
+
+/**
+ * The candidate form: the candidate's fields from the catalog, the requisition's skills and
+ * questions, the error summary after a failed submit, and the warnings that must be acknowledged
+ * before the candidate goes into the batch.
+ */
+export function CandidateFormView({
+  form,
+  requisition,
+  submitLabel,
+  warningsFor,
+  onValid,
+  actions,
+  preview,
+}: CandidateFormViewProps) {
+  const [summary, setSummary] = useState<{ problems: FormProblem[]; attempt: number }>({
+    problems: [],
+    attempt: 0,
+  });
+  const warnings = useWarnings(form, warningsFor);
+  const key = warningsKey(warnings);
+  const [acknowledged, setAcknowledged] = useState<string | null>(null);
+  const [ackMissing, setAckMissing] = useState(false);
+
+  const onInvalid = useCallback((errors: FieldErrors<CandidateForm>) => {
+    setSummary((current) => ({
+      problems: inPageOrder(flattenErrors(errors)),
+      attempt: current.attempt + 1,
+    }));
+  }, []);
+
+  const toWire = useCallback((values: CandidateForm) => candidateFormToWire(values), []);
+
+  return (
+    <FormProvider {...form}>
+      <form
+        className="requisition-form"
+        noValidate
+        aria-label="Candidate"
+        onSubmit={(event) =>
+          void form.handleSubmit((values) => {
+            if (warnings.length > 0 && acknowledged !== key) {
+              setAckMissing(true);
+              setSummary((current) => ({
+                problems: [
+                  {
+                    name: acknowledgeName,
+                    message:
+                      'Read the warnings below and tick the box under them to add the candidate anyway, or change what they point to.',
+                  },
+                ],
+                attempt: current.attempt + 1,
+              }));
+              return;
+            }
+            setAckMissing(false);
+            setAcknowledged(null);
+            setSummary((current) => ({ problems: [], attempt: current.attempt }));
+            onValid(values);
+          }, onInvalid)(event)
+        }
+      >
+        <ErrorSummary problems={summary.problems} attempt={summary.attempt} />
+        <p className="form-note">
+          Fields marked (required) must be filled. Each label shows the field’s wire name after the
+          dot.
+        </p>
+        {candidateSections.map((section) => (
+          <CandidateSection key={section} section={section} />
+        ))}
+        <RequisitionRows requisition={requisition} />
+        <CandidateSection section="Custom fields" />
+        {preview?.(toWire)}
+        <CandidateWarnings
+          warnings={warnings}
+          acknowledged={warnings.length > 0 && acknowledged === key}
+          missing={ackMissing && acknowledged !== key}
+          onAcknowledge={(checked) => setAcknowledged(checked ? key : null)}
+        />
+        <FormActions submitLabel={submitLabel}>{actions}</FormActions>
+      </form>
+    </FormProvider>
+  );
+}

@@ -1,0 +1,100 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { optionLabel, reqStatuses } from '../../../domain';
+import { requisitionListQueryOptions } from '../../../shared/api/requisitions';
+import type { OrgScope } from '../../../shared/api/vms';
+import { countOf } from '../../../shared/lib/format';
+import { LoadFailure } from '../../../shared/ui/load-failure';
+import { matchesSearch } from '../model/target-requisition';
+
+const shownAtMost = 12;
+
+const candidatesPath = (reqId: string) =>
+  `/candidates?${new URLSearchParams({ reqId }).toString()}`;
+
+/**
+ * Choosing the requisition a candidate is submitted to: a search over the client's requisitions
+ * (Req ID, title, client internal req). A Req ID the list does not know may still be used; the
+ * form then says its skills and questions cannot be checked.
+ */
+export function RequisitionPicker({ orgs }: { orgs: OrgScope }) {
+  const query = useQuery(requisitionListQueryOptions(orgs, null));
+  const [search, setSearch] = useState('');
+  const searchId = useId();
+  const hintId = useId();
+  const typed = search.trim();
+  const records = query.data ?? [];
+  const matches = records.filter((record) => matchesSearch(record, typed));
+  const knownId = records.some((record) => record.reqId === typed);
+
+  return (
+    <section className="form-section" aria-labelledby="choose-requisition-title">
+      <h2 id="choose-requisition-title" className="form-section__title">
+        Choose the requisition
+      </h2>
+      <div className="field">
+        <label htmlFor={searchId} className="field__label">
+          Search by Req ID, title or client internal req
+        </label>
+        <p id={hintId} className="field__hint">
+          For example 40001, “Java” or NW-REQ-0001. Or type a Req ID the list does not show.
+        </p>
+        <input
+          id={searchId}
+          type="search"
+          className="search"
+          aria-describedby={hintId}
+          value={search}
+          autoComplete="off"
+          onChange={(event) => setSearch(event.target.value)}
+        />
+      </div>
+      <p role="status" className="list-status">
+        {query.isPending
+          ? 'Loading the requisitions…'
+          : query.data
+            ? `${countOf(matches.length, 'requisition matches', 'requisitions match')}${matches.length > shownAtMost ? `; the first ${shownAtMost} are shown, type more to narrow them` : ''}.`
+            : null}
+      </p>
+      {query.isError ? (
+        <LoadFailure
+          what="The requisitions could not be loaded"
+          error={query.error}
+          onRetry={() => void query.refetch()}
+        >
+          <p>You can still type a Req ID above and use it without the list.</p>
+        </LoadFailure>
+      ) : null}
+      {matches.length > 0 ? (
+        <ul className="submission-list" aria-label="Matching requisitions">
+          {matches.slice(0, shownAtMost).map((record) => (
+            <li key={record.reqId}>
+              <Link
+                to={candidatesPath(record.reqId)}
+                aria-label={`Submit a candidate to requisition ${record.reqId}, ${record.fields.titlerole}`}
+              >
+                <strong>{record.reqId}</strong> · {record.fields.titlerole || 'Untitled'}
+              </Link>{' '}
+              <span className="field__hint">
+                {record.fields.clientinternalreq} ·{' '}
+                {optionLabel(reqStatuses, record.fields.reqstatus) ?? record.fields.reqstatus}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {/^\d+$/.test(typed) && !knownId && !query.isPending ? (
+        <div className="notice notice--info">
+          <p>
+            Requisition {typed} is not in the list for this client org, so its skills and questions
+            cannot be checked. You may still submit to it: the VMS checks it when the batch is sent.
+          </p>
+          <Link className="button button--secondary" to={candidatesPath(typed)}>
+            Use Req ID {typed}
+          </Link>
+        </div>
+      ) : null}
+    </section>
+  );
+}
