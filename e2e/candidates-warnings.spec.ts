@@ -1,0 +1,69 @@
+import { expect, expectNoAxeViolations, test } from './support/fixtures';
+import { sendBatch } from './support/requisitions';
+import * as steps from './support/candidates';
+
+test('a closed requisition is warned about, must be acknowledged, and the VMS answers Error', async ({
+  page,
+}) => {
+  await steps.openCandidateForm(page, '40005');
+  await steps.fillCandidate(page, steps.candidateData());
+  const warnings = page.getByRole('region', { name: /^Check this before adding/ });
+  await expect(warnings).toContainText('Requisition 40005 is Closed/Cancelled');
+  await expectNoAxeViolations(page);
+
+  // Not acknowledged: not added.
+  await page.getByRole('button', { name: 'Add to batch' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'There is a problem' })).toContainText(
+    'tick the box under them',
+  );
+  await expect(page.getByRole('complementary', { name: 'Batch' })).toContainText(
+    'No candidates yet',
+  );
+  await expectNoAxeViolations(page);
+
+  await steps.acknowledgeWarnings(page);
+  await steps.addCandidateToBatch(page);
+  const results = await sendBatch(page);
+  const row = results.getByRole('row').nth(1);
+  await expect(row.getByText('Error', { exact: true })).toBeVisible();
+  await expect(row).toContainText(/requisition 40005 is Closed\/Cancelled/);
+
+  // Fix loads it back into the form of its requisition.
+  await row.getByRole('button', { name: 'Fix row 1' }).click();
+  await expect(page.getByText(/^Fixing row 1 of batch/)).toBeVisible();
+  await expect(page).toHaveURL(/reqId=40005/);
+});
+
+test('the same e-mail twice to one requisition is warned about, in the batch and once sent', async ({
+  page,
+}) => {
+  // Chosen by searching the list on the Candidates page.
+  await page.goto('/candidates');
+  await page.getByLabel('Search by Req ID, title or client internal req').fill('NW-REQ-0001');
+  await page.getByRole('link', { name: /^Submit a candidate to requisition 40001/ }).click();
+
+  const data = steps.candidateData('Ada');
+  await steps.fillCandidate(page, data);
+  await steps.answerRequisition(page, 3, 2);
+  await steps.addCandidateToBatch(page);
+
+  await steps.fillCandidate(page, { ...steps.candidateData('Ada'), email: data.email.toUpperCase() });
+  const warnings = page.getByRole('region', { name: /^Check this before adding/ });
+  await expect(warnings).toContainText(`is already in the batch for requisition 40001`);
+
+  await sendBatch(page);
+  await expect(page.getByText('All 1 candidate processed.')).toBeVisible();
+  await expect(warnings).toContainText('was already sent to requisition 40001');
+  await expect(warnings).not.toContainText('already in the batch');
+});
+
+test('a Req ID the list does not know may be used, with generic rows', async ({ page }) => {
+  await page.goto('/candidates');
+  await page.getByLabel('Search by Req ID, title or client internal req').fill('49999');
+  await expect(page.getByText(/Requisition 49999 is not in the list/)).toBeVisible();
+  await page.getByRole('link', { name: 'Use Req ID 49999' }).click();
+  await expect(page.getByText(/its skills and questions cannot be checked here/)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add a skill response' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Add a question answer' })).toBeEnabled();
+  await expectNoAxeViolations(page);
+});
