@@ -6,7 +6,8 @@ test('a closed requisition is warned about, must be acknowledged, and the VMS an
   page,
 }) => {
   await steps.openCandidateForm(page, '40005');
-  await steps.fillCandidate(page, steps.candidateData());
+  const data = steps.candidateData();
+  await steps.fillCandidate(page, data);
   const warnings = page.getByRole('region', { name: /^Check this before adding/ });
   await expect(warnings).toContainText('Requisition 40005 is Closed/Cancelled');
   await expectNoAxeViolations(page);
@@ -32,6 +33,7 @@ test('a closed requisition is warned about, must be acknowledged, and the VMS an
   await row.getByRole('button', { name: 'Fix row 1' }).click();
   await expect(page.getByText(/^Fixing row 1 of batch/)).toBeVisible();
   await expect(page).toHaveURL(/reqId=40005/);
+  await expect(page.getByLabel(/^E-mail/)).toHaveValue(data.email);
 });
 
 test('the same e-mail twice to one requisition is warned about, in the batch and once sent', async ({
@@ -47,7 +49,10 @@ test('the same e-mail twice to one requisition is warned about, in the batch and
   await steps.answerRequisition(page, 3, 2);
   await steps.addCandidateToBatch(page);
 
-  await steps.fillCandidate(page, { ...steps.candidateData('Ada'), email: data.email.toUpperCase() });
+  await steps.fillCandidate(page, {
+    ...steps.candidateData('Ada'),
+    email: data.email.toUpperCase(),
+  });
   const warnings = page.getByRole('region', { name: /^Check this before adding/ });
   await expect(warnings).toContainText(`is already in the batch for requisition 40001`);
 

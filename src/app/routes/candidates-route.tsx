@@ -73,14 +73,20 @@ function CandidateEditor({
   const submissions = useSubmissions();
 
   // The same e-mail to the same requisition: sent from this browser, or waiting in the batch.
+  // A row being fixed is not its own duplicate: the VMS answered Error to it.
+  const fixing = start.origin.type === 'result' ? start.origin : null;
   const submitted = useMemo(
     () =>
       submissions
         .filter((s) => s.kind === candidateKind.id && s.clientOrgId === clientOrgId)
         .flatMap((s) =>
-          s.items.map((wire) => earlier(wire, `batch ${s.batchId}, ${formatDateTime(s.sentAt)}`)),
+          s.items.flatMap((wire, index) =>
+            fixing?.batchId === s.batchId && fixing.row === index + 1
+              ? []
+              : [earlier(wire, `batch ${s.batchId}, ${formatDateTime(s.sentAt)}`)],
+          ),
         ),
-    [submissions, clientOrgId],
+    [submissions, clientOrgId, fixing],
   );
   const trayItems = target.tray.state.items;
   const editingId = target.editingId;

@@ -11,7 +11,9 @@ export default function SubmissionsRoute() {
         emptyHint={
           <p>
             Fill in a <Link to="/requisitions/new">new requisition</Link> (or amend one from the{' '}
-            <Link to="/requisitions">list</Link>), add it to the batch, then choose “Send batch”.
+            <Link to="/requisitions">list</Link>), or a candidate on the{' '}
+            <Link to="/candidates">Candidates</Link> page; add it to the batch, then choose “Send
+            batch”.
           </p>
         }
       />
