@@ -42,6 +42,8 @@ test('the same e-mail twice to one requisition is warned about, in the batch and
   // Chosen by searching the list on the Candidates page.
   await page.goto('/candidates');
   await page.getByLabel('Search by Req ID, title or client internal req').fill('NW-REQ-0001');
+  await expect(page.getByText('1 requisition matches.')).toBeVisible();
+  await expectNoAxeViolations(page);
   await page.getByRole('link', { name: /^Submit a candidate to requisition 40001/ }).click();
 
   const data = steps.candidateData('Ada');
@@ -71,4 +73,21 @@ test('a Req ID the list does not know may be used, with generic rows', async ({ 
   await expect(page.getByRole('button', { name: 'Add a skill response' })).toBeEnabled();
   await expect(page.getByRole('button', { name: 'Add a question answer' })).toBeEnabled();
   await expectNoAxeViolations(page);
+});
+
+test('a bill rate above a capped hourly high, and a passed submittals date, are warned about', async ({
+  page,
+}) => {
+  await steps.openCandidateForm(page, '40002');
+  await expect(page.getByRole('region', { name: /^Requisition 40002/ })).toContainText(
+    'No: not above the hourly high',
+  );
+  await page.getByLabel(/^Bill rate/).fill('70');
+  const warnings = page.getByRole('region', { name: /^Check this before adding/ });
+  await expect(warnings).toContainText('The bill rate 70 is above the hourly high of 65.00');
+  await page.getByLabel(/^Bill rate/).fill('65');
+  await expect(warnings).toHaveCount(0);
+
+  await steps.openCandidateForm(page, '40007');
+  await expect(warnings).toContainText('took no new submittals after 2026-06-30');
 });
