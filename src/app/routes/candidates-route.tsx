@@ -8,8 +8,8 @@ import {
   candidateFormToWire,
   candidateWireToForm,
 } from '../../domain';
-import { EditorNotices, StopEditingButton } from '../../features/batch/components/editor-notices';
-import { FormJsonPreview } from '../../features/batch/components/form-json-preview';
+import { EditorNotices } from '../../features/batch/components/editor-notices';
+import { useFormEditorParts } from '../../features/batch/components/form-editor-parts';
 import {
   AddedNote,
   WorkspaceFrame,
@@ -116,12 +116,12 @@ function CandidateEditor({
     onAdded(target.put(wire, name || 'the candidate'));
   };
 
-  const preview = useCallback(
-    (toWire: (values: CandidateForm) => unknown) => (
-      <FormJsonPreview<CandidateForm> toWire={toWire} fileName="candidate.json" />
-    ),
-    [],
-  );
+  const { preview, actions } = useFormEditorParts<CandidateForm>({
+    fileName: 'candidate.json',
+    editing: Boolean(editingId),
+    autosave,
+    session,
+  });
 
   return (
     <>
@@ -133,16 +133,7 @@ function CandidateEditor({
         warningsFor={warningsFor}
         onValid={onValid}
         preview={preview}
-        actions={
-          editingId ? (
-            <StopEditingButton
-              onStop={() => {
-                autosave.discardPending();
-                session.restart();
-              }}
-            />
-          ) : null
-        }
+        actions={actions}
       />
     </>
   );

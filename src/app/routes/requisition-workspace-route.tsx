@@ -11,8 +11,8 @@ import {
   requisitionRecordToAmendWire,
   requisitionWireToForm,
 } from '../../domain';
-import { EditorNotices, StopEditingButton } from '../../features/batch/components/editor-notices';
-import { FormJsonPreview } from '../../features/batch/components/form-json-preview';
+import { EditorNotices } from '../../features/batch/components/editor-notices';
+import { useFormEditorParts } from '../../features/batch/components/form-editor-parts';
 import { AddedNote, WorkspaceFrame } from '../../features/batch/components/workspace-frame';
 import { useTrayTarget } from '../../features/batch/hooks/use-tray-target';
 import type { WorkspaceSession } from '../../features/batch/hooks/use-workspace-session';
@@ -79,12 +79,12 @@ function RequisitionEditor({
     onAdded(target.put(wire, name || 'the requisition'));
   };
 
-  const preview = useCallback(
-    (toWire: (values: RequisitionForm) => unknown) => (
-      <FormJsonPreview<RequisitionForm> toWire={toWire} fileName="requisition.json" />
-    ),
-    [],
-  );
+  const { preview, actions } = useFormEditorParts<RequisitionForm>({
+    fileName: 'requisition.json',
+    editing: Boolean(target.editingId),
+    autosave,
+    session,
+  });
 
   return (
     <>
@@ -97,16 +97,7 @@ function RequisitionEditor({
         submitLabel={target.submitLabel}
         onValid={onValid}
         preview={preview}
-        actions={
-          target.editingId ? (
-            <StopEditingButton
-              onStop={() => {
-                autosave.discardPending();
-                session.restart();
-              }}
-            />
-          ) : null
-        }
+        actions={actions}
       />
     </>
   );
