@@ -4,6 +4,7 @@ import type { RequisitionContext } from './candidate-wire';
 import { blankCandidateWire, candidateWireSchema, validateCandidateItem } from './candidate-wire';
 import type { FieldIssue } from './field-issue';
 import { validCandidateWire } from './test-data';
+import { expectIssueIn } from './issue-expectations';
 
 /*
  * The candidate wire rules: the spec's types, enumerations and bounds, and decisions.md's
@@ -29,14 +30,7 @@ function expectIssue(
   patterns: Array<RegExp | string> = [],
   requisition?: RequisitionContext,
 ): FieldIssue {
-  const issues = issuesOf(item, requisition);
-  const issue = issues.find((candidate) => candidate.field === field);
-  expect(issue, `an issue on ${field}; got ${JSON.stringify(issues)}`).toBeDefined();
-  for (const pattern of patterns) {
-    if (typeof pattern === 'string') expect(issue?.message).toContain(pattern);
-    else expect(issue?.message).toMatch(pattern);
-  }
-  return issue as FieldIssue;
+  return expectIssueIn(issuesOf(item, requisition), field, patterns);
 }
 
 const label = (key: string) => candidateField(key)?.label ?? key;

@@ -8,6 +8,7 @@ import {
   validateRequisitionItem,
 } from './requisition-wire';
 import { validAmendWire, validRequisitionWire } from './test-data';
+import { expectIssueIn } from './issue-expectations';
 
 /*
  * The requisition wire rules: the spec's types, enumerations and bounds, and decisions.md's
@@ -31,14 +32,7 @@ function expectIssue(
   patterns: Array<RegExp | string> = [],
   dateFormat: DateFormat = 'YYYY-MM-DD',
 ): FieldIssue {
-  const issues = issuesOf(item, dateFormat);
-  const issue = issues.find((candidate) => candidate.field === field);
-  expect(issue, `an issue on ${field}; got ${JSON.stringify(issues)}`).toBeDefined();
-  for (const pattern of patterns) {
-    if (typeof pattern === 'string') expect(issue?.message).toContain(pattern);
-    else expect(issue?.message).toMatch(pattern);
-  }
-  return issue as FieldIssue;
+  return expectIssueIn(issuesOf(item, dateFormat), field, patterns);
 }
 
 const label = (key: string) => requisitionField(key)?.label ?? key;
