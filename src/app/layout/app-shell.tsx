@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useId, useRef } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
+import { ClientOrgSelect } from '../../shared/config/client-org-select';
 import { useOrg } from '../../shared/config/org-context';
 import { useStorageProblem } from '../../shared/storage/local-store';
 
@@ -13,23 +14,13 @@ const navItems = [
 
 /** The client org choice and the vendor org, always visible: every call is made for them. */
 function OrgContextBar() {
-  const { config, clientOrgId, vendorOrgId, setClientOrgId } = useOrg();
+  const { config, vendorOrgId } = useOrg();
   const selectId = useId();
   return (
     <div className="org-bar">
       <div className="org-bar__item">
         <label htmlFor={selectId}>Client org</label>
-        <select
-          id={selectId}
-          value={clientOrgId}
-          onChange={(event) => setClientOrgId(Number(event.target.value))}
-        >
-          {config.clientOrgIds.map((id) => (
-            <option key={id} value={id}>
-              {id}
-            </option>
-          ))}
-        </select>
+        <ClientOrgSelect id={selectId} />
       </div>
       <div className="org-bar__item">
         <span>Vendor org</span> <strong>{vendorOrgId}</strong>

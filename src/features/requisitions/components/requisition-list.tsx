@@ -6,6 +6,7 @@ import { optionLabel, reqStatuses } from '../../../domain';
 import { errorMessage } from '../../../shared/api/http';
 import { useOrg } from '../../../shared/config/org-context';
 import { countOf, formatDateTime } from '../../../shared/lib/format';
+import { OptionSelect } from '../../../shared/ui/option-select';
 import type { FilterField, FilterOperator, RequisitionFilter } from '../api/requisitions';
 import { filterFields, filterOperators, requisitionListQueryOptions } from '../api/requisitions';
 
@@ -66,40 +67,26 @@ function FilterForm({
         <label htmlFor={ids.field} className="field__label">
           Filter by
         </label>
-        <select
+        <OptionSelect<FilterField>
           id={ids.field}
           value={field}
-          onChange={(event) => {
-            const next = filterFields.find((option) => option.value === event.target.value);
-            if (next) setField(next.value);
+          options={filterFields}
+          onChange={(next) => {
+            setField(next);
             setValue('');
           }}
-        >
-          {filterFields.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
+        />
       </div>
       <div className="field">
         <label htmlFor={ids.operator} className="field__label">
           Operator
         </label>
-        <select
+        <OptionSelect<FilterOperator>
           id={ids.operator}
           value={operator}
-          onChange={(event) => {
-            const next = filterOperators.find((option) => option.value === event.target.value);
-            if (next) setOperator(next.value);
-          }}
-        >
-          {filterOperators.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
+          options={filterOperators}
+          onChange={setOperator}
+        />
       </div>
       <div className="field">
         <label htmlFor={ids.value} className="field__label">

@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { ClientOrgSelect } from '../../../shared/config/client-org-select';
 import { useOrg } from '../../../shared/config/org-context';
 import { clearPortalStorage, portalStorageKeys } from '../../../shared/storage/local-store';
 import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
@@ -8,7 +9,7 @@ import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
  * client org to work for, and clearing what this browser keeps.
  */
 export function SettingsPage() {
-  const { config, clientOrgId, vendorOrgId, setClientOrgId } = useOrg();
+  const { config, vendorOrgId } = useOrg();
   const [confirming, setConfirming] = useState(false);
   const [cleared, setCleared] = useState(false);
   const [keyCount, setKeyCount] = useState(() => portalStorageKeys().length);
@@ -28,18 +29,7 @@ export function SettingsPage() {
             Each client org has its own batch and drafts. The list comes from the server
             (VMS_CLIENT_ORG_IDS).
           </p>
-          <select
-            id={orgId}
-            aria-describedby={`${orgId}-hint`}
-            value={clientOrgId}
-            onChange={(event) => setClientOrgId(Number(event.target.value))}
-          >
-            {config.clientOrgIds.map((id) => (
-              <option key={id} value={id}>
-                {id}
-              </option>
-            ))}
-          </select>
+          <ClientOrgSelect id={orgId} describedBy={`${orgId}-hint`} />
         </div>
         <dl className="facts">
           <div>
