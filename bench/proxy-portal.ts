@@ -19,6 +19,8 @@ const config = loadConfig({
   VMS_VENDOR_ORG_ID: '9001',
   // The limiter stays in the path (its cost is measured) but never refuses a bench request.
   PORTAL_RATE_LIMIT_PER_MINUTE: '1000000',
+  // A real file beside the log: each keyed call writes its key there, as in production.
+  PORTAL_DB: `${logFile}.portal.db`,
 });
 const app = buildPortal(config, {
   // Synchronous writes, one per line, as pino does on stdout and nginx does for its access log.

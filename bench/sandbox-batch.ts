@@ -51,6 +51,7 @@ async function oneRun(run: number): Promise<number> {
     PORT: '0',
     SANDBOX_PORT: '0',
     SANDBOX_DB: join(dir, 'sandbox.db'),
+    PORTAL_DB: join(dir, 'portal.db'),
     LOG_LEVEL: 'silent',
   });
   const portal = await startPortal(config, { sandbox: { processingDelayMs: 0 } });

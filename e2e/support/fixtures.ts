@@ -57,10 +57,11 @@ async function watchedPage({ page }: { page: Page }, use: (page: Page) => Promis
   expect(problems).toEqual([]);
 }
 
-function tempDb(): { path: string; cleanup(): void } {
+function tempDb(): { path: string; portalPath: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'vms-portal-e2e-'));
   return {
     path: join(dir, 'sandbox.db'),
+    portalPath: join(dir, 'portal.db'),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -70,7 +71,13 @@ export const test = base.extend<Fixtures>({
   portal: async ({}, use) => {
     const db = tempDb();
     const portal = await startPortal(
-      loadConfig({ PORT: '0', SANDBOX_PORT: '0', SANDBOX_DB: db.path, LOG_LEVEL: 'silent' }),
+      loadConfig({
+        PORT: '0',
+        SANDBOX_PORT: '0',
+        SANDBOX_DB: db.path,
+        PORTAL_DB: db.portalPath,
+        LOG_LEVEL: 'silent',
+      }),
       { sandbox: { processingDelayMs } },
     );
     await use(portal);
@@ -113,9 +120,11 @@ export const outageTest = base.extend<OutageFixtures & { portal: RunningPortal }
     db.cleanup();
   },
   portal: async ({ upstream }, use) => {
+    const db = tempDb();
     const portal = await startPortal(
       loadConfig({
         PORT: '0',
+        PORTAL_DB: db.portalPath,
         VMS_BASE_URL: upstream.url,
         VMS_API_KEY: sandboxDemo.apiKey,
         VMS_API_SECRET: sandboxDemo.apiSecret,
@@ -127,6 +136,7 @@ export const outageTest = base.extend<OutageFixtures & { portal: RunningPortal }
     );
     await use(portal);
     await portal.close();
+    db.cleanup();
   },
   baseURL: async ({ portal }, use) => use(portal.url),
 });

@@ -18,12 +18,14 @@ export const apiErrorCatalog = {
   not_found: 404,
   unknown_batch: 404,
   idempotency_conflict: 409,
+  outcome_unknown: 409,
   body_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
   upstream_unreachable: 502,
   app_not_built: 503,
+  store_unavailable: 503,
   upstream_timeout: 504,
 } as const;
 

@@ -6,6 +6,7 @@ import { portalConfigSchema } from '../domain/portal-config';
 import { upstreamLabel, type PortalConfig } from './config';
 import { PortalError, sendError } from './portal-error';
 import { serveSpa } from './spa';
+import { openPortalDatabase } from './store/portal-database';
 import { vmsProxy } from './vms-proxy';
 
 export interface BuildPortalOptions {
@@ -18,6 +19,8 @@ export interface BuildPortalOptions {
   distDir?: string;
   /** Where the embedded sandbox listens; required when `config.vmsBaseUrl` is null (startPortal). */
   sandboxUrl?: string;
+  /** More health checks (the embedded sandbox's): each returns its problems, none when well. */
+  healthChecks?: (() => string[])[];
 }
 
 export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -74,6 +77,19 @@ export function buildPortal(
     // No per-request "incoming"/"completed" lines: the proxy writes one line per VMS call.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
+    // A client that trickles its request (one byte every few seconds) must not hold a
+    // connection forever; a silent connection is closed too, but only after the longest wait
+    // for the VMS (config.ts checks that).
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.connectionTimeoutMs,
+    http: {
+      // Node swaps the two when the headers' limit is the longer one, which would give the body
+      // its 60 s default instead of requestTimeout.
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+      // Node checks both on this interval (default 30 s, which would let a trickle live half a
+      // minute past its limit).
+      connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs),
+    },
   });
 
   app.register(helmet, {
@@ -142,12 +158,28 @@ export function buildPortal(
     upstream: upstreamLabel(config),
   });
   app.get('/api/config', async () => configBody);
-  app.get('/api/health', async () => ({ status: 'ok' }));
+  // Opened once; the proxy awaits it when it registers (and closes it). The catch only keeps an
+  // early failure from counting as unhandled before then: listen() still fails with it.
+  const database = openPortalDatabase(config.portalDb);
+  database.catch(() => {});
+  let databaseProblem: string | null = null;
+  const healthChecks = options.healthChecks ?? [];
+  app.get('/api/health', async () => {
+    const reasons = [
+      ...(databaseProblem === null ? [] : [databaseProblem]),
+      ...healthChecks.flatMap((check) => check()),
+    ];
+    return reasons.length === 0 ? { status: 'ok' } : { status: 'degraded', reasons };
+  });
 
   app.register(vmsProxy, {
     prefix: '/api/vms',
     config,
     upstreamUrl: withTrailingSlash(upstreamUrl),
+    database,
+    onDatabaseHealth: (problem) => {
+      databaseProblem = problem;
+    },
   });
 
   serveSpa(app, options.distDir ?? defaultDistDir);

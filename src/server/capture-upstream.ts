@@ -24,6 +24,10 @@ export interface UpstreamAnswer {
   body?: string | Buffer;
   /** Wait this long before answering (a slow VMS). */
   delayMs?: number;
+  /** Never answer: the request arrived, the answer never comes (until the connection closes). */
+  hang?: boolean;
+  /** Close the connection without an answer once the request has arrived. */
+  reset?: boolean;
 }
 
 export type Responder = (request: CapturedRequest) => UpstreamAnswer;
@@ -65,6 +69,11 @@ export async function startCaptureUpstream(): Promise<CaptureUpstream> {
       };
       requests.push(captured);
       const answer = responder(captured);
+      if (answer.hang) return;
+      if (answer.reset) {
+        req.socket.destroy();
+        return;
+      }
       const send = () => {
         res.writeHead(answer.status ?? 200, answer.headers ?? {});
         res.end(answer.body ?? '');
@@ -111,6 +120,7 @@ export function testConfig(upstreamUrl: string, env: NodeJS.ProcessEnv = {}): Po
     VMS_CLIENT_ORG_IDS: '1001,1002',
     VMS_VENDOR_ORG_ID: '9001',
     LOG_LEVEL: 'info',
+    PORTAL_DB: ':memory:',
     ...env,
   });
 }

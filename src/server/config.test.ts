@@ -35,7 +35,11 @@ describe('loadConfig', () => {
       dateFormat: 'YYYY-MM-DD',
       maxBatch: 500,
       timeoutMs: 30_000,
+      lateAnswerMs: 600_000,
       bodyLimitBytes: 5 * 1024 * 1024,
+      requestTimeoutMs: 60_000,
+      connectionTimeoutMs: 120_000,
+      portalDb: './data/portal.db',
       rateLimitPerMinute: 600,
       logLevel: 'info',
       sandboxPort: 8788,
@@ -93,6 +97,44 @@ describe('loadConfig', () => {
     ['SANDBOX_PORT', { SANDBOX_PORT: 'x' }],
   ])('names %s when it is malformed', (name, env) => {
     expect(problem(env)).toMatch(new RegExp(`^${name} must be`));
+  });
+
+  it('refuses a VMS_BASE_URL with a user name or password, without printing the password', () => {
+    const message = problem({
+      ...remote,
+      VMS_BASE_URL: 'https://ops:hunter2-secret@vms.example.com/api/',
+    });
+    expect(message).toContain('VMS_BASE_URL must not contain a user name or password');
+    expect(message).toContain('"https://vms.example.com/api/"');
+    expect(message).not.toContain('hunter2-secret');
+    expect(message).not.toContain('ops:');
+    expect(problem({ ...remote, VMS_BASE_URL: 'https://token@vms.example.com/' })).not.toContain(
+      'token',
+    );
+  });
+
+  it('keeps the late-answer wait and the connection timeout longer than VMS_TIMEOUT_MS', () => {
+    expect(problem({ VMS_TIMEOUT_MS: '5000', VMS_LATE_ANSWER_MS: '4000' })).toContain(
+      'VMS_LATE_ANSWER_MS (4000) must not be shorter than VMS_TIMEOUT_MS (5000)',
+    );
+    expect(problem({ VMS_TIMEOUT_MS: '5000', PORTAL_CONNECTION_TIMEOUT_MS: '5000' })).toContain(
+      'PORTAL_CONNECTION_TIMEOUT_MS (5000) must be longer than VMS_TIMEOUT_MS (5000)',
+    );
+    expect(
+      loadConfig({
+        VMS_TIMEOUT_MS: '200',
+        VMS_LATE_ANSWER_MS: '900',
+        PORTAL_REQUEST_TIMEOUT_MS: '1500',
+        PORTAL_CONNECTION_TIMEOUT_MS: '2000',
+        PORTAL_DB: ':memory:',
+      }),
+    ).toMatchObject({
+      timeoutMs: 200,
+      lateAnswerMs: 900,
+      requestTimeoutMs: 1500,
+      connectionTimeoutMs: 2000,
+      portalDb: ':memory:',
+    });
   });
 
   it('names every malformed variable in one line', () => {

@@ -19,7 +19,18 @@ export interface PortalConfig {
   dateFormat: DateFormat;
   maxBatch: number;
   timeoutMs: number;
+  /**
+   * How long a keyed POST's upstream call is kept open after the browser got its 504, so that a
+   * late answer still settles the Idempotency-Key (decision 002).
+   */
+  lateAnswerMs: number;
   bodyLimitBytes: number;
+  /** Most time a client may take to send a whole request (headers and body). */
+  requestTimeoutMs: number;
+  /** Most time a connection may stay silent before the server closes it. */
+  connectionTimeoutMs: number;
+  /** The portal's own database (idempotency keys): an SQLite file, or `:memory:`. */
+  portalDb: string;
   /** Requests per minute per client address on /api/vms; 0 turns the limit off. */
   rateLimitPerMinute: number;
   logLevel: LogLevel;
@@ -75,6 +86,14 @@ const orgIdList = optional.transform((value, ctx) => {
 const baseUrl = optional.transform((value, ctx) => {
   if (value === undefined) return undefined;
   const url = URL.canParse(value) ? new URL(value) : null;
+  if (url && (url.username || url.password)) {
+    // Never echo the value: it holds a password. Credentials go in VMS_API_KEY / VMS_API_SECRET.
+    ctx.addIssue({
+      code: 'custom',
+      message: `VMS_BASE_URL must not contain a user name or password (user:password@host); remove them from the address (the VMS is signed with VMS_API_KEY and VMS_API_SECRET), e.g. "${url.protocol}//${url.host}${url.pathname}".`,
+    });
+    return z.NEVER;
+  }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
     ctx.addIssue({
       code: 'custom',
@@ -108,8 +127,17 @@ const envSchema = z.object({
   VMS_DATE_FORMAT: oneOf('VMS_DATE_FORMAT', dateFormats),
   VMS_MAX_BATCH: wholeNumber('VMS_MAX_BATCH', 1, 100_000, '500'),
   VMS_TIMEOUT_MS: wholeNumber('VMS_TIMEOUT_MS', 1, 600_000, '30000'),
+  VMS_LATE_ANSWER_MS: wholeNumber('VMS_LATE_ANSWER_MS', 1, 24 * 60 * 60 * 1000, '600000'),
   VMS_BODY_LIMIT_BYTES: wholeNumber('VMS_BODY_LIMIT_BYTES', 1024, 1024 * MB, String(5 * MB)),
   PORTAL_RATE_LIMIT_PER_MINUTE: wholeNumber('PORTAL_RATE_LIMIT_PER_MINUTE', 0, 1_000_000, '600'),
+  PORTAL_REQUEST_TIMEOUT_MS: wholeNumber('PORTAL_REQUEST_TIMEOUT_MS', 1000, 3_600_000, '60000'),
+  PORTAL_CONNECTION_TIMEOUT_MS: wholeNumber(
+    'PORTAL_CONNECTION_TIMEOUT_MS',
+    1000,
+    3_600_000,
+    '120000',
+  ),
+  PORTAL_DB: optional,
   LOG_LEVEL: oneOf('LOG_LEVEL', logLevels),
   SANDBOX_PORT: wholeNumber('SANDBOX_PORT', 0, 65535, '8788'),
   SANDBOX_DB: optional,
@@ -140,6 +168,19 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
       .map(([name, how]) => `${name} is required when VMS_BASE_URL is set: ${how}`);
     if (problems.length > 0) throw new ConfigError(problems.join(' '));
   }
+  const timeoutMs = values.VMS_TIMEOUT_MS ?? 30_000;
+  const lateAnswerMs = values.VMS_LATE_ANSWER_MS ?? Math.max(600_000, timeoutMs);
+  if (lateAnswerMs < timeoutMs) {
+    throw new ConfigError(
+      `VMS_LATE_ANSWER_MS (${lateAnswerMs}) must not be shorter than VMS_TIMEOUT_MS (${timeoutMs}): it is how long the portal keeps waiting for a batch's answer after telling the browser it is late.`,
+    );
+  }
+  const connectionTimeoutMs = values.PORTAL_CONNECTION_TIMEOUT_MS ?? 120_000;
+  if (connectionTimeoutMs <= timeoutMs) {
+    throw new ConfigError(
+      `PORTAL_CONNECTION_TIMEOUT_MS (${connectionTimeoutMs}) must be longer than VMS_TIMEOUT_MS (${timeoutMs}): a browser's connection is silent while the portal waits for the VMS.`,
+    );
+  }
 
   return {
     port: values.PORT ?? 8787,
@@ -152,8 +193,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
     vendorOrgId: values.VMS_VENDOR_ORG_ID ?? sandboxDemo.vendorOrgId,
     dateFormat: values.VMS_DATE_FORMAT ?? 'YYYY-MM-DD',
     maxBatch: values.VMS_MAX_BATCH ?? 500,
-    timeoutMs: values.VMS_TIMEOUT_MS ?? 30_000,
+    timeoutMs,
+    lateAnswerMs,
     bodyLimitBytes: values.VMS_BODY_LIMIT_BYTES ?? 5 * MB,
+    requestTimeoutMs: values.PORTAL_REQUEST_TIMEOUT_MS ?? 60_000,
+    connectionTimeoutMs,
+    portalDb: values.PORTAL_DB ?? './data/portal.db',
     rateLimitPerMinute: values.PORTAL_RATE_LIMIT_PER_MINUTE ?? 600,
     logLevel: values.LOG_LEVEL ?? 'info',
     sandboxPort: values.SANDBOX_PORT ?? 8788,

@@ -1,61 +1,147 @@
-import { describe, expect, it } from 'vitest';
-import { IdempotencyStore, callFingerprint, type CallOutcome } from './idempotency';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { callFingerprint, IdempotencyGate, type CallOutcome } from './idempotency';
 import { PortalError } from './portal-error';
+import { createIdempotencyKeyStore } from './store/idempotency-keys';
+import { openPortalDatabase, type PortalDatabase } from './store/portal-database';
 
-const accepted: CallOutcome = { status: 202, headers: {}, body: Buffer.from('{"batchid":"1"}') };
-const failed: CallOutcome = { status: 500, headers: {}, body: Buffer.from('down') };
+const accepted: CallOutcome = {
+  status: 202,
+  headers: { 'content-type': 'application/json' },
+  body: Buffer.from('{"batchid":"rb_1","received":2}'),
+};
+const refused: CallOutcome = {
+  status: 400,
+  headers: { 'content-type': 'application/json' },
+  body: Buffer.from('{"error":{"code":"invalid_body","message":"no","details":[]}}'),
+};
+const reset = new PortalError('upstream_unreachable', 'connection closed unexpectedly');
 
-function claimFirst(store: IdempotencyStore, key: string, fingerprint = 'f') {
-  const claim = store.claim(key, fingerprint);
-  if (claim.kind !== 'first') throw new Error(`expected a first claim for ${key}`);
-  return claim;
+let dir: string;
+let file: string;
+let database: PortalDatabase;
+let clock: number;
+
+function gateOn(db: PortalDatabase, ttlMs?: number) {
+  return new IdempotencyGate(createIdempotencyKeyStore(db.db), {
+    now: () => clock,
+    ...(ttlMs === undefined ? {} : { ttlMs }),
+  });
 }
 
-describe('IdempotencyStore', () => {
-  it('hands the in-flight outcome to a duplicate and the remembered one to a repeat', async () => {
-    const store = new IdempotencyStore();
-    const first = claimFirst(store, 'k');
-    const duplicate = store.claim('k', 'f');
-    expect(duplicate.kind).toBe('repeat');
-    first.settle(accepted);
-    if (duplicate.kind === 'repeat') expect(await duplicate.outcome).toBe(accepted);
-    const repeat = store.claim('k', 'f');
-    expect(repeat.kind).toBe('repeat');
-    if (repeat.kind === 'repeat') expect(await repeat.outcome).toBe(accepted);
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof PortalError) return error.code;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'portal-db-'));
+  file = join(dir, 'portal.db');
+  database = await openPortalDatabase(file);
+  clock = 1_800_000_000_000;
+});
+
+afterEach(async () => {
+  await database.close().catch(() => {});
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('IdempotencyGate', () => {
+  it('lets the first call through, makes a duplicate wait for it, and replays it afterwards', async () => {
+    const gate = gateOn(database);
+    const first = await gate.admit('k1', 'fp');
+    expect(first.kind).toBe('first');
+    const duplicate = await gate.admit('k1', 'fp');
+    expect(duplicate.kind).toBe('in_flight');
+    if (first.kind !== 'first' || duplicate.kind !== 'in_flight') return;
+
+    await first.finish({ kind: 'answered', outcome: accepted });
+    expect((await duplicate.answer).body.toString()).toBe('{"batchid":"rb_1","received":2}');
+    const repeat = await gate.admit('k1', 'fp');
+    expect(repeat).toMatchObject({ kind: 'replay', outcome: { status: 202 } });
   });
 
-  it('forgets a failed outcome once the waiters have it', async () => {
-    const store = new IdempotencyStore();
-    const first = claimFirst(store, 'k');
-    const waiter = store.claim('k', 'f');
-    first.settle(failed);
-    if (waiter.kind === 'repeat') expect(await waiter.outcome).toBe(failed);
-    expect(store.claim('k', 'f').kind).toBe('first');
+  it('remembers an accepted answer across a restart of the portal (same database file)', async () => {
+    const first = await gateOn(database).admit('k2', 'fp');
+    if (first.kind !== 'first') throw new Error('expected first');
+    await first.finish({ kind: 'answered', outcome: accepted });
+    await database.close();
+
+    database = await openPortalDatabase(file);
+    const restarted = gateOn(database);
+    await restarted.recover();
+    const repeat = await restarted.admit('k2', 'fp');
+    expect(repeat.kind).toBe('replay');
+    if (repeat.kind === 'replay') expect(repeat.outcome.body.equals(accepted.body)).toBe(true);
   });
 
-  it('refuses the same key for a different request', () => {
-    const store = new IdempotencyStore();
-    claimFirst(store, 'k', 'one').settle(accepted);
-    expect(() => store.claim('k', 'two')).toThrow(PortalError);
-    expect(() => store.claim('k', 'two')).toThrow(/different request/);
+  it('reads a call that was in flight at a restart as outcome unknown, never as free', async () => {
+    const first = await gateOn(database).admit('k3', 'fp');
+    expect(first.kind).toBe('first');
+    await database.close(); // the process stops before the VMS answers
+
+    database = await openPortalDatabase(file);
+    const restarted = gateOn(database);
+    await restarted.recover();
+    expect(await codeOf(restarted.admit('k3', 'fp'))).toBe('outcome_unknown');
+    expect(await codeOf(restarted.admit('k3', 'fp'))).toBe('outcome_unknown');
   });
 
-  it('forgets remembered answers after the TTL', () => {
-    let now = 0;
-    const store = new IdempotencyStore({ ttlMs: 1000, now: () => now });
-    claimFirst(store, 'k').settle(accepted);
-    now = 999;
-    expect(store.claim('k', 'f').kind).toBe('repeat');
-    now = 1000;
-    expect(store.claim('k', 'f').kind).toBe('first');
+  it('marks a call that may have arrived without an answer as unknown, for waiters too', async () => {
+    const gate = gateOn(database);
+    const first = await gate.admit('k4', 'fp');
+    const waiter = await gate.admit('k4', 'fp');
+    if (first.kind !== 'first' || waiter.kind !== 'in_flight') throw new Error('unexpected');
+    const answered = await first.finish({ kind: 'uncertain', failure: reset });
+    expect(answered.status).toBe(409);
+    expect(JSON.parse((await waiter.answer).body.toString())).toMatchObject({
+      error: { code: 'outcome_unknown' },
+    });
+    expect(await codeOf(gate.admit('k4', 'fp'))).toBe('outcome_unknown');
   });
 
-  it('keeps at most maxKeys, dropping the oldest first', () => {
-    const store = new IdempotencyStore({ maxKeys: 3 });
-    for (const key of ['a', 'b', 'c', 'd']) claimFirst(store, key).settle(accepted);
-    expect(store.size).toBe(3);
-    expect(store.claim('a', 'f').kind).toBe('first');
-    expect(store.claim('d', 'f').kind).toBe('repeat');
+  it('frees the key when the call certainly never left, or the VMS refused it', async () => {
+    const gate = gateOn(database);
+    const notSent = await gate.admit('k5', 'fp');
+    if (notSent.kind !== 'first') throw new Error('expected first');
+    const unreachable = new PortalError('upstream_unreachable', 'connection refused');
+    expect((await notSent.finish({ kind: 'not_sent', failure: unreachable })).status).toBe(502);
+    const retry = await gate.admit('k5', 'fp');
+    expect(retry.kind).toBe('first');
+    if (retry.kind !== 'first') return;
+    await retry.finish({ kind: 'answered', outcome: refused });
+    expect((await gate.admit('k5', 'fp')).kind).toBe('first');
+  });
+
+  it('refuses the same key for a different request', async () => {
+    const gate = gateOn(database);
+    await gate.admit('k6', 'fp-a');
+    expect(await codeOf(gate.admit('k6', 'fp-b'))).toBe('idempotency_conflict');
+  });
+
+  it('forgets keys after the retention period, and the purge removes them', async () => {
+    const gate = gateOn(database, 1000);
+    const first = await gate.admit('k7', 'fp');
+    if (first.kind !== 'first') throw new Error('expected first');
+    await first.finish({ kind: 'answered', outcome: accepted });
+    clock += 999;
+    expect((await gate.admit('k7', 'fp')).kind).toBe('replay');
+    clock += 1;
+    expect(await gate.purge()).toBe(1);
+    expect((await gate.admit('k7', 'fp')).kind).toBe('first');
+  });
+
+  it('refuses to forward (503) when the database cannot record the key, and says so', async () => {
+    const gate = gateOn(database);
+    await database.close();
+    expect(await codeOf(gate.admit('k8', 'fp'))).toBe('store_unavailable');
   });
 });
 

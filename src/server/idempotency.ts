@@ -1,31 +1,8 @@
 import { createHash } from 'node:crypto';
 import { PortalError } from './portal-error';
+import type { CallOutcome, IdempotencyKeyStore } from './store/idempotency-keys';
 
-/** What the portal answered for one call: enough to answer a repeat of it identically. */
-export interface CallOutcome {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-interface Entry {
-  fingerprint: string;
-  outcome: Promise<CallOutcome>;
-  /** Set once a 2xx answer is remembered; until then the call is in flight. */
-  expiresAt: number | null;
-}
-
-export type IdempotencyClaim =
-  /** First sight of the key: forward the call, then `settle` with what came back. */
-  | { kind: 'first'; settle(outcome: CallOutcome): void }
-  /** A repeat, or a duplicate of a call still in flight: answer with this outcome. */
-  | { kind: 'repeat'; outcome: Promise<CallOutcome> };
-
-export interface IdempotencyOptions {
-  maxKeys?: number;
-  ttlMs?: number;
-  now?: () => number;
-}
+export type { CallOutcome } from './store/idempotency-keys';
 
 /** `Idempotency-Key` values: a UUID from the browser, or any similar opaque token. */
 const keyPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -49,74 +26,189 @@ export function callFingerprint(method: string, url: string, body: Buffer | unde
   return hash.digest('hex');
 }
 
+/** How a forwarded call ended, as far as anyone can know. */
+export type ForwardResult =
+  /** The VMS answered (any status). */
+  | { kind: 'answered'; outcome: CallOutcome }
+  /** The call certainly never reached the VMS (no connection was made). */
+  | { kind: 'not_sent'; failure: PortalError }
+  /** The call may have reached the VMS, but no answer came (reset, or no answer in time). */
+  | { kind: 'uncertain'; failure: PortalError };
+
+export type Admission =
+  /** First sight of the key: forward the call, then `finish` with how it ended. */
+  | { kind: 'first'; finish(result: ForwardResult): Promise<CallOutcome> }
+  /** The first call with this key is still waiting for the VMS in this process. */
+  | { kind: 'in_flight'; answer: Promise<CallOutcome> }
+  /** A repeat of a call the VMS accepted: answer it again. */
+  | { kind: 'replay'; outcome: CallOutcome };
+
+export function outcomeUnknownError(): PortalError {
+  return new PortalError(
+    'outcome_unknown',
+    'This batch was sent to the VMS before, but its answer never came, so nobody can tell whether the VMS received it. The portal will not send it again with this key. Check the VMS first: for requisitions, search the Requisitions list for their client internal req; for candidates, look at the requisition’s candidates. Then send only what is missing, as a new batch.',
+    [{ field: 'Idempotency-Key', message: 'outcome unknown' }],
+  );
+}
+
+function storeUnavailable(error: unknown): PortalError {
+  return new PortalError(
+    'store_unavailable',
+    `The portal cannot record sends right now, so nothing was sent (its database PORTAL_DB failed: ${error instanceof Error ? error.message : String(error)}). Try again in a moment; if it keeps happening, tell the administrator.`,
+  );
+}
+
+export interface IdempotencyGateOptions {
+  /** How long a key is kept after it was first used. */
+  ttlMs?: number;
+  now?: () => number;
+  /**
+   * Told of every database failure (the error) and of every success after one (null), so health
+   * can say "degraded" while writes fail. A failed outcome write does not fail the answer.
+   */
+  onStoreHealth?: (error: unknown) => void;
+}
+
 /**
- * Architecture.md, "Data never lost": a retry of the same batch is recognised by the proxy and not
- * sent twice. The browser sends one `Idempotency-Key` per batch; the first call with a key is
- * forwarded, a repeat gets the remembered answer, and a duplicate that arrives while the first is
- * in flight waits for it. Only 2xx answers are remembered: a failed send may be retried for real.
- * In memory and bounded (oldest keys go first), which is enough for one portal process; a restart
- * forgets, and the VMS's own duplicate checks are the backstop.
+ * Decision 002: a batch reaches the VMS once, whatever happens to its answer. Keys are written
+ * to the portal's database before the call leaves and settled with the VMS's answer, even one
+ * that comes after the browser was told 504. A repeat of an accepted batch gets the remembered
+ * answer; a repeat while the first is still waiting waits for it; a repeat of a call whose
+ * answer never came is refused with `outcome_unknown`, never forwarded blindly.
  */
-export class IdempotencyStore {
-  private readonly entries = new Map<string, Entry>();
-  private readonly maxKeys: number;
+export class IdempotencyGate {
+  /** This process's calls still waiting for the VMS: a repeat waits for the same answer. */
+  private readonly inFlight = new Map<string, Promise<CallOutcome>>();
   private readonly ttlMs: number;
   private readonly now: () => number;
 
-  constructor(options: IdempotencyOptions = {}) {
-    this.maxKeys = options.maxKeys ?? 10_000;
+  private failing = false;
+
+  constructor(
+    private readonly store: IdempotencyKeyStore,
+    private readonly options: IdempotencyGateOptions = {},
+  ) {
     this.ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
     this.now = options.now ?? Date.now;
   }
 
-  get size(): number {
-    return this.entries.size;
+  private storeWorked(): void {
+    if (!this.failing) return;
+    this.failing = false;
+    this.options.onStoreHealth?.(null);
   }
 
-  claim(key: string, fingerprint: string): IdempotencyClaim {
-    const existing = this.entries.get(key);
-    if (existing && existing.expiresAt !== null && existing.expiresAt <= this.now()) {
-      this.entries.delete(key);
-    } else if (existing) {
-      if (existing.fingerprint !== fingerprint) {
-        throw new PortalError(
-          'idempotency_conflict',
-          'This Idempotency-Key was already used for a different request (another operation, org or body). Send a new key for each new batch.',
-          [{ field: 'Idempotency-Key', message: 'already used for a different request' }],
-        );
+  private storeFailed(error: unknown): void {
+    this.failing = true;
+    this.options.onStoreHealth?.(error);
+  }
+
+  /** At start-up: what was in flight when the last process stopped has no known outcome. */
+  async recover(): Promise<void> {
+    await this.store.markAllInFlightUnknown(this.now());
+    await this.purge();
+  }
+
+  /** Drops keys older than the retention (24 h); calls still in flight are never that old. */
+  purge(): Promise<number> {
+    return this.store.purgeCreatedUpTo(this.now() - this.ttlMs);
+  }
+
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  async admit(key: string, fingerprint: string): Promise<Admission> {
+    const admission = await this.tryAdmit(key, fingerprint);
+    this.storeWorked();
+    return admission;
+  }
+
+  private async tryAdmit(key: string, fingerprint: string): Promise<Admission> {
+    try {
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        if (await this.store.insertInFlight(key, fingerprint, this.now())) {
+          return this.first(key);
+        }
+        const record = await this.store.find(key);
+        if (!record) continue; // purged in between: claim it again
+        if (record.fingerprint !== fingerprint) {
+          throw new PortalError(
+            'idempotency_conflict',
+            'This Idempotency-Key was already used for a different request (another operation, org or body). Send a new key for each new batch.',
+            [{ field: 'Idempotency-Key', message: 'already used for a different request' }],
+          );
+        }
+        if (record.state !== 'in_flight' && record.createdAt + this.ttlMs <= this.now()) {
+          await this.store.forget(key); // expired: the key is free again
+          continue;
+        }
+        if (record.state === 'settled') return { kind: 'replay', outcome: record.outcome };
+        const answer = this.inFlight.get(key);
+        if (record.state === 'in_flight' && answer) return { kind: 'in_flight', answer };
+        // Unknown, or in flight in a process that is gone.
+        throw outcomeUnknownError();
       }
-      return { kind: 'repeat', outcome: existing.outcome };
+      throw outcomeUnknownError();
+    } catch (error) {
+      if (error instanceof PortalError) throw error;
+      this.storeFailed(error);
+      throw storeUnavailable(error);
     }
+  }
 
+  private first(key: string): Admission {
     let resolve!: (outcome: CallOutcome) => void;
-    const entry: Entry = {
-      fingerprint,
-      outcome: new Promise<CallOutcome>((done) => (resolve = done)),
-      expiresAt: null,
-    };
-    this.entries.set(key, entry);
-    this.evictOldest();
-
+    const answer = new Promise<CallOutcome>((done) => (resolve = done));
+    this.inFlight.set(key, answer);
     return {
       kind: 'first',
-      settle: (outcome) => {
+      finish: async (result) => {
+        const outcome = await this.record(key, result);
+        this.inFlight.delete(key);
         resolve(outcome);
-        // The entry may have been evicted or replaced meanwhile; only touch our own.
-        if (this.entries.get(key) !== entry) return;
-        if (outcome.status >= 200 && outcome.status < 300) {
-          entry.expiresAt = this.now() + this.ttlMs;
-        } else {
-          this.entries.delete(key);
-        }
+        return outcome;
       },
     };
   }
 
-  private evictOldest(): void {
-    // A Map iterates in insertion order, so the first keys are the oldest.
-    for (const key of this.entries.keys()) {
-      if (this.entries.size <= this.maxKeys) return;
-      this.entries.delete(key);
+  /** Writes how the call ended; the answer goes out even when the write fails. */
+  private async record(key: string, result: ForwardResult): Promise<CallOutcome> {
+    const write = async (): Promise<CallOutcome> => {
+      switch (result.kind) {
+        case 'answered':
+          // Only an accepted call is remembered; a refusal may be corrected and sent for real.
+          if (result.outcome.status >= 200 && result.outcome.status < 300) {
+            await this.store.settle(key, result.outcome, this.now());
+          } else {
+            await this.store.forget(key);
+          }
+          return result.outcome;
+        case 'not_sent':
+          await this.store.forget(key);
+          return errorOutcome(result.failure);
+        case 'uncertain':
+          await this.store.markUnknown(key, this.now());
+          return errorOutcome(outcomeUnknownError());
+      }
+    };
+    try {
+      const outcome = await write();
+      this.storeWorked();
+      return outcome;
+    } catch (error) {
+      // The key stays `in_flight` in the database, which a later repeat reads as "unknown": the
+      // safe side. The answer itself still reaches whoever is waiting.
+      this.storeFailed(error);
+      return result.kind === 'answered' ? result.outcome : errorOutcome(result.failure);
     }
   }
+}
+
+export function errorOutcome(error: PortalError): CallOutcome {
+  return {
+    status: error.statusCode,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: Buffer.from(JSON.stringify(error.toBody())),
+  };
 }

@@ -21,6 +21,10 @@ export class PortalError extends Error {
     super(message);
   }
 
+  toBody() {
+    return apiErrorBody(this.code, this.message, this.details);
+  }
+
   /** Read by Fastify and by plugins (rate-limit) that look for an HTTP status on errors. */
   get statusCode(): number {
     return apiErrorStatus(this.code);

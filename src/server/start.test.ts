@@ -8,7 +8,13 @@ let portal: RunningPortal;
 
 beforeAll(async () => {
   portal = await startPortal(
-    loadConfig({ PORT: '0', SANDBOX_PORT: '0', SANDBOX_DB: ':memory:', LOG_LEVEL: 'silent' }),
+    loadConfig({
+      PORT: '0',
+      SANDBOX_PORT: '0',
+      SANDBOX_DB: ':memory:',
+      PORTAL_DB: ':memory:',
+      LOG_LEVEL: 'silent',
+    }),
     { sandbox: { processingDelayMs: 0 } },
   );
 });

@@ -25,6 +25,26 @@ const unreachableReasons: Record<string, string> = {
   UND_ERR_CONNECT_TIMEOUT: 'no answer to the connection attempt',
 };
 
+/** Failures that happen before a connection exists: the call certainly never reached the VMS. */
+const notSentCodes = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * Whether a failed call may have reached the VMS. Only a failure to connect proves it did not; a
+ * reset or a missing answer after the request was (perhaps) written leaves it open (decision 002).
+ */
+export function certainlyNotSent(error: unknown): boolean {
+  const outer = asCoded(error);
+  const cause = asCoded(outer.cause ?? error);
+  return typeof cause.code === 'string' && notSentCodes.has(cause.code);
+}
+
 /**
  * Turns a failed upstream call (as undici reports it) into the portal's
  * answer: 504 when the VMS was too slow, 502 naming the host when it could not be reached.

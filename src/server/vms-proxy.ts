@@ -2,21 +2,25 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool } from 'undici';
-import { apiErrorBody } from '../domain/api-error';
 import { checkBatchBody } from './batch-body';
 import { isLoopbackHost, type PortalConfig } from './config';
 import {
-  IdempotencyStore,
   callFingerprint,
+  errorOutcome,
+  IdempotencyGate,
   parseIdempotencyKey,
   type CallOutcome,
+  type ForwardResult,
 } from './idempotency';
 import { PortalError } from './portal-error';
 import { signatureHeaders } from './signature';
-import { upstreamFailure } from './upstream-failure';
+import type { PortalDatabase } from './store/portal-database';
+import { createIdempotencyKeyStore } from './store/idempotency-keys';
+import { certainlyNotSent, upstreamFailure } from './upstream-failure';
 import {
   checkOrgScope,
   describeOperations,
+  forwardedQuery,
   vmsOperations,
   type Query,
   type VmsOperation,
@@ -26,6 +30,10 @@ export interface VmsProxyOptions {
   config: PortalConfig;
   /** Where operations are sent: VMS_BASE_URL, or the embedded sandbox; ends in `/`. */
   upstreamUrl: string;
+  /** The portal's database (being opened); the proxy keeps its idempotency keys there. */
+  database: Promise<PortalDatabase>;
+  /** Told when the database fails a write (a reason) and when it works again (null). */
+  onDatabaseHealth?: (problem: string | null) => void;
 }
 
 interface ProxyRoute {
@@ -70,12 +78,17 @@ interface CallLine {
   idempotencyKey?: string;
 }
 
-function errorOutcome(error: PortalError): CallOutcome {
-  return {
-    status: error.statusCode,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: Buffer.from(JSON.stringify(apiErrorBody(error.code, error.message, error.details))),
-  };
+/** Resolves with `promise`, or with `late()` if it takes longer than `ms`. */
+async function withDeadline<T>(promise: Promise<T>, ms: number, late: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(late()), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The upstream answer's headers as undici gives them: lower-case names. */
@@ -106,12 +119,34 @@ async function readBody(stream: AsyncIterable<Buffer>): Promise<Buffer> {
  */
 export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   app,
-  { config, upstreamUrl },
+  { config, upstreamUrl, database: opening, onDatabaseHealth },
 ) => {
   const upstreamHost = new URL(upstreamUrl).host;
   // Made once, not per request; see CallLine for why it has no redaction.
   const callLog = app.log.child({}, { redact: [] });
-  const idempotency = new IdempotencyStore();
+  const database = await opening;
+  const idempotency = new IdempotencyGate(createIdempotencyKeyStore(database.db), {
+    onStoreHealth: (error) => {
+      if (error === null) {
+        app.log.info('portal database writes work again');
+        onDatabaseHealth?.(null);
+        return;
+      }
+      app.log.error({ err: error }, 'portal database failed a write');
+      onDatabaseHealth?.(
+        `portal database (PORTAL_DB): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    },
+  });
+  await idempotency.recover();
+  const purgeTimer = setInterval(
+    () =>
+      idempotency.purge().catch((error: unknown) => app.log.error({ err: error }, 'purge failed')),
+    60 * 60 * 1000,
+  );
+  purgeTimer.unref();
+  /** Keyed calls whose upstream answer is still awaited (they may outlive their request). */
+  const settling = new Set<Promise<unknown>>();
 
   // undici straight, not @fastify/reply-from: the proxy buffers the answer anyway (it is
   // remembered for retries), so reply-from's streaming, header rewriting and URL cache were pure
@@ -127,7 +162,13 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     headersTimeout: config.timeoutMs,
     bodyTimeout: config.timeoutMs,
   });
-  app.addHook('onClose', () => pool.destroy());
+  app.addHook('onClose', async () => {
+    clearInterval(purgeTimer);
+    // Calls still waiting for the VMS end now, recorded as outcome unknown; then the database.
+    await pool.destroy();
+    await Promise.allSettled(settling);
+    await database.close();
+  });
 
   // Two checks on every call, in one hook. The proxy's answers are data, never pages: they get
   // the strictest headers there are, set here instead of through @fastify/helmet, which rebuilds
@@ -186,8 +227,10 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   async function forward(
     request: ProxyRequest,
     operation: VmsOperation,
+    query: string,
     body: Buffer | undefined,
-  ): Promise<{ outcome: CallOutcome; upstreamStatus: number | null }> {
+    waitMs: number,
+  ): Promise<ForwardResult> {
     // Built from nothing rather than filtered: no browser header (x-api-key, x-signature,
     // authorization, cookie, hop-by-hop, anything else) can reach the VMS. undici adds `host`.
     const headers: IncomingHttpHeaders = {
@@ -195,34 +238,47 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       ...signatureHeaders(config.apiKey, config.apiSecret),
     };
     if (body) headers['content-type'] = 'application/json';
-    // The route fixes the path; the query goes upstream verbatim.
-    const url = request.raw.url ?? '';
-    const queryAt = url.indexOf('?');
     try {
+      // The route fixes the path; the query is the checked one (forwardedQuery).
       const answer = await pool.request({
         method: request.method === 'POST' ? 'POST' : 'GET',
-        path: basePath + operation + (queryAt >= 0 ? url.slice(queryAt) : ''),
+        path: basePath + operation + query,
         headers,
         body: body ?? null,
+        headersTimeout: waitMs,
+        bodyTimeout: waitMs,
       });
       const bytes = await readBody(answer.body);
       return {
+        kind: 'answered',
         outcome: { status: answer.statusCode, headers: pickHeaders(answer.headers), body: bytes },
-        upstreamStatus: answer.statusCode,
       };
     } catch (error) {
       const failure = upstreamFailure(error, {
         host: upstreamHost,
-        timeoutMs: config.timeoutMs,
+        timeoutMs: waitMs,
         method: request.method,
       });
-      return { outcome: errorOutcome(failure), upstreamStatus: null };
+      return { kind: certainlyNotSent(error) ? 'not_sent' : 'uncertain', failure };
     }
+  }
+
+  /** The browser's 504 while the portal goes on waiting for a keyed batch's answer. */
+  function stillWaiting(first: boolean): CallOutcome {
+    const minutes = Math.round(config.lateAnswerMs / 60_000);
+    const wait = minutes >= 1 ? `${minutes} min` : `${config.lateAnswerMs} ms`;
+    return errorOutcome(
+      new PortalError(
+        'upstream_timeout',
+        `${first ? `The VMS at ${upstreamHost} did not answer within ${config.timeoutMs} ms (VMS_TIMEOUT_MS)` : 'The VMS has still not answered the first send of this batch'}. It may have received the batch, so the portal keeps waiting for its answer (up to ${wait}, VMS_LATE_ANSWER_MS). Send the same batch again, unchanged: you get the VMS's answer as soon as it comes, and the batch is never sent twice.`,
+      ),
+    );
   }
 
   async function handle(request: ProxyRequest, reply: FastifyReply, operation: VmsOperation) {
     const started = performance.now();
     const orgs = checkOrgScope(request.query, config);
+    const query = forwardedQuery(request.raw.url ?? '', orgs);
     const body = Buffer.isBuffer(request.body) ? request.body : undefined;
     const itemCount = request.method === 'POST' ? checkBatchBody(body, config.maxBatch) : null;
     const key =
@@ -234,15 +290,47 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     let upstreamStatus: number | null = null;
     let replayed = false;
     if (key === undefined) {
-      ({ outcome, upstreamStatus } = await forward(request, operation, body));
+      const result = await forward(request, operation, query, body, config.timeoutMs);
+      outcome = result.kind === 'answered' ? result.outcome : errorOutcome(result.failure);
+      upstreamStatus = result.kind === 'answered' ? result.outcome.status : null;
     } else {
-      const claim = idempotency.claim(key, callFingerprint(request.method, request.url, body));
-      if (claim.kind === 'repeat') {
-        outcome = await claim.outcome;
+      const admission = await idempotency.admit(
+        key,
+        callFingerprint(request.method, request.url, body),
+      );
+      if (admission.kind === 'replay') {
+        outcome = admission.outcome;
         replayed = true;
+      } else if (admission.kind === 'in_flight') {
+        let answered = false;
+        outcome = await withDeadline(
+          admission.answer.then((answer) => ((answered = true), answer)),
+          config.timeoutMs,
+          () => stillWaiting(false),
+        );
+        replayed = answered;
       } else {
-        ({ outcome, upstreamStatus } = await forward(request, operation, body));
-        claim.settle(outcome);
+        // Not abandoned when the browser's wait ends: a late answer still settles the key.
+        let late = false;
+        const settled = forward(request, operation, query, body, config.lateAnswerMs).then(
+          async (result) => {
+            upstreamStatus = result.kind === 'answered' ? result.outcome.status : null;
+            const answer = await admission.finish(result);
+            if (late) {
+              callLog.info(
+                { reqId: request.id, operation, idempotencyKey: key, upstreamStatus, late: true },
+                'vms late answer',
+              );
+            }
+            return answer;
+          },
+        );
+        settling.add(settled);
+        void settled.finally(() => settling.delete(settled));
+        outcome = await withDeadline(settled, config.timeoutMs, () => {
+          late = true;
+          return stillWaiting(true);
+        });
       }
     }
 
