@@ -78,3 +78,57 @@ export function checkOrgScope(query: Query, config: PortalConfig): OrgScope {
   }
   return { clientOrgId, vendorOrgId };
 }
+
+/** The two org parameters, spelled exactly as the VMS documents them. */
+const orgParameters = ['Client_Org_Id', 'Vendor_Org_Id'] as const;
+
+/** A key as a lenient reader might see it: no case, no separators, no `[…]` suffix. */
+function looseKey(name: string): string {
+  return name
+    .replace(/(\[[^\]]*\])+$/, '')
+    .toLowerCase()
+    .replace(/[\s_.-]/g, '');
+}
+
+const looseOrgKeys = new Map(orgParameters.map((name) => [looseKey(name), name]));
+
+/**
+ * The query string the VMS receives (decisions.md, "A batch reaches the VMS once"): the org
+ * parameters rebuilt from the values the proxy checked, everything else as sent. A key that a
+ * VMS reading keys leniently (any case, `[]` arrays) could take for an org parameter is refused,
+ * so the VMS can never act for an org other than the one checked.
+ */
+export function forwardedQuery(rawUrl: string, orgs: OrgScope): string {
+  const queryAt = rawUrl.indexOf('?');
+  if (queryAt < 0) return '';
+  const pieces = rawUrl
+    .slice(queryAt + 1)
+    .split('&')
+    .filter((piece) => piece !== '');
+  const rebuilt = pieces.map((piece) => {
+    const equals = piece.indexOf('=');
+    const rawName = equals < 0 ? piece : piece.slice(0, equals);
+    let name: string;
+    try {
+      name = decodeURIComponent(rawName.replace(/\+/g, ' '));
+    } catch {
+      throw new PortalError(
+        'invalid_parameter',
+        `The query parameter name "${rawName}" is not readable (a broken %-escape). Fix the address.`,
+        [{ field: rawName, message: 'unreadable name' }],
+      );
+    }
+    if (name === 'Client_Org_Id') return `Client_Org_Id=${orgs.clientOrgId}`;
+    if (name === 'Vendor_Org_Id') return `Vendor_Org_Id=${orgs.vendorOrgId}`;
+    const meant = looseOrgKeys.get(looseKey(name));
+    if (meant !== undefined) {
+      throw new PortalError(
+        'invalid_parameter',
+        `The query parameter "${name}" could be read as ${meant}. Give ${meant} once, spelled exactly so, and nothing else like it.`,
+        [{ field: name, message: `could be read as ${meant}` }],
+      );
+    }
+    return piece;
+  });
+  return `?${rebuilt.join('&')}`;
+}

@@ -133,6 +133,13 @@ describe('forwarding a batch', () => {
     ]);
   });
 
+  it('rebuilds the org parameters from the checked values, in place, and keeps the rest', async () => {
+    const query = '?Vendor_Org_Id=9001&filterfield=Req_Id&Client_Org_Id=1001&filtervalue=a%20b';
+    const res = await portal.call('GET', `/api/vms/requisitions${query}`);
+    expect(res.status).toBe(200);
+    expect(upstream.requests[0]?.query).toBe(query);
+  });
+
   it('passes upstream errors through unchanged and does not retry them', async () => {
     upstream.respondWith(() => ({
       status: 403,
@@ -244,6 +251,43 @@ describe('what never reaches the VMS', () => {
       400,
       'invalid_parameter',
       'Client_Org_Id',
+    ],
+    // Other spellings that a lenient VMS could read as the org parameters (issue 9, point 4).
+    [
+      '?client_org_id=999&Client_Org_Id=1001&Vendor_Org_Id=9001',
+      400,
+      'invalid_parameter',
+      '"client_org_id" could be read as Client_Org_Id',
+    ],
+    [
+      '?Client_Org_Id=1001&Client_Org_Id[]=999&Vendor_Org_Id=9001',
+      400,
+      'invalid_parameter',
+      '"Client_Org_Id[]" could be read as Client_Org_Id',
+    ],
+    [
+      '?Client_Org_Id=1001&Vendor_Org_Id=9001&VENDOR_ORG_ID=999',
+      400,
+      'invalid_parameter',
+      '"VENDOR_ORG_ID" could be read as Vendor_Org_Id',
+    ],
+    [
+      '?Client_Org_Id=1001&Vendor_Org_Id=9001&Vendor_Org_Id%5B0%5D=5',
+      400,
+      'invalid_parameter',
+      '"Vendor_Org_Id[0]" could be read as Vendor_Org_Id',
+    ],
+    [
+      '?Client_Org_Id=1001&Vendor_Org_Id=9001&client-org-id=999',
+      400,
+      'invalid_parameter',
+      '"client-org-id" could be read as Client_Org_Id',
+    ],
+    [
+      '?Client_Org_Id=1001&Vendor_Org_Id=9001&Client%5FOrg%5FId=999',
+      400,
+      'invalid_parameter',
+      'Client_Org_Id is given 2 times',
     ],
     ['?Client_Org_Id=666&Vendor_Org_Id=9001', 403, 'org_not_permitted', 'Client_Org_Id'],
     ['?Client_Org_Id=1001&Vendor_Org_Id=9002', 403, 'org_not_permitted', 'Vendor_Org_Id'],
