@@ -1,0 +1,83 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { apiErrorBodySchema } from '../domain/api-error';
+import {
+  startCaptureUpstream,
+  startTestPortal,
+  testConfig,
+  type CaptureUpstream,
+  type TestPortal,
+} from './capture-upstream';
+
+// Issue 9, point 5: requests built to hurt the server get a clear 4xx, never a 500 or a
+// connection held open forever.
+
+const path = '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001';
+const json = { 'content-type': 'application/json' };
+
+let upstream: CaptureUpstream;
+let portal: TestPortal;
+
+beforeAll(async () => {
+  upstream = await startCaptureUpstream();
+  portal = await startTestPortal(testConfig(upstream.url, { PORTAL_REQUEST_TIMEOUT_MS: '1000' }));
+});
+
+afterAll(async () => {
+  await portal.close();
+  await upstream.close();
+});
+
+beforeEach(() => {
+  upstream.requests.length = 0;
+});
+
+describe('hostile bodies', () => {
+  it('forwards an item holding a 100,000-deep value as it is (items are for the VMS to judge)', async () => {
+    const deep = `[{"titlerole":${'['.repeat(100_000)}${']'.repeat(100_000)}}]`;
+    const res = await portal.call('POST', path, { headers: json, body: deep });
+    expect(res.status).toBe(202);
+    expect(upstream.requests[0]?.body.toString()).toBe(deep);
+  });
+
+  it('refuses a 100,000-deep array as the body itself with 400 invalid_body', async () => {
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const res = await portal.call('POST', path, { headers: json, body: deep });
+    expect(res.status).toBe(400);
+    expect(apiErrorBodySchema.parse(res.json()).error.message).toContain('item 1 is an array');
+    expect(upstream.requests).toHaveLength(0);
+  });
+
+  it('forwards an item with a __proto__ key as the data it is', async () => {
+    const body = '[{"__proto__":{"polluted":"yes"},"titlerole":"Welder"}]';
+    const res = await portal.call('POST', path, { headers: json, body });
+    expect(res.status).toBe(202);
+    expect(upstream.requests[0]?.body.toString()).toBe(body);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('slow clients', () => {
+  it('closes a connection whose body trickles in slower than PORTAL_REQUEST_TIMEOUT_MS', async () => {
+    const { port, hostname } = new URL(portal.url);
+    const socket = connect(Number(port), hostname);
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    const closed = new Promise<number>((resolve) => {
+      const started = Date.now();
+      socket.on('close', () => resolve(Date.now() - started));
+    });
+    socket.write(
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[`,
+    );
+    // One byte every 200 ms: the connection is never idle, so only the request timeout ends it.
+    const trickle = setInterval(() => {
+      if (!socket.destroyed) socket.write(' ');
+    }, 200);
+    const elapsed = await closed;
+    clearInterval(trickle);
+    expect(elapsed).toBeLessThan(5000);
+    expect(Buffer.concat(received).toString()).toMatch(/^HTTP\/1\.1 408/);
+    expect(upstream.requests).toHaveLength(0);
+  });
+});
