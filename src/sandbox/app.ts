@@ -4,6 +4,7 @@ import { registerAuthentication } from './auth';
 import type { DateFormat } from '../domain';
 import { bodyLimitBytes, registerErrorHandling } from './errors';
 import type { ReferenceData } from './reference';
+import { parseJsonBody } from './json-body';
 import { registerBatchRoutes } from './routes-batches';
 import { registerReferenceRoutes } from './routes-reference';
 import { registerRequisitionRoutes } from './routes-requisitions';
@@ -21,14 +22,34 @@ export interface SandboxAppOptions {
 }
 
 export function buildSandboxApp(options: SandboxAppOptions): FastifyInstance {
-  const app = Fastify({ logger: options.logger, bodyLimit: bodyLimitBytes });
+  const app = Fastify({
+    // Failures are always logged (to stderr at least), since the error bodies point to the log.
+    logger: options.logger ? true : { level: 'error' },
+    bodyLimit: bodyLimitBytes,
+    // A trickling client must not hold a connection forever (see the portal's app.ts).
+    requestTimeout: 60_000,
+    connectionTimeout: 120_000,
+    http: { headersTimeout: 60_000, connectionsCheckingInterval: 1000 },
+  });
   // Fastify reads text/plain bodies as strings by default; the interface takes JSON only, so a
   // body sent without Content-Type: application/json is refused rather than half-understood.
   app.removeContentTypeParser('text/plain');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(typeof body === 'string' ? body : body.toString('utf8')));
+    } catch (error) {
+      done(error instanceof Error ? error : new Error(String(error)), undefined);
+    }
+  });
   registerErrorHandling(app);
   registerAuthentication(app, options.reference, options.now);
   registerBatchRoutes(app, options);
   registerRequisitionRoutes(app, options);
   registerReferenceRoutes(app, options.reference);
+  app.get('/_sandbox/health', async () => {
+    const reasons = options.worker.health();
+    return reasons.length === 0 ? { status: 'ok' } : { status: 'degraded', reasons };
+  });
   return app;
 }

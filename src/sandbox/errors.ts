@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiErrorCode, ApiErrorDetail } from '../domain/api-error';
 import { apiErrorBody, apiErrorStatus } from '../domain/api-error';
+import { isStorageFailure } from './storage-failure';
 
 /** A refusal with one of the catalogue's codes; the error handler turns it into the error body. */
 export class SandboxError extends Error {
@@ -55,6 +56,12 @@ function asSandboxError(error: unknown, contentType: string | undefined): Sandbo
           'commas and brackets).',
       );
   }
+  if (isStorageFailure(error)) {
+    return new SandboxError(
+      'store_unavailable',
+      `The sandbox could not store this request (its database failed: ${error instanceof Error ? error.message : String(error)}); nothing was stored. Try again later.`,
+    );
+  }
   if (error instanceof SyntaxError) {
     return new SandboxError(
       'malformed_request',
@@ -70,7 +77,9 @@ function asSandboxError(error: unknown, contentType: string | undefined): Sandbo
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request, reply) => {
     const refusal = asSandboxError(error, request.headers['content-type']);
-    if (refusal.code === 'internal_error') request.log.error({ err: error }, 'sandbox failure');
+    if (refusal.code === 'internal_error' || refusal.code === 'store_unavailable') {
+      request.log.error({ err: error }, 'sandbox failure');
+    }
     return reply
       .code(apiErrorStatus(refusal.code))
       .send(apiErrorBody(refusal.code, refusal.message, refusal.details));

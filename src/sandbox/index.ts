@@ -24,11 +24,17 @@ export interface SandboxOptions {
   logger?: boolean;
   /** The sandbox's clock: signatures, timestamps and the no-new-submittals date. */
   now?: () => Date;
+  /** Caps the database at this many pages (SQLite `max_page_count`): a full disk, on purpose. */
+  maxDatabasePages?: number;
+  /** First wait before the worker retries after a storage failure (default 500 ms). */
+  retryDelayMs?: number;
 }
 
 export interface RunningSandbox {
   url: string;
   port: number;
+  /** Problems now (the batch worker's storage): none when it is well. */
+  health(): string[];
   close(): Promise<void>;
 }
 
@@ -52,6 +58,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const settings = optionsSchema.parse(options);
   const now = options.now ?? (() => new Date());
   const db = openSandboxDatabase(settings.dbPath);
+  if (options.maxDatabasePages !== undefined)
+    db.pragma(`max_page_count = ${options.maxDatabasePages}`);
   const reference = loadReference(db);
   const store = createStore(db);
   const worker = createBatchWorker({
@@ -62,6 +70,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     now,
     // The item itself gets an Error result saying so; the stack goes to whoever runs the sandbox.
     onUnexpectedError: (error) => console.error('Sandbox VMS: a batch item failed:', error),
+    onStorageHealth: (error) =>
+      error === null
+        ? console.error('Sandbox VMS: storage works again; processing resumes.')
+        : console.error('Sandbox VMS: storage failed; items stay Pending and are retried:', error),
+    ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
   });
   const app = buildSandboxApp({ ...settings, reference, store, worker, now });
   try {
@@ -78,6 +91,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   return {
     url: `http://${urlHost(settings.host)}:${port}`,
     port,
+    health: () => worker.health(),
     close() {
       // Worker first (it finishes the item in hand), then in-flight requests, then the file.
       closing ??= (async () => {

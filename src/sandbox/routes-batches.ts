@@ -51,7 +51,9 @@ function parseBatchBody(
   const noun = nouns[kind];
   const schema = z.array(z.record(z.string(), z.unknown())).min(1).max(maxBatch);
   const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
+  // The items as they came, not zod's copies: a copy made by assignment would turn an item's
+  // "__proto__" key into its prototype, and the item must be judged with every key it has.
+  if (parsed.success) return Array.isArray(body) ? body.filter(isItemObject) : [];
   const rootIssue = parsed.error.issues.find((issue) => issue.path.length === 0);
   if (rootIssue?.code === 'too_small') {
     throw new SandboxError(
@@ -91,6 +93,10 @@ function parseBatchBody(
       message: `is ${bad.type}, not a ${noun} object`,
     })),
   );
+}
+
+function isItemObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function newBatchId(kind: BatchKind): string {

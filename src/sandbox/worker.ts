@@ -2,6 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { processCandidateItem } from './candidate-processing';
 import type { DateFormat } from '../domain';
 import type { ItemContext } from './item-context';
+import { isStorageFailure } from './storage-failure';
 import { errorOutcome } from './item-context';
 import type { ReferenceData } from './reference';
 import { formatIsoDateTime } from './requisition-record';
@@ -15,7 +16,13 @@ export interface WorkerOptions {
   processingDelayMs: number;
   now: () => Date;
   onUnexpectedError?: (error: unknown) => void;
+  /** Told when storage fails (the error) and when it works again (null). */
+  onStorageHealth?: (error: unknown) => void;
+  /** First wait before retrying after a storage failure; doubles up to 30 s. Default 500 ms. */
+  retryDelayMs?: number;
 }
+
+const maxRetryDelayMs = 30_000;
 
 /**
  * Processes batch items one at a time, strictly in arrival order, like the real service's
@@ -48,6 +55,7 @@ export function createBatchWorker(options: WorkerOptions) {
       : processCandidateItem(item.payload, context);
   }
 
+  /** Processes one item; a storage failure is thrown (the item stays Pending). */
   function processItem(seq: number): void {
     const now = options.now();
     const nowIso = formatIsoDateTime(now);
@@ -70,6 +78,7 @@ export function createBatchWorker(options: WorkerOptions) {
         store.finishItem(seq, outcome, nowIso);
       });
     } catch (error) {
+      if (isStorageFailure(error)) throw error;
       // A bug must not leave the item Pending forever and block every item behind it: the
       // transaction above rolled back, so record the failure on its own.
       options.onUnexpectedError?.(error);
@@ -87,24 +96,55 @@ export function createBatchWorker(options: WorkerOptions) {
     }
   }
 
+  let storageProblem: string | null = null;
+  let retryDelayMs = options.retryDelayMs ?? 500;
+
+  /** One step of the loop; a storage failure leaves everything Pending and is retried. */
+  async function step(): Promise<void> {
+    const seq = store.nextPendingSeq();
+    if (seq === undefined) {
+      await sleepUntilWoken();
+      return;
+    }
+    // The delay comes before each item so that a client always sees Pending first.
+    if (options.processingDelayMs > 0) await pause(options.processingDelayMs);
+    else await yieldToEventLoop(); // let requests in between items
+    if (stopped) return;
+    processItem(seq);
+    if (storageProblem !== null) {
+      storageProblem = null;
+      retryDelayMs = options.retryDelayMs ?? 500;
+      options.onStorageHealth?.(null);
+    }
+  }
+
+  /**
+   * Nothing escapes this loop: an error here would be an unhandled rejection, which ends the
+   * whole process, and the sandbox runs inside the portal's process under `npm start`.
+   */
   async function run(): Promise<void> {
     while (!stopped) {
-      const seq = store.nextPendingSeq();
-      if (seq === undefined) {
-        await sleepUntilWoken();
-        continue;
+      try {
+        await step();
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        // Reported once when it starts failing, not on every retry.
+        if (storageProblem === null) options.onStorageHealth?.(error);
+        storageProblem = `${isStorageFailure(error) ? 'storage' : 'batch worker'} failed (${reason}); items stay Pending and are retried with back-off`;
+        if (!isStorageFailure(error)) options.onUnexpectedError?.(error);
+        await pause(retryDelayMs);
+        retryDelayMs = Math.min(retryDelayMs * 2, maxRetryDelayMs);
       }
-      // The delay comes before each item so that a client always sees Pending first.
-      if (options.processingDelayMs > 0) await pause(options.processingDelayMs);
-      else await yieldToEventLoop(); // let requests in between items
-      if (stopped) break;
-      processItem(seq);
     }
   }
 
   return {
     start(): void {
       loop ??= run();
+    },
+    /** Problems of the worker now: none when it is well. */
+    health(): string[] {
+      return storageProblem === null ? [] : [`sandbox batch worker: ${storageProblem}`];
     },
     /** A new batch was stored: process it now if idle. */
     notify(): void {

@@ -1,10 +1,13 @@
-import { startSandbox, type RunningSandbox } from '../sandbox/index';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox/index';
 import { buildPortal, type BuildPortalOptions } from './app';
 import type { PortalConfig } from './config';
 
 export interface StartPortalOptions extends Omit<BuildPortalOptions, 'sandboxUrl'> {
   /** Passed to the embedded sandbox when VMS_BASE_URL is unset (e2e tests shorten its delay). */
-  sandbox?: { processingDelayMs?: number; logger?: boolean };
+  sandbox?: Pick<
+    SandboxOptions,
+    'processingDelayMs' | 'logger' | 'maxDatabasePages' | 'retryDelayMs'
+  >;
 }
 
 export interface RunningPortal {
@@ -45,7 +48,10 @@ export async function startPortal(
 
   try {
     const { sandbox: _sandboxOptions, ...buildOptions } = options;
-    const app = buildPortal(config, { ...buildOptions, sandboxUrl: sandbox?.url });
+    const app = buildPortal(config, {
+      ...buildOptions,
+      ...(sandbox ? { sandboxUrl: sandbox.url, healthChecks: [sandbox.health] } : {}),
+    });
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
