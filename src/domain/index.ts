@@ -91,3 +91,16 @@ export {
   requisitionRecordShape,
   requisitionRecordToAmendWire,
 } from './requisition-record';
+export type { AmendConflict, FieldChange, Freshness, LoadedRecord } from './requisition-amend';
+export {
+  amendAsEdited,
+  amendChanges,
+  amendFreshness,
+  amendIdentifyingKeys,
+  amendWire,
+  loadedRecordOf,
+  loadedRecordSchema,
+  ownerChangeIgnored,
+  resolveConflict,
+  splitOwnerChange,
+} from './requisition-amend';
