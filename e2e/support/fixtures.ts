@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { sandboxDemo, startSandbox, type RunningSandbox } from '../../src/sandbox/index';
 import { loadConfig } from '../../src/server/config';
 import { startPortal, type RunningPortal } from '../../src/server/start';
+import { startSlowVms, type SlowVms } from './slow-vms';
 
 /**
  * Every journey runs against the real portal server and the real sandbox VMS, each on a free
@@ -142,6 +143,49 @@ export const outageTest = base.extend<OutageFixtures & { portal: RunningPortal }
 });
 
 /** axe-core on the page as it is now: no violation of any rule (WCAG A/AA and best practice). */
+/**
+ * A portal whose VMS answers POSTs late (a lost answer, issue 9): the sandbox behind a real slow
+ * hop. The portal gives the browser 504 after 1 s and keeps waiting up to `VMS_LATE_ANSWER_MS`.
+ */
+export const slowVmsTest = base.extend<{
+  slowVms: SlowVms;
+  lateAnswerMs: number;
+  portal: RunningPortal;
+}>({
+  page: watchedPage,
+  lateAnswerMs: [20_000, { option: true }],
+  slowVms: async ({}, use) => {
+    const db = tempDb();
+    const sandbox = await startSandbox({ port: 0, dbPath: db.path, processingDelayMs });
+    const slow = await startSlowVms(sandbox.url, 2500);
+    await use(slow);
+    await slow.close();
+    await sandbox.close();
+    db.cleanup();
+  },
+  portal: async ({ slowVms, lateAnswerMs }, use) => {
+    const db = tempDb();
+    const portal = await startPortal(
+      loadConfig({
+        PORT: '0',
+        PORTAL_DB: db.portalPath,
+        VMS_BASE_URL: slowVms.url,
+        VMS_API_KEY: sandboxDemo.apiKey,
+        VMS_API_SECRET: sandboxDemo.apiSecret,
+        VMS_CLIENT_ORG_IDS: sandboxDemo.clientOrgIds.join(','),
+        VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
+        VMS_TIMEOUT_MS: '1000',
+        VMS_LATE_ANSWER_MS: String(lateAnswerMs),
+        LOG_LEVEL: 'silent',
+      }),
+    );
+    await use(portal);
+    await portal.close();
+    db.cleanup();
+  },
+  baseURL: async ({ portal }, use) => use(portal.url),
+});
+
 export async function expectNoAxeViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
   const summary = results.violations.map(

@@ -21,13 +21,17 @@ export function RequisitionFacts({
     <section className="settings-section" aria-labelledby="target-requisition-title">
       <h2 id="target-requisition-title" className="form-section__title">
         Requisition {reqId}
-        {requisition?.title ? `: ${requisition.title}` : ''}
+        {requisition?.title ? (
+          <>
+            : <bdi className="user-text">{requisition.title}</bdi>
+          </>
+        ) : null}
       </h2>
       {requisition ? (
         <dl className="facts">
           <div>
             <dt>Client internal req</dt>
-            <dd>{dash(requisition.clientInternalReq)}</dd>
+            <dd className="user-text">{dash(requisition.clientInternalReq)}</dd>
           </div>
           <div>
             <dt>Status</dt>

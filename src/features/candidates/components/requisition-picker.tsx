@@ -74,10 +74,11 @@ export function RequisitionPicker({ orgs }: { orgs: OrgScope }) {
                 to={candidatesPath(record.reqId)}
                 aria-label={`Submit a candidate to requisition ${record.reqId}, ${record.fields.titlerole}`}
               >
-                <strong>{record.reqId}</strong> · {record.fields.titlerole || 'Untitled'}
+                <strong>{record.reqId}</strong> ·{' '}
+                <bdi className="user-text">{record.fields.titlerole || 'Untitled'}</bdi>
               </Link>{' '}
               <span className="field__hint">
-                {record.fields.clientinternalreq} ·{' '}
+                <bdi className="user-text">{record.fields.clientinternalreq}</bdi> ·{' '}
                 {optionLabel(reqStatuses, record.fields.reqstatus) ?? record.fields.reqstatus}
               </span>
             </li>

@@ -268,8 +268,12 @@ export function RequisitionList() {
               {rows.map((record) => (
                 <tr key={record.reqId}>
                   <td>{record.reqId}</td>
-                  <td>{record.fields.clientinternalreq}</td>
-                  <td>{record.fields.titlerole}</td>
+                  <td>
+                    <bdi className="user-text">{record.fields.clientinternalreq}</bdi>
+                  </td>
+                  <td>
+                    <bdi className="user-text">{record.fields.titlerole}</bdi>
+                  </td>
                   <td>{statusText(record)}</td>
                   <td>{record.fields.noofopenings}</td>
                   <td className="nowrap">{record.fields.startdate}</td>
