@@ -87,7 +87,11 @@ describe('a valid file', () => {
   });
 
   it('accepts a UTF-8 file that starts with a byte-order mark', () => {
-    const result = run(['--kind', 'candidate', file(`\uFEFF${JSON.stringify([validCandidateWire()])}`)]);
+    const result = run([
+      '--kind',
+      'candidate',
+      file(`\uFEFF${JSON.stringify([validCandidateWire()])}`),
+    ]);
     expect(result.code).toBe(0);
     expect(report(result.stdout).valid).toBe(true);
   });

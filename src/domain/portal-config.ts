@@ -16,6 +16,8 @@ export const portalConfigSchema = z.object({
   dateFormat: z.enum(dateFormats),
   /** Most items the proxy forwards in one array (`VMS_MAX_BATCH`). */
   maxBatch: z.number().int().positive(),
+  /** How long the portal server waits for the VMS (`VMS_TIMEOUT_MS`): the browser waits longer. */
+  timeoutMs: z.number().int().positive(),
   /** Which VMS the portal talks to: the embedded sandbox, or a remote host shown by name. */
   upstream: z.object({
     kind: z.enum(['sandbox', 'remote']),

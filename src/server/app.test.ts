@@ -38,6 +38,7 @@ describe('GET /api/config and /api/health', () => {
       vendorOrgId: 9001,
       dateFormat: 'YYYY-MM-DD',
       maxBatch: 500,
+      timeoutMs: 30_000,
       upstream: { kind: 'remote', label: '127.0.0.1:9' },
     });
     expect(res.body).not.toContain('test-key');

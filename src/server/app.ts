@@ -155,6 +155,7 @@ export function buildPortal(
     vendorOrgId: config.vendorOrgId,
     dateFormat: config.dateFormat,
     maxBatch: config.maxBatch,
+    timeoutMs: config.timeoutMs,
     upstream: upstreamLabel(config),
   });
   app.get('/api/config', async () => configBody);

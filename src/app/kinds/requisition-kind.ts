@@ -1,3 +1,10 @@
+import {
+  findSentRequisitions,
+  requisitionAdvice,
+  requisitionChanges,
+  requisitionsBeforeSend,
+  resolveHeldRequisition,
+} from './requisition-checks';
 import { z } from 'zod';
 import { validateRequisitionItem } from '../../domain';
 import type { BatchKind, ResultRow, WireItem } from '../../features/batch/model/batch-kind';
@@ -60,15 +67,21 @@ export const requisitionKind: BatchKind = {
   resultsOperation: 'requisitionresults',
   resultRowsSchema: resultRowsOf(requisitionResultRowSchema, 'requisition'),
   labels: { createdId: 'Req ID', reference: 'Client internal req' },
-  summarize: (item) => {
+  summarize: (item, loaded) => {
     const amend = read(item, 'requesttype') === 'A';
     return {
       badge: amend ? 'A' : 'I',
       badgeLabel: amend ? 'Amend' : 'Insert',
       reference: read(item, 'clientinternalreq'),
-      title: read(item, 'titlerole'),
+      // An Amend's wire holds only its changes: name it by its title as loaded.
+      title: read(item, 'titlerole') || (loaded?.values.titlerole ?? ''),
     };
   },
+  changes: requisitionChanges,
+  advice: requisitionAdvice,
+  beforeSend: requisitionsBeforeSend,
+  findSent: findSentRequisitions,
+  resolveHeld: resolveHeldRequisition,
   validate: (item, dateFormat) => {
     const result = validateRequisitionItem(item, { dateFormat });
     return result.ok ? [] : result.issues;

@@ -1,9 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import type { DateFormat, RequisitionForm } from '../../domain';
+import type { DateFormat, LoadedRecord, RequisitionForm } from '../../domain';
 import {
+  amendAsEdited,
+  amendWire,
   blankSkillRow,
+  loadedRecordOf,
   optionLabel,
   reqStatuses,
   requisitionFormDefaults,
@@ -22,7 +25,7 @@ import {
 } from '../../features/batch/hooks/use-workspace-session';
 import type { WireItem } from '../../features/batch/model/batch-kind';
 import type { Incoming, Start } from '../../features/batch/model/drafts';
-import { mergeOntoTemplate } from '../../features/batch/model/drafts';
+import { loadedOf, mergeOntoTemplate } from '../../features/batch/model/drafts';
 import { requisitionQueryOptions } from '../../shared/api/requisitions';
 import {
   RequisitionFormView,
@@ -68,15 +71,18 @@ function RequisitionEditor({
   const form = useRequisitionForm(start.values);
   const autosave = useDraftAutosave(form, session.draft, start);
   const target = useTrayTarget(requisitionKind, orgs.clientOrgId, start.origin);
+  // An Amend loaded from the VMS sends only what the user changed (decision 003).
+  const loaded = mode === 'amend' ? loadedOf(start.origin) : undefined;
 
   const onValid = (values: RequisitionForm) => {
-    const wire = requisitionFormToWire(values, dateFormat);
-    typedValuesStore(orgs.clientOrgId).update((current) => rememberValues(current, wire));
+    const full = requisitionFormToWire(values, dateFormat);
+    typedValuesStore(orgs.clientOrgId).update((current) => rememberValues(current, full));
     autosave.discardPending();
-    const name = [wire.titlerole, wire.clientinternalreq && `(${wire.clientinternalreq})`]
+    const name = [full.titlerole, full.clientinternalreq && `(${full.clientinternalreq})`]
       .filter(Boolean)
       .join(' ');
-    onAdded(target.put(wire, name || 'the requisition'));
+    const wire = loaded ? amendWire(loaded.values, full) : full;
+    onAdded(target.put(wire, name || 'the requisition', loaded));
   };
 
   const { preview, actions } = useFormEditorParts<RequisitionForm>({
@@ -94,6 +100,7 @@ function RequisitionEditor({
         mode={mode}
         orgs={orgs}
         dateFormat={dateFormat}
+        loaded={loaded}
         submitLabel={target.submitLabel}
         onValid={onValid}
         preview={preview}
@@ -134,8 +141,10 @@ function RequisitionWorkspace({
     (stored: unknown) => mergeOntoTemplate(blank.values, stored, rowTemplates),
     [blank],
   );
+  // A loaded Amend's tray item holds only its changes; the form shows them on the loaded values.
   const fromWire = useCallback(
-    (wire: WireItem) => requisitionWireToForm(wire, dateFormat),
+    (wire: WireItem, loaded?: LoadedRecord) =>
+      requisitionWireToForm(loaded ? amendAsEdited(loaded.values, wire) : wire, dateFormat),
     [dateFormat],
   );
   const recordValues = useMemo(
@@ -148,7 +157,11 @@ function RequisitionWorkspace({
   const source =
     mode === 'amend' && reqId !== undefined
       ? {
-          origin: { type: 'record' as const, id: reqId },
+          origin: {
+            type: 'record' as const,
+            id: reqId,
+            loaded: record.data ? loadedRecordOf(record.data) : undefined,
+          },
           label: `requisition ${reqId}`,
           values: recordValues,
         }
@@ -198,8 +211,8 @@ function RequisitionWorkspace({
     <WorkspaceFrame kind={requisitionKind} heading={heading} session={session}>
       {mode === 'amend' && amended ? (
         <p className="page__lead">
-          {amended.fields.titlerole || 'Untitled'} · client internal req{' '}
-          <strong>{amended.fields.clientinternalreq || '–'}</strong> · status{' '}
+          <bdi className="user-text">{amended.fields.titlerole || 'Untitled'}</bdi> · client
+          internal req <strong>{amended.fields.clientinternalreq || '–'}</strong> · status{' '}
           <strong>
             {optionLabel(reqStatuses, amended.fields.reqstatus) ?? amended.fields.reqstatus}
           </strong>

@@ -31,7 +31,7 @@ export interface RequisitionFilter {
   value: string;
 }
 
-async function fetchRequisitions(
+export async function fetchRequisitions(
   orgs: OrgScope,
   filter: RequisitionFilter | null,
   signal: AbortSignal,

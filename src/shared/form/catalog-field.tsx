@@ -1,3 +1,4 @@
+import { ClearedNote } from './cleared-note';
 import type { ReactNode } from 'react';
 import { memo, useState } from 'react';
 import { get, useFormContext, useFormState } from 'react-hook-form';
@@ -125,7 +126,9 @@ export const CatalogField = memo(function CatalogField({
           <span className="field__error-space" aria-hidden="true">
             {ghost}
           </span>
-        ) : null}
+        ) : (
+          <ClearedNote name={name} />
+        )}
       </p>
     </div>
   );

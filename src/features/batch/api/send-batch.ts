@@ -25,12 +25,19 @@ export async function sendBatch(
   orgs: OrgScope,
   items: readonly WireItem[],
   idempotencyKey: string,
+  serverTimeoutMs: number,
 ): Promise<BatchAccepted> {
   const answer = await requestJson(
     vmsUrl(kind.postOperation, orgs),
     batchAcceptedSchema,
     `Sending the batch of ${items.length} ${items.length === 1 ? kind.noun.one : kind.noun.many}`,
-    { method: 'POST', body: items, headers: { 'Idempotency-Key': idempotencyKey } },
+    {
+      method: 'POST',
+      body: items,
+      headers: { 'Idempotency-Key': idempotencyKey },
+      // Longer than the server's own wait, so the server's answer (504 with its reason) wins.
+      timeoutMs: serverTimeoutMs + 10_000,
+    },
   );
   return { batchId: answer.data.batchid, received: answer.data.received };
 }

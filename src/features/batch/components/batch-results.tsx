@@ -129,6 +129,7 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
                                   type: 'result',
                                   batchId: submission.batchId,
                                   row: row.row,
+                                  loaded: submission.loaded?.[row.row - 1] ?? undefined,
                                 },
                                 wire: item,
                                 label: `row ${row.row} of batch ${submission.batchId}`,

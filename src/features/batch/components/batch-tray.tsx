@@ -3,13 +3,14 @@ import { useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useOrg } from '../../../shared/config/org-context';
 import { countOf } from '../../../shared/lib/format';
-import { StatusBadge } from '../../../shared/ui/status-badge';
 import { useBatchTray } from '../hooks/use-batch-tray';
 import { useLoadIntoForm } from '../hooks/use-load-into-form';
 import { useSendBatch } from '../hooks/use-send-batch';
 import type { BatchKind } from '../model/batch-kind';
 import type { Removed } from '../model/tray-state';
-import { trayPayload } from '../model/tray-state';
+import { isLocked, trayPayload } from '../model/tray-state';
+import { LostSendNotice } from './lost-send-notice';
+import { TrayItemRow } from './tray-item-row';
 import { BatchResults } from './batch-results';
 import { JsonPreview } from './json-preview';
 
@@ -29,7 +30,7 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
   const orgs = useMemo(() => ({ clientOrgId, vendorOrgId }), [clientOrgId, vendorOrgId]);
   const tray = useBatchTray(kind.id, clientOrgId);
   const loadIntoForm = useLoadIntoForm(kind);
-  const sender = useSendBatch(kind, orgs);
+  const sender = useSendBatch(kind, orgs, config.timeoutMs);
   const sendingElsewhere =
     useIsMutating({ mutationKey: ['batches', kind.id, 'send', clientOrgId] }) > 0;
   const sending = sender.isPending || sendingElsewhere;
@@ -38,27 +39,33 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
   const reasonId = useId();
 
   const items = tray.state.items;
+  const lost = tray.state.lost ?? null;
+  const allWires = useMemo(() => items.map((item) => item.wire), [items]);
   const payload = useMemo(() => trayPayload(tray.state), [tray.state]);
+  const heldCount = items.filter((item) => item.held).length;
   const checks = useMemo(() => {
-    const crossItem = kind.batchProblems?.(payload) ?? new Map<number, string>();
-    return payload.map((wire, index) => {
+    const crossItem = kind.batchProblems?.(allWires) ?? new Map<number, string>();
+    return allWires.map((wire, index) => {
       const issues = kind.validate(wire, config.dateFormat);
       const problems = issues.map((issue) => issue.message);
       const across = crossItem.get(index);
       if (across) problems.push(across);
       return problems;
     });
-  }, [kind, payload, config.dateFormat]);
+  }, [kind, allWires, config.dateFormat]);
   const invalidCount = checks.filter((problems) => problems.length > 0).length;
 
-  const blockReason =
-    items.length === 0
+  const blockReason = lost
+    ? 'The last send’s answer was lost: use “Send again safely” above, or settle it first.'
+    : items.length === 0
       ? `The batch is empty: add ${kind.noun.many} from the form first.`
-      : invalidCount > 0
-        ? `${countOf(invalidCount, 'item needs', 'items need')} fixing before the batch can be sent: use Edit on ${invalidCount === 1 ? 'it' : 'them'}, or remove ${invalidCount === 1 ? 'it' : 'them'}.`
-        : items.length > config.maxBatch
-          ? `The batch holds ${items.length} items; the VMS takes at most ${config.maxBatch} at once. Remove some and send them in another batch.`
-          : null;
+      : heldCount > 0
+        ? `${countOf(heldCount, 'item was', 'items were')} changed in the VMS since loading: choose which values to keep first.`
+        : invalidCount > 0
+          ? `${countOf(invalidCount, 'item needs', 'items need')} fixing before the batch can be sent: use Edit on ${invalidCount === 1 ? 'it' : 'them'}, or remove ${invalidCount === 1 ? 'it' : 'them'}.`
+          : items.length > config.maxBatch
+            ? `The batch holds ${items.length} items; the VMS takes at most ${config.maxBatch} at once. Remove some and send them in another batch.`
+            : null;
 
   const nouns = (count: number) => countOf(count, kind.noun.one, kind.noun.many);
 
@@ -73,78 +80,47 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
           : `${nouns(items.length)}${invalidCount > 0 ? `, ${invalidCount} to fix` : ''}`}
       </p>
 
+      {lost ? (
+        <LostSendNotice
+          kind={kind}
+          orgs={orgs}
+          lost={lost}
+          tray={tray}
+          sending={sending}
+          onSendAgain={() => sender.send()}
+        />
+      ) : null}
+
       {items.length > 0 ? (
         <ol className="tray__items">
-          {items.map((item, index) => {
-            const summary = kind.summarize(item.wire);
-            const problems = checks[index] ?? [];
-            const name = `item ${index + 1}${summary.reference ? `, ${summary.reference}` : ''}`;
-            return (
-              <li key={item.id} className="tray-item">
-                <div className="tray-item__head">
-                  <span className="tray-item__badge" title={summary.badgeLabel}>
-                    <span aria-hidden="true">{summary.badge}</span>
-                    <span className="visually-hidden">{summary.badgeLabel}</span>
-                  </span>
-                  <span className="tray-item__reference">
-                    {summary.reference || '(no reference)'}
-                  </span>
-                  <span className="tray-item__title">{summary.title || '(no title)'}</span>
-                </div>
-                <div className="tray-item__status">
-                  {item.id === editingItemId ? (
-                    <StatusBadge tone="pending">Editing</StatusBadge>
-                  ) : null}{' '}
-                  {problems.length === 0 ? (
-                    <StatusBadge tone="success">Ready</StatusBadge>
-                  ) : (
-                    <>
-                      <StatusBadge tone="error">Needs fixing</StatusBadge>
-                      <span className="tray-item__problem"> {problems[0]}</span>
-                    </>
-                  )}
-                </div>
-                <div className="button-row button-row--compact">
-                  <button
-                    type="button"
-                    className="button button--secondary button--small"
-                    disabled={sending}
-                    aria-label={`Edit ${name}`}
-                    onClick={() =>
-                      loadIntoForm({
-                        origin: { type: 'tray-item', itemId: item.id },
-                        wire: item.wire,
-                        label: `item ${index + 1} of the batch`,
-                      })
-                    }
-                  >
-                    Edit
-                  </button>
-                  <button
-                    type="button"
-                    className="button button--secondary button--small"
-                    disabled={sending}
-                    aria-label={`Duplicate ${name}`}
-                    onClick={() => tray.duplicate(item.id)}
-                  >
-                    Duplicate
-                  </button>
-                  <button
-                    type="button"
-                    className="button button--secondary button--small"
-                    disabled={sending}
-                    aria-label={`Remove ${name}`}
-                    onClick={() => {
-                      setRemoved(tray.remove(item.id) ?? null);
-                      headingRef.current?.focus();
-                    }}
-                  >
-                    Remove
-                  </button>
-                </div>
-              </li>
-            );
-          })}
+          {items.map((item, index) => (
+            <TrayItemRow
+              key={item.id}
+              kind={kind}
+              item={item}
+              index={index}
+              problems={checks[index] ?? []}
+              editing={item.id === editingItemId}
+              locked={isLocked(tray.state, item.id)}
+              sending={sending}
+              tray={tray}
+              onEdit={() =>
+                loadIntoForm({
+                  origin: { type: 'tray-item', itemId: item.id, loaded: item.loaded },
+                  wire: item.wire,
+                  label: `item ${index + 1} of the batch`,
+                })
+              }
+              onRemove={() => {
+                setRemoved(tray.remove(item.id) ?? null);
+                headingRef.current?.focus();
+              }}
+              onResolve={(key, keep) => {
+                const resolve = kind.resolveHeld;
+                if (resolve) tray.revise(item.id, (current) => resolve(current, key, keep));
+              }}
+            />
+          ))}
         </ol>
       ) : null}
 
@@ -189,7 +165,7 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
         <div role="status" className="tray__sending">
           {sending ? `Sending ${nouns(items.length)} to the VMS…` : null}
         </div>
-        {sender.isError ? (
+        {sender.isError && !lost ? (
           <div role="alert" className="notice notice--error">
             <h3 className="notice__title">The batch was not sent</h3>
             <p>{sender.error.message}</p>
@@ -220,6 +196,11 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
               <code>{sender.data.batchId}</code>. Results appear below as it processes them; all
               batches are under <Link to="/submissions">Submissions</Link>.
             </p>
+            {sender.data.notes.map((note) => (
+              <p key={note} className="user-text">
+                {note}
+              </p>
+            ))}
           </div>
           <BatchResults kind={kind} submission={sender.data.submission} headingLevel={3} />
         </div>

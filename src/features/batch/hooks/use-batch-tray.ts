@@ -12,8 +12,13 @@ import {
   removeItem,
   replaceItem,
   restoreItem,
+  reviseItem,
+  settleLost,
+  splitItem,
   trayStateSchema,
+  type TrayItem,
 } from '../model/tray-state';
+import type { LoadedRecord } from '../../../domain';
 
 /** The tray of one payload kind for one client org, kept in browser storage. */
 export function trayStore(kind: PayloadKind, clientOrgId: number): LocalStore<TrayState> {
@@ -23,8 +28,12 @@ export function trayStore(kind: PayloadKind, clientOrgId: number): LocalStore<Tr
 export interface BatchTray {
   state: TrayState;
   store: LocalStore<TrayState>;
-  add(wire: WireItem): string;
-  replace(id: string, wire: WireItem): void;
+  add(wire: WireItem, loaded?: LoadedRecord): string;
+  replace(id: string, wire: WireItem, loaded?: LoadedRecord): void;
+  split(id: string, wires: readonly WireItem[]): void;
+  revise(id: string, revise: (item: TrayItem) => TrayItem): void;
+  /** A lost send is settled: the items that arrived leave, the rest are unlocked. */
+  settleLost(arrivedIds: readonly string[]): void;
   duplicate(id: string): void;
   remove(id: string): Removed | undefined;
   restore(removed: Removed): void;
@@ -35,15 +44,30 @@ export function useBatchTray(kind: PayloadKind, clientOrgId: number): BatchTray 
   const state = useLocalStore(store);
   const actions = useMemo(
     () => ({
-      add(wire: WireItem) {
+      add(wire: WireItem, loaded?: LoadedRecord) {
         const id = newId();
         store.update((current) =>
-          addItem(current, { id, wire, addedAt: new Date().toISOString() }),
+          addItem(current, { id, wire, addedAt: new Date().toISOString(), loaded }),
         );
         return id;
       },
-      replace(id: string, wire: WireItem) {
-        store.update((current) => replaceItem(current, id, wire, new Date().toISOString()));
+      replace(id: string, wire: WireItem, loaded?: LoadedRecord) {
+        store.update((current) => replaceItem(current, id, wire, new Date().toISOString(), loaded));
+      },
+      split(id: string, wires: readonly WireItem[]) {
+        store.update((current) =>
+          splitItem(
+            current,
+            id,
+            wires.map((wire) => ({ id: newId(), wire })),
+          ),
+        );
+      },
+      revise(id: string, revise: (item: TrayItem) => TrayItem) {
+        store.update((current) => reviseItem(current, id, revise));
+      },
+      settleLost(arrivedIds: readonly string[]) {
+        store.update((current) => settleLost(current, arrivedIds));
       },
       duplicate(id: string) {
         store.update((current) => duplicateItem(current, id, newId(), new Date().toISOString()));

@@ -1,3 +1,4 @@
+import type { LoadedRecord } from '../../../domain';
 import { countOf } from '../../../shared/lib/format';
 import type { BatchKind, WireItem } from '../model/batch-kind';
 import type { DraftOrigin } from '../model/drafts';
@@ -21,10 +22,10 @@ export function useTrayTarget(kind: BatchKind, clientOrgId: number, origin: Draf
     editingId,
     submitLabel: editingId ? `Update item ${editingIndex + 1} in the batch` : 'Add to batch',
     /** Adds or replaces the item; returns the note that says so, naming it by `name`. */
-    put(wire: WireItem, name: string): string {
+    put(wire: WireItem, name: string, loaded?: LoadedRecord): string {
       const count = items.length + (editingId ? 0 : 1);
-      if (editingId) tray.replace(editingId, wire);
-      else tray.add(wire);
+      if (editingId) tray.replace(editingId, wire, loaded);
+      else tray.add(wire, loaded);
       return `${editingId ? 'Updated' : 'Added'} ${name} ${editingId ? 'in' : 'to'} the batch, which now holds ${countOf(count, kind.noun.one, kind.noun.many)}. Send it from the batch panel, or fill in another.`;
     },
   };

@@ -1,3 +1,4 @@
+import type { LoadedRecord } from '../../../domain';
 import { useEffect, useMemo, useState } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import type { PayloadKind } from '../../../domain';
@@ -6,6 +7,7 @@ import { sameValues } from '../../../shared/lib/same-values';
 import type { LocalStore } from '../../../shared/storage/local-store';
 import { localStore, storageKey, useLocalStore } from '../../../shared/storage/local-store';
 import type { DraftOrigin, Incoming, Start, StoredDraft } from '../model/drafts';
+import { loadedOf } from '../model/drafts';
 import { decideStart, sameOrigin, storedDraftSchema } from '../model/drafts';
 import { settleLoad, usePendingLoad } from '../model/load-requests';
 import type { WireItem } from '../model/batch-kind';
@@ -35,7 +37,8 @@ export interface WorkspaceSessionOptions<V> {
   /** What a new, empty form holds. */
   blank: Incoming<V>;
   /** Wire item (from Edit or Fix) → form values. */
-  fromWire(wire: WireItem): V;
+  /** An item → form values; `loaded` is the record an Amend item's changes apply to. */
+  fromWire(wire: WireItem, loaded?: LoadedRecord): V;
   /**
    * What the page itself brings, e.g. the requisition to amend: its origin is known at once,
    * its values once loaded (undefined until then).
@@ -123,7 +126,11 @@ export function useWorkspaceSession<V>(options: WorkspaceSessionOptions<V>): Wor
 
   let next = state;
   if (load && load.token !== next.handledLoad) {
-    const incoming = { origin: load.origin, values: fromWire(load.wire), label: load.label };
+    const incoming = {
+      origin: load.origin,
+      values: fromWire(load.wire, loadedOf(load.origin)),
+      label: load.label,
+    };
     next = { ...applyIncoming(next, incoming, readDraft(), blank), handledLoad: load.token };
   }
   if (source && source.values !== undefined && !next.sourceSeen) {

@@ -1,3 +1,6 @@
+import type { LoadedRecord } from '../../../domain';
+import type { OrgScope } from '../../../shared/api/vms';
+import type { TrayItem } from './tray-state';
 import type { z } from 'zod';
 import type { DateFormat, FieldIssue, PayloadKind } from '../../../domain';
 import type { VmsOperation } from '../../../shared/api/vms';
@@ -33,6 +36,37 @@ export interface ItemSummary {
   title: string;
 }
 
+/** One field an item changes, for people: "Job title: Backend Developer → Lead". */
+export interface ItemChange {
+  label: string;
+  from: string;
+  to: string;
+}
+
+/** Advice on one item with a one-click remedy (e.g. spec rule 6 on Amend). */
+export interface ItemAdvice {
+  message: string;
+  fixLabel: string;
+  /** The items that replace this one, in order. */
+  fix(item: WireItem): WireItem[];
+}
+
+/** What a kind found out just before a send (issue 9, point 2). */
+export interface PreSendCheck {
+  /** Items to store as they now are: re-based on the VMS's current record, or held. */
+  revised: ReadonlyMap<string, TrayItem>;
+  /** Notes for the user that do not stop the send. */
+  notes: string[];
+}
+
+/** What "Check the VMS" found out about a lost send's items. */
+export interface SentCheck {
+  /** Items that are in the VMS as sent, each with what shows it. */
+  arrived: ReadonlyArray<{ id: string; evidence: string }>;
+  /** Items not found. */
+  missing: readonly string[];
+}
+
 /**
  * A payload kind: everything the generic batch pieces (tray, JSON preview, send, submissions,
  * results, drafts) need to know about requisitions or candidates. The workspaces supply one
@@ -50,7 +84,18 @@ export interface BatchKind {
   resultRowsSchema: z.ZodType<ResultRow[]>;
   /** Column headings for the created id and the echoed reference. */
   labels: { createdId: string; reference: string };
-  summarize(item: WireItem): ItemSummary;
+  /** `loaded`: the record an Amend was loaded from (its wire holds only the changes). */
+  summarize(item: WireItem, loaded?: LoadedRecord): ItemSummary;
+  /** What an item loaded from the VMS changes; none for other items. */
+  changes?(item: TrayItem): ItemChange[];
+  /** Advice with a remedy, or null. */
+  advice?(item: WireItem): ItemAdvice | null;
+  /** Compares loaded items with the VMS before a send; conflicts come back as `held`. */
+  beforeSend?(orgs: OrgScope, items: readonly TrayItem[]): Promise<PreSendCheck>;
+  /** A held item after the user chose a value for one of its fields. */
+  resolveHeld?(item: TrayItem, key: string, keep: 'mine' | 'theirs'): TrayItem;
+  /** Looks the items of a lost send up in the VMS; absent when the VMS offers no way. */
+  findSent?(orgs: OrgScope, items: readonly TrayItem[], sentAt: string): Promise<SentCheck>;
   /** The item's problems under the domain's rules, by wire key; [] when it may be sent. */
   validate(item: WireItem, dateFormat: DateFormat): FieldIssue[];
   /** Problems only visible across items (e.g. two Inserts with the same reference), by index. */

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { LoadedRecord } from '../../../domain';
+import { loadedRecordSchema } from '../../../domain';
 
 /**
  * A form draft: what the user has typed, saved to browser storage as they type (debounced), so
@@ -8,19 +10,37 @@ import { z } from 'zod';
 export type DraftOrigin =
   /** A new, empty form. */
   | { type: 'blank' }
-  /** Prefilled from a record of the VMS, e.g. the requisition being amended. */
-  | { type: 'record'; id: string }
+  /**
+   * Prefilled from a record of the VMS, e.g. the requisition being amended. `loaded` is that
+   * record as it was loaded (also on the other origins of an Amend): what is sent is measured
+   * against it (decision 003).
+   */
+  | { type: 'record'; id: string; loaded?: LoadedRecord | undefined }
   /** A tray item being edited: "Update" replaces it. */
-  | { type: 'tray-item'; itemId: string }
+  | { type: 'tray-item'; itemId: string; loaded?: LoadedRecord | undefined }
   /** An item of a sent batch loaded back to be fixed and sent again. */
-  | { type: 'result'; batchId: string; row: number };
+  | { type: 'result'; batchId: string; row: number; loaded?: LoadedRecord | undefined };
 
 export const draftOriginSchema: z.ZodType<DraftOrigin> = z.discriminatedUnion('type', [
   z.object({ type: z.literal('blank') }),
-  z.object({ type: z.literal('record'), id: z.string() }),
-  z.object({ type: z.literal('tray-item'), itemId: z.string() }),
-  z.object({ type: z.literal('result'), batchId: z.string(), row: z.number().int() }),
+  z.object({ type: z.literal('record'), id: z.string(), loaded: loadedRecordSchema.optional() }),
+  z.object({
+    type: z.literal('tray-item'),
+    itemId: z.string(),
+    loaded: loadedRecordSchema.optional(),
+  }),
+  z.object({
+    type: z.literal('result'),
+    batchId: z.string(),
+    row: z.number().int(),
+    loaded: loadedRecordSchema.optional(),
+  }),
 ]);
+
+/** The VMS record the form's Amend is measured against, if it was loaded from one. */
+export function loadedOf(origin: DraftOrigin): LoadedRecord | undefined {
+  return origin.type === 'blank' ? undefined : origin.loaded;
+}
 
 export interface StoredDraft {
   /** The form's values; read back through the form's normaliser. */

@@ -1,3 +1,5 @@
+import type { LoadedRecord } from '../../../domain';
+import { loadedRecordSchema } from '../../../domain';
 import { z } from 'zod';
 import { payloadKinds } from '../../../domain';
 import type { ResultRow, WireItem } from './batch-kind';
@@ -16,6 +18,8 @@ export interface Submission {
   sentAt: string;
   itemCount: number;
   items: WireItem[];
+  /** Per item, the record an Amend was loaded from (null for other items), for Fix. */
+  loaded?: (LoadedRecord | null)[] | undefined;
   /** Status counts once no row is Pending (e.g. { Success: 2, Error: 1 }); null until then. */
   finalCounts: Record<string, number> | null;
   /** True when the items were dropped to make room in browser storage. */
@@ -30,6 +34,7 @@ export const submissionSchema: z.ZodType<Submission> = z.object({
   sentAt: z.string(),
   itemCount: z.number().int().nonnegative(),
   items: z.array(z.record(z.string(), z.string())),
+  loaded: z.array(loadedRecordSchema.nullable()).optional(),
   finalCounts: z.record(z.string(), z.number()).nullable(),
   itemsDropped: z.boolean().optional(),
 });
@@ -80,6 +85,8 @@ export function shedOldItems(list: readonly Submission[]): Submission[] | null {
   const drop = new Set(withItems.slice(Math.floor(withItems.length / 2)).map(({ index }) => index));
   if (drop.size === 0) return null;
   return list.map((submission, index) =>
-    drop.has(index) ? { ...submission, items: [], itemsDropped: true } : submission,
+    drop.has(index)
+      ? { ...submission, items: [], loaded: undefined, itemsDropped: true }
+      : submission,
   );
 }

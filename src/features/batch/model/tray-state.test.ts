@@ -4,10 +4,16 @@ import {
   addItem,
   duplicateItem,
   emptyTray,
+  isLocked,
+  itemsToSend,
+  markLost,
   removeItem,
   removeSent,
   replaceItem,
   restoreItem,
+  reviseItem,
+  settleLost,
+  splitItem,
   trayPayload,
   trayStateSchema,
   withSendKey,
@@ -74,5 +80,70 @@ describe('tray state', () => {
   it('reads stored trays and refuses a shape it does not know', () => {
     expect(trayStateSchema.safeParse(tray('a')).success).toBe(true);
     expect(trayStateSchema.safeParse({ items: [{ id: 'a', wire: { n: 1 } }] }).success).toBe(false);
+  });
+});
+
+describe('a send whose answer was lost', () => {
+  const lostTray = (): TrayState =>
+    markLost(tray('a', 'b', 'c'), {
+      key: 'key-1',
+      itemIds: ['a', 'b'],
+      at: '2026-11-22T10:00:00.000Z',
+      message: 'no answer',
+    });
+
+  it('locks the sent items against edit, removal and splitting, and keeps their key', () => {
+    const state = lostTray();
+    expect(state.sendKey).toBe('key-1');
+    expect(isLocked(state, 'a')).toBe(true);
+    expect(isLocked(state, 'c')).toBe(false);
+    expect(replaceItem(state, 'a', { titlerole: 'changed' }, 'now')).toBe(state);
+    expect(removeItem(state, 'b').state).toBe(state);
+    expect(splitItem(state, 'a', [{ id: 'x', wire: {} }])).toBe(state);
+    expect(reviseItem(state, 'a', (entry) => ({ ...entry, wire: {} }))).toBe(state);
+  });
+
+  it('sends the lost items again, exactly, even after another item was added', () => {
+    const state = addItem(lostTray(), item('d'));
+    expect(state.sendKey).toBe('key-1');
+    expect(itemsToSend(state).map((entry) => entry.id)).toEqual(['a', 'b']);
+    expect(trayPayload(state)).toEqual([
+      { requesttype: 'I', titlerole: 'a' },
+      { requesttype: 'I', titlerole: 'b' },
+    ]);
+  });
+
+  it('lets an unlocked item change without dropping the lost key', () => {
+    const state = replaceItem(lostTray(), 'c', { titlerole: 'C2' }, 'now');
+    expect(state.sendKey).toBe('key-1');
+    expect(state.items[2]?.wire).toEqual({ titlerole: 'C2' });
+  });
+
+  it('is settled by removing what arrived and unlocking the rest under a new key', () => {
+    const settled = settleLost(lostTray(), ['a']);
+    expect(ids(settled)).toEqual(['b', 'c']);
+    expect(settled.lost).toBeNull();
+    expect(settled.sendKey).toBeNull();
+    expect(isLocked(settled, 'b')).toBe(false);
+  });
+
+  it('ends when the same send is accepted', () => {
+    const accepted = removeSent(lostTray(), ['a', 'b']);
+    expect(ids(accepted)).toEqual(['c']);
+    expect(accepted.lost).toBeNull();
+  });
+});
+
+describe('splitItem', () => {
+  it('puts the parts where the item was, keeping what it was loaded from', () => {
+    const loaded = { id: '40001', updatedAt: 't', values: { titlerole: 'X' } };
+    const state: TrayState = { ...tray('a', 'b'), items: [item('a'), { ...item('b'), loaded }] };
+    const split = splitItem(state, 'b', [
+      { id: 'b1', wire: { clientcontactid: 'c' } },
+      { id: 'b2', wire: { reqownerid: 'o' } },
+    ]);
+    expect(ids(split)).toEqual(['a', 'b1', 'b2']);
+    expect(split.items[2]).toMatchObject({ wire: { reqownerid: 'o' }, loaded });
+    expect(split.sendKey).toBeNull();
   });
 });

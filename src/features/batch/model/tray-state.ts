@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { AmendConflict, LoadedRecord } from '../../../domain';
+import { loadedRecordSchema } from '../../../domain';
 import type { WireItem } from './batch-kind';
 
 /**
@@ -10,16 +12,42 @@ import type { WireItem } from './batch-kind';
  */
 export interface TrayItem {
   id: string;
+  /** Exactly what is sent for this item. */
   wire: WireItem;
   addedAt: string;
+  /** The record an Amend was loaded from: its wire holds only the changes (decision 003). */
+  loaded?: LoadedRecord | undefined;
+  /** Changed in the VMS since loading, in fields this item changes too: held until decided. */
+  held?: { current: LoadedRecord; conflicts: AmendConflict[] } | undefined;
+}
+
+/**
+ * A send whose answer never came (timeout, lost connection, or the server's outcome_unknown): the
+ * VMS may have the batch. Its items are locked and go again only with the same key, so the
+ * server can answer with the first outcome instead of sending twice (decision 002).
+ */
+export interface LostSend {
+  key: string;
+  itemIds: string[];
+  at: string;
+  message: string;
 }
 
 export interface TrayState {
   items: TrayItem[];
   sendKey: string | null;
+  lost?: LostSend | null | undefined;
 }
 
-export const emptyTray: TrayState = { items: [], sendKey: null };
+export const emptyTray: TrayState = { items: [], sendKey: null, lost: null };
+
+const conflictSchema: z.ZodType<AmendConflict> = z.object({
+  key: z.string(),
+  label: z.string(),
+  loaded: z.string(),
+  mine: z.string(),
+  theirs: z.string(),
+});
 
 export const trayStateSchema: z.ZodType<TrayState> = z.object({
   items: z.array(
@@ -27,23 +55,82 @@ export const trayStateSchema: z.ZodType<TrayState> = z.object({
       id: z.string().min(1),
       wire: z.record(z.string(), z.string()),
       addedAt: z.string(),
+      loaded: loadedRecordSchema.optional(),
+      held: z
+        .object({ current: loadedRecordSchema, conflicts: z.array(conflictSchema) })
+        .optional(),
     }),
   ),
   sendKey: z.string().nullable(),
+  lost: z
+    .object({
+      key: z.string(),
+      itemIds: z.array(z.string()),
+      at: z.string(),
+      message: z.string(),
+    })
+    .nullable()
+    .optional(),
 });
 
+/** An item of a lost send: it may already be in the VMS, so it cannot change. */
+export function isLocked(state: TrayState, id: string): boolean {
+  return state.lost?.itemIds.includes(id) ?? false;
+}
+
+/** The tray after a change to its items: the next send is a new batch with a new key. */
+function changed(state: TrayState, items: TrayItem[]): TrayState {
+  return { ...state, items, sendKey: state.lost ? state.sendKey : null };
+}
+
 export function addItem(state: TrayState, item: TrayItem): TrayState {
-  return { items: [...state.items, item], sendKey: null };
+  return changed(state, [...state.items, item]);
 }
 
 /** Replaces an item's payload in place (Edit); an item no longer in the tray is appended. */
-export function replaceItem(state: TrayState, id: string, wire: WireItem, now: string): TrayState {
+export function replaceItem(
+  state: TrayState,
+  id: string,
+  wire: WireItem,
+  now: string,
+  loaded?: LoadedRecord,
+): TrayState {
+  if (isLocked(state, id)) return state;
   if (!state.items.some((item) => item.id === id))
-    return addItem(state, { id, wire, addedAt: now });
-  return {
-    items: state.items.map((item) => (item.id === id ? { ...item, wire } : item)),
-    sendKey: null,
-  };
+    return addItem(state, { id, wire, addedAt: now, loaded });
+  return changed(
+    state,
+    state.items.map((item) =>
+      item.id === id ? { id, wire, addedAt: item.addedAt, loaded } : item,
+    ),
+  );
+}
+
+/** Replaces one item by several in its place (rule 6: an owner change sent on its own). */
+export function splitItem(
+  state: TrayState,
+  id: string,
+  parts: ReadonlyArray<{ id: string; wire: WireItem }>,
+): TrayState {
+  const index = state.items.findIndex((item) => item.id === id);
+  const original = state.items[index];
+  if (!original || isLocked(state, id)) return state;
+  const items = [...state.items];
+  items.splice(index, 1, ...parts.map((part) => ({ ...original, id: part.id, wire: part.wire })));
+  return changed(state, items);
+}
+
+/** Updates one item's payload and loaded record after a decision (a conflict resolved…). */
+export function reviseItem(
+  state: TrayState,
+  id: string,
+  revise: (item: TrayItem) => TrayItem,
+): TrayState {
+  if (isLocked(state, id)) return state;
+  return changed(
+    state,
+    state.items.map((item) => (item.id === id ? revise(item) : item)),
+  );
 }
 
 /** A copy placed right after the original. */
@@ -57,8 +144,13 @@ export function duplicateItem(
   const original = state.items[index];
   if (!original) return state;
   const items = [...state.items];
-  items.splice(index + 1, 0, { id: copyId, wire: { ...original.wire }, addedAt: now });
-  return { items, sendKey: null };
+  items.splice(index + 1, 0, {
+    id: copyId,
+    wire: { ...original.wire },
+    addedAt: now,
+    loaded: original.loaded,
+  });
+  return changed(state, items);
 }
 
 export interface Removed {
@@ -69,9 +161,12 @@ export interface Removed {
 export function removeItem(state: TrayState, id: string): { state: TrayState; removed?: Removed } {
   const index = state.items.findIndex((item) => item.id === id);
   const item = state.items[index];
-  if (!item) return { state };
+  if (!item || isLocked(state, id)) return { state };
   return {
-    state: { items: state.items.filter((other) => other.id !== id), sendKey: null },
+    state: changed(
+      state,
+      state.items.filter((other) => other.id !== id),
+    ),
     removed: { item, index },
   };
 }
@@ -81,7 +176,7 @@ export function restoreItem(state: TrayState, { item, index }: Removed): TraySta
   if (state.items.some((other) => other.id === item.id)) return state;
   const items = [...state.items];
   items.splice(Math.min(index, items.length), 0, item);
-  return { items, sendKey: null };
+  return changed(state, items);
 }
 
 /** The key for sending the tray as it is: the kept one, or `fresh` when there is none. */
@@ -95,10 +190,36 @@ export function withSendKey(state: TrayState, fresh: string): TrayState {
  */
 export function removeSent(state: TrayState, sentIds: readonly string[]): TrayState {
   const sent = new Set(sentIds);
-  return { items: state.items.filter((item) => !sent.has(item.id)), sendKey: null };
+  return { items: state.items.filter((item) => !sent.has(item.id)), sendKey: null, lost: null };
+}
+
+/** The answer to a send never came: lock what was sent, under the key it was sent with. */
+export function markLost(state: TrayState, lost: LostSend): TrayState {
+  return { ...state, sendKey: lost.key, lost };
+}
+
+/**
+ * The user found out (or decided) what became of a lost send: the items that reached the VMS
+ * leave, the rest are unlocked and go in a new batch with a new key.
+ */
+export function settleLost(state: TrayState, arrivedIds: readonly string[]): TrayState {
+  const arrived = new Set(arrivedIds);
+  return {
+    items: state.items.filter((item) => !arrived.has(item.id)),
+    sendKey: null,
+    lost: null,
+  };
+}
+
+/** What the next send carries: the lost send's items again, or the whole tray. */
+export function itemsToSend(state: TrayState): TrayItem[] {
+  const lost = state.lost;
+  if (!lost) return state.items;
+  const ids = new Set(lost.itemIds);
+  return state.items.filter((item) => ids.has(item.id));
 }
 
 /** The exact JSON array that will be sent: the items' payloads in tray order. */
 export function trayPayload(state: TrayState): WireItem[] {
-  return state.items.map((item) => item.wire);
+  return itemsToSend(state).map((item) => item.wire);
 }

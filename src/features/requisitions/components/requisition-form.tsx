@@ -1,11 +1,17 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { ReactNode } from 'react';
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { FieldErrors, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormProvider, useForm } from 'react-hook-form';
-import type { DateFormat, RequisitionForm } from '../../../domain';
-import { requisitionFormSchema, requisitionFormToWire } from '../../../domain';
+import type { DateFormat, LoadedRecord, RequisitionForm } from '../../../domain';
+import {
+  amendWire,
+  requisitionFormSchema,
+  requisitionFormToWire,
+  requisitionWireToForm,
+} from '../../../domain';
+import { LoadedValuesContext } from '../../../shared/form/cleared-note';
 import type { OrgScope } from '../../../shared/api/vms';
 import { ErrorSummary, inPageOrder } from '../../../shared/form/error-summary';
 import { FormActions } from '../../../shared/form/form-actions';
@@ -47,6 +53,8 @@ export interface RequisitionFormViewProps {
   onValid(values: RequisitionForm): void;
   /** Buttons beside the submit button, e.g. "Cancel editing". */
   actions?: ReactNode;
+  /** The VMS record an Amend was loaded from: the form sends only what differs from it. */
+  loaded?: LoadedRecord | undefined;
   /** A JSON preview rendered by the caller (it knows the payload kind's download name). */
   preview?(toWire: (values: RequisitionForm) => unknown): ReactNode;
 }
@@ -68,6 +76,7 @@ export function RequisitionFormView({
   onValid,
   actions,
   preview,
+  loaded,
 }: RequisitionFormViewProps) {
   const [summary, setSummary] = useState<{ problems: FormProblem[]; attempt: number }>({
     problems: [],
@@ -81,40 +90,55 @@ export function RequisitionFormView({
     }));
   }, []);
 
+  // A loaded Amend previews (and sends) only its changes (decision 003).
   const toWire = useCallback(
-    (values: RequisitionForm) => requisitionFormToWire(values, dateFormat),
-    [dateFormat],
+    (values: RequisitionForm) => {
+      const wire = requisitionFormToWire(values, dateFormat);
+      return loaded ? amendWire(loaded.values, wire) : wire;
+    },
+    [dateFormat, loaded],
   );
+  const loadedValues = useMemo(() => {
+    if (!loaded) return null;
+    const form = requisitionWireToForm(loaded.values, dateFormat);
+    const values: Record<string, string> = {};
+    for (const [key, value] of Object.entries(form)) {
+      if (typeof value === 'string') values[key] = value;
+    }
+    return values;
+  }, [loaded, dateFormat]);
 
   return (
     <FormProvider {...form}>
-      <form
-        className="requisition-form"
-        noValidate
-        aria-label={mode === 'insert' ? 'New requisition' : 'Amend requisition'}
-        onSubmit={(event) =>
-          void form.handleSubmit((values) => {
-            setSummary((current) => ({ problems: [], attempt: current.attempt }));
-            onValid(values);
-          }, onInvalid)(event)
-        }
-      >
-        <ErrorSummary problems={summary.problems} attempt={summary.attempt} />
-        <p className="form-note">
-          {mode === 'insert'
-            ? 'Fields marked (required) must be filled for a new requisition. Each label shows the field’s wire name after the dot.'
-            : 'An Amend changes only the fields that are filled in; blank fields stay as they are. Each label shows the field’s wire name after the dot.'}
-        </p>
-        {scalarSections.map((section) => (
-          <FormSection key={section} section={section} mode={mode} />
-        ))}
-        <SkillRows />
-        <QuestionRows />
-        <FormSection section="Custom fields" mode={mode} />
-        <RequisitionDatalists orgs={orgs} />
-        {preview?.(toWire)}
-        <FormActions submitLabel={submitLabel}>{actions}</FormActions>
-      </form>
+      <LoadedValuesContext.Provider value={loadedValues}>
+        <form
+          className="requisition-form"
+          noValidate
+          aria-label={mode === 'insert' ? 'New requisition' : 'Amend requisition'}
+          onSubmit={(event) =>
+            void form.handleSubmit((values) => {
+              setSummary((current) => ({ problems: [], attempt: current.attempt }));
+              onValid(values);
+            }, onInvalid)(event)
+          }
+        >
+          <ErrorSummary problems={summary.problems} attempt={summary.attempt} />
+          <p className="form-note">
+            {mode === 'insert'
+              ? 'Fields marked (required) must be filled for a new requisition. Each label shows the field’s wire name after the dot.'
+              : 'An Amend changes only the fields that are filled in; blank fields stay as they are. Each label shows the field’s wire name after the dot.'}
+          </p>
+          {scalarSections.map((section) => (
+            <FormSection key={section} section={section} mode={mode} />
+          ))}
+          <SkillRows />
+          <QuestionRows />
+          <FormSection section="Custom fields" mode={mode} />
+          <RequisitionDatalists orgs={orgs} />
+          {preview?.(toWire)}
+          <FormActions submitLabel={submitLabel}>{actions}</FormActions>
+        </form>
+      </LoadedValuesContext.Provider>
     </FormProvider>
   );
 }

@@ -1,0 +1,26 @@
+import { createContext, useContext } from 'react';
+import { useWatch } from 'react-hook-form';
+
+/**
+ * On an Amend loaded from the VMS: the loaded value of each field, by form path. A field the user
+ * empties is not sent (a blank means "leave unchanged"), so the form says so instead of letting
+ * the user believe the value is cleared (decision 003).
+ */
+export const LoadedValuesContext = createContext<Readonly<Record<string, string>> | null>(null);
+
+function ClearedNoteFor({ name, loaded }: { name: string; loaded: string }) {
+  const value: unknown = useWatch({ name });
+  if (typeof value !== 'string' || value.trim() !== '') return null;
+  return (
+    <span className="field__note">
+      An Amend cannot empty a field: left blank, it stays “<bdi>{loaded}</bdi>” in the VMS.
+    </span>
+  );
+}
+
+/** The note for one field, when its loaded value is not blank; nothing on other forms. */
+export function ClearedNote({ name }: { name: string }) {
+  const loaded = useContext(LoadedValuesContext)?.[name];
+  if (loaded === undefined || loaded.trim() === '') return null;
+  return <ClearedNoteFor name={name} loaded={loaded} />;
+}
