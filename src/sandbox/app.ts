@@ -19,6 +19,7 @@ export interface SandboxAppOptions {
   maxBatch: number;
   now: () => Date;
   logger: boolean;
+  requestTimeoutMs: number;
 }
 
 export function buildSandboxApp(options: SandboxAppOptions): FastifyInstance {
@@ -27,9 +28,12 @@ export function buildSandboxApp(options: SandboxAppOptions): FastifyInstance {
     logger: options.logger ? true : { level: 'error' },
     bodyLimit: bodyLimitBytes,
     // A trickling client must not hold a connection forever (see the portal's app.ts).
-    requestTimeout: 60_000,
-    connectionTimeout: 120_000,
-    http: { headersTimeout: 60_000, connectionsCheckingInterval: 1000 },
+    requestTimeout: options.requestTimeoutMs,
+    connectionTimeout: Math.max(120_000, options.requestTimeoutMs),
+    http: {
+      headersTimeout: Math.min(60_000, options.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(1000, options.requestTimeoutMs),
+    },
   });
   // Fastify reads text/plain bodies as strings by default; the interface takes JSON only, so a
   // body sent without Content-Type: application/json is refused rather than half-understood.

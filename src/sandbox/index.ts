@@ -28,6 +28,8 @@ export interface SandboxOptions {
   maxDatabasePages?: number;
   /** First wait before the worker retries after a storage failure (default 500 ms). */
   retryDelayMs?: number;
+  /** Most time a client may take to send a whole request (default 60 s). */
+  requestTimeoutMs?: number;
 }
 
 export interface RunningSandbox {
@@ -76,7 +78,14 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
         : console.error('Sandbox VMS: storage failed; items stay Pending and are retried:', error),
     ...(options.retryDelayMs === undefined ? {} : { retryDelayMs: options.retryDelayMs }),
   });
-  const app = buildSandboxApp({ ...settings, reference, store, worker, now });
+  const app = buildSandboxApp({
+    ...settings,
+    reference,
+    store,
+    worker,
+    now,
+    requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+  });
   try {
     await app.listen({ host: settings.host, port: settings.port });
   } catch (error) {
