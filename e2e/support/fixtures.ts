@@ -67,6 +67,21 @@ function tempDb(): { path: string; portalPath: string; cleanup(): void } {
   };
 }
 
+/** The portal in front of a VMS started on its own (upstream kind "remote"). */
+function remotePortalConfig(vmsUrl: string, portalDb: string, env: NodeJS.ProcessEnv = {}) {
+  return loadConfig({
+    PORT: '0',
+    PORTAL_DB: portalDb,
+    VMS_BASE_URL: vmsUrl,
+    VMS_API_KEY: sandboxDemo.apiKey,
+    VMS_API_SECRET: sandboxDemo.apiSecret,
+    VMS_CLIENT_ORG_IDS: sandboxDemo.clientOrgIds.join(','),
+    VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+}
+
 export const test = base.extend<Fixtures>({
   page: watchedPage,
   portal: async ({}, use) => {
@@ -123,17 +138,7 @@ export const outageTest = base.extend<OutageFixtures & { portal: RunningPortal }
   portal: async ({ upstream }, use) => {
     const db = tempDb();
     const portal = await startPortal(
-      loadConfig({
-        PORT: '0',
-        PORTAL_DB: db.portalPath,
-        VMS_BASE_URL: upstream.url,
-        VMS_API_KEY: sandboxDemo.apiKey,
-        VMS_API_SECRET: sandboxDemo.apiSecret,
-        VMS_CLIENT_ORG_IDS: sandboxDemo.clientOrgIds.join(','),
-        VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
-        VMS_TIMEOUT_MS: '5000',
-        LOG_LEVEL: 'silent',
-      }),
+      remotePortalConfig(upstream.url, db.portalPath, { VMS_TIMEOUT_MS: '5000' }),
     );
     await use(portal);
     await portal.close();
@@ -166,17 +171,9 @@ export const slowVmsTest = base.extend<{
   portal: async ({ slowVms, lateAnswerMs }, use) => {
     const db = tempDb();
     const portal = await startPortal(
-      loadConfig({
-        PORT: '0',
-        PORTAL_DB: db.portalPath,
-        VMS_BASE_URL: slowVms.url,
-        VMS_API_KEY: sandboxDemo.apiKey,
-        VMS_API_SECRET: sandboxDemo.apiSecret,
-        VMS_CLIENT_ORG_IDS: sandboxDemo.clientOrgIds.join(','),
-        VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
+      remotePortalConfig(slowVms.url, db.portalPath, {
         VMS_TIMEOUT_MS: '1000',
         VMS_LATE_ANSWER_MS: String(lateAnswerMs),
-        LOG_LEVEL: 'silent',
       }),
     );
     await use(portal);

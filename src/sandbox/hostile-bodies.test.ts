@@ -1,6 +1,6 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeSignature, unixSeconds } from '../server/signature';
+import { trickleRequest } from '../test-support/trickle';
 import { sandboxDemo } from './demo';
 import { call, errorOf, startTestSandbox, type TestSandbox } from './test-client';
 import { requisitionInsert } from './test-data';
@@ -55,34 +55,16 @@ describe('hostile bodies', () => {
 
 describe('slow clients', () => {
   it('closes a connection whose body trickles in slower than the request timeout', async () => {
-    const { port, hostname } = new URL(sandbox.url);
-    const socket = connect(Number(port), hostname);
-    const received: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => received.push(chunk));
-    const started = Date.now();
-    const closed = new Promise<number>((resolve) =>
-      socket.on('close', () => resolve(Date.now() - started)),
-    );
     // Signed, so authentication passes and the server waits for the body.
     const signature = computeSignature(sandboxDemo.apiKey, sandboxDemo.apiSecret, unixSeconds());
-    socket.write(
-      [
-        'POST /requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001 HTTP/1.1',
-        'Host: 127.0.0.1',
-        'Content-Type: application/json',
-        `x-api-key: ${sandboxDemo.apiKey}`,
-        `x-signature: ${signature}`,
-        'Content-Length: 100',
-        '',
-        '[',
-      ].join('\r\n'),
-    );
-    const trickle = setInterval(() => {
-      if (!socket.destroyed) socket.write(' ');
-    }, 200);
-    const elapsed = await closed;
-    clearInterval(trickle);
-    expect(elapsed).toBeLessThan(5000);
-    expect(Buffer.concat(received).toString()).toMatch(/^HTTP\/1\.1 408/);
+    const { elapsedMs, answer } = await trickleRequest(sandbox.url, [
+      'POST /requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001 HTTP/1.1',
+      'Host: 127.0.0.1',
+      'Content-Type: application/json',
+      `x-api-key: ${sandboxDemo.apiKey}`,
+      `x-signature: ${signature}`,
+    ]);
+    expect(elapsedMs).toBeLessThan(5000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
   });
 });

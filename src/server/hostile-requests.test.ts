@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { trickleRequest } from '../test-support/trickle';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../domain/api-error';
 import {
@@ -59,25 +59,13 @@ describe('hostile bodies', () => {
 
 describe('slow clients', () => {
   it('closes a connection whose body trickles in slower than PORTAL_REQUEST_TIMEOUT_MS', async () => {
-    const { port, hostname } = new URL(portal.url);
-    const socket = connect(Number(port), hostname);
-    const received: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => received.push(chunk));
-    const closed = new Promise<number>((resolve) => {
-      const started = Date.now();
-      socket.on('close', () => resolve(Date.now() - started));
-    });
-    socket.write(
-      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n[`,
-    );
-    // One byte every 200 ms: the connection is never idle, so only the request timeout ends it.
-    const trickle = setInterval(() => {
-      if (!socket.destroyed) socket.write(' ');
-    }, 200);
-    const elapsed = await closed;
-    clearInterval(trickle);
-    expect(elapsed).toBeLessThan(5000);
-    expect(Buffer.concat(received).toString()).toMatch(/^HTTP\/1\.1 408/);
+    const { elapsedMs, answer } = await trickleRequest(portal.url, [
+      `POST ${path} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      'Content-Type: application/json',
+    ]);
+    expect(elapsedMs).toBeLessThan(5000);
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
     expect(upstream.requests).toHaveLength(0);
   });
 });
