@@ -57,3 +57,28 @@ export function apiErrorBody(
 export function apiErrorStatus(code: ApiErrorCode): number {
   return apiErrorCatalog[code];
 }
+
+/**
+ * A refusal with one of the catalogue's codes, thrown by the portal server and the sandbox alike;
+ * their error handlers turn it into the one error body. `statusCode` is read by Fastify and by
+ * plugins (rate-limit) that look for an HTTP status on errors.
+ */
+export class ApiError extends Error {
+  override name = 'ApiError';
+
+  constructor(
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly details: ApiErrorDetail[] = [],
+  ) {
+    super(message);
+  }
+
+  get statusCode(): number {
+    return apiErrorStatus(this.code);
+  }
+
+  toBody(): ApiErrorBody {
+    return apiErrorBody(this.code, this.message, this.details);
+  }
+}

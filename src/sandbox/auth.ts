@@ -1,6 +1,6 @@
+import { ApiError } from '../domain/api-error';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { verifySignature } from '../server/signature';
-import { SandboxError } from './errors';
 import { orgIdParam, parseQuery } from './query';
 import type { ApiAccount, ClientReference, ReferenceData } from './reference';
 
@@ -36,7 +36,7 @@ function authenticate(
 ): ApiAccount {
   const apiKey = header(request, 'x-api-key');
   if (apiKey === '') {
-    throw new SandboxError(
+    throw new ApiError(
       'missing_api_key',
       'The x-api-key header is missing; send the API key from the account page (the sandbox ' +
         "demo key is in docs/sandbox.md) in x-api-key, and the request's signature in x-signature.",
@@ -44,7 +44,7 @@ function authenticate(
   }
   const account = reference.accounts.get(apiKey);
   if (!account) {
-    throw new SandboxError(
+    throw new ApiError(
       'unknown_api_key',
       'The API key in x-api-key is not known to this service; check it for typos, or use the ' +
         'sandbox demo key from docs/sandbox.md.',
@@ -56,7 +56,7 @@ function authenticate(
     })
   ) {
     // "Not Authorized" is what the real gateway answers; the detail says what to check.
-    throw new SandboxError('not_authorized', 'Not Authorized', [
+    throw new ApiError('not_authorized', 'Not Authorized', [
       {
         field: 'x-signature',
         message:
@@ -78,7 +78,7 @@ function authorize(
   const clientOrgId = orgIdParam(query, 'Client_Org_Id', account.clientOrgIds[0] ?? 1001);
   const vendorOrgId = orgIdParam(query, 'Vendor_Org_Id', account.vendorOrgId);
   if (vendorOrgId !== account.vendorOrgId) {
-    throw new SandboxError(
+    throw new ApiError(
       'org_not_permitted',
       `This API key belongs to vendor org ${account.vendorOrgId}, so it may not act for ` +
         `Vendor_Org_Id ${vendorOrgId}; send Vendor_Org_Id=${account.vendorOrgId} or use that vendor's key.`,
@@ -86,7 +86,7 @@ function authorize(
   }
   const client = reference.clients.get(clientOrgId);
   if (!client || !account.clientOrgIds.includes(clientOrgId)) {
-    throw new SandboxError(
+    throw new ApiError(
       'org_not_permitted',
       `This API key may not act for client org ${clientOrgId}; it serves client org` +
         `${account.clientOrgIds.length === 1 ? '' : 's'} ${listFormat.format(account.clientOrgIds.map(String))}. ` +

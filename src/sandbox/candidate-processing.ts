@@ -1,3 +1,4 @@
+import { submittableStatuses } from '../domain/vms-contract';
 import type { CandidateWire, FieldIssue } from '../domain';
 import {
   MAX_SKILL_RESPONSES,
@@ -17,7 +18,6 @@ import { questionNumbers, skillNumbers } from './requisition-record';
 import type { ItemOutcome } from './store';
 
 /** Candidates go only to requisitions in these states (decisions.md, candidate rules). */
-const openStatuses = ['4', '5'];
 
 function lastOf(numbers: readonly number[]): number {
   return numbers.length === 0 ? 0 : Math.max(...numbers);
@@ -130,7 +130,7 @@ function requisitionAcceptsSubmittals(
 ): FieldIssue[] {
   const issues: FieldIssue[] = [];
   const status = requisition.record.reqstatus;
-  if (!openStatuses.includes(status)) {
+  if (!submittableStatuses.has(status)) {
     issues.push({
       field: 'requirementid',
       message:

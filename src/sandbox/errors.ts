@@ -1,25 +1,12 @@
+import { ApiError } from '../domain/api-error';
+import { describeOperations } from '../domain/vms-contract';
 import type { FastifyInstance } from 'fastify';
-import type { ApiErrorCode, ApiErrorDetail } from '../domain/api-error';
 import { apiErrorBody, apiErrorStatus } from '../domain/api-error';
 import { isStorageFailure } from './storage-failure';
 
-/** A refusal with one of the catalogue's codes; the error handler turns it into the error body. */
-export class SandboxError extends Error {
-  constructor(
-    readonly code: ApiErrorCode,
-    message: string,
-    readonly details: ApiErrorDetail[] = [],
-  ) {
-    super(message);
-    this.name = 'SandboxError';
-  }
-}
-
 export const bodyLimitBytes = 5 * 1024 * 1024;
 
-const operations =
-  'POST /requisitionimport, POST /candidates, GET /requisitions, GET /requisitionresults and ' +
-  'GET /candidateresults';
+const operations = describeOperations('/');
 
 function codeOf(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error && typeof error.code === 'string'
@@ -28,47 +15,47 @@ function codeOf(error: unknown): string | undefined {
 }
 
 /** Fastify's own refusals (body parsing, limits) in the project's words and error body. */
-function asSandboxError(error: unknown, contentType: string | undefined): SandboxError {
-  if (error instanceof SandboxError) return error;
+function asSandboxError(error: unknown, contentType: string | undefined): ApiError {
+  if (error instanceof ApiError) return error;
   switch (codeOf(error)) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new SandboxError(
+      return new ApiError(
         'body_too_large',
         'The body is larger than 5 MB, the most the sandbox accepts in one request; split the ' +
           'items into several smaller batches.',
       );
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new SandboxError(
+      return new ApiError(
         'malformed_request',
         `The body must be JSON sent with Content-Type: application/json, but the Content-Type is ` +
           `${contentType ? `'${contentType}'` : 'missing'}; set the header and send a JSON array.`,
       );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new SandboxError(
+      return new ApiError(
         'malformed_request',
         'The body is empty; send a JSON array of objects, one per item.',
       );
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new SandboxError(
+      return new ApiError(
         'malformed_request',
         'The body is not valid JSON; send a JSON array of objects, one per item (check quotes, ' +
           'commas and brackets).',
       );
   }
   if (isStorageFailure(error)) {
-    return new SandboxError(
+    return new ApiError(
       'store_unavailable',
       `The sandbox could not store this request (its database failed: ${error instanceof Error ? error.message : String(error)}); nothing was stored. Try again later.`,
     );
   }
   if (error instanceof SyntaxError) {
-    return new SandboxError(
+    return new ApiError(
       'malformed_request',
       'The body is not valid JSON; send a JSON array of objects, one per item.',
     );
   }
-  return new SandboxError(
+  return new ApiError(
     'internal_error',
     'The sandbox failed to answer this request (an internal error, see its log); try again.',
   );

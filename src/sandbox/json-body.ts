@@ -1,5 +1,4 @@
-import { SandboxError } from './errors';
-
+import { ApiError } from '../domain/api-error';
 /**
  * The deepest nesting a body may have. The interface takes an array of flat objects whose values
  * are strings (depth 2); a little room is left for QA's odd bodies, none for a stack-sized one.
@@ -39,13 +38,13 @@ export function jsonDepth(text: string, limit: number): number {
  */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') {
-    throw new SandboxError(
+    throw new ApiError(
       'malformed_request',
       'The body is empty; send a JSON array of objects, one per item.',
     );
   }
   if (jsonDepth(text, maxJsonDepth) > maxJsonDepth) {
-    throw new SandboxError(
+    throw new ApiError(
       'malformed_request',
       `The body is nested more than ${maxJsonDepth} levels deep; send a JSON array of flat objects whose values are strings ([{"field": "value"}]).`,
     );
@@ -53,7 +52,7 @@ export function parseJsonBody(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new SandboxError(
+    throw new ApiError(
       'malformed_request',
       'The body is not valid JSON; send a JSON array of objects, one per item (check quotes, commas and brackets).',
     );

@@ -1,5 +1,5 @@
+import { ApiError } from '../domain/api-error';
 import { z } from 'zod';
-import { SandboxError } from './errors';
 
 /**
  * Query parameters as Fastify parses them: a name given twice arrives as an array. Parsed here
@@ -18,7 +18,7 @@ export function parseQuery(query: unknown): Query {
 export function optionalParam(query: Query, name: string): string {
   const value = query[name];
   if (Array.isArray(value)) {
-    throw new SandboxError(
+    throw new ApiError(
       'invalid_parameter',
       `The query parameter ${name} is given ${value.length} times; give it once.`,
     );
@@ -29,7 +29,7 @@ export function optionalParam(query: Query, name: string): string {
 export function requiredParam(query: Query, name: string, example: string): string {
   const value = optionalParam(query, name);
   if (value === '') {
-    throw new SandboxError(
+    throw new ApiError(
       'missing_parameter',
       `The query parameter ${name} is missing; add it, e.g. ${name}=${example}.`,
     );
@@ -47,7 +47,7 @@ export function orgIdParam(query: Query, name: string, example: number): number 
   const value = requiredParam(query, name, String(example));
   const parsed = orgIdSchema.safeParse(value);
   if (!parsed.success) {
-    throw new SandboxError(
+    throw new ApiError(
       'invalid_parameter',
       `The query parameter ${name} is '${value}', which is not a VMS org id; give a whole number, ` +
         `e.g. ${name}=${example}.`,

@@ -1,8 +1,8 @@
+import { ApiError } from '../domain/api-error';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { scopeOf } from './auth';
-import { SandboxError } from './errors';
 import { postedString } from './item-context';
 import { parseQuery, requiredParam } from './query';
 import { formatIsoDateTime } from './requisition-record';
@@ -56,20 +56,20 @@ function parseBatchBody(
   if (parsed.success) return Array.isArray(body) ? body.filter(isItemObject) : [];
   const rootIssue = parsed.error.issues.find((issue) => issue.path.length === 0);
   if (rootIssue?.code === 'too_small') {
-    throw new SandboxError(
+    throw new ApiError(
       'invalid_body',
       `The body is an empty array; send at least one ${noun} object.`,
     );
   }
   if (rootIssue?.code === 'too_big' && Array.isArray(body)) {
-    throw new SandboxError(
+    throw new ApiError(
       'invalid_body',
       `The body has ${body.length} ${noun}s, more than the ${maxBatch} one batch may hold; ` +
         `split it into batches of at most ${maxBatch}.`,
     );
   }
   if (rootIssue || !Array.isArray(body)) {
-    throw new SandboxError(
+    throw new ApiError(
       'invalid_body',
       `The body must be a JSON array of ${noun} objects, but it is ${describe(body)}; ` +
         `put the ${noun} object(s) inside [ ].`,
@@ -82,7 +82,7 @@ function parseBatchBody(
   );
   const [first] = badRows;
   const more = badRows.length - 1;
-  throw new SandboxError(
+  throw new ApiError(
     'invalid_body',
     `Every item of the array must be a ${noun} object ({ "field": "value", … }), but row ` +
       `${first?.row ?? '?'} is ${first?.type ?? 'something else'}` +
@@ -137,7 +137,7 @@ export function registerBatchRoutes(app: FastifyInstance, options: BatchRoutesOp
         batch.clientOrgId !== scope.clientOrgId ||
         batch.vendorOrgId !== scope.vendorOrgId
       ) {
-        throw new SandboxError(
+        throw new ApiError(
           'unknown_batch',
           `There is no ${nouns[kind]} batch '${batchId}' for client org ${scope.clientOrgId} and ` +
             `vendor org ${scope.vendorOrgId}; use the batchid that ${postPaths[kind]} returned, ` +
@@ -145,7 +145,7 @@ export function registerBatchRoutes(app: FastifyInstance, options: BatchRoutesOp
         );
       }
       if (batch.kind !== kind) {
-        throw new SandboxError(
+        throw new ApiError(
           'unknown_batch',
           `'${batchId}' is a ${nouns[batch.kind]} batch, not a ${nouns[kind]} batch; read its ` +
             `results from GET ${resultPaths[batch.kind]}.`,

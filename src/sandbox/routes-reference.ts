@@ -1,5 +1,5 @@
+import { ApiError } from '../domain/api-error';
 import type { FastifyInstance } from 'fastify';
-import { SandboxError } from './errors';
 import { orgIdParam, parseQuery } from './query';
 import type { ReferenceData } from './reference';
 
@@ -13,7 +13,7 @@ export function registerReferenceRoutes(app: FastifyInstance, reference: Referen
     const clientOrgId = orgIdParam(parseQuery(request.query), 'Client_Org_Id', 1001);
     const client = reference.clients.get(clientOrgId);
     if (!client) {
-      throw new SandboxError(
+      throw new ApiError(
         'not_found',
         `The sandbox has no client org ${clientOrgId}; its client orgs are ` +
           `${[...reference.clients.keys()].join(' and ')}.`,

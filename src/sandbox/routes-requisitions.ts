@@ -1,25 +1,28 @@
+import { ApiError } from '../domain/api-error';
+import type { RequisitionFilterField, RequisitionFilterOperator } from '../domain/vms-contract';
+import { requisitionFilterFields, requisitionFilterOperators } from '../domain/vms-contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { scopeOf } from './auth';
 import type { DateFormat } from '../domain';
 import { parseWireDate } from '../domain';
-import { SandboxError } from './errors';
 import type { Query } from './query';
 import { optionalParam, parseQuery } from './query';
 import { requisitionResponse } from './requisition-record';
 import type { RequisitionFilter, SandboxStore } from './store';
 
-const filterFields = {
+/** The store's column for each filter field of the interface. */
+const filterColumns = {
   Req_Id: 'req_id',
   Req_Created_Date_Time: 'created_at',
   Req_Updated_Date_Time: 'updated_at',
-} as const;
-const filterOperators = ['=', '>', '>=', '<', '<='] as const;
-type FilterOperator = (typeof filterOperators)[number];
+} as const satisfies Record<RequisitionFilterField, string>;
+const filterFieldNames = requisitionFilterFields.map(({ value }) => value);
+const filterOperators = requisitionFilterOperators.map(({ value }) => value);
 
 const filterParams = ['filterfield', 'filteroperator', 'filtervalue'] as const;
 
-const fieldSchema = z.enum(Object.keys(filterFields) as [keyof typeof filterFields]);
+const fieldSchema = z.enum(filterFieldNames);
 const operatorSchema = z.enum(filterOperators);
 const reqIdSchema = z
   .string()
@@ -38,7 +41,7 @@ function nextDay(isoDate: string): string {
  * is from the next day on, `<= 2026-03-02` up to the end of that day. A date-time compares exactly.
  */
 function dateConditions(
-  operator: FilterOperator,
+  operator: RequisitionFilterOperator,
   isoDate: string,
 ): RequisitionFilter['conditions'] {
   const start = `${isoDate}T00:00:00Z`;
@@ -67,7 +70,7 @@ export function parseRequisitionFilter(query: Query): RequisitionFilter | undefi
   if (present.length === 0) return undefined;
   if (present.length < filterParams.length) {
     const missing = filterParams.filter((name) => given[name] === '');
-    throw new SandboxError(
+    throw new ApiError(
       'missing_parameter',
       `The query parameter ${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} missing; ` +
         'filterfield, filteroperator and filtervalue go together: give all three, or none to list every requisition.',
@@ -75,15 +78,15 @@ export function parseRequisitionFilter(query: Query): RequisitionFilter | undefi
   }
   const field = fieldSchema.safeParse(given.filterfield);
   if (!field.success) {
-    throw new SandboxError(
+    throw new ApiError(
       'invalid_parameter',
       `filterfield '${given.filterfield}' is not a field you can filter on; use one of ` +
-        `${Object.keys(filterFields).join(', ')}.`,
+        `${filterFieldNames.join(', ')}.`,
     );
   }
   const operator = operatorSchema.safeParse(given.filteroperator);
   if (!operator.success) {
-    throw new SandboxError(
+    throw new ApiError(
       'invalid_parameter',
       `filteroperator '${given.filteroperator}' is not supported; use one of ${filterOperators.join(' ')} ` +
         '(URL-encoded in the query string, e.g. %3E%3D for >=).',
@@ -93,21 +96,21 @@ export function parseRequisitionFilter(query: Query): RequisitionFilter | undefi
   if (field.data === 'Req_Id') {
     const reqId = reqIdSchema.safeParse(value);
     if (!reqId.success) {
-      throw new SandboxError(
+      throw new ApiError(
         'invalid_parameter',
         `filtervalue '${value}' is not a Req_Id; with filterfield Req_Id give a whole number, e.g. 40001.`,
       );
     }
     return { column: 'req_id', conditions: [{ operator: operator.data, value: reqId.data }] };
   }
-  const column = filterFields[field.data];
+  const column = filterColumns[field.data];
   const isoDate = parseWireDate(value, 'YYYY-MM-DD');
   if (isoDate) return { column, conditions: dateConditions(operator.data, isoDate) };
   const dateTime = dateTimeSchema.safeParse(value);
   if (dateTime.success && value.endsWith('Z') && parseWireDate(value.slice(0, 10), 'YYYY-MM-DD')) {
     return { column, conditions: [{ operator: operator.data, value }] };
   }
-  throw new SandboxError(
+  throw new ApiError(
     'invalid_parameter',
     `filtervalue '${value}' is not a date or a date-time; with filterfield ${field.data} give ` +
       'YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ (UTC), e.g. 2026-11-21 or 2026-11-21T19:31:00Z.',

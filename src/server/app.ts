@@ -1,10 +1,11 @@
+import { ApiError } from '../domain/api-error';
 import helmet from '@fastify/helmet';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import type { DestinationStream } from 'pino';
 import { portalConfigSchema } from '../domain/portal-config';
 import { upstreamLabel, type PortalConfig } from './config';
-import { PortalError, sendError } from './portal-error';
+import { sendError } from './portal-error';
 import { serveSpa } from './spa';
 import { openPortalDatabase } from './store/portal-database';
 import { vmsProxy } from './vms-proxy';
@@ -116,8 +117,8 @@ export function buildPortal(
     strictTransportSecurity: false,
   });
 
-  app.setErrorHandler((error: FastifyError | PortalError, request, reply) => {
-    if (error instanceof PortalError) {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
       return sendError(reply, error.code, error.message, error.details);
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {

@@ -1,5 +1,5 @@
+import { ApiError } from '../domain/api-error';
 import { scanObjectArray } from './json-scan';
-import { PortalError } from './portal-error';
 
 function describeJsonValue(value: unknown): string {
   if (value === null) return 'null';
@@ -29,7 +29,7 @@ const MAX_DETAILS = 20;
  */
 export function checkBatchBody(raw: Buffer | undefined, maxBatch: number): number {
   if (raw === undefined || raw.length === 0) {
-    throw new PortalError(
+    throw new ApiError(
       'invalid_body',
       `The body is empty. Send a JSON array of 1 to ${maxBatch} objects.`,
     );
@@ -48,22 +48,22 @@ export function checkBatchBody(raw: Buffer | undefined, maxBatch: number): numbe
     // the original bytes either way.
     parsed = JSON.parse(raw.toString('latin1'));
   } catch {
-    throw new PortalError(
+    throw new ApiError(
       'invalid_body',
       `The body is not valid JSON (${jsonSyntaxProblem(raw)}). Send a JSON array of 1 to ${maxBatch} objects.`,
     );
   }
   if (!Array.isArray(parsed)) {
-    throw new PortalError(
+    throw new ApiError(
       'invalid_body',
       `The body must be a JSON array of objects; it is ${describeJsonValue(parsed)}. Wrap a single item in [ ].`,
     );
   }
   if (parsed.length === 0) {
-    throw new PortalError('invalid_body', 'The body is an empty array. Send at least one item.');
+    throw new ApiError('invalid_body', 'The body is an empty array. Send at least one item.');
   }
   if (parsed.length > maxBatch) {
-    throw new PortalError(
+    throw new ApiError(
       'invalid_body',
       `The body has ${parsed.length} items; at most ${maxBatch} may be sent at once (VMS_MAX_BATCH). Split it into smaller batches.`,
     );
@@ -76,7 +76,7 @@ export function checkBatchBody(raw: Buffer | undefined, maxBatch: number): numbe
   });
   const first = bad[0];
   if (first) {
-    throw new PortalError(
+    throw new ApiError(
       'invalid_body',
       `The body must be a JSON array of objects; item ${first.index + 1} is ${first.kind}.`,
       bad.slice(0, MAX_DETAILS).map(({ index, kind }) => ({

@@ -1,9 +1,9 @@
+import { ApiError } from '../domain/api-error';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callFingerprint, IdempotencyGate, type CallOutcome } from './idempotency';
-import { PortalError } from './portal-error';
 import { createIdempotencyKeyStore } from './store/idempotency-keys';
 import { openPortalDatabase, type PortalDatabase } from './store/portal-database';
 
@@ -17,7 +17,7 @@ const refused: CallOutcome = {
   headers: { 'content-type': 'application/json' },
   body: Buffer.from('{"error":{"code":"invalid_body","message":"no","details":[]}}'),
 };
-const reset = new PortalError('upstream_unreachable', 'connection closed unexpectedly');
+const reset = new ApiError('upstream_unreachable', 'connection closed unexpectedly');
 
 let dir: string;
 let file: string;
@@ -35,7 +35,7 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof PortalError) return error.code;
+    if (error instanceof ApiError) return error.code;
     throw error;
   }
   throw new Error('expected a refusal');
@@ -111,7 +111,7 @@ describe('IdempotencyGate', () => {
     const gate = gateOn(database);
     const notSent = await gate.admit('k5', 'fp');
     if (notSent.kind !== 'first') throw new Error('expected first');
-    const unreachable = new PortalError('upstream_unreachable', 'connection refused');
+    const unreachable = new ApiError('upstream_unreachable', 'connection refused');
     expect((await notSent.finish({ kind: 'not_sent', failure: unreachable })).status).toBe(502);
     const retry = await gate.admit('k5', 'fp');
     expect(retry.kind).toBe('first');

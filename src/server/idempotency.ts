@@ -1,5 +1,5 @@
+import { ApiError } from '../domain/api-error';
 import { createHash } from 'node:crypto';
-import { PortalError } from './portal-error';
 import type { CallOutcome, IdempotencyKeyStore } from './store/idempotency-keys';
 
 export type { CallOutcome } from './store/idempotency-keys';
@@ -10,7 +10,7 @@ const keyPattern = /^[A-Za-z0-9._:-]{1,128}$/;
 export function parseIdempotencyKey(value: string | string[] | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !keyPattern.test(value)) {
-    throw new PortalError(
+    throw new ApiError(
       'invalid_parameter',
       'The Idempotency-Key header must be one token of 1 to 128 letters, digits or . _ : - (a UUID works). Send a new key for each new batch.',
       [{ field: 'Idempotency-Key', message: 'malformed' }],
@@ -31,9 +31,9 @@ export type ForwardResult =
   /** The VMS answered (any status). */
   | { kind: 'answered'; outcome: CallOutcome }
   /** The call certainly never reached the VMS (no connection was made). */
-  | { kind: 'not_sent'; failure: PortalError }
+  | { kind: 'not_sent'; failure: ApiError }
   /** The call may have reached the VMS, but no answer came (reset, or no answer in time). */
-  | { kind: 'uncertain'; failure: PortalError };
+  | { kind: 'uncertain'; failure: ApiError };
 
 export type Admission =
   /** First sight of the key: forward the call, then `finish` with how it ended. */
@@ -43,16 +43,16 @@ export type Admission =
   /** A repeat of a call the VMS accepted: answer it again. */
   | { kind: 'replay'; outcome: CallOutcome };
 
-export function outcomeUnknownError(): PortalError {
-  return new PortalError(
+export function outcomeUnknownError(): ApiError {
+  return new ApiError(
     'outcome_unknown',
     'This batch was sent to the VMS before, but its answer never came, so nobody can tell whether the VMS received it. The portal will not send it again with this key. Check the VMS first: for requisitions, search the Requisitions list for their client internal req; for candidates, look at the requisition’s candidates. Then send only what is missing, as a new batch.',
     [{ field: 'Idempotency-Key', message: 'outcome unknown' }],
   );
 }
 
-function storeUnavailable(error: unknown): PortalError {
-  return new PortalError(
+function storeUnavailable(error: unknown): ApiError {
+  return new ApiError(
     'store_unavailable',
     `The portal cannot record sends right now, so nothing was sent (its database PORTAL_DB failed: ${error instanceof Error ? error.message : String(error)}). Try again in a moment; if it keeps happening, tell the administrator.`,
   );
@@ -133,7 +133,7 @@ export class IdempotencyGate {
         const record = await this.store.find(key);
         if (!record) continue; // purged in between: claim it again
         if (record.fingerprint !== fingerprint) {
-          throw new PortalError(
+          throw new ApiError(
             'idempotency_conflict',
             'This Idempotency-Key was already used for a different request (another operation, org or body). Send a new key for each new batch.',
             [{ field: 'Idempotency-Key', message: 'already used for a different request' }],
@@ -151,7 +151,7 @@ export class IdempotencyGate {
       }
       throw outcomeUnknownError();
     } catch (error) {
-      if (error instanceof PortalError) throw error;
+      if (error instanceof ApiError) throw error;
       this.storeFailed(error);
       throw storeUnavailable(error);
     }
@@ -205,7 +205,7 @@ export class IdempotencyGate {
   }
 }
 
-export function errorOutcome(error: PortalError): CallOutcome {
+export function errorOutcome(error: ApiError): CallOutcome {
   return {
     status: error.statusCode,
     headers: { 'content-type': 'application/json; charset=utf-8' },

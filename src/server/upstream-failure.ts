@@ -1,5 +1,4 @@
-import { PortalError } from './portal-error';
-
+import { ApiError } from '../domain/api-error';
 interface ErrorWithCode {
   code?: unknown;
   message?: unknown;
@@ -53,7 +52,7 @@ export function certainlyNotSent(error: unknown): boolean {
 export function upstreamFailure(
   error: unknown,
   context: { host: string; timeoutMs: number; method: string },
-): PortalError {
+): ApiError {
   const outer = asCoded(error);
   const cause = asCoded(outer.cause ?? error);
   const code = typeof cause.code === 'string' ? cause.code : '';
@@ -64,7 +63,7 @@ export function upstreamFailure(
       context.method === 'GET'
         ? 'Try again in a moment.'
         : 'It may still have received the batch: check the batch results before sending it again.';
-    return new PortalError(
+    return new ApiError(
       'upstream_timeout',
       `The VMS at ${context.host} did not answer within ${context.timeoutMs} ms (VMS_TIMEOUT_MS). ${advice}`,
     );
@@ -73,7 +72,7 @@ export function upstreamFailure(
   const reason =
     unreachableReasons[code] ??
     (typeof cause.message === 'string' && cause.message ? cause.message : 'unknown error');
-  return new PortalError(
+  return new ApiError(
     'upstream_unreachable',
     `Could not reach the VMS at ${context.host} (${reason}). Check that VMS_BASE_URL is right and the VMS is running, then try again.`,
     [{ field: 'upstream', message: code || reason }],

@@ -1,28 +1,8 @@
+import { ApiError } from '../domain/api-error';
+import type { OrgScope } from '../domain/vms-contract';
 import type { PortalConfig } from './config';
-import { PortalError } from './portal-error';
 
-/**
- * The only VMS operations the proxy forwards (issue 3, "Forwards exactly five operations"). Each is
- * `/api/vms/<name>` on the portal and `<VMS_BASE_URL><name>` upstream, same query string.
- */
-export const vmsOperations = [
-  { name: 'requisitionimport', method: 'POST' },
-  { name: 'candidates', method: 'POST' },
-  { name: 'requisitions', method: 'GET' },
-  { name: 'requisitionresults', method: 'GET' },
-  { name: 'candidateresults', method: 'GET' },
-] as const;
-
-export type VmsOperation = (typeof vmsOperations)[number]['name'];
-
-export function describeOperations(): string {
-  return vmsOperations.map(({ name, method }) => `${method} /api/vms/${name}`).join(', ');
-}
-
-export interface OrgScope {
-  clientOrgId: number;
-  vendorOrgId: number;
-}
+export { vmsOperations, type OrgScope, type VmsOperation } from '../domain/vms-contract';
 
 /** A parsed query string: a repeated parameter becomes an array. */
 export type Query = Record<string, string | string[] | undefined>;
@@ -30,14 +10,14 @@ export type Query = Record<string, string | string[] | undefined>;
 function orgIdParameter(query: Query, name: string): number {
   const value = query[name];
   if (value === undefined || value === '') {
-    throw new PortalError(
+    throw new ApiError(
       'missing_parameter',
       `The query parameter ${name} is missing. Add ?Client_Org_Id=<client org id>&Vendor_Org_Id=<vendor org id> to the address.`,
       [{ field: name, message: 'required' }],
     );
   }
   if (Array.isArray(value)) {
-    throw new PortalError(
+    throw new ApiError(
       'invalid_parameter',
       `The query parameter ${name} is given ${value.length} times. Give it once.`,
       [{ field: name, message: 'given more than once' }],
@@ -46,7 +26,7 @@ function orgIdParameter(query: Query, name: string): number {
   // Canonical digits only: the query goes upstream verbatim, so "01001" or "1001.0" must not pass
   // a check that the VMS might then read differently.
   if (!/^[1-9]\d{0,15}$/.test(value)) {
-    throw new PortalError(
+    throw new ApiError(
       'invalid_parameter',
       `The query parameter ${name} must be a whole number such as 1001; got "${value}".`,
       [{ field: name, message: 'not a whole number' }],
@@ -63,14 +43,14 @@ export function checkOrgScope(query: Query, config: PortalConfig): OrgScope {
   const clientOrgId = orgIdParameter(query, 'Client_Org_Id');
   const vendorOrgId = orgIdParameter(query, 'Vendor_Org_Id');
   if (!config.clientOrgIds.includes(clientOrgId)) {
-    throw new PortalError(
+    throw new ApiError(
       'org_not_permitted',
       `This portal may not act for client org ${clientOrgId} (Client_Org_Id). It acts for ${config.clientOrgIds.join(', ')}; pick one of those, or ask the administrator to add the org to VMS_CLIENT_ORG_IDS.`,
       [{ field: 'Client_Org_Id', message: 'not permitted' }],
     );
   }
   if (vendorOrgId !== config.vendorOrgId) {
-    throw new PortalError(
+    throw new ApiError(
       'org_not_permitted',
       `This portal acts as vendor org ${config.vendorOrgId}, not ${vendorOrgId} (Vendor_Org_Id). Use Vendor_Org_Id=${config.vendorOrgId}.`,
       [{ field: 'Vendor_Org_Id', message: 'not permitted' }],
@@ -112,7 +92,7 @@ export function forwardedQuery(rawUrl: string, orgs: OrgScope): string {
     try {
       name = decodeURIComponent(rawName.replace(/\+/g, ' '));
     } catch {
-      throw new PortalError(
+      throw new ApiError(
         'invalid_parameter',
         `The query parameter name "${rawName}" is not readable (a broken %-escape). Fix the address.`,
         [{ field: rawName, message: 'unreadable name' }],
@@ -122,7 +102,7 @@ export function forwardedQuery(rawUrl: string, orgs: OrgScope): string {
     if (name === 'Vendor_Org_Id') return `Vendor_Org_Id=${orgs.vendorOrgId}`;
     const meant = looseOrgKeys.get(looseKey(name));
     if (meant !== undefined) {
-      throw new PortalError(
+      throw new ApiError(
         'invalid_parameter',
         `The query parameter "${name}" could be read as ${meant}. Give ${meant} once, spelled exactly so, and nothing else like it.`,
         [{ field: name, message: `could be read as ${meant}` }],

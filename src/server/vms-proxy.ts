@@ -1,3 +1,4 @@
+import { ApiError } from '../domain/api-error';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -12,14 +13,13 @@ import {
   type CallOutcome,
   type ForwardResult,
 } from './idempotency';
-import { PortalError } from './portal-error';
 import { signatureHeaders } from './signature';
 import type { PortalDatabase } from './store/portal-database';
 import { createIdempotencyKeyStore } from './store/idempotency-keys';
 import { certainlyNotSent, upstreamFailure } from './upstream-failure';
+import { describeOperations } from '../domain/vms-contract';
 import {
   checkOrgScope,
-  describeOperations,
   forwardedQuery,
   vmsOperations,
   type Query,
@@ -181,7 +181,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     reply.headers(apiResponseHeaders);
     if (loopbackOnly && !isLoopbackHost(request.hostname)) {
       done(
-        new PortalError(
+        new ApiError(
           'host_not_allowed',
           `This portal only answers requests addressed to this machine (localhost or 127.0.0.1), not "${request.hostname}". Open the portal at its local address.`,
         ),
@@ -203,7 +203,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
         'x-ratelimit-reset': false,
       },
       errorResponseBuilder: (_request, context) =>
-        new PortalError(
+        new ApiError(
           'rate_limited',
           `Too many requests: this portal forwards at most ${context.max} per minute from one address (PORTAL_RATE_LIMIT_PER_MINUTE). Wait ${context.after} and try again.`,
         ),
@@ -268,7 +268,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     const minutes = Math.round(config.lateAnswerMs / 60_000);
     const wait = minutes >= 1 ? `${minutes} min` : `${config.lateAnswerMs} ms`;
     return errorOutcome(
-      new PortalError(
+      new ApiError(
         'upstream_timeout',
         `${first ? `The VMS at ${upstreamHost} did not answer within ${config.timeoutMs} ms (VMS_TIMEOUT_MS)` : 'The VMS has still not answered the first send of this batch'}. It may have received the batch, so the portal keeps waiting for its answer (up to ${wait}, VMS_LATE_ANSWER_MS). Send the same batch again, unchanged: you get the VMS's answer as soon as it comes, and the batch is never sent twice.`,
       ),
@@ -367,9 +367,9 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   }
 
   app.all('/*', { helmet: false }, async (request) => {
-    throw new PortalError(
+    throw new ApiError(
       'not_found',
-      `The portal does not forward ${request.method} ${request.url.split('?')[0]}. It forwards only ${describeOperations()}.`,
+      `The portal does not forward ${request.method} ${request.url.split('?')[0]}. It forwards only ${describeOperations('/api/vms/')}.`,
     );
   });
 };

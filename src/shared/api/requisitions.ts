@@ -1,3 +1,7 @@
+import type {
+  RequisitionFilterField as FilterField,
+  RequisitionFilterOperator as FilterOperator,
+} from '../../domain/vms-contract';
 import { queryOptions } from '@tanstack/react-query';
 import type { RequisitionRecord } from '../../domain';
 import { requisitionListSchema } from '../../domain';
@@ -9,21 +13,14 @@ import { vmsUrl } from './vms';
  * GET Requisitions through the proxy (decisions.md, "Operations and their responses"), with the
  * filter the API takes: a field, an operator and a value.
  */
-export const filterFields = [
-  { value: 'Req_Id', label: 'Req ID' },
-  { value: 'Req_Created_Date_Time', label: 'Created' },
-  { value: 'Req_Updated_Date_Time', label: 'Last updated' },
-] as const;
-export const filterOperators = [
-  { value: '=', label: 'is (=)' },
-  { value: '>', label: 'after / above (>)' },
-  { value: '>=', label: 'on or after (>=)' },
-  { value: '<', label: 'before / below (<)' },
-  { value: '<=', label: 'on or before (<=)' },
-] as const;
-
-export type FilterField = (typeof filterFields)[number]['value'];
-export type FilterOperator = (typeof filterOperators)[number]['value'];
+export {
+  requisitionFilterFields as filterFields,
+  requisitionFilterOperators as filterOperators,
+} from '../../domain/vms-contract';
+export type {
+  RequisitionFilterField as FilterField,
+  RequisitionFilterOperator as FilterOperator,
+} from '../../domain/vms-contract';
 
 export interface RequisitionFilter {
   field: FilterField;

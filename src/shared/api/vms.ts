@@ -1,12 +1,6 @@
-/** Whom a VMS call is made for: every operation takes both org ids (spec, "Endpoints"). */
-export interface OrgScope {
-  clientOrgId: number;
-  vendorOrgId: number;
-}
+import type { OrgScope, VmsOperation } from '../../domain/vms-contract';
 
-/** The VMS operations the portal server's signing proxy forwards (architecture.md). */
-export type VmsOperation =
-  'requisitionimport' | 'candidates' | 'requisitions' | 'requisitionresults' | 'candidateresults';
+export type { OrgScope, VmsOperation } from '../../domain/vms-contract';
 
 /** `/api/vms/<operation>?Client_Org_Id=…&Vendor_Org_Id=…&…`: same origin, through the proxy. */
 export function vmsUrl(

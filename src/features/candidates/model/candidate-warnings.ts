@@ -1,3 +1,4 @@
+import { submittableStatuses } from '../../../domain/vms-contract';
 import type { TargetRequisition } from './target-requisition';
 
 /**
@@ -32,9 +33,6 @@ export interface WarningInput {
   inTray: readonly EarlierCandidate[];
 }
 
-/** reqstatus values that take submissions (decisions.md, "Server-side rules"). */
-const openStatuses = new Set(['4', '5']);
-
 const sameCandidate = (a: WarningInput['candidate'], b: EarlierCandidate) =>
   a.requirementid.trim() === b.requirementid.trim() &&
   a.candemail.trim().toLowerCase() === b.candemail.trim().toLowerCase();
@@ -46,7 +44,7 @@ export function candidateWarnings(input: WarningInput): CandidateWarning[] {
   const warnings: CandidateWarning[] = [];
   if (requisition) {
     const name = `Requisition ${requisition.reqId}`;
-    if (requisition.status !== '' && !openStatuses.has(requisition.status)) {
+    if (requisition.status !== '' && !submittableStatuses.has(requisition.status)) {
       warnings.push({
         id: 'status',
         message: `${name} is ${requisition.statusLabel}: the VMS accepts candidates only for Open or Interview occurring requisitions and will likely answer Error. Choose another requisition, or go on if you know its status has changed.`,
