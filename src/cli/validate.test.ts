@@ -211,11 +211,13 @@ describe('a file that cannot be checked: exit 2, one line on stderr, nothing on 
   });
 
   it.each([
-    ['a number', [validRequisitionWire(), 42]],
-    ['null', [null]],
-    ['an array', [validRequisitionWire(), []]],
-  ])('an array holding %s', (_name, value) => {
-    expect(expectBroken(run(['--kind', 'requisition', json(value)]))).toMatch(/JSON object/);
+    ['a number', 2, [validRequisitionWire(), 42]],
+    ['null', 1, [null]],
+    ['an array', 2, [validRequisitionWire(), []]],
+  ])('an array holding %s', (name, position, value) => {
+    expect(expectBroken(run(['--kind', 'requisition', json(value)]))).toMatch(
+      `Every item of the array must be a requisition object ({ "field": "value", … }), but item ${position} is ${name}`,
+    );
   });
 
   it('an empty array', () => {

@@ -51,9 +51,9 @@ export function run(argv: string[]): { code: number; stdout: string; stderr: str
     } catch (error) {
       throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
     }
-    const problem = batchShapeProblem(data);
+    const problem = batchShapeProblem(data, { noun: kind });
     if (problem !== null || !Array.isArray(data))
-      throw new UsageError(`${file}: ${problem ?? 'not an array'}`);
+      throw new UsageError(`${file}: ${problem?.message ?? 'not an array'}`);
 
     const report = validateBatch(kind, data, { dateFormat });
     return {

@@ -24,27 +24,67 @@ const describe = (value: unknown): string =>
     ? 'null'
     : Array.isArray(value)
       ? 'an array'
-      : typeof value === 'string'
-        ? 'a string'
+      : typeof value === 'object'
+        ? 'an object'
         : `a ${typeof value}`;
 
+/** Why a body is not a batch: a sentence for people, and each bad item for tools. */
+export interface BatchShapeProblem {
+  message: string;
+  details: { field: string; message: string }[];
+}
+
+/** Most bad items listed in `details`. */
+const maxDetails = 20;
+
 /**
- * Why `input` is not a batch (a JSON array of 1..maxItems objects), or null when it is. Both
- * payloads are JSON arrays of flat objects (spec, "Resources and their fields").
+ * Why `input` is not a batch, or null when it is: a JSON array of 1..maxItems objects (spec,
+ * "Resources and their fields"; decisions.md: anything else is refused whole). The one check the
+ * portal server, the sandbox and the validator all make. Items are numbered from 1.
  */
 export function batchShapeProblem(
   input: unknown,
-  maxItems = Number.POSITIVE_INFINITY,
-): string | null {
-  if (!Array.isArray(input))
-    return `The body must be a JSON array of objects, [ {…}, {…} ], but it is ${describe(input)}`;
-  if (input.length === 0) return 'The array is empty; a batch needs at least one item';
-  if (input.length > maxItems)
-    return `The array has ${input.length} items; at most ${maxItems} can be sent at once, so split it`;
-  const bad = input.findIndex((item) => !isPlainObject(item));
-  if (bad >= 0)
-    return `Item ${bad} (0-based) is ${describe(input[bad])}; every item must be a JSON object`;
-  return null;
+  options: { noun?: string; maxItems?: number; limitName?: string } = {},
+): BatchShapeProblem | null {
+  const noun = options.noun ?? 'item';
+  const maxItems = options.maxItems ?? Number.POSITIVE_INFINITY;
+  const nouns = `${noun}s`;
+  if (!Array.isArray(input)) {
+    return {
+      message: `The body must be a JSON array of ${noun} objects, but it is ${describe(input)}; put the ${noun} object(s) inside [ ].`,
+      details: [],
+    };
+  }
+  if (input.length === 0) {
+    return {
+      message: `The body is an empty array; send at least one ${noun} object.`,
+      details: [],
+    };
+  }
+  if (input.length > maxItems) {
+    const limit = options.limitName ? ` (${options.limitName})` : '';
+    return {
+      message: `The body has ${input.length} ${nouns}, more than the ${maxItems} one batch may hold${limit}; split it into batches of at most ${maxItems}.`,
+      details: [],
+    };
+  }
+  const bad = input.flatMap((item: unknown, index) =>
+    isPlainObject(item) ? [] : [{ n: index + 1, type: describe(item) }],
+  );
+  const [first] = bad;
+  if (!first) return null;
+  const more = bad.length - 1;
+  return {
+    message:
+      `Every item of the array must be a ${noun} object ({ "field": "value", … }), but item ` +
+      `${first.n} is ${first.type}` +
+      `${more > 0 ? ` (and ${more} more ${more === 1 ? 'item' : 'items'}, listed in details)` : ''}; ` +
+      'fix or remove those items and send the batch again.',
+    details: bad.slice(0, maxDetails).map(({ n, type }) => ({
+      field: `item ${n}`,
+      message: `is ${type}, not a ${noun} object`,
+    })),
+  };
 }
 
 /** Validates every item of a batch; the report lists each item's problems by wire key. */

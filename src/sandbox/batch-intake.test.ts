@@ -67,20 +67,20 @@ describe('POST bodies', () => {
     );
   });
 
-  it('refuses an array holding non-objects, listing each bad row', async () => {
+  it('refuses an array holding non-objects, listing each bad item', async () => {
     const result = await sandbox.call('/requisitionimport', {
       body: [requisitionInsert(), 'titlerole', [1]],
     });
     expect(result.status).toBe(400);
     const error = errorOf(result);
-    expect(error.message).toMatch(/row 2 is a string \(and 1 more row, listed in details\)/);
+    expect(error.message).toMatch(/item 2 is a string \(and 1 more item, listed in details\)/);
     expect(error.details).toEqual([
-      { field: 'row 2', message: 'is a string, not a requisition object' },
-      { field: 'row 3', message: 'is an array, not a requisition object' },
+      { field: 'item 2', message: 'is a string, not a requisition object' },
+      { field: 'item 3', message: 'is an array, not a requisition object' },
     ]);
     const single = await sandbox.call('/candidates', { body: [null] });
     expect(errorOf(single).message).toMatch(
-      /^Every item of the array must be a candidate object \(.*\), but row 1 is null; fix/,
+      /^Every item of the array must be a candidate object \(.*\), but item 1 is null; fix/,
     );
   });
 

@@ -1,7 +1,13 @@
 import { ApiError } from '../domain/api-error';
+import { batchShapeProblem } from '../domain/batch';
+import type { CandidateResultRowWire, RequisitionResultRowWire } from '../domain/batch-results';
+import {
+  candidateResultStatuses,
+  requisitionResultStatuses,
+  resultStatus,
+} from '../domain/batch-results';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { scopeOf } from './auth';
 import { postedString } from './item-context';
 import { parseQuery, requiredParam } from './query';
@@ -31,13 +37,6 @@ const referenceKeys: Record<BatchKind, string> = {
   candidate: 'vendorcandidateid',
 };
 
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  const type = typeof value;
-  return type === 'object' ? 'an object' : `a ${type}`;
-}
-
 /**
  * The body must be a JSON array of 1..maxBatch objects (decisions.md); anything else is refused
  * whole, saying exactly what is wrong. What is inside each object is the item's own business: an
@@ -48,51 +47,11 @@ function parseBatchBody(
   kind: BatchKind,
   maxBatch: number,
 ): Record<string, unknown>[] {
-  const noun = nouns[kind];
-  const schema = z.array(z.record(z.string(), z.unknown())).min(1).max(maxBatch);
-  const parsed = schema.safeParse(body);
-  // The items as they came, not zod's copies: a copy made by assignment would turn an item's
-  // "__proto__" key into its prototype, and the item must be judged with every key it has.
-  if (parsed.success) return Array.isArray(body) ? body.filter(isItemObject) : [];
-  const rootIssue = parsed.error.issues.find((issue) => issue.path.length === 0);
-  if (rootIssue?.code === 'too_small') {
-    throw new ApiError(
-      'invalid_body',
-      `The body is an empty array; send at least one ${noun} object.`,
-    );
-  }
-  if (rootIssue?.code === 'too_big' && Array.isArray(body)) {
-    throw new ApiError(
-      'invalid_body',
-      `The body has ${body.length} ${noun}s, more than the ${maxBatch} one batch may hold; ` +
-        `split it into batches of at most ${maxBatch}.`,
-    );
-  }
-  if (rootIssue || !Array.isArray(body)) {
-    throw new ApiError(
-      'invalid_body',
-      `The body must be a JSON array of ${noun} objects, but it is ${describe(body)}; ` +
-        `put the ${noun} object(s) inside [ ].`,
-    );
-  }
-  const badRows = body.flatMap((item: unknown, index) =>
-    typeof item === 'object' && item !== null && !Array.isArray(item)
-      ? []
-      : [{ row: index + 1, type: describe(item) }],
-  );
-  const [first] = badRows;
-  const more = badRows.length - 1;
-  throw new ApiError(
-    'invalid_body',
-    `Every item of the array must be a ${noun} object ({ "field": "value", … }), but row ` +
-      `${first?.row ?? '?'} is ${first?.type ?? 'something else'}` +
-      `${more > 0 ? ` (and ${more} more ${more === 1 ? 'row' : 'rows'}, listed in details)` : ''}; ` +
-      'fix or remove those rows and send the batch again.',
-    badRows.map((bad) => ({
-      field: `row ${bad.row}`,
-      message: `is ${bad.type}, not a ${noun} object`,
-    })),
-  );
+  const problem = batchShapeProblem(body, { noun: nouns[kind], maxItems: maxBatch });
+  if (problem) throw new ApiError('invalid_body', problem.message, problem.details);
+  // The items as they came: a copy made by assignment would turn an item's "__proto__" key into
+  // its prototype, and the item must be judged with every key it has.
+  return Array.isArray(body) ? body.filter(isItemObject) : [];
 }
 
 function isItemObject(value: unknown): value is Record<string, unknown> {
@@ -153,24 +112,27 @@ export function registerBatchRoutes(app: FastifyInstance, options: BatchRoutesOp
       }
       const rows = store.itemResults(batchId);
       return kind === 'requisition'
-        ? rows.map((row) => ({
+        ? rows.map((row): RequisitionResultRowWire => ({
             Batch_Id: batchId,
             Row: row.row,
-            Status: row.status,
+            Status: resultStatus(requisitionResultStatuses, row.status),
             ErrorMessage: row.errorMessage,
             Req_Id: row.resultId,
             ClientInternalReq: row.reference,
           }))
-        : rows.map((row) => ({
-            Batch_Id: batchId,
-            Row: row.row,
-            Status: row.status,
-            // The real service names the status Cand_Status (vms-api-notes.md); both are given.
-            Cand_Status: row.status,
-            CandErrorMessage: row.errorMessage,
-            Cand_Id: row.resultId,
-            Vendor_Candidate_Id: row.reference,
-          }));
+        : rows.map((row): CandidateResultRowWire => {
+            const candidateStatus = resultStatus(candidateResultStatuses, row.status);
+            return {
+              Batch_Id: batchId,
+              Row: row.row,
+              Status: candidateStatus,
+              // The real service names the status Cand_Status (vms-api-notes.md); both are given.
+              Cand_Status: candidateStatus,
+              CandErrorMessage: row.errorMessage,
+              Cand_Id: row.resultId,
+              Vendor_Candidate_Id: row.reference,
+            };
+          });
     };
   }
 

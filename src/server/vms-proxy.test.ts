@@ -309,8 +309,14 @@ describe('what never reaches the VMS', () => {
     ['[{"a":1}', 'The body is not valid JSON'],
     ['{"a":"1"}', 'it is an object'],
     ['[]', 'empty array'],
-    ['[{},{},{},{}]', 'has 4 items; at most 3'],
-    ['[{}, {}, "x"]', 'The body must be a JSON array of objects; item 3 is a string.'],
+    [
+      '[{},{},{},{}]',
+      'The body has 4 requisitions, more than the 3 one batch may hold (VMS_MAX_BATCH)',
+    ],
+    [
+      '[{}, {}, "x"]',
+      'Every item of the array must be a requisition object ({ "field": "value", … }), but item 3 is a string;',
+    ],
     ['[{}, null]', 'item 2 is null'],
     ['[[{}]]', 'item 1 is an array'],
   ])('body %j is refused with 400 invalid_body', async (body, message) => {

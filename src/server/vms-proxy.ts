@@ -280,7 +280,8 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     const orgs = checkOrgScope(request.query, config);
     const query = forwardedQuery(request.raw.url ?? '', orgs);
     const body = Buffer.isBuffer(request.body) ? request.body : undefined;
-    const itemCount = request.method === 'POST' ? checkBatchBody(body, config.maxBatch) : null;
+    const itemCount =
+      request.method === 'POST' ? checkBatchBody(body, config.maxBatch, operation) : null;
     const key =
       request.method === 'POST'
         ? parseIdempotencyKey(request.headers['idempotency-key'])

@@ -5,38 +5,20 @@ import {
   requisitionsBeforeSend,
   resolveHeldRequisition,
 } from './requisition-checks';
-import { z } from 'zod';
 import { validateRequisitionItem } from '../../domain';
 import type { BatchKind, ResultRow, WireItem } from '../../features/batch/model/batch-kind';
 import type { Tone } from '../../shared/ui/status-badge';
-import {
-  readItem as read,
-  resultRowNumber as rowNumber,
-  resultRowsOf,
-  resultText as text,
-} from './result-fields';
+import { readItem as read, resultRowsOf } from './result-fields';
+import { requisitionResultRowSchema } from '../../domain/batch-results';
 
 const tones: Record<string, Tone> = { Pending: 'pending', Success: 'success', Error: 'error' };
 
-/** GET requisitionresults (decisions.md): Row, Status, ErrorMessage, Req_Id, ClientInternalReq. */
-const requisitionResultRowSchema = z
-  .looseObject({
-    Row: rowNumber,
-    Status: z.string().min(1),
-    ErrorMessage: text,
-    Req_Id: text,
-    ClientInternalReq: text,
-  })
-  .transform((raw): ResultRow => ({
-    row: raw.Row,
-    status: raw.Status,
-    tone: tones[raw.Status] ?? 'neutral',
-    pending: raw.Status === 'Pending',
-    failed: raw.Status === 'Error',
-    message: raw.ErrorMessage,
-    createdId: raw.Req_Id,
-    reference: raw.ClientInternalReq,
-  }));
+const requisitionResultRow = requisitionResultRowSchema.transform((row): ResultRow => ({
+  ...row,
+  tone: tones[row.status] ?? 'neutral',
+  pending: row.status === 'Pending',
+  failed: row.status === 'Error',
+}));
 
 /**
  * Two Inserts with the same client internal req in one batch: the VMS refuses the second
@@ -65,7 +47,7 @@ export const requisitionKind: BatchKind = {
   title: 'Requisitions',
   postOperation: 'requisitionimport',
   resultsOperation: 'requisitionresults',
-  resultRowsSchema: resultRowsOf(requisitionResultRowSchema, 'requisition'),
+  resultRowsSchema: resultRowsOf(requisitionResultRow, 'requisition'),
   labels: { createdId: 'Req ID', reference: 'Client internal req' },
   summarize: (item, loaded) => {
     const amend = read(item, 'requesttype') === 'A';

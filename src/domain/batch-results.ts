@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/**
+ * GET requisitionresults / candidateresults (decisions.md, "Operations and their responses"; for
+ * candidates vms-api-notes.md): one row per item, in order. The sandbox answers in exactly these
+ * fields (its rows are typed by these schemas' input) and the browser reads them with the same
+ * schemas, leniently, since a real VMS may send `Row` as "3" or leave a text field out.
+ */
+
+/** Every status a requisition row may have, and a candidate row. */
+export const requisitionResultStatuses = ['Pending', 'Success', 'Error'] as const;
+export const candidateResultStatuses = ['Pending', 'New', 'Incomplete', 'Error'] as const;
+
+/** One row read from either results call, in the portal's own terms. */
+export interface BatchResultRow {
+  /** 1-based position in the batch. */
+  row: number;
+  status: string;
+  /** ErrorMessage / CandErrorMessage; '' when none. */
+  message: string;
+  /** Req_Id / Cand_Id; '' until known. */
+  createdId: string;
+  /** ClientInternalReq / Vendor_Candidate_Id, as the VMS echoes it. */
+  reference: string;
+}
+
+/** `Row` is a number in the sandbox; a service that sends "3" is read the same. */
+const rowNumber = z.union([
+  z.number().int().positive(),
+  z.string().regex(/^\d+$/).transform(Number),
+]);
+
+/** A text field: a number is read as its digits, null or absent as ''. */
+const text = z
+  .union([z.string(), z.number().transform(String)])
+  .nullish()
+  .transform((value) => value ?? '');
+
+export const requisitionResultRowSchema = z
+  .looseObject({
+    Batch_Id: z.string().optional(),
+    Row: rowNumber,
+    Status: z.string().min(1),
+    ErrorMessage: text,
+    Req_Id: text,
+    ClientInternalReq: text,
+  })
+  .transform((raw): BatchResultRow => ({
+    row: raw.Row,
+    status: raw.Status,
+    message: raw.ErrorMessage,
+    createdId: raw.Req_Id,
+    reference: raw.ClientInternalReq,
+  }));
+
+/** The real service names the status `Cand_Status`; the sandbox sends it and `Status`. */
+export const candidateResultRowSchema = z
+  .looseObject({
+    Batch_Id: z.string().optional(),
+    Row: rowNumber,
+    Status: z.string().optional(),
+    Cand_Status: z.string().optional(),
+    CandErrorMessage: text,
+    Cand_Id: text,
+    Vendor_Candidate_Id: text,
+  })
+  .refine((raw) => Boolean(raw.Cand_Status || raw.Status), {
+    message: 'each candidate result row must have a Cand_Status (or Status)',
+  })
+  .transform((raw): BatchResultRow => ({
+    row: raw.Row,
+    status: raw.Cand_Status || raw.Status || '',
+    message: raw.CandErrorMessage,
+    createdId: raw.Cand_Id,
+    reference: raw.Vendor_Candidate_Id,
+  }));
+
+/** A row as the sandbox writes it. */
+export type RequisitionResultRowWire = z.input<typeof requisitionResultRowSchema> & {
+  Batch_Id: string;
+  Status: (typeof requisitionResultStatuses)[number];
+};
+export type CandidateResultRowWire = z.input<typeof candidateResultRowSchema> & {
+  Batch_Id: string;
+  Status: (typeof candidateResultStatuses)[number];
+  Cand_Status: (typeof candidateResultStatuses)[number];
+};
+
+/** A stored status as one of a kind's statuses; any other is a bug in whoever stored it. */
+export function resultStatus<const T extends readonly string[]>(
+  statuses: T,
+  value: string,
+): T[number] {
+  const found = statuses.find((status) => status === value);
+  if (found === undefined) throw new Error(`"${value}" is not one of ${statuses.join(', ')}`);
+  return found;
+}
