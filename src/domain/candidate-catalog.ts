@@ -103,6 +103,7 @@ const identityFields = [
   },
   {
     key: 'summaryofqualifications',
+    multiline: true,
     label: 'Summary of qualifications',
     type: 'STRING',
     requirement: 'optional',
@@ -188,6 +189,7 @@ const middleFields = [
   },
   {
     key: 'candidatecomments',
+    multiline: true,
     label: 'Comments',
     type: 'STRING',
     requirement: 'optional',

@@ -34,7 +34,7 @@ export type AnswerRow = z.infer<typeof answerRowSchema>;
 export type SkillResponseRow = z.infer<typeof skillResponseRowSchema>;
 
 export function blankSkillResponseRow(): SkillResponseRow {
-  return { response: '', duration: '', units: '', expertiserating: '' };
+  return blankStrings(skillResponseParts);
 }
 
 const scalarShape = stringFields(scalarKeys);

@@ -13,7 +13,13 @@ import {
 import type { IssueList } from './field-issue';
 import { isBlank } from './field-rules';
 import type { ItemResult, WirePayload, WireReader, WireRecord, WireSchema } from './wire-schema';
-import { buildWireSchema, rowKeyLookup, suggestKey, validateWith } from './wire-schema';
+import {
+  buildWireSchema,
+  rowGroupLookup,
+  rowKeyLookup,
+  suggestKey,
+  validateWith,
+} from './wire-schema';
 
 export type CandidateWire = WireRecord<CandidateWireKey>;
 
@@ -37,18 +43,16 @@ export function answerKey(n: number): CandidateWireKey {
   return rowKey('answers', n, 'answer');
 }
 
+const candidateRowGroup = rowGroupLookup(candidateCatalog);
+
 function candidateUnknownKey(key: string): string {
-  const answer = /^answer(\d+)$/.exec(key);
-  if (answer)
-    return `${key} is not allowed: a candidate has at most ${MAX_ANSWERS} answers (answer1–answer${MAX_ANSWERS})`;
-  if (/^candcustomfield\d+$/.test(key))
-    return `${key} is not allowed: a candidate has at most ${MAX_CANDIDATE_CUSTOM_FIELDS} custom fields (candcustomfield1–candcustomfield${MAX_CANDIDATE_CUSTOM_FIELDS})`;
-  if (
-    /^skill\d+(response|amountofexperienceduration|amountofexperienceunits|expertiserating)$/.test(
-      key,
-    )
-  ) {
-    return `${key} is not allowed: a candidate has at most ${MAX_SKILL_RESPONSES} skill responses (skill1…–skill${MAX_SKILL_RESPONSES}…)`;
+  switch (candidateRowGroup(key)) {
+    case 'answers':
+      return `${key} is not allowed: a candidate has at most ${MAX_ANSWERS} answers (answer1–answer${MAX_ANSWERS})`;
+    case 'customfields':
+      return `${key} is not allowed: a candidate has at most ${MAX_CANDIDATE_CUSTOM_FIELDS} custom fields (candcustomfield1–candcustomfield${MAX_CANDIDATE_CUSTOM_FIELDS})`;
+    case 'skillResponses':
+      return `${key} is not allowed: a candidate has at most ${MAX_SKILL_RESPONSES} skill responses (skill1…–skill${MAX_SKILL_RESPONSES}…)`;
   }
   const suggestion = suggestKey(key, candidateWireKeys);
   return suggestion
@@ -56,18 +60,17 @@ function candidateUnknownKey(key: string): string {
     : `${key} is not a candidate field; remove it or check its spelling against the specification`;
 }
 
+/** What the catalog marks `required`. */
+const requiredKeys = candidateCatalog
+  .filter((def) => def.requirement === 'required')
+  .map((def) => def.key);
+
 function candidateItemRules(
   read: WireReader<CandidateWireKey>,
   issues: IssueList,
   context?: RequisitionContext,
 ): void {
-  for (const key of [
-    'requirementid',
-    'firstname',
-    'lastname',
-    'candemail',
-    'engagementtype',
-  ] as const) {
+  for (const key of requiredKeys) {
     if (isBlank(read(key))) issues.add(key, `${label(key)} is required`);
   }
   if (read('candcitizenshipstatus') === 'Other' && isBlank(read('candcitizenshipexplain'))) {

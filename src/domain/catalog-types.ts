@@ -51,6 +51,13 @@ export interface FieldDef<K extends string = string> {
   readonly section: string;
   /** Short explanation shown under the field (from the spec). */
   readonly hint?: string;
+  /** Free text that takes several lines: a textarea in the forms. */
+  readonly multiline?: true;
+  /**
+   * Values worth suggesting from what was typed before and what the VMS lists (ids, codes,
+   * names a recruiter types again and again); rows share one list per part.
+   */
+  readonly suggest?: true;
   /** PascalCase name in GET Requisitions records (requisition catalog only). */
   readonly responseName?: string;
   readonly row?: RowRef;

@@ -104,3 +104,5 @@ export {
   resolveConflict,
   splitOwnerChange,
 } from './requisition-amend';
+export { skillRowParts } from './requisition-catalog';
+export { skillResponseParts } from './candidate-catalog';

@@ -46,6 +46,7 @@ const headFields = [
   },
   {
     key: 'orgid',
+    suggest: true,
     label: 'Org ID',
     type: 'INTEGER',
     requirement: 'insert-amend',
@@ -55,6 +56,7 @@ const headFields = [
   },
   {
     key: 'reqclassid',
+    suggest: true,
     label: 'Req class ID',
     type: 'INTEGER',
     requirement: 'either',
@@ -64,6 +66,7 @@ const headFields = [
   },
   {
     key: 'fullreqpath',
+    suggest: true,
     label: 'Full req path',
     type: 'STRING',
     requirement: 'either',
@@ -161,6 +164,7 @@ const headFields = [
   },
   {
     key: 'ratestructure',
+    suggest: true,
     label: 'Rate structure ID',
     type: 'INTEGER',
     requirement: 'optional',
@@ -204,6 +208,7 @@ const headFields = [
   },
   {
     key: 'payrateperiod',
+    suggest: true,
     label: 'Pay rate period',
     type: 'INTEGER',
     requirement: 'optional',
@@ -221,6 +226,7 @@ const headFields = [
   },
   {
     key: 'nottoexceedratecode',
+    suggest: true,
     label: 'Not-to-exceed rate code',
     type: 'INTEGER',
     requirement: 'conditional',
@@ -283,6 +289,7 @@ const headFields = [
   },
   {
     key: 'shortdescription',
+    multiline: true,
     label: 'Short description',
     type: 'STRING',
     requirement: 'insert',
@@ -291,6 +298,7 @@ const headFields = [
   },
   {
     key: 'completedescription',
+    multiline: true,
     label: 'Complete description',
     type: 'STRING',
     requirement: 'optional',
@@ -300,6 +308,7 @@ const headFields = [
   },
   {
     key: 'behaviorcharacteristics',
+    multiline: true,
     label: 'Behavior characteristics',
     type: 'STRING',
     requirement: 'optional',
@@ -317,6 +326,7 @@ const headFields = [
   },
   {
     key: 'divbranch',
+    suggest: true,
     label: 'Division / branch',
     type: 'STRING',
     requirement: 'optional',
@@ -377,6 +387,7 @@ const skillFields = keyed<SkillKey>(
     },
     {
       key: `expertiserating${n}`,
+      suggest: true,
       label: `Skill ${n} expertise rating`,
       type: 'INTEGER',
       requirement: 'optional',
@@ -420,6 +431,7 @@ const person = (
   responseStem: string,
 ): FieldDef[] => [
   {
+    suggest: true,
     key: `${prefix}firstname`,
     label: `${who} first name`,
     type: 'STRING',
@@ -429,6 +441,7 @@ const person = (
     responseName: `${responseStem}FirstName`,
   },
   {
+    suggest: true,
     key: `${prefix}lastname`,
     label: `${who} last name`,
     type: 'STRING',
@@ -438,6 +451,7 @@ const person = (
     responseName: `${responseStem}LastName`,
   },
   {
+    suggest: true,
     key: `${prefix}id`,
     label: `${who} ID`,
     type: 'STRING',
@@ -450,6 +464,7 @@ const person = (
 
 const reference = (stem: string, what: string, responseStem: string): FieldDef[] => [
   {
+    suggest: true,
     key: `${stem}refcode`,
     label: `${what} reference code`,
     type: 'STRING',
@@ -459,6 +474,7 @@ const reference = (stem: string, what: string, responseStem: string): FieldDef[]
     responseName: `${responseStem}RefCode`,
   },
   {
+    suggest: true,
     key: `${stem}id`,
     label: `${what} VMS ID`,
     type: 'INTEGER',

@@ -1,3 +1,5 @@
+import type { RequisitionChoiceKey } from './requisition-alternatives';
+import { requisitionAlternatives } from './requisition-alternatives';
 import { z } from 'zod';
 import type { DateFormat } from './catalog-types';
 import { formatWireDate, wireDateToIso } from './dates';
@@ -8,8 +10,6 @@ import {
   MAX_SKILLS,
   requisitionCatalog,
   requisitionField,
-  requisitionPeople,
-  requisitionReferences,
   skillRowParts,
 } from './requisition-catalog';
 import type { RequisitionWire } from './requisition-wire';
@@ -40,39 +40,29 @@ export const questionRowSchema = z.object({ description: z.string() });
 export type SkillRow = z.infer<typeof skillRowSchema>;
 export type QuestionRow = z.infer<typeof questionRowSchema>;
 
-const choiceSchemas = {
-  reqclassBy: z.enum(['id', 'path']),
-  clientcontactBy: z.enum(['id', 'name']),
-  reqownerBy: z.enum(['id', 'name']),
-  reportstoBy: z.enum(['id', 'name']),
-  worklocationBy: z.enum(['code', 'id']),
-  costcenterBy: z.enum(['code', 'id']),
-  glBy: z.enum(['code', 'id']),
-  projectBy: z.enum(['code', 'id']),
-};
-type ChoiceKey = keyof typeof choiceSchemas;
-type Choices = { [C in ChoiceKey]: z.infer<(typeof choiceSchemas)[C]> };
-const choiceKeys = Object.keys(choiceSchemas) as ChoiceKey[];
+type Group = (typeof requisitionAlternatives)[number];
+type ChoiceKey = RequisitionChoiceKey;
+type Choices = { [G in Group as G['choice']]: G['options'][number]['value'] };
 
-const person = <S extends string>(stem: S) =>
-  ({ id: [`${stem}id`], name: [`${stem}firstname`, `${stem}lastname`] }) as const;
-const reference = <S extends string>(stem: S) =>
-  ({ code: [`${stem}refcode`], id: [`${stem}id`] }) as const;
+/** A value for each choice, computed from its group. */
+function perChoice<T>(value: (group: Group) => T): Record<ChoiceKey, T> {
+  const result = {} as Record<ChoiceKey, T>; // every choice is set below
+  for (const group of requisitionAlternatives) result[group.choice] = value(group);
+  return result;
+}
+
+const choiceSchemas = perChoice((group) =>
+  z.enum([group.options[0].value, group.options[1].value]),
+);
+const choiceKeys: ChoiceKey[] = requisitionAlternatives.map((group) => group.choice);
 
 /** Either/or choices (spec rules 1, 3, 8): for each, the wire keys of each alternative. */
 export const requisitionChoices: Record<
   ChoiceKey,
   Record<string, readonly RequisitionWireKey[]>
-> = {
-  reqclassBy: { id: ['reqclassid'], path: ['fullreqpath'] },
-  clientcontactBy: person('clientcontact'),
-  reqownerBy: person('reqowner'),
-  reportstoBy: person('reportsto'),
-  worklocationBy: reference('worklocation'),
-  costcenterBy: reference('costcenter'),
-  glBy: reference('gl'),
-  projectBy: reference('project'),
-};
+> = perChoice((group) =>
+  Object.fromEntries(group.options.map((option) => [option.value, option.keys])),
+);
 
 /** Flattened once: each alternative of each choice with its keys. */
 const alternatives = choiceKeys.flatMap((choice) =>
@@ -86,25 +76,11 @@ const alternatives = choiceKeys.flatMap((choice) =>
 export type RequisitionForm = Record<RequisitionScalarKey, string> &
   Choices & { skills: SkillRow[]; questions: QuestionRow[] };
 
-const defaultChoices: Choices = {
-  reqclassBy: 'id',
-  clientcontactBy: 'id',
-  reqownerBy: 'id',
-  reportstoBy: 'id',
-  worklocationBy: 'code',
-  costcenterBy: 'code',
-  glBy: 'code',
-  projectBy: 'code',
-};
+/** Each choice starts on its first alternative. */
+const defaultChoices = perChoice((group) => group.options[0].value) as Choices; // per group
 
 export function blankSkillRow(): SkillRow {
-  return {
-    description: '',
-    requireddesired: '',
-    amountofexperience: '',
-    amountofexperiencetype: '',
-    expertiserating: '',
-  };
+  return blankStrings(skillRowParts);
 }
 
 /** A new, empty form (every field has a default value, as react-hook-form wants). */
@@ -149,17 +125,17 @@ export function requisitionWireToForm(
   for (const key of scalarKeys) form[key] = read(key);
   for (const key of dateKeys) form[key] = wireDateToIso(form[key], dateFormat);
 
-  form.reqclassBy = isBlank(read('reqclassid')) && !isBlank(read('fullreqpath')) ? 'path' : 'id';
-  for (const { stem } of requisitionPeople) {
-    const byName =
-      isBlank(read(`${stem}id`)) &&
-      !(isBlank(read(`${stem}firstname`)) && isBlank(read(`${stem}lastname`)));
-    form[`${stem}By`] = byName ? 'name' : 'id';
-  }
-  for (const { stem } of requisitionReferences) {
-    form[`${stem}By`] =
-      !isBlank(read(`${stem}id`)) && isBlank(read(`${stem}refcode`)) ? 'id' : 'code';
-  }
+  // The second alternative only when the first is empty and the second is given.
+  Object.assign(
+    form,
+    perChoice((group) => {
+      const [first, second] = group.options;
+      const useSecond =
+        first.keys.every((key) => isBlank(read(key))) &&
+        second.keys.some((key) => !isBlank(read(key)));
+      return useSecond ? second.value : first.value;
+    }),
+  );
 
   skillRowKeys.forEach((keys, index) => {
     const row = blankSkillRow();

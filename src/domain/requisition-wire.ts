@@ -13,8 +13,15 @@ import {
   requisitionWireKeys,
   skillRowParts,
 } from './requisition-catalog';
+import { requiredOnInsert, requisitionAlternatives } from './requisition-alternatives';
 import type { ItemResult, WirePayload, WireReader, WireRecord, WireSchema } from './wire-schema';
-import { buildWireSchema, rowKeyLookup, suggestKey, validateWith } from './wire-schema';
+import {
+  buildWireSchema,
+  rowGroupLookup,
+  rowKeyLookup,
+  suggestKey,
+  validateWith,
+} from './wire-schema';
 
 export type RequisitionWire = WireRecord<RequisitionWireKey>;
 
@@ -45,18 +52,15 @@ export const questionRowKeys = Array.from({ length: MAX_QUESTIONS }, (_, i) => (
   description: questionKey('description', i + 1),
 }));
 
+const requisitionRowGroup = rowGroupLookup(requisitionCatalog);
+
 function requisitionUnknownKey(key: string): string {
-  const repeated =
-    /^(skill|skilldescription|requireddesired|amountofexperience|amountofexperiencetype|expertiserating|question|questiondescription|customfieldvalue)(\d+)$/.exec(
-      key,
-    );
-  if (repeated) {
-    const [, stem = '', n = ''] = repeated;
-    if (stem.startsWith('question'))
+  switch (requisitionRowGroup(key)) {
+    case 'questions':
       return `${key} is not allowed: a requisition has at most ${MAX_QUESTIONS} questions (question1–question${MAX_QUESTIONS})`;
-    if (stem === 'customfieldvalue')
+    case 'customfields':
       return `${key} is not allowed: a requisition has at most ${MAX_CUSTOM_FIELDS} custom fields (customfieldvalue1–customfieldvalue${MAX_CUSTOM_FIELDS})`;
-    if (Number(n) > MAX_SKILLS || Number(n) < 1)
+    case 'skills':
       return `${key} is not allowed: a requisition has at most ${MAX_SKILLS} skills (numbered 1–${MAX_SKILLS})`;
   }
   const suggestion = suggestKey(key, requisitionWireKeys);
@@ -144,6 +148,16 @@ function checkRows(read: WireReader<RequisitionWireKey>, issues: IssueList): voi
   );
 }
 
+/** Required for Insert only (`insert` in the catalog); `insert-amend` keys are below. */
+const insertOnlyKeys = requisitionCatalog
+  .filter((def) => def.requirement === 'insert')
+  .map((def) => def.key);
+/** Keys required on both (`insert-amend`), besides the request type itself. */
+const alwaysKeys = requisitionCatalog
+  .filter((def) => def.requirement === 'insert-amend' && def.key !== 'requesttype')
+  .map((def) => def.key);
+const requiredGroups = requisitionAlternatives.filter(requiredOnInsert);
+
 function requisitionItemRules(
   read: WireReader<RequisitionWireKey>,
   issues: IssueList,
@@ -162,36 +176,23 @@ function requisitionItemRules(
       'Request type is required: I to insert a new requisition, A to amend one',
     );
   const forBoth = insert ? 'for Insert' : amend ? 'for Amend' : 'for Insert and Amend';
-  require('orgid', forBoth);
-  require('clientinternalreq', amend
-    ? 'for Amend: it identifies the requisition (client internal req or VMS Req ID)'
-    : forBoth);
+  for (const key of alwaysKeys) {
+    require(key, key === 'clientinternalreq' && amend
+      ? 'for Amend: it identifies the requisition (client internal req or VMS Req ID)'
+      : forBoth);
+  }
 
   if (insert) {
-    for (const key of [
-      'titlerole',
-      'noofopenings',
-      'hoursunitsperday',
-      'daysperweek',
-      'engagementtype',
-      'shortdescription',
-    ] as const) {
-      require(key, 'for Insert');
-    }
-    if (isBlank(read('reqclassid')) && isBlank(read('fullreqpath'))) {
+    // What the catalog marks required for Insert (`insert`), and each either/or group whose
+    // fields it marks `either`: one alternative must be given whole.
+    for (const key of insertOnlyKeys) require(key, 'for Insert');
+    for (const group of requiredGroups) {
+      if (group.options.some((option) => option.keys.every((key) => !isBlank(read(key))))) continue;
+      if (group.options.some((option) => option.keys.some((key) => !isBlank(read(key))))) continue;
+      const [first, second] = group.options;
       issues.add(
-        'reqclassid',
-        'A req class is required for Insert: give the req class ID or the full req path',
-      );
-    }
-    if (
-      isBlank(read('reqownerid')) &&
-      isBlank(read('reqownerfirstname')) &&
-      isBlank(read('reqownerlastname'))
-    ) {
-      issues.add(
-        'reqownerid',
-        'A requisition owner is required for Insert: give the owner ID, or both first and last name',
+        first.keys[0] ?? 'requesttype',
+        `A ${group.legend.toLowerCase()} is required for Insert: give ${first.phrase}, or ${second.phrase}`,
       );
     }
     if (!isBlank(read('reqstatus'))) {

@@ -140,3 +140,17 @@ export function rowKeyLookup<K extends string>(
     return key;
   };
 }
+
+/**
+ * The row group a key would belong to if its number were in range: `skill11` → `skills`,
+ * `answer6` → `answers`. Read from the catalog's rows, so a key beyond a row limit is named as
+ * such instead of as a typo.
+ */
+export function rowGroupLookup(
+  catalog: ReadonlyArray<FieldDef>,
+): (key: string) => string | undefined {
+  const shape = (key: string) => key.replace(/\d+/, '#');
+  const groups = new Map<string, string>();
+  for (const def of catalog) if (def.row) groups.set(shape(def.key), def.row.group);
+  return (key) => groups.get(shape(key));
+}

@@ -1,3 +1,6 @@
+import { payloadKinds } from '../domain/batch';
+import { candidateResultStatuses, requisitionResultStatuses } from '../domain/batch-results';
+import { requisitionReferences } from '../domain/requisition-catalog';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
@@ -16,6 +19,10 @@ const schemaVersion = 1;
  * items change. Every value the interface carries as a string stays a string here too, in the
  * `record` JSON, so what GET /requisitions returns is exactly what was stored.
  */
+/** A CHECK list from the domain's own list, so the storage cannot disagree with the rules. */
+const sqlList = (values: readonly string[]) => values.map((value) => `'${value}'`).join(', ');
+const itemStatuses = [...new Set([...requisitionResultStatuses, ...candidateResultStatuses])];
+
 const schemaSql = `
 CREATE TABLE vendor_orgs (
   org_id INTEGER PRIMARY KEY,
@@ -53,7 +60,7 @@ CREATE TABLE users (
   PRIMARY KEY (client_org_id, user_id)
 );
 CREATE TABLE accounting_refs (
-  kind TEXT NOT NULL CHECK (kind IN ('worklocation', 'costcenter', 'gl', 'project')),
+  kind TEXT NOT NULL CHECK (kind IN (${sqlList(requisitionReferences.map(({ stem }) => stem))})),
   id INTEGER NOT NULL,
   client_org_id INTEGER NOT NULL REFERENCES client_orgs(org_id),
   ref_code TEXT NOT NULL,
@@ -88,14 +95,14 @@ CREATE TABLE candidates (
   vendor_org_id INTEGER NOT NULL REFERENCES vendor_orgs(org_id),
   req_id INTEGER NOT NULL REFERENCES requisitions(req_id),
   email_key TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('New', 'Incomplete')),
+  status TEXT NOT NULL CHECK (status IN (${sqlList(candidateResultStatuses.filter((status) => status === 'New' || status === 'Incomplete'))})),
   created_at TEXT NOT NULL,
   record TEXT NOT NULL
 );
 CREATE INDEX candidates_by_email ON candidates (req_id, email_key);
 CREATE TABLE batches (
   batch_id TEXT PRIMARY KEY,
-  kind TEXT NOT NULL CHECK (kind IN ('requisition', 'candidate')),
+  kind TEXT NOT NULL CHECK (kind IN (${sqlList(payloadKinds)})),
   client_org_id INTEGER NOT NULL,
   vendor_org_id INTEGER NOT NULL,
   received_at TEXT NOT NULL,
@@ -108,7 +115,7 @@ CREATE TABLE batch_items (
   row INTEGER NOT NULL,
   payload TEXT NOT NULL,
   status TEXT NOT NULL DEFAULT 'Pending'
-    CHECK (status IN ('Pending', 'Success', 'Error', 'New', 'Incomplete')),
+    CHECK (status IN (${sqlList(itemStatuses)})),
   error_message TEXT NOT NULL DEFAULT '',
   -- Req_Id or Cand_Id once known.
   result_id TEXT NOT NULL DEFAULT '',

@@ -1,3 +1,4 @@
+import type { requisitionPeople } from '../domain/requisition-catalog';
 import type { FieldIssue } from '../domain';
 import type {
   AccountingKind,
@@ -71,7 +72,7 @@ export function resolveReqClass(
   return byId ?? byPath;
 }
 
-export type PersonRole = 'clientcontact' | 'reqowner' | 'reportsto';
+export type PersonRole = (typeof requisitionPeople)[number]['stem'];
 
 const roleNames: Record<PersonRole, string> = {
   clientcontact: 'client contact',

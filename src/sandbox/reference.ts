@@ -1,3 +1,4 @@
+import { requisitionReferences } from '../domain/requisition-catalog';
 import type { SandboxDatabase } from './database';
 
 /**
@@ -6,15 +7,17 @@ import type { SandboxDatabase } from './database';
  * memory at start-up and every rule reads it without a query.
  */
 
-export const accountingKinds = ['worklocation', 'costcenter', 'gl', 'project'] as const;
-export type AccountingKind = (typeof accountingKinds)[number];
+/** The accounting references (spec rule 8), as the domain defines them. */
+export const accountingKinds = requisitionReferences.map(({ stem }) => stem);
+export type AccountingKind = (typeof requisitionReferences)[number]['stem'];
 
-export const accountingKindNames: Record<AccountingKind, string> = {
-  worklocation: 'work location',
-  costcenter: 'cost center',
-  gl: 'GL',
-  project: 'project',
-};
+/** How messages name each: "work location", "GL". */
+export const accountingKindNames = Object.fromEntries(
+  requisitionReferences.map(({ stem, label }) => [
+    stem,
+    label === 'GL' ? label : label.toLowerCase(),
+  ]),
+) as Record<AccountingKind, string>; // one entry per reference
 
 export const choiceListNames = [
   'ratestructure',

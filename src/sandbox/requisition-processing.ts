@@ -1,3 +1,4 @@
+import { requisitionPeople } from '../domain/requisition-catalog';
 import type { FieldIssue } from '../domain';
 import { MAX_SKILLS, parseWireDate, skillKey, validateRequisitionItem } from '../domain';
 import type { ItemContext } from './item-context';
@@ -45,7 +46,7 @@ export function processRequisitionItem(payload: unknown, ctx: ItemContext): Item
   return local.value.requesttype === 'A' ? amend(given, ctx) : insert(given, ctx);
 }
 
-const personRoles: readonly PersonRole[] = ['clientcontact', 'reqowner', 'reportsto'];
+const personRoles: readonly PersonRole[] = requisitionPeople.map(({ stem }) => stem);
 /** Fields resolved against reference data, or identifying the requisition: never copied as is. */
 const resolvedKeys: ReadonlySet<string> = new Set([
   'orgid',

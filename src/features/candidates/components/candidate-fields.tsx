@@ -10,6 +10,7 @@ import {
   candidateCatalog,
   candidateField,
   skillResponseKey,
+  skillResponseParts,
 } from '../../../domain';
 import { CatalogField } from '../../../shared/form/catalog-field';
 import { RepeatingRows, RowItem, RowsSection } from '../../../shared/form/repeating-rows';
@@ -23,8 +24,6 @@ export const candidateSections = [
   'Rates',
   'Qualifications',
 ] as const;
-
-const longText: ReadonlySet<string> = new Set(['summaryofqualifications', 'candidatecomments']);
 
 function def(key: CandidateWireKey): FieldDef<CandidateWireKey> {
   const found = candidateField(key);
@@ -47,7 +46,7 @@ function CandidateField({ field }: { field: FieldDef<CandidateWireKey> }) {
     <CatalogField
       def={field}
       required={field.requirement === 'required'}
-      multiline={longText.has(field.key)}
+      multiline={field.multiline === true}
     />
   );
 }
@@ -79,10 +78,8 @@ export const CandidateSection = memo(function CandidateSection({ section }: { se
   );
 });
 
-const skillParts = ['response', 'duration', 'units', 'expertiserating'] as const;
-
 function skillResponseFields(index: number) {
-  return skillParts.map((part) => (
+  return skillResponseParts.map((part) => (
     <CatalogField
       key={part}
       def={def(skillResponseKey(part, index + 1))}

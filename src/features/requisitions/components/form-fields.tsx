@@ -3,13 +3,7 @@ import type { FieldDef, RequisitionWireKey } from '../../../domain';
 import { ChoiceGroup } from '../../../shared/form/choice-group';
 import { CatalogField } from '../../../shared/form/catalog-field';
 import type { ChoiceKey, LayoutEntry, RequisitionMode, SectionName } from '../model/form-layout';
-import {
-  alternativeFields,
-  choiceMeta,
-  isRequired,
-  longTextKeys,
-  sectionEntries,
-} from '../model/form-layout';
+import { alternativeFields, choiceMeta, isRequired, sectionEntries } from '../model/form-layout';
 import { datalistId, suggestionKeyOf } from '../model/suggestions';
 
 /** Blank in a select: on Amend it leaves the value unchanged (decisions.md). */
@@ -34,7 +28,7 @@ export const RequisitionField = memo(function RequisitionField({
       required={requiredOverride ?? isRequired(def, mode)}
       blankLabel={blankLabel(mode)}
       list={suggestion ? datalistId(suggestion) : undefined}
-      multiline={longTextKeys.has(def.key)}
+      multiline={def.multiline === true}
     />
   );
 });

@@ -7,18 +7,13 @@ import {
   questionKey,
   requisitionField,
   skillKey,
+  skillRowParts,
 } from '../../../domain';
 import { CatalogField } from '../../../shared/form/catalog-field';
 import { RepeatingRows } from '../../../shared/form/repeating-rows';
 import { datalistId } from '../model/suggestions';
 
-const skillParts = [
-  'description',
-  'requireddesired',
-  'amountofexperience',
-  'amountofexperiencetype',
-  'expertiserating',
-] as const;
+const skillParts = skillRowParts;
 
 function def(key: RequisitionWireKey) {
   const found = requisitionField(key);

@@ -1,11 +1,14 @@
+import {
+  requiredOnInsert,
+  requisitionAlternatives,
+} from '../../../domain/requisition-alternatives';
 import type { FieldDef, RequisitionWireKey } from '../../../domain';
 import { requisitionCatalog, requisitionChoices } from '../../../domain';
 
 /**
  * The requisition form's layout, derived from the catalog: its sections in order, each field in
- * catalog order, and each either/or pair (spec rules 1, 3, 8) as one choice placed where its
- * first field would be. Only the words of the choices live here; labels, hints and options come
- * from the catalog.
+ * catalog order, and each either/or pair (spec rules 1, 3, 8; domain/requisition-alternatives.ts)
+ * as one choice placed where its first field would be.
  */
 export type RequisitionMode = 'insert' | 'amend';
 export type ChoiceKey = keyof typeof requisitionChoices;
@@ -27,11 +30,6 @@ export type SectionName = (typeof sectionOrder)[number];
 export type LayoutEntry =
   { type: 'field'; def: FieldDef<RequisitionWireKey> } | { type: 'choice'; choice: ChoiceKey };
 
-const byId = { value: 'id', label: 'By user ID' };
-const byName = { value: 'name', label: 'By first and last name' };
-const byCode = { value: 'code', label: 'By reference code' };
-const byVmsId = { value: 'id', label: 'By VMS ID' };
-
 export interface ChoiceMeta {
   legend: string;
   hint: string;
@@ -40,59 +38,18 @@ export interface ChoiceMeta {
   requiredForInsert: boolean;
 }
 
-export const choiceMeta: Record<ChoiceKey, ChoiceMeta> = {
-  reqclassBy: {
-    legend: 'Req class',
-    hint: 'Give the req class by its ID or by its full path in the org',
-    options: [
-      { value: 'id', label: 'By req class ID' },
-      { value: 'path', label: 'By full req path' },
-    ],
-    requiredForInsert: true,
-  },
-  clientcontactBy: {
-    legend: 'Client contact',
-    hint: 'Blank on Insert: the requisition owner',
-    options: [byId, byName],
-    requiredForInsert: false,
-  },
-  reqownerBy: {
-    legend: 'Requisition owner',
-    hint: 'The user who owns the requisition, by user ID or by name as in their profile',
-    options: [byId, byName],
-    requiredForInsert: true,
-  },
-  reportstoBy: {
-    legend: 'Reports-to user',
-    hint: 'Blank on Insert: the requisition owner',
-    options: [byId, byName],
-    requiredForInsert: false,
-  },
-  worklocationBy: {
-    legend: 'Work location',
-    hint: 'By reference code or by VMS ID',
-    options: [byCode, byVmsId],
-    requiredForInsert: false,
-  },
-  costcenterBy: {
-    legend: 'Cost center',
-    hint: 'By reference code or by VMS ID',
-    options: [byCode, byVmsId],
-    requiredForInsert: false,
-  },
-  glBy: {
-    legend: 'GL',
-    hint: 'By reference code or by VMS ID',
-    options: [byCode, byVmsId],
-    requiredForInsert: false,
-  },
-  projectBy: {
-    legend: 'Project',
-    hint: 'By reference code or by VMS ID; one project per requisition',
-    options: [byCode, byVmsId],
-    requiredForInsert: false,
-  },
-};
+/** Each choice's words and requiredness, from the domain's either/or groups and the catalog. */
+export const choiceMeta = Object.fromEntries(
+  requisitionAlternatives.map((group): [ChoiceKey, ChoiceMeta] => [
+    group.choice,
+    {
+      legend: group.legend,
+      hint: group.hint,
+      options: group.options.map(({ value, label }) => ({ value, label })),
+      requiredForInsert: requiredOnInsert(group),
+    },
+  ]),
+) as Record<ChoiceKey, ChoiceMeta>; // one entry per group
 
 const choiceOfKey = new Map<string, ChoiceKey>();
 for (const [choice, alternatives] of Object.entries(requisitionChoices) as Array<
@@ -145,10 +102,3 @@ export function sectionEntries(section: SectionName, mode: RequisitionMode): Lay
     (entry) => !(entry.type === 'field' && entry.def.key === 'reqstatus' && mode === 'insert'),
   );
 }
-
-/** Multi-line text fields. */
-export const longTextKeys: ReadonlySet<string> = new Set([
-  'shortdescription',
-  'completedescription',
-  'behaviorcharacteristics',
-]);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RequisitionRecord, RequisitionWire } from '../../../domain';
+import { requisitionCatalog, requisitionField } from '../../../domain';
 import type { LocalStore } from '../../../shared/storage/local-store';
 import { localStore, storageKey } from '../../../shared/storage/local-store';
 
@@ -8,41 +9,20 @@ import { localStore, storageKey } from '../../../shared/storage/local-store';
  * recruiter types again and again. They come from what this browser added to batches before and
  * from the requisitions the VMS lists for the client.
  */
-export const suggestedKeys = [
-  'orgid',
-  'reqclassid',
-  'fullreqpath',
-  'divbranch',
-  'ratestructure',
-  'payrateperiod',
-  'nottoexceedratecode',
-  'clientcontactid',
-  'clientcontactfirstname',
-  'clientcontactlastname',
-  'reqownerid',
-  'reqownerfirstname',
-  'reqownerlastname',
-  'reportstoid',
-  'reportstofirstname',
-  'reportstolastname',
-  'worklocationrefcode',
-  'worklocationid',
-  'costcenterrefcode',
-  'costcenterid',
-  'glrefcode',
-  'glid',
-  'projectrefcode',
-  'projectid',
-  'expertiserating',
-] as const;
-export type SuggestedKey = (typeof suggestedKeys)[number];
+export const suggestedKeys: readonly string[] = [
+  ...new Set(
+    requisitionCatalog.filter((def) => def.suggest).map((def) => def.row?.part ?? def.key),
+  ),
+];
+export type SuggestedKey = string;
 
 const suggestedSet: ReadonlySet<string> = new Set(suggestedKeys);
 
 /** expertiserating3 → expertiserating: one list serves every skill row. */
 export function suggestionKeyOf(wireKey: string): SuggestedKey | undefined {
-  const key = /^expertiserating\d+$/.test(wireKey) ? 'expertiserating' : wireKey;
-  return suggestedSet.has(key) ? (key as SuggestedKey) : undefined;
+  const def = requisitionField(wireKey);
+  const key = def?.row?.part ?? wireKey;
+  return suggestedSet.has(key) ? key : undefined;
 }
 
 export function datalistId(key: SuggestedKey): string {
