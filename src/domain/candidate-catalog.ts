@@ -278,5 +278,19 @@ export const defaultNoFlags = [
   'wascandeveremployedbyclient',
 ] as const;
 
+/** The candidate form's sections, in page order; every field names one (catalog.test.ts). */
+export const candidateSections = [
+  'Requisition',
+  'Candidate',
+  'Citizenship',
+  'Employment',
+  'Rates',
+  'Qualifications',
+  'Skills',
+  'Questions',
+  'Custom fields',
+] as const;
+export type CandidateSection = (typeof candidateSections)[number];
+
 export const skillResponseParts = ['response', 'duration', 'units', 'expertiserating'] as const;
 export type SkillResponsePart = (typeof skillResponseParts)[number];

@@ -411,3 +411,14 @@ describe('requisitionResponseName', () => {
     }
   });
 });
+
+describe('sections', () => {
+  it('every field names one of its form’s sections', async () => {
+    const { requisitionCatalog, requisitionSections } = await import('./requisition-catalog');
+    const { candidateCatalog, candidateSections } = await import('./candidate-catalog');
+    const requisition: readonly string[] = requisitionSections;
+    const candidate: readonly string[] = candidateSections;
+    expect(requisitionCatalog.filter((def) => !requisition.includes(def.section))).toEqual([]);
+    expect(candidateCatalog.filter((def) => !candidate.includes(def.section))).toEqual([]);
+  });
+});

@@ -546,6 +546,25 @@ export function requisitionResponseName(key: RequisitionWireKey): string {
   return byKey.get(key)?.responseName ?? key;
 }
 
+/** The requisition form's sections, in page order; every field names one (catalog.test.ts). */
+export const requisitionSections = [
+  'Basics',
+  'Classification',
+  'Schedule',
+  'Rates',
+  'Description',
+  'People',
+  'Accounting',
+  'Skills',
+  'Questions',
+  'Custom fields',
+] as const;
+export type RequisitionSection = (typeof requisitionSections)[number];
+
+export function isRequisitionSection(section: string): section is RequisitionSection {
+  return requisitionSections.some((candidate) => candidate === section);
+}
+
 /** The people identified by an id or a first+last name pair (spec rule 3). */
 export const requisitionPeople = [
   { stem: 'clientcontact', label: 'Client contact' },

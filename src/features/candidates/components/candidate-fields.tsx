@@ -12,18 +12,15 @@ import {
   skillResponseKey,
   skillResponseParts,
 } from '../../../domain';
+import { candidateSections } from '../../../domain/candidate-catalog';
 import { CatalogField } from '../../../shared/form/catalog-field';
 import { RepeatingRows, RowItem, RowsSection } from '../../../shared/form/repeating-rows';
 import type { TargetRequisition } from '../model/target-requisition';
 
-/** The candidate form's sections of plain fields, in the order a recruiter fills them. */
-export const candidateSections = [
-  'Candidate',
-  'Citizenship',
-  'Employment',
-  'Rates',
-  'Qualifications',
-] as const;
+/** The candidate form's sections of plain fields (the others are the target and rows). */
+export const plainSections = candidateSections.filter(
+  (section) => !['Requisition', 'Skills', 'Questions', 'Custom fields'].includes(section),
+);
 
 function def(key: CandidateWireKey): FieldDef<CandidateWireKey> {
   const found = candidateField(key);

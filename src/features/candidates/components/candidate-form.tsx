@@ -13,7 +13,7 @@ import { flattenErrors } from '../../../shared/form/field-ids';
 import type { CandidateWarning } from '../model/candidate-warnings';
 import { warningsKey } from '../model/candidate-warnings';
 import type { TargetRequisition } from '../model/target-requisition';
-import { CandidateSection, RequisitionRows, candidateSections } from './candidate-fields';
+import { CandidateSection, RequisitionRows, plainSections } from './candidate-fields';
 import { acknowledgeName, CandidateWarnings } from './candidate-warnings';
 
 /**
@@ -131,7 +131,7 @@ export function CandidateFormView({
           Fields marked (required) must be filled. Each label shows the field’s wire name after the
           dot.
         </p>
-        {candidateSections.map((section) => (
+        {plainSections.map((section) => (
           <CandidateSection key={section} section={section} />
         ))}
         <RequisitionRows requisition={requisition} />

@@ -1,3 +1,5 @@
+import type { RequisitionSection } from '../../../domain/requisition-catalog';
+import { isRequisitionSection, requisitionSections } from '../../../domain/requisition-catalog';
 import {
   requiredOnInsert,
   requisitionAlternatives,
@@ -13,19 +15,8 @@ import { requisitionCatalog, requisitionChoices } from '../../../domain';
 export type RequisitionMode = 'insert' | 'amend';
 export type ChoiceKey = keyof typeof requisitionChoices;
 
-export const sectionOrder = [
-  'Basics',
-  'Classification',
-  'Schedule',
-  'Rates',
-  'Description',
-  'People',
-  'Accounting',
-  'Skills',
-  'Questions',
-  'Custom fields',
-] as const;
-export type SectionName = (typeof sectionOrder)[number];
+export const sectionOrder = requisitionSections;
+export type SectionName = RequisitionSection;
 
 export type LayoutEntry =
   { type: 'field'; def: FieldDef<RequisitionWireKey> } | { type: 'choice'; choice: ChoiceKey };
@@ -66,7 +57,7 @@ function buildLayout(): Map<SectionName, LayoutEntry[]> {
     // The request type is the page (New or Amend); skills and questions are rows.
     if (def.key === 'requesttype') continue;
     if (def.row && def.row.group !== 'customfields') continue;
-    const entries = layout.get(def.section as SectionName);
+    const entries = isRequisitionSection(def.section) ? layout.get(def.section) : undefined;
     if (!entries) continue;
     const choice = choiceOfKey.get(def.key);
     if (choice) {
