@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { settingDefaults } from '../domain/settings';
 import { buildSandboxApp } from './app';
 import { openSandboxDatabase } from './database';
 import { dateFormats } from '../domain';
@@ -16,7 +17,7 @@ export interface SandboxOptions {
   /** 0 = a free port (tests). */
   port: number;
   dbPath: string;
-  /** Wait before each item, so a client sees Pending and its polling is exercised. Default 300. */
+  /** Wait before each item, so a client sees Pending and its polling is exercised. */
   processingDelayMs?: number;
   dateFormat?: DateFormat;
   /** Most items in one POST. Default 500. */
@@ -44,9 +45,9 @@ const optionsSchema = z.object({
   host: z.string().min(1).default('127.0.0.1'),
   port: z.number().int().min(0).max(65535),
   dbPath: z.string().min(1),
-  processingDelayMs: z.number().int().min(0).default(300),
-  dateFormat: z.enum(dateFormats).default('YYYY-MM-DD'),
-  maxBatch: z.number().int().min(1).default(500),
+  processingDelayMs: z.number().int().min(0).default(settingDefaults.processingDelayMs),
+  dateFormat: z.enum(dateFormats).default(settingDefaults.dateFormat),
+  maxBatch: z.number().int().min(1).default(settingDefaults.maxBatch),
   logger: z.boolean().default(false),
 });
 

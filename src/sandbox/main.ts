@@ -5,46 +5,16 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { z } from 'zod';
-import { dateFormats } from '../domain';
+import { settingsProblem } from '../domain/settings';
 import { resetSandboxDatabase, sandboxDemo, startSandbox } from './index';
+import { sandboxEnvSchema, type SandboxEnv } from './settings';
 
-/** An empty variable counts as unset, so `SANDBOX_PORT= npm run sandbox` takes the default. */
-const unsetIfEmpty = (value: unknown) => (value === '' ? undefined : value);
-const wholeNumber = (min: number, max: number, what: string) =>
-  z.preprocess(
-    unsetIfEmpty,
-    z.coerce
-      .number({ error: `must be ${what}` })
-      .int({ error: `must be ${what}` })
-      .min(min, { error: `must be ${what}` })
-      .max(max, { error: `must be ${what}` })
-      .optional(),
-  );
-
-const envSchema = z.object({
-  SANDBOX_PORT: wholeNumber(0, 65535, 'a port number from 0 to 65535').default(8788),
-  SANDBOX_DB: z.preprocess(unsetIfEmpty, z.string().optional()).default('./data/sandbox.db'),
-  SANDBOX_PROCESSING_DELAY_MS: wholeNumber(0, 60_000, 'milliseconds from 0 to 60000').default(300),
-  VMS_DATE_FORMAT: z
-    .preprocess(
-      unsetIfEmpty,
-      z.enum(dateFormats, { error: `must be ${dateFormats.join(' or ')}` }).optional(),
-    )
-    .default('YYYY-MM-DD'),
-  VMS_MAX_BATCH: wholeNumber(1, 10_000, 'a whole number from 1 to 10000').default(500),
-});
-
-function readEnvironment(): z.infer<typeof envSchema> {
+function readEnvironment(): SandboxEnv {
   // Like the portal server, take a .env file when there is one; real variables win.
   if (existsSync('.env')) process.loadEnvFile('.env');
-  const parsed = envSchema.safeParse(process.env);
+  const parsed = sandboxEnvSchema.safeParse(process.env);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const name = String(issue?.path[0] ?? 'environment');
-  console.error(
-    `Sandbox VMS not started: ${name}=${JSON.stringify(process.env[name] ?? '')} ${issue?.message ?? 'is invalid'}; fix or unset it.`,
-  );
+  console.error(`Sandbox VMS not started: ${settingsProblem(parsed.error)} Fix or unset it.`);
   process.exit(1);
 }
 

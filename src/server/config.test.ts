@@ -44,6 +44,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       sandboxPort: 8788,
       sandboxDb: './data/sandbox.db',
+      sandboxProcessingDelayMs: 300,
     });
   });
 

@@ -1,6 +1,14 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { dateFormats, type DateFormat } from '../domain/catalog-types';
+import type { DateFormat } from '../domain/catalog-types';
+import {
+  oneOf,
+  settingsProblem,
+  withDefault,
+  sharedSettings,
+  unsetWhenBlank,
+  wholeNumber,
+} from '../domain/settings';
 import { sandboxDemo } from '../sandbox/demo';
 
 /**
@@ -36,6 +44,8 @@ export interface PortalConfig {
   logLevel: LogLevel;
   sandboxPort: number;
   sandboxDb: string;
+  /** The embedded sandbox's pause before each batch item. */
+  sandboxProcessingDelayMs: number;
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -48,26 +58,7 @@ export class ConfigError extends Error {
 
 const MB = 1024 * 1024;
 
-/** `VAR=` in a .env file means "not set", as it does for most tools that read one. */
-const optional = z
-  .string()
-  .optional()
-  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
-
-function wholeNumber(name: string, min: number, max: number, example: string) {
-  return optional.transform((value, ctx) => {
-    if (value === undefined) return undefined;
-    const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `${name} must be a whole number from ${min} to ${max} (for example ${example}); got "${value}".`,
-      });
-      return z.NEVER;
-    }
-    return parsed;
-  });
-}
+const optional = unsetWhenBlank;
 
 const orgIdList = optional.transform((value, ctx) => {
   if (value === undefined) return undefined;
@@ -105,42 +96,35 @@ const baseUrl = optional.transform((value, ctx) => {
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 });
 
-function oneOf<const T extends readonly [string, ...string[]]>(name: string, values: T) {
-  return optional.pipe(
-    z
-      .enum(values, {
-        error: (issue) =>
-          `${name} must be one of ${values.join(', ')}; got "${String(issue.input)}".`,
-      })
-      .optional(),
-  );
-}
-
-const envSchema = z.object({
-  PORT: wholeNumber('PORT', 0, 65535, '8787'),
-  HOST: optional,
+export const portalEnvSchema = z.object({
+  PORT: withDefault(wholeNumber('PORT', 0, 65535, '8787'), 8787),
+  HOST: withDefault(optional, '127.0.0.1'),
   VMS_BASE_URL: baseUrl,
   VMS_API_KEY: optional,
   VMS_API_SECRET: optional,
   VMS_CLIENT_ORG_IDS: orgIdList,
   VMS_VENDOR_ORG_ID: wholeNumber('VMS_VENDOR_ORG_ID', 1, Number.MAX_SAFE_INTEGER, '9001'),
-  VMS_DATE_FORMAT: oneOf('VMS_DATE_FORMAT', dateFormats),
-  VMS_MAX_BATCH: wholeNumber('VMS_MAX_BATCH', 1, 100_000, '500'),
-  VMS_TIMEOUT_MS: wholeNumber('VMS_TIMEOUT_MS', 1, 600_000, '30000'),
+  ...sharedSettings,
+  VMS_TIMEOUT_MS: withDefault(wholeNumber('VMS_TIMEOUT_MS', 1, 600_000, '30000'), 30_000),
   VMS_LATE_ANSWER_MS: wholeNumber('VMS_LATE_ANSWER_MS', 1, 24 * 60 * 60 * 1000, '600000'),
-  VMS_BODY_LIMIT_BYTES: wholeNumber('VMS_BODY_LIMIT_BYTES', 1024, 1024 * MB, String(5 * MB)),
-  PORTAL_RATE_LIMIT_PER_MINUTE: wholeNumber('PORTAL_RATE_LIMIT_PER_MINUTE', 0, 1_000_000, '600'),
-  PORTAL_REQUEST_TIMEOUT_MS: wholeNumber('PORTAL_REQUEST_TIMEOUT_MS', 1000, 3_600_000, '60000'),
-  PORTAL_CONNECTION_TIMEOUT_MS: wholeNumber(
-    'PORTAL_CONNECTION_TIMEOUT_MS',
-    1000,
-    3_600_000,
-    '120000',
+  VMS_BODY_LIMIT_BYTES: withDefault(
+    wholeNumber('VMS_BODY_LIMIT_BYTES', 1024, 1024 * MB, String(5 * MB)),
+    5 * MB,
   ),
-  PORTAL_DB: optional,
-  LOG_LEVEL: oneOf('LOG_LEVEL', logLevels),
-  SANDBOX_PORT: wholeNumber('SANDBOX_PORT', 0, 65535, '8788'),
-  SANDBOX_DB: optional,
+  PORTAL_RATE_LIMIT_PER_MINUTE: withDefault(
+    wholeNumber('PORTAL_RATE_LIMIT_PER_MINUTE', 0, 1_000_000, '600'),
+    600,
+  ),
+  PORTAL_REQUEST_TIMEOUT_MS: withDefault(
+    wholeNumber('PORTAL_REQUEST_TIMEOUT_MS', 1000, 3_600_000, '60000'),
+    60_000,
+  ),
+  PORTAL_CONNECTION_TIMEOUT_MS: withDefault(
+    wholeNumber('PORTAL_CONNECTION_TIMEOUT_MS', 1000, 3_600_000, '120000'),
+    120_000,
+  ),
+  PORTAL_DB: withDefault(optional, './data/portal.db'),
+  LOG_LEVEL: withDefault(oneOf('LOG_LEVEL', logLevels), 'info'),
 });
 
 /** What a remote VMS needs that the sandbox supplies itself, and how to find each one. */
@@ -156,9 +140,9 @@ const requiredForRemote = [
  * that is missing or malformed, so the operator can fix them all at once.
  */
 export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
-  const parsed = envSchema.safeParse(env);
+  const parsed = portalEnvSchema.safeParse(env);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => issue.message).join(' '));
+    throw new ConfigError(settingsProblem(parsed.error));
   }
   const values = parsed.data;
   const remote = values.VMS_BASE_URL ?? null;
@@ -168,14 +152,14 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
       .map(([name, how]) => `${name} is required when VMS_BASE_URL is set: ${how}`);
     if (problems.length > 0) throw new ConfigError(problems.join(' '));
   }
-  const timeoutMs = values.VMS_TIMEOUT_MS ?? 30_000;
+  const timeoutMs = values.VMS_TIMEOUT_MS;
   const lateAnswerMs = values.VMS_LATE_ANSWER_MS ?? Math.max(600_000, timeoutMs);
   if (lateAnswerMs < timeoutMs) {
     throw new ConfigError(
       `VMS_LATE_ANSWER_MS (${lateAnswerMs}) must not be shorter than VMS_TIMEOUT_MS (${timeoutMs}): it is how long the portal keeps waiting for a batch's answer after telling the browser it is late.`,
     );
   }
-  const connectionTimeoutMs = values.PORTAL_CONNECTION_TIMEOUT_MS ?? 120_000;
+  const connectionTimeoutMs = values.PORTAL_CONNECTION_TIMEOUT_MS;
   if (connectionTimeoutMs <= timeoutMs) {
     throw new ConfigError(
       `PORTAL_CONNECTION_TIMEOUT_MS (${connectionTimeoutMs}) must be longer than VMS_TIMEOUT_MS (${timeoutMs}): a browser's connection is silent while the portal waits for the VMS.`,
@@ -183,26 +167,27 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
   }
 
   return {
-    port: values.PORT ?? 8787,
-    host: values.HOST ?? '127.0.0.1',
+    port: values.PORT,
+    host: values.HOST,
     vmsBaseUrl: remote,
     // Against the sandbox the demo identity always applies: the sandbox knows no other key.
     apiKey: remote ? (values.VMS_API_KEY ?? '') : sandboxDemo.apiKey,
     apiSecret: remote ? (values.VMS_API_SECRET ?? '') : sandboxDemo.apiSecret,
     clientOrgIds: values.VMS_CLIENT_ORG_IDS ?? [...sandboxDemo.clientOrgIds],
     vendorOrgId: values.VMS_VENDOR_ORG_ID ?? sandboxDemo.vendorOrgId,
-    dateFormat: values.VMS_DATE_FORMAT ?? 'YYYY-MM-DD',
-    maxBatch: values.VMS_MAX_BATCH ?? 500,
+    dateFormat: values.VMS_DATE_FORMAT,
+    maxBatch: values.VMS_MAX_BATCH,
     timeoutMs,
     lateAnswerMs,
-    bodyLimitBytes: values.VMS_BODY_LIMIT_BYTES ?? 5 * MB,
-    requestTimeoutMs: values.PORTAL_REQUEST_TIMEOUT_MS ?? 60_000,
+    bodyLimitBytes: values.VMS_BODY_LIMIT_BYTES,
+    requestTimeoutMs: values.PORTAL_REQUEST_TIMEOUT_MS,
     connectionTimeoutMs,
-    portalDb: values.PORTAL_DB ?? './data/portal.db',
-    rateLimitPerMinute: values.PORTAL_RATE_LIMIT_PER_MINUTE ?? 600,
-    logLevel: values.LOG_LEVEL ?? 'info',
-    sandboxPort: values.SANDBOX_PORT ?? 8788,
-    sandboxDb: values.SANDBOX_DB ?? './data/sandbox.db',
+    portalDb: values.PORTAL_DB,
+    rateLimitPerMinute: values.PORTAL_RATE_LIMIT_PER_MINUTE,
+    logLevel: values.LOG_LEVEL,
+    sandboxPort: values.SANDBOX_PORT,
+    sandboxDb: values.SANDBOX_DB,
+    sandboxProcessingDelayMs: values.SANDBOX_PROCESSING_DELAY_MS,
   };
 }
 

@@ -42,6 +42,7 @@ export async function startPortal(
       dbPath: config.sandboxDb,
       dateFormat: config.dateFormat,
       maxBatch: config.maxBatch,
+      processingDelayMs: config.sandboxProcessingDelayMs,
       ...options.sandbox,
     });
   }

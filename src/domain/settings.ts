@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { dateFormats } from './catalog-types';
+
+/**
+ * Settings read from the environment by the portal server (src/server/config.ts) and the sandbox
+ * (src/sandbox/settings.ts): the building blocks, and the settings both read, each with its
+ * default written here once. Every message names the variable and says what it takes.
+ */
+
+/** `VAR=` in a .env file means "not set", as it does for most tools that read one. */
+export const unsetWhenBlank = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+export function wholeNumber(name: string, min: number, max: number, example: string) {
+  return unsetWhenBlank.transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be a whole number from ${min} to ${max} (for example ${example}); got "${value}".`,
+      });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+}
+
+export function oneOf<const T extends readonly [string, ...string[]]>(name: string, values: T) {
+  return unsetWhenBlank.pipe(
+    z
+      .enum(values, {
+        error: (issue) =>
+          `${name} must be one of ${values.join(', ')}; got "${String(issue.input)}".`,
+      })
+      .optional(),
+  );
+}
+
+/** A setting with its default: unset (or blank) reads as `fallback`. */
+export function withDefault<T>(schema: z.ZodType<T | undefined, string | undefined>, fallback: T) {
+  return schema.transform((value) => value ?? fallback);
+}
+
+/** The defaults, once: the settings below, and the sandbox's own options, read them from here. */
+export const settingDefaults = {
+  dateFormat: 'YYYY-MM-DD',
+  maxBatch: 500,
+  sandboxPort: 8788,
+  sandboxDb: './data/sandbox.db',
+  processingDelayMs: 300,
+} as const satisfies Record<string, string | number>;
+
+/** The settings the portal server (for its embedded sandbox) and the sandbox both read. */
+export const sharedSettings = {
+  VMS_DATE_FORMAT: oneOf('VMS_DATE_FORMAT', dateFormats).transform(
+    (value) => value ?? settingDefaults.dateFormat,
+  ),
+  VMS_MAX_BATCH: wholeNumber('VMS_MAX_BATCH', 1, 100_000, '500').transform(
+    (value) => value ?? settingDefaults.maxBatch,
+  ),
+  SANDBOX_PORT: wholeNumber('SANDBOX_PORT', 0, 65535, '8788').transform(
+    (value) => value ?? settingDefaults.sandboxPort,
+  ),
+  SANDBOX_DB: unsetWhenBlank.transform((value) => value ?? settingDefaults.sandboxDb),
+  SANDBOX_PROCESSING_DELAY_MS: wholeNumber(
+    'SANDBOX_PROCESSING_DELAY_MS',
+    0,
+    60_000,
+    '300',
+  ).transform((value) => value ?? settingDefaults.processingDelayMs),
+};
+
+/** One line naming every problem, for a process that cannot start. */
+export function settingsProblem(error: z.ZodError): string {
+  return error.issues.map((issue) => issue.message).join(' ');
+}

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { sharedSettings } from '../domain/settings';
+
+/**
+ * `npm run sandbox`'s settings: the ones it shares with the portal server (and their defaults)
+ * from domain/settings.ts, nothing of its own.
+ */
+export const sandboxEnvSchema = z.object({
+  SANDBOX_PORT: sharedSettings.SANDBOX_PORT,
+  SANDBOX_DB: sharedSettings.SANDBOX_DB,
+  SANDBOX_PROCESSING_DELAY_MS: sharedSettings.SANDBOX_PROCESSING_DELAY_MS,
+  VMS_DATE_FORMAT: sharedSettings.VMS_DATE_FORMAT,
+  VMS_MAX_BATCH: sharedSettings.VMS_MAX_BATCH,
+});
+export type SandboxEnv = z.infer<typeof sandboxEnvSchema>;
