@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { SubmissionsPage } from '../../features/batch/components/submissions-page';
+import { SubmissionsPage } from '../../core/batch/components/submissions-page';
 import { batchKinds } from '../kinds/batch-kinds';
 
 export default function SubmissionsRoute() {

@@ -1,8 +1,8 @@
-import { validateCandidateItem } from '../../domain';
-import type { BatchKind, ResultRow } from '../../features/batch/model/batch-kind';
-import type { Tone } from '../../shared/ui/status-badge';
-import { readItem as read, resultRowsOf } from './result-fields';
-import { candidateResultRowSchema } from '../../domain/batch-results';
+import { validateCandidateItem } from '../../../domain';
+import type { BatchKind, ResultRow } from '../../../core/batch/model/batch-kind';
+import type { Tone } from '../../../shared/ui/status-badge';
+import { readItem as read, resultRowsOf } from '../../../core/batch/model/result-fields';
+import { candidateResultRowSchema } from '../../../domain/batch-results';
 
 const tones: Record<string, Tone> = {
   Pending: 'pending',

@@ -1,4 +1,4 @@
-import type { LoadedRecord, RequisitionRecord } from '../../domain';
+import type { LoadedRecord, RequisitionRecord } from '../../../domain';
 import {
   amendChanges,
   amendFreshness,
@@ -7,16 +7,16 @@ import {
   ownerChangeIgnored,
   resolveConflict,
   splitOwnerChange,
-} from '../../domain';
+} from '../../../domain';
 import type {
   ItemAdvice,
   ItemChange,
   PreSendCheck,
   SentCheck,
-} from '../../features/batch/model/batch-kind';
-import type { TrayItem } from '../../features/batch/model/tray-state';
-import { fetchRequisitions } from '../../shared/api/requisitions';
-import type { OrgScope } from '../../shared/api/vms';
+} from '../../../core/batch/model/batch-kind';
+import type { TrayItem } from '../../../core/batch/model/tray-state';
+import { fetchRequisitions } from '../../../shared/api/requisitions';
+import type { OrgScope } from '../../../shared/api/vms';
 
 /** What an Amend loaded from the VMS changes, from → to (decision 003). */
 export function requisitionChanges(item: TrayItem): ItemChange[] {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ResultRow, WireItem } from '../../features/batch/model/batch-kind';
+import type { ResultRow, WireItem } from './batch-kind';
 
 /** An item's value, trimmed; '' when absent. */
 export const readItem = (item: WireItem, key: string) => (item[key] ?? '').trim();

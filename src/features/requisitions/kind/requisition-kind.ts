@@ -5,11 +5,11 @@ import {
   requisitionsBeforeSend,
   resolveHeldRequisition,
 } from './requisition-checks';
-import { validateRequisitionItem } from '../../domain';
-import type { BatchKind, ResultRow, WireItem } from '../../features/batch/model/batch-kind';
-import type { Tone } from '../../shared/ui/status-badge';
-import { readItem as read, resultRowsOf } from './result-fields';
-import { requisitionResultRowSchema } from '../../domain/batch-results';
+import { validateRequisitionItem } from '../../../domain';
+import type { BatchKind, ResultRow, WireItem } from '../../../core/batch/model/batch-kind';
+import type { Tone } from '../../../shared/ui/status-badge';
+import { readItem as read, resultRowsOf } from '../../../core/batch/model/result-fields';
+import { requisitionResultRowSchema } from '../../../domain/batch-results';
 
 const tones: Record<string, Tone> = { Pending: 'pending', Success: 'success', Error: 'error' };
 
