@@ -6,7 +6,7 @@
 import { pathToFileURL } from 'node:url';
 import type { CandidateForm, DateFormat, RequisitionForm } from '../src/domain';
 import { candidateFormToWire, requisitionFormToWire, validateBatch } from '../src/domain';
-import { fullCandidateForm, fullRequisitionForm } from '../src/domain/test-data';
+import { fullCandidateForm, fullRequisitionForm } from '../src/test-support/test-data';
 import type { Timing } from './measure';
 import { formatTable, timeRuns } from './measure';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { requisitionFormToWire } from '../src/domain';
-import { fullRequisitionForm } from '../src/domain/test-data';
+import { fullRequisitionForm } from '../src/test-support/test-data';
 import { loadConfig } from '../src/server/config';
 import { startPortal } from '../src/server/start';
 import { formatTable } from './measure';

@@ -12,7 +12,7 @@ import {
   validAmendWire,
   validCandidateWire,
   validRequisitionWire,
-} from '../domain/test-data';
+} from '../test-support/test-data';
 import { run } from './validate';
 
 /*

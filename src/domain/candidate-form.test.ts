@@ -10,7 +10,7 @@ import {
   candidateWireToForm,
 } from './candidate-form';
 import { validateCandidateItem } from './candidate-wire';
-import { fullCandidateForm } from './test-data';
+import { fullCandidateForm } from '../test-support/test-data';
 
 const context = { skillCount: 3, questionCount: 2 };
 

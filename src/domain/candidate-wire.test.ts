@@ -3,8 +3,8 @@ import { candidateField, candidateWireKeys } from './candidate-catalog';
 import type { RequisitionContext } from './candidate-wire';
 import { blankCandidateWire, candidateWireSchema, validateCandidateItem } from './candidate-wire';
 import type { FieldIssue } from './field-issue';
-import { validCandidateWire } from './test-data';
-import { expectIssueIn } from './issue-expectations';
+import { validCandidateWire } from '../test-support/test-data';
+import { expectIssueIn } from '../test-support/issue-expectations';
 
 /*
  * The candidate wire rules: the spec's types, enumerations and bounds, and decisions.md's

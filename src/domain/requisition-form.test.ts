@@ -10,7 +10,7 @@ import {
   requisitionWireToForm,
 } from './requisition-form';
 import { validateRequisitionItem } from './requisition-wire';
-import { fullRequisitionForm } from './test-data';
+import { fullRequisitionForm } from '../test-support/test-data';
 
 /** A small valid Insert form, filled as a recruiter would. */
 function insertForm(): RequisitionForm {

@@ -8,7 +8,7 @@ import {
   requisitionRecordToAmendWire,
 } from './requisition-record';
 import { validateRequisitionItem } from './requisition-wire';
-import { fullRequisitionForm } from './test-data';
+import { fullRequisitionForm } from '../test-support/test-data';
 
 /** A record as the service would send it for a requisition built from `wire`. */
 function recordFor(wire: Record<string, string>, reqId = '40021'): Record<string, string> {

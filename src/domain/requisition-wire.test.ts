@@ -7,8 +7,8 @@ import {
   requisitionWireSchema,
   validateRequisitionItem,
 } from './requisition-wire';
-import { validAmendWire, validRequisitionWire } from './test-data';
-import { expectIssueIn } from './issue-expectations';
+import { validAmendWire, validRequisitionWire } from '../test-support/test-data';
+import { expectIssueIn } from '../test-support/issue-expectations';
 
 /*
  * The requisition wire rules: the spec's types, enumerations and bounds, and decisions.md's

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unixSeconds } from '../server/signature';
+import { unixSeconds } from '../node/signature';
 import { seedAccounts } from './seed';
-import type { TestSandbox } from './test-client';
-import { errorOf, startTestSandbox } from './test-client';
+import type { TestSandbox } from '../test-support/sandbox-client';
+import { errorOf, startTestSandbox } from '../test-support/sandbox-client';
 
 const secondVendor = seedAccounts[1];
 if (!secondVendor) throw new Error('The seed has a second vendor key.');

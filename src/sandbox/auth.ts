@@ -1,6 +1,6 @@
 import { ApiError } from '../domain/api-error';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { verifySignature } from '../server/signature';
+import { verifySignature } from '../node/signature';
 import { orgIdParam, parseQuery } from './query';
 import type { ApiAccount, ClientReference, ReferenceData } from './reference';
 

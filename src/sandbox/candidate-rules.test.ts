@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CandidateWire } from '../domain';
-import { computeSignature, unixSeconds } from '../server/signature';
+import { computeSignature, unixSeconds } from '../node/signature';
 import { sandboxDemo } from './demo';
-import type { CandidateResultRow, TestSandbox } from './test-client';
-import { startTestSandbox } from './test-client';
-import { candidateFor } from './test-data';
+import type { CandidateResultRow, TestSandbox } from '../test-support/sandbox-client';
+import { startTestSandbox } from '../test-support/sandbox-client';
+import { candidateFor } from '../test-support/test-data';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeSignature, unixSeconds } from '../server/signature';
+import { computeSignature, unixSeconds } from '../node/signature';
 import { trickleRequest } from '../test-support/trickle';
 import { sandboxDemo } from './demo';
-import { call, errorOf, startTestSandbox, type TestSandbox } from './test-client';
-import { requisitionInsert } from './test-data';
+import { call, errorOf, startTestSandbox, type TestSandbox } from '../test-support/sandbox-client';
+import { requisitionInsert } from '../test-support/test-data';
 
 // Issue 9, point 5: hostile JSON gets an honest 400 from the sandbox, never a 500.
 

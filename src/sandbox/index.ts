@@ -10,6 +10,7 @@ import { createBatchWorker } from './worker';
 
 export { resetSandboxDatabase } from './database';
 export { sandboxDemo } from './demo';
+export { sandboxEnvSchema } from './settings';
 
 export interface SandboxOptions {
   /** Default 127.0.0.1: the sandbox is a local stand-in, not a service to expose. */

@@ -6,8 +6,8 @@ import { openSandboxDatabase, resetSandboxDatabase } from './database';
 import { loadReference } from './reference';
 import { seedAccounts, seedClients } from './seed';
 import { seedRequisitions } from './seed-requisitions';
-import { startTestSandbox, tempDbPath } from './test-client';
-import { requisitionInsert } from './test-data';
+import { startTestSandbox, tempDbPath } from '../test-support/sandbox-client';
+import { requisitionInsert } from '../test-support/test-data';
 
 const seeded = seedRequisitions(seedClients);
 

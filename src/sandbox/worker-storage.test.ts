@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSandboxDatabase, type SandboxDatabase } from './database';
 import { loadReference } from './reference';
 import { createStore, type SandboxStore } from './store';
-import { requisitionInsert } from './test-data';
-import { tempDbPath } from './test-client';
+import { requisitionInsert } from '../test-support/test-data';
+import { tempDbPath } from '../test-support/sandbox-client';
 import { createBatchWorker, type BatchWorker } from './worker';
 
 // Issue 9, point 5: a full disk inside the batch worker leaves the items Pending, is retried with

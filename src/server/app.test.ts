@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../domain/api-error';
 import { portalConfigSchema } from '../domain/portal-config';
 import { buildPortal } from './app';
-import { testConfig } from './capture-upstream';
+import { testConfig } from '../test-support/capture-upstream';
 import { loadConfig } from './config';
 
 // These routes never reach the upstream, so in-process requests (inject) are enough here.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sandboxDemo } from '../sandbox/demo';
+import { sandboxDemo } from '../sandbox/index';
 import { ConfigError, isLoopbackHost, loadConfig, upstreamLabel } from './config';
 
 const remote = {

@@ -9,7 +9,7 @@ import {
   unsetWhenBlank,
   wholeNumber,
 } from '../domain/settings';
-import { sandboxDemo } from '../sandbox/demo';
+import { sandboxDemo } from '../sandbox/index';
 
 /**
  * The portal server's settings, read from the environment (and `.env`, which main.ts loads) and

@@ -7,7 +7,7 @@ import {
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from './capture-upstream';
+} from '../test-support/capture-upstream';
 
 // Issue 9, point 5: requests built to hurt the server get a clear 4xx, never a 500 or a
 // connection held open forever.

@@ -1,12 +1,11 @@
 import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sandboxDemo } from '../sandbox/demo';
-import { startSandbox } from '../sandbox/index';
-import { tempDbPath } from '../sandbox/test-client';
-import { requisitionInsert } from '../sandbox/test-data';
+import { sandboxDemo, startSandbox } from '../sandbox/index';
+import { tempDbPath } from '../test-support/sandbox-client';
+import { requisitionInsert } from '../test-support/test-data';
 import { loadConfig } from './config';
-import { computeSignature, unixSeconds } from './signature';
+import { computeSignature, unixSeconds } from '../node/signature';
 import { startPortal, type RunningPortal } from './start';
 
 // Issue 9, point 5: under `npm start` the sandbox runs inside the portal's process. A full disk

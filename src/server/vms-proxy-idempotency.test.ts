@@ -6,7 +6,7 @@ import {
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from './capture-upstream';
+} from '../test-support/capture-upstream';
 import { REPLAYED_HEADER } from './vms-proxy';
 
 const path = '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001';

@@ -9,7 +9,7 @@ import {
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from './capture-upstream';
+} from '../test-support/capture-upstream';
 import { REPLAYED_HEADER } from './vms-proxy';
 
 // Issue 9, point 3: a batch reaches the VMS once even when its answer is late, never comes, or

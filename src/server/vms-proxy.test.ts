@@ -8,9 +8,9 @@ import {
   testCredentials,
   type CaptureUpstream,
   type TestPortal,
-} from './capture-upstream';
+} from '../test-support/capture-upstream';
 import { freePort } from './free-port';
-import { unixSeconds } from './signature';
+import { unixSeconds } from '../node/signature';
 
 const orgs = '?Client_Org_Id=1001&Vendor_Org_Id=9001';
 const json = { 'content-type': 'application/json' };

@@ -13,7 +13,7 @@ import {
   type CallOutcome,
   type ForwardResult,
 } from './idempotency';
-import { signatureHeaders } from './signature';
+import { signatureHeaders } from '../node/signature';
 import type { PortalDatabase } from './store/portal-database';
 import { createIdempotencyKeyStore } from './store/idempotency-keys';
 import { certainlyNotSent, upstreamFailure } from './upstream-failure';

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { apiErrorBodySchema } from '../domain/api-error';
 import type { ApiErrorBody } from '../domain/api-error';
-import { computeSignature, unixSeconds } from '../server/signature';
-import { sandboxDemo } from './demo';
-import type { RunningSandbox, SandboxOptions } from './index';
-import { startSandbox } from './index';
+import { computeSignature, unixSeconds } from '../node/signature';
+import { sandboxDemo } from '../sandbox/demo';
+import type { RunningSandbox, SandboxOptions } from '../sandbox/index';
+import { startSandbox } from '../sandbox/index';
 
 /**
  * Test helpers: a real sandbox on a free port with its own database file, and signed HTTP calls to
