@@ -5,10 +5,82 @@ import prettier from 'eslint-config-prettier';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
-/** Feature folders under src/features (bulletproof-react's one-way imports). */
-const features = ['batch', 'requisitions', 'candidates', 'settings'];
+/**
+ * Layers (architecture.md, style.md): domain ← shared ← core ← features ← app in the browser;
+ * the portal server and the sandbox beside them on Node, with src/node for what both need; the
+ * server reaches the sandbox only through its public entry. Each area lists what it must not
+ * import; tests may reach further (they prove the pieces together) but not into the app.
+ */
+const features = ['requisitions', 'candidates', 'settings'];
+const areas = {
+  domain: ['shared', 'core', 'features', 'app', 'node', 'server', 'sandbox', 'cli', 'test-support'],
+  shared: ['core', 'features', 'app', 'node', 'server', 'sandbox', 'cli', 'test-support'],
+  core: ['features', 'app', 'node', 'server', 'sandbox', 'cli', 'test-support'],
+  app: ['node', 'server', 'sandbox', 'cli', 'test-support'],
+  node: ['shared', 'core', 'features', 'app', 'server', 'sandbox', 'cli', 'test-support'],
+  sandbox: ['shared', 'core', 'features', 'app', 'server', 'cli', 'test-support'],
+  server: ['shared', 'core', 'features', 'app', 'cli', 'test-support'],
+  cli: ['shared', 'core', 'features', 'app', 'server', 'sandbox', 'test-support'],
+};
+const zone = (target, from, message, except) => ({
+  target: `./src/${target}`,
+  from: `./src/${from}`,
+  ...(except ? { except } : {}),
+  message,
+});
+const productionZones = [
+  ...Object.entries(areas).flatMap(([area, forbidden]) =>
+    forbidden.map((other) =>
+      zone(area, other, `src/${area} must not import src/${other} (layers: docs/ui.md, "Layers").`),
+    ),
+  ),
+  ...features.flatMap((feature) => [
+    ...features
+      .filter((other) => other !== feature)
+      .map((other) =>
+        zone(
+          `features/${feature}`,
+          `features/${other}`,
+          'A feature imports only domain, shared, core and itself; the app composes features.',
+        ),
+      ),
+    ...['app', 'node', 'server', 'sandbox', 'cli', 'test-support'].map((other) =>
+      zone(`features/${feature}`, other, `A feature must not import src/${other}.`),
+    ),
+  ]),
+  zone(
+    'server',
+    'sandbox',
+    'The portal server reaches the sandbox only through its public entry, src/sandbox/index.ts.',
+    ['./index.ts'],
+  ),
+];
+const testZones = productionZones.filter(
+  (z) => z.from !== './src/test-support' && !/\/(server|sandbox|node|cli|core|shared|features)$/.test(z.from),
+);
+const layerRules = [
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+      // no-cycle reads the imported modules itself, so it needs to know how to parse them.
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: productionZones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['src/**/*.test.{ts,tsx}', 'src/test-support/**/*.{ts,tsx}'],
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: testZones }] },
+  },
+];
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report', 'coverage'] },
@@ -41,42 +113,7 @@ export default tseslint.config(
       'jsx-a11y/no-noninteractive-tabindex': ['error', { roles: ['tabpanel', 'region'] }],
     },
   },
-  {
-    // Imports flow one way, shared → features → app (style.md, after bulletproof-react):
-    // shared code imports no feature or app code, and a feature imports no other feature;
-    // the app composes them.
-    files: ['src/shared/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: '^(\\.\\./)+(features|app)(/|$)',
-              message: 'src/shared must not import features or the app.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  ...features.map((feature) => ({
-    files: [`src/features/${feature}/**/*.{ts,tsx}`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              regex: `^(\\.\\./)+(${features.filter((other) => other !== feature).join('|')}|app)(/|$)`,
-              message:
-                'A feature imports only src/shared, src/domain and itself; the app composes features.',
-            },
-          ],
-        },
-      ],
-    },
-  })),
+  ...layerRules,
   reactHooks.configs.flat['recommended-latest'] ?? reactHooks.configs['recommended-latest'],
   ...pluginQuery.configs['flat/recommended'],
   {

@@ -1,0 +1,85 @@
+import { ESLint } from 'eslint';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+// Issue 10, point 3: the layers are enforced by lint (eslint.config.js), so a wrong import or a
+// cycle fails `npm run lint`. These cases lint real code at the paths it would have.
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const eslint = new ESLint({ cwd: root });
+
+async function ruleIds(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(root, filePath) });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
+describe('import direction', () => {
+  it.each([
+    [
+      'a feature importing another feature',
+      'src/features/candidates/probe.ts',
+      "import { requisitionKind } from '../requisitions/kind/requisition-kind';\nexport const probe = requisitionKind;\n",
+    ],
+    [
+      'a feature importing the portal server',
+      'src/features/requisitions/probe.ts',
+      "import { loadConfig } from '../../server/config';\nexport const probe = loadConfig;\n",
+    ],
+    [
+      'the domain importing the portal server',
+      'src/domain/probe.ts',
+      "import { loadConfig } from '../server/config';\nexport const probe = loadConfig;\n",
+    ],
+    [
+      'shared code importing the core',
+      'src/shared/probe.ts',
+      "import { emptyTray } from '../core/batch/model/tray-state';\nexport const probe = emptyTray;\n",
+    ],
+    [
+      'the sandbox importing the portal server',
+      'src/sandbox/probe.ts',
+      "import { loadConfig } from '../server/config';\nexport const probe = loadConfig;\n",
+    ],
+    [
+      'the portal server reaching into the sandbox past its entry',
+      'src/server/probe.ts',
+      "import { openSandboxDatabase } from '../sandbox/database';\nexport const probe = openSandboxDatabase;\n",
+    ],
+    [
+      'production code importing test support',
+      'src/core/probe.ts',
+      "import { fullRequisitionForm } from '../test-support/test-data';\nexport const probe = fullRequisitionForm;\n",
+    ],
+  ])('fails lint: %s', async (_what, path, code) => {
+    expect(await ruleIds(path, code)).toContain('import-x/no-restricted-paths');
+  });
+
+  it.each([
+    [
+      'a feature importing the core, shared code and the domain',
+      'src/features/candidates/probe.ts',
+      "import { emptyTray } from '../../core/batch/model/tray-state';\nimport { isBlank } from '../../domain';\nimport { newId } from '../../shared/lib/ids';\nexport const probe = [emptyTray, isBlank, newId];\n",
+    ],
+    [
+      'the portal server using the sandbox through its entry',
+      'src/server/probe.ts',
+      "import { startSandbox } from '../sandbox/index';\nexport const probe = startSandbox;\n",
+    ],
+  ])('passes lint: %s', async (_what, path, code) => {
+    expect(await ruleIds(path, code)).toEqual([]);
+  });
+});
+
+describe('cycles', () => {
+  const dir = mkdtempSync(join(root, 'src/domain/cycle-probe-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('fails lint on two modules that import each other', async () => {
+    writeFileSync(join(dir, 'a.ts'), "import { b } from './b';\nexport const a = () => b;\n");
+    writeFileSync(join(dir, 'b.ts'), "import { a } from './a';\nexport const b = () => a;\n");
+    const [result] = await eslint.lintFiles([relative(root, join(dir, 'a.ts'))]);
+    expect(result?.messages.map((message) => message.ruleId)).toContain('import-x/no-cycle');
+  });
+});
