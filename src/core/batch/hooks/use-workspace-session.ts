@@ -1,5 +1,5 @@
 import type { LoadedRecord } from '../../../domain';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useReducer } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import type { PayloadKind } from '../../../domain';
 import { debounce } from '../../../shared/lib/debounce';
@@ -60,7 +60,7 @@ export interface WorkspaceSession<V> {
   draft: LocalStore<StoredDraft | null>;
 }
 
-interface SessionState<V> {
+export interface SessionState<V> {
   start: (Start<V> & { key: number }) | null;
   ask: Incoming<V> | null;
   /** The last load request handled (each is handled once). */
@@ -69,11 +69,33 @@ interface SessionState<V> {
   sourceSeen: boolean;
 }
 
-interface StoredValues<V> {
+export interface StoredValues<V> {
   values: V;
   origin: DraftOrigin;
   dirty: boolean;
 }
+
+export const initialSession: SessionState<never> = {
+  start: null,
+  ask: null,
+  handledLoad: null,
+  sourceSeen: false,
+};
+
+/** What the session reacts to: what the page sees now, and the user's answers. */
+export type SessionEvent<V> =
+  | {
+      type: 'sync';
+      /** A load request (Edit, Fix) this form accepts, with its values. */
+      load: { token: number; incoming: Incoming<V> } | null;
+      /** The page's own source: its origin at once, its values once loaded. */
+      source: { origin: DraftOrigin; incoming: Incoming<V> | null } | null;
+      stored: StoredValues<V> | null;
+      blank: Incoming<V>;
+    }
+  | { type: 'replace-with-incoming' }
+  | { type: 'keep-current' }
+  | { type: 'restart'; next: Incoming<V> };
 
 function withStart<V>(state: SessionState<V>, start: Start<V>): SessionState<V> {
   return { ...state, start: { ...start, key: (state.start?.key ?? 0) + 1 }, ask: null };
@@ -97,12 +119,52 @@ function applyIncoming<V>(
 }
 
 /**
- * Decides what a workspace form starts with, and keeps it decided: the saved draft, the page's
- * own source (a record to amend), or an item loaded by Edit or Fix; a draft with changes is never
- * replaced without asking. Generic over the form values, so both workspaces share it. The
- * decision is derived during render from the draft, the waiting load request and the source
- * (React's "storing information from previous renders" pattern); the effects only write it back
- * to storage and settle the request.
+ * The session's decisions, pure: what a workspace form starts with and keeps (the saved draft,
+ * the page's own source such as a record to amend, or an item loaded by Edit or Fix), with a
+ * draft that has changes never replaced without asking. Returns the same state object when an
+ * event changes nothing, so a caller can tell.
+ */
+export function sessionReducer<V>(state: SessionState<V>, event: SessionEvent<V>): SessionState<V> {
+  switch (event.type) {
+    case 'replace-with-incoming':
+      return state.ask
+        ? withStart(state, { values: state.ask.values, origin: state.ask.origin, restored: false })
+        : state;
+    case 'keep-current':
+      return state.ask ? { ...state, ask: null } : state;
+    case 'restart':
+      return withStart(state, {
+        values: event.next.values,
+        origin: event.next.origin,
+        restored: false,
+      });
+    case 'sync': {
+      const { load, source, stored, blank } = event;
+      let next = state;
+      if (load && load.token !== next.handledLoad) {
+        next = { ...applyIncoming(next, load.incoming, stored, blank), handledLoad: load.token };
+      }
+      if (source?.incoming && !next.sourceSeen) {
+        next = { ...applyIncoming(next, source.incoming, stored, blank), sourceSeen: true };
+      }
+      if (!next.start) {
+        if (!source) {
+          next = withStart(next, decideStart(stored, null, blank).start);
+        } else if (stored && (stored.dirty || sameOrigin(stored.origin, source.origin))) {
+          // The source is still loading: its draft, or any draft with changes, is shown meanwhile.
+          next = withStart(next, { ...stored, restored: stored.dirty });
+        }
+      }
+      return next;
+    }
+  }
+}
+
+/**
+ * Decides what a workspace form starts with, and keeps it decided (sessionReducer). The page's
+ * inputs (the draft, a waiting load request, the source) are synced during render, as React's
+ * "storing information from previous renders" pattern does, so the form never flashes blank
+ * before its draft; the effects only write the decision back to storage and settle the request.
  */
 export function useWorkspaceSession<V>(options: WorkspaceSessionOptions<V>): WorkspaceSession<V> {
   const { kind, clientOrgId, form, normalize, blank, fromWire, source, accepts } = options;
@@ -117,36 +179,38 @@ export function useWorkspaceSession<V>(options: WorkspaceSessionOptions<V>): Wor
       : null;
   };
 
-  const [state, setState] = useState<SessionState<V>>({
-    start: null,
-    ask: null,
-    handledLoad: null,
-    sourceSeen: false,
-  });
+  const [state, dispatch] = useReducer(
+    sessionReducer<V>,
+    initialSession as SessionState<V>, // the empty session holds no values of any form
+  );
 
-  let next = state;
-  if (load && load.token !== next.handledLoad) {
-    const incoming = {
-      origin: load.origin,
-      values: fromWire(load.wire, loadedOf(load.origin)),
-      label: load.label,
-    };
-    next = { ...applyIncoming(next, incoming, readDraft(), blank), handledLoad: load.token };
-  }
-  if (source && source.values !== undefined && !next.sourceSeen) {
-    const incoming = { origin: source.origin, values: source.values, label: source.label };
-    next = { ...applyIncoming(next, incoming, readDraft(), blank), sourceSeen: true };
-  }
-  if (!next.start) {
-    const stored = readDraft();
-    if (!source) {
-      next = withStart(next, decideStart(stored, null, blank).start);
-    } else if (stored && (stored.dirty || sameOrigin(stored.origin, source.origin))) {
-      // The source is still loading: its draft, or any draft with changes, is shown meanwhile.
-      next = withStart(next, { ...stored, restored: stored.dirty });
-    }
-  }
-  if (next !== state) setState(next);
+  const sync: SessionEvent<V> = {
+    type: 'sync',
+    load:
+      load && load.token !== state.handledLoad
+        ? {
+            token: load.token,
+            incoming: {
+              origin: load.origin,
+              values: fromWire(load.wire, loadedOf(load.origin)),
+              label: load.label,
+            },
+          }
+        : null,
+    source: source
+      ? {
+          origin: source.origin,
+          incoming:
+            source.values === undefined
+              ? null
+              : { origin: source.origin, values: source.values, label: source.label },
+        }
+      : null,
+    stored: state.start && !load && (state.sourceSeen || !source) ? null : readDraft(),
+    blank,
+  };
+  const next = sessionReducer(state, sync);
+  if (next !== state) dispatch(sync);
 
   const start = next.start;
   const handledLoad = next.handledLoad;
@@ -173,25 +237,10 @@ export function useWorkspaceSession<V>(options: WorkspaceSessionOptions<V>): Wor
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [startKey, draft]);
 
-  const replaceWithIncoming = () =>
-    setState((current) =>
-      current.ask
-        ? withStart(current, {
-            values: current.ask.values,
-            origin: current.ask.origin,
-            restored: false,
-          })
-        : current,
-    );
-
-  const keepCurrent = () => setState((current) => ({ ...current, ask: null }));
-
-  const restart = (incoming?: Incoming<V>) => {
-    const from = incoming ?? blank;
-    setState((current) =>
-      withStart(current, { values: from.values, origin: from.origin, restored: false }),
-    );
-  };
+  const replaceWithIncoming = () => dispatch({ type: 'replace-with-incoming' });
+  const keepCurrent = () => dispatch({ type: 'keep-current' });
+  const restart = (incoming?: Incoming<V>) =>
+    dispatch({ type: 'restart', next: incoming ?? blank });
 
   return { start, ask: next.ask, replaceWithIncoming, keepCurrent, restart, draft };
 }
