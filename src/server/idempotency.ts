@@ -212,3 +212,40 @@ export function errorOutcome(error: ApiError): CallOutcome {
     body: Buffer.from(JSON.stringify(error.toBody())),
   };
 }
+
+/** Where the gate reports: the server's logger. */
+interface GateLog {
+  info(message: string): void;
+  error(details: { err: unknown }, message: string): void;
+}
+
+/**
+ * The gate as the proxy runs it: recovered from the last run (in-flight keys become unknown),
+ * purged hourly, with database failures logged and reported to health (null: working again).
+ */
+export async function startIdempotencyGate(
+  store: IdempotencyKeyStore,
+  log: GateLog,
+  onDatabaseHealth?: (problem: string | null) => void,
+): Promise<{ gate: IdempotencyGate; stop(): void }> {
+  const gate = new IdempotencyGate(store, {
+    onStoreHealth: (error) => {
+      if (error === null) {
+        log.info('portal database writes work again');
+        onDatabaseHealth?.(null);
+        return;
+      }
+      log.error({ err: error }, 'portal database failed a write');
+      onDatabaseHealth?.(
+        `portal database (PORTAL_DB): ${error instanceof Error ? error.message : String(error)}`,
+      );
+    },
+  });
+  await gate.recover();
+  const purgeTimer = setInterval(
+    () => gate.purge().catch((error: unknown) => log.error({ err: error }, 'purge failed')),
+    60 * 60 * 1000,
+  );
+  purgeTimer.unref();
+  return { gate, stop: () => clearInterval(purgeTimer) };
+}

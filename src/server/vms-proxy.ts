@@ -1,14 +1,13 @@
 import { ApiError } from '../domain/api-error';
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool } from 'undici';
 import { checkBatchBody } from './batch-body';
-import { isLoopbackHost, type PortalConfig } from './config';
+import type { PortalConfig } from './config';
 import {
   callFingerprint,
   errorOutcome,
-  IdempotencyGate,
+  startIdempotencyGate,
   parseIdempotencyKey,
   type CallOutcome,
   type ForwardResult,
@@ -18,6 +17,8 @@ import type { PortalDatabase } from './store/portal-database';
 import { createIdempotencyKeyStore } from './store/idempotency-keys';
 import { certainlyNotSent, upstreamFailure } from './upstream-failure';
 import { describeOperations } from '../domain/vms-contract';
+import { registerApiGuards } from './api-guards';
+import { pickHeaders, readBody, withDeadline } from './upstream-answer';
 import {
   checkOrgScope,
   forwardedQuery,
@@ -41,21 +42,6 @@ interface ProxyRoute {
 }
 type ProxyRequest = FastifyRequest<ProxyRoute>;
 
-/** Upstream response headers the browser gets; anything else (set-cookie, server…) stays behind. */
-const forwardedResponseHeaders = ['content-type', 'retry-after'] as const;
-
-/**
- * Security headers for every /api/vms answer (OWASP REST Security Cheat Sheet): nothing in it
- * may run, be framed or be read by another origin, even if the VMS sent HTML.
- */
-const apiResponseHeaders = {
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-resource-policy': 'same-origin',
-};
-
 /** Tells the browser and QA that an answer is a remembered one, not a new send. */
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
@@ -78,39 +64,6 @@ interface CallLine {
   idempotencyKey?: string;
 }
 
-/** Resolves with `promise`, or with `late()` if it takes longer than `ms`. */
-async function withDeadline<T>(promise: Promise<T>, ms: number, late: () => T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(late()), ms);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** The upstream answer's headers as undici gives them: lower-case names. */
-function pickHeaders(headers: IncomingHttpHeaders): Record<string, string> {
-  const picked: Record<string, string> = {};
-  for (const name of forwardedResponseHeaders) {
-    const value = headers[name];
-    if (typeof value === 'string') picked[name] = value;
-  }
-  return picked;
-}
-
-async function readBody(stream: AsyncIterable<Buffer>): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of stream) {
-    chunks.push(chunk);
-    length += chunk.length;
-  }
-  return chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, length);
-}
-
 /**
  * The signing proxy under /api/vms (issue 3; decisions.md, "Authentication and who may act for
  * whom"). Forwards exactly the five operations, after checking the orgs and the batch shape,
@@ -125,26 +78,11 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   // Made once, not per request; see CallLine for why it has no redaction.
   const callLog = app.log.child({}, { redact: [] });
   const database = await opening;
-  const idempotency = new IdempotencyGate(createIdempotencyKeyStore(database.db), {
-    onStoreHealth: (error) => {
-      if (error === null) {
-        app.log.info('portal database writes work again');
-        onDatabaseHealth?.(null);
-        return;
-      }
-      app.log.error({ err: error }, 'portal database failed a write');
-      onDatabaseHealth?.(
-        `portal database (PORTAL_DB): ${error instanceof Error ? error.message : String(error)}`,
-      );
-    },
-  });
-  await idempotency.recover();
-  const purgeTimer = setInterval(
-    () =>
-      idempotency.purge().catch((error: unknown) => app.log.error({ err: error }, 'purge failed')),
-    60 * 60 * 1000,
+  const { gate: idempotency, stop: stopIdempotency } = await startIdempotencyGate(
+    createIdempotencyKeyStore(database.db),
+    app.log,
+    onDatabaseHealth,
   );
-  purgeTimer.unref();
   /** Keyed calls whose upstream answer is still awaited (they may outlive their request). */
   const settling = new Set<Promise<unknown>>();
 
@@ -163,52 +101,14 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     bodyTimeout: config.timeoutMs,
   });
   app.addHook('onClose', async () => {
-    clearInterval(purgeTimer);
+    stopIdempotency();
     // Calls still waiting for the VMS end now, recorded as outcome unknown; then the database.
     await pool.destroy();
     await Promise.allSettled(settling);
     await database.close();
   });
 
-  // Two checks on every call, in one hook. The proxy's answers are data, never pages: they get
-  // the strictest headers there are, set here instead of through @fastify/helmet, which rebuilds
-  // its middleware on every request (a measurable share of the proxy's CPU time in
-  // bench/proxy.ts); the routes opt out of it. And a DNS rebinding defence: a page on another
-  // site can make its own host name resolve to 127.0.0.1 and then call us "same-origin", so a
-  // loopback-only portal answers loopback names only. Registered first so even a 429 has both.
-  const loopbackOnly = isLoopbackHost(config.host);
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.headers(apiResponseHeaders);
-    if (loopbackOnly && !isLoopbackHost(request.hostname)) {
-      done(
-        new ApiError(
-          'host_not_allowed',
-          `This portal only answers requests addressed to this machine (localhost or 127.0.0.1), not "${request.hostname}". Open the portal at its local address.`,
-        ),
-      );
-      return;
-    }
-    done();
-  });
-
-  if (config.rateLimitPerMinute > 0) {
-    await app.register(rateLimit, {
-      max: config.rateLimitPerMinute,
-      timeWindow: 60_000,
-      // The x-ratelimit-* headers go on the 429 only: the browser has no use for them on every
-      // answer, and leaving them off saves work on each call.
-      addHeadersOnExceeding: {
-        'x-ratelimit-limit': false,
-        'x-ratelimit-remaining': false,
-        'x-ratelimit-reset': false,
-      },
-      errorResponseBuilder: (_request, context) =>
-        new ApiError(
-          'rate_limited',
-          `Too many requests: this portal forwards at most ${context.max} per minute from one address (PORTAL_RATE_LIMIT_PER_MINUTE). Wait ${context.after} and try again.`,
-        ),
-    });
-  }
+  await registerApiGuards(app, config);
 
   // Keep the raw bytes: the VMS receives exactly what the browser sent. Only JSON is accepted,
   // which also means a cross-site page cannot post here without a CORS preflight we never grant.

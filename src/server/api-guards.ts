@@ -1,0 +1,62 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../domain/api-error';
+import { isLoopbackHost, type PortalConfig } from './config';
+
+/**
+ * Security headers for every /api/vms answer (OWASP REST Security Cheat Sheet): nothing in it
+ * may run, be framed or be read by another origin, even if the VMS sent HTML.
+ */
+const apiResponseHeaders = {
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+/**
+ * What guards every /api/vms call before it is read: the answer's security headers, the DNS
+ * rebinding defence of a loopback-only portal, and the per-address rate limit.
+ */
+export async function registerApiGuards(app: FastifyInstance, config: PortalConfig): Promise<void> {
+  // Two checks on every call, in one hook. The proxy's answers are data, never pages: they get
+  // the strictest headers there are, set here instead of through @fastify/helmet, which rebuilds
+  // its middleware on every request (a measurable share of the proxy's CPU time in
+  // bench/proxy.ts); the routes opt out of it. And a DNS rebinding defence: a page on another
+  // site can make its own host name resolve to 127.0.0.1 and then call us "same-origin", so a
+  // loopback-only portal answers loopback names only. Registered first so even a 429 has both.
+  const loopbackOnly = isLoopbackHost(config.host);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(apiResponseHeaders);
+    if (loopbackOnly && !isLoopbackHost(request.hostname)) {
+      done(
+        new ApiError(
+          'host_not_allowed',
+          `This portal only answers requests addressed to this machine (localhost or 127.0.0.1), not "${request.hostname}". Open the portal at its local address.`,
+        ),
+      );
+      return;
+    }
+    done();
+  });
+
+  if (config.rateLimitPerMinute > 0) {
+    await app.register(rateLimit, {
+      max: config.rateLimitPerMinute,
+      timeWindow: 60_000,
+      // The x-ratelimit-* headers go on the 429 only: the browser has no use for them on every
+      // answer, and leaving them off saves work on each call.
+      addHeadersOnExceeding: {
+        'x-ratelimit-limit': false,
+        'x-ratelimit-remaining': false,
+        'x-ratelimit-reset': false,
+      },
+      errorResponseBuilder: (_request, context) =>
+        new ApiError(
+          'rate_limited',
+          `Too many requests: this portal forwards at most ${context.max} per minute from one address (PORTAL_RATE_LIMIT_PER_MINUTE). Wait ${context.after} and try again.`,
+        ),
+    });
+  }
+}

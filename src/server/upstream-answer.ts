@@ -1,0 +1,38 @@
+/** Reading the VMS's answer: what the browser gets of its headers, its body, and waiting for it. */
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** Upstream response headers the browser gets; anything else (set-cookie, server…) stays behind. */
+export const forwardedResponseHeaders = ['content-type', 'retry-after'] as const;
+
+/** Resolves with `promise`, or with `late()` if it takes longer than `ms`. */
+export async function withDeadline<T>(promise: Promise<T>, ms: number, late: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(late()), ms);
+  });
+  try {
+    return await Promise.race([promise, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The upstream answer's headers as undici gives them: lower-case names. */
+export function pickHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const picked: Record<string, string> = {};
+  for (const name of forwardedResponseHeaders) {
+    const value = headers[name];
+    if (typeof value === 'string') picked[name] = value;
+  }
+  return picked;
+}
+
+export async function readBody(stream: AsyncIterable<Buffer>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of stream) {
+    chunks.push(chunk);
+    length += chunk.length;
+  }
+  return chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, length);
+}
