@@ -51,9 +51,13 @@ function perChoice<T>(value: (group: Group) => T): Record<ChoiceKey, T> {
   return result;
 }
 
+/** Each choice's schema, typed by its own two values (so the form's type is exact). */
+type ChoiceSchemas = {
+  [G in Group as G['choice']]: z.ZodEnum<{ [V in G['options'][number]['value']]: V }>;
+};
 const choiceSchemas = perChoice((group) =>
   z.enum([group.options[0].value, group.options[1].value]),
-);
+) as ChoiceSchemas; // perChoice builds one entry per group, each from that group's values
 const choiceKeys: ChoiceKey[] = requisitionAlternatives.map((group) => group.choice);
 
 /** Either/or choices (spec rules 1, 3, 8): for each, the wire keys of each alternative. */
@@ -191,8 +195,7 @@ export const requisitionFormSchema = z.object(shape).check(
   // No `when` option: zod runs this only once the shape has parsed, so rows are arrays and
   // fields strings; a malformed form gets its shape issues rather than a TypeError.
   z.superRefine((value, ctx) => {
-    // The shape above is exactly RequisitionForm; zod cannot see that through fromEntries.
-    const form = value as unknown as RequisitionForm;
+    const form: RequisitionForm = value;
     if (form.skills.length > MAX_SKILLS) {
       ctx.addIssue({
         code: 'custom',
@@ -219,4 +222,4 @@ export const requisitionFormSchema = z.object(shape).check(
       });
     }
   }),
-) as unknown as z.ZodType<RequisitionForm>; // see the note in the refinement
+);

@@ -142,7 +142,11 @@ export interface TestPortal {
   call(
     method: Dispatcher.HttpMethod,
     path: string,
-    init?: { headers?: Record<string, string>; body?: string | Buffer; signal?: AbortSignal },
+    init?: {
+      headers?: Record<string, string> | undefined;
+      body?: string | Buffer | undefined;
+      signal?: AbortSignal | undefined;
+    },
   ): Promise<SeenResponse & { json(): unknown }>;
   close(): Promise<void>;
 }
@@ -175,9 +179,9 @@ export async function startTestPortal(
     async call(method, path, init = {}) {
       const res = await request(`${url}${path}`, {
         method,
-        headers: init.headers,
-        body: init.body,
-        signal: init.signal,
+        ...(init.headers ? { headers: init.headers } : {}),
+        ...(init.body === undefined ? {} : { body: init.body }),
+        ...(init.signal ? { signal: init.signal } : {}),
       });
       const seen: SeenResponse = {
         status: res.statusCode,

@@ -30,7 +30,7 @@ export interface CatalogFieldProps {
   /** Text of the empty choice of a select. */
   blankLabel?: string;
   /** A `<datalist>` id offering suggestions. */
-  list?: string;
+  list?: string | undefined;
   multiline?: boolean;
   /** Hint override; `null` hides the catalog hint. */
   hint?: string | null;

@@ -23,7 +23,7 @@ export interface Submission {
   /** Status counts once no row is Pending (e.g. { Success: 2, Error: 1 }); null until then. */
   finalCounts: Record<string, number> | null;
   /** True when the items were dropped to make room in browser storage. */
-  itemsDropped?: boolean;
+  itemsDropped?: boolean | undefined;
 }
 
 export const submissionSchema: z.ZodType<Submission> = z.object({

@@ -67,12 +67,20 @@ describe('CandidateFormView', () => {
     render(<Harness onValid={vi.fn()} />);
     const skill = screen.getByRole('group', { name: 'Skill 1: Java 17' });
     expect(skill.textContent).toContain('Required · 5 Years of experience asked for');
-    expect(within(skill).getByLabelText(/^Skill 1 response/)).toBeTruthy();
-    expect(screen.getByRole('group', { name: 'Skill 2: PostgreSQL' })).toBeTruthy();
+    expect(
+      within(skill)
+        .getByLabelText(/^Skill 1 response/)
+        .getAttribute('name'),
+    ).toBe('skillResponses.0.response');
+    // One group per skill of the requisition (it has two).
+    expect(screen.getAllByRole('group', { name: /^Skill \d: / })).toHaveLength(2);
     expect(screen.queryByLabelText(/^Skill 3 response/)).toBeNull();
     const answer = screen.getByLabelText(/^Answer to question 1/);
     expect(answer.getAttribute('aria-describedby')).toContain('hint');
-    expect(screen.getByText('Are you authorised to work in the US?')).toBeTruthy();
+    expect(
+      document.getElementById(answer.getAttribute('aria-describedby')?.split(' ')[0] ?? '')
+        ?.textContent,
+    ).toBe('Are you authorised to work in the US?');
     expect(screen.queryByLabelText(/^Answer to question 2/)).toBeNull();
     expect(screen.queryByRole('button', { name: /^Add a/ })).toBeNull();
   });
@@ -81,8 +89,13 @@ describe('CandidateFormView', () => {
     const user = userEvent.setup();
     render(<Harness onValid={vi.fn()} target={null} />);
     await user.click(screen.getByRole('button', { name: 'Add a question answer' }));
-    expect(screen.getByLabelText(/^Answer to question 1/)).toBeTruthy();
-    expect(screen.getByText('0 of at most 10 skill responses.')).toBeTruthy();
+    expect(screen.getByLabelText(/^Answer to question 1/).getAttribute('name')).toBe(
+      'answers.0.answer',
+    );
+    expect(screen.queryByLabelText(/^Answer to question 2/)).toBeNull();
+    expect(screen.getByText(/skill responses\.$/).textContent).toBe(
+      '0 of at most 10 skill responses.',
+    );
   });
 
   it('asks for the citizenship explanation only for Other, and then requires it', async () => {
@@ -92,7 +105,9 @@ describe('CandidateFormView', () => {
     expect(screen.queryByLabelText(/^Citizenship explanation/)).toBeNull();
     await fillRequired(user);
     await user.selectOptions(screen.getByLabelText(/^Citizenship status/), 'Other');
-    expect(screen.getByLabelText(/^Citizenship explanation/)).toBeTruthy();
+    expect(screen.getByLabelText(/^Citizenship explanation/).getAttribute('name')).toBe(
+      'candcitizenshipexplain',
+    );
     await user.click(screen.getByRole('button', { name: 'Add to batch' }));
     const summary = await screen.findByRole('alert');
     expect(summary.textContent).toContain('Citizenship explanation is required');

@@ -20,16 +20,16 @@ import { acknowledgeName, CandidateWarnings } from './candidate-warnings';
  * The candidate form's state: react-hook-form with the domain's candidate form schema, shaped by
  * the requisition when the portal knows it (a response to a skill it does not have is an error).
  */
+type FormSchema = ReturnType<typeof candidateFormSchema>;
+type FormInput = z.input<FormSchema>;
+type FormOutput = z.output<FormSchema>;
+
 export function useCandidateForm(
   defaultValues: CandidateForm,
   shape: RequisitionContext | undefined,
-): UseFormReturn<CandidateForm> {
-  // The domain types its schema by its output; its input is the same form model.
-  const schema = useMemo(
-    () => candidateFormSchema(shape) as unknown as z.ZodType<CandidateForm, CandidateForm>,
-    [shape],
-  );
-  return useForm<CandidateForm>({
+): UseFormReturn<FormInput, unknown, FormOutput> {
+  const schema = useMemo(() => candidateFormSchema(shape), [shape]);
+  return useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(schema),
     defaultValues,
     mode: 'onSubmit',

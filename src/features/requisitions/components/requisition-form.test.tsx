@@ -52,7 +52,7 @@ describe('RequisitionFormView, submitting with errors', () => {
     await user.click(screen.getByRole('button', { name: 'Add to batch' }));
 
     const summary = await screen.findByRole('alert');
-    expect(within(summary).getByRole('heading', { name: 'There is a problem' })).toBeTruthy();
+    expect(within(summary).getByRole('heading').textContent).toBe('There is a problem');
     expect(document.activeElement).toBe(summary);
     const links = within(summary).getAllByRole('link');
     expect(links.map((link) => link.textContent)).toContain('Job title is required for Insert');
@@ -129,13 +129,19 @@ describe('RequisitionFormView, submitting with errors', () => {
       />,
     );
     const status = screen.getByLabelText(/^Status/);
-    expect(within(status).getByRole('option', { name: 'On Hold (9)' })).toBeTruthy();
+    expect(within(status).getByRole('option', { name: 'On Hold (9)' }).getAttribute('value')).toBe(
+      '9',
+    );
   });
 
   it('labels the bill rates as the spec defines them', () => {
     renderForm(<Harness onValid={vi.fn()} />);
-    expect(screen.getByLabelText(/^Bill rate, hourly high · billrangefrom/)).toBeTruthy();
-    expect(screen.getByLabelText(/^Bill rate, hourly low · billrangeto/)).toBeTruthy();
+    expect(screen.getByLabelText(/^Bill rate, hourly high/).getAttribute('name')).toBe(
+      'billrangefrom',
+    );
+    expect(screen.getByLabelText(/^Bill rate, hourly low/).getAttribute('name')).toBe(
+      'billrangeto',
+    );
   });
 });
 

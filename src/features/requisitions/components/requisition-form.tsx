@@ -29,13 +29,14 @@ import { QuestionRows, SkillRows } from './skill-and-question-rows';
  * Validated on submit, then again as each field changes. Focus goes to the error summary, not
  * the first field (GOV.UK pattern).
  */
-// The domain types its schema by its output only; its input is the same form model (a z.object
-// of the catalog's keys), which is what zodResolver needs to know.
-const formSchema = requisitionFormSchema as z.ZodType<RequisitionForm, RequisitionForm>;
+type FormInput = z.input<typeof requisitionFormSchema>;
+type FormOutput = z.output<typeof requisitionFormSchema>;
 
-export function useRequisitionForm(defaultValues: RequisitionForm): UseFormReturn<RequisitionForm> {
-  return useForm<RequisitionForm>({
-    resolver: zodResolver(formSchema),
+export function useRequisitionForm(
+  defaultValues: RequisitionForm,
+): UseFormReturn<FormInput, unknown, FormOutput> {
+  return useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(requisitionFormSchema),
     defaultValues,
     mode: 'onSubmit',
     reValidateMode: 'onChange',
