@@ -46,7 +46,7 @@ describe('GET /api/config and /api/health', () => {
   });
 
   it('labels the embedded sandbox as such', async () => {
-    const app = buildPortal(loadConfig({ LOG_LEVEL: 'silent' }), {
+    const app = buildPortal(loadConfig({ LOG_LEVEL: 'silent', PORTAL_DB: ':memory:' }), {
       distDir,
       sandboxUrl: 'http://127.0.0.1:9',
     });
@@ -55,7 +55,7 @@ describe('GET /api/config and /api/health', () => {
   });
 
   it('refuses to build in sandbox mode without the sandbox address', () => {
-    expect(() => buildPortal(loadConfig({}))).toThrow(/startPortal/);
+    expect(() => buildPortal(loadConfig({ PORTAL_DB: ':memory:' }))).toThrow(/startPortal/);
   });
 
   it('answers health checks', async () => {

@@ -1,6 +1,4 @@
-import { sql, type Kysely } from 'kysely';
-import type { Migration } from 'kysely/migration';
-import type { PortalTables } from './portal-database';
+import type { PortalSqlite } from './portal-database';
 
 /** What the portal answered for one call: enough to answer a repeat of it identically. */
 export interface CallOutcome {
@@ -16,8 +14,8 @@ export type KeyRecord =
 
 /**
  * The durable half of the idempotency keys (decision 002): one row per key, written before the
- * call leaves and updated when its outcome is known. Every method is one statement, so the same
- * code holds on SQLite and PostgreSQL.
+ * call leaves and updated when its outcome is known. Asynchronous and one statement per method,
+ * so a PostgreSQL store can implement it beside the SQLite one.
  */
 export interface IdempotencyKeyStore {
   /** Records a new key as in flight; false when the key is already there (nothing written). */
@@ -33,30 +31,31 @@ export interface IdempotencyKeyStore {
   purgeCreatedUpTo(cutoff: number): Promise<number>;
 }
 
-export const idempotencyMigrations: Record<string, Migration> = {
-  '0001-idempotency-keys': {
-    async up(db: Kysely<unknown>) {
-      await db.schema
-        .createTable('idempotency_keys')
-        .addColumn('key', 'text', (column) => column.primaryKey())
-        .addColumn('fingerprint', 'text', (column) => column.notNull())
-        .addColumn('state', 'text', (column) =>
-          column.notNull().check(sql`state in ('in_flight', 'settled', 'unknown')`),
-        )
-        .addColumn('created_at', 'bigint', (column) => column.notNull())
-        .addColumn('settled_at', 'bigint')
-        .addColumn('status', 'integer')
-        .addColumn('headers', 'text')
-        .addColumn('body', 'blob')
-        .execute();
-      await db.schema
-        .createIndex('idempotency_keys_created_at')
-        .on('idempotency_keys')
-        .column('created_at')
-        .execute();
-    },
-  },
-};
+export const idempotencyMigrations: ReadonlyArray<(db: PortalSqlite) => void> = [
+  (db) =>
+    db.exec(`
+      CREATE TABLE idempotency_keys (
+        key TEXT PRIMARY KEY,
+        fingerprint TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('in_flight', 'settled', 'unknown')),
+        created_at INTEGER NOT NULL,
+        settled_at INTEGER,
+        status INTEGER,
+        headers TEXT,
+        body BLOB
+      );
+      CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
+    `),
+];
+
+interface KeyRow {
+  fingerprint: string;
+  state: string;
+  created_at: number;
+  status: number | null;
+  headers: string | null;
+  body: Buffer | null;
+}
 
 function parseHeaders(text: string | null): Record<string, string> {
   if (!text) return {};
@@ -70,23 +69,35 @@ function parseHeaders(text: string | null): Record<string, string> {
   return headers;
 }
 
-export function createIdempotencyKeyStore(db: Kysely<PortalTables>): IdempotencyKeyStore {
+/** The SQLite store: each method one prepared statement (prepared once, at start). */
+export function createIdempotencyKeyStore(db: PortalSqlite): IdempotencyKeyStore {
+  const statements = {
+    insert: db.prepare<[string, string, number]>(
+      `INSERT INTO idempotency_keys (key, fingerprint, state, created_at)
+       VALUES (?, ?, 'in_flight', ?) ON CONFLICT (key) DO NOTHING`,
+    ),
+    find: db.prepare<[string], KeyRow>(
+      'SELECT fingerprint, state, created_at, status, headers, body FROM idempotency_keys WHERE key = ?',
+    ),
+    settle: db.prepare<[number, number, string, Buffer, string]>(
+      `UPDATE idempotency_keys SET state = 'settled', settled_at = ?, status = ?, headers = ?, body = ?
+       WHERE key = ?`,
+    ),
+    markUnknown: db.prepare<[number, string]>(
+      `UPDATE idempotency_keys SET state = 'unknown', settled_at = ? WHERE key = ? AND state = 'in_flight'`,
+    ),
+    forget: db.prepare<[string]>('DELETE FROM idempotency_keys WHERE key = ?'),
+    allInFlightUnknown: db.prepare<[number]>(
+      `UPDATE idempotency_keys SET state = 'unknown', settled_at = ? WHERE state = 'in_flight'`,
+    ),
+    purge: db.prepare<[number]>('DELETE FROM idempotency_keys WHERE created_at <= ?'),
+  };
   return {
     async insertInFlight(key, fingerprint, now) {
-      const result = await db
-        .insertInto('idempotency_keys')
-        .values({ key, fingerprint, state: 'in_flight', created_at: now })
-        .onConflict((conflict) => conflict.column('key').doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+      return statements.insert.run(key, fingerprint, now).changes === 1;
     },
-
     async find(key) {
-      const row = await db
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('key', '=', key)
-        .executeTakeFirst();
+      const row = statements.find.get(key);
       if (!row) return undefined;
       const base = { fingerprint: row.fingerprint, createdAt: Number(row.created_at) };
       if (row.state === 'settled' && row.status !== null) {
@@ -96,55 +107,26 @@ export function createIdempotencyKeyStore(db: Kysely<PortalTables>): Idempotency
           outcome: {
             status: row.status,
             headers: parseHeaders(row.headers),
-            body: row.body ? Buffer.from(row.body) : Buffer.alloc(0),
+            body: row.body ?? Buffer.alloc(0),
           },
         };
       }
       return { ...base, state: row.state === 'in_flight' ? 'in_flight' : 'unknown' };
     },
-
     async settle(key, outcome, now) {
-      await db
-        .updateTable('idempotency_keys')
-        .set({
-          state: 'settled',
-          settled_at: now,
-          status: outcome.status,
-          headers: JSON.stringify(outcome.headers),
-          body: outcome.body,
-        })
-        .where('key', '=', key)
-        .execute();
+      statements.settle.run(now, outcome.status, JSON.stringify(outcome.headers), outcome.body, key);
     },
-
     async markUnknown(key, now) {
-      await db
-        .updateTable('idempotency_keys')
-        .set({ state: 'unknown', settled_at: now })
-        .where('key', '=', key)
-        .where('state', '=', 'in_flight')
-        .execute();
+      statements.markUnknown.run(now, key);
     },
-
     async forget(key) {
-      await db.deleteFrom('idempotency_keys').where('key', '=', key).execute();
+      statements.forget.run(key);
     },
-
     async markAllInFlightUnknown(now) {
-      const result = await db
-        .updateTable('idempotency_keys')
-        .set({ state: 'unknown', settled_at: now })
-        .where('state', '=', 'in_flight')
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+      return statements.allInFlightUnknown.run(now).changes;
     },
-
     async purgeCreatedUpTo(cutoff) {
-      const result = await db
-        .deleteFrom('idempotency_keys')
-        .where('created_at', '<=', cutoff)
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
+      return statements.purge.run(cutoff).changes;
     },
   };
 }
