@@ -34,7 +34,7 @@ const zone = (target, from, message, except) => ({
 const productionZones = [
   ...Object.entries(areas).flatMap(([area, forbidden]) =>
     forbidden.map((other) =>
-      zone(area, other, `src/${area} must not import src/${other} (layers: docs/ui.md, "Layers").`),
+      zone(area, other, `src/${area} must not import src/${other} (layers: docs/decisions/020-generic-batch-workspace.md).`),
     ),
   ),
   ...features.flatMap((feature) => [
