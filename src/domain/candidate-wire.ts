@@ -13,13 +13,7 @@ import {
 import type { IssueList } from './field-issue';
 import { isBlank } from './field-rules';
 import type { ItemResult, WirePayload, WireReader, WireRecord, WireSchema } from './wire-schema';
-import {
-  buildWireSchema,
-  rowGroupLookup,
-  rowKeyLookup,
-  suggestKey,
-  validateWith,
-} from './wire-schema';
+import { buildWireSchema, rowKeyLookup, unknownKeyExplainer, validateWith } from './wire-schema';
 
 export type CandidateWire = WireRecord<CandidateWireKey>;
 
@@ -43,22 +37,19 @@ export function answerKey(n: number): CandidateWireKey {
   return rowKey('answers', n, 'answer');
 }
 
-const candidateRowGroup = rowGroupLookup(candidateCatalog);
-
-function candidateUnknownKey(key: string): string {
-  switch (candidateRowGroup(key)) {
-    case 'answers':
-      return `${key} is not allowed: a candidate has at most ${MAX_ANSWERS} answers (answer1–answer${MAX_ANSWERS})`;
-    case 'customfields':
-      return `${key} is not allowed: a candidate has at most ${MAX_CANDIDATE_CUSTOM_FIELDS} custom fields (candcustomfield1–candcustomfield${MAX_CANDIDATE_CUSTOM_FIELDS})`;
-    case 'skillResponses':
-      return `${key} is not allowed: a candidate has at most ${MAX_SKILL_RESPONSES} skill responses (skill1…–skill${MAX_SKILL_RESPONSES}…)`;
-  }
-  const suggestion = suggestKey(key, candidateWireKeys);
-  return suggestion
-    ? `${key} is not a candidate field; did you mean ${suggestion}? Field names are lowercase.`
-    : `${key} is not a candidate field; remove it or check its spelling against the specification`;
-}
+const candidateUnknownKey = unknownKeyExplainer('candidate', candidateCatalog, {
+  answers: { limit: MAX_ANSWERS, noun: 'answers', range: `answer1–answer${MAX_ANSWERS}` },
+  customfields: {
+    limit: MAX_CANDIDATE_CUSTOM_FIELDS,
+    noun: 'custom fields',
+    range: `candcustomfield1–candcustomfield${MAX_CANDIDATE_CUSTOM_FIELDS}`,
+  },
+  skillResponses: {
+    limit: MAX_SKILL_RESPONSES,
+    noun: 'skill responses',
+    range: `skill1…–skill${MAX_SKILL_RESPONSES}…`,
+  },
+});
 
 /** What the catalog marks `required`. */
 const requiredKeys = candidateCatalog

@@ -15,13 +15,7 @@ import {
 } from './requisition-catalog';
 import { requiredOnInsert, requisitionAlternatives } from './requisition-alternatives';
 import type { ItemResult, WirePayload, WireReader, WireRecord, WireSchema } from './wire-schema';
-import {
-  buildWireSchema,
-  rowGroupLookup,
-  rowKeyLookup,
-  suggestKey,
-  validateWith,
-} from './wire-schema';
+import { buildWireSchema, rowKeyLookup, unknownKeyExplainer, validateWith } from './wire-schema';
 
 export type RequisitionWire = WireRecord<RequisitionWireKey>;
 
@@ -52,22 +46,19 @@ export const questionRowKeys = Array.from({ length: MAX_QUESTIONS }, (_, i) => (
   description: questionKey('description', i + 1),
 }));
 
-const requisitionRowGroup = rowGroupLookup(requisitionCatalog);
-
-function requisitionUnknownKey(key: string): string {
-  switch (requisitionRowGroup(key)) {
-    case 'questions':
-      return `${key} is not allowed: a requisition has at most ${MAX_QUESTIONS} questions (question1–question${MAX_QUESTIONS})`;
-    case 'customfields':
-      return `${key} is not allowed: a requisition has at most ${MAX_CUSTOM_FIELDS} custom fields (customfieldvalue1–customfieldvalue${MAX_CUSTOM_FIELDS})`;
-    case 'skills':
-      return `${key} is not allowed: a requisition has at most ${MAX_SKILLS} skills (numbered 1–${MAX_SKILLS})`;
-  }
-  const suggestion = suggestKey(key, requisitionWireKeys);
-  return suggestion
-    ? `${key} is not a requisition field; did you mean ${suggestion}? Field names are lowercase.`
-    : `${key} is not a requisition field; remove it or check its spelling against the specification`;
-}
+const requisitionUnknownKey = unknownKeyExplainer('requisition', requisitionCatalog, {
+  questions: {
+    limit: MAX_QUESTIONS,
+    noun: 'questions',
+    range: `question1–question${MAX_QUESTIONS}`,
+  },
+  customfields: {
+    limit: MAX_CUSTOM_FIELDS,
+    noun: 'custom fields',
+    range: `customfieldvalue1–customfieldvalue${MAX_CUSTOM_FIELDS}`,
+  },
+  skills: { limit: MAX_SKILLS, noun: 'skills', range: `numbered 1–${MAX_SKILLS}` },
+});
 
 interface NumberedRow {
   sequence: RequisitionWireKey;

@@ -154,3 +154,28 @@ export function rowGroupLookup(
   for (const def of catalog) if (def.row) groups.set(shape(def.key), def.row.group);
   return (key) => groups.get(shape(key));
 }
+
+/** A payload's repeated rows, for messages about a key beyond their limit. */
+export type RowLimits = Record<string, { limit: number; noun: string; range: string }>;
+
+/**
+ * Explains an unknown key in words: beyond a row's limit (`skill11`, `answer6`), or a likely typo
+ * with the nearest documented key (`titleRole` → titlerole).
+ */
+export function unknownKeyExplainer(
+  payload: string,
+  catalog: ReadonlyArray<FieldDef>,
+  rows: RowLimits,
+): (key: string) => string {
+  const groupOf = rowGroupLookup(catalog);
+  const keys = catalog.map((def) => def.key);
+  return (key) => {
+    const row = rows[groupOf(key) ?? ''];
+    if (row)
+      return `${key} is not allowed: a ${payload} has at most ${row.limit} ${row.noun} (${row.range})`;
+    const suggestion = suggestKey(key, keys);
+    return suggestion
+      ? `${key} is not a ${payload} field; did you mean ${suggestion}? Field names are lowercase.`
+      : `${key} is not a ${payload} field; remove it or check its spelling against the specification`;
+  };
+}

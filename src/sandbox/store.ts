@@ -50,15 +50,8 @@ export interface NewCandidate {
   record: Record<string, string>;
 }
 
-interface RequisitionRow {
-  reqId: number;
-  clientOrgId: number;
-  orgId: number;
-  clientInternalReq: string;
-  createdAt: string;
-  updatedAt: string;
-  record: string;
-}
+/** A stored requisition as its row reads: the record still JSON text. */
+type RequisitionRow = Omit<StoredRequisition, 'record'> & { record: string };
 
 const requisitionColumns = `req_id AS reqId, client_org_id AS clientOrgId, org_id AS orgId,
   client_internal_req AS clientInternalReq, created_at AS createdAt, updated_at AS updatedAt,

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { StatusBadge } from '../../../shared/ui/status-badge';
 import type { BatchTray } from '../hooks/use-batch-tray';
 import type { BatchKind } from '../model/batch-kind';
@@ -17,6 +18,30 @@ export interface TrayItemRowProps {
   onRemove(): void;
   /** Resolves a held field: keep the user's value, or take the VMS's. */
   onResolve(key: string, keep: 'mine' | 'theirs'): void;
+}
+
+function SmallButton({
+  disabled,
+  ariaLabel,
+  onClick,
+  children,
+}: {
+  disabled: boolean;
+  ariaLabel?: string;
+  onClick(): void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className="button button--secondary button--small"
+      disabled={disabled}
+      aria-label={ariaLabel}
+      onClick={onClick}
+    >
+      {children}
+    </button>
+  );
 }
 
 /** One item of the tray: what it is, what it changes, whether it may go, and its actions. */
@@ -92,22 +117,15 @@ export function TrayItemRow({
                 <bdi className="user-text">{conflict.theirs}</bdi>” (was “
                 <bdi className="user-text">{conflict.loaded}</bdi>”){' '}
                 <span className="button-row button-row--compact">
-                  <button
-                    type="button"
-                    className="button button--secondary button--small"
-                    disabled={disabled}
-                    onClick={() => onResolve(conflict.key, 'mine')}
-                  >
+                  <SmallButton disabled={disabled} onClick={() => onResolve(conflict.key, 'mine')}>
                     Keep mine
-                  </button>
-                  <button
-                    type="button"
-                    className="button button--secondary button--small"
+                  </SmallButton>
+                  <SmallButton
                     disabled={disabled}
                     onClick={() => onResolve(conflict.key, 'theirs')}
                   >
                     Take the VMS’s
-                  </button>
+                  </SmallButton>
                 </span>
               </li>
             ))}
@@ -117,44 +135,28 @@ export function TrayItemRow({
       {advice ? (
         <div className="notice notice--warning tray-item__advice">
           <p>{advice.message}</p>
-          <button
-            type="button"
-            className="button button--secondary button--small"
+          <SmallButton
             disabled={disabled}
             onClick={() => tray.split(item.id, advice.fix(item.wire))}
           >
             {advice.fixLabel}
-          </button>
+          </SmallButton>
         </div>
       ) : null}
       <div className="button-row button-row--compact">
-        <button
-          type="button"
-          className="button button--secondary button--small"
-          disabled={disabled}
-          aria-label={`Edit ${name}`}
-          onClick={onEdit}
-        >
+        <SmallButton disabled={disabled} ariaLabel={`Edit ${name}`} onClick={onEdit}>
           Edit
-        </button>
-        <button
-          type="button"
-          className="button button--secondary button--small"
+        </SmallButton>
+        <SmallButton
           disabled={disabled}
-          aria-label={`Duplicate ${name}`}
+          ariaLabel={`Duplicate ${name}`}
           onClick={() => tray.duplicate(item.id)}
         >
           Duplicate
-        </button>
-        <button
-          type="button"
-          className="button button--secondary button--small"
-          disabled={disabled}
-          aria-label={`Remove ${name}`}
-          onClick={onRemove}
-        >
+        </SmallButton>
+        <SmallButton disabled={disabled} ariaLabel={`Remove ${name}`} onClick={onRemove}>
           Remove
-        </button>
+        </SmallButton>
       </div>
     </li>
   );
