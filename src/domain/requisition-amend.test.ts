@@ -66,12 +66,18 @@ describe('amendWire', () => {
     expect(wire.skilldescription10).toBe('');
   });
 
-  it('sends a whole skill row when one of its parts changed', () => {
+  it('sends every skill when one of them changed: the VMS replaces skills as a set', () => {
     const wire = nonBlank(amendWire(loaded, { ...untouched, requireddesired2: '3' }));
     expect(wire).toEqual({
       requesttype: 'A',
       orgid: '1001',
       clientinternalreq: 'NW-2026-001',
+      skill1: '1',
+      skilldescription1: 'Java',
+      requireddesired1: '1',
+      amountofexperience1: '5',
+      amountofexperiencetype1: '4',
+      expertiserating1: '3',
       skill2: '2',
       skilldescription2: 'SQL',
       requireddesired2: '3',
@@ -84,9 +90,18 @@ describe('amendWire', () => {
       orgid: '1001',
       clientinternalreq: 'NW-2026-001',
     });
-    // A removed row is not sent either.
+  });
+
+  it('removes a skill by sending the set without it', () => {
     const { skill2: _s, skilldescription2: _d, requireddesired2: _r, ...withoutRow2 } = untouched;
-    expect(nonBlank(amendWire(loaded, withoutRow2))).not.toHaveProperty('skill2');
+    const wire = amendWire(loaded, withoutRow2);
+    expect(wire.skilldescription1).toBe('Java');
+    expect(wire.skill2).toBe('');
+    expect(amendChanges(loaded, wire).map((change) => [change.key, change.to])).toEqual([
+      ['skill2', ''],
+      ['skilldescription2', ''],
+      ['requireddesired2', ''],
+    ]);
   });
 
   it('ignores whitespace around values when comparing', () => {

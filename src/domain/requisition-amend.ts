@@ -36,12 +36,16 @@ export function loadedRecordOf(record: RequisitionRecord): LoadedRecord {
 export const amendIdentifyingKeys = ['requesttype', 'orgid', 'clientinternalreq'] as const;
 const identifying = new Set<string>(amendIdentifyingKeys);
 
-/** A skill or question row goes as a whole: its sequence number and every part. */
-const rowGroups: RequisitionWireKey[][] = [
-  ...skillRowKeys.map((keys) => [keys.sequence, ...keys.parts.map(({ key }) => key)]),
-  ...questionRowKeys.map((keys) => [keys.sequence, keys.description]),
+/**
+ * Skills and questions are sets: the VMS replaces a set whole when any of its fields is given
+ * (decision 011, rule 9), so a change to one row sends every row of its set, as the form has
+ * them. That keeps the unchanged rows, and lets a removed row be removed.
+ */
+const rowSets: RequisitionWireKey[][] = [
+  skillRowKeys.flatMap((keys) => [keys.sequence, ...keys.parts.map(({ key }) => key)]),
+  questionRowKeys.flatMap((keys) => [keys.sequence, keys.description]),
 ];
-const inRow = new Set<string>(rowGroups.flat());
+const inRow = new Set<string>(rowSets.flat());
 const scalarKeys = requisitionWireKeys.filter((key) => !identifying.has(key) && !inRow.has(key));
 
 const valueOf = (values: Readonly<Record<string, string>>, key: string) =>
@@ -49,9 +53,9 @@ const valueOf = (values: Readonly<Record<string, string>>, key: string) =>
 
 /**
  * The Amend to send: the identifying keys, and the fields whose value differs from the loaded
- * one; every other field `""`, which the VMS reads as "leave unchanged". A changed row sends the
- * whole row. A field the user emptied is not sent either: a blank cannot clear a value on Amend
- * (the form says so beside the field).
+ * one; every other field `""`, which the VMS reads as "leave unchanged". A change to any skill
+ * (or question) sends the whole set of skills (or questions). A field the user emptied is not
+ * sent: a blank cannot clear a value on Amend (the form says so beside the field).
  */
 export function amendWire(
   loaded: Readonly<Record<string, string>>,
@@ -63,11 +67,8 @@ export function amendWire(
   for (const key of scalarKeys) {
     if (!isBlank(edited[key]) && changed(key)) wire[key] = valueOf(edited, key);
   }
-  for (const group of rowGroups) {
-    const content = group.slice(1);
-    if (content.some(changed) && content.some((key) => !isBlank(edited[key]))) {
-      for (const key of group) wire[key] = valueOf(edited, key);
-    }
+  for (const set of rowSets) {
+    if (set.some(changed)) for (const key of set) wire[key] = valueOf(edited, key);
   }
   return wire;
 }
@@ -88,8 +89,10 @@ export function amendChanges(
   loaded: Readonly<Record<string, string>>,
   wire: Readonly<Record<string, string>>,
 ): FieldChange[] {
+  // A set that is sent replaces the VMS's whole set: its emptied fields are changes too.
+  const sentSets = new Set(rowSets.filter((set) => set.some((key) => !isBlank(wire[key]))).flat());
   return requisitionWireKeys
-    .filter((key) => !identifying.has(key) && !isBlank(wire[key]))
+    .filter((key) => !identifying.has(key) && (!isBlank(wire[key]) || sentSets.has(key)))
     .filter((key) => valueOf(wire, key) !== valueOf(loaded, key))
     .map((key) => ({
       key,
