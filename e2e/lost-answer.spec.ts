@@ -58,6 +58,9 @@ test.describe('when the portal stops waiting before the VMS answers', () => {
     page,
     slowVms,
   }) => {
+    // The VMS's answer comes long after the portal stops waiting (1.5 s; undici's timers may
+    // fire up to about a second late).
+    slowVms.setAnswerDelay(6000);
     const data = insertData('Database Administrator');
     await page.goto('/requisitions/new');
     await fillRequiredInsert(page, data);
@@ -70,7 +73,7 @@ test.describe('when the portal stops waiting before the VMS answers', () => {
     await expect(lost).toBeVisible();
 
     // The portal gave up on the answer: sending again is refused, not forwarded.
-    await page.waitForTimeout(3000);
+    await page.waitForTimeout(3500);
     await lost.getByRole('button', { name: 'Send again safely' }).click();
     await expect(lost).toContainText('its answer never came');
 
