@@ -50,7 +50,7 @@ export const settingDefaults = {
   maxBatch: 500,
   sandboxPort: 8788,
   sandboxDb: './data/sandbox.db',
-  processingDelayMs: 300,
+  processingDelayMs: 20,
 } as const satisfies Record<string, string | number>;
 
 /** The settings the portal server (for its embedded sandbox) and the sandbox both read. */
@@ -69,7 +69,7 @@ export const sharedSettings = {
     'SANDBOX_PROCESSING_DELAY_MS',
     0,
     60_000,
-    '300',
+    '20',
   ).transform((value) => value ?? settingDefaults.processingDelayMs),
 };
 
