@@ -44,7 +44,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       sandboxPort: 8788,
       sandboxDb: './data/sandbox.db',
-      sandboxProcessingDelayMs: 300,
+      sandboxProcessingDelayMs: 20,
     });
   });
 
