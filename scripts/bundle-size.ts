@@ -7,50 +7,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { z } from 'zod';
+import { entryKeys, readManifest, staticClosure } from './vite-manifest';
 
 const budgetKb = 150;
 const dist = join(import.meta.dirname, '..', 'dist');
-
-const manifestSchema = z.record(
-  z.string(),
-  z.object({
-    file: z.string(),
-    isEntry: z.boolean().optional(),
-    isDynamicEntry: z.boolean().optional(),
-    imports: z.array(z.string()).optional(),
-    css: z.array(z.string()).optional(),
-  }),
-);
-
-let manifestText: string;
-try {
-  manifestText = readFileSync(join(dist, '.vite', 'manifest.json'), 'utf8');
-} catch {
-  console.error('bundle-size: dist/.vite/manifest.json is missing; run "vite build" first.');
-  process.exit(1);
-}
-const manifest = manifestSchema.parse(JSON.parse(manifestText));
+const manifest = readManifest(dist, 'bundle-size');
 
 const gzipKb = (file: string) =>
   gzipSync(readFileSync(join(dist, file)), { level: 9 }).length / 1024;
 
-const entries = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry);
+const entries = entryKeys(manifest);
 if (entries.length === 0) {
   console.error('bundle-size: the manifest has no entry chunk.');
   process.exit(1);
 }
-
-const initial = new Set<string>();
-const css = new Set<string>();
-const visit = (key: string) => {
-  const chunk = manifest[key];
-  if (!chunk || initial.has(chunk.file)) return;
-  initial.add(chunk.file);
-  for (const sheet of chunk.css ?? []) css.add(sheet);
-  for (const imported of chunk.imports ?? []) visit(imported);
-};
-for (const [key] of entries) visit(key);
+const { scripts, styles } = staticClosure(manifest, entries);
+const initial = new Set(scripts);
+const css = new Set(styles);
 
 const jsKb = [...initial].reduce((sum, file) => sum + gzipKb(file), 0);
 const cssKb = [...css].reduce((sum, file) => sum + gzipKb(file), 0);

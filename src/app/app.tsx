@@ -1,20 +1,31 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { lazy, useState } from 'react';
+import { lazy, useState, type ComponentType } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { errorMessage } from '../shared/api/http';
 import { OrgProvider } from '../shared/config/org-context';
 import { portalConfigQueryOptions } from '../shared/config/portal-config';
 import { AppShell } from './layout/app-shell';
 import { createQueryClient } from './query-client';
+import { homePath, notFoundModule, routeModuleSource, routeTable } from './route-table';
 
 // Route-level code splitting: the first page load carries only the shell; each page, and the
-// domain's catalogs and schemas with the forms, load when first visited.
-const RequisitionsRoute = lazy(() => import('./routes/requisitions-route'));
-const RequisitionWorkspaceRoute = lazy(() => import('./routes/requisition-workspace-route'));
-const CandidatesRoute = lazy(() => import('./routes/candidates-route'));
-const SubmissionsRoute = lazy(() => import('./routes/submissions-route'));
-const SettingsRoute = lazy(() => import('./routes/settings-route'));
-const NotFoundRoute = lazy(() => import('./routes/not-found-route'));
+// domain's catalogs and schemas with the forms, load when first visited (or are preloaded by
+// index.html for the page it was asked for; see route-table.ts).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each page declares its own props
+type Page = ComponentType<any>;
+const routeModules = import.meta.glob<{ default: Page }>('./routes/*-route.tsx');
+const pages = new Map<string, Page>();
+function page(module: string): Page {
+  let component = pages.get(module);
+  if (!component) {
+    const load = routeModules[`./${routeModuleSource(module).slice('src/app/'.length)}`];
+    if (!load) throw new Error(`route-table.ts names ${module}, which is not in src/app/routes`);
+    component = lazy(load);
+    pages.set(module, component);
+  }
+  return component;
+}
+const NotFoundRoute = page(notFoundModule);
 
 function ConfiguredApp() {
   const config = useQuery(portalConfigQueryOptions());
@@ -43,16 +54,12 @@ function ConfiguredApp() {
       <BrowserRouter>
         <Routes>
           <Route element={<AppShell />}>
-            <Route index element={<Navigate to="/requisitions" replace />} />
-            <Route path="requisitions" element={<RequisitionsRoute />} />
-            <Route path="requisitions/new" element={<RequisitionWorkspaceRoute mode="insert" />} />
-            <Route
-              path="requisitions/amend/:reqId?"
-              element={<RequisitionWorkspaceRoute mode="amend" />}
-            />
-            <Route path="candidates" element={<CandidatesRoute />} />
-            <Route path="submissions" element={<SubmissionsRoute />} />
-            <Route path="settings" element={<SettingsRoute />} />
+            <Route index element={<Navigate to={homePath} replace />} />
+            {routeTable.map((route) => {
+              const Page = page(route.module);
+              const props = 'props' in route ? route.props : {};
+              return <Route key={route.path} path={route.path} element={<Page {...props} />} />;
+            })}
             <Route path="*" element={<NotFoundRoute />} />
           </Route>
         </Routes>

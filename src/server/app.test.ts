@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../domain/api-error';
 import { portalConfigSchema } from '../domain/portal-config';
@@ -105,6 +106,86 @@ describe('serving the app', () => {
     expect(error.code).toBe('app_not_built');
     expect(error.message).toContain('npm run build');
     expect((await app.inject('/api/health')).statusCode).toBe(200);
+  });
+});
+
+describe('the first page load', () => {
+  let builtDir: string;
+  const script = 'export const page = "amend";'.repeat(40);
+  beforeAll(() => {
+    builtDir = mkdtempSync(join(tmpdir(), 'portal-dist-'));
+    mkdirSync(join(builtDir, 'assets'));
+    writeFileSync(
+      join(builtDir, 'index.html'),
+      '<!doctype html><html><head><title>portal</title></head><body></body></html>',
+    );
+    writeFileSync(join(builtDir, 'assets', 'amend-1.js'), script);
+    writeFileSync(join(builtDir, 'assets', 'amend-1.js.br'), brotliCompressSync(script));
+    writeFileSync(
+      join(builtDir, 'route-preloads.json'),
+      JSON.stringify({
+        routes: [
+          { path: '/requisitions', scripts: ['assets/list-1.js'], styles: [] },
+          {
+            path: '/requisitions/amend/:reqId?',
+            scripts: ['assets/amend-1.js', 'assets/form-2.js'],
+            styles: ['assets/form-3.css'],
+          },
+        ],
+        notFound: { scripts: ['assets/not-found-4.js'], styles: [] },
+      }),
+    );
+  });
+  afterAll(() => rmSync(builtDir, { recursive: true, force: true }));
+
+  const settingsIn = (html: string) => {
+    const match = /<script type="application\/json" id="portal-config">(.*?)<\/script>/s.exec(html);
+    return match ? portalConfigSchema.parse(JSON.parse(match[1] ?? '')) : null;
+  };
+
+  it('carries the settings of /api/config, so the app renders without asking for them', async () => {
+    const app = portal({ distDir: builtDir });
+    const page = await app.inject({ url: '/requisitions', headers: { accept: 'text/html' } });
+    const config = portalConfigSchema.parse((await app.inject('/api/config')).json());
+    expect(settingsIn(page.body)).toEqual(config);
+    expect(page.body).not.toContain('test-secret');
+  });
+
+  it('preloads the chunks of the page asked for, matching the route patterns', async () => {
+    const app = portal({ distDir: builtDir });
+    const linksOf = async (url: string) =>
+      [
+        ...(await app.inject({ url, headers: { accept: 'text/html' } })).body.matchAll(
+          /<link rel="(modulepreload|stylesheet)" crossorigin href="([^"]+)">/g,
+        ),
+      ].map((match) => `${match[1]} ${match[2]}`);
+    expect(await linksOf('/requisitions/amend/42')).toEqual([
+      'stylesheet /assets/form-3.css',
+      'modulepreload /assets/amend-1.js',
+      'modulepreload /assets/form-2.js',
+    ]);
+    expect(await linksOf('/requisitions/amend')).toContain('modulepreload /assets/amend-1.js');
+    expect(await linksOf('/Requisitions?status=open')).toEqual(['modulepreload /assets/list-1.js']);
+    expect(await linksOf('/requisitions/amend/42/extra')).toEqual([
+      'modulepreload /assets/not-found-4.js',
+    ]);
+  });
+
+  it('sends the brotli copy of a file to a browser that accepts it, the file to others', async () => {
+    const app = portal({ distDir: builtDir });
+    const br = await app.inject({
+      url: '/assets/amend-1.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.rawPayload.length).toBeLessThan(script.length / 5);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+    const plain = await app.inject({
+      url: '/assets/amend-1.js',
+      headers: { 'accept-encoding': '' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
   });
 });
 

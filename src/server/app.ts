@@ -184,7 +184,7 @@ export function buildPortal(
     },
   });
 
-  serveSpa(app, options.distDir ?? defaultDistDir);
+  serveSpa(app, options.distDir ?? defaultDistDir, configBody);
 
   return app;
 }

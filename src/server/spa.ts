@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { sendError } from './portal-error';
+import { indexPages } from './route-preloads';
 
 function acceptsHtml(request: FastifyRequest): boolean {
   return request.headers.accept?.includes('text/html') ?? false;
@@ -16,17 +17,21 @@ function isServerPath(path: string): boolean {
 /**
  * Serves the built single-page app. Hashed files under /assets never change, so browsers may keep
  * them for a year; everything else (index.html above all) is revalidated on each load so a new
- * build is picked up at once. Unknown non-API paths that ask for HTML get index.html: they are
+ * build is picked up at once. Files are sent brotli- or gzip-compressed from the copies the build
+ * made (scripts/precompress.ts) when the browser accepts it. Unknown non-API paths that ask for
+ * HTML get index.html with the settings and that page's preloads (route-preloads.ts): they are
  * client routes. A missing build is answered with a 503 that says how to make one.
  * Called on the root instance: its not-found handler is the whole app's (API 404s included).
  */
-export function serveSpa(app: FastifyInstance, distDir: string): void {
+export function serveSpa(app: FastifyInstance, distDir: string, configBody: unknown): void {
   const built = existsSync(join(distDir, 'index.html'));
   const assetsDir = join(distDir, 'assets') + sep;
+  const indexPage = built ? indexPages(distDir, configBody) : null;
 
   if (built) {
     app.register(fastifyStatic, {
       root: distDir,
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, filePath) => {
         reply.header(
@@ -43,7 +48,12 @@ export function serveSpa(app: FastifyInstance, distDir: string): void {
       (request.method === 'GET' || request.method === 'HEAD') &&
       !isServerPath(path) &&
       (path === '/' || acceptsHtml(request));
-    if (clientRoute && built) return reply.sendFile('index.html');
+    if (clientRoute && indexPage) {
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(indexPage(path));
+    }
     if (clientRoute) {
       return sendError(
         reply,

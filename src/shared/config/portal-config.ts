@@ -5,9 +5,26 @@ import { requestJson } from '../api/http';
 
 export type PortalConfig = PortalConfigResponse;
 
+/**
+ * The settings the server put in the page (index.html's `#portal-config`, the same body as
+ * `GET /api/config`), so the first render waits for no request; undefined when the page has none
+ * (the dev server's page) or they do not parse, and then they are fetched.
+ */
+function settingsInPage(): PortalConfig | undefined {
+  const element = typeof document === 'undefined' ? null : document.getElementById('portal-config');
+  if (!element?.textContent) return undefined;
+  try {
+    const parsed = portalConfigSchema.safeParse(JSON.parse(element.textContent));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `GET /api/config`: the non-secret settings (orgs, date format, limits, which upstream). */
 export function portalConfigQueryOptions() {
   return queryOptions({
+    initialData: settingsInPage,
     queryKey: ['config'],
     queryFn: async ({ signal }) =>
       (

@@ -1,0 +1,33 @@
+/**
+ * The app's pages, once: the router (app.tsx) renders them, and the build (scripts/route-preloads.ts)
+ * reads them to tell the server which chunks each URL needs, so index.html can preload a page's
+ * code together with the entry instead of after it. `module` names a file in ./routes (its default
+ * export is the page); `props` are passed to it.
+ */
+export const routeTable = [
+  { path: '/requisitions', module: 'requisitions-route' },
+  { path: '/requisitions/new', module: 'requisition-workspace-route', props: { mode: 'insert' } },
+  {
+    path: '/requisitions/amend/:reqId?',
+    module: 'requisition-workspace-route',
+    props: { mode: 'amend' },
+  },
+  { path: '/candidates', module: 'candidates-route' },
+  { path: '/submissions', module: 'submissions-route' },
+  { path: '/settings', module: 'settings-route' },
+] as const satisfies readonly RouteEntry[];
+
+export interface RouteEntry {
+  /** A React Router path pattern. */
+  path: string;
+  module: string;
+  props?: Record<string, string>;
+}
+
+/** Where `/` goes. */
+export const homePath = '/requisitions';
+/** Any other path. */
+export const notFoundModule = 'not-found-route';
+
+/** The source file of a route module, as Vite's manifest names it. */
+export const routeModuleSource = (module: string) => `src/app/routes/${module}.tsx`;
