@@ -44,5 +44,68 @@ export const requisitionFilterOperators = [
 export type RequisitionFilterField = (typeof requisitionFilterFields)[number]['value'];
 export type RequisitionFilterOperator = (typeof requisitionFilterOperators)[number]['value'];
 
+/** One comparison a filter makes against a stored value. */
+export interface FilterCondition {
+  operator: RequisitionFilterOperator;
+  value: string;
+}
+
+function nextDay(isoDate: string): string {
+  const date = new Date(`${isoDate}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/**
+ * A date filter (`Req_Created_Date_Time` / `Req_Updated_Date_Time`) as comparisons with UTC
+ * date-times (`YYYY-MM-DDTHH:MM:SSZ`, which order as strings). A date (no time) compares by
+ * whole UTC days: `= 2026-03-02` is any time that day, `> 2026-03-02` is from the next day on,
+ * `<= 2026-03-02` up to the end of that day. A date-time compares exactly. The sandbox answers
+ * by these; the portal filters its local copy of the list by them.
+ */
+export function dateFilterConditions(
+  operator: RequisitionFilterOperator,
+  value: string,
+): FilterCondition[] {
+  if (value.length > 10) return [{ operator, value }];
+  const start = `${value}T00:00:00Z`;
+  const end = `${nextDay(value)}T00:00:00Z`;
+  switch (operator) {
+    case '=':
+      return [
+        { operator: '>=', value: start },
+        { operator: '<', value: end },
+      ];
+    case '>':
+      return [{ operator: '>=', value: end }];
+    case '>=':
+      return [{ operator: '>=', value: start }];
+    case '<':
+      return [{ operator: '<', value: start }];
+    case '<=':
+      return [{ operator: '<', value: end }];
+  }
+}
+
+/** Whether `actual` satisfies one condition (numbers compare as numbers, strings as strings). */
+export function meetsCondition<T extends number | string>(
+  actual: T,
+  operator: RequisitionFilterOperator,
+  wanted: T,
+): boolean {
+  switch (operator) {
+    case '=':
+      return actual === wanted;
+    case '>':
+      return actual > wanted;
+    case '>=':
+      return actual >= wanted;
+    case '<':
+      return actual < wanted;
+    case '<=':
+      return actual <= wanted;
+  }
+}
+
 /** Requisition statuses that take candidate submissions: 4 Open, 5 Interview occurring. */
 export const submittableStatuses: ReadonlySet<string> = new Set(['4', '5']);

@@ -1,6 +1,10 @@
 import { ApiError } from '../domain/api-error';
-import type { RequisitionFilterField, RequisitionFilterOperator } from '../domain/vms-contract';
-import { requisitionFilterFields, requisitionFilterOperators } from '../domain/vms-contract';
+import type { RequisitionFilterField } from '../domain/vms-contract';
+import {
+  dateFilterConditions,
+  requisitionFilterFields,
+  requisitionFilterOperators,
+} from '../domain/vms-contract';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { scopeOf } from './auth';
@@ -29,39 +33,6 @@ const reqIdSchema = z
   .regex(/^\d{1,15}$/)
   .transform(Number);
 const dateTimeSchema = z.iso.datetime({ precision: 0 });
-
-function nextDay(isoDate: string): string {
-  const date = new Date(`${isoDate}T00:00:00Z`);
-  date.setUTCDate(date.getUTCDate() + 1);
-  return date.toISOString().slice(0, 10);
-}
-
-/**
- * A date (no time) compares by whole UTC days: `= 2026-03-02` is any time that day, `> 2026-03-02`
- * is from the next day on, `<= 2026-03-02` up to the end of that day. A date-time compares exactly.
- */
-function dateConditions(
-  operator: RequisitionFilterOperator,
-  isoDate: string,
-): RequisitionFilter['conditions'] {
-  const start = `${isoDate}T00:00:00Z`;
-  const end = `${nextDay(isoDate)}T00:00:00Z`;
-  switch (operator) {
-    case '=':
-      return [
-        { operator: '>=', value: start },
-        { operator: '<', value: end },
-      ];
-    case '>':
-      return [{ operator: '>=', value: end }];
-    case '>=':
-      return [{ operator: '>=', value: start }];
-    case '<':
-      return [{ operator: '<', value: start }];
-    case '<=':
-      return [{ operator: '<', value: end }];
-  }
-}
 
 /** filterfield, filteroperator and filtervalue: all three or none, each from its fixed list. */
 export function parseRequisitionFilter(query: Query): RequisitionFilter | undefined {
@@ -105,7 +76,7 @@ export function parseRequisitionFilter(query: Query): RequisitionFilter | undefi
   }
   const column = filterColumns[field.data];
   const isoDate = parseWireDate(value, 'YYYY-MM-DD');
-  if (isoDate) return { column, conditions: dateConditions(operator.data, isoDate) };
+  if (isoDate) return { column, conditions: dateFilterConditions(operator.data, isoDate) };
   const dateTime = dateTimeSchema.safeParse(value);
   if (dateTime.success && value.endsWith('Z') && parseWireDate(value.slice(0, 10), 'YYYY-MM-DD')) {
     return { column, conditions: [{ operator: operator.data, value }] };

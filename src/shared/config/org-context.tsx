@@ -33,8 +33,19 @@ export function OrgProvider({ config, children }: { config: PortalConfig; childr
   return <OrgContext.Provider value={value}>{children}</OrgContext.Provider>;
 }
 
+/** The org context, or null outside the app's provider (a component rendered on its own). */
+export function useOptionalOrg(): OrgContextValue | null {
+  return useContext(OrgContext);
+}
+
 export function useOrg(): OrgContextValue {
   const value = useContext(OrgContext);
   if (!value) throw new Error('useOrg is used outside OrgProvider');
   return value;
+}
+
+/** The current org scope, stable while the orgs stay the same (a query key, a memo input). */
+export function useOrgScope(): OrgScope {
+  const { clientOrgId, vendorOrgId } = useOrg();
+  return useMemo(() => ({ clientOrgId, vendorOrgId }), [clientOrgId, vendorOrgId]);
 }

@@ -1,7 +1,7 @@
 import { useIsMutating } from '@tanstack/react-query';
 import { useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { useOrg } from '../../../shared/config/org-context';
+import { useOrg, useOrgScope } from '../../../shared/config/org-context';
 import { countOf } from '../../../shared/lib/format';
 import { useBatchTray } from '../hooks/use-batch-tray';
 import { useLoadIntoForm } from '../hooks/use-load-into-form';
@@ -26,8 +26,8 @@ export interface BatchTrayProps {
  * when the VMS accepted the batch; the results of the latest batch appear below.
  */
 export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
-  const { clientOrgId, vendorOrgId, config } = useOrg();
-  const orgs = useMemo(() => ({ clientOrgId, vendorOrgId }), [clientOrgId, vendorOrgId]);
+  const { clientOrgId, config } = useOrg();
+  const orgs = useOrgScope();
   const tray = useBatchTray(kind.id, clientOrgId);
   const loadIntoForm = useLoadIntoForm(kind);
   const sender = useSendBatch(kind, orgs, config.timeoutMs);

@@ -37,7 +37,7 @@ import { candidateWarnings } from '../model/candidate-warnings';
 import type { TargetRequisition } from '../model/target-requisition';
 import { targetRequisition } from '../model/target-requisition';
 import { requisitionQueryOptions } from '../../../shared/api/requisitions';
-import { useOrg } from '../../../shared/config/org-context';
+import { useOrg, useOrgScope } from '../../../shared/config/org-context';
 import { formatDateTime } from '../../../shared/lib/format';
 import { LoadFailure } from '../../../shared/ui/load-failure';
 import { candidateKind } from '../kind/candidate-kind';
@@ -206,8 +206,8 @@ function CandidateWorkspace({
 
 /** Loads the chosen requisition, then opens its workspace; a Req ID the list lacks is allowed. */
 function CandidateTarget({ reqId }: { reqId: string }) {
-  const { clientOrgId, vendorOrgId, config } = useOrg();
-  const orgs = useMemo(() => ({ clientOrgId, vendorOrgId }), [clientOrgId, vendorOrgId]);
+  const { config } = useOrg();
+  const orgs = useOrgScope();
   const record = useQuery(requisitionQueryOptions(orgs, reqId));
   const requisition = useMemo(
     () => (record.data ? targetRequisition(record.data, config.dateFormat) : null),
@@ -240,8 +240,7 @@ function CandidateTarget({ reqId }: { reqId: string }) {
 
 export function CandidateWorkspacePage() {
   const [params] = useSearchParams();
-  const { clientOrgId, vendorOrgId } = useOrg();
-  const orgs = useMemo(() => ({ clientOrgId, vendorOrgId }), [clientOrgId, vendorOrgId]);
+  const { clientOrgId } = useOrg();
   const reqId = (params.get('reqId') ?? '').trim();
   if (/^\d+$/.test(reqId)) {
     // A new org or requisition is a new workspace: its own draft, decided afresh.
@@ -262,7 +261,7 @@ export function CandidateWorkspacePage() {
           requisition below.
         </p>
       ) : null}
-      <RequisitionPicker orgs={orgs} />
+      <RequisitionPicker />
     </div>
   );
 }

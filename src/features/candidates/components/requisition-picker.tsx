@@ -1,9 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { optionLabel, reqStatuses } from '../../../domain';
-import { requisitionListQueryOptions } from '../../../shared/api/requisitions';
-import type { OrgScope } from '../../../shared/api/vms';
+import { useOrgScope } from '../../../shared/config/org-context';
+import { useRequisitionList } from '../../../shared/config/use-requisition-list';
 import { countOf } from '../../../shared/lib/format';
 import { LoadFailure } from '../../../shared/ui/load-failure';
 import { matchesSearch } from '../model/target-requisition';
@@ -18,8 +17,8 @@ const candidatesPath = (reqId: string) =>
  * (Req ID, title, client internal req). A Req ID the list does not know may still be used; the
  * form then says its skills and questions cannot be checked.
  */
-export function RequisitionPicker({ orgs }: { orgs: OrgScope }) {
-  const query = useQuery(requisitionListQueryOptions(orgs, null));
+export function RequisitionPicker() {
+  const query = useRequisitionList(useOrgScope());
   const [search, setSearch] = useState('');
   const searchId = useId();
   const hintId = useId();

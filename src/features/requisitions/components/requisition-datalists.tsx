@@ -1,8 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { memo, useMemo } from 'react';
 import type { OrgScope } from '../../../shared/api/vms';
 import { useLocalStore } from '../../../shared/storage/local-store';
-import { requisitionListQueryOptions } from '../api/requisitions';
+import { useRequisitionList } from '../../../shared/config/use-requisition-list';
 import {
   datalistId,
   mergeSuggestions,
@@ -22,7 +21,7 @@ export const RequisitionDatalists = memo(function RequisitionDatalists({
   orgs: OrgScope;
 }) {
   const typed = useLocalStore(typedValuesStore(orgs.clientOrgId));
-  const list = useQuery(requisitionListQueryOptions(orgs, null));
+  const list = useRequisitionList(orgs);
   const suggestions = useMemo(
     () =>
       mergeSuggestions(

@@ -1,32 +1,30 @@
-import { useQuery } from '@tanstack/react-query';
 import { useDeferredValue, useId, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type { RequisitionRecord } from '../../../domain';
-import { optionLabel, reqStatuses } from '../../../domain';
 import { errorMessage } from '../../../shared/api/http';
-import { useOrg } from '../../../shared/config/org-context';
-import { countOf, formatDateTime } from '../../../shared/lib/format';
-import { requisitionListQueryOptions } from '../api/requisitions';
+import { useOrg, useOrgScope } from '../../../shared/config/org-context';
+import { useRequisitionList } from '../../../shared/config/use-requisition-list';
+import { countOf } from '../../../shared/lib/format';
+import { listRows, nextSort, readSort, sortParams } from '../model/list-view';
 import { FilterForm, describeFilter, readFilter } from './requisition-filter';
-
-function statusText(record: RequisitionRecord): string {
-  const value = record.fields.reqstatus;
-  return optionLabel(reqStatuses, value) ?? (value === '' ? '–' : `Status ${value}`);
-}
+import { RequisitionTable } from './requisition-table';
 
 /**
- * The client's requisitions from GET Requisitions, filtered by the API (Req ID, created,
- * updated) and searched locally by title; each row can be amended or given a candidate.
+ * The client's requisitions from the browser's copy (refreshed incrementally from GET
+ * Requisitions), filtered as the API would (Req ID, created, updated), searched by title and
+ * sorted, all locally and all kept in the address; each row can be amended or given a candidate.
  */
 export function RequisitionList() {
   const { clientOrgId, vendorOrgId } = useOrg();
-  const orgs = useMemo(() => ({ clientOrgId, vendorOrgId }), [clientOrgId, vendorOrgId]);
   const [params, setParams] = useSearchParams();
-  const filter = readFilter(params);
-  const search = params.get('q') ?? '';
-  const deferredSearch = useDeferredValue(search);
-  const query = useQuery(requisitionListQueryOptions(orgs, filter));
+  const current = useMemo(
+    () => ({ filter: readFilter(params), search: params.get('q') ?? '', sort: readSort(params) }),
+    [params],
+  );
+  const { filter, search, sort } = current;
+  const query = useRequisitionList(useOrgScope());
   const searchId = useId();
+  // Typing stays instant: the filtering of thousands of rows follows at lower priority.
+  const view = useDeferredValue(current);
 
   const update = (changes: Record<string, string | null>) =>
     setParams(
@@ -41,13 +39,7 @@ export function RequisitionList() {
       { replace: true },
     );
 
-  const rows = useMemo(() => {
-    const needle = deferredSearch.trim().toLowerCase();
-    const records = query.data ?? [];
-    return needle === ''
-      ? records
-      : records.filter((record) => record.fields.titlerole.toLowerCase().includes(needle));
-  }, [query.data, deferredSearch]);
+  const rows = useMemo(() => listRows(query.data ?? [], view), [query.data, view]);
 
   return (
     <div className="page">
@@ -94,8 +86,8 @@ export function RequisitionList() {
           ? 'Loading requisitions…'
           : query.data
             ? `${countOf(rows.length, 'requisition', 'requisitions')} shown${
-                filter ? ` (filter: ${describeFilter(filter)})` : ''
-              }${search.trim() ? `, titles containing “${search.trim()}”` : ''}.`
+                view.filter ? ` (filter: ${describeFilter(view.filter)})` : ''
+              }${view.search.trim() ? `, titles containing “${view.search.trim()}”` : ''}.`
             : null}
       </div>
 
@@ -115,85 +107,33 @@ export function RequisitionList() {
 
       {query.data && rows.length === 0 ? (
         <div className="empty-state">
-          {query.data.length === 0 && filter ? (
-            <p>
-              No requisition matches the filter {describeFilter(filter)}. Change the filter, or
-              clear it to see every requisition.
-            </p>
-          ) : query.data.length === 0 ? (
+          {query.data.length === 0 ? (
             <p>
               Client org {clientOrgId} has no requisitions yet.{' '}
               <Link to="/requisitions/new">Create one</Link>, or choose another client org above.
             </p>
+          ) : view.filter && !view.search.trim() ? (
+            <p>
+              No requisition matches the filter {describeFilter(view.filter)}. Change the filter, or
+              clear it to see every requisition.
+            </p>
           ) : (
             <p>
-              No title contains “{search.trim()}”. Check the spelling, or clear the search to see
-              all {countOf(query.data.length, 'requisition', 'requisitions')}.
+              No title contains “{view.search.trim()}”
+              {view.filter ? ` among the requisitions matching ${describeFilter(view.filter)}` : ''}
+              . Check the spelling, or clear the search to see all{' '}
+              {countOf(query.data.length, 'requisition', 'requisitions')}.
             </p>
           )}
         </div>
       ) : null}
 
       {rows.length > 0 ? (
-        <div className="table-scroll" role="region" aria-label="Requisitions" tabIndex={0}>
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Req ID</th>
-                <th scope="col">Client internal req</th>
-                <th scope="col">Title</th>
-                <th scope="col">Status</th>
-                <th scope="col">Openings</th>
-                <th scope="col">Start date</th>
-                <th scope="col">Last updated</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((record) => (
-                <tr key={record.reqId}>
-                  <td>{record.reqId}</td>
-                  <td>
-                    <bdi className="user-text">{record.fields.clientinternalreq}</bdi>
-                  </td>
-                  <td>
-                    <bdi className="user-text">{record.fields.titlerole}</bdi>
-                  </td>
-                  <td>{statusText(record)}</td>
-                  <td>{record.fields.noofopenings}</td>
-                  <td className="nowrap">{record.fields.startdate}</td>
-                  <td>
-                    {record.updatedAt ? (
-                      <time dateTime={record.updatedAt}>{formatDateTime(record.updatedAt)}</time>
-                    ) : (
-                      '–'
-                    )}
-                  </td>
-                  <td>
-                    <div className="button-row button-row--compact button-row--nowrap">
-                      <Link
-                        className="button button--secondary button--small"
-                        to={`/requisitions/amend/${record.reqId}`}
-                        aria-label={`Amend requisition ${record.reqId}`}
-                      >
-                        Amend
-                      </Link>
-                      <Link
-                        className="button button--secondary button--small"
-                        to={`/candidates?reqId=${record.reqId}`}
-                        aria-label={`Submit candidate to requisition ${record.reqId}`}
-                      >
-                        Submit candidate
-                      </Link>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RequisitionTable
+          rows={rows}
+          sort={view.sort}
+          onSort={(key) => update(sortParams(nextSort(sort, key)))}
+        />
       ) : null}
     </div>
   );

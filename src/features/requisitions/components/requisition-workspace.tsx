@@ -32,7 +32,7 @@ import type { RequisitionMode } from '../model/form-layout';
 import { rememberValues, typedValuesStore } from '../model/suggestions';
 import { errorMessage } from '../../../shared/api/http';
 import type { OrgScope } from '../../../shared/api/vms';
-import { useOrg } from '../../../shared/config/org-context';
+import { useOrg, useOrgScope } from '../../../shared/config/org-context';
 import { requisitionKind } from '../kind/requisition-kind';
 
 const rowTemplates = { skills: blankSkillRow(), questions: { description: '' } };
@@ -114,8 +114,8 @@ function RequisitionWorkspace({
   mode: RequisitionMode;
   reqId: string | undefined;
 }) {
-  const { clientOrgId, vendorOrgId, config } = useOrg();
-  const orgs = useMemo(() => ({ clientOrgId, vendorOrgId }), [clientOrgId, vendorOrgId]);
+  const { clientOrgId, config } = useOrg();
+  const orgs = useOrgScope();
   const dateFormat = config.dateFormat;
   const navigate = useNavigate();
   const location = useLocation();

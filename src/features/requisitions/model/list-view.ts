@@ -1,0 +1,77 @@
+import type { RequisitionRecord } from '../../../domain';
+import { optionLabel, reqStatuses } from '../../../domain';
+import type { RequisitionFilter } from '../api/requisitions';
+import { matchesFilter } from '../api/requisitions';
+
+/**
+ * What the requisition list shows of the local copy: the API's filter, the title search and the
+ * sort, all in the address (?field=…&op=…&value=…&q=…&sort=…&dir=…) so reload and links keep them.
+ */
+export function statusText(record: RequisitionRecord): string {
+  const value = record.fields.reqstatus;
+  return optionLabel(reqStatuses, value) ?? (value === '' ? '–' : `Status ${value}`);
+}
+
+const byNumber =
+  (read: (record: RequisitionRecord) => string) => (a: RequisitionRecord, b: RequisitionRecord) =>
+    (Number(read(a)) || 0) - (Number(read(b)) || 0);
+const byText =
+  (read: (record: RequisitionRecord) => string) => (a: RequisitionRecord, b: RequisitionRecord) =>
+    read(a).localeCompare(read(b), undefined, { sensitivity: 'base', numeric: true });
+
+/** The sortable columns, in table order, with how each compares. */
+export const sortColumns = [
+  { key: 'reqId', label: 'Req ID', compare: byNumber((r) => r.reqId) },
+  {
+    key: 'reference',
+    label: 'Client internal req',
+    compare: byText((r) => r.fields.clientinternalreq),
+  },
+  { key: 'title', label: 'Title', compare: byText((r) => r.fields.titlerole) },
+  { key: 'status', label: 'Status', compare: byText(statusText) },
+  { key: 'openings', label: 'Openings', compare: byNumber((r) => r.fields.noofopenings) },
+  { key: 'start', label: 'Start date', compare: byText((r) => r.fields.startdate) },
+  { key: 'updated', label: 'Last updated', compare: byText((r) => r.updatedAt) },
+] as const;
+export type SortKey = (typeof sortColumns)[number]['key'];
+export interface Sort {
+  key: SortKey;
+  direction: 'ascending' | 'descending';
+}
+export const defaultSort: Sort = { key: 'reqId', direction: 'ascending' };
+
+export function readSort(params: URLSearchParams): Sort {
+  const key = sortColumns.find((column) => column.key === params.get('sort'))?.key;
+  if (!key) return defaultSort;
+  return { key, direction: params.get('dir') === 'desc' ? 'descending' : 'ascending' };
+}
+
+/** The address parameters for a sort (none for the default). */
+export function sortParams(sort: Sort): { sort: string | null; dir: string | null } {
+  if (sort.key === defaultSort.key && sort.direction === defaultSort.direction)
+    return { sort: null, dir: null };
+  return { sort: sort.key, dir: sort.direction === 'descending' ? 'desc' : null };
+}
+
+/** Clicking a column: sort by it ascending, or flip it when it is the sort already. */
+export function nextSort(current: Sort, key: SortKey): Sort {
+  if (current.key !== key) return { key, direction: 'ascending' };
+  return { key, direction: current.direction === 'ascending' ? 'descending' : 'ascending' };
+}
+
+/** The rows to show: filtered, searched by title, sorted (ties keep Req ID order). */
+export function listRows(
+  records: readonly RequisitionRecord[],
+  { filter, search, sort }: { filter: RequisitionFilter | null; search: string; sort: Sort },
+): RequisitionRecord[] {
+  const needle = search.trim().toLowerCase();
+  const rows = records.filter(
+    (record) =>
+      (filter === null || matchesFilter(record, filter)) &&
+      (needle === '' || record.fields.titlerole.toLowerCase().includes(needle)),
+  );
+  const column = sortColumns.find((candidate) => candidate.key === sort.key) ?? sortColumns[0];
+  if (sort.key === defaultSort.key && sort.direction === 'ascending') return rows;
+  const sign = sort.direction === 'ascending' ? 1 : -1;
+  return rows.sort((a, b) => sign * column.compare(a, b) || Number(a.reqId) - Number(b.reqId));
+}
