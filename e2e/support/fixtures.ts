@@ -24,6 +24,8 @@ export interface Upstream {
 }
 
 interface Fixtures {
+  /** The embedded sandbox's pause before each batch item (0 to seed thousands quickly). */
+  sandboxDelayMs: number;
   /** Portal + embedded sandbox (upstream kind "sandbox"), as `npm start` runs them. */
   portal: RunningPortal;
   /** Collects the POSTs that left the browser for the VMS proxy. */
@@ -84,7 +86,8 @@ function remotePortalConfig(vmsUrl: string, portalDb: string, env: NodeJS.Proces
 
 export const test = base.extend<Fixtures>({
   page: watchedPage,
-  portal: async ({}, use) => {
+  sandboxDelayMs: [processingDelayMs, { option: true }],
+  portal: async ({ sandboxDelayMs }, use) => {
     const db = tempDb();
     const portal = await startPortal(
       loadConfig({
@@ -94,7 +97,7 @@ export const test = base.extend<Fixtures>({
         PORTAL_DB: db.portalPath,
         LOG_LEVEL: 'silent',
       }),
-      { sandbox: { processingDelayMs } },
+      { sandbox: { processingDelayMs: sandboxDelayMs } },
     );
     await use(portal);
     await portal.close();

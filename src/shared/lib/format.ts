@@ -13,5 +13,5 @@ export function formatDateTime(iso: string): string {
 
 /** "1 requisition", "3 requisitions". */
 export function countOf(count: number, one: string, many: string): string {
-  return `${count} ${count === 1 ? one : many}`;
+  return `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 }

@@ -1,0 +1,121 @@
+import type { Page, Request } from '@playwright/test';
+import { requisitionInsert } from '../src/test-support/test-data';
+import { colleagueAmends, insertRequisitions } from './support/colleague';
+import { expect, test } from './support/fixtures';
+
+// Issue 11: the requisition list at 2,000 requisitions, seeded through the sandbox's API.
+test.use({ sandboxDelayMs: 0 });
+test.setTimeout(180_000);
+
+const seeded = 2000;
+const run = Date.now().toString(36).toUpperCase();
+const reference = (i: number) => `VOL-${run}-${String(i).padStart(4, '0')}`;
+
+async function seed(page: Page): Promise<string[]> {
+  const reqIds: string[] = [];
+  for (let start = 0; start < seeded; start += 500) {
+    const items = Array.from({ length: 500 }, (_, k) =>
+      requisitionInsert({
+        clientinternalreq: reference(start + k),
+        titlerole: `Volume role ${start + k}`,
+      }),
+    );
+    reqIds.push(...(await insertRequisitions(page, items)));
+  }
+  return reqIds;
+}
+
+/** The GET Requisitions calls the page makes, with their query and how many records came back. */
+function watchListCalls(page: Page) {
+  const calls: Array<{ query: URLSearchParams; records: Promise<number> }> = [];
+  page.on('request', (request: Request) => {
+    const url = new URL(request.url());
+    if (url.pathname !== '/api/vms/requisitions') return;
+    calls.push({
+      query: url.searchParams,
+      records: request
+        .response()
+        .then(async (response) => ((await response?.json()) as unknown[]).length),
+    });
+  });
+  return calls;
+}
+
+test('2,000 requisitions: listed from a local copy, searched, sorted, amended; a reload asks only for changes', async ({
+  page,
+}) => {
+  const reqIds = await seed(page);
+  const total = (
+    (await (
+      await page.request.get('/api/vms/requisitions?Client_Org_Id=1001&Vendor_Org_Id=9001')
+    ).json()) as unknown[]
+  ).length;
+  expect(total).toBeGreaterThanOrEqual(seeded);
+
+  const calls = watchListCalls(page);
+  await page.goto('/requisitions');
+  const status = page.getByRole('status').filter({ hasText: /requisitions? shown/ });
+  await expect(status).toHaveText(`${total.toLocaleString('en-US')} requisitions shown.`);
+  // The first visit loaded the whole list once.
+  expect(calls).toHaveLength(1);
+  expect(calls[0]?.query.get('filterfield')).toBeNull();
+
+  // The table draws the rows in view, not 2,000.
+  const table = page.getByRole('region', { name: 'Requisitions' });
+  await expect(table.getByRole('table')).toHaveAttribute('aria-rowcount', String(total + 1));
+  const drawn = await table.locator('tbody tr:not([aria-hidden])').count();
+  expect(drawn).toBeGreaterThan(5);
+  expect(drawn).toBeLessThan(60);
+
+  // Search by title.
+  await page.getByLabel('Search titles').fill('Volume role 1234');
+  await expect(status).toHaveText('1 requisition shown, titles containing “Volume role 1234”.');
+  await expect(table.getByRole('row', { name: new RegExp(reference(1234)) })).toBeVisible();
+  await page.getByLabel('Search titles').fill('');
+
+  // The list comes sorted by Req ID; one click on it puts the newest first, and the address
+  // keeps it.
+  await expect(table.getByRole('columnheader', { name: 'Req ID' })).toHaveAttribute(
+    'aria-sort',
+    'ascending',
+  );
+  await table.getByRole('button', { name: 'Req ID' }).click();
+  await expect(table.getByRole('columnheader', { name: 'Req ID' })).toHaveAttribute(
+    'aria-sort',
+    'descending',
+  );
+  await expect(table.locator('tbody tr:not([aria-hidden])').first()).toContainText(
+    reference(seeded - 1),
+  );
+  expect(new URL(page.url()).searchParams.get('dir')).toBe('desc');
+
+  // Scrolled to the end, the oldest requisition is drawn.
+  await table.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+  await expect(table.locator('tbody tr:not([aria-hidden])').last()).toContainText(/^\d+/);
+
+  // A colleague changes a requisition; a reload asks the VMS only for requisitions updated at
+  // or after the newest one the copy holds. (Updates are stamped to the second, so that is every
+  // requisition of the copy's newest second too: here, the seeding's last burst.)
+  const reloadAfterColleague = async (i: number, title: string) => {
+    await colleagueAmends(page, reference(i), { titlerole: title });
+    calls.length = 0;
+    await page.reload();
+    await expect(status).toHaveText(`${total.toLocaleString('en-US')} requisitions shown.`);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.query.get('filterfield')).toBe('Req_Updated_Date_Time');
+    expect(calls[0]?.query.get('filteroperator')).toBe('>=');
+    return calls[0]?.records ?? Promise.resolve(Number.NaN);
+  };
+  expect(await reloadAfterColleague(18, 'Renamed first')).toBeLessThan(total);
+  // The copy's newest second is now the colleague's: the next refresh is a handful of records.
+  expect(await reloadAfterColleague(17, 'Renamed by a colleague')).toBeLessThanOrEqual(3);
+  await page.getByLabel('Search titles').fill('Renamed by a colleague');
+  const renamed = table.getByRole('row', { name: new RegExp(reference(17)) });
+  await expect(renamed).toBeVisible();
+
+  // Amend it from the list: the form loads that requisition.
+  const reqId = reqIds[17] ?? '';
+  await renamed.getByRole('link', { name: `Amend requisition ${reqId}` }).click();
+  await expect(page.getByRole('heading', { name: `Amend requisition ${reqId}` })).toBeVisible();
+  await expect(page.getByLabel(/^Job title/)).toHaveValue('Renamed by a colleague');
+});
