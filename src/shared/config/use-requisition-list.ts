@@ -2,13 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import { requisitionListQueryOptions } from '../api/requisitions';
 import type { OrgScope } from '../api/vms';
 import { useOptionalOrg } from './org-context';
+import type { PortalConfig } from './portal-config';
 
 /**
  * The current client's requisitions, from the browser's copy refreshed incrementally
  * (loadRequisitionList): the list page, the form's suggestions and the candidate picker share it.
  */
 export function useRequisitionList(orgs: OrgScope) {
-  const upstream = useOptionalOrg()?.config.upstream;
-  const source = upstream ? `${upstream.kind}:${upstream.label}` : 'unknown';
-  return useQuery(requisitionListQueryOptions(orgs, source));
+  return useQuery(requisitionListQueryOptions(orgs, listSource(useOptionalOrg()?.config)));
+}
+
+/** Which VMS the list comes from (none known outside the app's provider). */
+export function listSource(config: PortalConfig | undefined): string {
+  return config ? `${config.upstream.kind}:${config.upstream.label}` : 'unknown';
 }

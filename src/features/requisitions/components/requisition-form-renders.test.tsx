@@ -8,6 +8,7 @@ import { FormProvider } from 'react-hook-form';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { requisitionCatalog, requisitionFormDefaults } from '../../../domain';
 import { requisitionListQueryOptions } from '../api/requisitions';
+import { listSource } from '../../../shared/config/use-requisition-list';
 import { RequisitionField } from './form-fields';
 import { RequisitionFormView, useRequisitionForm } from './requisition-form';
 
@@ -20,7 +21,7 @@ const blank = () => ({ ...requisitionFormDefaults('I'), orgid: '1001' });
 
 function withQueries(ui: React.ReactElement) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  client.setQueryData(requisitionListQueryOptions(orgs, null).queryKey, []);
+  client.setQueryData(requisitionListQueryOptions(orgs, listSource(undefined)).queryKey, []);
   return <QueryClientProvider client={client}>{ui}</QueryClientProvider>;
 }
 

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RequisitionForm } from '../../../domain';
 import { MAX_SKILLS, requisitionFormDefaults } from '../../../domain';
 import { requisitionListQueryOptions } from '../api/requisitions';
+import { listSource } from '../../../shared/config/use-requisition-list';
 import type { RequisitionMode } from '../model/form-layout';
 import { RequisitionFormView, useRequisitionForm } from './requisition-form';
 
@@ -36,7 +37,7 @@ function Harness({
 export function renderForm(ui: React.ReactElement) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   // The suggestions read the requisition list; give it one so nothing is fetched.
-  client.setQueryData(requisitionListQueryOptions(orgs, null).queryKey, []);
+  client.setQueryData(requisitionListQueryOptions(orgs, listSource(undefined)).queryKey, []);
   return render(<QueryClientProvider client={client}>{ui}</QueryClientProvider>);
 }
 
