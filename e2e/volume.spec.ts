@@ -119,3 +119,77 @@ test('2,000 requisitions: listed from a local copy, searched, sorted, amended; a
   await expect(page.getByRole('heading', { name: `Amend requisition ${reqId}` })).toBeVisible();
   await expect(page.getByLabel(/^Job title/)).toHaveValue('Renamed by a colleague');
 });
+
+test('a 500-item tray: items drawn in view only, remove and edit one, send all once', async ({
+  page,
+}) => {
+  const items = Array.from({ length: 500 }, (_, i) => ({
+    id: `tray-${i}`,
+    wire: requisitionInsert({
+      clientinternalreq: `TRAY-${run}-${String(i).padStart(3, '0')}`,
+      titlerole: `Tray role ${i}`,
+    }),
+    addedAt: '2026-11-22T09:00:00.000Z',
+  }));
+  // The tray as the portal keeps it in this browser (written before the page starts).
+  await page.addInitScript(
+    ({ key, value }) => {
+      if (sessionStorage.getItem('seeded') === null) {
+        localStorage.setItem(key, value);
+        sessionStorage.setItem('seeded', 'yes');
+      }
+    },
+    {
+      key: 'vms-portal:v1:tray:requisition:1001',
+      value: JSON.stringify({ items, sendKey: null, lost: null }),
+    },
+  );
+  await page.goto('/requisitions/new');
+  const tray = page.getByRole('region', { name: 'Batch to send' });
+  await expect(tray.getByText('500 requisitions', { exact: true })).toBeVisible();
+  const drawn = await tray.getByRole('listitem').count();
+  expect(drawn).toBeGreaterThan(0);
+  expect(drawn).toBeLessThan(40);
+  // The JSON is made only when asked for.
+  await expect(tray.getByRole('region', { name: 'JSON to be sent' })).toHaveCount(0);
+
+  // Remove item 2: 499 left, the next one is now item 2.
+  await tray.getByRole('button', { name: `Remove item 2, TRAY-${run}-001` }).click();
+  await expect(tray.getByText('499 requisitions', { exact: true })).toBeVisible();
+  await expect(tray.getByRole('button', { name: `Remove item 2, TRAY-${run}-002` })).toBeVisible();
+
+  // Edit item 1 in the form and put it back.
+  await tray.getByRole('button', { name: `Edit item 1, TRAY-${run}-000` }).click();
+  await expect(page.getByLabel(/^Job title/)).toHaveValue('Tray role 0');
+  await page.getByLabel(/^Job title/).fill('Tray role 0, edited');
+  await page.getByRole('button', { name: 'Update item 1 in the batch' }).click();
+  await expect(tray.getByRole('listitem').first()).toContainText('Tray role 0, edited');
+
+  // The JSON preview shows the start of the 499 items and says the rest is in Copy/Download.
+  await tray.getByText('JSON to be sent (499 requisitions)').click();
+  await expect(tray.getByText(/more lines are not shown here/)).toBeVisible();
+
+  // Send: the VMS gets 499 items, once, in one batch.
+  const posts: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST') posts.push(request.url());
+  });
+  await tray.getByRole('button', { name: 'Send batch (499 requisitions)' }).click();
+  await expect(page.getByRole('heading', { name: 'Batch accepted' })).toBeVisible();
+  expect(posts).toHaveLength(1);
+  await expect
+    .poll(async () => {
+      const all = (await (
+        await page.request.get('/api/vms/requisitions?Client_Org_Id=1001&Vendor_Org_Id=9001')
+      ).json()) as Array<{ ClientInternalReq: string; TitleRole: string }>;
+      return all.filter((record) => record.ClientInternalReq.startsWith(`TRAY-${run}-`)).length;
+    })
+    .toBe(499);
+  const all = (await (
+    await page.request.get('/api/vms/requisitions?Client_Org_Id=1001&Vendor_Org_Id=9001')
+  ).json()) as Array<{ ClientInternalReq: string; TitleRole: string }>;
+  const byReference = new Map(all.map((record) => [record.ClientInternalReq, record.TitleRole]));
+  expect(byReference.get(`TRAY-${run}-000`)).toBe('Tray role 0, edited');
+  expect(byReference.has(`TRAY-${run}-001`)).toBe(false);
+  await expect(tray.getByText(/^No requisitions yet/)).toBeVisible();
+});

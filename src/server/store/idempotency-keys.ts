@@ -114,7 +114,13 @@ export function createIdempotencyKeyStore(db: PortalSqlite): IdempotencyKeyStore
       return { ...base, state: row.state === 'in_flight' ? 'in_flight' : 'unknown' };
     },
     async settle(key, outcome, now) {
-      statements.settle.run(now, outcome.status, JSON.stringify(outcome.headers), outcome.body, key);
+      statements.settle.run(
+        now,
+        outcome.status,
+        JSON.stringify(outcome.headers),
+        outcome.body,
+        key,
+      );
     },
     async markUnknown(key, now) {
       statements.markUnknown.run(now, key);

@@ -1,16 +1,17 @@
 import { useIsMutating } from '@tanstack/react-query';
-import { useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useOrg, useOrgScope } from '../../../shared/config/org-context';
 import { countOf } from '../../../shared/lib/format';
 import { useBatchTray } from '../hooks/use-batch-tray';
+import { useItemChecks } from '../hooks/use-item-checks';
 import { useLoadIntoForm } from '../hooks/use-load-into-form';
 import { useSendBatch } from '../hooks/use-send-batch';
 import type { BatchKind } from '../model/batch-kind';
-import type { Removed } from '../model/tray-state';
-import { isLocked, trayPayload } from '../model/tray-state';
+import type { Removed, TrayItem } from '../model/tray-state';
+import { trayPayload } from '../model/tray-state';
 import { LostSendNotice } from './lost-send-notice';
-import { TrayItemRow } from './tray-item-row';
+import { TrayItemList } from './tray-item-list';
 import { BatchResults } from './batch-results';
 import { JsonPreview } from './json-preview';
 
@@ -43,16 +44,7 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
   const allWires = useMemo(() => items.map((item) => item.wire), [items]);
   const payload = useMemo(() => trayPayload(tray.state), [tray.state]);
   const heldCount = items.filter((item) => item.held).length;
-  const checks = useMemo(() => {
-    const crossItem = kind.batchProblems?.(allWires) ?? new Map<number, string>();
-    return allWires.map((wire, index) => {
-      const issues = kind.validate(wire, config.dateFormat);
-      const problems = issues.map((issue) => issue.message);
-      const across = crossItem.get(index);
-      if (across) problems.push(across);
-      return problems;
-    });
-  }, [kind, allWires, config.dateFormat]);
+  const checks = useItemChecks(kind, allWires, config.dateFormat);
   const invalidCount = checks.filter((problems) => problems.length > 0).length;
 
   const blockReason = lost
@@ -68,6 +60,32 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
             : null;
 
   const nouns = (count: number) => countOf(count, kind.noun.one, kind.noun.many);
+
+  // Stable callbacks, so a change to one item re-renders that item's row only.
+  const onEdit = useCallback(
+    (item: TrayItem, index: number) =>
+      loadIntoForm({
+        origin: { type: 'tray-item', itemId: item.id, loaded: item.loaded },
+        wire: item.wire,
+        label: `item ${index + 1} of the batch`,
+      }),
+    [loadIntoForm],
+  );
+  const { remove, revise } = tray;
+  const onRemove = useCallback(
+    (id: string) => {
+      setRemoved(remove(id) ?? null);
+      headingRef.current?.focus();
+    },
+    [remove],
+  );
+  const onResolve = useCallback(
+    (id: string, key: string, keep: 'mine' | 'theirs') => {
+      const resolve = kind.resolveHeld;
+      if (resolve) revise(id, (current) => resolve(current, key, keep));
+    },
+    [kind, revise],
+  );
 
   return (
     <section className="tray" aria-labelledby="tray-title">
@@ -92,36 +110,18 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
       ) : null}
 
       {items.length > 0 ? (
-        <ol className="tray__items">
-          {items.map((item, index) => (
-            <TrayItemRow
-              key={item.id}
-              kind={kind}
-              item={item}
-              index={index}
-              problems={checks[index] ?? []}
-              editing={item.id === editingItemId}
-              locked={isLocked(tray.state, item.id)}
-              sending={sending}
-              tray={tray}
-              onEdit={() =>
-                loadIntoForm({
-                  origin: { type: 'tray-item', itemId: item.id, loaded: item.loaded },
-                  wire: item.wire,
-                  label: `item ${index + 1} of the batch`,
-                })
-              }
-              onRemove={() => {
-                setRemoved(tray.remove(item.id) ?? null);
-                headingRef.current?.focus();
-              }}
-              onResolve={(key, keep) => {
-                const resolve = kind.resolveHeld;
-                if (resolve) tray.revise(item.id, (current) => resolve(current, key, keep));
-              }}
-            />
-          ))}
-        </ol>
+        <TrayItemList
+          kind={kind}
+          items={items}
+          checks={checks}
+          editingItemId={editingItemId}
+          lockedIds={lost?.itemIds}
+          sending={sending}
+          tray={tray}
+          onEdit={onEdit}
+          onRemove={onRemove}
+          onResolve={onResolve}
+        />
       ) : null}
 
       <div role="status" className="tray__undo">

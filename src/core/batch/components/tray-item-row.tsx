@@ -1,7 +1,7 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
+import { memo } from 'react';
 import { StatusBadge } from '../../../shared/ui/status-badge';
-import type { BatchTray } from '../hooks/use-batch-tray';
-import type { BatchKind } from '../model/batch-kind';
+import type { BatchKind, WireItem } from '../model/batch-kind';
 import type { TrayItem } from '../model/tray-state';
 
 export interface TrayItemRowProps {
@@ -13,11 +13,14 @@ export interface TrayItemRowProps {
   /** Part of a send whose answer was lost: nothing may change it (decision 002). */
   locked: boolean;
   sending: boolean;
-  tray: BatchTray;
-  onEdit(): void;
-  onRemove(): void;
+  /** Measures the drawn row (the list is virtualized). */
+  measureRef?: Ref<HTMLLIElement> | undefined;
+  onEdit(item: TrayItem, index: number): void;
+  onRemove(id: string): void;
   /** Resolves a held field: keep the user's value, or take the VMS's. */
-  onResolve(key: string, keep: 'mine' | 'theirs'): void;
+  onResolve(id: string, key: string, keep: 'mine' | 'theirs'): void;
+  onSplit(id: string, wires: readonly WireItem[]): void;
+  onDuplicate(id: string): void;
 }
 
 function SmallButton({
@@ -44,8 +47,12 @@ function SmallButton({
   );
 }
 
-/** One item of the tray: what it is, what it changes, whether it may go, and its actions. */
-export function TrayItemRow({
+/**
+ * One item of the tray: what it is, what it changes, whether it may go, and its actions.
+ * Memoized: its props are the item, its result and stable callbacks, so it re-renders only when
+ * it changes (or its number does).
+ */
+export const TrayItemRow = memo(function TrayItemRow({
   kind,
   item,
   index,
@@ -53,10 +60,12 @@ export function TrayItemRow({
   editing,
   locked,
   sending,
-  tray,
+  measureRef,
   onEdit,
   onRemove,
   onResolve,
+  onSplit,
+  onDuplicate,
 }: TrayItemRowProps) {
   const summary = kind.summarize(item.wire, item.loaded);
   const changes = kind.changes?.(item) ?? [];
@@ -64,7 +73,7 @@ export function TrayItemRow({
   const name = `item ${index + 1}${summary.reference ? `, ${summary.reference}` : ''}`;
   const disabled = sending || locked;
   return (
-    <li className="tray-item">
+    <li className="tray-item" ref={measureRef} data-index={index} value={index + 1}>
       <div className="tray-item__head">
         <span className="tray-item__badge" title={summary.badgeLabel}>
           <span aria-hidden="true">{summary.badge}</span>
@@ -117,12 +126,15 @@ export function TrayItemRow({
                 <bdi className="user-text">{conflict.theirs}</bdi>” (was “
                 <bdi className="user-text">{conflict.loaded}</bdi>”){' '}
                 <span className="button-row button-row--compact">
-                  <SmallButton disabled={disabled} onClick={() => onResolve(conflict.key, 'mine')}>
+                  <SmallButton
+                    disabled={disabled}
+                    onClick={() => onResolve(item.id, conflict.key, 'mine')}
+                  >
                     Keep mine
                   </SmallButton>
                   <SmallButton
                     disabled={disabled}
-                    onClick={() => onResolve(conflict.key, 'theirs')}
+                    onClick={() => onResolve(item.id, conflict.key, 'theirs')}
                   >
                     Take the VMS’s
                   </SmallButton>
@@ -135,29 +147,34 @@ export function TrayItemRow({
       {advice ? (
         <div className="notice notice--warning tray-item__advice">
           <p>{advice.message}</p>
-          <SmallButton
-            disabled={disabled}
-            onClick={() => tray.split(item.id, advice.fix(item.wire))}
-          >
+          <SmallButton disabled={disabled} onClick={() => onSplit(item.id, advice.fix(item.wire))}>
             {advice.fixLabel}
           </SmallButton>
         </div>
       ) : null}
       <div className="button-row button-row--compact">
-        <SmallButton disabled={disabled} ariaLabel={`Edit ${name}`} onClick={onEdit}>
+        <SmallButton
+          disabled={disabled}
+          ariaLabel={`Edit ${name}`}
+          onClick={() => onEdit(item, index)}
+        >
           Edit
         </SmallButton>
         <SmallButton
           disabled={disabled}
           ariaLabel={`Duplicate ${name}`}
-          onClick={() => tray.duplicate(item.id)}
+          onClick={() => onDuplicate(item.id)}
         >
           Duplicate
         </SmallButton>
-        <SmallButton disabled={disabled} ariaLabel={`Remove ${name}`} onClick={onRemove}>
+        <SmallButton
+          disabled={disabled}
+          ariaLabel={`Remove ${name}`}
+          onClick={() => onRemove(item.id)}
+        >
           Remove
         </SmallButton>
       </div>
     </li>
   );
-}
+});

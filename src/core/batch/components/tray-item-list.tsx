@@ -1,0 +1,83 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef } from 'react';
+import type { BatchTray } from '../hooks/use-batch-tray';
+import type { BatchKind } from '../model/batch-kind';
+import type { TrayItem } from '../model/tray-state';
+import { TrayItemRow, type TrayItemRowProps } from './tray-item-row';
+
+/** An estimate for items not yet drawn; each drawn item is measured. */
+const estimatedItemPx = 120;
+
+export interface TrayItemListProps extends Pick<
+  TrayItemRowProps,
+  'kind' | 'sending' | 'onEdit' | 'onRemove' | 'onResolve'
+> {
+  kind: BatchKind;
+  items: readonly TrayItem[];
+  checks: ReadonlyArray<readonly string[]>;
+  editingItemId?: string | undefined;
+  /** The items of a lost send (locked). */
+  lockedIds?: readonly string[] | undefined;
+  tray: BatchTray;
+}
+
+/**
+ * The tray's items in a box of their own that draws only the items in view (TanStack Virtual),
+ * so a 500-item batch costs the page what a dozen do. The list keeps its numbering (`value`).
+ */
+export function TrayItemList({
+  kind,
+  items,
+  checks,
+  editingItemId,
+  lockedIds,
+  sending,
+  tray,
+  onEdit,
+  onRemove,
+  onResolve,
+}: TrayItemListProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  // The compiler leaves this component unmemoized; the rows are memo'd instead.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => estimatedItemPx,
+    getItemKey: (index) => items[index]?.id ?? index,
+    overscan: 4,
+  });
+  const drawn = virtualizer.getVirtualItems();
+  const before = drawn[0]?.start ?? 0;
+  const after = virtualizer.getTotalSize() - (drawn.at(-1)?.end ?? 0);
+  const locked = new Set(lockedIds ?? []);
+
+  return (
+    <div ref={scrollRef} className="tray__scroll">
+      <ol className="tray__items" style={{ paddingTop: before, paddingBottom: after }}>
+        {drawn.map((row) => {
+          const item = items[row.index];
+          if (!item) return null;
+          return (
+            <TrayItemRow
+              key={row.key}
+              measureRef={virtualizer.measureElement}
+              kind={kind}
+              item={item}
+              index={row.index}
+              problems={checks[row.index] ?? []}
+              editing={item.id === editingItemId}
+              locked={locked.has(item.id)}
+              sending={sending}
+              onEdit={onEdit}
+              onRemove={onRemove}
+              onResolve={onResolve}
+              onSplit={tray.split}
+              onDuplicate={tray.duplicate}
+            />
+          );
+        })}
+      </ol>
+    </div>
+  );
+}
