@@ -1,0 +1,404 @@
+/**
+ * Browser benchmark (issue 11): the built portal in the system Chromium with a 4× CPU throttle,
+ * each figure a ratio to a peer measured in the same run, medians of interleaved rounds.
+ * - list: 2,000 vs 12 requisitions, first visit (a fresh browser profile) and repeat visit
+ *   (reload): time until the first row is drawn, longest task, DOM size;
+ * - tray: removing one item of 500 vs of 10 (click → next frame); page LCP with 500 vs none;
+ * - form: LCP of the new-requisition page vs a minimal react-hook-form page of the same fields
+ *   (bench/minimal-form), and typing latency (keydown → next frame) in skill 10's description
+ *   while the error summary is shown, vs that page.
+ */
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { requisitionInsert } from '../src/test-support/test-data';
+import { loadConfig } from '../src/server/config';
+import { startPortal, type RunningPortal } from '../src/server/start';
+import { startPeerPage } from './browser-peer';
+import { formatTable } from './measure';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const CPU_THROTTLE = 4;
+const SETTLE_MS = 1500;
+const chromiumPath = '/usr/bin/chromium';
+const orgs = 'Client_Org_Id=1001&Vendor_Org_Id=9001';
+
+export const browserBudgets = {
+  listFirstVisit: 2,
+  listRepeatVisit: 1.5,
+  listLongestTask: 2,
+  listDom: 3,
+  trayRemove: 2,
+  trayLcp: 1.2,
+  formLcp: 1.2,
+  typing: 1.1,
+} as const;
+
+/** Installed in every page before its scripts: what the measurements read. */
+const instrument = `
+  window.__bench = { longest: 0, lcp: 0, firstRow: 0, typing: [] };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) __bench.longest = Math.max(__bench.longest, entry.duration);
+  }).observe({ type: 'longtask', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) __bench.lcp = entry.startTime;
+  }).observe({ type: 'largest-contentful-paint', buffered: true });
+  new MutationObserver(() => {
+    if (!__bench.firstRow && document.querySelector('table tbody tr[data-index]'))
+      __bench.firstRow = performance.now();
+  }).observe(document, { subtree: true, childList: true });
+  addEventListener('keydown', () => {
+    const start = performance.now();
+    requestAnimationFrame(() => setTimeout(() => __bench.typing.push(performance.now() - start), 0));
+  }, true);
+`;
+
+const benchSchema = z.object({
+  longest: z.number(),
+  lcp: z.number(),
+  firstRow: z.number(),
+  typing: z.array(z.number()),
+});
+const readBench = async (page: Page) =>
+  benchSchema.parse(await page.evaluate(() => (window as unknown as { __bench: unknown }).__bench));
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+const spread = (values: readonly number[]) =>
+  `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function throttledPage(
+  browser: Browser,
+  setup?: (context: BrowserContext) => Promise<void>,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(instrument);
+  if (setup) await setup(context);
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_THROTTLE });
+  return { context, page };
+}
+
+async function startBenchPortal(): Promise<{ portal: RunningPortal; cleanup(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-browser-'));
+  const portal = await startPortal(
+    loadConfig({
+      PORT: '0',
+      SANDBOX_PORT: '0',
+      SANDBOX_DB: join(dir, 'sandbox.db'),
+      PORTAL_DB: join(dir, 'portal.db'),
+      LOG_LEVEL: 'silent',
+    }),
+    { sandbox: { processingDelayMs: 0 } },
+  );
+  return { portal, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Inserts `count` requisitions through the portal's proxy and waits until the VMS has them. */
+async function seedRequisitions(url: string, count: number): Promise<void> {
+  for (let start = 0; start < count; start += 500) {
+    const items = Array.from({ length: Math.min(500, count - start) }, (_, i) =>
+      requisitionInsert({
+        clientinternalreq: `BENCH-${start + i}`,
+        titlerole: `Bench role ${start + i}`,
+      }),
+    );
+    const posted = await fetch(`${url}/api/vms/requisitionimport?${orgs}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(items),
+    });
+    const { batchid } = z.object({ batchid: z.string() }).parse(await posted.json());
+    for (;;) {
+      await pause(300);
+      const rows = z
+        .array(z.object({ Status: z.string() }))
+        .parse(
+          await (
+            await fetch(`${url}/api/vms/requisitionresults?${orgs}&batchid=${batchid}`)
+          ).json(),
+        );
+      if (rows.every((row) => row.Status !== 'Pending')) break;
+    }
+  }
+}
+
+const trayItems = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    id: `bench-${i}`,
+    wire: requisitionInsert({ clientinternalreq: `TRAY-${i}`, titlerole: `Tray role ${i}` }),
+    addedAt: '2026-11-22T09:00:00.000Z',
+  }));
+
+/** A browser profile whose portal tray holds `count` items (written once, before any page). */
+const withTray = (count: number) => async (context: BrowserContext) => {
+  if (count === 0) return;
+  await context.addInitScript(
+    ({ key, value }) => {
+      if (sessionStorage.getItem('bench-tray') === null) {
+        localStorage.setItem(key, value);
+        sessionStorage.setItem('bench-tray', 'yes');
+      }
+    },
+    {
+      key: 'vms-portal:v1:tray:requisition:1001',
+      value: JSON.stringify({ items: trayItems(count), sendKey: null, lost: null }),
+    },
+  );
+};
+
+interface ListVisit {
+  firstRowMs: number;
+  longestMs: number;
+  dom: number;
+}
+
+async function listVisit(page: Page, load: () => Promise<unknown>): Promise<ListVisit> {
+  await load();
+  await page.waitForFunction(
+    () => (window as unknown as { __bench: { firstRow: number } }).__bench.firstRow > 0,
+    null,
+    {
+      timeout: 60_000,
+    },
+  );
+  await pause(SETTLE_MS);
+  const bench = await readBench(page);
+  const dom = await page.evaluate(() => document.getElementsByTagName('*').length);
+  return { firstRowMs: bench.firstRow, longestMs: bench.longest, dom };
+}
+
+/** First visit (fresh profile) and repeat visit (reload) of the requisition list. */
+async function measureList(browser: Browser, url: string) {
+  const { context, page } = await throttledPage(browser);
+  try {
+    const first = await listVisit(page, () => page.goto(`${url}/requisitions`));
+    const repeat = await listVisit(page, () => page.reload());
+    return { first, repeat };
+  } finally {
+    await context.close();
+  }
+}
+
+/** Opens the form page with a tray of `count` items: its LCP, and (count > 1) remove-one times. */
+async function measureTray(browser: Browser, url: string, count: number) {
+  const { context, page } = await throttledPage(browser, withTray(count));
+  try {
+    await page.goto(`${url}/requisitions/new`);
+    await page
+      .getByRole('region', { name: 'Batch to send' })
+      .getByText(count === 0 ? /^No requisitions yet/ : `${count} requisitions`, {
+        exact: count > 0,
+      })
+      .waitFor();
+    await pause(SETTLE_MS);
+    const { lcp } = await readBench(page);
+    const removeMs: number[] = [];
+    if (count > 1) {
+      for (let i = 0; i < 3; i += 1) {
+        removeMs.push(
+          await page.evaluate(async () => {
+            const button = document.querySelector<HTMLButtonElement>(
+              'button[aria-label^="Remove item 2,"]',
+            );
+            if (!button) throw new Error('no Remove button for item 2');
+            const start = performance.now();
+            button.click();
+            await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+            return performance.now() - start;
+          }),
+        );
+        await pause(300);
+      }
+    }
+    return { lcp, removeMs: median(removeMs) };
+  } finally {
+    await context.close();
+  }
+}
+
+/** LCP of a form page, then typing in skill 10's description with the error summary shown. */
+async function measureForm(
+  browser: Browser,
+  url: string,
+  prepare: (page: Page) => Promise<void>,
+): Promise<{ lcp: number; typingMs: number }> {
+  const { context, page } = await throttledPage(browser);
+  try {
+    await page.goto(url);
+    await page.getByRole('heading', { name: 'New requisition', level: 1 }).waitFor();
+    await pause(SETTLE_MS);
+    const { lcp } = await readBench(page);
+    await prepare(page);
+    await page.evaluate(() => {
+      (window as unknown as { __bench: { typing: number[] } }).__bench.typing = [];
+    });
+    await page.keyboard.type('Kubernetes and Terraform', { delay: 60 });
+    await pause(300);
+    const { typing } = await readBench(page);
+    return { lcp, typingMs: median(typing) };
+  } finally {
+    await context.close();
+  }
+}
+
+async function preparePortalForm(page: Page) {
+  const add = page.getByRole('button', { name: 'Add a skill' });
+  for (let n = 1; n <= 10; n += 1) {
+    if (await page.getByRole('group', { name: `Skill ${n}`, exact: true }).count()) continue;
+    await add.click();
+  }
+  await page.getByRole('button', { name: 'Add to batch' }).click();
+  await page
+    .getByRole('heading', { name: /problem/i })
+    .first()
+    .waitFor();
+  await page
+    .getByRole('group', { name: 'Skill 10', exact: true })
+    .getByLabel(/description/)
+    .focus();
+}
+
+async function preparePeerForm(page: Page) {
+  await page.getByRole('button', { name: 'Add to batch' }).click();
+  await page.getByRole('heading', { name: 'There is a problem' }).waitFor();
+  await page.locator('#skilldescription10').focus();
+}
+
+export interface BrowserBenchResult {
+  withinBudget: boolean;
+}
+
+export async function runBrowserBench(): Promise<BrowserBenchResult> {
+  if (!existsSync(join(import.meta.dirname, '..', 'dist', 'index.html'))) {
+    console.error('\nBrowser bench: dist/ is missing; run "npm run build" first.');
+    return { withinBudget: false };
+  }
+  if (!existsSync(chromiumPath)) {
+    console.error(`\nBrowser bench: no Chromium at ${chromiumPath} (apt-get install -y chromium).`);
+    return { withinBudget: false };
+  }
+  const big = await startBenchPortal();
+  const small = await startBenchPortal();
+  const peer = await startPeerPage();
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+  try {
+    await seedRequisitions(big.portal.url, 2000);
+    const samples: Record<string, number[]> = {};
+    const add = (name: string, value: number) => (samples[name] ??= []).push(value);
+    for (let round = 0; round < ROUNDS; round += 1) {
+      // Interleaved: every case once per round, so other load falls on all alike.
+      const large = await measureList(browser, big.portal.url);
+      const few = await measureList(browser, small.portal.url);
+      add('list first 2000', large.first.firstRowMs);
+      add('list first 12', few.first.firstRowMs);
+      add('list repeat 2000', large.repeat.firstRowMs);
+      add('list repeat 12', few.repeat.firstRowMs);
+      add('longest task 2000', Math.max(large.first.longestMs, large.repeat.longestMs));
+      add('longest task 12', Math.max(few.first.longestMs, few.repeat.longestMs));
+      add('DOM 2000', large.first.dom);
+      add('DOM 12', few.first.dom);
+      const tray500 = await measureTray(browser, small.portal.url, 500);
+      const tray10 = await measureTray(browser, small.portal.url, 10);
+      const tray0 = await measureTray(browser, small.portal.url, 0);
+      add('tray remove 500', tray500.removeMs);
+      add('tray remove 10', tray10.removeMs);
+      add('tray LCP 500', tray500.lcp);
+      add('tray LCP empty', tray0.lcp);
+      const portalForm = await measureForm(
+        browser,
+        `${small.portal.url}/requisitions/new`,
+        preparePortalForm,
+      );
+      const peerForm = await measureForm(browser, `${peer.url}/`, preparePeerForm);
+      add('form LCP portal', portalForm.lcp);
+      add('form LCP peer', peerForm.lcp);
+      add('typing portal', portalForm.typingMs);
+      add('typing peer', peerForm.typingMs);
+    }
+    const m = (name: string) => median(samples[name] ?? []);
+    const lines = [
+      [
+        'list first visit: first row, 2,000 vs 12',
+        'list first 2000',
+        'list first 12',
+        browserBudgets.listFirstVisit,
+      ],
+      [
+        'list repeat visit: first row, 2,000 vs 12',
+        'list repeat 2000',
+        'list repeat 12',
+        browserBudgets.listRepeatVisit,
+      ],
+      [
+        'list longest task, 2,000 vs 12',
+        'longest task 2000',
+        'longest task 12',
+        browserBudgets.listLongestTask,
+      ],
+      ['list DOM elements, 2,000 vs 12', 'DOM 2000', 'DOM 12', browserBudgets.listDom],
+      [
+        'tray remove one: 500 vs 10 items',
+        'tray remove 500',
+        'tray remove 10',
+        browserBudgets.trayRemove,
+      ],
+      [
+        'tray page LCP: 500 items vs empty',
+        'tray LCP 500',
+        'tray LCP empty',
+        browserBudgets.trayLcp,
+      ],
+      [
+        'form LCP: portal vs minimal RHF page',
+        'form LCP portal',
+        'form LCP peer',
+        browserBudgets.formLcp,
+      ],
+      [
+        'typing in skill 10 with errors shown: portal vs RHF page',
+        'typing portal',
+        'typing peer',
+        browserBudgets.typing,
+      ],
+    ] as const;
+    let withinBudget = true;
+    const rows = lines.map(([what, measured, peerName, budget]) => {
+      const ratio = m(measured) / m(peerName);
+      const met = ratio <= budget;
+      withinBudget &&= met;
+      return {
+        what,
+        measured: `${m(measured).toFixed(0)} (${spread(samples[measured] ?? [])})`,
+        peer: `${m(peerName).toFixed(0)} (${spread(samples[peerName] ?? [])})`,
+        ratio: ratio.toFixed(2),
+        budget: `≤ ${budget}`,
+        result: met ? 'met' : 'MISSED',
+      };
+    });
+    console.log(
+      `\nBrowser: Chromium, ${CPU_THROTTLE}× CPU throttle, medians (min–max) of ${ROUNDS} interleaved rounds; ms, or elements for DOM`,
+    );
+    console.log(formatTable(rows));
+    return { withinBudget };
+  } finally {
+    await browser.close();
+    await peer.close();
+    await big.portal.close();
+    await small.portal.close();
+    big.cleanup();
+    small.cleanup();
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const result = await runBrowserBench();
+  if (!result.withinBudget) process.exitCode = 1;
+}
