@@ -6,7 +6,11 @@ import { dateFilterConditions, meetsCondition } from '../../domain/vms-contract'
 import { queryOptions } from '@tanstack/react-query';
 import type { RequisitionRecord } from '../../domain';
 import { requisitionListSchema } from '../../domain';
-import { readRequisitionCopy, writeRequisitionCopy } from '../storage/requisition-cache';
+import {
+  clearRequisitionCopies,
+  readRequisitionCopy,
+  writeRequisitionCopy,
+} from '../storage/requisition-cache';
 import { requestJson } from './http';
 import type { OrgScope } from './vms';
 import { vmsUrl } from './vms';
@@ -71,6 +75,12 @@ const inMemory = new Map<
   string,
   { source: string; fullAt: number; records: RequisitionRecord[] }
 >();
+
+/** Forgets the browser's copies of the requisition lists (Settings, "Clear local data"). */
+export async function forgetRequisitionLists(): Promise<void> {
+  inMemory.clear();
+  await clearRequisitionCopies();
+}
 
 /**
  * The client's requisitions, kept in the browser (requisition-cache.ts) and refreshed

@@ -34,6 +34,15 @@ export interface StorageProblem {
 let problem: StorageProblem | null = null;
 const problemListeners = new Set<() => void>();
 
+/** Says that a write under `key` failed (or, with null error, that it works again). */
+export function reportStorageFailure(key: string, error: unknown): void {
+  if (error === null) {
+    if (problem?.key === key) setProblem(null);
+    return;
+  }
+  setProblem({ key, message: describeWriteFailure(error) });
+}
+
 function setProblem(next: StorageProblem | null): void {
   if (problem?.key === next?.key && problem?.message === next?.message) return;
   problem = next;

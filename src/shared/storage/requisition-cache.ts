@@ -87,3 +87,11 @@ export async function writeRequisitionCopy(
   writes.push(tx.objectStore('copies').put({ scope, ...state }));
   await Promise.all([...writes, tx.done]);
 }
+
+/** Removes every copy (Settings, "Clear local data"); the next visit loads the list afresh. */
+export async function clearRequisitionCopies(): Promise<void> {
+  const db = await database();
+  if (!db) return;
+  const tx = db.transaction(['copies', 'records'], 'readwrite');
+  await Promise.all([tx.objectStore('copies').clear(), tx.objectStore('records').clear(), tx.done]);
+}

@@ -1,8 +1,9 @@
-import { useMemo } from 'react';
+import { use, useMemo } from 'react';
 import type { PayloadKind } from '../../../domain';
 import { newId } from '../../../shared/lib/ids';
-import type { LocalStore } from '../../../shared/storage/local-store';
-import { localStore, storageKey, useLocalStore } from '../../../shared/storage/local-store';
+import type { IndexedListStore } from '../../../shared/storage/indexed-list-store';
+import { indexedListStore } from '../../../shared/storage/indexed-list-store';
+import { storageKey, useLocalStore } from '../../../shared/storage/local-store';
 import type { WireItem } from '../model/batch-kind';
 import type { Removed, TrayState } from '../model/tray-state';
 import {
@@ -20,14 +21,21 @@ import {
 } from '../model/tray-state';
 import type { LoadedRecord } from '../../../domain';
 
-/** The tray of one payload kind for one client org, kept in browser storage. */
-export function trayStore(kind: PayloadKind, clientOrgId: number): LocalStore<TrayState> {
-  return localStore(storageKey('tray', kind, clientOrgId), trayStateSchema, emptyTray);
+/**
+ * The tray of one payload kind for one client org, kept in IndexedDB item by item (moved there
+ * from its localStorage key of earlier versions, under the same name).
+ */
+export function trayStore(kind: PayloadKind, clientOrgId: number): IndexedListStore<TrayState> {
+  return indexedListStore<TrayItem, TrayState>(
+    storageKey('tray', kind, clientOrgId),
+    trayStateSchema,
+    emptyTray,
+  );
 }
 
 export interface BatchTray {
   state: TrayState;
-  store: LocalStore<TrayState>;
+  store: IndexedListStore<TrayState>;
   add(wire: WireItem, loaded?: LoadedRecord): string;
   replace(id: string, wire: WireItem, loaded?: LoadedRecord): void;
   split(id: string, wires: readonly WireItem[]): void;
@@ -41,6 +49,8 @@ export interface BatchTray {
 
 export function useBatchTray(kind: PayloadKind, clientOrgId: number): BatchTray {
   const store = trayStore(kind, clientOrgId);
+  // Suspends until the tray is loaded (once per page), so nothing acts on an empty stand-in.
+  use(store.ready);
   const state = useLocalStore(store);
   const actions = useMemo(
     () => ({

@@ -73,6 +73,13 @@ export function useSendBatch(kind: BatchKind, orgs: OrgScope, serverTimeoutMs: n
 
       const keyed = withSendKey(store.get(), newId());
       store.set(keyed);
+      // The key must be stored before the batch leaves: a reload or crash after this point
+      // sends again under the same key, which the portal server never forwards twice.
+      if (!(await store.flush())) {
+        throw new Error(
+          'The batch could not be saved in this browser before sending, so it was not sent (a send that could not be repeated safely). Free some browser storage or allow site data for this address, then send again.',
+        );
+      }
       const sending = itemsToSend(keyed);
       const items = sending.map((item) => item.wire);
       const itemIds = sending.map((item) => item.id);

@@ -1,6 +1,8 @@
 import { useId, useState } from 'react';
 import { ClientOrgSelect } from '../../../shared/config/client-org-select';
 import { useOrg } from '../../../shared/config/org-context';
+import { forgetRequisitionLists } from '../../../shared/api/requisitions';
+import { clearIndexedLists } from '../../../shared/storage/indexed-list-store';
 import { clearPortalStorage, portalStorageKeys } from '../../../shared/storage/local-store';
 import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
 
@@ -69,7 +71,8 @@ export function SettingsPage() {
         <h2 id="settings-local">Data kept in this browser</h2>
         <p>
           Drafts, batches not yet sent, the submissions history and suggestions are kept in this
-          browser only ({keyCount} {keyCount === 1 ? 'entry' : 'entries'}). Nothing here is sent
+          browser only ({keyCount} {keyCount === 1 ? 'entry' : 'entries'} in its local storage, and
+          the batches and a copy of the requisition lists in its database). Nothing here is sent
           anywhere until you send a batch.
         </p>
         <button
@@ -81,7 +84,7 @@ export function SettingsPage() {
         </button>
         <div role="status">
           {cleared
-            ? 'Local data cleared: drafts, batches, history and suggestions are gone.'
+            ? 'Local data cleared: drafts, batches, history, suggestions and the copies of the requisition lists are gone.'
             : null}
         </div>
         <ConfirmDialog
@@ -93,8 +96,10 @@ export function SettingsPage() {
           onConfirm={() => {
             clearPortalStorage();
             setConfirming(false);
-            setCleared(true);
-            setKeyCount(portalStorageKeys().length);
+            void Promise.all([clearIndexedLists(), forgetRequisitionLists()]).then(() => {
+              setCleared(true);
+              setKeyCount(portalStorageKeys().length);
+            });
           }}
           onCancel={() => setConfirming(false)}
         >
