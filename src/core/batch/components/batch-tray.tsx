@@ -45,7 +45,8 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
   const payload = useMemo(() => trayPayload(tray.state), [tray.state]);
   const heldCount = items.filter((item) => item.held).length;
   const checks = useItemChecks(kind, allWires, config.dateFormat);
-  const invalidCount = checks.filter((problems) => problems.length > 0).length;
+  const invalidCount = checks.filter((problems) => problems !== null && problems.length > 0).length;
+  const checkingCount = checks.filter((problems) => problems === null).length;
 
   const blockReason = lost
     ? 'The last send’s answer was lost: use “Send again safely” above, or settle it first.'
@@ -53,11 +54,13 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
       ? `The batch is empty: add ${kind.noun.many} from the form first.`
       : heldCount > 0
         ? `${countOf(heldCount, 'item was', 'items were')} changed in the VMS since loading: choose which values to keep first.`
-        : invalidCount > 0
-          ? `${countOf(invalidCount, 'item needs', 'items need')} fixing before the batch can be sent: use Edit on ${invalidCount === 1 ? 'it' : 'them'}, or remove ${invalidCount === 1 ? 'it' : 'them'}.`
-          : items.length > config.maxBatch
-            ? `The batch holds ${items.length} items; the VMS takes at most ${config.maxBatch} at once. Remove some and send them in another batch.`
-            : null;
+        : checkingCount > 0
+          ? `Checking ${countOf(checkingCount, kind.noun.one, kind.noun.many)}…`
+          : invalidCount > 0
+            ? `${countOf(invalidCount, 'item needs', 'items need')} fixing before the batch can be sent: use Edit on ${invalidCount === 1 ? 'it' : 'them'}, or remove ${invalidCount === 1 ? 'it' : 'them'}.`
+            : items.length > config.maxBatch
+              ? `The batch holds ${items.length} items; the VMS takes at most ${config.maxBatch} at once. Remove some and send them in another batch.`
+              : null;
 
   const nouns = (count: number) => countOf(count, kind.noun.one, kind.noun.many);
 

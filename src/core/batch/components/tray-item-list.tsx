@@ -14,7 +14,7 @@ export interface TrayItemListProps extends Pick<
 > {
   kind: BatchKind;
   items: readonly TrayItem[];
-  checks: ReadonlyArray<readonly string[]>;
+  checks: ReadonlyArray<readonly string[] | null>;
   editingItemId?: string | undefined;
   /** The items of a lost send (locked). */
   lockedIds?: readonly string[] | undefined;
@@ -65,7 +65,7 @@ export function TrayItemList({
               kind={kind}
               item={item}
               index={row.index}
-              problems={checks[row.index] ?? []}
+              problems={checks[row.index] ?? null}
               editing={item.id === editingItemId}
               locked={locked.has(item.id)}
               sending={sending}

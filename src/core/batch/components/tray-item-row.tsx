@@ -8,7 +8,8 @@ export interface TrayItemRowProps {
   kind: BatchKind;
   item: TrayItem;
   index: number;
-  problems: readonly string[];
+  /** null: still being checked. */
+  problems: readonly string[] | null;
   editing: boolean;
   /** Part of a send whose answer was lost: nothing may change it (decision 002). */
   locked: boolean;
@@ -103,6 +104,8 @@ export const TrayItemRow = memo(function TrayItemRow({
         {editing ? <StatusBadge tone="pending">Editing</StatusBadge> : null}{' '}
         {item.held ? (
           <StatusBadge tone="error">Changed in the VMS</StatusBadge>
+        ) : problems === null ? (
+          <StatusBadge tone="pending">Checking</StatusBadge>
         ) : problems.length === 0 ? (
           <StatusBadge tone="success">Ready</StatusBadge>
         ) : (

@@ -1,44 +1,58 @@
-import { useMemo } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import type { DateFormat } from '../../../domain';
 import type { BatchKind, WireItem } from '../model/batch-kind';
 
 const noProblems: readonly string[] = Object.freeze([]);
+const noWires: readonly WireItem[] = Object.freeze([]);
+/** Up to this many unchecked items are checked at once; more (a tray just loaded) in the background. */
+const checkedAtOnce = 20;
 
 /** Each payload's own problems, per kind and date format, kept as long as the payload object is. */
 const ownProblems = new WeakMap<BatchKind, Map<DateFormat, WeakMap<WireItem, readonly string[]>>>();
 
-function problemsOf(kind: BatchKind, wire: WireItem, dateFormat: DateFormat): readonly string[] {
+function cacheFor(kind: BatchKind, dateFormat: DateFormat): WeakMap<WireItem, readonly string[]> {
   let byFormat = ownProblems.get(kind);
   if (!byFormat) ownProblems.set(kind, (byFormat = new Map()));
   let cache = byFormat.get(dateFormat);
   if (!cache) byFormat.set(dateFormat, (cache = new WeakMap()));
-  let problems = cache.get(wire);
-  if (!problems) {
+  return cache;
+}
+
+function check(kind: BatchKind, wires: readonly WireItem[], dateFormat: DateFormat): void {
+  const cache = cacheFor(kind, dateFormat);
+  for (const wire of wires) {
+    if (cache.has(wire)) continue;
     const messages = kind.validate(wire, dateFormat).map((issue) => issue.message);
-    problems = messages.length === 0 ? noProblems : messages;
-    cache.set(wire, problems);
+    cache.set(wire, messages.length === 0 ? noProblems : messages);
   }
-  return problems;
 }
 
 /**
  * Each tray item's problems (its own validation, then problems across items such as a duplicate
- * reference). An item is validated once per version of its payload: the result is kept with the
- * payload object, which the tray replaces on every edit and otherwise keeps, so a change to one
- * item of 500 validates one item. Unchanged results keep their identity, so their rows need not
- * re-render.
+ * reference), or null while it is still being checked. An item is validated once per version of
+ * its payload: the result is kept with the payload object, which the tray replaces on every edit
+ * and otherwise keeps, so a change to one item of 500 validates one item, and unchanged results
+ * keep their identity (their rows do not re-render). A tray just loaded with many items is shown
+ * at once and checked in a background render (`useDeferredValue`), so the page appears without
+ * waiting for 500 validations; until then its items read "Checking" and it cannot be sent.
  */
 export function useItemChecks(
   kind: BatchKind,
   wires: readonly WireItem[],
   dateFormat: DateFormat,
-): ReadonlyArray<readonly string[]> {
+): ReadonlyArray<readonly string[] | null> {
+  const background = useDeferredValue(wires, noWires);
   return useMemo(() => {
+    const cache = cacheFor(kind, dateFormat);
+    const unchecked = wires.filter((wire) => !cache.has(wire));
+    if (unchecked.length <= checkedAtOnce) check(kind, unchecked, dateFormat);
+    if (background === wires) check(kind, wires, dateFormat);
     const across = kind.batchProblems?.(wires) ?? new Map<number, string>();
     return wires.map((wire, index) => {
-      const problems = problemsOf(kind, wire, dateFormat);
+      const problems = cache.get(wire);
+      if (!problems) return null;
       const acrossProblem = across.get(index);
       return acrossProblem ? [...problems, acrossProblem] : problems;
     });
-  }, [kind, wires, dateFormat]);
+  }, [kind, wires, background, dateFormat]);
 }
