@@ -1,19 +1,10 @@
-import type {
-  RequisitionFilterField as FilterField,
-  RequisitionFilterOperator as FilterOperator,
-} from '../../domain/vms-contract';
 import { dateFilterConditions, meetsCondition } from '../../domain/vms-contract';
 import { queryOptions } from '@tanstack/react-query';
 import type { RequisitionRecord } from '../../domain';
-import { requisitionListSchema } from '../../domain';
-import {
-  clearRequisitionCopies,
-  readRequisitionCopy,
-  writeRequisitionCopy,
-} from '../storage/requisition-cache';
-import { requestJson } from './http';
+import { forgetSyncedLists, runSync } from './requisition-sync-client';
+import type { RequisitionFilter } from './requisitions-fetch';
+import { fetchRequisitions } from './requisitions-fetch';
 import type { OrgScope } from './vms';
-import { vmsUrl } from './vms';
 
 /**
  * GET Requisitions through the proxy (decisions.md, "Operations and their responses"), with the
@@ -28,25 +19,8 @@ export type {
   RequisitionFilterOperator as FilterOperator,
 } from '../../domain/vms-contract';
 
-export interface RequisitionFilter {
-  field: FilterField;
-  operator: FilterOperator;
-  value: string;
-}
-
-export async function fetchRequisitions(
-  orgs: OrgScope,
-  filter: RequisitionFilter | null,
-  signal: AbortSignal,
-  what: string,
-): Promise<RequisitionRecord[]> {
-  const params: Record<string, string> = filter
-    ? { filterfield: filter.field, filteroperator: filter.operator, filtervalue: filter.value }
-    : {};
-  return (
-    await requestJson(vmsUrl('requisitions', orgs, params), requisitionListSchema, what, { signal })
-  ).data;
-}
+export type { RequisitionFilter } from './requisitions-fetch';
+export { fetchRequisitions } from './requisitions-fetch';
 
 /** Whether a record passes the API's filter, judged on the local copy as the VMS would. */
 export function matchesFilter(record: RequisitionRecord, filter: RequisitionFilter): boolean {
@@ -59,94 +33,43 @@ export function matchesFilter(record: RequisitionRecord, filter: RequisitionFilt
   );
 }
 
-/** After this long the whole list is loaded again, so the copy cannot drift for long. */
-export const fullReconcileMs = 30 * 60_000;
-
 const byReqId = (a: RequisitionRecord, b: RequisitionRecord) => Number(a.reqId) - Number(b.reqId);
-const newestOf = (records: readonly RequisitionRecord[], since = '') =>
-  records.reduce(
-    (newest, record) => (record.updatedAt > newest ? record.updatedAt : newest),
-    since,
-  );
-const scopeKey = (orgs: OrgScope) => `${orgs.vendorOrgId}:${orgs.clientOrgId}`;
 
-/** The list as last loaded in this page, so a refresh starts from it without reading IndexedDB. */
-const inMemory = new Map<
-  string,
-  { source: string; fullAt: number; records: RequisitionRecord[] }
->();
+/** The list this page shows, per scope: what a refresh's changes are merged into. */
+const shown = new Map<string, { source: string; records: RequisitionRecord[] }>();
 
 /** Forgets the browser's copies of the requisition lists (Settings, "Clear local data"). */
 export async function forgetRequisitionLists(): Promise<void> {
-  inMemory.clear();
-  await clearRequisitionCopies();
+  shown.clear();
+  await forgetSyncedLists();
 }
 
 /**
- * The client's requisitions, kept in the browser (requisition-cache.ts) and refreshed
- * incrementally: the first load takes the whole list; later ones ask the VMS only for requisitions
- * updated at or after the newest one seen (`Req_Updated_Date_Time >=`), and merge them. Every
- * `fullReconcileMs` (or with `full`), the whole list is loaded again and replaces the copy.
- * Unchanged records keep their identity, so rows that did not change do not re-render.
- * `source` names the VMS the list comes from.
+ * The client's requisitions, from the browser's copy refreshed incrementally (requisition-sync.ts).
+ * The sync runs in a Web Worker where there is one, so fetching, parsing, checking and storing
+ * thousands of records never holds up the page; the records arrive in small chunks. Changes are
+ * merged into the list shown, so unchanged records keep their identity and their rows do not
+ * re-render.
  */
 export async function loadRequisitionList(
   orgs: OrgScope,
   source: string,
-  signal: AbortSignal,
-  { full = false, now = Date.now() }: { full?: boolean; now?: number } = {},
 ): Promise<RequisitionRecord[]> {
-  const scope = scopeKey(orgs);
-  const what = 'Loading the requisitions';
-  let base = inMemory.get(scope) ?? null;
-  if (!base) {
-    const stored = await readRequisitionCopy(scope);
-    if (stored) base = { ...stored.state, records: stored.records.sort(byReqId) };
+  const scope = `${orgs.vendorOrgId}:${orgs.clientOrgId}`;
+  const current = shown.get(scope);
+  const has = current?.source === source;
+  const result = await runSync({ orgs, source, mainHas: has });
+  let records: RequisitionRecord[];
+  if (result.replace || !current || !has) {
+    records = result.records;
+  } else if (result.records.length === 0) {
+    records = current.records;
+  } else {
+    const byId = new Map(current.records.map((record) => [record.reqId, record]));
+    for (const record of result.records) byId.set(record.reqId, record);
+    records = [...byId.values()].sort(byReqId);
   }
-  const newest = base ? newestOf(base.records) : '';
-  const incremental =
-    !full &&
-    base !== null &&
-    base.source === source &&
-    newest !== '' &&
-    now - base.fullAt < fullReconcileMs;
-
-  if (base && incremental) {
-    const changed = await fetchRequisitions(
-      orgs,
-      { field: 'Req_Updated_Date_Time', operator: '>=', value: newest },
-      signal,
-      what,
-    );
-    const known = new Map(base.records.map((record) => [record.reqId, record]));
-    const updated = changed.filter((record) => {
-      const before = known.get(record.reqId);
-      return (
-        !before ||
-        before.updatedAt !== record.updatedAt ||
-        JSON.stringify(before) !== JSON.stringify(record)
-      );
-    });
-    let records = base.records;
-    if (updated.length > 0) {
-      for (const record of updated) known.set(record.reqId, record);
-      records = [...known.values()].sort(byReqId);
-      void writeRequisitionCopy(
-        scope,
-        { source, fullAt: base.fullAt, newest: newestOf(updated, newest) },
-        updated,
-        { replace: false },
-      ).catch(() => undefined); // a copy that could not be saved is loaded again next time
-    }
-    inMemory.set(scope, { source, fullAt: base.fullAt, records });
-    return records;
-  }
-
-  const records = (await fetchRequisitions(orgs, null, signal, what)).sort(byReqId);
-  inMemory.set(scope, { source, fullAt: now, records });
-  void writeRequisitionCopy(scope, { source, fullAt: now, newest: newestOf(records) }, records, {
-    replace: true,
-  }).catch(() => undefined);
+  shown.set(scope, { source, records });
   return records;
 }
 
@@ -158,7 +81,7 @@ export async function loadRequisitionList(
 export function requisitionListQueryOptions(orgs: OrgScope, source: string) {
   return queryOptions({
     queryKey: ['requisitions', 'list', orgs, source],
-    queryFn: ({ signal }) => loadRequisitionList(orgs, source, signal),
+    queryFn: () => loadRequisitionList(orgs, source),
     staleTime: 15_000,
     structuralSharing: false,
   });

@@ -1,0 +1,110 @@
+import type { RequisitionRecord } from '../../domain';
+import {
+  clearRequisitionCopies,
+  readRequisitionCopy,
+  writeRequisitionCopy,
+} from '../storage/requisition-cache';
+import { fetchRequisitions } from './requisitions-fetch';
+import type { OrgScope } from './vms';
+
+/**
+ * The sync of a client's requisition list with the browser's copy (issue 11), run in a Web Worker
+ * (requisition-sync.worker.ts) or, without one, in the page. The first load takes the whole list;
+ * later ones ask the VMS only for requisitions updated at or after the newest one the copy holds
+ * (`Req_Updated_Date_Time >=`, the API's own filter), and store what changed. Every
+ * `fullReconcileMs` the whole list is loaded again and replaces the copy, so it cannot drift.
+ */
+export interface SyncRequest {
+  orgs: OrgScope;
+  /** Which VMS the list comes from: a copy from another one is not used. */
+  source: string;
+  /** Whether the page already shows this list: then only changed records are sent back. */
+  mainHas: boolean;
+}
+
+export interface SyncResult {
+  /** true: `records` is the whole list (sorted by Req ID); false: the records that changed. */
+  replace: boolean;
+  records: RequisitionRecord[];
+}
+
+/** After this long the whole list is loaded again, so the copy cannot drift for long. */
+export const fullReconcileMs = 30 * 60_000;
+
+const byReqId = (a: RequisitionRecord, b: RequisitionRecord) => Number(a.reqId) - Number(b.reqId);
+const newestOf = (records: Iterable<RequisitionRecord>, since = '') => {
+  let newest = since;
+  for (const record of records) if (record.updatedAt > newest) newest = record.updatedAt;
+  return newest;
+};
+
+/** The copy as last synced here, so a refresh starts from it without reading IndexedDB. */
+const copies = new Map<
+  string,
+  { source: string; fullAt: number; newest: string; byId: Map<string, RequisitionRecord> }
+>();
+
+export async function forgetCopies(): Promise<void> {
+  copies.clear();
+  await clearRequisitionCopies();
+}
+
+export async function syncRequisitions(
+  { orgs, source, mainHas }: SyncRequest,
+  now = Date.now(),
+): Promise<SyncResult> {
+  const scope = `${orgs.vendorOrgId}:${orgs.clientOrgId}`;
+  const what = 'Loading the requisitions';
+  let base = copies.get(scope) ?? null;
+  let fromStorage = false;
+  if (!base) {
+    const stored = await readRequisitionCopy(scope);
+    if (stored) {
+      base = {
+        ...stored.state,
+        newest: newestOf(stored.records),
+        byId: new Map(stored.records.map((record) => [record.reqId, record])),
+      };
+      fromStorage = true;
+    }
+  }
+
+  if (base && base.source === source && base.newest !== '' && now - base.fullAt < fullReconcileMs) {
+    const changed = await fetchRequisitions(
+      orgs,
+      { field: 'Req_Updated_Date_Time', operator: '>=', value: base.newest },
+      new AbortController().signal,
+      what,
+    );
+    const updated = changed.filter((record) => {
+      const before = base.byId.get(record.reqId);
+      return !before || JSON.stringify(before) !== JSON.stringify(record);
+    });
+    for (const record of updated) base.byId.set(record.reqId, record);
+    const newest = newestOf(updated, base.newest);
+    if (updated.length > 0) {
+      // A copy that could not be saved is simply loaded again next time.
+      void writeRequisitionCopy(scope, { source, fullAt: base.fullAt, newest }, updated, {
+        replace: false,
+      }).catch(() => undefined);
+    }
+    copies.set(scope, { ...base, newest });
+    if (mainHas && !fromStorage) return { replace: false, records: updated };
+    return { replace: true, records: [...base.byId.values()].sort(byReqId) };
+  }
+
+  const records = (await fetchRequisitions(orgs, null, new AbortController().signal, what)).sort(
+    byReqId,
+  );
+  const newest = newestOf(records);
+  copies.set(scope, {
+    source,
+    fullAt: now,
+    newest,
+    byId: new Map(records.map((record) => [record.reqId, record])),
+  });
+  void writeRequisitionCopy(scope, { source, fullAt: now, newest }, records, {
+    replace: true,
+  }).catch(() => undefined);
+  return { replace: true, records };
+}

@@ -1,0 +1,31 @@
+/// <reference lib="webworker" />
+import type { WorkerMessage } from './requisition-sync-client';
+import type { SyncRequest } from './requisition-sync';
+import { forgetCopies, syncRequisitions } from './requisition-sync';
+
+/** Records per message: each is taken in by the page as one short task. */
+const chunkSize = 250;
+
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+const post = (message: WorkerMessage) => scope.postMessage(message);
+
+scope.addEventListener(
+  'message',
+  (event: MessageEvent<{ id: number; request?: SyncRequest; forget?: true }>) => {
+    const { id, request, forget } = event.data;
+    if (forget) {
+      void forgetCopies();
+      return;
+    }
+    if (!request) return;
+    syncRequisitions(request).then(
+      ({ replace, records }) => {
+        for (let start = 0; start < records.length; start += chunkSize)
+          post({ id, chunk: records.slice(start, start + chunkSize) });
+        post({ id, done: true, replace });
+      },
+      (error: unknown) =>
+        post({ id, error: { message: error instanceof Error ? error.message : String(error) } }),
+    );
+  },
+);

@@ -1,0 +1,30 @@
+import type {
+  RequisitionFilterField as FilterField,
+  RequisitionFilterOperator as FilterOperator,
+} from '../../domain/vms-contract';
+import type { RequisitionRecord } from '../../domain';
+import { requisitionListSchema } from '../../domain';
+import { requestJson } from './http';
+import type { OrgScope } from './vms';
+import { vmsUrl } from './vms';
+
+/** GET Requisitions' filter: a field, an operator and a value. */
+export interface RequisitionFilter {
+  field: FilterField;
+  operator: FilterOperator;
+  value: string;
+}
+
+export async function fetchRequisitions(
+  orgs: OrgScope,
+  filter: RequisitionFilter | null,
+  signal: AbortSignal,
+  what: string,
+): Promise<RequisitionRecord[]> {
+  const params: Record<string, string> = filter
+    ? { filterfield: filter.field, filteroperator: filter.operator, filtervalue: filter.value }
+    : {};
+  return (
+    await requestJson(vmsUrl('requisitions', orgs, params), requisitionListSchema, what, { signal })
+  ).data;
+}
