@@ -10,6 +10,8 @@ import { forgetCopies, syncRequisitions } from './requisition-sync';
 export type WorkerMessage =
   | { id: number; chunk: RequisitionRecord[] }
   | { id: number; done: true; replace: boolean }
+  /** The chunks so far are the stored copy, sent before the VMS is asked what changed. */
+  | { id: number; stored: true }
   | {
       id: number;
       error: { message: string; code?: string | undefined; status?: number | undefined };
@@ -19,7 +21,12 @@ let worker: Worker | null | undefined;
 let nextId = 1;
 const pending = new Map<
   number,
-  { records: RequisitionRecord[]; resolve(result: SyncResult): void; reject(error: Error): void }
+  {
+    records: RequisitionRecord[];
+    onStored: ((records: RequisitionRecord[]) => void) | undefined;
+    resolve(result: SyncResult): void;
+    reject(error: Error): void;
+  }
 >();
 
 function syncWorker(): Worker | null {
@@ -39,6 +46,9 @@ function syncWorker(): Worker | null {
     if (!call) return;
     if ('chunk' in message) {
       for (const record of message.chunk) call.records.push(record);
+    } else if ('stored' in message) {
+      call.onStored?.(call.records);
+      call.records = [];
     } else if ('done' in message) {
       pending.delete(message.id);
       call.resolve({ replace: message.replace, records: call.records });
@@ -62,12 +72,15 @@ function syncWorker(): Worker | null {
   return worker;
 }
 
-export function runSync(request: SyncRequest): Promise<SyncResult> {
+export function runSync(
+  request: SyncRequest,
+  onStored?: (records: RequisitionRecord[]) => void,
+): Promise<SyncResult> {
   const target = syncWorker();
-  if (!target) return syncRequisitions(request);
+  if (!target) return syncRequisitions(request, onStored ? { onStored } : {});
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    pending.set(id, { records: [], resolve, reject });
+    pending.set(id, { records: [], onStored, resolve, reject });
     target.postMessage({ id, request });
   });
 }

@@ -49,10 +49,19 @@ export async function forgetCopies(): Promise<void> {
   await clearRequisitionCopies();
 }
 
+/**
+ * `onStored` receives the stored copy (sorted) as soon as it is read, when the page has no list
+ * yet, so the page can show it while the VMS is asked what changed; the result is then only the
+ * changes.
+ */
 export async function syncRequisitions(
-  { orgs, source, mainHas }: SyncRequest,
-  now = Date.now(),
+  { orgs, source, mainHas: pageHas }: SyncRequest,
+  {
+    now = Date.now(),
+    onStored,
+  }: { now?: number; onStored?: (records: RequisitionRecord[]) => void } = {},
 ): Promise<SyncResult> {
+  let mainHas = pageHas;
   const scope = `${orgs.vendorOrgId}:${orgs.clientOrgId}`;
   const what = 'Loading the requisitions';
   let base = copies.get(scope) ?? null;
@@ -70,6 +79,11 @@ export async function syncRequisitions(
   }
 
   if (base && base.source === source && base.newest !== '' && now - base.fullAt < fullReconcileMs) {
+    if (fromStorage && !mainHas && onStored) {
+      onStored([...base.byId.values()].sort(byReqId));
+      mainHas = true;
+      fromStorage = false;
+    }
     const changed = await fetchRequisitions(
       orgs,
       { field: 'Req_Updated_Date_Time', operator: '>=', value: base.newest },

@@ -1,4 +1,5 @@
 /// <reference lib="webworker" />
+import type { RequisitionRecord } from '../../domain';
 import type { WorkerMessage } from './requisition-sync-client';
 import type { SyncRequest } from './requisition-sync';
 import { forgetCopies, syncRequisitions } from './requisition-sync';
@@ -18,10 +19,18 @@ scope.addEventListener(
       return;
     }
     if (!request) return;
-    syncRequisitions(request).then(
+    const sendChunks = (records: readonly RequisitionRecord[]) => {
+      for (let start = 0; start < records.length; start += chunkSize)
+        post({ id, chunk: records.slice(start, start + chunkSize) });
+    };
+    syncRequisitions(request, {
+      onStored: (records) => {
+        sendChunks(records);
+        post({ id, stored: true });
+      },
+    }).then(
       ({ replace, records }) => {
-        for (let start = 0; start < records.length; start += chunkSize)
-          post({ id, chunk: records.slice(start, start + chunkSize) });
+        sendChunks(records);
         post({ id, done: true, replace });
       },
       (error: unknown) =>

@@ -54,11 +54,18 @@ export async function forgetRequisitionLists(): Promise<void> {
 export async function loadRequisitionList(
   orgs: OrgScope,
   source: string,
+  onStored?: (records: RequisitionRecord[]) => void,
 ): Promise<RequisitionRecord[]> {
   const scope = `${orgs.vendorOrgId}:${orgs.clientOrgId}`;
-  const current = shown.get(scope);
-  const has = current?.source === source;
-  const result = await runSync({ orgs, source, mainHas: has });
+  let current = shown.get(scope);
+  let has = current?.source === source;
+  const result = await runSync({ orgs, source, mainHas: has }, (stored) => {
+    // The stored copy, shown while the VMS is asked what changed since.
+    current = { source, records: stored };
+    has = true;
+    shown.set(scope, current);
+    onStored?.(stored);
+  });
   let records: RequisitionRecord[];
   if (result.replace || !current || !has) {
     records = result.records;
@@ -81,7 +88,8 @@ export async function loadRequisitionList(
 export function requisitionListQueryOptions(orgs: OrgScope, source: string) {
   return queryOptions({
     queryKey: ['requisitions', 'list', orgs, source],
-    queryFn: () => loadRequisitionList(orgs, source),
+    queryFn: ({ client, queryKey }) =>
+      loadRequisitionList(orgs, source, (records) => client.setQueryData(queryKey, records)),
     staleTime: 15_000,
     structuralSharing: false,
   });
