@@ -3,7 +3,8 @@
  * each figure a ratio to a peer measured in the same run, medians of interleaved rounds.
  * - list: 2,000 vs 12 requisitions, first visit (a fresh browser profile) and repeat visit
  *   (reload): time until the first row is drawn, longest task, DOM size;
- * - tray: removing one item of 500 vs of 10 (click → next frame); page LCP with 500 vs none;
+ * - tray: removing one item of 500 vs of 10 (click → next frame); page LCP with 500 vs none, on
+ *   a visit after the one that stored the tray;
  * - form: LCP of the new-requisition page vs a minimal react-hook-form page of the same fields
  *   (bench/minimal-form), and typing latency (keydown → next frame) in skill 10's description
  *   while the error summary is shown, vs that page.
@@ -191,13 +192,20 @@ async function measureList(browser: Browser, url: string) {
 async function measureTray(browser: Browser, url: string, count: number) {
   const { context, page } = await throttledPage(browser, withTray(count));
   try {
+    const trayShown = () =>
+      page
+        .getByRole('region', { name: 'Batch to send' })
+        .getByText(count === 0 ? /^No requisitions yet/ : `${count} requisitions`, {
+          exact: count > 0,
+        })
+        .waitFor();
+    // The first visit moves the tray written by the bench into the browser's database; the
+    // page is then measured as a user with that tray finds it: on the next visit.
     await page.goto(`${url}/requisitions/new`);
-    await page
-      .getByRole('region', { name: 'Batch to send' })
-      .getByText(count === 0 ? /^No requisitions yet/ : `${count} requisitions`, {
-        exact: count > 0,
-      })
-      .waitFor();
+    await trayShown();
+    await pause(SETTLE_MS);
+    await page.reload();
+    await trayShown();
     await pause(SETTLE_MS);
     const { lcp } = await readBench(page);
     const removeMs: number[] = [];

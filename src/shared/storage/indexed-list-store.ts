@@ -59,6 +59,12 @@ function trackedPromise(promise: Promise<void>): PromiseLike<void> {
   return tracked;
 }
 
+/** Resolves once the browser has drawn the next frame (at once where there are no frames). */
+function afterNextPaint(): Promise<void> {
+  if (typeof requestAnimationFrame === 'undefined') return Promise.resolve();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
 const stores = new Map<string, IndexedListStore<unknown>>();
 
 export function indexedListStore<I extends { id: string }, T extends { items: readonly I[] }>(
@@ -75,6 +81,7 @@ export function indexedListStore<I extends { id: string }, T extends { items: re
   /** null: IndexedDB cannot be used; the localStorage store serves. */
   let db: IDBPDatabase<ListSchema> | null = null;
   let writes: Promise<boolean> = Promise.resolve(true);
+  let loaded = false;
   const notify = () => {
     for (const listener of listeners) listener();
   };
@@ -140,9 +147,14 @@ export function indexedListStore<I extends { id: string }, T extends { items: re
 
   const ready = trackedPromise(
     (async () => {
+      // The page that asked for the list is drawn first; reading and checking hundreds of
+      // items would otherwise hold up its first paint.
+      await afterNextPaint();
       db = await database();
       if (!db) {
         snapshot = legacy.get();
+        loaded = true;
+        notify();
         return;
       }
       try {
@@ -163,6 +175,7 @@ export function indexedListStore<I extends { id: string }, T extends { items: re
         db = null;
         snapshot = legacy.get();
       }
+      loaded = true;
       notify();
     })(),
   );
@@ -181,6 +194,12 @@ export function indexedListStore<I extends { id: string }, T extends { items: re
   });
 
   const set = (value: T): boolean => {
+    if (!loaded) {
+      // Not loaded yet: this value was made from the empty stand-in and would drop the stored
+      // list. update() waits instead; a plain set is kept for when loading is done.
+      void ready.then(() => set(value));
+      return true;
+    }
     if (!db) {
       snapshot = value;
       const ok = legacy.set(value);
@@ -199,7 +218,11 @@ export function indexedListStore<I extends { id: string }, T extends { items: re
     ready,
     get: () => snapshot,
     set,
-    update: (change) => set(change(snapshot)),
+    update: (change) => {
+      if (loaded) return set(change(snapshot));
+      void ready.then(() => set(change(snapshot)));
+      return true;
+    },
     remove() {
       set(fallback);
     },

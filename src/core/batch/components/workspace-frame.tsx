@@ -1,5 +1,5 @@
 import type { ReactNode, RefObject } from 'react';
-import { useCallback, useRef, useState } from 'react';
+import { Suspense, useCallback, useRef, useState } from 'react';
 import type { WorkspaceSession } from '../hooks/use-workspace-session';
 import type { BatchKind } from '../model/batch-kind';
 import { BatchTray } from './batch-tray';
@@ -29,10 +29,20 @@ export function WorkspaceFrame<V>({
         {children}
       </div>
       <aside className="workspace__tray" aria-label="Batch">
-        <BatchTray
-          kind={kind}
-          editingItemId={origin?.type === 'tray-item' ? origin.itemId : undefined}
-        />
+        {/* The form does not wait for the batch to be read from the browser's database. */}
+        <Suspense
+          fallback={
+            <section className="tray" aria-busy="true">
+              <h2 className="tray__title">Batch to send</h2>
+              <p className="tray__count">Loading the batch…</p>
+            </section>
+          }
+        >
+          <BatchTray
+            kind={kind}
+            editingItemId={origin?.type === 'tray-item' ? origin.itemId : undefined}
+          />
+        </Suspense>
       </aside>
       <ReplaceFormDialog
         label={session.ask?.label ?? null}

@@ -47,10 +47,18 @@ export interface BatchTray {
   restore(removed: Removed): void;
 }
 
-export function useBatchTray(kind: PayloadKind, clientOrgId: number): BatchTray {
+/**
+ * The tray, with its actions. `suspend` (the tray panel): wait until it is loaded (once per page)
+ * under a Suspense boundary. Without it (the form's "Add to batch"), the tray reads as empty until
+ * loaded, and changes made meanwhile are applied once it is, so none is lost.
+ */
+export function useBatchTray(
+  kind: PayloadKind,
+  clientOrgId: number,
+  { suspend = true }: { suspend?: boolean } = {},
+): BatchTray {
   const store = trayStore(kind, clientOrgId);
-  // Suspends until the tray is loaded (once per page), so nothing acts on an empty stand-in.
-  use(store.ready);
+  if (suspend) use(store.ready);
   const state = useLocalStore(store);
   const actions = useMemo(
     () => ({

@@ -10,7 +10,7 @@ import { useBatchTray } from './use-batch-tray';
  * said afterwards.
  */
 export function useTrayTarget(kind: BatchKind, clientOrgId: number, origin: DraftOrigin) {
-  const tray = useBatchTray(kind.id, clientOrgId);
+  const tray = useBatchTray(kind.id, clientOrgId, { suspend: false });
   const items = tray.state.items;
   const editingId =
     origin.type === 'tray-item' && items.some((item) => item.id === origin.itemId)
