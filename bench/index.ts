@@ -3,10 +3,12 @@ import { runBrowserBench } from './browser';
 import { runDomainBench } from './domain';
 import { runProxyBench } from './proxy';
 import { runSandboxBatchBench } from './sandbox-batch';
+import { runValidatorBench } from './validator';
 
 const domain = runDomainBench();
 const sandbox = await runSandboxBatchBench();
 const proxy = await runProxyBench();
+const validator = await runValidatorBench();
 const browser = await runBrowserBench();
-if (!domain.withinBudget || !sandbox.withinBudget || !proxy.withinBudget || !browser.withinBudget)
+if (![domain, sandbox, proxy, validator, browser].every((result) => result.withinBudget))
   process.exitCode = 1;

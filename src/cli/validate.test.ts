@@ -2,8 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { candidateFormToWire, requisitionFormToWire } from '../domain';
 import {
@@ -13,7 +12,8 @@ import {
   validCandidateWire,
   validRequisitionWire,
 } from '../test-support/test-data';
-import { run } from './validate';
+import { buildCli } from '../../scripts/build-cli';
+import { main, run } from './validate';
 
 /*
  * The offline validator (issue 2, "The offline validator"): one JSON report on stdout, exit 0 when
@@ -245,18 +245,53 @@ describe('usage errors: exit 2', () => {
   });
 });
 
-describe('the real command (node_modules/.bin/tsx src/cli/validate.ts), as integrators run it', () => {
-  const root = fileURLToPath(new URL('../..', import.meta.url));
+describe('a file read as a stream (large files): the same report and the same refusals', () => {
+  const items = Array.from({ length: 2500 }, (_, i) =>
+    i % 997 === 5 ? { ...validRequisitionWire(), noofopenings: 'many' } : validRequisitionWire(),
+  );
+
+  it('reports exactly what reading it whole reports, across chunks of items', async () => {
+    const path = json(items);
+    const whole = run(['--kind', 'requisition', path]);
+    const streamed = await main(['--kind', 'requisition', path], 0);
+    expect(streamed.code).toBe(1);
+    expect(streamed.stderr).toBe('');
+    expect(streamed.stdout).toBe(whole.stdout);
+    const invalid = report(streamed.stdout).items.filter((item) => !item.valid);
+    expect(invalid.map((item) => item.index)).toEqual([5, 1002, 1999]);
+  });
+
+  it('refuses what is not an array, an empty array, broken JSON and a non-object item', async () => {
+    const refused = async (contents: string) =>
+      expectBroken(await main(['--kind', 'requisition', file(contents)], 0));
+    expect(await refused('{"titlerole": "x"}')).toMatch(/not a JSON array of requisition objects/);
+    expect(await refused('[]')).toMatch(/empty array/);
+    expect(await refused('[{"titlerole": "x"},')).toMatch(/not a JSON array/);
+    expect(await refused(`[${JSON.stringify(validRequisitionWire())}, 42]`)).toMatch(/item 1/);
+  });
+
+  it('streams only above the size given, and says what is wrong with the arguments either way', async () => {
+    const path = json([validRequisitionWire()]);
+    expect((await main(['--kind', 'requisition', path])).code).toBe(0);
+    expect(expectBroken(await main(['--kind', 'nope', path], 0))).toMatch(/--kind/);
+    expect(
+      expectBroken(await main(['--kind', 'requisition', join(dir, 'missing.json')], 0)),
+    ).toMatch(/no such file/);
+  });
+});
+
+describe('the real command (node dist/cli/validate.mjs, as built), as integrators run it', () => {
+  const builtDir = mkdtempSync(join(tmpdir(), 'validate-cli-'));
+  let built = '';
+  beforeAll(async () => {
+    built = await buildCli(builtDir);
+  });
+  afterAll(() => rmSync(builtDir, { recursive: true, force: true }));
   const command = (...args: string[]) => {
-    const result = spawnSync(
-      join(root, 'node_modules/.bin/tsx'),
-      ['src/cli/validate.ts', ...args],
-      {
-        cwd: root,
-        encoding: 'utf8',
-        timeout: 20_000,
-      },
-    );
+    const result = spawnSync(process.execPath, [built, ...args], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     return { code: result.status, stdout: result.stdout, stderr: result.stderr };
   };
 

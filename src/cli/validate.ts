@@ -1,13 +1,22 @@
 /**
  * The offline validator: `npm run validate -- --kind requisition|candidate FILE.json
- * [--date-format MM/DD/YYYY]`. Prints one JSON report on stdout; exit 0 when every item is valid,
- * 1 when any is invalid, 2 when the file cannot be checked (one line on stderr, nothing on stdout).
+ * [--date-format MM/DD/YYYY]` (built to dist/cli/validate.mjs, so `node dist/cli/validate.mjs …`
+ * starts in a blink). Prints one JSON report on stdout; exit 0 when every item is valid, 1 when
+ * any is invalid, 2 when the file cannot be checked (one line on stderr, nothing on stdout).
+ * Files above `streamAboveBytes` (64 MiB) are read as a stream, item by item (stream-json), so a
+ * file of 100,000 requisitions never has to fit in memory as one string.
  */
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { DateFormat, PayloadKind } from '../domain';
+import { streamArray } from 'stream-json/streamers/stream-array.js';
+import type { BatchReport, DateFormat, PayloadKind } from '../domain';
 import { batchShapeProblem, dateFormats, payloadKinds, validateBatch } from '../domain';
+
+/** Above this size a file is streamed instead of read whole. */
+export const streamAboveBytes = 64 * 1024 * 1024;
+/** Items validated together while streaming. */
+const streamChunk = 1000;
 
 const usage =
   'usage: npm run validate -- --kind requisition|candidate FILE.json [--date-format YYYY-MM-DD|MM/DD/YYYY]';
@@ -18,36 +27,70 @@ function isOneOf<T extends string>(list: readonly T[], value: string | undefined
   return list.some((item) => item === value);
 }
 
-export function run(argv: string[]): { code: number; stdout: string; stderr: string } {
-  try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      options: { kind: { type: 'string' }, 'date-format': { type: 'string' } },
-      allowPositionals: true,
-    });
-    const kind = values.kind;
-    if (!isOneOf<PayloadKind>(payloadKinds, kind))
-      throw new UsageError(`--kind must be requisition or candidate; ${usage}`);
-    const dateFormat = values['date-format'] ?? 'YYYY-MM-DD';
-    if (!isOneOf<DateFormat>(dateFormats, dateFormat))
-      throw new UsageError(`--date-format must be YYYY-MM-DD or MM/DD/YYYY; ${usage}`);
-    if (positionals.length !== 1) throw new UsageError(`give exactly one FILE.json; ${usage}`);
-    const file = positionals[0] ?? '';
+interface Command {
+  kind: PayloadKind;
+  dateFormat: DateFormat;
+  file: string;
+}
 
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function parseCommand(argv: string[]): Command {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { kind: { type: 'string' }, 'date-format': { type: 'string' } },
+    allowPositionals: true,
+  });
+  const kind = values.kind;
+  if (!isOneOf<PayloadKind>(payloadKinds, kind))
+    throw new UsageError(`--kind must be requisition or candidate; ${usage}`);
+  const dateFormat = values['date-format'] ?? 'YYYY-MM-DD';
+  if (!isOneOf<DateFormat>(dateFormats, dateFormat))
+    throw new UsageError(`--date-format must be YYYY-MM-DD or MM/DD/YYYY; ${usage}`);
+  if (positionals.length !== 1) throw new UsageError(`give exactly one FILE.json; ${usage}`);
+  return { kind, dateFormat, file: positionals[0] ?? '' };
+}
+
+const cannotRead = (file: string, error: unknown) =>
+  new UsageError(
+    `cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+  );
+
+function reported(report: BatchReport): Result {
+  return { code: report.valid ? 0 : 1, stdout: `${JSON.stringify(report, null, 2)}\n`, stderr: '' };
+}
+
+/** A usage or file problem as the one line promised on stderr (exit 2); anything else is thrown. */
+function failed(error: unknown): Result {
+  if (
+    error instanceof UsageError ||
+    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+  ) {
+    // One line, as promised: JSON.parse quotes the source around the error, newlines and all.
+    const message = (error as Error).message.replace(/\s*[\r\n]+\s*/g, ' ');
+    return { code: 2, stdout: '', stderr: `validate: ${message}\n` };
+  }
+  throw error;
+}
+
+/** Checks a file read whole (the usual case). */
+export function run(argv: string[]): Result {
+  try {
+    const { kind, dateFormat, file } = parseCommand(argv);
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      const reason =
-        (error as NodeJS.ErrnoException).code === 'ENOENT'
-          ? 'no such file'
-          : (error as Error).message;
-      throw new UsageError(`cannot read ${file}: ${reason}`);
+      throw cannotRead(file, error);
     }
     let data: unknown;
     try {
       // Editors on Windows often save UTF-8 with a byte-order mark; JSON.parse refuses it.
-      data = JSON.parse(text.replace(/^\uFEFF/, ''));
+      data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     } catch (error) {
       throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
     }
@@ -55,28 +98,73 @@ export function run(argv: string[]): { code: number; stdout: string; stderr: str
     if (problem !== null || !Array.isArray(data))
       throw new UsageError(`${file}: ${problem?.message ?? 'not an array'}`);
 
-    const report = validateBatch(kind, data, { dateFormat });
-    return {
-      code: report.valid ? 0 : 1,
-      stdout: `${JSON.stringify(report, null, 2)}\n`,
-      stderr: '',
-    };
+    return reported(validateBatch(kind, data, { dateFormat }));
   } catch (error) {
-    if (
-      error instanceof UsageError ||
-      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-    ) {
-      // One line, as promised: JSON.parse quotes the source around the error, newlines and all.
-      const message = (error as Error).message.replace(/\s*[\r\n]+\s*/g, ' ');
-      return { code: 2, stdout: '', stderr: `validate: ${message}\n` };
-    }
-    throw error;
+    return failed(error);
   }
 }
 
-// Run when executed directly (tsx src/cli/validate.ts …), not when imported by the tests.
+/**
+ * Checks a file read as a stream: items are parsed one by one and validated a thousand at a time,
+ * with the same rules and the same report as `run`.
+ */
+export async function runStreamed(argv: string[]): Promise<Result> {
+  try {
+    const { kind, dateFormat, file } = parseCommand(argv);
+    const items: BatchReport['items'] = [];
+    let chunk: unknown[] = [];
+    const flush = () => {
+      const offset = items.length;
+      for (const item of validateBatch(kind, chunk, { dateFormat }).items)
+        items.push({ ...item, index: item.index + offset });
+      chunk = [];
+    };
+    const input = createReadStream(file);
+    const opened = new Promise<void>((resolve, reject) => {
+      input.once('open', () => resolve());
+      input.once('error', (error) => reject(cannotRead(file, error)));
+    });
+    await opened;
+    const stream = input.pipe(streamArray.withParserAsStream());
+    try {
+      for await (const { value } of stream as AsyncIterable<{ value: unknown }>) {
+        const problem = batchShapeProblem([value], { noun: kind });
+        if (problem !== null)
+          throw new UsageError(`${file}: item ${items.length + chunk.length}: ${problem.message}`);
+        chunk.push(value);
+        if (chunk.length === streamChunk) flush();
+      }
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      throw new UsageError(
+        `${file} is not a JSON array of ${kind} objects: ${(error as Error).message}`,
+      );
+    }
+    flush();
+    if (items.length === 0) {
+      throw new UsageError(`${file}: ${batchShapeProblem([], { noun: kind })?.message ?? 'empty'}`);
+    }
+    return reported({ valid: items.every((item) => item.valid), items });
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+/** The command: a large file is streamed, any other read whole. */
+export async function main(argv: string[], threshold = streamAboveBytes): Promise<Result> {
+  let size = 0;
+  try {
+    size = statSync(parseCommand(argv).file).size;
+  } catch {
+    return run(argv); // run says what is wrong with the arguments or the file
+  }
+  return size > threshold ? runStreamed(argv) : run(argv);
+}
+
+// Run when executed directly (node dist/cli/validate.mjs …, tsx src/cli/validate.ts …), not
+// when imported by the tests.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const result = run(process.argv.slice(2));
+  const result = await main(process.argv.slice(2));
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
   process.exitCode = result.code;
