@@ -59,10 +59,18 @@ function trackedPromise(promise: Promise<void>): PromiseLike<void> {
   return tracked;
 }
 
-/** Resolves once the browser has drawn the next frame (at once where there are no frames). */
+/**
+ * Resolves once the browser has drawn the next frame and has a moment to spare (at most a
+ * second later), or at once where there are no frames.
+ */
 function afterNextPaint(): Promise<void> {
   if (typeof requestAnimationFrame === 'undefined') return Promise.resolve();
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  return new Promise((resolve) =>
+    requestAnimationFrame(() => {
+      if (typeof requestIdleCallback === 'undefined') setTimeout(resolve, 0);
+      else requestIdleCallback(() => resolve(), { timeout: 1000 });
+    }),
+  );
 }
 
 const stores = new Map<string, IndexedListStore<unknown>>();
