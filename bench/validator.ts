@@ -1,5 +1,5 @@
 /**
- * Validator benchmark (issue 11): `node dist/cli/validate.mjs` on 10,000 requisitions against
+ * Validator benchmark (issue 11): `node build/cli/validate.mjs` on 10,000 requisitions against
  * ajv on an equivalent JSON Schema (bench/ajv-validate.mjs), both plain `node` processes reading
  * the same file and printing a report of the same shape; wall time, medians of interleaved
  * rounds. The JSON Schema is written from the catalog: each field's type (integers, decimals with
@@ -91,7 +91,7 @@ export async function runValidatorBench(): Promise<{ withinBudget: boolean }> {
     for (let round = 0; round < ROUNDS; round += 1) {
       ours.push(
         wallMs(process.execPath, [
-          join(root, 'dist', 'cli', 'validate.mjs'),
+          join(root, 'build', 'cli', 'validate.mjs'),
           '--kind',
           'requisition',
           file,
@@ -109,7 +109,7 @@ export async function runValidatorBench(): Promise<{ withinBudget: boolean }> {
     console.log(
       formatTable([
         {
-          tool: 'node dist/cli/validate.mjs',
+          tool: 'node build/cli/validate.mjs',
           median: median(ours).toFixed(0),
           runs: ours.map((ms) => ms.toFixed(0)).join(' '),
         },

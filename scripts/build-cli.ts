@@ -1,7 +1,9 @@
 /**
- * Builds the command-line tools to plain JavaScript (esbuild, one file each, dependencies
- * included), so they start with `node` alone: no npm, no tsx, no TypeScript at run time.
- * dist/cli/validate.mjs is `npm run validate`.
+ * Builds the Node programs to plain JavaScript with esbuild, so they start with `node` alone: no
+ * tsx, no TypeScript at run time.
+ * - build/cli/validate.mjs (`npm run validate`): one file, dependencies included;
+ * - build/server/main.mjs (`npm start`): the portal server and the embedded sandbox, our code in
+ *   one file, its packages (Fastify, better-sqlite3's native module…) loaded from node_modules.
  */
 import { build } from 'esbuild';
 import { join } from 'node:path';
@@ -9,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 
 const root = join(import.meta.dirname, '..');
 
-export async function buildCli(outDir = join(root, 'dist', 'cli')): Promise<string> {
+export async function buildCli(outDir = join(root, 'build', 'cli')): Promise<string> {
   const outfile = join(outDir, 'validate.mjs');
   await build({
     entryPoints: [join(root, 'src', 'cli', 'validate.ts')],
@@ -30,6 +32,23 @@ export async function buildCli(outDir = join(root, 'dist', 'cli')): Promise<stri
   return outfile;
 }
 
+export async function buildServer(outDir = join(root, 'build', 'server')): Promise<string> {
+  const outfile = join(outDir, 'main.mjs');
+  await build({
+    entryPoints: [join(root, 'src', 'server', 'main.ts')],
+    outfile,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   console.log(`build-cli: ${await buildCli()}`);
+  console.log(`build-cli: ${await buildServer()}`);
 }

@@ -280,7 +280,7 @@ describe('a file read as a stream (large files): the same report and the same re
   });
 });
 
-describe('the real command (node dist/cli/validate.mjs, as built), as integrators run it', () => {
+describe('the real command (node build/cli/validate.mjs, as built), as integrators run it', () => {
   const builtDir = mkdtempSync(join(tmpdir(), 'validate-cli-'));
   let built = '';
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 /**
  * The offline validator: `npm run validate -- --kind requisition|candidate FILE.json
- * [--date-format MM/DD/YYYY]` (built to dist/cli/validate.mjs, so `node dist/cli/validate.mjs …`
+ * [--date-format MM/DD/YYYY]` (built to build/cli/validate.mjs, so `node build/cli/validate.mjs …`
  * starts in a blink). Prints one JSON report on stdout; exit 0 when every item is valid, 1 when
  * any is invalid, 2 when the file cannot be checked (one line on stderr, nothing on stdout).
  * Files above `streamAboveBytes` (64 MiB) are read as a stream, item by item (stream-json), so a
@@ -161,7 +161,7 @@ export async function main(argv: string[], threshold = streamAboveBytes): Promis
   return size > threshold ? runStreamed(argv) : run(argv);
 }
 
-// Run when executed directly (node dist/cli/validate.mjs …, tsx src/cli/validate.ts …), not
+// Run when executed directly (node build/cli/validate.mjs …, tsx src/cli/validate.ts …), not
 // when imported by the tests.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = await main(process.argv.slice(2));
