@@ -75,3 +75,42 @@ test('a tray and a draft kept by the earlier version come back intact', async ({
   await expect(results.getByText('Success', { exact: true })).toHaveCount(2);
   await context.close();
 });
+
+test('two tabs share one tray: an item added or removed in one shows in the other', async ({
+  page,
+  context,
+}) => {
+  const items = [
+    {
+      id: 'tab-1',
+      wire: requisitionInsert({ clientinternalreq: 'TAB-1', titlerole: 'First tab item' }),
+      addedAt: '2026-11-01T09:00:00.000Z',
+    },
+  ];
+  await context.addInitScript(
+    ({ key, value }) => {
+      if (sessionStorage.getItem('seeded') !== null) return;
+      if (localStorage.getItem('seeded-once') === null) {
+        localStorage.setItem(key, value);
+        localStorage.setItem('seeded-once', 'yes');
+      }
+      sessionStorage.setItem('seeded', 'yes');
+    },
+    { key: trayKey, value: JSON.stringify({ items, sendKey: null, lost: null }) },
+  );
+  await page.goto('/requisitions/new');
+  const other = await context.newPage();
+  await other.goto('/requisitions/new');
+  const trayOf = (tab: typeof page) => tab.getByRole('region', { name: 'Batch to send' });
+  await expect(trayOf(other).getByText('1 requisition', { exact: true })).toBeVisible();
+
+  await trayOf(page).getByRole('button', { name: 'Duplicate item 1, TAB-1' }).click();
+  // (The copy inserts the same client internal req, so it is flagged too.)
+  await expect(trayOf(page).getByText('2 requisitions, 1 to fix', { exact: true })).toBeVisible();
+  await expect(trayOf(other).getByText('2 requisitions, 1 to fix', { exact: true })).toBeVisible();
+
+  await trayOf(other).getByRole('button', { name: 'Remove item 1, TAB-1' }).click();
+  await expect(trayOf(other).getByText('1 requisition', { exact: true })).toBeVisible();
+  await expect(trayOf(page).getByText('1 requisition', { exact: true })).toBeVisible();
+  await other.close();
+});
