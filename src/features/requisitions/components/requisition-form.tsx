@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { ReactNode } from 'react';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import type { FieldErrors, UseFormReturn } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormProvider, useForm } from 'react-hook-form';
@@ -109,6 +109,10 @@ export function RequisitionFormView({
     return values;
   }, [loaded, dateFormat]);
 
+  // The first section is drawn at once; the rest of this ~6,000 px form follows in a background
+  // render right after, so the page appears without waiting for fields far below the fold.
+  const restShown = useDeferredValue(true, false);
+
   return (
     <FormProvider {...form}>
       <LoadedValuesContext.Provider value={loadedValues}>
@@ -129,14 +133,18 @@ export function RequisitionFormView({
               ? 'Fields marked (required) must be filled for a new requisition. Each label shows the field’s wire name after the dot.'
               : 'An Amend changes only the fields that are filled in; blank fields stay as they are. Each label shows the field’s wire name after the dot.'}
           </p>
-          {scalarSections.map((section) => (
+          {(restShown ? scalarSections : scalarSections.slice(0, 1)).map((section) => (
             <FormSection key={section} section={section} mode={mode} />
           ))}
-          <SkillRows />
-          <QuestionRows />
-          <FormSection section="Custom fields" mode={mode} />
-          <RequisitionDatalists orgs={orgs} />
-          {preview?.(toWire)}
+          {restShown ? (
+            <>
+              <SkillRows />
+              <QuestionRows />
+              <FormSection section="Custom fields" mode={mode} />
+              <RequisitionDatalists orgs={orgs} />
+              {preview?.(toWire)}
+            </>
+          ) : null}
           <FormActions submitLabel={submitLabel}>{actions}</FormActions>
         </form>
       </LoadedValuesContext.Provider>
