@@ -211,6 +211,8 @@ export function indexedListStore<I extends { id: string }, T extends { items: re
     if (!db) {
       snapshot = value;
       const ok = legacy.set(value);
+      // flush() tells whether the latest change is stored, here as there.
+      writes = Promise.resolve(ok);
       notify();
       return ok;
     }
