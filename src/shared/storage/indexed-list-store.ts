@@ -1,6 +1,7 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema, IDBPDatabase } from 'idb';
 import type { z } from 'zod';
 import type { LocalStore } from './local-store';
+import { lazyDatabase, scopeRange } from './indexed-db';
 import { localStore, reportStorageFailure } from './local-store';
 
 /**
@@ -25,29 +26,13 @@ interface ListSchema extends DBSchema {
   lists: { key: string; value: { key: string; order: string[]; rest: Record<string, unknown> } };
 }
 
-const databaseName = 'vms-portal-lists';
-let opened: Promise<IDBPDatabase<ListSchema> | null> | null = null;
-
-function database(): Promise<IDBPDatabase<ListSchema> | null> {
-  opened ??= (async () => {
-    if (typeof indexedDB === 'undefined') return null;
-    try {
-      return await openDB<ListSchema>(databaseName, 1, {
-        upgrade(db) {
-          db.createObjectStore('items');
-          db.createObjectStore('lists', { keyPath: 'key' });
-        },
-      });
-    } catch {
-      return null;
-    }
-  })();
-  return opened;
-}
+const database = lazyDatabase<ListSchema>('vms-portal-lists', 1, (db) => {
+  db.createObjectStore('items');
+  db.createObjectStore('lists', { keyPath: 'key' });
+});
 
 const channel =
   typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('vms-portal-lists');
-const itemRange = (key: string) => IDBKeyRange.bound([key, ''], [key, '\uffff']);
 
 /** A promise React's `use` can read synchronously once settled. */
 function trackedPromise(promise: Promise<void>): PromiseLike<void> {
@@ -98,8 +83,8 @@ export function indexedListStore<I extends { id: string }, T extends { items: re
     const tx = from.transaction(['lists', 'items'], 'readonly');
     const [list, keys, values] = await Promise.all([
       tx.objectStore('lists').get(key),
-      tx.objectStore('items').getAllKeys(itemRange(key)),
-      tx.objectStore('items').getAll(itemRange(key)),
+      tx.objectStore('items').getAllKeys(scopeRange(key)),
+      tx.objectStore('items').getAll(scopeRange(key)),
     ]);
     if (!list) return null;
     const byId = new Map(keys.map((itemKey, index) => [itemKey[1], values[index]]));
@@ -124,7 +109,7 @@ export function indexedListStore<I extends { id: string }, T extends { items: re
     const items = tx.objectStore('items');
     const { items: all, ...rest } = value;
     const pending: Promise<unknown>[] = [];
-    if (replaceAll) pending.push(items.delete(itemRange(key)));
+    if (replaceAll) pending.push(items.delete(scopeRange(key)));
     for (const id of removed) pending.push(items.delete([key, id]));
     for (const item of changed) pending.push(items.put(item, [key, item.id]));
     pending.push(tx.objectStore('lists').put({ key, order: all.map((item) => item.id), rest }));

@@ -1,5 +1,6 @@
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { DBSchema } from 'idb';
 import type { RequisitionRecord } from '../../domain';
+import { lazyDatabase, scopeRange } from './indexed-db';
 
 /**
  * The browser's copy of each client's requisitions (issue 11), in IndexedDB through `idb`: the
@@ -20,32 +21,10 @@ interface CacheSchema extends DBSchema {
   copies: { key: string; value: RequisitionCopyState & { scope: string } };
 }
 
-const databaseName = 'vms-portal-requisitions';
-let opened: Promise<IDBPDatabase<CacheSchema> | null> | null = null;
-
-function database(): Promise<IDBPDatabase<CacheSchema> | null> {
-  opened ??= (async () => {
-    if (typeof indexedDB === 'undefined') return null;
-    try {
-      return await openDB<CacheSchema>(databaseName, 1, {
-        upgrade(db) {
-          db.createObjectStore('records');
-          db.createObjectStore('copies', { keyPath: 'scope' });
-        },
-        // Another tab with a newer version wants the database: let it have it.
-        blocking(_current, _next, event) {
-          (event.target as IDBDatabase).close();
-          opened = null;
-        },
-      });
-    } catch {
-      return null;
-    }
-  })();
-  return opened;
-}
-
-const scopeRange = (scope: string) => IDBKeyRange.bound([scope, ''], [scope, '\uffff']);
+const database = lazyDatabase<CacheSchema>('vms-portal-requisitions', 1, (db) => {
+  db.createObjectStore('records');
+  db.createObjectStore('copies', { keyPath: 'scope' });
+});
 
 /** The copy of `scope`, or null when there is none (or IndexedDB cannot be used). */
 export async function readRequisitionCopy(

@@ -1,5 +1,4 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useVirtualRows } from '../../../shared/ui/use-virtual-rows';
 import type { BatchTray } from '../hooks/use-batch-tray';
 import type { BatchKind } from '../model/batch-kind';
 import type { TrayItem } from '../model/tray-state';
@@ -37,19 +36,12 @@ export function TrayItemList({
   onRemove,
   onResolve,
 }: TrayItemListProps) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  // The compiler leaves this component unmemoized; the rows are memo'd instead.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
-    count: items.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => estimatedItemPx,
-    getItemKey: (index) => items[index]?.id ?? index,
+  const { scrollRef, drawn, measure, before, after } = useVirtualRows({
+    rows: items,
+    keyOf: (item) => item.id,
+    estimatedPx: estimatedItemPx,
     overscan: 4,
   });
-  const drawn = virtualizer.getVirtualItems();
-  const before = drawn[0]?.start ?? 0;
-  const after = virtualizer.getTotalSize() - (drawn.at(-1)?.end ?? 0);
   const locked = new Set(lockedIds ?? []);
 
   return (
@@ -61,7 +53,7 @@ export function TrayItemList({
           return (
             <TrayItemRow
               key={row.key}
-              measureRef={virtualizer.measureElement}
+              measureRef={measure}
               kind={kind}
               item={item}
               index={row.index}

@@ -1,8 +1,8 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useRef } from 'react';
+import { memo } from 'react';
 import { Link } from 'react-router';
 import type { RequisitionRecord } from '../../../domain';
 import { formatDateTime } from '../../../shared/lib/format';
+import { useVirtualRows } from '../../../shared/ui/use-virtual-rows';
 import type { Sort, SortKey } from '../model/list-view';
 import { sortColumns, statusText } from '../model/list-view';
 
@@ -73,19 +73,12 @@ export function RequisitionTable({
   sort: Sort;
   onSort(key: SortKey): void;
 }) {
-  const scrollRef = useRef<HTMLDivElement>(null);
-  // The compiler leaves this component unmemoized; the rows are memo'd by record instead.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => estimatedRowPx,
-    getItemKey: (index) => rows[index]?.reqId ?? index,
+  const { scrollRef, drawn, measure, before, after } = useVirtualRows({
+    rows,
+    keyOf: (record) => record.reqId,
+    estimatedPx: estimatedRowPx,
     overscan: 10,
   });
-  const items = virtualizer.getVirtualItems();
-  const before = items[0]?.start ?? 0;
-  const after = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
 
   return (
     <div
@@ -122,15 +115,10 @@ export function RequisitionTable({
               <td colSpan={sortColumns.length + 1} style={{ height: before }} />
             </tr>
           ) : null}
-          {items.map((item) => {
+          {drawn.map((item) => {
             const record = rows[item.index];
             return record ? (
-              <RequisitionRow
-                key={item.key}
-                record={record}
-                index={item.index}
-                measure={virtualizer.measureElement}
-              />
+              <RequisitionRow key={item.key} record={record} index={item.index} measure={measure} />
             ) : null;
           })}
           {after > 0 ? (
