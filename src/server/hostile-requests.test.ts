@@ -2,6 +2,7 @@ import { trickleRequest } from '../test-support/trickle';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../domain/api-error';
 import {
+  requisitionImportPath,
   startCaptureUpstream,
   startTestPortal,
   testConfig,
@@ -12,7 +13,7 @@ import {
 // Issue 9, point 5: requests built to hurt the server get a clear 4xx, never a 500 or a
 // connection held open forever.
 
-const path = '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001';
+const path = requisitionImportPath;
 const json = { 'content-type': 'application/json' };
 
 let upstream: CaptureUpstream;

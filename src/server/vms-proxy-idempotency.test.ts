@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../domain/api-error';
 import {
+  requisitionImportPath,
   startCaptureUpstream,
   startTestPortal,
   testConfig,
@@ -9,7 +10,7 @@ import {
 } from '../test-support/capture-upstream';
 import { REPLAYED_HEADER } from './vms-proxy';
 
-const path = '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001';
+const path = requisitionImportPath;
 const batch = '[{"titlerole":"Welder"},{"titlerole":"Fitter"}]';
 
 let upstream: CaptureUpstream;

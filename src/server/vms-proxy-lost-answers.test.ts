@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../domain/api-error';
 import {
+  requisitionImportPath,
   startCaptureUpstream,
   startTestPortal,
   testConfig,
@@ -15,7 +16,7 @@ import { REPLAYED_HEADER } from './vms-proxy';
 // Issue 9, point 3: a batch reaches the VMS once even when its answer is late, never comes, or
 // the portal restarts in between. Every test counts what the upstream actually received.
 
-const path = '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001';
+const path = requisitionImportPath;
 const batch = '[{"clientinternalreq":"REQ-1"},{"clientinternalreq":"REQ-2"}]';
 const accepted = {
   status: 202,

@@ -106,6 +106,10 @@ export async function startCaptureUpstream(): Promise<CaptureUpstream> {
   };
 }
 
+/** The requisition import through the portal, for the demo client and vendor orgs. */
+export const requisitionImportPath =
+  '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001';
+
 export const testCredentials = {
   apiKey: 'test-key-5f0c2a7d91b4',
   apiSecret: 'test-secret-e83b6d104f2a',
