@@ -14,7 +14,7 @@ export type WorkerMessage =
   | { id: number; stored: true }
   | {
       id: number;
-      error: { message: string; code?: string | undefined; status?: number | undefined };
+      error: { message: string };
     };
 
 let worker: Worker | null | undefined;

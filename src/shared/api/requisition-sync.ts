@@ -31,7 +31,9 @@ export interface SyncResult {
 /** After this long the whole list is loaded again, so the copy cannot drift for long. */
 export const fullReconcileMs = 30 * 60_000;
 
-const byReqId = (a: RequisitionRecord, b: RequisitionRecord) => Number(a.reqId) - Number(b.reqId);
+/** Requisitions in Req ID order (numbers, not text: 9 before 10). */
+export const byReqId = (a: RequisitionRecord, b: RequisitionRecord) =>
+  Number(a.reqId) - Number(b.reqId);
 const newestOf = (records: Iterable<RequisitionRecord>, since = '') => {
   let newest = since;
   for (const record of records) if (record.updatedAt > newest) newest = record.updatedAt;
@@ -44,8 +46,14 @@ const copies = new Map<
   { source: string; fullAt: number; newest: string; byId: Map<string, RequisitionRecord> }
 >();
 
-export async function forgetCopies(): Promise<void> {
+/** Forgets the copies held here (the worker's, on Settings' "Clear local data"). */
+export function dropCopiesInMemory(): void {
   copies.clear();
+}
+
+/** Forgets the copies held here and removes the stored ones. */
+export async function forgetCopies(): Promise<void> {
+  dropCopiesInMemory();
   await clearRequisitionCopies();
 }
 

@@ -2,7 +2,7 @@
 import type { RequisitionRecord } from '../../domain';
 import type { WorkerMessage } from './requisition-sync-client';
 import type { SyncRequest } from './requisition-sync';
-import { forgetCopies, syncRequisitions } from './requisition-sync';
+import { dropCopiesInMemory, syncRequisitions } from './requisition-sync';
 
 /** Records per message: each is taken in by the page as one short task. */
 const chunkSize = 250;
@@ -15,7 +15,8 @@ scope.addEventListener(
   (event: MessageEvent<{ id: number; request?: SyncRequest; forget?: true }>) => {
     const { id, request, forget } = event.data;
     if (forget) {
-      void forgetCopies();
+      // The page removes the stored copies; the worker forgets what it holds.
+      dropCopiesInMemory();
       return;
     }
     if (!request) return;

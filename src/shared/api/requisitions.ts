@@ -1,6 +1,7 @@
 import { dateFilterConditions, meetsCondition } from '../../domain/vms-contract';
 import { queryOptions } from '@tanstack/react-query';
 import type { RequisitionRecord } from '../../domain';
+import { byReqId } from './requisition-sync';
 import { forgetSyncedLists, runSync } from './requisition-sync-client';
 import type { RequisitionFilter } from './requisitions-fetch';
 import { fetchRequisitions } from './requisitions-fetch';
@@ -21,6 +22,7 @@ export type {
 
 export type { RequisitionFilter } from './requisitions-fetch';
 export { fetchRequisitions } from './requisitions-fetch';
+export { byReqId } from './requisition-sync';
 
 /** Whether a record passes the API's filter, judged on the local copy as the VMS would. */
 export function matchesFilter(record: RequisitionRecord, filter: RequisitionFilter): boolean {
@@ -32,8 +34,6 @@ export function matchesFilter(record: RequisitionRecord, filter: RequisitionFilt
     meetsCondition(actual, condition.operator, condition.value),
   );
 }
-
-const byReqId = (a: RequisitionRecord, b: RequisitionRecord) => Number(a.reqId) - Number(b.reqId);
 
 /** The list this page shows, per scope: what a refresh's changes are merged into. */
 const shown = new Map<string, { source: string; records: RequisitionRecord[] }>();

@@ -1,7 +1,7 @@
 import type { RequisitionRecord } from '../../../domain';
 import { optionLabel, reqStatuses } from '../../../domain';
 import type { RequisitionFilter } from '../api/requisitions';
-import { matchesFilter } from '../api/requisitions';
+import { byReqId, matchesFilter } from '../api/requisitions';
 
 /**
  * What the requisition list shows of the local copy: the API's filter, the title search and the
@@ -21,7 +21,7 @@ const byText =
 
 /** The sortable columns, in table order, with how each compares. */
 export const sortColumns = [
-  { key: 'reqId', label: 'Req ID', compare: byNumber((r) => r.reqId) },
+  { key: 'reqId', label: 'Req ID', compare: byReqId },
   {
     key: 'reference',
     label: 'Client internal req',
@@ -73,5 +73,5 @@ export function listRows(
   const column = sortColumns.find((candidate) => candidate.key === sort.key) ?? sortColumns[0];
   if (sort.key === defaultSort.key && sort.direction === 'ascending') return rows;
   const sign = sort.direction === 'ascending' ? 1 : -1;
-  return rows.sort((a, b) => sign * column.compare(a, b) || Number(a.reqId) - Number(b.reqId));
+  return rows.sort((a, b) => sign * column.compare(a, b) || byReqId(a, b));
 }
