@@ -79,6 +79,7 @@ export async function syncRequisitions(
     if (stored) {
       base = {
         ...stored.state,
+        // Read from the records themselves: they and this figure can never disagree.
         newest: newestOf(stored.records),
         byId: new Map(stored.records.map((record) => [record.reqId, record])),
       };
@@ -106,7 +107,7 @@ export async function syncRequisitions(
     const newest = newestOf(updated, base.newest);
     if (updated.length > 0) {
       // A copy that could not be saved is simply loaded again next time.
-      void writeRequisitionCopy(scope, { source, fullAt: base.fullAt, newest }, updated, {
+      void writeRequisitionCopy(scope, { source, fullAt: base.fullAt }, updated, {
         replace: false,
       }).catch(() => undefined);
     }
@@ -125,7 +126,7 @@ export async function syncRequisitions(
     newest,
     byId: new Map(records.map((record) => [record.reqId, record])),
   });
-  void writeRequisitionCopy(scope, { source, fullAt: now, newest }, records, {
+  void writeRequisitionCopy(scope, { source, fullAt: now }, records, {
     replace: true,
   }).catch(() => undefined);
   return { replace: true, records };

@@ -10,8 +10,6 @@ import { lazyDatabase, scopeRange } from './indexed-db';
 export interface RequisitionCopyState {
   /** Which VMS the copy came from (the portal's upstream): another one starts a fresh copy. */
   source: string;
-  /** The newest `Req_Updated_Date_Time` in the copy: the next refresh asks for `>=` it. */
-  newest: string;
   /** When the whole list was last loaded (ms since the epoch): a full reconcile is due after a while. */
   fullAt: number;
 }
