@@ -1,6 +1,6 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { lazy, useState, type ComponentType } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { BrowserRouter, matchPath, Navigate, Route, Routes } from 'react-router';
 import { errorMessage } from '../shared/api/http';
 import { OrgProvider } from '../shared/config/org-context';
 import { portalConfigQueryOptions } from '../shared/config/portal-config';
@@ -26,6 +26,24 @@ function page(module: string): Page {
   return component;
 }
 const NotFoundRoute = page(notFoundModule);
+
+/**
+ * Loads the page asked for before the first render (its chunks are already downloading beside the
+ * entry: index.html preloads them), so the first paint shows the page rather than "Loading the
+ * page…" and a second render after it. Other pages stay lazy. A failed load is left to the lazy
+ * page, which shows the error where the page would be.
+ */
+export async function loadFirstPage(pathname: string): Promise<void> {
+  const route = routeTable.find((entry) => matchPath(entry.path, pathname));
+  if (!route) return;
+  const load = routeModules[`./${routeModuleSource(route.module).slice('src/app/'.length)}`];
+  try {
+    const loaded = await load?.();
+    if (loaded) pages.set(route.module, loaded.default);
+  } catch {
+    // The lazy page retries and reports it.
+  }
+}
 
 function ConfiguredApp() {
   const config = useQuery(portalConfigQueryOptions());

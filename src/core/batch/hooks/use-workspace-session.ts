@@ -257,7 +257,10 @@ export function useDraftAutosave<V extends FieldValues>(
 ): { discardPending(): void } {
   const save = useMemo(
     () =>
-      debounce((values: V) => {
+      // The values are read (and copied) when the save runs, not at every keystroke: a copy of
+      // the whole form per key cost more than the key's own validation.
+      debounce(() => {
+        const values = structuredClone(form.getValues());
         const dirty = start.restored || !sameValues(values, start.values);
         if (!dirty && start.origin.type === 'blank') {
           draft.remove();
@@ -265,13 +268,13 @@ export function useDraftAutosave<V extends FieldValues>(
         }
         draft.set({ values, origin: start.origin, dirty, savedAt: new Date().toISOString() });
       }, draftSaveDelayMs),
-    [draft, start],
+    [draft, start, form],
   );
 
   useEffect(() => {
     const unsubscribe = form.subscribe({
       formState: { values: true },
-      callback: ({ values }) => save(structuredClone(values)),
+      callback: () => save(),
     });
     const flush = () => save.flush();
     const onVisibility = () => {
