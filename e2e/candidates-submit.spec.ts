@@ -45,15 +45,19 @@ test('two complete candidates to an open requisition are New, one missing an ans
   await expect(tray.getByText('JSON to be sent (3 candidates)')).toBeVisible();
 
   const results = await sendBatch(page);
-  await expect(page.getByText('All 3 candidates processed.')).toBeVisible();
+  await expect(
+    page
+      .getByRole('region', { name: 'Batch just sent' })
+      .getByText(/^All 3 candidates processed: 2 New · 1 Incomplete$/),
+  ).toBeVisible();
   const rows = results.getByRole('row');
   for (const n of [1, 2]) {
     await expect(rows.nth(n).getByText('New', { exact: true })).toBeVisible();
-    await expect(rows.nth(n).getByRole('cell').nth(3)).toHaveText(/^\d+$/);
+    await expect(rows.nth(n).getByRole('cell').nth(3)).toHaveText(/^Candidate ID \d+$/);
   }
   await expect(rows.nth(3).getByText('Incomplete', { exact: true })).toBeVisible();
   await expect(rows.nth(3)).toContainText(/answer2/);
-  await expect(rows.nth(3).getByRole('cell').nth(3)).toHaveText(/^\d+$/);
+  await expect(rows.nth(3).getByRole('cell').nth(3)).toHaveText(/^Candidate ID \d+$/);
   await expectNoAxeViolations(page);
 });
 

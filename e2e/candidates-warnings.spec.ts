@@ -59,7 +59,9 @@ test('the same e-mail twice to one requisition is warned about, in the batch and
   await expect(warnings).toContainText(`is already in the batch for requisition 40001`);
 
   await sendBatch(page);
-  await expect(page.getByText('All 1 candidate processed.')).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: 'Batch just sent' }).getByText(/^All 1 candidate processed: /),
+  ).toBeVisible();
   await expect(warnings).toContainText('was already sent to requisition 40001');
   await expect(warnings).not.toContainText('already in the batch');
 });

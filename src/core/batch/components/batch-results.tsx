@@ -11,6 +11,8 @@ import type { BatchKind } from '../model/batch-kind';
 import { isSettled } from '../model/results-polling';
 import type { Submission } from '../model/submissions-state';
 import { countStatuses } from '../model/submissions-state';
+import type { ResultsSummary } from '../model/results-summary';
+import { summarizeResults } from '../model/results-summary';
 
 export interface BatchResultsProps {
   kind: BatchKind;
@@ -18,42 +20,55 @@ export interface BatchResultsProps {
   headingLevel?: 2 | 3;
 }
 
-/**
- * A batch's results, row by row, polled until nothing is Pending: Success with the created id,
- * or Error with the VMS's message and Fix, which loads that item back into its form.
- */
-export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResultsProps) {
+// Batches whose final outcome this page has recorded: the full view and the panel's summary of
+// the same batch both watch it, and the lists are refreshed once, not once per view.
+const recorded = new Set<string>();
+
+/** A batch's result rows, polled until settled; once settled, the outcome is recorded. */
+function useBatchResults(kind: BatchKind, submission: Submission) {
   const orgs = { clientOrgId: submission.clientOrgId, vendorOrgId: submission.vendorOrgId };
   const query = useQuery(batchResultsQueryOptions(kind, orgs, submission.batchId));
-  const loadIntoForm = useLoadIntoForm(kind);
   const queryClient = useQueryClient();
   const rows = query.data;
   const settled = rows !== undefined && isSettled(rows);
 
   useEffect(() => {
-    if (!rows || !settled) return;
+    if (!rows || !settled || recorded.has(submission.batchId)) return;
+    recorded.add(submission.batchId);
     recordFinalOutcome(submission.batchId, countStatuses(rows));
     // What the batch created or changed shows at once in the lists.
     if (kind.affects) void queryClient.invalidateQueries({ queryKey: kind.affects });
   }, [rows, settled, submission.batchId, kind.affects, queryClient]);
 
+  return { query, rows, settled, summary: rows ? summarizeResults(rows) : null };
+}
+
+/**
+ * A batch's results, row by row, polled until nothing is Pending: Success with the created id,
+ * or Error with the VMS's message and Fix, which loads that item back into its form.
+ */
+export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResultsProps) {
+  const { query, rows, settled, summary } = useBatchResults(kind, submission);
+  const loadIntoForm = useLoadIntoForm(kind);
+
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
-  const done = rows?.filter((row) => !row.pending).length ?? 0;
 
   return (
-    <div className="results">
-      <Heading className="results__title">
+    <section
+      className="results"
+      id={resultsElementId(submission.batchId)}
+      aria-labelledby={`${resultsElementId(submission.batchId)}-title`}
+    >
+      <Heading className="results__title" id={`${resultsElementId(submission.batchId)}-title`}>
         Results of batch <code>{submission.batchId}</code>
       </Heading>
-      <p role="status" className="results__progress">
-        {query.isPending
-          ? 'Asking the VMS for the results…'
-          : rows === undefined
-            ? null
-            : settled
-              ? `All ${countOf(rows.length, kind.noun.one, kind.noun.many)} processed.`
-              : `${done} of ${rows.length} processed; checking again shortly…`}
-      </p>
+      <div role="status" className="results__progress">
+        {query.isPending ? (
+          'Asking the VMS for the results…'
+        ) : summary ? (
+          <ResultsSummaryLine summary={summary} settled={settled} kind={kind} />
+        ) : null}
+      </div>
       {query.isError ? (
         <div role="alert" className="notice notice--error">
           <p>
@@ -65,90 +80,166 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
         </div>
       ) : null}
       {rows && rows.length > 0 ? (
+        // A table to assistive technology, a grid of rows on a wide screen and a card per row on
+        // a narrow one: every row's status, id, message and Fix fit the width, nothing scrolls
+        // sideways.
         <div
-          className="table-scroll"
-          role="region"
+          role="table"
+          className="result-rows"
           aria-label={`Results of batch ${submission.batchId}`}
-          tabIndex={0}
         >
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                <th scope="col">Item</th>
-                <th scope="col">Status</th>
-                <th scope="col">{kind.labels.createdId}</th>
-                <th scope="col">Message</th>
-                <th scope="col">
-                  <span className="visually-hidden">Action</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => {
-                const item = submission.items[row.row - 1];
-                const summary = item ? kind.summarize(item) : null;
-                return (
-                  <tr key={row.row}>
-                    <td>{row.row}</td>
-                    <td>
-                      {summary ? (
-                        <>
-                          <span className="results__reference">
-                            {summary.reference || row.reference}
-                          </span>{' '}
-                          <span className="results__item-title">{summary.title}</span>
-                        </>
-                      ) : (
-                        row.reference
-                      )}
-                    </td>
-                    <td>
-                      <StatusBadge tone={row.tone}>{row.status}</StatusBadge>
-                    </td>
-                    <td>
-                      {row.createdId === '' ? (
-                        '–'
-                      ) : kind.createdIdPath ? (
-                        <Link to={kind.createdIdPath(row.createdId)}>{row.createdId}</Link>
-                      ) : (
-                        row.createdId
-                      )}
-                    </td>
-                    <td className="results__message">{row.message}</td>
-                    <td>
-                      {row.failed && item ? (
-                        <button
-                          type="button"
-                          className="button button--secondary button--small"
-                          aria-label={`Fix row ${row.row}`}
-                          onClick={() =>
-                            loadIntoForm(
-                              {
-                                origin: {
-                                  type: 'result',
-                                  batchId: submission.batchId,
-                                  row: row.row,
-                                  loaded: submission.loaded?.[row.row - 1] ?? undefined,
-                                },
-                                wire: item,
-                                label: `row ${row.row} of batch ${submission.batchId}`,
+          <div role="rowgroup" className="result-rows__head">
+            <div role="row" className="result-row">
+              <span role="columnheader">Row</span>
+              <span role="columnheader">Item</span>
+              <span role="columnheader">Status</span>
+              <span role="columnheader">{kind.labels.createdId}</span>
+              <span role="columnheader">Message</span>
+              <span role="columnheader">
+                <span className="visually-hidden">Action</span>
+              </span>
+            </div>
+          </div>
+          <div role="rowgroup">
+            {rows.map((row) => {
+              const item = submission.items[row.row - 1];
+              const described = item ? kind.summarize(item) : null;
+              return (
+                <div role="row" className="result-row" key={row.row}>
+                  <span role="cell" className="result-row__n">
+                    <span className="result-row__label">Row </span>
+                    {row.row}
+                  </span>
+                  <span role="cell" className="result-row__item">
+                    {described ? (
+                      <>
+                        <span className="results__reference">
+                          {described.reference || row.reference}
+                        </span>{' '}
+                        <span className="results__item-title">{described.title}</span>
+                      </>
+                    ) : (
+                      row.reference
+                    )}
+                  </span>
+                  <span role="cell" className="result-row__status">
+                    <StatusBadge tone={row.tone}>{row.status}</StatusBadge>
+                  </span>
+                  <span role="cell" className="result-row__id">
+                    <span className="result-row__label">{kind.labels.createdId} </span>
+                    {row.createdId === '' ? (
+                      '–'
+                    ) : kind.createdIdPath ? (
+                      <Link to={kind.createdIdPath(row.createdId)}>{row.createdId}</Link>
+                    ) : (
+                      row.createdId
+                    )}
+                  </span>
+                  <span role="cell" className="results__message user-text">
+                    {row.message}
+                  </span>
+                  <span role="cell" className="result-row__action">
+                    {row.failed && item ? (
+                      <button
+                        type="button"
+                        className="button button--secondary button--small"
+                        aria-label={`Fix row ${row.row}`}
+                        onClick={() =>
+                          loadIntoForm(
+                            {
+                              origin: {
+                                type: 'result',
+                                batchId: submission.batchId,
+                                row: row.row,
+                                loaded: submission.loaded?.[row.row - 1] ?? undefined,
                               },
-                              submission.clientOrgId,
-                            )
-                          }
-                        >
-                          Fix
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+                              wire: item,
+                              label: `row ${row.row} of batch ${submission.batchId}`,
+                            },
+                            submission.clientOrgId,
+                          )
+                        }
+                      >
+                        Fix
+                      </button>
+                    ) : null}
+                  </span>
+                </div>
+              );
+            })}
+          </div>
         </div>
       ) : null}
+    </section>
+  );
+}
+
+/**
+ * The batch panel's part of a sent batch: the counts and the progress, and a link to the rows
+ * (shown in the main column, where they have room). Not a live region: the full view announces.
+ */
+export function BatchResultsSummary({
+  kind,
+  submission,
+}: {
+  kind: BatchKind;
+  submission: Submission;
+}) {
+  const { query, settled, summary } = useBatchResults(kind, submission);
+  return (
+    <div className="results results--compact">
+      <div className="results__progress">
+        {query.isPending ? (
+          <p>Asking the VMS for the results…</p>
+        ) : summary ? (
+          <ResultsSummaryLine summary={summary} settled={settled} kind={kind} />
+        ) : (
+          <p>The results could not be read; see below the form’s heading.</p>
+        )}
+      </div>
+      <a href={`#${resultsElementId(submission.batchId)}`}>Each item’s result</a>
     </div>
+  );
+}
+
+/** Where a batch's results are on the page, for links to them. */
+export const resultsElementId = (batchId: string) => `results-of-${batchId}`;
+
+/**
+ * `3 Success · 1 Error · 496 Pending` as labelled chips, with a progress bar while any row is
+ * Pending.
+ */
+export function ResultsSummaryLine({
+  summary,
+  settled,
+  kind,
+}: {
+  summary: ResultsSummary;
+  settled: boolean;
+  kind: BatchKind;
+}) {
+  return (
+    <>
+      <p className="results__counts">
+        {settled
+          ? `All ${countOf(summary.total, kind.noun.one, kind.noun.many)} processed: `
+          : `${summary.done} of ${summary.total} processed: `}
+        {summary.counts.map((entry, index) => (
+          <span key={entry.status}>
+            {index > 0 ? <span aria-hidden="true"> · </span> : null}
+            <StatusBadge tone={entry.tone}>{`${entry.count} ${entry.status}`}</StatusBadge>
+          </span>
+        ))}
+        {settled ? null : <span className="visually-hidden">; checking again shortly</span>}
+      </p>
+      {settled ? null : (
+        <progress
+          className="results__bar"
+          max={summary.total}
+          value={summary.done}
+          aria-label={`${summary.done} of ${summary.total} processed`}
+        />
+      )}
+    </>
   );
 }

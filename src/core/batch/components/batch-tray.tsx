@@ -12,7 +12,7 @@ import type { Removed, TrayItem } from '../model/tray-state';
 import { trayPayload } from '../model/tray-state';
 import { LostSendNotice } from './lost-send-notice';
 import { TrayItemList } from './tray-item-list';
-import { BatchResults } from './batch-results';
+import { BatchResultsSummary } from './batch-results';
 import { JsonPreview } from './json-preview';
 
 export interface BatchTrayProps {
@@ -196,8 +196,8 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
             <h3 className="notice__title">Batch accepted</h3>
             <p>
               The VMS accepted {nouns(sender.data.submission.itemCount)} as batch{' '}
-              <code>{sender.data.batchId}</code>. Results appear below as it processes them; all
-              batches are under <Link to="/submissions">Submissions</Link>.
+              <code>{sender.data.batchId}</code>. Each item’s result shows above the form as the VMS
+              processes it; all batches are under <Link to="/submissions">Submissions</Link>.
             </p>
             {sender.data.notes.map((note) => (
               <p key={note} className="user-text">
@@ -205,7 +205,7 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
               </p>
             ))}
           </div>
-          <BatchResults kind={kind} submission={sender.data.submission} headingLevel={3} />
+          <BatchResultsSummary kind={kind} submission={sender.data.submission} />
         </div>
       ) : null}
     </section>

@@ -1,9 +1,18 @@
 import type { ReactNode, RefObject } from 'react';
-import { Suspense, useCallback, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { useLatestSent } from '../hooks/use-latest-sent';
 import type { WorkspaceSession } from '../hooks/use-workspace-session';
+import { useOrgScope } from '../../../shared/config/org-context';
 import type { BatchKind } from '../model/batch-kind';
-import { BatchTray } from './batch-tray';
 import { ReplaceFormDialog } from './replace-form-dialog';
+
+// The batch panel, its list and its sending are code of their own, loaded beside the batch's
+// items (which are read from the browser's database after the first paint): the form is drawn
+// without waiting for either.
+const BatchTray = lazy(() =>
+  import('./batch-tray').then((module) => ({ default: module.BatchTray })),
+);
+const LatestResults = lazy(() => import('./latest-results'));
 
 /**
  * A workspace page of any payload kind: its heading and form on the left, the kind's batch tray
@@ -21,15 +30,21 @@ export function WorkspaceFrame<V>({
   children: ReactNode;
 }) {
   const origin = session.start?.origin;
+  const latest = useLatestSent(kind.id, useOrgScope().clientOrgId);
   return (
     <div className="workspace">
       <title>{`${heading} · VMS submission portal`}</title>
       <div className="workspace__main">
         <h1>{heading}</h1>
+        {latest ? (
+          <Suspense fallback={null}>
+            <LatestResults kind={kind} submission={latest} />
+          </Suspense>
+        ) : null}
         {children}
       </div>
       <aside className="workspace__tray" aria-label="Batch">
-        {/* The form does not wait for the batch to be read from the browser's database. */}
+        {/* The form does not wait for the batch's code or its items. */}
         <Suspense
           fallback={
             <section className="tray" aria-busy="true">

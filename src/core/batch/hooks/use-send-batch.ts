@@ -9,6 +9,7 @@ import type { BatchKind } from '../model/batch-kind';
 import type { Submission } from '../model/submissions-state';
 import { itemsToSend, markLost, removeSent, withSendKey } from '../model/tray-state';
 import { trayStore } from './use-batch-tray';
+import { sendMutationKey } from './use-latest-sent';
 import { recordSubmission } from './use-submissions';
 
 export interface SentBatch extends BatchAccepted {
@@ -49,7 +50,7 @@ function answerLost(error: unknown): boolean {
 export function useSendBatch(kind: BatchKind, orgs: OrgScope, serverTimeoutMs: number) {
   const inFlight = useRef(false);
   const mutation = useMutation({
-    mutationKey: ['batches', kind.id, 'send', orgs.clientOrgId],
+    mutationKey: sendMutationKey(kind.id, orgs.clientOrgId),
     mutationFn: async (): Promise<SentBatch> => {
       const store = trayStore(kind.id, orgs.clientOrgId);
       const notes: string[] = [];
