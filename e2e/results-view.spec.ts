@@ -36,7 +36,7 @@ for (const viewport of [
 
     const results = await sendBatch(page);
     // The full view is in the main column; the batch panel sums it up and links to it.
-    await expect(results.getByRole('status')).toHaveText(
+    await expect(results.getByRole('status').first()).toHaveText(
       /^All 3 requisitions processed: 2 Success · 1 Error$/,
     );
     const panel = page.getByRole('region', { name: 'Batch to send' });

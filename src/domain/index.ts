@@ -106,3 +106,4 @@ export {
 } from './requisition-amend';
 export { skillRowParts } from './requisition-catalog';
 export { skillResponseParts } from './candidate-catalog';
+export { fieldNamedIn } from './vms-message';

@@ -1,16 +1,18 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { useOrg } from '../../../shared/config/org-context';
 import { errorMessage } from '../../../shared/api/http';
 import { countOf } from '../../../shared/lib/format';
 import { StatusBadge } from '../../../shared/ui/status-badge';
 import { batchResultsQueryOptions } from '../api/batch-results';
-import { recordFinalOutcome } from '../hooks/use-submissions';
+import { useBatchTray } from '../hooks/use-batch-tray';
+import { recordFinalOutcome, useSubmissions } from '../hooks/use-submissions';
 import { useLoadIntoForm } from '../hooks/use-load-into-form';
-import type { BatchKind } from '../model/batch-kind';
+import type { BatchKind, ResultRow } from '../model/batch-kind';
 import { isSettled } from '../model/results-polling';
 import type { Submission } from '../model/submissions-state';
-import { countStatuses } from '../model/submissions-state';
+import { countStatuses, resentRows } from '../model/submissions-state';
 import type { ResultsSummary } from '../model/results-summary';
 import { summarizeResults } from '../model/results-summary';
 
@@ -50,6 +52,11 @@ function useBatchResults(kind: BatchKind, submission: Submission) {
 export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResultsProps) {
   const { query, rows, settled, summary } = useBatchResults(kind, submission);
   const loadIntoForm = useLoadIntoForm(kind);
+  const resent = resentRows(useSubmissions(), submission.batchId);
+  // Failed rows that can be sent again: their items are kept and no later batch resent them.
+  const fixable = (rows ?? []).filter(
+    (row) => row.failed && submission.items[row.row - 1] && !resent.has(row.row),
+  );
 
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
 
@@ -69,6 +76,9 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
           <ResultsSummaryLine summary={summary} settled={settled} kind={kind} />
         ) : null}
       </div>
+      {settled && fixable.length > 0 ? (
+        <FixAllFailed kind={kind} submission={submission} rows={fixable} />
+      ) : null}
       {query.isError ? (
         <div role="alert" className="notice notice--error">
           <p>
@@ -139,7 +149,16 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
                     {row.message}
                   </span>
                   <span role="cell" className="result-row__action">
-                    {row.failed && item ? (
+                    {resent.has(row.row) ? (
+                      <span className="result-row__resent">
+                        Resent in batch{' '}
+                        <Link
+                          to={`/submissions?batch=${encodeURIComponent(resent.get(row.row) ?? '')}`}
+                        >
+                          <code>{resent.get(row.row)}</code>
+                        </Link>
+                      </span>
+                    ) : row.failed && item ? (
                       <button
                         type="button"
                         className="button button--secondary button--small"
@@ -151,6 +170,7 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
                                 type: 'result',
                                 batchId: submission.batchId,
                                 row: row.row,
+                                message: row.message,
                                 loaded: submission.loaded?.[row.row - 1] ?? undefined,
                               },
                               wire: item,
@@ -171,6 +191,64 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
         </div>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * "Fix all failed": every failed row of the batch goes into the tray at once, each marked as a
+ * resend of its row with the VMS's message, to be corrected there (Edit) and sent in one batch.
+ */
+function FixAllFailed({
+  kind,
+  submission,
+  rows,
+}: {
+  kind: BatchKind;
+  submission: Submission;
+  rows: readonly ResultRow[];
+}) {
+  const tray = useBatchTray(kind.id, submission.clientOrgId, { suspend: false });
+  const { clientOrgId, setClientOrgId } = useOrg();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [note, setNote] = useState<string | null>(null);
+  const nouns = (n: number) => countOf(n, `failed ${kind.noun.one}`, `failed ${kind.noun.many}`);
+
+  const fixAll = async () => {
+    const resends = rows.flatMap((row) => {
+      const wire = submission.items[row.row - 1];
+      if (!wire) return [];
+      const loaded = submission.loaded?.[row.row - 1] ?? undefined;
+      return [
+        {
+          wire,
+          loaded,
+          resendOf: { batchId: submission.batchId, row: row.row, message: row.message },
+        },
+      ];
+    });
+    const added = await tray.addResends(resends);
+    setNote(
+      added === 0
+        ? `The ${rows.length === 1 ? `failed ${kind.noun.one} is` : `failed ${kind.noun.many} are`} already in the batch.`
+        : `Added ${nouns(added)} to the batch, each marked as a resend of its row. Correct each one (Edit in the batch panel shows what the VMS said), then send the batch once.`,
+    );
+    // The tray is kept per client org, and shown beside the kind's form.
+    if (submission.clientOrgId !== clientOrgId) setClientOrgId(submission.clientOrgId);
+    const first = resends[0];
+    const formPath = first ? kind.formPath(first.wire).split('?')[0] : undefined;
+    if (formPath && pathname !== formPath) void navigate(formPath);
+  };
+
+  return (
+    <div className="results__fix-all">
+      <button type="button" className="button button--secondary" onClick={() => void fixAll()}>
+        Fix all failed ({rows.length})
+      </button>
+      <p role="status" className="field__hint">
+        {note}
+      </p>
+    </div>
   );
 }
 

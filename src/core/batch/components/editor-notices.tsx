@@ -21,10 +21,17 @@ export function EditorNotices<V>({
         <DraftNotice savedAt={draft?.savedAt ?? null} onDiscard={onDiscard} />
       ) : null}
       {origin.type === 'result' ? (
-        <p className="notice notice--info">
-          Fixing row {origin.row} of batch <code>{origin.batchId}</code>: correct it, then add it to
-          a new batch.
-        </p>
+        <div className="notice notice--info">
+          <p>
+            Fixing row {origin.row} of batch <code>{origin.batchId}</code>: correct it, then add it
+            to a new batch.
+          </p>
+          {origin.message ? (
+            <p>
+              The VMS said: <q className="user-text">{origin.message}</q>
+            </p>
+          ) : null}
+        </div>
       ) : null}
     </>
   );

@@ -99,6 +99,16 @@ export const TrayItemRow = memo(function TrayItemRow({
           <p className="tray-item__changes">No changes: the Amend would change nothing.</p>
         )
       ) : null}
+      {item.resendOf ? (
+        <p className="tray-item__resend">
+          Resends row {item.resendOf.row} of batch <code>{item.resendOf.batchId}</code>
+          {item.resendOf.message ? (
+            <>
+              ; the VMS said: <q className="user-text">{item.resendOf.message}</q>
+            </>
+          ) : null}
+        </p>
+      ) : null}
       <div className="tray-item__status">
         {locked ? <StatusBadge tone="pending">Outcome unknown</StatusBadge> : null}
         {editing ? <StatusBadge tone="pending">Editing</StatusBadge> : null}{' '}

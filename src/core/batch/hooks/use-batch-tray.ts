@@ -5,9 +5,10 @@ import type { IndexedListStore } from '../../../shared/storage/indexed-list-stor
 import { indexedListStore } from '../../../shared/storage/indexed-list-store';
 import { storageKey, useLocalStore } from '../../../shared/storage/local-store';
 import type { WireItem } from '../model/batch-kind';
-import type { Removed, TrayState } from '../model/tray-state';
+import type { Removed, ResendOf, TrayState } from '../model/tray-state';
 import {
   addItem,
+  addResends,
   duplicateItem,
   emptyTray,
   removeItem,
@@ -36,7 +37,15 @@ export function trayStore(kind: PayloadKind, clientOrgId: number): IndexedListSt
 export interface BatchTray {
   state: TrayState;
   store: IndexedListStore<TrayState>;
-  add(wire: WireItem, loaded?: LoadedRecord): string;
+  add(wire: WireItem, loaded?: LoadedRecord, resendOf?: ResendOf): string;
+  /** Failed rows of a sent batch, to be sent again; returns how many were added. */
+  addResends(
+    resends: ReadonlyArray<{
+      wire: WireItem;
+      loaded?: LoadedRecord | undefined;
+      resendOf: ResendOf;
+    }>,
+  ): Promise<number>;
   replace(id: string, wire: WireItem, loaded?: LoadedRecord): void;
   split(id: string, wires: readonly WireItem[]): void;
   revise(id: string, revise: (item: TrayItem) => TrayItem): void;
@@ -62,12 +71,29 @@ export function useBatchTray(
   const state = useLocalStore(store);
   const actions = useMemo(
     () => ({
-      add(wire: WireItem, loaded?: LoadedRecord) {
+      add(wire: WireItem, loaded?: LoadedRecord, resendOf?: ResendOf) {
         const id = newId();
         store.update((current) =>
-          addItem(current, { id, wire, addedAt: new Date().toISOString(), loaded }),
+          addItem(current, { id, wire, addedAt: new Date().toISOString(), loaded, resendOf }),
         );
         return id;
+      },
+      async addResends(
+        resends: ReadonlyArray<{
+          wire: WireItem;
+          loaded?: LoadedRecord | undefined;
+          resendOf: ResendOf;
+        }>,
+      ) {
+        // Read what the tray holds first: a row already in it is not added twice.
+        await store.ready;
+        const now = new Date().toISOString();
+        const { state: next, added } = addResends(
+          store.get(),
+          resends.map((resend) => ({ id: newId(), addedAt: now, ...resend })),
+        );
+        if (added > 0) store.set(next);
+        return added;
       },
       replace(id: string, wire: WireItem, loaded?: LoadedRecord) {
         store.update((current) => replaceItem(current, id, wire, new Date().toISOString(), loaded));

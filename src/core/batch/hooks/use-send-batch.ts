@@ -121,6 +121,10 @@ export function useSendBatch(kind: BatchKind, orgs: OrgScope, serverTimeoutMs: n
         items,
         loaded: sending.map((item) => item.loaded ?? null),
         finalCounts: null,
+        // Which failed rows of earlier batches this one sends again: those rows say so.
+        ...(sending.some((item) => item.resendOf)
+          ? { resendOf: sending.map((item) => item.resendOf ?? null) }
+          : {}),
       };
       // Recorded before the tray is emptied: at no moment are the items in neither place.
       recordSubmission(submission);

@@ -25,7 +25,15 @@ export function useTrayTarget(kind: BatchKind, clientOrgId: number, origin: Draf
     put(wire: WireItem, name: string, loaded?: LoadedRecord): string {
       const count = items.length + (editingId ? 0 : 1);
       if (editingId) tray.replace(editingId, wire, loaded);
-      else tray.add(wire, loaded);
+      else
+        tray.add(
+          wire,
+          loaded,
+          // Fix: the item sends a failed row again, and that row will say so.
+          origin.type === 'result'
+            ? { batchId: origin.batchId, row: origin.row, message: origin.message ?? '' }
+            : undefined,
+        );
       return `${editingId ? 'Updated' : 'Added'} ${name} ${editingId ? 'in' : 'to'} the batch, which now holds ${countOf(count, kind.noun.one, kind.noun.many)}. Send it from the batch panel, or fill in another.`;
     },
   };

@@ -18,8 +18,14 @@ export type DraftOrigin =
   | { type: 'record'; id: string; loaded?: LoadedRecord | undefined }
   /** A tray item being edited: "Update" replaces it. */
   | { type: 'tray-item'; itemId: string; loaded?: LoadedRecord | undefined }
-  /** An item of a sent batch loaded back to be fixed and sent again. */
-  | { type: 'result'; batchId: string; row: number; loaded?: LoadedRecord | undefined };
+  /** An item of a sent batch loaded back to be fixed and sent again, with the VMS's message. */
+  | {
+      type: 'result';
+      batchId: string;
+      row: number;
+      message?: string | undefined;
+      loaded?: LoadedRecord | undefined;
+    };
 
 export const draftOriginSchema: z.ZodType<DraftOrigin> = z.discriminatedUnion('type', [
   z.object({ type: z.literal('blank') }),
@@ -33,6 +39,7 @@ export const draftOriginSchema: z.ZodType<DraftOrigin> = z.discriminatedUnion('t
     type: z.literal('result'),
     batchId: z.string(),
     row: z.number().int(),
+    message: z.string().optional(),
     loaded: loadedRecordSchema.optional(),
   }),
 ]);

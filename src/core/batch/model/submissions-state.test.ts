@@ -6,6 +6,7 @@ import {
   countStatuses,
   describeOutcome,
   recordOutcome,
+  resentRows,
   shedOldItems,
   submissionsSchema,
 } from './submissions-state';
@@ -81,5 +82,30 @@ describe('submissions history', () => {
   it('parses what it stores', () => {
     expect(submissionsSchema.safeParse([submission('rb_1')]).success).toBe(true);
     expect(submissionsSchema.safeParse([{ batchId: 'rb_1' }]).success).toBe(false);
+  });
+});
+
+describe('resent rows', () => {
+  it('names, for each resent row of a batch, the newest batch that sent it again', () => {
+    const first = { ...submission('rb_1', 3) };
+    const fixOne = {
+      ...submission('rb_2', 1),
+      resendOf: [{ batchId: 'rb_1', row: 3, message: 'refused' }],
+    };
+    const fixBoth = {
+      ...submission('rb_3', 3),
+      resendOf: [
+        { batchId: 'rb_1', row: 2, message: 'refused' },
+        null,
+        { batchId: 'rb_1', row: 3, message: 'refused' },
+      ],
+    };
+    const list = [fixBoth, fixOne, first]; // newest first, as stored
+    expect([...resentRows(list, 'rb_1')].sort()).toEqual([
+      [2, 'rb_3'],
+      [3, 'rb_3'],
+    ]);
+    expect(resentRows(list, 'rb_2').size).toBe(0);
+    expect(submissionsSchema.parse(JSON.parse(JSON.stringify(list)))).toEqual(list);
   });
 });

@@ -3,6 +3,8 @@ import { loadedRecordSchema } from '../../../domain';
 import { z } from 'zod';
 import { payloadKinds } from '../../../domain';
 import type { ResultRow, WireItem } from './batch-kind';
+import type { ResendOf } from './tray-state';
+import { resendOfSchema } from './tray-state';
 
 /**
  * The submissions history: every batch the VMS accepted (202 with a batch id), newest first,
@@ -24,6 +26,8 @@ export interface Submission {
   finalCounts: Record<string, number> | null;
   /** True when the items were dropped to make room in browser storage. */
   itemsDropped?: boolean | undefined;
+  /** Per item, the failed row of an earlier batch it sends again (null for other items). */
+  resendOf?: (ResendOf | null)[] | undefined;
 }
 
 export const submissionSchema: z.ZodType<Submission> = z.object({
@@ -37,7 +41,23 @@ export const submissionSchema: z.ZodType<Submission> = z.object({
   loaded: z.array(loadedRecordSchema.nullable()).optional(),
   finalCounts: z.record(z.string(), z.number()).nullable(),
   itemsDropped: z.boolean().optional(),
+  resendOf: z.array(resendOfSchema.nullable()).optional(),
 });
+
+/**
+ * The rows of batch `batchId` that were sent again, each with the batch that did it (the newest,
+ * when a row was resent more than once). `list` is newest first, as stored.
+ */
+export function resentRows(list: readonly Submission[], batchId: string): Map<number, string> {
+  const rows = new Map<number, string>();
+  for (const submission of list) {
+    for (const resend of submission.resendOf ?? []) {
+      if (resend?.batchId === batchId && !rows.has(resend.row))
+        rows.set(resend.row, submission.batchId);
+    }
+  }
+  return rows;
+}
 
 export const submissionsSchema = z.array(submissionSchema);
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TrayItem, TrayState } from './tray-state';
 import {
   addItem,
+  addResends,
   duplicateItem,
   emptyTray,
   isLocked,
@@ -145,5 +146,37 @@ describe('splitItem', () => {
     expect(ids(split)).toEqual(['a', 'b1', 'b2']);
     expect(split.items[2]).toMatchObject({ wire: { reqownerid: 'o' }, loaded });
     expect(split.sendKey).toBeNull();
+  });
+});
+
+describe('resends (Fix all failed)', () => {
+  const resend = (id: string, batchId: string, row: number): TrayItem => ({
+    ...item(id),
+    resendOf: { batchId, row, message: `row ${row} refused` },
+  });
+
+  it('adds each failed row once, after what the tray holds, and drops the send key', () => {
+    const { state, added } = addResends(tray('a'), [
+      resend('r1', 'B1', 2),
+      resend('r2', 'B1', 3),
+      resend('r3', 'B1', 2),
+    ]);
+    expect(added).toBe(2);
+    expect(ids(state)).toEqual(['a', 'r1', 'r2']);
+    expect(state.sendKey).toBeNull();
+  });
+
+  it('does not add a row already in the tray as a resend, and then leaves the tray as it was', () => {
+    const before = addItem(tray('a'), resend('r1', 'B1', 2));
+    const { state, added } = addResends(before, [resend('again', 'B1', 2)]);
+    expect(added).toBe(0);
+    expect(state).toBe(before);
+  });
+
+  it('keeps the resend mark when the item is edited, and stores it', () => {
+    const before = addItem(emptyTray, resend('r1', 'B1', 2));
+    const edited = replaceItem(before, 'r1', { requesttype: 'I', titlerole: 'Fixed' }, 'now');
+    expect(edited.items[0]?.resendOf).toEqual({ batchId: 'B1', row: 2, message: 'row 2 refused' });
+    expect(trayStateSchema.parse(JSON.parse(JSON.stringify(edited)))).toEqual(edited);
   });
 });

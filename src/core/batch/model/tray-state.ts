@@ -19,7 +19,23 @@ export interface TrayItem {
   loaded?: LoadedRecord | undefined;
   /** Changed in the VMS since loading, in fields this item changes too: held until decided. */
   held?: { current: LoadedRecord; conflicts: AmendConflict[] } | undefined;
+  /** A failed row of a sent batch, sent again (Fix, Fix all failed), with what the VMS said. */
+  resendOf?: ResendOf | undefined;
 }
+
+export interface ResendOf {
+  batchId: string;
+  /** 1-based row of that batch. */
+  row: number;
+  /** The VMS's message for the row ('' when it gave none). */
+  message: string;
+}
+
+export const resendOfSchema: z.ZodType<ResendOf> = z.object({
+  batchId: z.string(),
+  row: z.number().int().positive(),
+  message: z.string(),
+});
 
 /**
  * A send whose answer never came (timeout, lost connection, or the server's outcome_unknown): the
@@ -59,6 +75,7 @@ export const trayStateSchema: z.ZodType<TrayState> = z.object({
       held: z
         .object({ current: loadedRecordSchema, conflicts: z.array(conflictSchema) })
         .optional(),
+      resendOf: resendOfSchema.optional(),
     }),
   ),
   sendKey: z.string().nullable(),
@@ -87,6 +104,28 @@ export function addItem(state: TrayState, item: TrayItem): TrayState {
   return changed(state, [...state.items, item]);
 }
 
+const sameRow = (a: ResendOf, b: ResendOf) => a.batchId === b.batchId && a.row === b.row;
+
+/**
+ * Failed rows of a sent batch added to be sent again (Fix all failed). A row already in the tray
+ * as a resend is not added twice. Returns the tray and how many were added.
+ */
+export function addResends(
+  state: TrayState,
+  resends: readonly TrayItem[],
+): { state: TrayState; added: number } {
+  const rows = state.items.flatMap((item) => (item.resendOf ? [item.resendOf] : []));
+  const fresh: TrayItem[] = [];
+  for (const item of resends) {
+    const row = item.resendOf;
+    if (!row || rows.some((other) => sameRow(other, row))) continue;
+    rows.push(row);
+    fresh.push(item);
+  }
+  if (fresh.length === 0) return { state, added: 0 };
+  return { state: changed(state, [...state.items, ...fresh]), added: fresh.length };
+}
+
 /** Replaces an item's payload in place (Edit); an item no longer in the tray is appended. */
 export function replaceItem(
   state: TrayState,
@@ -101,7 +140,7 @@ export function replaceItem(
   return changed(
     state,
     state.items.map((item) =>
-      item.id === id ? { id, wire, addedAt: item.addedAt, loaded } : item,
+      item.id === id ? { id, wire, addedAt: item.addedAt, loaded, resendOf: item.resendOf } : item,
     ),
   );
 }

@@ -49,6 +49,8 @@ export interface CandidateFormViewProps {
   onValid(values: CandidateForm): void;
   actions?: ReactNode;
   preview?(toWire: (values: CandidateForm) => unknown): ReactNode;
+  /** A field the VMS named when it refused this item: in the summary until it is changed. */
+  flagged?: FormProblem | null;
 }
 
 function useWarnings(
@@ -78,6 +80,7 @@ export function CandidateFormView({
   onValid,
   actions,
   preview,
+  flagged = null,
 }: CandidateFormViewProps) {
   const [summary, setSummary] = useState<{ problems: FormProblem[]; attempt: number }>({
     problems: [],
@@ -126,7 +129,10 @@ export function CandidateFormView({
           }, onInvalid)(event)
         }
       >
-        <ErrorSummary problems={summary.problems} attempt={summary.attempt} />
+        <ErrorSummary
+          problems={summary.attempt === 0 && flagged ? [flagged] : summary.problems}
+          attempt={summary.attempt}
+        />
         <p className="form-note">
           Fields marked (required) must be filled. Each label shows the field’s wire name after the
           dot.

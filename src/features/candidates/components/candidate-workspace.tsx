@@ -4,7 +4,9 @@ import { Link, useSearchParams } from 'react-router';
 import type { CandidateForm, RequisitionContext } from '../../../domain';
 import {
   blankSkillResponseRow,
+  candidateCatalog,
   candidateFormDefaults,
+  candidateFormPath,
   candidateFormToWire,
   candidateWireToForm,
 } from '../../../domain';
@@ -17,6 +19,7 @@ import {
 } from '../../../core/batch/components/workspace-frame';
 import { useSubmissions } from '../../../core/batch/hooks/use-submissions';
 import { useTrayTarget } from '../../../core/batch/hooks/use-tray-target';
+import { useVmsFlag, vmsMessageFor } from '../../../core/batch/hooks/use-vms-flag';
 import type {
   WorkspaceSession,
   WorkspaceSessionOptions,
@@ -70,8 +73,15 @@ function CandidateEditor({
   const submissions = useSubmissions();
 
   // The same e-mail to the same requisition: sent from this browser, or waiting in the batch.
-  // A row being fixed is not its own duplicate: the VMS answered Error to it.
-  const fixing = start.origin.type === 'result' ? start.origin : null;
+  // A row being fixed (Fix, or Edit of a resend in the tray) is not its own duplicate: the VMS
+  // answered Error to it.
+  const origin = start.origin;
+  const fixing =
+    origin.type === 'result'
+      ? origin
+      : origin.type === 'tray-item'
+        ? (target.tray.state.items.find((item) => item.id === origin.itemId)?.resendOf ?? null)
+        : null;
   const submitted = useMemo(
     () =>
       submissions
@@ -113,6 +123,14 @@ function CandidateEditor({
     onAdded(target.put(wire, name || 'the candidate'));
   };
 
+  // Fixing a failed row: the field the VMS named is flagged with its message.
+  const flagged = useVmsFlag(
+    form,
+    vmsMessageFor(start.origin, trayItems),
+    candidateCatalog,
+    candidateFormPath,
+  );
+
   const { preview, actions } = useFormEditorParts<CandidateForm>({
     fileName: 'candidate.json',
     editing: Boolean(editingId),
@@ -131,6 +149,7 @@ function CandidateEditor({
         onValid={onValid}
         preview={preview}
         actions={actions}
+        flagged={flagged}
       />
     </>
   );

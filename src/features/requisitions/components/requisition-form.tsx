@@ -58,6 +58,8 @@ export interface RequisitionFormViewProps {
   loaded?: LoadedRecord | undefined;
   /** A JSON preview rendered by the caller (it knows the payload kind's download name). */
   preview?(toWire: (values: RequisitionForm) => unknown): ReactNode;
+  /** A field the VMS named when it refused this item: in the summary until it is changed. */
+  flagged?: FormProblem | null;
 }
 
 const scalarSections = sectionOrder.filter(
@@ -78,6 +80,7 @@ export function RequisitionFormView({
   actions,
   preview,
   loaded,
+  flagged = null,
 }: RequisitionFormViewProps) {
   const [summary, setSummary] = useState<{ problems: FormProblem[]; attempt: number }>({
     problems: [],
@@ -127,7 +130,10 @@ export function RequisitionFormView({
             }, onInvalid)(event)
           }
         >
-          <ErrorSummary problems={summary.problems} attempt={summary.attempt} />
+          <ErrorSummary
+            problems={summary.attempt === 0 && flagged ? [flagged] : summary.problems}
+            attempt={summary.attempt}
+          />
           <p className="form-note">
             {mode === 'insert'
               ? 'Fields marked (required) must be filled for a new requisition. Each label shows the field’s wire name after the dot.'

@@ -9,7 +9,9 @@ import {
   loadedRecordOf,
   optionLabel,
   reqStatuses,
+  requisitionCatalog,
   requisitionFormDefaults,
+  requisitionFormPath,
   requisitionFormToWire,
   requisitionRecordToAmendWire,
   requisitionWireToForm,
@@ -18,6 +20,7 @@ import { EditorNotices } from '../../../core/batch/components/editor-notices';
 import { useFormEditorParts } from '../../../core/batch/components/form-editor-parts';
 import { AddedNote, WorkspaceFrame } from '../../../core/batch/components/workspace-frame';
 import { useTrayTarget } from '../../../core/batch/hooks/use-tray-target';
+import { useVmsFlag, vmsMessageFor } from '../../../core/batch/hooks/use-vms-flag';
 import type { WorkspaceSession } from '../../../core/batch/hooks/use-workspace-session';
 import {
   useDraftAutosave,
@@ -82,6 +85,14 @@ function RequisitionEditor({
     onAdded(target.put(wire, name || 'the requisition', loaded));
   };
 
+  // Fixing a failed row: the field the VMS named is flagged with its message.
+  const flagged = useVmsFlag(
+    form,
+    vmsMessageFor(start.origin, target.tray.state.items),
+    requisitionCatalog,
+    (key) => requisitionFormPath(key, start.values),
+  );
+
   const { preview, actions } = useFormEditorParts<RequisitionForm>({
     fileName: 'requisition.json',
     editing: Boolean(target.editingId),
@@ -102,6 +113,7 @@ function RequisitionEditor({
         onValid={onValid}
         preview={preview}
         actions={actions}
+        flagged={flagged}
       />
     </>
   );

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { candidateCatalog } from './candidate-catalog';
+import { requisitionCatalog } from './requisition-catalog';
+import { fieldNamedIn } from './vms-message';
+
+const labelOf = (key: string) => requisitionCatalog.find((field) => field.key === key)?.label ?? '';
+
+describe('fieldNamedIn', () => {
+  it('finds the wire name a sandbox message starts with', () => {
+    expect(
+      fieldNamedIn(
+        'reqclassid: 999 is not a req class of org 1001; use one of 101 (IT|Software|Developer)',
+        requisitionCatalog,
+      ),
+    ).toBe('reqclassid');
+  });
+
+  it('finds numbered row fields by their own number', () => {
+    expect(fieldNamedIn('skilldescription3: is blank', requisitionCatalog)).toBe(
+      'skilldescription3',
+    );
+    expect(fieldNamedIn('answer2 is required for this requisition', candidateCatalog)).toBe(
+      'answer2',
+    );
+  });
+
+  it('finds a field by its label, in any case', () => {
+    const label = labelOf('titlerole');
+    expect(label).not.toBe('');
+    expect(fieldNamedIn(`The ${label.toUpperCase()} is too long`, requisitionCatalog)).toBe(
+      'titlerole',
+    );
+  });
+
+  it('takes the field named first when a message names several', () => {
+    expect(
+      fieldNamedIn('reqownerid: is blank; name the owner or give reqownerid', requisitionCatalog),
+    ).toBe('reqownerid');
+    expect(fieldNamedIn('enddate must be after startdate', requisitionCatalog)).toBe('enddate');
+  });
+
+  it('matches whole words only, and says so when no field is named', () => {
+    // "orgid" is a field; "vendororgidx" is not a mention of it.
+    expect(fieldNamedIn('vendororgidx was refused', requisitionCatalog)).toBeNull();
+    expect(fieldNamedIn('The VMS is busy; try again later', requisitionCatalog)).toBeNull();
+  });
+});

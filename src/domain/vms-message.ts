@@ -1,0 +1,26 @@
+import type { FieldDef } from './catalog-types';
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The field a message from the VMS is about, if it names one: by wire name (`reqclassid: 999 is
+ * not…`, `answer2 is blank`) or by label ("Req class ID is not valid"), whichever comes first in
+ * the message; a longer label wins over a shorter one found at the same place ("Bill rate high"
+ * over "Bill rate"). Null when no field is named. Whole words only, any case.
+ */
+export function fieldNamedIn(message: string, catalog: readonly FieldDef[]): string | null {
+  let best: { key: string; at: number; length: number } | null = null;
+  const consider = (key: string, name: string) => {
+    const match = new RegExp(`(?<![\\p{L}\\p{N}_])${escape(name)}(?![\\p{L}\\p{N}_])`, 'iu').exec(
+      message,
+    );
+    if (!match) return;
+    if (!best || match.index < best.at || (match.index === best.at && name.length > best.length))
+      best = { key, at: match.index, length: name.length };
+  };
+  for (const field of catalog) {
+    consider(field.key, field.key);
+    consider(field.key, field.label);
+  }
+  return (best as { key: string } | null)?.key ?? null;
+}
