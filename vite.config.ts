@@ -14,10 +14,9 @@ export default defineConfig(({ command }) => ({
             {
               find: /^react-router$/,
               replacement: fileURLToPath(
-                import.meta.resolve('react-router').replace(
-                  '/dist/development/',
-                  '/dist/production/',
-                ),
+                import.meta
+                  .resolve('react-router')
+                  .replace('/dist/development/', '/dist/production/'),
               ),
             },
           ]
