@@ -107,3 +107,5 @@ export {
 export { skillRowParts } from './requisition-catalog';
 export { skillResponseParts } from './candidate-catalog';
 export { fieldNamedIn } from './vms-message';
+export type { NotSubmittable, NotSubmittableId, SubmittableFacts } from './submittable';
+export { recordNotSubmittable, todayIso, whyNotSubmittable } from './submittable';

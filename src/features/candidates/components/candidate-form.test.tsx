@@ -15,6 +15,7 @@ const requisition: TargetRequisition = {
   clientInternalReq: 'NW-REQ-0001',
   status: '4',
   statusLabel: 'Open',
+  openings: '2',
   startDate: '2026-03-01',
   endDate: '2026-12-31',
   noNewSubmittalsAfter: '2030-12-31',

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { optionLabel, reqStatuses } from '../../../domain';
-import { useOrgScope } from '../../../shared/config/org-context';
+import { optionLabel, recordNotSubmittable, reqStatuses, todayIso } from '../../../domain';
+import { useOrg, useOrgScope } from '../../../shared/config/org-context';
 import { useRequisitionList } from '../../../shared/config/use-requisition-list';
 import { countOf } from '../../../shared/lib/format';
 import { LoadFailure } from '../../../shared/ui/load-failure';
@@ -19,12 +19,24 @@ const candidatesPath = (reqId: string) =>
  */
 export function RequisitionPicker() {
   const query = useRequisitionList(useOrgScope());
+  const { config } = useOrg();
   const [search, setSearch] = useState('');
+  // On by default: Filled, Closed, On Hold, full or past-deadline requisitions take no candidates.
+  const [onlySubmittable, setOnlySubmittable] = useState(true);
   const searchId = useId();
   const hintId = useId();
+  const submittableId = useId();
   const typed = search.trim();
   const records = query.data ?? [];
-  const matches = records.filter((record) => matchesSearch(record, typed));
+  const today = todayIso();
+  const found = records
+    .filter((record) => matchesSearch(record, typed))
+    .map((record) => ({
+      record,
+      reasons: recordNotSubmittable(record, config.dateFormat, today),
+    }));
+  const matches = onlySubmittable ? found.filter((entry) => entry.reasons.length === 0) : found;
+  const hidden = found.length - matches.length;
   const knownId = records.some((record) => record.reqId === typed);
 
   return (
@@ -49,11 +61,23 @@ export function RequisitionPicker() {
           onChange={(event) => setSearch(event.target.value)}
         />
       </div>
+      <div className="checkbox">
+        <input
+          id={submittableId}
+          type="checkbox"
+          checked={onlySubmittable}
+          onChange={(event) => setOnlySubmittable(event.target.checked)}
+        />
+        <label htmlFor={submittableId}>
+          Only requisitions taking candidates (Open or Interview occurring, openings left,
+          submittals not closed)
+        </label>
+      </div>
       <p role="status" className="list-status">
         {query.isPending
           ? 'Loading the requisitions…'
           : query.data
-            ? `${countOf(matches.length, 'requisition matches', 'requisitions match')}${matches.length > shownAtMost ? `; the first ${shownAtMost} are shown, type more to narrow them` : ''}.`
+            ? `${countOf(matches.length, 'requisition matches', 'requisitions match')}${matches.length > shownAtMost ? `; the first ${shownAtMost} are shown, type more to narrow them` : ''}${hidden > 0 ? `; ${countOf(hidden, 'other takes', 'others take')} no candidates now and ${hidden === 1 ? 'is' : 'are'} hidden` : ''}.`
             : null}
       </p>
       {query.isError ? (
@@ -67,7 +91,7 @@ export function RequisitionPicker() {
       ) : null}
       {matches.length > 0 ? (
         <ul className="submission-list" aria-label="Matching requisitions">
-          {matches.slice(0, shownAtMost).map((record) => (
+          {matches.slice(0, shownAtMost).map(({ record, reasons }) => (
             <li key={record.reqId}>
               <Link
                 to={candidatesPath(record.reqId)}
@@ -79,6 +103,9 @@ export function RequisitionPicker() {
               <span className="field__hint">
                 <bdi className="user-text">{record.fields.clientinternalreq}</bdi> ·{' '}
                 {optionLabel(reqStatuses, record.fields.reqstatus) ?? record.fields.reqstatus}
+                {reasons.length > 0
+                  ? ` · takes no candidates now: ${reasons.map((entry) => entry.reason).join('; ')}`
+                  : ''}
               </span>
             </li>
           ))}

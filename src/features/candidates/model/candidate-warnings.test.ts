@@ -9,6 +9,7 @@ const open: TargetRequisition = {
   clientInternalReq: 'NW-REQ-0002',
   status: '4',
   statusLabel: 'Open',
+  openings: '3',
   startDate: '2026-03-01',
   endDate: '2026-12-31',
   noNewSubmittalsAfter: '2030-12-31',
@@ -98,5 +99,13 @@ describe('candidateWarnings', () => {
         { id: 'bill-rate', message: '' },
       ]),
     ).toBe('status|bill-rate');
+  });
+});
+
+describe('a requisition with no openings left', () => {
+  it('is warned about, as the list and the picker treat it', () => {
+    const warnings = candidateWarnings(input({ requisition: { ...open, openings: '0' } }));
+    expect(warnings.map((warning) => warning.id)).toEqual(['no-openings']);
+    expect(warnings[0]?.message).toMatch(/^Requisition 40002 has no openings left/);
   });
 });

@@ -1,4 +1,4 @@
-import { submittableStatuses } from '../../../domain/vms-contract';
+import { whyNotSubmittable } from '../../../domain';
 import type { TargetRequisition } from './target-requisition';
 
 /**
@@ -8,7 +8,12 @@ import type { TargetRequisition } from './target-requisition';
  * to the batch (docs/decisions/030-candidate-workspace.md). Pure, so the rules are unit-tested.
  */
 export type CandidateWarningId =
-  'status' | 'submittals-closed' | 'bill-rate' | 'already-submitted' | 'already-in-batch';
+  | 'status'
+  | 'no-openings'
+  | 'submittals-closed'
+  | 'bill-rate'
+  | 'already-submitted'
+  | 'already-in-batch';
 
 export interface CandidateWarning {
   id: CandidateWarningId;
@@ -44,17 +49,28 @@ export function candidateWarnings(input: WarningInput): CandidateWarning[] {
   const warnings: CandidateWarning[] = [];
   if (requisition) {
     const name = `Requisition ${requisition.reqId}`;
-    if (requisition.status !== '' && !submittableStatuses.has(requisition.status)) {
-      warnings.push({
-        id: 'status',
-        message: `${name} is ${requisition.statusLabel}: the VMS accepts candidates only for Open or Interview occurring requisitions and will likely answer Error. Choose another requisition, or go on if you know its status has changed.`,
-      });
-    }
-    if (requisition.noNewSubmittalsAfter !== '' && requisition.noNewSubmittalsAfter < today) {
-      warnings.push({
-        id: 'submittals-closed',
-        message: `${name} took no new submittals after ${requisition.noNewSubmittalsAfter}: the VMS will likely answer Error. Ask the client to extend the date, or choose another requisition.`,
-      });
+    // The same rule as the list's "Only submittable" and its "Submit candidate" (domain).
+    for (const { id } of whyNotSubmittable(requisition, today)) {
+      switch (id) {
+        case 'status':
+          warnings.push({
+            id,
+            message: `${name} is ${requisition.statusLabel}: the VMS accepts candidates only for Open or Interview occurring requisitions and will likely answer Error. Choose another requisition, or go on if you know its status has changed.`,
+          });
+          break;
+        case 'no-openings':
+          warnings.push({
+            id,
+            message: `${name} has no openings left: the client is unlikely to consider more candidates. Choose another requisition, or go on if you know openings were added.`,
+          });
+          break;
+        case 'submittals-closed':
+          warnings.push({
+            id,
+            message: `${name} took no new submittals after ${requisition.noNewSubmittalsAfter}: the VMS will likely answer Error. Ask the client to extend the date, or choose another requisition.`,
+          });
+          break;
+      }
     }
     if (
       requisition.maximumBillRate === '0' &&

@@ -29,6 +29,8 @@ export interface TargetRequisition {
   /** reqstatus code: 4 Open, 5 Interview occurring, 6 Filled, 8 Closed/Cancelled, 9 On Hold. */
   status: string;
   statusLabel: string;
+  /** noofopenings; '' when not given. */
+  openings: string;
   startDate: string;
   endDate: string;
   noNewSubmittalsAfter: string;
@@ -69,6 +71,7 @@ export function targetRequisition(
     clientInternalReq: f.clientinternalreq,
     status: f.reqstatus,
     statusLabel: optionLabel(reqStatuses, f.reqstatus) ?? f.reqstatus,
+    openings: f.noofopenings.trim(),
     startDate: date(f.startdate),
     endDate: date(f.enddate),
     noNewSubmittalsAfter: date(f.nonewsubmittalsafter),

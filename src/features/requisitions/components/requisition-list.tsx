@@ -1,10 +1,29 @@
-import { useDeferredValue, useId, useMemo } from 'react';
+import {
+  startTransition,
+  useCallback,
+  useDeferredValue,
+  useId,
+  useMemo,
+  useOptimistic,
+} from 'react';
+import type { RequisitionRecord } from '../../../domain';
 import { Link, useSearchParams } from 'react-router';
 import { errorMessage } from '../../../shared/api/http';
 import { useOrg, useOrgScope } from '../../../shared/config/org-context';
 import { useRequisitionList } from '../../../shared/config/use-requisition-list';
 import { countOf } from '../../../shared/lib/format';
-import { listRows, nextSort, readSort, sortParams } from '../model/list-view';
+import { optionLabel, recordNotSubmittable, reqStatuses, todayIso } from '../../../domain';
+import type { ListView } from '../model/list-view';
+import {
+  listRows,
+  nextSort,
+  readSort,
+  readStatuses,
+  sortParams,
+  statusCounts,
+  statusParam,
+  toggleStatus,
+} from '../model/list-view';
 import { FilterForm, describeFilter, readFilter } from './requisition-filter';
 import { RequisitionTable } from './requisition-table';
 
@@ -14,13 +33,30 @@ import { RequisitionTable } from './requisition-table';
  * sorted, all locally and all kept in the address; each row can be amended or given a candidate.
  */
 export function RequisitionList() {
-  const { clientOrgId, vendorOrgId } = useOrg();
+  const { clientOrgId, vendorOrgId, config } = useOrg();
   const [params, setParams] = useSearchParams();
   const current = useMemo(
-    () => ({ filter: readFilter(params), search: params.get('q') ?? '', sort: readSort(params) }),
+    (): ListView => ({
+      filter: readFilter(params),
+      search: params.get('q') ?? '',
+      sort: readSort(params),
+      statuses: readStatuses(params),
+      onlySubmittable: params.get('submittable') === '1',
+    }),
     [params],
   );
   const { filter, search, sort } = current;
+  // The address changes in a transition: the chips and the box show the user's choice at once.
+  const [{ statuses, onlySubmittable }, showChoice] = useOptimistic(
+    { statuses: current.statuses, onlySubmittable: current.onlySubmittable },
+    (
+      shown: { statuses: readonly string[]; onlySubmittable: boolean },
+      change: Partial<{ statuses: readonly string[]; onlySubmittable: boolean }>,
+    ) => ({ ...shown, ...change }),
+  );
+  const dateFormat = config.dateFormat;
+  const today = todayIso();
+  const submittableId = useId();
   const query = useRequisitionList(useOrgScope());
   const searchId = useId();
   // Typing stays instant: the filtering of thousands of rows follows at lower priority.
@@ -39,7 +75,18 @@ export function RequisitionList() {
       { replace: true },
     );
 
-  const rows = useMemo(() => listRows(query.data ?? [], view), [query.data, view]);
+  const rows = useMemo(
+    () => listRows(query.data ?? [], view, { dateFormat, today }),
+    [query.data, view, dateFormat, today],
+  );
+  const counts = useMemo(() => statusCounts(query.data ?? []), [query.data]);
+  const notSubmittable = useCallback(
+    (record: RequisitionRecord) => {
+      const reasons = recordNotSubmittable(record, dateFormat, today);
+      return reasons.length === 0 ? null : reasons.map((entry) => entry.reason).join('; ');
+    },
+    [dateFormat, today],
+  );
 
   return (
     <div className="page">
@@ -81,13 +128,53 @@ export function RequisitionList() {
         />
       </div>
 
+      <div className="list-chips">
+        <div role="group" aria-label="Status" className="chips">
+          <span className="chips__label" aria-hidden="true">
+            Status
+          </span>
+          {reqStatuses.map((option) => (
+            <button
+              key={option.value}
+              type="button"
+              className="chip"
+              aria-pressed={statuses.includes(option.value)}
+              onClick={() => update({ status: statusParam(toggleStatus(statuses, option.value)) })}
+            >
+              {option.label} <span className="chip__count">{counts.get(option.value) ?? 0}</span>
+            </button>
+          ))}
+        </div>
+        <div className="checkbox">
+          <input
+            id={submittableId}
+            type="checkbox"
+            checked={onlySubmittable}
+            onChange={(event) => {
+              const checked = event.target.checked;
+              startTransition(() => {
+                showChoice({ onlySubmittable: checked });
+                update({ submittable: checked ? '1' : null });
+              });
+            }}
+          />
+          <label htmlFor={submittableId}>
+            Only submittable (Open or Interview occurring, openings left, submittals not closed)
+          </label>
+        </div>
+      </div>
+
       <div role="status" className="list-status">
         {query.isPending
           ? 'Loading requisitions…'
           : query.data
             ? `${countOf(rows.length, 'requisition', 'requisitions')} shown${
                 view.filter ? ` (filter: ${describeFilter(view.filter)})` : ''
-              }${view.search.trim() ? `, titles containing “${view.search.trim()}”` : ''}.`
+              }${view.search.trim() ? `, titles containing “${view.search.trim()}”` : ''}${
+                view.statuses.length > 0
+                  ? `, status ${view.statuses.map((code) => optionLabel(reqStatuses, code) ?? code).join(' or ')}`
+                  : ''
+              }${view.onlySubmittable ? ', only those taking candidates' : ''}.`
             : null}
       </div>
 
@@ -112,6 +199,11 @@ export function RequisitionList() {
               Client org {clientOrgId} has no requisitions yet.{' '}
               <Link to="/requisitions/new">Create one</Link>, or choose another client org above.
             </p>
+          ) : view.statuses.length > 0 || view.onlySubmittable ? (
+            <p>
+              No requisition shown matches the status chips or “Only submittable”. Choose other
+              statuses, or untick “Only submittable”, to see more.
+            </p>
           ) : view.filter && !view.search.trim() ? (
             <p>
               No requisition matches the filter {describeFilter(view.filter)}. Change the filter, or
@@ -131,6 +223,7 @@ export function RequisitionList() {
       {rows.length > 0 ? (
         <RequisitionTable
           rows={rows}
+          notSubmittable={notSubmittable}
           sort={view.sort}
           onSort={(key) => update(sortParams(nextSort(sort, key)))}
         />

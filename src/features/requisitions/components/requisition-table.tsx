@@ -13,11 +13,15 @@ const RequisitionRow = memo(function RequisitionRow({
   record,
   index,
   measure,
+  notSubmittable,
 }: {
   record: RequisitionRecord;
   index: number;
   measure: (element: HTMLTableRowElement | null) => void;
+  /** Why it takes no candidates now; null when it does. */
+  notSubmittable: string | null;
 }) {
+  const reasonId = `not-submittable-${record.reqId}`;
   return (
     <tr ref={measure} data-index={index} aria-rowindex={index + 2}>
       <td>{record.reqId}</td>
@@ -46,14 +50,32 @@ const RequisitionRow = memo(function RequisitionRow({
           >
             Amend
           </Link>
-          <Link
-            className="button button--secondary button--small"
-            to={`/candidates?reqId=${record.reqId}`}
-            aria-label={`Submit candidate to requisition ${record.reqId}`}
-          >
-            Submit candidate
-          </Link>
+          {notSubmittable ? (
+            // Focusable, so keyboard and screen reader users reach the reason too.
+            <button
+              type="button"
+              className="button button--secondary button--small"
+              aria-disabled="true"
+              aria-label={`Submit candidate to requisition ${record.reqId}`}
+              aria-describedby={reasonId}
+            >
+              Submit candidate
+            </button>
+          ) : (
+            <Link
+              className="button button--secondary button--small"
+              to={`/candidates?reqId=${record.reqId}`}
+              aria-label={`Submit candidate to requisition ${record.reqId}`}
+            >
+              Submit candidate
+            </Link>
+          )}
         </div>
+        {notSubmittable ? (
+          <p id={reasonId} className="table__note">
+            {notSubmittable}
+          </p>
+        ) : null}
       </td>
     </tr>
   );
@@ -68,10 +90,13 @@ export function RequisitionTable({
   rows,
   sort,
   onSort,
+  notSubmittable,
 }: {
   rows: readonly RequisitionRecord[];
   sort: Sort;
   onSort(key: SortKey): void;
+  /** Why a requisition takes no candidates now; null when it does. */
+  notSubmittable(record: RequisitionRecord): string | null;
 }) {
   const { scrollRef, drawn, measure, before, after } = useVirtualRows({
     rows,
@@ -118,7 +143,13 @@ export function RequisitionTable({
           {drawn.map((item) => {
             const record = rows[item.index];
             return record ? (
-              <RequisitionRow key={item.key} record={record} index={item.index} measure={measure} />
+              <RequisitionRow
+                key={item.key}
+                record={record}
+                index={item.index}
+                measure={measure}
+                notSubmittable={notSubmittable(record)}
+              />
             ) : null;
           })}
           {after > 0 ? (

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { RequisitionRecord } from '../../../domain';
 import { blankRequisitionWire } from '../../../domain';
-import { listRows, nextSort, readSort, sortParams } from './list-view';
+import type { ListView } from './list-view';
+import {
+  listRows as rowsOf,
+  nextSort,
+  readSort,
+  readStatuses,
+  sortParams,
+  statusParam,
+  toggleStatus,
+} from './list-view';
 
 function record(
   reqId: string,
@@ -34,7 +43,16 @@ const records = [
   ),
 ];
 const ids = (rows: RequisitionRecord[]) => rows.map((row) => row.reqId);
-const none = { filter: null, search: '', sort: { key: 'reqId', direction: 'ascending' } } as const;
+const none: ListView = {
+  filter: null,
+  search: '',
+  sort: { key: 'reqId', direction: 'ascending' },
+  statuses: [],
+  onlySubmittable: false,
+};
+const today = '2026-11-23';
+const listRows = (list: RequisitionRecord[], view: ListView) =>
+  rowsOf(list, view, { dateFormat: 'YYYY-MM-DD', today });
 
 describe('the requisition list on the local copy', () => {
   it('filters by Req ID numerically, as the VMS does', () => {
@@ -83,5 +101,40 @@ describe('the requisition list on the local copy', () => {
       key: 'reqId',
       direction: 'ascending',
     });
+  });
+});
+
+describe('status chips and Only submittable', () => {
+  const mixed = [
+    record('40101', { reqstatus: '4', noofopenings: '2' }),
+    record('40102', { reqstatus: '5', noofopenings: '1' }),
+    record('40103', { reqstatus: '6', noofopenings: '1' }),
+    record('40104', { reqstatus: '8', noofopenings: '1' }),
+    record('40105', { reqstatus: '9', noofopenings: '1' }),
+    record('40106', { reqstatus: '4', noofopenings: '0' }),
+    record('40107', { reqstatus: '4', noofopenings: '1', nonewsubmittalsafter: '2026-11-22' }),
+    record('40108', { reqstatus: '4', noofopenings: '1', nonewsubmittalsafter: today }),
+  ];
+
+  it('shows only the chosen statuses, any number of them', () => {
+    expect(ids(listRows(mixed, { ...none, statuses: ['6', '9'] }))).toEqual(['40103', '40105']);
+    expect(ids(listRows(mixed, none))).toHaveLength(mixed.length);
+  });
+
+  it('Only submittable keeps Open and Interview occurring with openings and time left', () => {
+    expect(ids(listRows(mixed, { ...none, onlySubmittable: true }))).toEqual([
+      '40101',
+      '40102',
+      '40108',
+    ]);
+  });
+
+  it('keeps the chips in the address, in the catalog order, ignoring unknown codes', () => {
+    const chosen = toggleStatus(toggleStatus([], '9'), '4');
+    expect(chosen).toEqual(['4', '9']);
+    expect(statusParam(chosen)).toBe('4,9');
+    expect(readStatuses(new URLSearchParams('status=9,4,77'))).toEqual(['4', '9']);
+    expect(statusParam(toggleStatus(chosen, '4'))).toBe('9');
+    expect(statusParam([])).toBeNull();
   });
 });

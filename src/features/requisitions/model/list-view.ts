@@ -1,12 +1,48 @@
-import type { RequisitionRecord } from '../../../domain';
-import { optionLabel, reqStatuses } from '../../../domain';
+import type { DateFormat, RequisitionRecord } from '../../../domain';
+import { optionLabel, recordNotSubmittable, reqStatuses } from '../../../domain';
 import type { RequisitionFilter } from '../api/requisitions';
 import { byReqId, matchesFilter } from '../api/requisitions';
 
 /**
- * What the requisition list shows of the local copy: the API's filter, the title search and the
- * sort, all in the address (?field=…&op=…&value=…&q=…&sort=…&dir=…) so reload and links keep them.
+ * What the requisition list shows of the local copy: the API's filter, the title search, the
+ * status chips, "Only submittable" and the sort, all in the address
+ * (?field=…&op=…&value=…&q=…&status=4,5&submittable=1&sort=…&dir=…) so reload and links keep them.
  */
+export interface ListView {
+  filter: RequisitionFilter | null;
+  search: string;
+  sort: Sort;
+  /** reqstatus codes to show; none chosen shows every status. */
+  statuses: readonly string[];
+  onlySubmittable: boolean;
+}
+
+/** The status chips chosen in the address (`status=4,5`); unknown codes are ignored. */
+export function readStatuses(params: URLSearchParams): string[] {
+  const chosen = new Set((params.get('status') ?? '').split(','));
+  return reqStatuses.filter((option) => chosen.has(option.value)).map((option) => option.value);
+}
+
+/** The address value for a set of status chips (null for none). */
+export function statusParam(statuses: readonly string[]): string | null {
+  return statuses.length === 0 ? null : statuses.join(',');
+}
+
+/** A chip pressed: its status is added, or removed when it was chosen. */
+export function toggleStatus(statuses: readonly string[], status: string): string[] {
+  const next = statuses.includes(status)
+    ? statuses.filter((value) => value !== status)
+    : [...statuses, status];
+  return reqStatuses.map((option) => option.value).filter((value) => next.includes(value));
+}
+
+/** How many requisitions of the copy have each status (chips show it). */
+export function statusCounts(records: readonly RequisitionRecord[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const record of records)
+    counts.set(record.fields.reqstatus, (counts.get(record.fields.reqstatus) ?? 0) + 1);
+  return counts;
+}
 export function statusText(record: RequisitionRecord): string {
   const value = record.fields.reqstatus;
   return optionLabel(reqStatuses, value) ?? (value === '' ? '–' : `Status ${value}`);
@@ -62,13 +98,16 @@ export function nextSort(current: Sort, key: SortKey): Sort {
 /** The rows to show: filtered, searched by title, sorted (ties keep Req ID order). */
 export function listRows(
   records: readonly RequisitionRecord[],
-  { filter, search, sort }: { filter: RequisitionFilter | null; search: string; sort: Sort },
+  { filter, search, sort, statuses, onlySubmittable }: ListView,
+  { dateFormat, today }: { dateFormat: DateFormat; today: string },
 ): RequisitionRecord[] {
   const needle = search.trim().toLowerCase();
   const rows = records.filter(
     (record) =>
       (filter === null || matchesFilter(record, filter)) &&
-      (needle === '' || record.fields.titlerole.toLowerCase().includes(needle)),
+      (needle === '' || record.fields.titlerole.toLowerCase().includes(needle)) &&
+      (statuses.length === 0 || statuses.includes(record.fields.reqstatus)) &&
+      (!onlySubmittable || recordNotSubmittable(record, dateFormat, today).length === 0),
   );
   const column = sortColumns.find((candidate) => candidate.key === sort.key) ?? sortColumns[0];
   if (sort.key === defaultSort.key && sort.direction === 'ascending') return rows;
