@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { readFile } from 'node:fs/promises';
 import { expect, test } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData, sendBatch } from './support/requisitions';
 
@@ -93,4 +94,24 @@ test('Fix all failed puts every failed row in the batch; corrected and sent once
   await expect(older.getByRole('button', { name: /^Fix all failed/ })).toHaveCount(0);
   await rows.nth(1).getByRole('link', { name: secondBatchId }).click();
   await expect(page).toHaveURL(new RegExp(`/submissions\\?batch=${secondBatchId}$`));
+  // The link finds that batch alone, open with its results.
+  await expect(page.getByRole('article')).toHaveCount(1);
+  await expect(
+    page.getByRole('region', { name: `Results of batch ${secondBatchId}` }).getByText('Success', {
+      exact: true,
+    }),
+  ).toHaveCount(2);
+
+  // By outcome, then exported as CSV.
+  await page.getByLabel('Batch ID contains').fill('');
+  await page.getByLabel('Outcome').selectOption({ label: 'With errors or incomplete items' });
+  await expect(page.getByRole('article')).toHaveCount(1);
+  await expect(page.getByRole('article')).toContainText(firstBatchId);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export these as CSV' }).click();
+  const file = await (await download).path();
+  const lines = (await readFile(file, 'utf8')).trim().split(/\r?\n/);
+  expect(lines[0]).toBe('Batch ID,Kind,Client org,Sent at,Items,Results,Success,Error');
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toMatch(new RegExp(`^${firstBatchId},requisition,1001,[^,]+,3,final,1,2$`));
 });

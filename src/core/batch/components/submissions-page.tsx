@@ -1,10 +1,18 @@
 import type { ReactNode } from 'react';
-import { useState } from 'react';
+import { useId, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { countOf, formatDateTime } from '../../../shared/lib/format';
+import { downloadText } from '../../../shared/ui/json-actions';
 import { useSubmissions } from '../hooks/use-submissions';
 import type { BatchKind } from '../model/batch-kind';
 import type { Submission } from '../model/submissions-state';
 import { describeOutcome } from '../model/submissions-state';
+import {
+  filterSubmissions,
+  outcomes,
+  readSubmissionsView,
+  submissionsCsv,
+} from '../model/submissions-view';
 import { BatchResults } from './batch-results';
 
 export interface SubmissionsPageProps {
@@ -77,8 +85,24 @@ function SubmissionCard({
  */
 export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
   const submissions = useSubmissions();
-  const byId = new Map(kinds.map((kind) => [kind.id, kind]));
-  const shown = submissions.filter((submission) => byId.has(submission.kind));
+  const [params, setParams] = useSearchParams();
+  const view = readSubmissionsView(params);
+  const byId = new Map(kinds.map((kind) => [kind.id as string, kind]));
+  const all = submissions.filter((submission) => byId.has(submission.kind));
+  const shown = filterSubmissions(all, byId, view);
+  const filtered = view.kind !== null || view.outcome !== null || view.batch.trim() !== '';
+  const ids = { kind: useId(), outcome: useId(), batch: useId() };
+
+  const update = (key: string, value: string) =>
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (value === '') next.delete(key);
+        else next.set(key, value);
+        return next;
+      },
+      { replace: true },
+    );
 
   return (
     <div className="page">
@@ -87,25 +111,103 @@ export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
         Every batch the VMS accepted from this browser, newest first. Results are checked until
         every item is processed; use Fix on an item with an error to load it back into its form.
       </p>
-      {shown.length === 0 ? (
+      {all.length === 0 ? (
         <div className="empty-state">
           <p>No batches have been sent from this browser yet.</p>
           {emptyHint}
         </div>
       ) : (
-        <ul className="submission-list">
-          {shown.map((submission, index) => {
-            const kind = byId.get(submission.kind);
-            return kind ? (
-              <SubmissionCard
-                key={submission.batchId}
-                kind={kind}
-                submission={submission}
-                initiallyOpen={index === 0}
+        <>
+          <div className="filters">
+            <div className="field">
+              <label htmlFor={ids.kind} className="field__label">
+                Kind
+              </label>
+              <select
+                id={ids.kind}
+                value={view.kind ?? ''}
+                onChange={(event) => update('kind', event.target.value)}
+              >
+                <option value="">All kinds</option>
+                {kinds.map((kind) => (
+                  <option key={kind.id} value={kind.id}>
+                    {kind.title}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor={ids.outcome} className="field__label">
+                Outcome
+              </label>
+              <select
+                id={ids.outcome}
+                value={view.outcome ?? ''}
+                onChange={(event) => update('outcome', event.target.value)}
+              >
+                <option value="">Any outcome</option>
+                {outcomes.map((outcome) => (
+                  <option key={outcome.value} value={outcome.value}>
+                    {outcome.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor={ids.batch} className="field__label">
+                Batch ID contains
+              </label>
+              <input
+                id={ids.batch}
+                type="search"
+                autoComplete="off"
+                value={view.batch}
+                onChange={(event) => update('batch', event.target.value)}
               />
-            ) : null;
-          })}
-        </ul>
+            </div>
+          </div>
+          <div className="button-row">
+            <p role="status" className="list-status">
+              {filtered
+                ? `${countOf(shown.length, 'batch', 'batches')} of ${all.length} shown.`
+                : `${countOf(all.length, 'batch', 'batches')}.`}
+            </p>
+            <button
+              type="button"
+              className="button button--secondary button--small"
+              disabled={shown.length === 0}
+              onClick={() =>
+                downloadText(
+                  submissionsCsv(shown),
+                  `submissions-${new Date().toISOString().slice(0, 10)}.csv`,
+                  'text/csv',
+                )
+              }
+            >
+              Export {filtered ? 'these' : 'all'} as CSV
+            </button>
+          </div>
+          {shown.length === 0 ? (
+            <div className="empty-state">
+              <p>No batch matches. Change the kind, the outcome or the batch ID above.</p>
+            </div>
+          ) : (
+            <ul className="submission-list">
+              {shown.map((submission, index) => {
+                const kind = byId.get(submission.kind);
+                return kind ? (
+                  <SubmissionCard
+                    key={submission.batchId}
+                    kind={kind}
+                    submission={submission}
+                    // The newest is open; a search for one batch opens it.
+                    initiallyOpen={index === 0 || (view.batch.trim() !== '' && shown.length === 1)}
+                  />
+                ) : null;
+              })}
+            </ul>
+          )}
+        </>
       )}
     </div>
   );

@@ -82,6 +82,8 @@ export interface BatchKind {
   resultsOperation: Extract<VmsOperation, 'requisitionresults' | 'candidateresults'>;
   /** Parses GET …results into rows; the VMS's field names live here, not in the pieces. */
   resultRowsSchema: z.ZodType<ResultRow[]>;
+  /** How a result status reads: success, error, warning (Incomplete), pending. */
+  toneOf(status: string): Tone;
   /** Column headings for the created id and the echoed reference. */
   labels: { createdId: string; reference: string };
   /** `loaded`: the record an Amend was loaded from (its wire holds only the changes). */

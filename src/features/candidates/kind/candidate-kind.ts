@@ -1,22 +1,14 @@
 import { validateCandidateItem } from '../../../domain';
-import type { BatchKind, ResultRow } from '../../../core/batch/model/batch-kind';
-import type { Tone } from '../../../shared/ui/status-badge';
-import { readItem as read, resultRowsOf } from '../../../core/batch/model/result-fields';
+import type { BatchKind } from '../../../core/batch/model/batch-kind';
+import { readItem as read, resultRowsOf, tonesOf } from '../../../core/batch/model/result-fields';
 import { candidateResultRowSchema } from '../../../domain/batch-results';
 
-const tones: Record<string, Tone> = {
+const toneOf = tonesOf({
   Pending: 'pending',
   New: 'success',
   Incomplete: 'warning',
   Error: 'error',
-};
-
-const candidateResultRow = candidateResultRowSchema.transform((row): ResultRow => ({
-  ...row,
-  tone: tones[row.status] ?? 'neutral',
-  pending: row.status === 'Pending',
-  failed: row.status === 'Error',
-}));
+});
 
 export const candidateKind: BatchKind = {
   id: 'candidate',
@@ -25,7 +17,8 @@ export const candidateKind: BatchKind = {
   labels: { createdId: 'Candidate ID', reference: 'Vendor candidate ID' },
   postOperation: 'candidates',
   resultsOperation: 'candidateresults',
-  resultRowsSchema: resultRowsOf(candidateResultRow, 'candidate'),
+  toneOf,
+  resultRowsSchema: resultRowsOf(candidateResultRowSchema, toneOf, 'candidate'),
   summarize: (item) => {
     const name = [read(item, 'firstname'), read(item, 'lastname')].filter(Boolean).join(' ');
     const reqId = read(item, 'requirementid');

@@ -6,19 +6,11 @@ import {
   resolveHeldRequisition,
 } from './requisition-checks';
 import { validateRequisitionItem } from '../../../domain';
-import type { BatchKind, ResultRow, WireItem } from '../../../core/batch/model/batch-kind';
-import type { Tone } from '../../../shared/ui/status-badge';
-import { readItem as read, resultRowsOf } from '../../../core/batch/model/result-fields';
+import type { BatchKind, WireItem } from '../../../core/batch/model/batch-kind';
+import { readItem as read, resultRowsOf, tonesOf } from '../../../core/batch/model/result-fields';
 import { requisitionResultRowSchema } from '../../../domain/batch-results';
 
-const tones: Record<string, Tone> = { Pending: 'pending', Success: 'success', Error: 'error' };
-
-const requisitionResultRow = requisitionResultRowSchema.transform((row): ResultRow => ({
-  ...row,
-  tone: tones[row.status] ?? 'neutral',
-  pending: row.status === 'Pending',
-  failed: row.status === 'Error',
-}));
+const toneOf = tonesOf({ Pending: 'pending', Success: 'success', Error: 'error' });
 
 /**
  * Two Inserts with the same client internal req in one batch: the VMS refuses the second
@@ -47,7 +39,8 @@ export const requisitionKind: BatchKind = {
   title: 'Requisitions',
   postOperation: 'requisitionimport',
   resultsOperation: 'requisitionresults',
-  resultRowsSchema: resultRowsOf(requisitionResultRow, 'requisition'),
+  toneOf,
+  resultRowsSchema: resultRowsOf(requisitionResultRowSchema, toneOf, 'requisition'),
   labels: { createdId: 'Req ID', reference: 'Client internal req' },
   summarize: (item, loaded) => {
     const amend = read(item, 'requesttype') === 'A';
