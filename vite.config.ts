@@ -28,6 +28,21 @@ export default defineConfig(({ command }) => ({
     // dist/.vite/manifest.json: scripts/bundle-size.ts reads the entry chunk and its static
     // imports from it to measure what the first page load costs.
     manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            // zod with the module that configures it (jitless: the CSP forbids eval), so the
+            // setting is in force before any other chunk builds a schema: a zod object built
+            // earlier probes `new Function` and the browser reports a CSP violation.
+            {
+              name: 'zod',
+              test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]app[\\/]zod-config\.ts$/,
+            },
+          ],
+        },
+      },
+    },
   },
   test: {
     include: ['src/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'],

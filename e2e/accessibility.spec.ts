@@ -60,13 +60,21 @@ test('the sandbox is announced, and the org context is always visible', async ({
   const header = page.getByRole('banner');
   await expect(header.getByLabel('Client org')).toHaveValue('1001');
   await expect(header).toContainText('Vendor org 9001');
+  // Client orgs go by their names (the sandbox supplies them), not bare numbers.
+  await expect(header.getByLabel('Client org').locator('option')).toHaveText([
+    '1001 · Northwind Health',
+    '1002 · Contoso Manufacturing',
+  ]);
 
   // Another client org has its own requisitions (and its own batch and drafts).
-  await header.getByLabel('Client org').selectOption('1002');
+  await header.getByLabel('Client org').selectOption('1002 · Contoso Manufacturing');
   await page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Requisitions' })
     .click();
   await expect(page.getByRole('row', { name: /CM-2026-101/ })).toBeVisible();
+  await expect(
+    page.getByText(/^Requisitions of client org 1002 · Contoso Manufacturing/),
+  ).toBeVisible();
   await expect(page.getByRole('row', { name: /NW-REQ-0001/ })).toHaveCount(0);
 });

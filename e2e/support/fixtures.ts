@@ -77,7 +77,7 @@ function remotePortalConfig(vmsUrl: string, portalDb: string, env: NodeJS.Proces
     VMS_BASE_URL: vmsUrl,
     VMS_API_KEY: sandboxDemo.apiKey,
     VMS_API_SECRET: sandboxDemo.apiSecret,
-    VMS_CLIENT_ORG_IDS: sandboxDemo.clientOrgIds.join(','),
+    VMS_CLIENT_ORGS: sandboxDemo.clientOrgIds.join(','),
     VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
     LOG_LEVEL: 'silent',
     ...env,

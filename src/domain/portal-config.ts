@@ -8,8 +8,10 @@ import { dateFormats } from './catalog-types';
  * "Authentication and who may act for whom").
  */
 export const portalConfigSchema = z.object({
-  /** The client orgs this deployment may act for (`VMS_CLIENT_ORG_IDS`). */
+  /** The client orgs this deployment may act for (`VMS_CLIENT_ORGS`). */
   clientOrgIds: z.array(z.number().int().positive()).min(1),
+  /** Their names by id, where known (`VMS_CLIENT_ORGS` "1001:Northwind Health", or the sandbox's). */
+  clientOrgNames: z.record(z.string(), z.string()),
   /** The one vendor org this deployment acts as (`VMS_VENDOR_ORG_ID`). */
   vendorOrgId: z.number().int().positive(),
   /** Outbound DATE format (`VMS_DATE_FORMAT`). */
@@ -26,3 +28,12 @@ export const portalConfigSchema = z.object({
 });
 
 export type PortalConfigResponse = z.infer<typeof portalConfigSchema>;
+
+/** "1001 · Northwind Health", or "1001" when its name is not known. */
+export function clientOrgLabel(
+  config: Pick<PortalConfigResponse, 'clientOrgNames'>,
+  orgId: number,
+): string {
+  const name = config.clientOrgNames[String(orgId)];
+  return name ? `${orgId} · ${name}` : String(orgId);
+}

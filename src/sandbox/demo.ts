@@ -8,4 +8,6 @@ export const sandboxDemo = {
   vendorOrgId: 9001,
   /** 1001 has sub-orgs; 1002 lets new engagements exceed the hourly high. */
   clientOrgIds: [1001, 1002],
+  /** Their names, as the sandbox's reference data and the portal's org picker show them. */
+  clientOrgNames: { 1001: 'Northwind Health', 1002: 'Contoso Manufacturing' },
 } as const;

@@ -35,7 +35,7 @@ export const seedAccounts: ApiAccount[] = [
 
 const northwind: ClientReference = {
   orgId: 1001,
-  name: 'Northwind Health',
+  name: sandboxDemo.clientOrgNames[1001],
   subOrgs: [
     { orgId: 1011, name: 'Northwind Health – East Region' },
     { orgId: 1012, name: 'Northwind Health – West Region' },
@@ -105,7 +105,7 @@ const northwind: ClientReference = {
 
 const contoso: ClientReference = {
   orgId: 1002,
-  name: 'Contoso Manufacturing',
+  name: sandboxDemo.clientOrgNames[1002],
   subOrgs: [],
   allowsExceedingHourlyHigh: true,
   reqClasses: [

@@ -31,11 +31,16 @@ function portal(options: { distDir?: string } = {}) {
 
 describe('GET /api/config and /api/health', () => {
   it('gives the browser the non-secret settings, named after the upstream host', async () => {
-    const res = await portal().inject('/api/config');
+    const app = buildPortal(
+      testConfig(upstream, { LOG_LEVEL: 'silent', VMS_CLIENT_ORGS: '1001:Northwind Health,1002' }),
+      { distDir },
+    );
+    const res = await app.inject('/api/config');
     expect(res.statusCode).toBe(200);
     const body = portalConfigSchema.parse(res.json());
     expect(body).toEqual({
       clientOrgIds: [1001, 1002],
+      clientOrgNames: { '1001': 'Northwind Health' },
       vendorOrgId: 9001,
       dateFormat: 'YYYY-MM-DD',
       maxBatch: 500,

@@ -153,6 +153,7 @@ export function buildPortal(
 
   const configBody = portalConfigSchema.parse({
     clientOrgIds: config.clientOrgIds,
+    clientOrgNames: config.clientOrgNames,
     vendorOrgId: config.vendorOrgId,
     dateFormat: config.dateFormat,
     maxBatch: config.maxBatch,

@@ -6,7 +6,7 @@ const remote = {
   VMS_BASE_URL: 'https://vms.example.com/api/v1',
   VMS_API_KEY: 'k',
   VMS_API_SECRET: 's',
-  VMS_CLIENT_ORG_IDS: '11, 12',
+  VMS_CLIENT_ORGS: '11, 12',
   VMS_VENDOR_ORG_ID: '21',
 };
 
@@ -31,6 +31,8 @@ describe('loadConfig', () => {
       apiKey: sandboxDemo.apiKey,
       apiSecret: sandboxDemo.apiSecret,
       clientOrgIds: [1001, 1002],
+      // The sandbox's own names for its orgs.
+      clientOrgNames: { '1001': 'Northwind Health', '1002': 'Contoso Manufacturing' },
       vendorOrgId: 9001,
       dateFormat: 'YYYY-MM-DD',
       maxBatch: 500,
@@ -73,7 +75,7 @@ describe('loadConfig', () => {
   it.each([
     ['VMS_API_KEY', { ...remote, VMS_API_KEY: undefined }],
     ['VMS_API_SECRET', { ...remote, VMS_API_SECRET: '' }],
-    ['VMS_CLIENT_ORG_IDS', { ...remote, VMS_CLIENT_ORG_IDS: undefined }],
+    ['VMS_CLIENT_ORGS', { ...remote, VMS_CLIENT_ORGS: undefined }],
     ['VMS_VENDOR_ORG_ID', { ...remote, VMS_VENDOR_ORG_ID: undefined }],
   ])('requires %s against a remote VMS', (name, env) => {
     const message = problem(env);
@@ -86,7 +88,9 @@ describe('loadConfig', () => {
     ['PORT', { PORT: '70000' }],
     ['VMS_BASE_URL', { VMS_BASE_URL: 'vms.example.com' }],
     ['VMS_BASE_URL', { VMS_BASE_URL: 'ftp://vms.example.com/' }],
-    ['VMS_CLIENT_ORG_IDS', { VMS_CLIENT_ORG_IDS: '1001,,1002' }],
+    ['VMS_CLIENT_ORGS', { VMS_CLIENT_ORGS: '1001,,1002' }],
+    ['VMS_CLIENT_ORGS', { VMS_CLIENT_ORGS: '1001,abc' }],
+    ['VMS_CLIENT_ORGS', { VMS_CLIENT_ORGS: '1001:,1002' }],
     ['VMS_CLIENT_ORG_IDS', { VMS_CLIENT_ORG_IDS: '1001,abc' }],
     ['VMS_VENDOR_ORG_ID', { VMS_VENDOR_ORG_ID: '-1' }],
     ['VMS_DATE_FORMAT', { VMS_DATE_FORMAT: 'DD.MM.YYYY' }],
@@ -159,5 +163,33 @@ describe('isLoopbackHost', () => {
     ['127.0.0.1.evil.example', false],
   ])('%s → %s', (host, expected) => {
     expect(isLoopbackHost(host)).toBe(expected);
+  });
+
+  describe('client org names', () => {
+    it('reads "id:name" pairs, plain ids too, in order and once each', () => {
+      const config = loadConfig({
+        ...remote,
+        VMS_CLIENT_ORGS: '11:Northwind Health, 12, 13: Fabrikam: Europe ,11:Again',
+      });
+      expect(config.clientOrgIds).toEqual([11, 12, 13]);
+      // Against a remote VMS only the names given are known.
+      expect(config.clientOrgNames).toEqual({ '11': 'Northwind Health', '13': 'Fabrikam: Europe' });
+    });
+
+    it('keeps a name given for a sandbox org, and the sandbox’s name for the others', () => {
+      expect(loadConfig({ VMS_CLIENT_ORGS: '1001:Northwind (demo),1002' }).clientOrgNames).toEqual({
+        '1001': 'Northwind (demo)',
+        '1002': 'Contoso Manufacturing',
+      });
+    });
+
+    it('still reads the earlier name VMS_CLIENT_ORG_IDS, but not both at once', () => {
+      expect(
+        loadConfig({ ...remote, VMS_CLIENT_ORGS: undefined, VMS_CLIENT_ORG_IDS: '7:Seven' }),
+      ).toMatchObject({ clientOrgIds: [7], clientOrgNames: { '7': 'Seven' } });
+      expect(problem({ VMS_CLIENT_ORGS: '1001', VMS_CLIENT_ORG_IDS: '1001' })).toMatch(
+        /^VMS_CLIENT_ORGS and VMS_CLIENT_ORG_IDS are both set/,
+      );
+    });
   });
 });

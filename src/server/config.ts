@@ -23,6 +23,8 @@ export interface PortalConfig {
   apiKey: string;
   apiSecret: string;
   clientOrgIds: number[];
+  /** Names of the client orgs, by id, where known (VMS_CLIENT_ORGS, or the sandbox's). */
+  clientOrgNames: Record<string, string>;
   vendorOrgId: number;
   dateFormat: DateFormat;
   maxBatch: number;
@@ -60,19 +62,32 @@ const MB = 1024 * 1024;
 
 const optional = unsetWhenBlank;
 
-const orgIdList = optional.transform((value, ctx) => {
-  if (value === undefined) return undefined;
-  const parts = value.split(',').map((part) => part.trim());
-  const bad = parts.find((part) => !/^[1-9]\d{0,15}$/.test(part));
-  if (bad !== undefined) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `VMS_CLIENT_ORG_IDS must be a comma-separated list of org ids such as "1001,1002"; "${bad}" is not an org id.`,
-    });
-    return z.NEVER;
-  }
-  return [...new Set(parts.map(Number))];
-});
+/** A client org this portal acts for, with the name people know it by (null: none given). */
+export interface ClientOrg {
+  id: number;
+  name: string | null;
+}
+
+/** "1001:Northwind Health,1002" → orgs, in order, each once; a name may not hold a comma. */
+const clientOrgList = (name: string) =>
+  optional.transform((value, ctx): ClientOrg[] | undefined => {
+    if (value === undefined) return undefined;
+    const orgs = new Map<number, ClientOrg>();
+    for (const part of value.split(',')) {
+      const [id = '', ...rest] = part.split(':');
+      const label = rest.join(':').trim();
+      if (!/^[1-9]\d{0,15}$/.test(id.trim()) || (rest.length > 0 && label === '')) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} must be a comma-separated list of client org ids, each with its name after a colon if you like, such as "1001:Northwind Health,1002"; "${part.trim()}" is not one.`,
+        });
+        return z.NEVER;
+      }
+      const orgId = Number(id.trim());
+      if (!orgs.has(orgId)) orgs.set(orgId, { id: orgId, name: label === '' ? null : label });
+    }
+    return [...orgs.values()];
+  });
 
 const baseUrl = optional.transform((value, ctx) => {
   if (value === undefined) return undefined;
@@ -102,7 +117,9 @@ export const portalEnvSchema = z.object({
   VMS_BASE_URL: baseUrl,
   VMS_API_KEY: optional,
   VMS_API_SECRET: optional,
-  VMS_CLIENT_ORG_IDS: orgIdList,
+  VMS_CLIENT_ORGS: clientOrgList('VMS_CLIENT_ORGS'),
+  /** The earlier name of VMS_CLIENT_ORGS, still read. */
+  VMS_CLIENT_ORG_IDS: clientOrgList('VMS_CLIENT_ORG_IDS'),
   VMS_VENDOR_ORG_ID: wholeNumber('VMS_VENDOR_ORG_ID', 1, Number.MAX_SAFE_INTEGER, '9001'),
   ...sharedSettings,
   VMS_TIMEOUT_MS: withDefault(wholeNumber('VMS_TIMEOUT_MS', 1, 600_000, '30000'), 30_000),
@@ -131,7 +148,10 @@ export const portalEnvSchema = z.object({
 const requiredForRemote = [
   ['VMS_API_KEY', 'copy the API key from your VMS account page.'],
   ['VMS_API_SECRET', 'copy the API secret from your VMS account page.'],
-  ['VMS_CLIENT_ORG_IDS', 'list the client org ids this portal may act for, such as "1001,1002".'],
+  [
+    'VMS_CLIENT_ORGS',
+    'list the client orgs this portal may act for, such as "1001:Northwind Health,1002".',
+  ],
   ['VMS_VENDOR_ORG_ID', 'give your vendor org id, such as 9001.'],
 ] as const;
 
@@ -145,10 +165,17 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
     throw new ConfigError(settingsProblem(parsed.error));
   }
   const values = parsed.data;
+  if (values.VMS_CLIENT_ORGS !== undefined && values.VMS_CLIENT_ORG_IDS !== undefined) {
+    throw new ConfigError(
+      'VMS_CLIENT_ORGS and VMS_CLIENT_ORG_IDS are both set: VMS_CLIENT_ORG_IDS is its earlier name. Keep VMS_CLIENT_ORGS only.',
+    );
+  }
+  const clientOrgs = values.VMS_CLIENT_ORGS ?? values.VMS_CLIENT_ORG_IDS;
   const remote = values.VMS_BASE_URL ?? null;
   if (remote !== null) {
+    const given = { ...values, VMS_CLIENT_ORGS: clientOrgs };
     const problems = requiredForRemote
-      .filter(([name]) => values[name] === undefined)
+      .filter(([name]) => given[name] === undefined)
       .map(([name, how]) => `${name} is required when VMS_BASE_URL is set: ${how}`);
     if (problems.length > 0) throw new ConfigError(problems.join(' '));
   }
@@ -173,7 +200,19 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
     // Against the sandbox the demo identity always applies: the sandbox knows no other key.
     apiKey: remote ? (values.VMS_API_KEY ?? '') : sandboxDemo.apiKey,
     apiSecret: remote ? (values.VMS_API_SECRET ?? '') : sandboxDemo.apiSecret,
-    clientOrgIds: values.VMS_CLIENT_ORG_IDS ?? [...sandboxDemo.clientOrgIds],
+    clientOrgIds: clientOrgs?.map((org) => org.id) ?? [...sandboxDemo.clientOrgIds],
+    // Names given in the setting; against the sandbox, the sandbox's own for those not given.
+    clientOrgNames: Object.fromEntries(
+      (clientOrgs ?? sandboxDemo.clientOrgIds.map((id) => ({ id, name: null }))).flatMap(
+        (org): [string, string][] => {
+          const fallback = remote
+            ? null
+            : ((sandboxDemo.clientOrgNames as Record<number, string>)[org.id] ?? null);
+          const name = org.name ?? fallback;
+          return name === null ? [] : [[String(org.id), name]];
+        },
+      ),
+    ),
     vendorOrgId: values.VMS_VENDOR_ORG_ID ?? sandboxDemo.vendorOrgId,
     dateFormat: values.VMS_DATE_FORMAT,
     maxBatch: values.VMS_MAX_BATCH,

@@ -45,7 +45,7 @@ export function checkOrgScope(query: Query, config: PortalConfig): OrgScope {
   if (!config.clientOrgIds.includes(clientOrgId)) {
     throw new ApiError(
       'org_not_permitted',
-      `This portal may not act for client org ${clientOrgId} (Client_Org_Id). It acts for ${config.clientOrgIds.join(', ')}; pick one of those, or ask the administrator to add the org to VMS_CLIENT_ORG_IDS.`,
+      `This portal may not act for client org ${clientOrgId} (Client_Org_Id). It acts for ${config.clientOrgIds.join(', ')}; pick one of those, or ask the administrator to add the org to VMS_CLIENT_ORGS.`,
       [{ field: 'Client_Org_Id', message: 'not permitted' }],
     );
   }

@@ -121,7 +121,7 @@ export function testConfig(upstreamUrl: string, env: NodeJS.ProcessEnv = {}): Po
     VMS_BASE_URL: upstreamUrl,
     VMS_API_KEY: testCredentials.apiKey,
     VMS_API_SECRET: testCredentials.apiSecret,
-    VMS_CLIENT_ORG_IDS: '1001,1002',
+    VMS_CLIENT_ORGS: '1001,1002',
     VMS_VENDOR_ORG_ID: '9001',
     LOG_LEVEL: 'info',
     PORTAL_DB: ':memory:',

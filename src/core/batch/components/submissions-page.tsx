@@ -3,6 +3,8 @@ import { useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { countOf, formatDateTime } from '../../../shared/lib/format';
 import { downloadText } from '../../../shared/ui/json-actions';
+import { clientOrgLabel } from '../../../domain/portal-config';
+import { useOrg } from '../../../shared/config/org-context';
 import { useSubmissions } from '../hooks/use-submissions';
 import type { BatchKind } from '../model/batch-kind';
 import type { Submission } from '../model/submissions-state';
@@ -32,6 +34,7 @@ function SubmissionCard({
   initiallyOpen: boolean;
 }) {
   const [open, setOpen] = useState(initiallyOpen);
+  const { config } = useOrg();
   const regionId = `results-${submission.batchId}`;
   return (
     <li>
@@ -49,7 +52,7 @@ function SubmissionCard({
           </div>
           <div>
             <dt>Client org</dt>
-            <dd>{submission.clientOrgId}</dd>
+            <dd>{clientOrgLabel(config, submission.clientOrgId)}</dd>
           </div>
           <div>
             <dt>Outcome</dt>

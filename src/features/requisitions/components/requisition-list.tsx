@@ -13,6 +13,7 @@ import { useOrg, useOrgScope } from '../../../shared/config/org-context';
 import { useRequisitionList } from '../../../shared/config/use-requisition-list';
 import { countOf } from '../../../shared/lib/format';
 import { optionLabel, recordNotSubmittable, reqStatuses, todayIso } from '../../../domain';
+import { clientOrgLabel } from '../../../domain/portal-config';
 import type { ListView } from '../model/list-view';
 import {
   listRows,
@@ -107,7 +108,8 @@ export function RequisitionList() {
         </div>
       </div>
       <p className="page__lead">
-        Requisitions of client org {clientOrgId} as the VMS lists them for vendor {vendorOrgId}.
+        Requisitions of client org {clientOrgLabel(config, clientOrgId)} as the VMS lists them for
+        vendor {vendorOrgId}.
       </p>
 
       <FilterForm
