@@ -1,5 +1,5 @@
+import { sectionHeadingId } from './form-nav';
 import type { ReactNode } from 'react';
-import { useId } from 'react';
 import type { FieldValues } from 'react-hook-form';
 import { get, useFieldArray, useFormContext, useFormState } from 'react-hook-form';
 import { errorId, fieldId } from './field-ids';
@@ -147,10 +147,10 @@ export function RowsSection({
   hint: string;
   children: ReactNode;
 }) {
-  const headingId = useId();
+  const headingId = sectionHeadingId(title);
   return (
     <section className="form-section" aria-labelledby={headingId}>
-      <h2 id={headingId} className="form-section__title">
+      <h2 id={headingId} className="form-section__title" tabIndex={-1}>
         {title}
       </h2>
       <p className="field__hint">{hint}</p>

@@ -1,3 +1,4 @@
+import { sectionHeadingId } from '../../../shared/form/form-nav';
 import { memo, useCallback } from 'react';
 import type { FieldDef, RequisitionWireKey } from '../../../domain';
 import { ChoiceGroup } from '../../../shared/form/choice-group';
@@ -70,7 +71,7 @@ export const FormSection = memo(function FormSection({
   mode: RequisitionMode;
 }) {
   const entries = sectionEntries(section, mode);
-  const headingId = `section-${section.toLowerCase().replace(/\s+/g, '-')}`;
+  const headingId = sectionHeadingId(section);
   // Runs of plain fields share a grid; each choice is a block of its own between them.
   const blocks: Array<LayoutEntry[] | ChoiceKey> = [];
   for (const entry of entries) {
@@ -83,7 +84,7 @@ export const FormSection = memo(function FormSection({
   }
   return (
     <section className="form-section" aria-labelledby={headingId}>
-      <h2 id={headingId} className="form-section__title">
+      <h2 id={headingId} className="form-section__title" tabIndex={-1}>
         {section}
       </h2>
       {blocks.map((block) =>

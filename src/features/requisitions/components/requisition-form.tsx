@@ -18,7 +18,8 @@ import { FormActions } from '../../../shared/form/form-actions';
 import type { FormProblem } from '../../../shared/form/field-ids';
 import { flattenErrors } from '../../../shared/form/field-ids';
 import type { RequisitionMode } from '../model/form-layout';
-import { sectionOrder } from '../model/form-layout';
+import { sectionOfPath, sectionOrder } from '../model/form-layout';
+import { FormNav, sectionHeadingId } from '../../../shared/form/form-nav';
 import { FormSection } from './form-fields';
 import { RequisitionDatalists } from './requisition-datalists';
 import { QuestionRows, SkillRows } from './skill-and-question-rows';
@@ -61,6 +62,8 @@ export interface RequisitionFormViewProps {
   /** A field the VMS named when it refused this item: in the summary until it is changed. */
   flagged?: FormProblem | null;
 }
+
+const navSections = sectionOrder.map((title) => ({ id: sectionHeadingId(title), title }));
 
 const scalarSections = sectionOrder.filter(
   (section) => section !== 'Skills' && section !== 'Questions' && section !== 'Custom fields',
@@ -130,6 +133,7 @@ export function RequisitionFormView({
             }, onInvalid)(event)
           }
         >
+          <FormNav sections={navSections} sectionOf={sectionOfPath} />
           <ErrorSummary
             problems={summary.attempt === 0 && flagged ? [flagged] : summary.problems}
             attempt={summary.attempt}

@@ -93,3 +93,26 @@ export function sectionEntries(section: SectionName, mode: RequisitionMode): Lay
     (entry) => !(entry.type === 'field' && entry.def.key === 'reqstatus' && mode === 'insert'),
   );
 }
+
+/**
+ * The section a form path is shown in (for the section navigation's problem counts): rows by
+ * their group, a choice by where it is placed, a field by its catalog section.
+ */
+const sectionOfName = new Map<string, SectionName>();
+for (const [section, entries] of formLayout) {
+  for (const entry of entries) {
+    if (entry.type === 'field') sectionOfName.set(entry.def.key, section);
+    else sectionOfName.set(entry.choice, section);
+  }
+}
+for (const [key, choice] of choiceOfKey) {
+  const section = sectionOfName.get(choice);
+  if (section) sectionOfName.set(key, section);
+}
+
+export function sectionOfPath(path: string): SectionName | undefined {
+  const top = path.split('.')[0] ?? '';
+  if (top === 'skills') return 'Skills';
+  if (top === 'questions') return 'Questions';
+  return sectionOfName.get(top);
+}

@@ -1,0 +1,138 @@
+import { useRef, useState } from 'react';
+import { useFormState } from 'react-hook-form';
+import { countOf } from '../lib/format';
+import { flattenErrors } from './field-ids';
+
+export interface NavSection {
+  /** The element id of the section's heading (focused when chosen). */
+  id: string;
+  title: string;
+}
+
+/** The id a form section's heading carries, for the navigation to reach it. */
+export const sectionHeadingId = (title: string) =>
+  `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+
+/** Moves focus to an element and brings it (with its label) into view. */
+function bringTo(element: HTMLElement) {
+  element.focus({ preventScroll: true });
+  const frame = element.closest('.field, fieldset') ?? element;
+  // Optional: not every environment (jsdom) lays pages out.
+  frame.scrollIntoView?.({ block: 'center' });
+}
+
+/**
+ * A long form's navigation, kept in view as the form scrolls: its sections, each with how many
+ * problems it has, and buttons that move focus to the previous or next field with a problem (in
+ * page order, from the field that has focus).
+ */
+export function FormNav({
+  sections,
+  sectionOf,
+}: {
+  sections: readonly NavSection[];
+  /** The section (title) a form path belongs to, e.g. `skills.2.description` → "Skills". */
+  sectionOf(name: string): string | undefined;
+}) {
+  const { errors } = useFormState();
+  const [said, setSaid] = useState('');
+  const counts = new Map<string, number>();
+  const problems = flattenErrors(errors);
+  for (const problem of problems) {
+    const section = sectionOf(problem.name);
+    if (section !== undefined) counts.set(section, (counts.get(section) ?? 0) + 1);
+  }
+
+  // The field last moved to: a click on these buttons takes focus from it, yet the next move
+  // goes on from there.
+  const last = useRef<HTMLElement | null>(null);
+  const move = (button: HTMLElement, direction: 1 | -1) => {
+    const form = button.closest('form');
+    if (!form) return;
+    const invalid = [...form.querySelectorAll<HTMLElement>('[aria-invalid="true"]')];
+    const first = invalid[0];
+    if (!first) {
+      setSaid('No field has a problem.');
+      return;
+    }
+    const focused = document.activeElement;
+    const from =
+      focused instanceof Node &&
+      button.closest('nav')?.contains(focused) &&
+      last.current?.isConnected
+        ? last.current
+        : focused;
+    const position = (element: HTMLElement) =>
+      from instanceof Node && from !== element && !element.contains(from)
+        ? from.compareDocumentPosition(element)
+        : 0;
+    const found =
+      direction === 1
+        ? invalid.find((element) => position(element) & Node.DOCUMENT_POSITION_FOLLOWING)
+        : invalid.findLast((element) => position(element) & Node.DOCUMENT_POSITION_PRECEDING);
+    const next = found ?? (direction === 1 ? first : (invalid.at(-1) ?? first));
+    setSaid(
+      found
+        ? `Problem ${invalid.indexOf(next) + 1} of ${invalid.length}.`
+        : direction === 1
+          ? `Back to the first of ${invalid.length} problems.`
+          : `Back to the last of ${invalid.length} problems.`,
+    );
+    last.current = next;
+    bringTo(next);
+  };
+
+  return (
+    <nav className="form-nav" aria-label="Form sections">
+      <ul className="form-nav__sections">
+        {sections.map((section) => {
+          const count = counts.get(section.title) ?? 0;
+          return (
+            <li key={section.id}>
+              <a
+                href={`#${section.id}`}
+                aria-label={
+                  count > 0
+                    ? `${section.title}, ${countOf(count, 'problem', 'problems')}`
+                    : undefined
+                }
+                className={count > 0 ? 'form-nav__link form-nav__link--problem' : 'form-nav__link'}
+                onClick={(event) => {
+                  const heading = document.getElementById(section.id);
+                  if (!heading) return;
+                  event.preventDefault();
+                  bringTo(heading);
+                }}
+              >
+                {section.title}
+                {count > 0 ? <span className="form-nav__count"> ({count})</span> : null}
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+      {problems.length > 0 ? (
+        <div className="form-nav__problems">
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={(event) => move(event.currentTarget, -1)}
+          >
+            Previous problem
+          </button>
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={(event) => move(event.currentTarget, 1)}
+          >
+            Next problem
+          </button>
+          <span className="visually-hidden">{countOf(problems.length, 'problem', 'problems')}</span>
+        </div>
+      ) : null}
+      <p role="status" className="visually-hidden">
+        {said}
+      </p>
+    </nav>
+  );
+}
