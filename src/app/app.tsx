@@ -25,7 +25,6 @@ function page(module: string): Page {
   }
   return component;
 }
-const NotFoundRoute = page(notFoundModule);
 
 /**
  * Loads the page asked for before the first render (its chunks are already downloading beside the
@@ -34,15 +33,22 @@ const NotFoundRoute = page(notFoundModule);
  * page, which shows the error where the page would be.
  */
 export async function loadFirstPage(pathname: string): Promise<void> {
-  const route = routeTable.find((entry) => matchPath(entry.path, pathname));
-  if (!route) return;
-  const load = routeModules[`./${routeModuleSource(route.module).slice('src/app/'.length)}`];
+  if (pathname === '/') return; // redirected to homePath
+  const module =
+    routeTable.find((entry) => matchPath(entry.path, pathname))?.module ?? notFoundModule;
+  const load = routeModules[`./${routeModuleSource(module).slice('src/app/'.length)}`];
   try {
     const loaded = await load?.();
-    if (loaded) pages.set(route.module, loaded.default);
+    if (loaded) pages.set(module, loaded.default);
   } catch {
     // The lazy page retries and reports it.
   }
+}
+
+// Looked up at render: loadFirstPage may have put the loaded page in place of the lazy one.
+function NotFoundPage() {
+  const Page = page(notFoundModule);
+  return <Page />;
 }
 
 function ConfiguredApp() {
@@ -78,7 +84,7 @@ function ConfiguredApp() {
               const props = 'props' in route ? route.props : {};
               return <Route key={route.path} path={route.path} element={<Page {...props} />} />;
             })}
-            <Route path="*" element={<NotFoundRoute />} />
+            <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Routes>
       </BrowserRouter>

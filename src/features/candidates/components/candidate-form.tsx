@@ -134,8 +134,10 @@ export function CandidateFormView({
           attempt={summary.attempt}
         />
         <p className="form-note">
-          Fields marked (required) must be filled. Each label shows the field’s wire name after the
-          dot.
+          Fields marked (required) must be filled.{' '}
+          <span className="wire-name-note">
+            Each label shows the field’s wire name after the dot.
+          </span>
         </p>
         {plainSections.map((section) => (
           <CandidateSection key={section} section={section} />

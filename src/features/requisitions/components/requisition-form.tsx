@@ -140,8 +140,11 @@ export function RequisitionFormView({
           />
           <p className="form-note">
             {mode === 'insert'
-              ? 'Fields marked (required) must be filled for a new requisition. Each label shows the field’s wire name after the dot.'
-              : 'An Amend changes only the fields that are filled in; blank fields stay as they are. Each label shows the field’s wire name after the dot.'}
+              ? 'Fields marked (required) must be filled for a new requisition.'
+              : 'An Amend changes only the fields that are filled in; blank fields stay as they are.'}{' '}
+            <span className="wire-name-note">
+              Each label shows the field’s wire name after the dot.
+            </span>
           </p>
           {(restShown ? scalarSections : scalarSections.slice(0, 1)).map((section) => (
             <FormSection key={section} section={section} mode={mode} />

@@ -5,6 +5,8 @@ import { forgetRequisitionLists } from '../../../shared/api/requisitions';
 import { clearIndexedLists } from '../../../shared/storage/indexed-list-store';
 import { clearPortalStorage, portalStorageKeys } from '../../../shared/storage/local-store';
 import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
+import { displaySettings, themes } from '../../../shared/ui/display-settings';
+import { useLocalStore } from '../../../shared/storage/local-store';
 
 /**
  * What this portal is set up for (from the server's settings; changed there, not here), the
@@ -16,6 +18,8 @@ export function SettingsPage() {
   const [cleared, setCleared] = useState(false);
   const [keyCount, setKeyCount] = useState(() => portalStorageKeys().length);
   const orgId = useId();
+  const display = useLocalStore(displaySettings);
+  const wireNamesId = useId();
 
   return (
     <div className="page">
@@ -29,7 +33,7 @@ export function SettingsPage() {
           </label>
           <p className="field__hint" id={`${orgId}-hint`}>
             Each client org has its own batch and drafts. The list comes from the server
-            (VMS_CLIENT_ORG_IDS).
+            (VMS_CLIENT_ORGS).
           </p>
           <ClientOrgSelect id={orgId} describedBy={`${orgId}-hint`} />
         </div>
@@ -39,6 +43,41 @@ export function SettingsPage() {
             <dd>{vendorOrgId}</dd>
           </div>
         </dl>
+      </section>
+
+      <section className="settings-section" aria-labelledby="settings-display">
+        <h2 id="settings-display">Display</h2>
+        <fieldset className="choice">
+          <legend className="choice__legend">Colours</legend>
+          <div className="choice__options">
+            {themes.map((theme) => (
+              <label key={theme.value} className="radio" htmlFor={`theme-${theme.value}`}>
+                <input
+                  type="radio"
+                  id={`theme-${theme.value}`}
+                  name="theme"
+                  value={theme.value}
+                  checked={display.theme === theme.value}
+                  onChange={() => displaySettings.set({ ...display, theme: theme.value })}
+                />
+                <span>{theme.label}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <div className="checkbox">
+          <input
+            id={wireNamesId}
+            type="checkbox"
+            checked={display.wireNames}
+            onChange={(event) =>
+              displaySettings.set({ ...display, wireNames: event.target.checked })
+            }
+          />
+          <label htmlFor={wireNamesId}>
+            Show each field’s wire name beside its label (titlerole, billrate…), for QA
+          </label>
+        </div>
       </section>
 
       <section className="settings-section" aria-labelledby="settings-server">
