@@ -1,5 +1,5 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { lazy, useState, type ComponentType } from 'react';
+import { createElement, lazy, useState, type ComponentType } from 'react';
 import { BrowserRouter, matchPath, Navigate, Route, Routes } from 'react-router';
 import { errorMessage } from '../shared/api/http';
 import { OrgProvider } from '../shared/config/org-context';
@@ -45,11 +45,12 @@ export async function loadFirstPage(pathname: string): Promise<void> {
   }
 }
 
-// Looked up at render: loadFirstPage may have put the loaded page in place of the lazy one.
-function NotFoundPage() {
-  const Page = page(notFoundModule);
-  return <Page />;
-}
+/**
+ * A page's element. The component is looked up when the routes render, so a page that
+ * loadFirstPage loaded is used as it is, the others lazily; each is made once (page()).
+ */
+const pageElement = (module: string, props: Record<string, string> = {}) =>
+  createElement(page(module), props);
 
 function ConfiguredApp() {
   const config = useQuery(portalConfigQueryOptions());
@@ -79,12 +80,14 @@ function ConfiguredApp() {
         <Routes>
           <Route element={<AppShell />}>
             <Route index element={<Navigate to={homePath} replace />} />
-            {routeTable.map((route) => {
-              const Page = page(route.module);
-              const props = 'props' in route ? route.props : {};
-              return <Route key={route.path} path={route.path} element={<Page {...props} />} />;
-            })}
-            <Route path="*" element={<NotFoundPage />} />
+            {routeTable.map((route) => (
+              <Route
+                key={route.path}
+                path={route.path}
+                element={pageElement(route.module, 'props' in route ? route.props : {})}
+              />
+            ))}
+            <Route path="*" element={pageElement(notFoundModule)} />
           </Route>
         </Routes>
       </BrowserRouter>
