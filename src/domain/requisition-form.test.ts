@@ -9,7 +9,7 @@ import {
   requisitionFormToWire,
   requisitionWireToForm,
 } from './requisition-form';
-import { validateRequisitionItem } from './requisition-wire';
+import { questionRowKeys, skillRowKeys, validateRequisitionItem } from './requisition-wire';
 import { fullRequisitionForm } from '../test-support/test-data';
 
 /** A small valid Insert form, filled as a recruiter would. */
@@ -300,13 +300,30 @@ describe('requisitionFormSchema', () => {
     expect(issues.get('skills.2.description')).toMatch(/Skill 3 needs a description/);
   });
 
-  it('puts a row value problem on its part: skills.0.requireddesired, questions.1.description', () => {
+  it('puts a row value problem on its part: skills.0.requireddesired', () => {
     const form = insertForm();
     form.skills = [skill('Java', { requireddesired: '9' })];
-    form.questions = [{ description: 'A?' }, { description: '  ' }];
+    expect(formIssues(form).get('skills.0.requireddesired')).toMatch(/one of/);
+  });
+
+  it('ignores a row left blank: the rows after it move up, and their problems stay on them', () => {
+    const form = insertForm();
+    form.skills = [blankSkillRow(), skill('Java', { requireddesired: '9' })];
+    form.questions = [{ description: '  ' }, { description: 'Years of Java?' }];
     const issues = formIssues(form);
-    expect(issues.get('skills.0.requireddesired')).toMatch(/one of/);
-    expect(issues.get('questions.1.description')).toMatch(/no text/);
+    // No "skill 1 has no description; … or clear skill1" for the blank row.
+    expect([...issues.keys()]).toEqual(['skills.1.requireddesired']);
+    const wire: Record<string, string> = requisitionFormToWire(form, 'YYYY-MM-DD');
+    const [skill1, skill2] = skillRowKeys;
+    const [question1, question2] = questionRowKeys;
+    expect([skill1, skill2, question1, question2].every(Boolean)).toBe(true);
+    expect([wire[skill1?.sequence ?? ''], wire[skill1?.description ?? '']]).toEqual(['1', 'Java']);
+    expect(wire[skill2?.sequence ?? '']).toBe('');
+    expect([wire[question1?.sequence ?? ''], wire[question1?.description ?? '']]).toEqual([
+      '1',
+      'Years of Java?',
+    ]);
+    expect(wire[question2?.sequence ?? '']).toBe('');
   });
 
   it('puts the owner error on the owner’s first name when the owner is given by name', () => {

@@ -104,19 +104,40 @@ export function requisitionFormToWire(
   for (const { choice, alternative, keys } of alternatives) {
     if (alternative !== form[choice]) for (const key of keys) wire[key] = '';
   }
-  form.skills.slice(0, MAX_SKILLS).forEach((row, index) => {
-    const keys = skillRowKeys[index];
-    if (!keys) return;
-    wire[keys.sequence] = String(index + 1);
-    for (const { part, key } of keys.parts) wire[key] = (row[part] ?? '').trim();
-  });
-  form.questions.slice(0, MAX_QUESTIONS).forEach((row, index) => {
-    const keys = questionRowKeys[index];
-    if (!keys) return;
-    wire[keys.sequence] = String(index + 1);
-    wire[keys.description] = (row.description ?? '').trim();
-  });
+  sentRows(form.skills)
+    .slice(0, MAX_SKILLS)
+    .forEach((formIndex, index) => {
+      const keys = skillRowKeys[index];
+      const row = form.skills[formIndex];
+      if (!keys || !row) return;
+      wire[keys.sequence] = String(index + 1);
+      for (const { part, key } of keys.parts) wire[key] = (row[part] ?? '').trim();
+    });
+  sentRows(form.questions)
+    .slice(0, MAX_QUESTIONS)
+    .forEach((formIndex, index) => {
+      const keys = questionRowKeys[index];
+      const row = form.questions[formIndex];
+      if (!keys || !row) return;
+      wire[keys.sequence] = String(index + 1);
+      wire[keys.description] = (row.description ?? '').trim();
+    });
   return wire;
+}
+
+/**
+ * The rows of the form that are sent, by their index in the form: a row left wholly blank is
+ * ignored (not an error the user would have to clear), and the rows after it move up one
+ * number, as removing it would. Problems found in sent row n are shown on form row sentRows[n-1].
+ */
+export function sentRows(
+  rows: ReadonlyArray<Readonly<Record<string, string | undefined>>>,
+): number[] {
+  const sent: number[] = [];
+  rows.forEach((row, index) => {
+    if (Object.values(row).some((value) => (value ?? '').trim() !== '')) sent.push(index);
+  });
+  return sent;
 }
 
 /** Wire (a file, a tray item, a GET Requisitions record mapped to wire keys) → form. */
@@ -165,9 +186,12 @@ export function requisitionWireToForm(
  */
 export function requisitionFormPath(key: string, form: RequisitionForm): string {
   const row = requisitionField(key)?.row;
-  if (row?.group === 'skills')
-    return `skills.${row.n - 1}.${row.part === 'sequence' ? 'description' : row.part}`;
-  if (row?.group === 'questions') return `questions.${row.n - 1}.description`;
+  if (row?.group === 'skills') {
+    const index = sentRows(form.skills)[row.n - 1] ?? row.n - 1;
+    return `skills.${index}.${row.part === 'sequence' ? 'description' : row.part}`;
+  }
+  if (row?.group === 'questions')
+    return `questions.${sentRows(form.questions)[row.n - 1] ?? row.n - 1}.description`;
   for (const choice of choiceKeys) {
     const alternatives = requisitionChoices[choice];
     const inUse = alternatives[form[choice]] ?? [];
