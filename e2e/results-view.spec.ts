@@ -81,3 +81,30 @@ for (const viewport of [
     await expect(page.getByLabel(/^Client internal req/)).toHaveValue(refused.reference);
   });
 }
+
+test('on a phone a bar at the foot of the screen shows the batch and sends it', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/requisitions/new');
+  await fillRequiredInsert(page, insertData('Phone bar'));
+  await addToBatch(page);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const bar = page.getByRole('link', { name: 'Batch (1)' }).locator('..');
+  await expect(bar).toBeInViewport();
+  const box = await bar.boundingBox();
+  expect((box?.y ?? 0) + (box?.height ?? 0)).toBeCloseTo(844, -1);
+  await bar.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(page.getByRole('heading', { name: 'Batch accepted' })).toBeVisible();
+  await expect(
+    page.getByRole('region', { name: /^Results of batch/ }).getByText('Success', { exact: true }),
+  ).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Batch (0)' })).toBeVisible();
+});
+
+test('where the batch panel is beside the form there is no bar', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/requisitions/new');
+  await expect(page.getByRole('region', { name: 'Batch to send' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^Batch \(\d+\)$/ })).toBeHidden();
+});

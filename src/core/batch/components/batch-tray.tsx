@@ -91,7 +91,7 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
   );
 
   return (
-    <section className="tray" aria-labelledby="tray-title">
+    <section className="tray" id="batch-panel" aria-labelledby="tray-title">
       <h2 id="tray-title" className="tray__title" ref={headingRef} tabIndex={-1}>
         Batch to send
       </h2>
@@ -208,6 +208,27 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
           <BatchResultsSummary kind={kind} submission={sender.data.submission} />
         </div>
       ) : null}
+
+      {/* On a narrow screen the panel is below the long form: a bar at the bottom of the screen
+          keeps the batch and its send one tap away (hidden where the panel is beside the form). */}
+      <div className="tray-bar">
+        <a href="#batch-panel" className="tray-bar__link">
+          Batch ({items.length})
+        </a>
+        <button
+          type="button"
+          className="button button--small"
+          disabled={sending || blockReason !== null}
+          aria-describedby={blockReason && items.length > 0 ? reasonId : undefined}
+          onClick={() => {
+            setRemoved(null);
+            sender.send();
+            headingRef.current?.scrollIntoView?.({ block: 'start' });
+          }}
+        >
+          {sending ? 'Sending…' : 'Send'}
+        </button>
+      </div>
     </section>
   );
 }
