@@ -6,6 +6,16 @@ test('a closed requisition is warned about, must be acknowledged, and the VMS an
   page,
 }) => {
   await steps.openCandidateForm(page, '40005');
+  // Said at once, at the top, before anything is typed.
+  const facts = page.getByRole('region', { name: /^Requisition 40005/ });
+  await expect(facts).toContainText(
+    'Takes no candidates now: Closed/Cancelled: only Open or Interview occurring requisitions take candidates.',
+  );
+  const top = async (locator: import('@playwright/test').Locator) =>
+    (await locator.boundingBox())?.y ?? Number.POSITIVE_INFINITY;
+  expect(await top(facts.getByText(/^Takes no candidates now/))).toBeLessThan(
+    await top(page.getByLabel(/^First name/)),
+  );
   const data = steps.candidateData();
   await steps.fillCandidate(page, data);
   const warnings = page.getByRole('region', { name: /^Check this before adding/ });
@@ -14,9 +24,13 @@ test('a closed requisition is warned about, must be acknowledged, and the VMS an
 
   // Not acknowledged: not added.
   await page.getByRole('button', { name: 'Add to batch' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'There is a problem' })).toContainText(
-    'tick the box under them',
-  );
+  // The summary says what the warning is, not just where to look.
+  await expect(
+    page
+      .getByRole('alert')
+      .filter({ hasText: 'There is a problem' })
+      .getByRole('link', { name: /^Requisition 40005 is Closed\/Cancelled/ }),
+  ).toContainText('To add the candidate anyway, tick the box under the warning.');
   await expect(page.getByRole('complementary', { name: 'Batch' })).toContainText(
     'No candidates yet',
   );
@@ -84,10 +98,20 @@ test('a bill rate above a capped hourly high, and a passed submittals date, are 
   await expect(page.getByRole('region', { name: /^Requisition 40002/ })).toContainText(
     'No: not above the hourly high',
   );
-  await page.getByLabel(/^Bill rate/).fill('70');
+  await expect(page.getByRole('region', { name: /^Requisition 40002/ })).toContainText(
+    'Rate cap: This requisition’s band: 50.00 to 65.00 an hour; no candidate above 65.00.',
+  );
+  // The field itself gives the band, and warns as the rate is typed.
+  const rate = page.getByLabel(/^Bill rate/);
+  await expect(rate).toHaveAccessibleDescription(/band: 50\.00 to 65\.00 an hour/);
+  await rate.pressSequentially('70');
+  await expect(rate).toHaveAccessibleDescription(
+    /Warning: 70 is above the hourly high of 65\.00, which this requisition does not allow/,
+  );
   const warnings = page.getByRole('region', { name: /^Check this before adding/ });
   await expect(warnings).toContainText('The bill rate 70 is above the hourly high of 65.00');
-  await page.getByLabel(/^Bill rate/).fill('65');
+  await rate.fill('65');
+  await expect(rate).not.toHaveAccessibleDescription(/Warning/);
   await expect(warnings).toHaveCount(0);
 
   await steps.openCandidateForm(page, '40007');

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { memo } from 'react';
+import { createContext, memo, use } from 'react';
 import { useWatch } from 'react-hook-form';
 import type { CandidateWireKey, FieldDef } from '../../../domain';
 import {
@@ -15,7 +15,29 @@ import {
 import { candidateSections } from '../../../domain/candidate-catalog';
 import { CatalogField } from '../../../shared/form/catalog-field';
 import { RepeatingRows, RowItem, RowsSection } from '../../../shared/form/repeating-rows';
+import { billRateNote } from '../model/bill-rate';
 import type { TargetRequisition } from '../model/target-requisition';
+
+/** The requisition the form submits to, for the fields that say something about it. */
+export const TargetRequisitionContext = createContext<TargetRequisition | null>(null);
+
+/** The bill rate with the requisition's band and cap beside it, warning as the rate is typed. */
+function BillRateField({ field }: { field: FieldDef<CandidateWireKey> }) {
+  const requisition = use(TargetRequisitionContext);
+  const typed: unknown = useWatch({ name: field.key });
+  const note = billRateNote(requisition, typeof typed === 'string' ? typed : '');
+  const hint = note
+    ? [field.hint, note.band, note.warning ? `Warning: ${note.warning}` : null]
+        .filter(Boolean)
+        .join(' ')
+    : undefined;
+  const required = field.requirement === 'required';
+  return hint === undefined ? (
+    <CatalogField def={field} required={required} />
+  ) : (
+    <CatalogField def={field} required={required} hint={hint} />
+  );
+}
 
 /** The candidate form's sections of plain fields (the others are the target and rows). */
 export const plainSections = candidateSections.filter(
@@ -39,6 +61,7 @@ function sectionFields(section: string): Array<FieldDef<CandidateWireKey>> {
 }
 
 function CandidateField({ field }: { field: FieldDef<CandidateWireKey> }) {
+  if (field.key === 'billrate') return <BillRateField field={field} />;
   return (
     <CatalogField
       def={field}

@@ -13,7 +13,12 @@ import { flattenErrors } from '../../../shared/form/field-ids';
 import type { CandidateWarning } from '../model/candidate-warnings';
 import { warningsKey } from '../model/candidate-warnings';
 import type { TargetRequisition } from '../model/target-requisition';
-import { CandidateSection, RequisitionRows, plainSections } from './candidate-fields';
+import {
+  CandidateSection,
+  TargetRequisitionContext,
+  RequisitionRows,
+  plainSections,
+} from './candidate-fields';
 import { acknowledgeName, CandidateWarnings } from './candidate-warnings';
 
 /**
@@ -102,57 +107,59 @@ export function CandidateFormView({
 
   return (
     <FormProvider {...form}>
-      <form
-        className="requisition-form"
-        noValidate
-        aria-label="Candidate"
-        onSubmit={(event) =>
-          void form.handleSubmit((values) => {
-            if (warnings.length > 0 && acknowledged !== key) {
-              setAckMissing(true);
-              setSummary((current) => ({
-                problems: [
-                  {
-                    name: acknowledgeName,
-                    message:
-                      'Read the warnings below and tick the box under them to add the candidate anyway, or change what they point to.',
-                  },
-                ],
-                attempt: current.attempt + 1,
-              }));
-              return;
-            }
-            setAckMissing(false);
-            setAcknowledged(null);
-            setSummary((current) => ({ problems: [], attempt: current.attempt }));
-            onValid(values);
-          }, onInvalid)(event)
-        }
-      >
-        <ErrorSummary
-          problems={summary.attempt === 0 && flagged ? [flagged] : summary.problems}
-          attempt={summary.attempt}
-        />
-        <p className="form-note">
-          Fields marked (required) must be filled.{' '}
-          <span className="wire-name-note">
-            Each label shows the field’s wire name after the dot.
-          </span>
-        </p>
-        {plainSections.map((section) => (
-          <CandidateSection key={section} section={section} />
-        ))}
-        <RequisitionRows requisition={requisition} />
-        <CandidateSection section="Custom fields" />
-        {preview?.(toWire)}
-        <CandidateWarnings
-          warnings={warnings}
-          acknowledged={warnings.length > 0 && acknowledged === key}
-          missing={ackMissing && acknowledged !== key}
-          onAcknowledge={(checked) => setAcknowledged(checked ? key : null)}
-        />
-        <FormActions submitLabel={submitLabel}>{actions}</FormActions>
-      </form>
+      <TargetRequisitionContext value={requisition}>
+        <form
+          className="requisition-form"
+          noValidate
+          aria-label="Candidate"
+          onSubmit={(event) =>
+            void form.handleSubmit((values) => {
+              if (warnings.length > 0 && acknowledged !== key) {
+                setAckMissing(true);
+                setSummary((current) => ({
+                  // The warnings themselves, so the summary says what is wrong.
+                  problems: [
+                    {
+                      name: acknowledgeName,
+                      message: `${warnings.map((warning) => warning.message).join(' ')} To add the candidate anyway, tick the box under ${warnings.length === 1 ? 'the warning' : 'the warnings'}.`,
+                    },
+                  ],
+                  attempt: current.attempt + 1,
+                }));
+                return;
+              }
+              setAckMissing(false);
+              setAcknowledged(null);
+              setSummary((current) => ({ problems: [], attempt: current.attempt }));
+              onValid(values);
+            }, onInvalid)(event)
+          }
+        >
+          <ErrorSummary
+            problems={summary.attempt === 0 && flagged ? [flagged] : summary.problems}
+            attempt={summary.attempt}
+          />
+          <p className="form-note">
+            Fields marked (required) must be filled.{' '}
+            <span className="wire-name-note">
+              Each label shows the field’s wire name after the dot.
+            </span>
+          </p>
+          {plainSections.map((section) => (
+            <CandidateSection key={section} section={section} />
+          ))}
+          <RequisitionRows requisition={requisition} />
+          <CandidateSection section="Custom fields" />
+          {preview?.(toWire)}
+          <CandidateWarnings
+            warnings={warnings}
+            acknowledged={warnings.length > 0 && acknowledged === key}
+            missing={ackMissing && acknowledged !== key}
+            onAcknowledge={(checked) => setAcknowledged(checked ? key : null)}
+          />
+          <FormActions submitLabel={submitLabel}>{actions}</FormActions>
+        </form>
+      </TargetRequisitionContext>
     </FormProvider>
   );
 }

@@ -1,4 +1,6 @@
 import { Link } from 'react-router';
+import { todayIso, whyNotSubmittable } from '../../../domain';
+import { billRateNote } from '../model/bill-rate';
 import type { TargetRequisition } from '../model/target-requisition';
 
 const dash = (value: string) => (value.trim() === '' ? '–' : value);
@@ -27,6 +29,7 @@ export function RequisitionFacts({
           </>
         ) : null}
       </h2>
+      {requisition ? <BlockingFacts requisition={requisition} /> : null}
       {requisition ? (
         <dl className="facts">
           <div>
@@ -75,5 +78,32 @@ export function RequisitionFacts({
         <Link to="/candidates">Choose another requisition</Link>
       </p>
     </section>
+  );
+}
+
+/**
+ * What would make the VMS refuse a candidate to this requisition, said first, as soon as it is
+ * chosen: it takes no candidates now (status, openings, submittals date), and its rate cap.
+ */
+function BlockingFacts({ requisition }: { requisition: TargetRequisition }) {
+  const reasons = whyNotSubmittable(requisition, todayIso());
+  const cap = requisition.maximumBillRate === '0' ? billRateNote(requisition, '') : null;
+  if (reasons.length === 0 && !cap) return null;
+  return (
+    <div className="notice notice--warning requisition-blocking">
+      {reasons.length > 0 ? (
+        <p>
+          <strong>Takes no candidates now:</strong>{' '}
+          {reasons.map((entry) => entry.reason).join('; ')}. The VMS will likely answer Error;{' '}
+          <Link to="/candidates">choose another requisition</Link>, or go on if you know this has
+          changed.
+        </p>
+      ) : null}
+      {cap ? (
+        <p>
+          <strong>Rate cap:</strong> {cap.band}
+        </p>
+      ) : null}
+    </div>
   );
 }

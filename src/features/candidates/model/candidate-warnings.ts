@@ -1,4 +1,5 @@
 import { whyNotSubmittable } from '../../../domain';
+import { billRateNote } from './bill-rate';
 import type { TargetRequisition } from './target-requisition';
 
 /**
@@ -42,8 +43,6 @@ const sameCandidate = (a: WarningInput['candidate'], b: EarlierCandidate) =>
   a.requirementid.trim() === b.requirementid.trim() &&
   a.candemail.trim().toLowerCase() === b.candemail.trim().toLowerCase();
 
-const isDecimal = (value: string) => /^\d+(\.\d+)?$/.test(value.trim());
-
 export function candidateWarnings(input: WarningInput): CandidateWarning[] {
   const { candidate, requisition, today } = input;
   const warnings: CandidateWarning[] = [];
@@ -72,12 +71,8 @@ export function candidateWarnings(input: WarningInput): CandidateWarning[] {
           break;
       }
     }
-    if (
-      requisition.maximumBillRate === '0' &&
-      isDecimal(requisition.hourlyHigh) &&
-      isDecimal(candidate.billrate) &&
-      Number(candidate.billrate) > Number(requisition.hourlyHigh)
-    ) {
+    // The same rule as the note beside the bill-rate field (bill-rate.ts).
+    if (billRateNote(requisition, candidate.billrate)?.warning) {
       warnings.push({
         id: 'bill-rate',
         message: `The bill rate ${candidate.billrate.trim()} is above the hourly high of ${requisition.hourlyHigh}, and ${name} does not allow candidates above it: the VMS will likely answer Error. Lower the bill rate to ${requisition.hourlyHigh} or less.`,
