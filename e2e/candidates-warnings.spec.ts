@@ -1,3 +1,4 @@
+import type { Locator } from '@playwright/test';
 import { expect, expectNoAxeViolations, test } from './support/fixtures';
 import { sendBatch } from './support/requisitions';
 import * as steps from './support/candidates';
@@ -11,7 +12,7 @@ test('a closed requisition is warned about, must be acknowledged, and the VMS an
   await expect(facts).toContainText(
     'Takes no candidates now: Closed/Cancelled: only Open or Interview occurring requisitions take candidates.',
   );
-  const top = async (locator: import('@playwright/test').Locator) =>
+  const top = async (locator: Locator) =>
     (await locator.boundingBox())?.y ?? Number.POSITIVE_INFINITY;
   expect(await top(facts.getByText(/^Takes no candidates now/))).toBeLessThan(
     await top(page.getByLabel(/^First name/)),
