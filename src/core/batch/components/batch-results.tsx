@@ -147,6 +147,9 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
                   </span>
                   <span role="cell" className="results__message user-text">
                     {row.message}
+                    {row.tone === 'warning' && kind.completeNote ? (
+                      <span className="result-row__note">{kind.completeNote}</span>
+                    ) : null}
                   </span>
                   <span role="cell" className="result-row__action">
                     {resent.has(row.row) ? (

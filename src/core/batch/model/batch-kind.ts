@@ -84,6 +84,11 @@ export interface BatchKind {
   resultRowsSchema: z.ZodType<ResultRow[]>;
   /** How a result status reads: success, error, warning (Incomplete), pending. */
   toneOf(status: string): Tone;
+  /**
+   * What to do about an item accepted incomplete (a warning-toned result such as Incomplete),
+   * shown where Fix would be; absent when the kind has no such result.
+   */
+  completeNote?: string;
   /** Column headings for the created id and the echoed reference. */
   labels: { createdId: string; reference: string };
   /** `loaded`: the record an Amend was loaded from (its wire holds only the changes). */

@@ -140,7 +140,9 @@ describe('CandidateFormView', () => {
       'ada was already sent',
     );
     await user.click(screen.getByRole('button', { name: 'Add to batch' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('ada was already sent to requisition 40001');
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'ada was already sent to requisition 40001',
+    );
     expect(onValid).not.toHaveBeenCalled();
 
     await user.click(screen.getByRole('checkbox', { name: /^I have read this warning/ }));

@@ -18,6 +18,10 @@ export const candidateKind: BatchKind = {
   postOperation: 'candidates',
   resultsOperation: 'candidateresults',
   toneOf,
+  // The interface has no call that updates a submitted candidate, and the VMS refuses the same
+  // e-mail to the same requisition again unless the first ended in Error (decisions.md).
+  completeNote:
+    'To complete it, answer the missing questions in the VMS itself: this interface cannot update a submitted candidate, and the VMS refuses the same e-mail to this requisition again.',
   resultRowsSchema: resultRowsOf(candidateResultRowSchema, toneOf, 'candidate'),
   summarize: (item) => {
     const name = [read(item, 'firstname'), read(item, 'lastname')].filter(Boolean).join(' ');
