@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData, sendBatch } from './support/requisitions';
 
-const refusedClass = /reqclassid: 999 is not a req class of org 1001/;
+const refusedClass = /Req class ID \(reqclassid\): 999 is not a req class of org 1001/;
 
 /** Adds a requisition to the batch; `reqClass` 999 passes the form but the VMS refuses it. */
 async function addRequisition(page: Page, reqClass = '101') {
@@ -27,9 +27,13 @@ test('Fix shows what the VMS said and flags the field it named until the field i
   await expect(notice).toContainText(refusedClass);
   const reqClass = page.getByLabel(/^Req class ID/);
   await expect(reqClass).toHaveAttribute('aria-invalid', 'true');
-  await expect(reqClass).toHaveAccessibleDescription(/The VMS said: reqclassid: 999 is not/);
+  await expect(reqClass).toHaveAccessibleDescription(
+    /The VMS said: Req class ID \(reqclassid\): 999 is not/,
+  );
   const summary = page.getByRole('alert').filter({ hasText: 'There is a problem' });
-  await expect(summary.getByRole('link', { name: /^The VMS said: reqclassid: 999/ })).toBeVisible();
+  await expect(
+    summary.getByRole('link', { name: /^The VMS said: Req class ID \(reqclassid\): 999/ }),
+  ).toBeVisible();
 
   // Another field changed: the flag stays. The named field changed: it goes, here and above.
   await page.getByLabel(/^Job title/).fill('Fixed title');
@@ -66,7 +70,9 @@ test('Fix all failed puts every failed row in the batch; corrected and sent once
     await tray.getByRole('button', { name: `Edit item ${index + 1}, ${data.reference}` }).click();
     const reqClass = page.getByLabel(/^Req class ID/);
     await expect(reqClass).toHaveValue('999');
-    await expect(reqClass).toHaveAccessibleDescription(/The VMS said: reqclassid: 999 is not/);
+    await expect(reqClass).toHaveAccessibleDescription(
+      /The VMS said: Req class ID \(reqclassid\): 999 is not/,
+    );
     await reqClass.fill('102');
     await page.getByRole('button', { name: `Update item ${index + 1} in the batch` }).click();
   }

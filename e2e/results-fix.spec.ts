@@ -14,7 +14,9 @@ test('an item the VMS refuses shows its error, and Fix loads it back into the fo
 
   const row = results.getByRole('row').nth(1);
   await expect(row.getByText('Error', { exact: true })).toBeVisible();
-  await expect(row).toContainText(/reqclassid: 999 is not a req class of org 1001/);
+  await expect(row).toContainText(
+    /Req class ID \(reqclassid\): 999 is not a req class of org 1001/,
+  );
 
   await row.getByRole('button', { name: 'Fix row 1' }).click();
   await expect(page.getByText(/^Fixing row 1 of batch/)).toBeVisible();

@@ -61,7 +61,9 @@ for (const viewport of [
     await expect(failed.getByText('Error', { exact: true })).toBeVisible();
     await expectWithinWidth(page, failed.getByText('Error', { exact: true }), 'row 3 status');
     const message = failed.getByRole('cell').nth(4);
-    await expect(message).toHaveText(/reqclassid: 999 is not a req class of org 1001/);
+    await expect(message).toHaveText(
+      /^Req class ID \(reqclassid\): 999 is not a req class of org 1001/,
+    );
     await expectWithinWidth(page, message, 'row 3 message');
     await expectWithinWidth(page, failed.getByRole('button', { name: 'Fix row 3' }), 'row 3 Fix');
     // And the page as a whole does not scroll sideways.

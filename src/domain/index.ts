@@ -106,6 +106,6 @@ export {
 } from './requisition-amend';
 export { skillRowParts } from './requisition-catalog';
 export { skillResponseParts } from './candidate-catalog';
-export { fieldNamedIn } from './vms-message';
+export { fieldNamedIn, withFieldLabels } from './vms-message';
 export type { NotSubmittable, NotSubmittableId, SubmittableFacts } from './submittable';
 export { recordNotSubmittable, todayIso, whyNotSubmittable } from './submittable';

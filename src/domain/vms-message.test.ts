@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { candidateCatalog } from './candidate-catalog';
 import { requisitionCatalog } from './requisition-catalog';
-import { fieldNamedIn } from './vms-message';
+import { fieldNamedIn, withFieldLabels } from './vms-message';
 
 const labelOf = (key: string) => requisitionCatalog.find((field) => field.key === key)?.label ?? '';
 
@@ -43,5 +43,25 @@ describe('fieldNamedIn', () => {
     // "orgid" is a field; "vendororgidx" is not a mention of it.
     expect(fieldNamedIn('vendororgidx was refused', requisitionCatalog)).toBeNull();
     expect(fieldNamedIn('The VMS is busy; try again later', requisitionCatalog)).toBeNull();
+  });
+});
+
+describe('withFieldLabels', () => {
+  it('puts the label first and the wire name second in each field: message part', () => {
+    expect(
+      withFieldLabels(
+        'reqclassid: 999 is not a req class of org 1001; titlerole: is blank',
+        requisitionCatalog,
+      ),
+    ).toBe(
+      `${labelOf('reqclassid')} (reqclassid): 999 is not a req class of org 1001; ${labelOf('titlerole')} (titlerole): is blank`,
+    );
+  });
+
+  it('leaves text that names no field as it is', () => {
+    expect(withFieldLabels('Note: the VMS is busy', requisitionCatalog)).toBe(
+      'Note: the VMS is busy',
+    );
+    expect(withFieldLabels('', requisitionCatalog)).toBe('');
   });
 });

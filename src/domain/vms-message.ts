@@ -24,3 +24,19 @@ export function fieldNamedIn(message: string, catalog: readonly FieldDef[]): str
   }
   return (best as { key: string } | null)?.key ?? null;
 }
+
+/**
+ * A message from the VMS in the recruiter's words first: each `wirekey: …` part
+ * (`reqclassid: 999 is not a req class…; titlerole: is blank`) starts with the field's label,
+ * the wire name second (`Req class ID (reqclassid): 999 is not…`). Other text is kept as it is.
+ */
+export function withFieldLabels(message: string, catalog: readonly FieldDef[]): string {
+  const labels = new Map(catalog.map((field) => [field.key, field.label]));
+  return message.replace(
+    /(^|;\s*)([A-Za-z][A-Za-z0-9_]*):\s*/g,
+    (whole, start: string, key: string) => {
+      const label = labels.get(key.toLowerCase());
+      return label ? `${start}${label} (${key}): ` : whole;
+    },
+  );
+}

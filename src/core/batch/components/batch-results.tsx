@@ -146,7 +146,7 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
                     )}
                   </span>
                   <span role="cell" className="results__message user-text">
-                    {row.message}
+                    {kind.describeMessage(row.message)}
                     {row.tone === 'warning' && kind.completeNote ? (
                       <span className="result-row__note">{kind.completeNote}</span>
                     ) : null}
@@ -173,7 +173,7 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
                                 type: 'result',
                                 batchId: submission.batchId,
                                 row: row.row,
-                                message: row.message,
+                                message: kind.describeMessage(row.message),
                                 loaded: submission.loaded?.[row.row - 1] ?? undefined,
                               },
                               wire: item,
@@ -226,7 +226,11 @@ function FixAllFailed({
         {
           wire,
           loaded,
-          resendOf: { batchId: submission.batchId, row: row.row, message: row.message },
+          resendOf: {
+            batchId: submission.batchId,
+            row: row.row,
+            message: kind.describeMessage(row.message),
+          },
         },
       ];
     });

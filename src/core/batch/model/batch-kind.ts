@@ -82,6 +82,8 @@ export interface BatchKind {
   resultsOperation: Extract<VmsOperation, 'requisitionresults' | 'candidateresults'>;
   /** Parses GET …results into rows; the VMS's field names live here, not in the pieces. */
   resultRowsSchema: z.ZodType<ResultRow[]>;
+  /** A VMS message with each field named by its label first, its wire name second. */
+  describeMessage(message: string): string;
   /** How a result status reads: success, error, warning (Incomplete), pending. */
   toneOf(status: string): Tone;
   /**

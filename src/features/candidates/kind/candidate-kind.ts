@@ -1,4 +1,4 @@
-import { validateCandidateItem } from '../../../domain';
+import { candidateCatalog, validateCandidateItem, withFieldLabels } from '../../../domain';
 import type { BatchKind } from '../../../core/batch/model/batch-kind';
 import { readItem as read, resultRowsOf, tonesOf } from '../../../core/batch/model/result-fields';
 import { candidateResultRowSchema } from '../../../domain/batch-results';
@@ -18,6 +18,7 @@ export const candidateKind: BatchKind = {
   postOperation: 'candidates',
   resultsOperation: 'candidateresults',
   toneOf,
+  describeMessage: (message) => withFieldLabels(message, candidateCatalog),
   // The interface has no call that updates a submitted candidate, and the VMS refuses the same
   // e-mail to the same requisition again unless the first ended in Error (decisions.md).
   completeNote:

@@ -5,7 +5,7 @@ import {
   requisitionsBeforeSend,
   resolveHeldRequisition,
 } from './requisition-checks';
-import { validateRequisitionItem } from '../../../domain';
+import { requisitionCatalog, validateRequisitionItem, withFieldLabels } from '../../../domain';
 import type { BatchKind, WireItem } from '../../../core/batch/model/batch-kind';
 import { readItem as read, resultRowsOf, tonesOf } from '../../../core/batch/model/result-fields';
 import { requisitionResultRowSchema } from '../../../domain/batch-results';
@@ -40,6 +40,7 @@ export const requisitionKind: BatchKind = {
   postOperation: 'requisitionimport',
   resultsOperation: 'requisitionresults',
   toneOf,
+  describeMessage: (message) => withFieldLabels(message, requisitionCatalog),
   resultRowsSchema: resultRowsOf(requisitionResultRowSchema, toneOf, 'requisition'),
   labels: { createdId: 'Req ID', reference: 'Client internal req' },
   summarize: (item, loaded) => {
