@@ -1,5 +1,6 @@
-import { useRef, useState } from 'react';
-import { useFormState } from 'react-hook-form';
+import { useEffect, useRef, useState } from 'react';
+import type { FieldErrors } from 'react-hook-form';
+import { useFormContext } from 'react-hook-form';
 import { countOf } from '../lib/format';
 import { flattenErrors } from './field-ids';
 
@@ -12,6 +13,18 @@ export interface NavSection {
 /** The id a form section's heading carries, for the navigation to reach it. */
 export const sectionHeadingId = (title: string) =>
   `section-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+
+/** How many problems each section has, with a key that changes only when a count does. */
+function tallyOf(errors: FieldErrors, sectionOf: (name: string) => string | undefined) {
+  const counts = new Map<string, number>();
+  const problems = flattenErrors(errors);
+  for (const problem of problems) {
+    const section = sectionOf(problem.name);
+    if (section !== undefined) counts.set(section, (counts.get(section) ?? 0) + 1);
+  }
+  const key = [...counts].map(([section, count]) => `${section}:${count}`).join('|');
+  return { counts, total: problems.length, key: `${problems.length}|${key}` };
+}
 
 /** Moves focus to an element and brings it (with its label) into view. */
 function bringTo(element: HTMLElement) {
@@ -34,14 +47,23 @@ export function FormNav({
   /** The section (title) a form path belongs to, e.g. `skills.2.description` → "Skills". */
   sectionOf(name: string): string | undefined;
 }) {
-  const { errors } = useFormState();
+  const form = useFormContext();
   const [said, setSaid] = useState('');
-  const counts = new Map<string, number>();
-  const problems = flattenErrors(errors);
-  for (const problem of problems) {
-    const section = sectionOf(problem.name);
-    if (section !== undefined) counts.set(section, (counts.get(section) ?? 0) + 1);
-  }
+  // The counts, re-rendered only when they change: the errors object changes on every keystroke
+  // once errors show, the counts rarely.
+  const [tally, setTally] = useState(() => tallyOf(form.formState.errors, sectionOf));
+  useEffect(
+    () =>
+      form.subscribe({
+        formState: { errors: true },
+        callback: ({ errors }) => {
+          const next = tallyOf(errors ?? {}, sectionOf);
+          setTally((current) => (current.key === next.key ? current : next));
+        },
+      }),
+    [form, sectionOf],
+  );
+  const { counts, total } = tally;
 
   // The field last moved to: a click on these buttons takes focus from it, yet the next move
   // goes on from there.
@@ -111,7 +133,7 @@ export function FormNav({
           );
         })}
       </ul>
-      {problems.length > 0 ? (
+      {total > 0 ? (
         <div className="form-nav__problems">
           <button
             type="button"
@@ -127,7 +149,7 @@ export function FormNav({
           >
             Next problem
           </button>
-          <span className="visually-hidden">{countOf(problems.length, 'problem', 'problems')}</span>
+          <span className="visually-hidden">{countOf(total, 'problem', 'problems')}</span>
         </div>
       ) : null}
       <p role="status" className="visually-hidden">
