@@ -109,3 +109,12 @@ export { skillResponseParts } from './candidate-catalog';
 export { fieldNamedIn, withFieldLabels } from './vms-message';
 export type { NotSubmittable, NotSubmittableId, SubmittableFacts } from './submittable';
 export { recordNotSubmittable, todayIso, whyNotSubmittable } from './submittable';
+export type { DateCell, HeaderMatch, MappedColumn, SheetItem } from './spreadsheet';
+export {
+  headerAliases,
+  mapHeaders,
+  normalizeHeader,
+  readDateCell,
+  repeatedItems,
+  rowToItem,
+} from './spreadsheet';

@@ -5,7 +5,12 @@ import {
   requisitionsBeforeSend,
   resolveHeldRequisition,
 } from './requisition-checks';
-import { requisitionCatalog, validateRequisitionItem, withFieldLabels } from '../../../domain';
+import {
+  repeatedItems,
+  requisitionCatalog,
+  validateRequisitionItem,
+  withFieldLabels,
+} from '../../../domain';
 import type { BatchKind, WireItem } from '../../../core/batch/model/batch-kind';
 import { readItem as read, resultRowsOf, tonesOf } from '../../../core/batch/model/result-fields';
 import { requisitionResultRowSchema } from '../../../domain/batch-results';
@@ -17,20 +22,15 @@ const toneOf = tonesOf({ Pending: 'pending', Success: 'success', Error: 'error' 
  * (decisions.md: clientinternalreq is unique within the client organization).
  */
 function duplicateInserts(items: readonly WireItem[]): ReadonlyMap<number, string> {
-  const problems = new Map<number, string>();
-  const firstIndex = new Map<string, number>();
-  items.forEach((item, index) => {
-    const reference = read(item, 'clientinternalreq');
-    if (read(item, 'requesttype') !== 'I' || reference === '') return;
-    const first = firstIndex.get(reference);
-    if (first === undefined) firstIndex.set(reference, index);
-    else
-      problems.set(
-        index,
-        `Item ${first + 1} already inserts client internal req “${reference}”, which must be unique; change one of them.`,
-      );
-  });
-  return problems;
+  const repeats = repeatedItems(items, (item) =>
+    read(item, 'requesttype') === 'I' ? read(item, 'clientinternalreq') : '',
+  );
+  return new Map(
+    [...repeats].map(([index, { first, identity }]) => [
+      index,
+      `Item ${first + 1} already inserts client internal req “${identity}”, which must be unique; change one of them.`,
+    ]),
+  );
 }
 
 export const requisitionKind: BatchKind = {
