@@ -329,6 +329,29 @@ describe('the real command (node build/cli/validate.mjs, as built), as integrato
     expect(items[1]?.errors[0]?.message).toMatch(/one of/);
   });
 
+  it('a CSV sheet: its rows checked, by row and column, with Papa Parse bundled in', () => {
+    const csv = join(dir, 'built.csv');
+    writeFileSync(csv, 'Job title,Days per week\nNurse,9\n');
+    const result = command('--kind', 'requisition', '--org', '1001', csv);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(1);
+    const sheetReport = z
+      .object({
+        rows: z.array(
+          z.object({
+            row: z.number(),
+            errors: z.array(z.object({ field: z.string(), column: z.string() })),
+          }),
+        ),
+      })
+      .parse(JSON.parse(result.stdout));
+    expect(sheetReport.rows[0]?.row).toBe(2);
+    expect(sheetReport.rows[0]?.errors).toContainEqual({
+      field: 'daysperweek',
+      column: 'Days per week',
+    });
+  });
+
   it('a broken file: exit 2, one line on stderr, nothing on stdout', () => {
     const result = command('--kind', 'requisition', file('{\n  "requesttype": I\n}'));
     const line = expectBroken(result);

@@ -1,8 +1,11 @@
 /**
- * The offline validator: `npm run validate -- --kind requisition|candidate FILE.json
- * [--date-format MM/DD/YYYY]` (built to build/cli/validate.mjs, so `node build/cli/validate.mjs …`
- * starts in a blink). Prints one JSON report on stdout; exit 0 when every item is valid, 1 when
- * any is invalid, 2 when the file cannot be checked (one line on stderr, nothing on stdout).
+ * The offline validator: `npm run validate -- --kind requisition|candidate FILE
+ * [--date-format MM/DD/YYYY] [--mapping TEMPLATE.json] [--org 1001]` (built to build/cli/validate.mjs, so
+ * `node build/cli/validate.mjs …` starts in a blink). FILE is a JSON array of wire objects, or a
+ * sheet saved as CSV or TSV (.csv, .tsv, .txt) with a header row, read as the import page reads
+ * it (domain/spreadsheet.ts). Prints one JSON report on stdout; exit 0 when every item is valid,
+ * 1 when any is invalid, 2 when the file cannot be checked (one line on stderr, nothing on
+ * stdout).
  * Files above `streamAboveBytes` (64 MiB) are read as a stream, item by item (stream-json), so a
  * file of 100,000 requisitions never has to fit in memory as one string.
  */
@@ -10,8 +13,10 @@ import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
-import type { BatchReport, DateFormat, PayloadKind } from '../domain';
+import type { BatchReport, DateFormat, PayloadKind, SheetReport } from '../domain';
 import { batchShapeProblem, dateFormats, payloadKinds, validateBatch } from '../domain';
+import { checkSheetFile, isSheetFile } from './sheet';
+import { UsageError } from './usage-error';
 
 /** Above this size a file is streamed instead of read whole. */
 export const streamAboveBytes = 64 * 1024 * 1024;
@@ -19,9 +24,7 @@ export const streamAboveBytes = 64 * 1024 * 1024;
 const streamChunk = 1000;
 
 const usage =
-  'usage: npm run validate -- --kind requisition|candidate FILE.json [--date-format YYYY-MM-DD|MM/DD/YYYY]';
-
-class UsageError extends Error {}
+  'usage: npm run validate -- --kind requisition|candidate FILE.json|FILE.csv [--date-format YYYY-MM-DD|MM/DD/YYYY] [--mapping TEMPLATE.json] [--org CLIENT_ORG_ID]';
 
 function isOneOf<T extends string>(list: readonly T[], value: string | undefined): value is T {
   return list.some((item) => item === value);
@@ -31,6 +34,10 @@ interface Command {
   kind: PayloadKind;
   dateFormat: DateFormat;
   file: string;
+  /** A saved mapping for a sheet's headers (header → wire key, '' to ignore). */
+  mapping: string | undefined;
+  /** The client org of a sheet's rows that have no Org ID column. */
+  org: string | undefined;
 }
 
 interface Result {
@@ -42,7 +49,12 @@ interface Result {
 function parseCommand(argv: string[]): Command {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { kind: { type: 'string' }, 'date-format': { type: 'string' } },
+    options: {
+      kind: { type: 'string' },
+      'date-format': { type: 'string' },
+      mapping: { type: 'string' },
+      org: { type: 'string' },
+    },
     allowPositionals: true,
   });
   const kind = values.kind;
@@ -51,8 +63,16 @@ function parseCommand(argv: string[]): Command {
   const dateFormat = values['date-format'] ?? 'YYYY-MM-DD';
   if (!isOneOf<DateFormat>(dateFormats, dateFormat))
     throw new UsageError(`--date-format must be YYYY-MM-DD or MM/DD/YYYY; ${usage}`);
-  if (positionals.length !== 1) throw new UsageError(`give exactly one FILE.json; ${usage}`);
-  return { kind, dateFormat, file: positionals[0] ?? '' };
+  if (positionals.length !== 1) throw new UsageError(`give exactly one FILE; ${usage}`);
+  if (values.org !== undefined && !/^[1-9]\d{0,15}$/.test(values.org))
+    throw new UsageError(`--org must be a client org id such as 1001; ${usage}`);
+  return {
+    kind,
+    dateFormat,
+    file: positionals[0] ?? '',
+    mapping: values.mapping,
+    org: values.org,
+  };
 }
 
 const cannotRead = (file: string, error: unknown) =>
@@ -60,7 +80,7 @@ const cannotRead = (file: string, error: unknown) =>
     `cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
   );
 
-function reported(report: BatchReport): Result {
+function reported(report: BatchReport | SheetReport): Result {
   return { code: report.valid ? 0 : 1, stdout: `${JSON.stringify(report, null, 2)}\n`, stderr: '' };
 }
 
@@ -80,7 +100,9 @@ function failed(error: unknown): Result {
 /** Checks a file read whole (the usual case). */
 export function run(argv: string[]): Result {
   try {
-    const { kind, dateFormat, file } = parseCommand(argv);
+    const { kind, dateFormat, file, mapping, org } = parseCommand(argv);
+    if (isSheetFile(file))
+      return reported(checkSheetFile(kind, file, { dateFormat, mapping, org }));
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
@@ -158,7 +180,7 @@ export async function main(argv: string[], threshold = streamAboveBytes): Promis
   } catch {
     return run(argv); // run says what is wrong with the arguments or the file
   }
-  return size > threshold ? runStreamed(argv) : run(argv);
+  return size > threshold && !isSheetFile(parseCommand(argv).file) ? runStreamed(argv) : run(argv);
 }
 
 // Run when executed directly (node build/cli/validate.mjs …, tsx src/cli/validate.ts …), not

@@ -109,8 +109,17 @@ export { skillResponseParts } from './candidate-catalog';
 export { fieldNamedIn, withFieldLabels } from './vms-message';
 export type { NotSubmittable, NotSubmittableId, SubmittableFacts } from './submittable';
 export { recordNotSubmittable, todayIso, whyNotSubmittable } from './submittable';
-export type { DateCell, HeaderMatch, MappedColumn, SheetItem } from './spreadsheet';
+export type {
+  DateCell,
+  HeaderMatch,
+  MappedColumn,
+  SheetIssue,
+  SheetItem,
+  SheetReport,
+  SheetRowReport,
+} from './spreadsheet';
 export {
+  checkSheet,
   headerAliases,
   mapHeaders,
   normalizeHeader,

@@ -221,3 +221,73 @@ export function repeatedItems<T>(
   });
   return repeats;
 }
+
+/** A sheet's rows checked: where each problem is, as a spreadsheet user finds it. */
+export interface SheetIssue {
+  /** The wire key; '' for the row as a whole. */
+  field: string;
+  /** The header of its column; '' when the field has no column (a required one missing). */
+  column: string;
+  message: string;
+}
+
+export interface SheetRowReport {
+  /** The spreadsheet's row number: the header is row 1, the first item row 2. */
+  row: number;
+  valid: boolean;
+  errors: SheetIssue[];
+}
+
+export interface SheetReport {
+  valid: boolean;
+  /** How each column was read, so a wrong guess is seen. */
+  columns: MappedColumn[];
+  rows: SheetRowReport[];
+}
+
+/**
+ * The rows of a sheet checked by the domain's rules for `kind` (the same as the forms, the tray
+ * and the proxy), after its cells were read through the mapped columns; a row repeating an
+ * earlier row's identity (`identity`: the client internal req of an Insert, the e-mail and
+ * requisition of a candidate) is flagged on its identity field.
+ */
+export function checkSheet(
+  rows: readonly (readonly string[])[],
+  columns: readonly MappedColumn[],
+  options: {
+    catalog: readonly FieldDef[];
+    dateFormat: DateFormat;
+    validate(item: Record<string, string>): { field: string; message: string }[];
+    identity(item: Record<string, string>): { field: string; value: string } | null;
+  },
+): SheetReport {
+  const items = rows.map((row) => rowToItem(row, columns, options.catalog, options.dateFormat));
+  const columnOf = new Map(
+    columns.flatMap((column) => (column.key === null ? [] : [[column.key, column.header]])),
+  );
+  const repeats = repeatedItems(items, (item) => {
+    const id = options.identity(item.wire);
+    return id ? `${id.field}\u0000${id.value}` : '';
+  });
+  const reports = items.map((item, index): SheetRowReport => {
+    const errors: SheetIssue[] = [];
+    const seen = new Set<string>();
+    const add = (field: string, message: string) => {
+      if (seen.has(field)) return;
+      seen.add(field);
+      errors.push({ field, column: columnOf.get(field) ?? '', message });
+    };
+    for (const [field, message] of item.cellProblems) add(field, message);
+    const repeat = repeats.get(index);
+    if (repeat) {
+      const [field = '', value = ''] = repeat.identity.split('\u0000');
+      add(
+        field,
+        `Row ${repeat.first + 2} already has “${value}”, which may be sent once; remove or change one of them.`,
+      );
+    }
+    for (const issue of options.validate(item.wire)) add(issue.field, issue.message);
+    return { row: index + 2, valid: errors.length === 0, errors };
+  });
+  return { valid: reports.every((report) => report.valid), columns: [...columns], rows: reports };
+}

@@ -1,0 +1,162 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { decodeSheet } from './sheet';
+import { run } from './validate';
+
+/*
+ * Issue 13, point 5: `npm run validate` reads sheets saved as CSV or TSV with the import's header
+ * matching, reporting the spreadsheet row and the column of each problem, and flagging a client
+ * internal req that a file inserts twice.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'sheet-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let count = 0;
+function sheet(contents: string | Uint8Array, extension = 'csv'): string {
+  count += 1;
+  const path = join(dir, `sheet-${count}.${extension}`);
+  writeFileSync(path, contents);
+  return path;
+}
+
+const reportSchema = z.strictObject({
+  valid: z.boolean(),
+  columns: z.array(
+    z.strictObject({
+      column: z.number(),
+      header: z.string(),
+      key: z.string().nullable(),
+      match: z.string().nullable(),
+      note: z.string().optional(),
+    }),
+  ),
+  rows: z.array(
+    z.strictObject({
+      row: z.number(),
+      valid: z.boolean(),
+      errors: z.array(
+        z.strictObject({ field: z.string(), column: z.string(), message: z.string() }),
+      ),
+    }),
+  ),
+});
+const check = (...argv: string[]) => {
+  const result = run(argv);
+  return {
+    ...result,
+    report: result.stdout ? reportSchema.parse(JSON.parse(result.stdout)) : null,
+  };
+};
+
+const header =
+  'Job title,Number of openings,Client internal req,Engagement type,Req class ID,Hours per day,Days per week,Short description,Requisition owner ID,Start date';
+const good = (reference: string, title = 'Staff nurse') =>
+  `${title},2,${reference},1,101,8,5,Night shift on ward 3,mreyes,2027-01-11`;
+
+describe('a CSV of requisitions', () => {
+  it('maps label headers by itself and checks every row as a new requisition of --org', () => {
+    const { code, report } = check(
+      '--kind',
+      'requisition',
+      '--org',
+      '1001',
+      sheet([header, good('CSV-1'), good('CSV-2')].join('\r\n')),
+    );
+    expect(code).toBe(0);
+    expect(report?.valid).toBe(true);
+    expect(report?.columns.map((column) => column.key)).toEqual([
+      'titlerole',
+      'noofopenings',
+      'clientinternalreq',
+      'engagementtype',
+      'reqclassid',
+      'hoursunitsperday',
+      'daysperweek',
+      'shortdescription',
+      'reqownerid',
+      'startdate',
+    ]);
+    expect(report?.rows.map((row) => row.row)).toEqual([2, 3]);
+  });
+
+  it('reports each problem at its spreadsheet row and column, a repeated reference included', () => {
+    const rows = [
+      header,
+      good('CSV-1'),
+      'Staff nurse,2,CSV-1,1,101,8,9,Night shift,mreyes,31/03/2027',
+      good('CSV-3'),
+    ];
+    const { code, report } = check(
+      '--kind',
+      'requisition',
+      '--org',
+      '1001',
+      sheet(rows.join('\n')),
+    );
+    expect(code).toBe(1);
+    expect(report?.rows.map((row) => row.valid)).toEqual([true, false, true]);
+    expect(report?.rows[1]?.errors.map(({ field, column }) => [field, column])).toEqual([
+      ['startdate', 'Start date'],
+      ['clientinternalreq', 'Client internal req'],
+      ['daysperweek', 'Days per week'],
+    ]);
+    expect(report?.rows[1]?.errors[1]?.message).toBe(
+      'Row 2 already has “CSV-1”, which may be sent once; remove or change one of them.',
+    );
+  });
+
+  it('reads Windows-1252 (Excel’s CSV on Windows) and UTF-8 with a byte-order mark alike', () => {
+    const title = 'Crèche nurse, Zürich';
+    const text = [header, good('CSV-1', `"${title}"`)].join('\r\n');
+    const cp1252 = Uint8Array.from(text, (char) =>
+      char === 'è' ? 0xe8 : char === 'ü' ? 0xfc : char.charCodeAt(0),
+    );
+    expect(decodeSheet(cp1252)).toEqual({ text, encoding: 'Windows-1252' });
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]);
+    expect(decodeSheet(bom)).toEqual({ text, encoding: 'UTF-8' });
+    expect(check('--kind', 'requisition', '--org', '1001', sheet(cp1252)).code).toBe(0);
+  });
+
+  it('reads tab-separated files, and applies a saved mapping', () => {
+    const tsv = ['Our ref\tTitle\tNotes', 'TSV-1\tNurse\tcall first'].join('\n');
+    const mapping = sheet(JSON.stringify({ 'Our ref': 'clientinternalreq', Notes: '' }), 'json');
+    const { report } = check('--kind', 'requisition', '--mapping', mapping, sheet(tsv, 'tsv'));
+    expect(
+      report?.columns.map((column) => [column.header, column.key, column.note ?? null]),
+    ).toEqual([
+      ['Our ref', 'clientinternalreq', null],
+      ['Title', 'titlerole', null],
+      ['Notes', null, 'ignored by the mapping'],
+    ]);
+  });
+
+  it('says what to do with a sheet it cannot use: exit 2, one line', () => {
+    const noFields = check('--kind', 'requisition', sheet('Colour,Size\nred,L'));
+    expect(noFields.code).toBe(2);
+    expect(noFields.stderr).toMatch(/^validate: .*no header names a requisition field/);
+    expect(check('--kind', 'requisition', sheet(header)).stderr).toMatch(
+      /has no rows under a header row/,
+    );
+    expect(check('--kind', 'requisition', '--org', 'x', sheet(header)).stderr).toMatch(
+      /--org must be/,
+    );
+  });
+});
+
+describe('a CSV of candidates', () => {
+  it('flags the same e-mail to the same requisition twice in one file', () => {
+    const rows = [
+      'First name,Last name,E-mail,Req ID',
+      'Ada,Lovelace,ada@example.com,40001',
+      'Ada,L.,ADA@example.com,40001',
+      'Ada,L.,ada@example.com,40002',
+    ];
+    const { report } = check('--kind', 'candidate', sheet(rows.join('\n')));
+    const repeated = report?.rows.map((row) =>
+      row.errors.some((error) => error.field === 'candemail' && /already has/.test(error.message)),
+    );
+    expect(repeated).toEqual([false, true, false]);
+  });
+});
