@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Sheet } from 'write-excel-file/node';
+import writeXlsxFile from 'write-excel-file/node';
 import { z } from 'zod';
 import { decodeSheet } from './sheet';
-import { run } from './validate';
+import { main } from './validate';
 
 /*
  * Issue 13, point 5: `npm run validate` reads sheets saved as CSV or TSV with the import's header
@@ -42,8 +44,8 @@ const reportSchema = z.strictObject({
     }),
   ),
 });
-const check = (...argv: string[]) => {
-  const result = run(argv);
+const check = async (...argv: string[]) => {
+  const result = await main(argv);
   return {
     ...result,
     report: result.stdout ? reportSchema.parse(JSON.parse(result.stdout)) : null,
@@ -56,8 +58,8 @@ const good = (reference: string, title = 'Staff nurse') =>
   `${title},2,${reference},1,101,8,5,Night shift on ward 3,mreyes,2027-01-11`;
 
 describe('a CSV of requisitions', () => {
-  it('maps label headers by itself and checks every row as a new requisition of --org', () => {
-    const { code, report } = check(
+  it('maps label headers by itself and checks every row as a new requisition of --org', async () => {
+    const { code, report } = await check(
       '--kind',
       'requisition',
       '--org',
@@ -81,14 +83,14 @@ describe('a CSV of requisitions', () => {
     expect(report?.rows.map((row) => row.row)).toEqual([2, 3]);
   });
 
-  it('reports each problem at its spreadsheet row and column, a repeated reference included', () => {
+  it('reports each problem at its spreadsheet row and column, a repeated reference included', async () => {
     const rows = [
       header,
       good('CSV-1'),
       'Staff nurse,2,CSV-1,1,101,8,9,Night shift,mreyes,31/03/2027',
       good('CSV-3'),
     ];
-    const { code, report } = check(
+    const { code, report } = await check(
       '--kind',
       'requisition',
       '--org',
@@ -107,7 +109,7 @@ describe('a CSV of requisitions', () => {
     );
   });
 
-  it('reads Windows-1252 (Excel’s CSV on Windows) and UTF-8 with a byte-order mark alike', () => {
+  it('reads Windows-1252 (Excel’s CSV on Windows) and UTF-8 with a byte-order mark alike', async () => {
     const title = 'Crèche nurse, Zürich';
     const text = [header, good('CSV-1', `"${title}"`)].join('\r\n');
     const cp1252 = Uint8Array.from(text, (char) =>
@@ -116,13 +118,19 @@ describe('a CSV of requisitions', () => {
     expect(decodeSheet(cp1252)).toEqual({ text, encoding: 'Windows-1252' });
     const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]);
     expect(decodeSheet(bom)).toEqual({ text, encoding: 'UTF-8' });
-    expect(check('--kind', 'requisition', '--org', '1001', sheet(cp1252)).code).toBe(0);
+    expect((await check('--kind', 'requisition', '--org', '1001', sheet(cp1252))).code).toBe(0);
   });
 
-  it('reads tab-separated files, and applies a saved mapping', () => {
+  it('reads tab-separated files, and applies a saved mapping', async () => {
     const tsv = ['Our ref\tTitle\tNotes', 'TSV-1\tNurse\tcall first'].join('\n');
     const mapping = sheet(JSON.stringify({ 'Our ref': 'clientinternalreq', Notes: '' }), 'json');
-    const { report } = check('--kind', 'requisition', '--mapping', mapping, sheet(tsv, 'tsv'));
+    const { report } = await check(
+      '--kind',
+      'requisition',
+      '--mapping',
+      mapping,
+      sheet(tsv, 'tsv'),
+    );
     expect(
       report?.columns.map((column) => [column.header, column.key, column.note ?? null]),
     ).toEqual([
@@ -132,31 +140,125 @@ describe('a CSV of requisitions', () => {
     ]);
   });
 
-  it('says what to do with a sheet it cannot use: exit 2, one line', () => {
-    const noFields = check('--kind', 'requisition', sheet('Colour,Size\nred,L'));
+  it('says what to do with a sheet it cannot use: exit 2, one line', async () => {
+    const noFields = await check('--kind', 'requisition', sheet('Colour,Size\nred,L'));
     expect(noFields.code).toBe(2);
     expect(noFields.stderr).toMatch(/^validate: .*no header names a requisition field/);
-    expect(check('--kind', 'requisition', sheet(header)).stderr).toMatch(
+    expect((await check('--kind', 'requisition', sheet(header))).stderr).toMatch(
       /has no rows under a header row/,
     );
-    expect(check('--kind', 'requisition', '--org', 'x', sheet(header)).stderr).toMatch(
+    expect((await check('--kind', 'requisition', '--org', 'x', sheet(header))).stderr).toMatch(
       /--org must be/,
     );
   });
 });
 
 describe('a CSV of candidates', () => {
-  it('flags the same e-mail to the same requisition twice in one file', () => {
+  it('flags the same e-mail to the same requisition twice in one file', async () => {
     const rows = [
       'First name,Last name,E-mail,Req ID',
       'Ada,Lovelace,ada@example.com,40001',
       'Ada,L.,ADA@example.com,40001',
       'Ada,L.,ada@example.com,40002',
     ];
-    const { report } = check('--kind', 'candidate', sheet(rows.join('\n')));
+    const { report } = await check('--kind', 'candidate', sheet(rows.join('\n')));
     const repeated = report?.rows.map((row) =>
       row.errors.some((error) => error.field === 'candemail' && /already has/.test(error.message)),
     );
     expect(repeated).toEqual([false, true, false]);
+  });
+});
+
+describe('an XLSX workbook', () => {
+  const workbook = async (
+    sheets: { sheet: string; data: (string | number | Date | null)[][] }[],
+  ) => {
+    const path = join(dir, `book-${(count += 1)}.xlsx`);
+    const book: Sheet<Buffer>[] = sheets.map(({ sheet, data }) => ({
+      sheet,
+      data: data.map((row) =>
+        row.map((value) => (value instanceof Date ? { value, format: 'yyyy-mm-dd' } : value)),
+      ),
+    }));
+    await writeXlsxFile(book).toFile(path);
+    return path;
+  };
+
+  it('reads candidates with skill responses and answers by number, reporting row and column', async () => {
+    const path = await workbook([
+      {
+        sheet: 'Candidates',
+        data: [
+          [
+            'Req ID',
+            'First name',
+            'Last name',
+            'E-mail',
+            'Engagement type',
+            'Skill 1 response',
+            'Answer to question 1',
+          ],
+          ['40001', 'Ada', 'Lovelace', 'ada@vendor.example', '1', '2', 'Yes, five years'],
+          ['40001', 'Grace', 'Hopper', 'grace@vendor.example', 7, '2', 'Yes'],
+        ],
+      },
+    ]);
+    const result = await main(['--kind', 'candidate', path]);
+    expect(result.stderr).toBe('');
+    const report = reportSchema.parse(JSON.parse(result.stdout));
+    expect(report.columns.slice(5).map((column) => column.key)).toEqual([
+      'skill1response',
+      'answer1',
+    ]);
+    expect(report.rows.map((row) => row.valid)).toEqual([true, false]);
+    expect(report.rows[1]?.errors.map(({ field, column }) => [field, column])).toEqual([
+      ['engagementtype', 'Engagement type'],
+    ]);
+  });
+
+  it('reads the first sheet, or the one named with --sheet, with date cells as dates', async () => {
+    const path = await workbook([
+      { sheet: 'Notes', data: [['Read me'], ['Sent by the client on Monday']] },
+      {
+        sheet: 'Requisitions',
+        data: [
+          header.split(','),
+          [
+            'Staff nurse',
+            2,
+            'XLSX-1',
+            '1',
+            101,
+            8,
+            5,
+            'Night shift',
+            'mreyes',
+            new Date(Date.UTC(2027, 0, 11)),
+          ],
+        ],
+      },
+    ]);
+    const first = await main(['--kind', 'requisition', path]);
+    expect(first.code).toBe(2);
+    expect(first.stderr).toMatch(/no header names a requisition field/);
+    const named = await main([
+      '--kind',
+      'requisition',
+      '--org',
+      '1001',
+      '--sheet',
+      'Requisitions',
+      path,
+    ]);
+    expect(named.stderr).toBe('');
+    expect(named.code).toBe(0);
+    const missing = await main(['--kind', 'requisition', '--sheet', 'Nope', path]);
+    expect(missing.stderr).toMatch(/has no sheet “Nope”; its sheets are “Notes”, “Requisitions”/);
+  });
+
+  it('says a file that is not a workbook is not one', async () => {
+    const result = await main(['--kind', 'requisition', sheet('not a zip', 'xlsx')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/is not an XLSX workbook/);
   });
 });

@@ -1,12 +1,13 @@
 /**
- * Sheets for the validator: a CSV or TSV file read as the import page reads it. Bytes are
- * decoded as UTF-8 (a byte-order mark dropped) or, when they are not valid UTF-8, as
- * Windows-1252 (what Excel on Windows saves as "CSV"); Papa Parse finds the delimiter; headers
- * and cells go through the domain's spreadsheet rules.
+ * Sheets for the validator, read as the import page reads them. CSV or TSV: bytes decoded as
+ * UTF-8 (a byte-order mark dropped) or, when they are not valid UTF-8, as Windows-1252 (what
+ * Excel on Windows saves as "CSV"), and Papa Parse finds the delimiter. XLSX: read-excel-file,
+ * the first sheet unless one is named. Headers and cells then go through the domain's spreadsheet
+ * rules.
  */
 import { readFileSync } from 'node:fs';
-import { extname } from 'node:path';
 import Papa from 'papaparse';
+import readXlsxFile from 'read-excel-file/node';
 import { z } from 'zod';
 import type { DateFormat, PayloadKind, SheetReport } from '../domain';
 import {
@@ -18,10 +19,6 @@ import {
   validateRequisitionItem,
 } from '../domain';
 import { UsageError } from './usage-error';
-
-const sheetExtensions = new Set(['.csv', '.tsv', '.txt']);
-
-export const isSheetFile = (file: string) => sheetExtensions.has(extname(file).toLowerCase());
 
 /** UTF-8 when the bytes are UTF-8 (BOM or not), else Windows-1252. */
 export function decodeSheet(bytes: Uint8Array): { text: string; encoding: string } {
@@ -52,26 +49,74 @@ function readMapping(path: string | undefined): Record<string, string> {
   }
 }
 
-export function checkSheetFile(
-  kind: PayloadKind,
-  file: string,
-  {
-    dateFormat,
-    mapping,
-    org,
-  }: { dateFormat: DateFormat; mapping: string | undefined; org?: string | undefined },
-): SheetReport {
-  let bytes: Uint8Array;
+interface SheetOptions {
+  dateFormat: DateFormat;
+  mapping: string | undefined;
+  org?: string | undefined;
+}
+
+function readBytes(file: string): Uint8Array {
   try {
-    bytes = readFileSync(file);
+    return readFileSync(file);
   } catch (error) {
     throw new UsageError(
       `cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
     );
   }
-  const { text } = decodeSheet(bytes);
+}
+
+/** A CSV or TSV file's rows, the header first. */
+export function checkSheetFile(
+  kind: PayloadKind,
+  file: string,
+  options: SheetOptions,
+): SheetReport {
+  const { text } = decodeSheet(readBytes(file));
   const parsed = Papa.parse<string[]>(text, { skipEmptyLines: 'greedy' });
-  const [headers, ...rows] = parsed.data;
+  return checkRows(kind, file, parsed.data, options);
+}
+
+/** A cell of an XLSX sheet as text: dates as YYYY-MM-DD, numbers as written, blanks as ''. */
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime()) ? '' : value.toISOString().slice(0, 10);
+  if (typeof value === 'boolean') return value ? 'Y' : 'N';
+  return String(value);
+}
+
+/** An XLSX file's first sheet (or the one named), the header first. */
+export async function checkXlsxFile(
+  kind: PayloadKind,
+  file: string,
+  options: SheetOptions & { sheet?: string | undefined },
+): Promise<SheetReport> {
+  const bytes = readBytes(file);
+  let sheets: Awaited<ReturnType<typeof readXlsxFile>>;
+  try {
+    sheets = await readXlsxFile(Buffer.from(bytes));
+  } catch (error) {
+    throw new UsageError(
+      `${file} is not an XLSX workbook Excel can open: ${(error as Error).message}`,
+    );
+  }
+  const chosen =
+    options.sheet === undefined ? sheets[0] : sheets.find((entry) => entry.sheet === options.sheet);
+  if (!chosen)
+    throw new UsageError(
+      `${file} has no sheet “${options.sheet ?? ''}”; its sheets are ${sheets.map((entry) => `“${entry.sheet}”`).join(', ')}`,
+    );
+  const rows = chosen.data.map((row) => row.map(cellText));
+  return checkRows(kind, file, rows, options);
+}
+
+function checkRows(
+  kind: PayloadKind,
+  file: string,
+  data: readonly (readonly string[])[],
+  { dateFormat, mapping, org }: SheetOptions,
+): SheetReport {
+  const [headers, ...rows] = data;
   if (!headers || rows.length === 0)
     throw new UsageError(`${file} has no rows under a header row; put the field names in row 1`);
   const catalog = kind === 'requisition' ? requisitionCatalog : candidateCatalog;

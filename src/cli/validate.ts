@@ -2,7 +2,7 @@
  * The offline validator: `npm run validate -- --kind requisition|candidate FILE
  * [--date-format MM/DD/YYYY] [--mapping TEMPLATE.json] [--org 1001]` (built to build/cli/validate.mjs, so
  * `node build/cli/validate.mjs …` starts in a blink). FILE is a JSON array of wire objects, or a
- * sheet saved as CSV or TSV (.csv, .tsv, .txt) with a header row, read as the import page reads
+ * sheet with a header row (CSV or TSV: .csv, .tsv, .txt; or an XLSX workbook's sheet), read as the import page reads
  * it (domain/spreadsheet.ts). Prints one JSON report on stdout; exit 0 when every item is valid,
  * 1 when any is invalid, 2 when the file cannot be checked (one line on stderr, nothing on
  * stdout).
@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
 import type { BatchReport, DateFormat, PayloadKind, SheetReport } from '../domain';
 import { batchShapeProblem, dateFormats, payloadKinds, validateBatch } from '../domain';
-import { checkSheetFile, isSheetFile } from './sheet';
+import { isSheetFile, isXlsxFile } from './sheet-files';
 import { UsageError } from './usage-error';
 
 /** Above this size a file is streamed instead of read whole. */
@@ -24,7 +24,7 @@ export const streamAboveBytes = 64 * 1024 * 1024;
 const streamChunk = 1000;
 
 const usage =
-  'usage: npm run validate -- --kind requisition|candidate FILE.json|FILE.csv [--date-format YYYY-MM-DD|MM/DD/YYYY] [--mapping TEMPLATE.json] [--org CLIENT_ORG_ID]';
+  'usage: npm run validate -- --kind requisition|candidate FILE.json|.csv|.tsv|.xlsx [--date-format YYYY-MM-DD|MM/DD/YYYY] [--mapping TEMPLATE.json] [--org CLIENT_ORG_ID] [--sheet NAME]';
 
 function isOneOf<T extends string>(list: readonly T[], value: string | undefined): value is T {
   return list.some((item) => item === value);
@@ -38,6 +38,8 @@ interface Command {
   mapping: string | undefined;
   /** The client org of a sheet's rows that have no Org ID column. */
   org: string | undefined;
+  /** The sheet of an XLSX workbook to read (the first when not given). */
+  sheet: string | undefined;
 }
 
 interface Result {
@@ -54,6 +56,7 @@ function parseCommand(argv: string[]): Command {
       'date-format': { type: 'string' },
       mapping: { type: 'string' },
       org: { type: 'string' },
+      sheet: { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -72,6 +75,7 @@ function parseCommand(argv: string[]): Command {
     file: positionals[0] ?? '',
     mapping: values.mapping,
     org: values.org,
+    sheet: values.sheet,
   };
 }
 
@@ -100,9 +104,7 @@ function failed(error: unknown): Result {
 /** Checks a file read whole (the usual case). */
 export function run(argv: string[]): Result {
   try {
-    const { kind, dateFormat, file, mapping, org } = parseCommand(argv);
-    if (isSheetFile(file))
-      return reported(checkSheetFile(kind, file, { dateFormat, mapping, org }));
+    const { kind, dateFormat, file } = parseCommand(argv);
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
@@ -172,15 +174,35 @@ export async function runStreamed(argv: string[]): Promise<Result> {
   }
 }
 
-/** The command: a large file is streamed, any other read whole. */
+/**
+ * Checks a sheet: CSV or TSV, or an XLSX workbook's sheet. The readers (Papa Parse,
+ * read-excel-file) are loaded only for sheets, so a JSON file starts without them.
+ */
+export async function runSheet(argv: string[]): Promise<Result> {
+  try {
+    const { kind, dateFormat, file, mapping, org, sheet } = parseCommand(argv);
+    const { checkSheetFile, checkXlsxFile } = await import('./sheet');
+    return reported(
+      isXlsxFile(file)
+        ? await checkXlsxFile(kind, file, { dateFormat, mapping, org, sheet })
+        : checkSheetFile(kind, file, { dateFormat, mapping, org }),
+    );
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+/** The command: a workbook read as one, a large JSON file streamed, any other read whole. */
 export async function main(argv: string[], threshold = streamAboveBytes): Promise<Result> {
   let size = 0;
   try {
-    size = statSync(parseCommand(argv).file).size;
+    const { file } = parseCommand(argv);
+    if (isXlsxFile(file) || isSheetFile(file)) return await runSheet(argv);
+    size = statSync(file).size;
   } catch {
     return run(argv); // run says what is wrong with the arguments or the file
   }
-  return size > threshold && !isSheetFile(parseCommand(argv).file) ? runStreamed(argv) : run(argv);
+  return size > threshold ? runStreamed(argv) : run(argv);
 }
 
 // Run when executed directly (node build/cli/validate.mjs …, tsx src/cli/validate.ts …), not
