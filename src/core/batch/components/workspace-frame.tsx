@@ -5,13 +5,8 @@ import type { WorkspaceSession } from '../hooks/use-workspace-session';
 import { useOrgScope } from '../../../shared/config/org-context';
 import type { BatchKind } from '../model/batch-kind';
 import { ReplaceFormDialog } from './replace-form-dialog';
+import { BatchTray } from './batch-tray';
 
-// The batch panel, its list and its sending are code of their own, loaded beside the batch's
-// items (which are read from the browser's database after the first paint): the form is drawn
-// without waiting for either.
-const BatchTray = lazy(() =>
-  import('./batch-tray').then((module) => ({ default: module.BatchTray })),
-);
 const LatestResults = lazy(() => import('./latest-results'));
 
 /**
