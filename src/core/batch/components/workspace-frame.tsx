@@ -39,7 +39,7 @@ export function WorkspaceFrame<V>({
         {children}
       </div>
       <aside className="workspace__tray" aria-label="Batch">
-        {/* The form does not wait for the batch's code or its items. */}
+        {/* The form does not wait for the batch's items (read from the browser's database). */}
         <Suspense
           fallback={
             <section className="tray" aria-busy="true">
