@@ -8,14 +8,18 @@ export interface ErrorSummaryProps {
   attempt: number;
 }
 
-/** Moves focus to a field and brings its label into view, as the GOV.UK summary links do. */
-export function focusField(name: string): void {
-  const element = document.getElementById(fieldId(name));
-  if (!element) return;
+/** Moves focus to an element and brings it, with its label, into view. */
+export function focusElement(element: HTMLElement): void {
   element.focus({ preventScroll: true });
   const label = element.closest('.field, fieldset') ?? element;
   // Optional: not every environment (jsdom) lays pages out.
   label.scrollIntoView?.({ block: 'center' });
+}
+
+/** Moves focus to a field and brings its label into view, as the GOV.UK summary links do. */
+export function focusField(name: string): void {
+  const element = document.getElementById(fieldId(name));
+  if (element) focusElement(element);
 }
 
 /**

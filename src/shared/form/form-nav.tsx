@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { FieldErrors } from 'react-hook-form';
 import { useFormContext } from 'react-hook-form';
 import { countOf } from '../lib/format';
+import { focusElement } from './error-summary';
 import { flattenErrors } from './field-ids';
 
 export interface NavSection {
@@ -24,14 +25,6 @@ function tallyOf(errors: FieldErrors, sectionOf: (name: string) => string | unde
   }
   const key = [...counts].map(([section, count]) => `${section}:${count}`).join('|');
   return { counts, total: problems.length, key: `${problems.length}|${key}` };
-}
-
-/** Moves focus to an element and brings it (with its label) into view. */
-function bringTo(element: HTMLElement) {
-  element.focus({ preventScroll: true });
-  const frame = element.closest('.field, fieldset') ?? element;
-  // Optional: not every environment (jsdom) lays pages out.
-  frame.scrollIntoView?.({ block: 'center' });
 }
 
 /**
@@ -101,7 +94,7 @@ export function FormNav({
           : `Back to the last of ${invalid.length} problems.`,
     );
     last.current = next;
-    bringTo(next);
+    focusElement(next);
   };
 
   return (
@@ -123,7 +116,7 @@ export function FormNav({
                   const heading = document.getElementById(section.id);
                   if (!heading) return;
                   event.preventDefault();
-                  bringTo(heading);
+                  focusElement(heading);
                 }}
               >
                 {section.title}

@@ -14,6 +14,7 @@ import {
 } from '../../../domain';
 import { candidateSections } from '../../../domain/candidate-catalog';
 import { CatalogField } from '../../../shared/form/catalog-field';
+import { sectionHeadingId } from '../../../shared/form/form-nav';
 import { RepeatingRows, RowItem, RowsSection } from '../../../shared/form/repeating-rows';
 import { billRateNote } from '../model/bill-rate';
 import type { TargetRequisition } from '../model/target-requisition';
@@ -79,7 +80,7 @@ function CitizenshipExplain() {
 }
 
 export const CandidateSection = memo(function CandidateSection({ section }: { section: string }) {
-  const headingId = `section-${section.toLowerCase().replace(/\s+/g, '-')}`;
+  const headingId = sectionHeadingId(section);
   return (
     <section className="form-section" aria-labelledby={headingId}>
       <h2 id={headingId} className="form-section__title">
