@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useId, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useAddressParams } from '../../../shared/ui/use-address-params';
 import { countOf, formatDateTime } from '../../../shared/lib/format';
 import { downloadText } from '../../../shared/ui/json-actions';
 import { clientOrgLabel } from '../../../domain/portal-config';
@@ -88,24 +88,13 @@ function SubmissionCard({
  */
 export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
   const submissions = useSubmissions();
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useAddressParams();
   const view = readSubmissionsView(params);
   const byId = new Map(kinds.map((kind) => [kind.id as string, kind]));
   const all = submissions.filter((submission) => byId.has(submission.kind));
   const shown = filterSubmissions(all, byId, view);
   const filtered = view.kind !== null || view.outcome !== null || view.batch.trim() !== '';
   const ids = { kind: useId(), outcome: useId(), batch: useId() };
-
-  const update = (key: string, value: string) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value === '') next.delete(key);
-        else next.set(key, value);
-        return next;
-      },
-      { replace: true },
-    );
 
   return (
     <div className="page">
@@ -129,7 +118,7 @@ export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
               <select
                 id={ids.kind}
                 value={view.kind ?? ''}
-                onChange={(event) => update('kind', event.target.value)}
+                onChange={(event) => update({ kind: event.target.value })}
               >
                 <option value="">All kinds</option>
                 {kinds.map((kind) => (
@@ -146,7 +135,7 @@ export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
               <select
                 id={ids.outcome}
                 value={view.outcome ?? ''}
-                onChange={(event) => update('outcome', event.target.value)}
+                onChange={(event) => update({ outcome: event.target.value })}
               >
                 <option value="">Any outcome</option>
                 {outcomes.map((outcome) => (
@@ -165,7 +154,7 @@ export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
                 type="search"
                 autoComplete="off"
                 value={view.batch}
-                onChange={(event) => update('batch', event.target.value)}
+                onChange={(event) => update({ batch: event.target.value })}
               />
             </div>
           </div>

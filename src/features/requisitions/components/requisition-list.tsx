@@ -7,7 +7,8 @@ import {
   useOptimistic,
 } from 'react';
 import type { RequisitionRecord } from '../../../domain';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
+import { useAddressParams } from '../../../shared/ui/use-address-params';
 import { errorMessage } from '../../../shared/api/http';
 import { useOrg, useOrgScope } from '../../../shared/config/org-context';
 import { useRequisitionList } from '../../../shared/config/use-requisition-list';
@@ -35,7 +36,7 @@ import { RequisitionTable } from './requisition-table';
  */
 export function RequisitionList() {
   const { clientOrgId, vendorOrgId, config } = useOrg();
-  const [params, setParams] = useSearchParams();
+  const [params, update] = useAddressParams();
   const current = useMemo(
     (): ListView => ({
       filter: readFilter(params),
@@ -46,15 +47,10 @@ export function RequisitionList() {
     }),
     [params],
   );
-  const { filter, search, sort } = current;
-  // The address changes in a transition: the chips and the box show the user's choice at once.
-  const [{ statuses, onlySubmittable }, showChoice] = useOptimistic(
-    { statuses: current.statuses, onlySubmittable: current.onlySubmittable },
-    (
-      shown: { statuses: readonly string[]; onlySubmittable: boolean },
-      change: Partial<{ statuses: readonly string[]; onlySubmittable: boolean }>,
-    ) => ({ ...shown, ...change }),
-  );
+  const { filter, search, sort, statuses } = current;
+  // The address changes in a transition: the box shows the user's choice at once (a controlled
+  // checkbox would otherwise flip back until the transition ends).
+  const [onlySubmittable, showOnlySubmittable] = useOptimistic(current.onlySubmittable);
   const dateFormat = config.dateFormat;
   const today = todayIso();
   const submittableId = useId();
@@ -62,19 +58,6 @@ export function RequisitionList() {
   const searchId = useId();
   // Typing stays instant: the filtering of thousands of rows follows at lower priority.
   const view = useDeferredValue(current);
-
-  const update = (changes: Record<string, string | null>) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(changes)) {
-          if (value === null || value === '') next.delete(key);
-          else next.set(key, value);
-        }
-        return next;
-      },
-      { replace: true },
-    );
 
   const rows = useMemo(
     () => listRows(query.data ?? [], view, { dateFormat, today }),
@@ -155,7 +138,7 @@ export function RequisitionList() {
             onChange={(event) => {
               const checked = event.target.checked;
               startTransition(() => {
-                showChoice({ onlySubmittable: checked });
+                showOnlySubmittable(checked);
                 update({ submittable: checked ? '1' : null });
               });
             }}
