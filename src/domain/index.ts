@@ -108,7 +108,12 @@ export { skillRowParts } from './requisition-catalog';
 export { skillResponseParts } from './candidate-catalog';
 export { fieldNamedIn, withFieldLabels } from './vms-message';
 export type { NotSubmittable, NotSubmittableId, SubmittableFacts } from './submittable';
-export { recordNotSubmittable, todayIso, whyNotSubmittable } from './submittable';
+export {
+  notSubmittableText,
+  recordNotSubmittable,
+  todayIso,
+  whyNotSubmittable,
+} from './submittable';
 export type {
   DateCell,
   HeaderMatch,

@@ -51,6 +51,10 @@ export function whyNotSubmittable(facts: SubmittableFacts, today: string): NotSu
   return reasons;
 }
 
+/** The reasons as one phrase, for a list row, a disabled button or a notice. */
+export const notSubmittableText = (reasons: readonly NotSubmittable[]) =>
+  reasons.map((entry) => entry.reason).join('; ');
+
 /** whyNotSubmittable for a requisition of the list (its dates in the VMS's format). */
 export function recordNotSubmittable(
   record: RequisitionRecord,

@@ -7,18 +7,22 @@ import type { DraftOrigin } from '../model/drafts';
 import type { TrayItem } from '../model/tray-state';
 
 /**
- * What the VMS said about the item in the form, if it is being fixed: Fix on a result row, or
- * Edit on a tray item that resends a failed row.
+ * The failed row the form is fixing, with what the VMS said of it: Fix on a result row, or Edit
+ * on a tray item that resends one. Null for any other form.
  */
-export function vmsMessageFor(
+export function rowBeingFixed(
   origin: DraftOrigin,
   trayItems: readonly TrayItem[],
-): string | undefined {
-  if (origin.type === 'result') return origin.message || undefined;
+): { batchId: string; row: number; message?: string | undefined } | null {
+  if (origin.type === 'result') return origin;
   if (origin.type === 'tray-item')
-    return trayItems.find((item) => item.id === origin.itemId)?.resendOf?.message || undefined;
-  return undefined;
+    return trayItems.find((item) => item.id === origin.itemId)?.resendOf ?? null;
+  return null;
 }
+
+/** What the VMS said about the item in the form, if it is being fixed. */
+export const vmsMessageFor = (origin: DraftOrigin, trayItems: readonly TrayItem[]) =>
+  rowBeingFixed(origin, trayItems)?.message || undefined;
 
 /**
  * When the VMS's message names a field (by wire name or label), that field carries the message

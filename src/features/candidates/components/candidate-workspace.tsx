@@ -9,6 +9,7 @@ import {
   candidateFormPath,
   candidateFormToWire,
   candidateWireToForm,
+  todayIso,
 } from '../../../domain';
 import { EditorNotices } from '../../../core/batch/components/editor-notices';
 import { useFormEditorParts } from '../../../core/batch/components/form-editor-parts';
@@ -19,7 +20,7 @@ import {
 } from '../../../core/batch/components/workspace-frame';
 import { useSubmissions } from '../../../core/batch/hooks/use-submissions';
 import { useTrayTarget } from '../../../core/batch/hooks/use-tray-target';
-import { useVmsFlag, vmsMessageFor } from '../../../core/batch/hooks/use-vms-flag';
+import { rowBeingFixed, useVmsFlag, vmsMessageFor } from '../../../core/batch/hooks/use-vms-flag';
 import type {
   WorkspaceSession,
   WorkspaceSessionOptions,
@@ -75,13 +76,7 @@ function CandidateEditor({
   // The same e-mail to the same requisition: sent from this browser, or waiting in the batch.
   // A row being fixed (Fix, or Edit of a resend in the tray) is not its own duplicate: the VMS
   // answered Error to it.
-  const origin = start.origin;
-  const fixing =
-    origin.type === 'result'
-      ? origin
-      : origin.type === 'tray-item'
-        ? (target.tray.state.items.find((item) => item.id === origin.itemId)?.resendOf ?? null)
-        : null;
+  const fixing = rowBeingFixed(start.origin, target.tray.state.items);
   const submitted = useMemo(
     () =>
       submissions
@@ -109,7 +104,7 @@ function CandidateEditor({
       candidateWarnings({
         candidate,
         requisition,
-        today: new Date().toISOString().slice(0, 10),
+        today: todayIso(),
         submitted,
         inTray,
       }),

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { todayIso, whyNotSubmittable } from '../../../domain';
+import { notSubmittableText, todayIso, whyNotSubmittable } from '../../../domain';
 import { billRateNote } from '../model/bill-rate';
 import type { TargetRequisition } from '../model/target-requisition';
 
@@ -93,10 +93,9 @@ function BlockingFacts({ requisition }: { requisition: TargetRequisition }) {
     <div className="notice notice--warning requisition-blocking">
       {reasons.length > 0 ? (
         <p>
-          <strong>Takes no candidates now:</strong>{' '}
-          {reasons.map((entry) => entry.reason).join('; ')}. The VMS will likely answer Error;{' '}
-          <Link to="/candidates">choose another requisition</Link>, or go on if you know this has
-          changed.
+          <strong>Takes no candidates now:</strong> {notSubmittableText(reasons)}. The VMS will
+          likely answer Error; <Link to="/candidates">choose another requisition</Link>, or go on if
+          you know this has changed.
         </p>
       ) : null}
       {cap ? (

@@ -1,6 +1,12 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { optionLabel, recordNotSubmittable, reqStatuses, todayIso } from '../../../domain';
+import {
+  notSubmittableText,
+  optionLabel,
+  recordNotSubmittable,
+  reqStatuses,
+  todayIso,
+} from '../../../domain';
 import { useOrg, useOrgScope } from '../../../shared/config/org-context';
 import { useRequisitionList } from '../../../shared/config/use-requisition-list';
 import { countOf } from '../../../shared/lib/format';
@@ -104,7 +110,7 @@ export function RequisitionPicker() {
                 <bdi className="user-text">{record.fields.clientinternalreq}</bdi> ·{' '}
                 {optionLabel(reqStatuses, record.fields.reqstatus) ?? record.fields.reqstatus}
                 {reasons.length > 0
-                  ? ` · takes no candidates now: ${reasons.map((entry) => entry.reason).join('; ')}`
+                  ? ` · takes no candidates now: ${notSubmittableText(reasons)}`
                   : ''}
               </span>
             </li>

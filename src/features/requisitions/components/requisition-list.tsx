@@ -13,7 +13,13 @@ import { errorMessage } from '../../../shared/api/http';
 import { useOrg, useOrgScope } from '../../../shared/config/org-context';
 import { useRequisitionList } from '../../../shared/config/use-requisition-list';
 import { countOf } from '../../../shared/lib/format';
-import { optionLabel, recordNotSubmittable, reqStatuses, todayIso } from '../../../domain';
+import {
+  notSubmittableText,
+  optionLabel,
+  recordNotSubmittable,
+  reqStatuses,
+  todayIso,
+} from '../../../domain';
 import { clientOrgLabel } from '../../../domain/portal-config';
 import type { ListView } from '../model/list-view';
 import {
@@ -67,7 +73,7 @@ export function RequisitionList() {
   const notSubmittable = useCallback(
     (record: RequisitionRecord) => {
       const reasons = recordNotSubmittable(record, dateFormat, today);
-      return reasons.length === 0 ? null : reasons.map((entry) => entry.reason).join('; ');
+      return reasons.length === 0 ? null : notSubmittableText(reasons);
     },
     [dateFormat, today],
   );
