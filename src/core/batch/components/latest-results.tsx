@@ -7,13 +7,7 @@ import { BatchResults } from './batch-results';
  * The results of the batch just sent, in the main column above the form, where every row's
  * status, id, message and Fix have room (the batch panel keeps a summary and a link here).
  */
-export default function LatestResults({
-  kind,
-  submission,
-}: {
-  kind: BatchKind;
-  submission: Submission;
-}) {
+export function LatestResults({ kind, submission }: { kind: BatchKind; submission: Submission }) {
   const [hidden, setHidden] = useState<string | null>(null);
   if (hidden === submission.batchId) return null;
   return (

@@ -1,13 +1,12 @@
 import type { ReactNode, RefObject } from 'react';
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { Suspense, useCallback, useRef, useState } from 'react';
 import { useLatestSent } from '../hooks/use-latest-sent';
 import type { WorkspaceSession } from '../hooks/use-workspace-session';
 import { useOrgScope } from '../../../shared/config/org-context';
 import type { BatchKind } from '../model/batch-kind';
 import { ReplaceFormDialog } from './replace-form-dialog';
 import { BatchTray } from './batch-tray';
-
-const LatestResults = lazy(() => import('./latest-results'));
+import { LatestResults } from './latest-results';
 
 /**
  * A workspace page of any payload kind: its heading and form on the left, the kind's batch tray
@@ -31,11 +30,7 @@ export function WorkspaceFrame<V>({
       <title>{`${heading} · VMS submission portal`}</title>
       <div className="workspace__main">
         <h1>{heading}</h1>
-        {latest ? (
-          <Suspense fallback={null}>
-            <LatestResults kind={kind} submission={latest} />
-          </Suspense>
-        ) : null}
+        {latest ? <LatestResults kind={kind} submission={latest} /> : null}
         {children}
       </div>
       <aside className="workspace__tray" aria-label="Batch">

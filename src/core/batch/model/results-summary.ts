@@ -13,8 +13,6 @@ export interface ResultsSummary {
   /** Rows no longer Pending. */
   done: number;
   total: number;
-  /** `3 Success · 1 Error · 496 Pending` */
-  text: string;
 }
 
 // Successes first, then what needs the user (errors, incomplete…), then what is still going on.
@@ -39,10 +37,5 @@ export function summarizeResults(rows: readonly ResultRow[]): ResultsSummary {
   const counts = [...byStatus.values()].sort(
     (a, b) => toneOrder[a.tone] - toneOrder[b.tone] || a.status.localeCompare(b.status),
   );
-  return {
-    counts,
-    done,
-    total: rows.length,
-    text: counts.map((entry) => `${entry.count} ${entry.status}`).join(' · '),
-  };
+  return { counts, done, total: rows.length };
 }
