@@ -32,8 +32,8 @@ export interface CatalogFieldProps {
   /** A `<datalist>` id offering suggestions. */
   list?: string | undefined;
   multiline?: boolean;
-  /** Hint override; `null` hides the catalog hint. */
-  hint?: string | null;
+  /** Hint override; `null` hides the catalog hint, `undefined` keeps it. */
+  hint?: string | null | undefined;
 }
 
 /**

@@ -6,12 +6,14 @@ import { localStore, storageKey } from '../storage/local-store';
  * Settings) and whether each field's wire name (`titlerole`) shows beside its label (for QA).
  * Applied as attributes on <html> that the stylesheet reads, so changing them re-renders nothing.
  */
-export const themes = [
-  { value: 'system', label: 'As the system is set (light or dark)' },
-  { value: 'light', label: 'Light' },
-  { value: 'dark', label: 'Dark' },
-] as const;
-export type Theme = (typeof themes)[number]['value'];
+const themeValues = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof themeValues)[number];
+const themeLabels: Record<Theme, string> = {
+  system: 'As the system is set (light or dark)',
+  light: 'Light',
+  dark: 'Dark',
+};
+export const themes = themeValues.map((value) => ({ value, label: themeLabels[value] }));
 
 export interface DisplaySettings {
   theme: Theme;
@@ -23,7 +25,7 @@ const defaults: DisplaySettings = { theme: 'system', wireNames: false };
 export const displaySettings = localStore<DisplaySettings>(
   storageKey('display'),
   z.object({
-    theme: z.enum(['system', 'light', 'dark']),
+    theme: z.enum(themeValues),
     wireNames: z.boolean(),
   }),
   defaults,

@@ -32,12 +32,7 @@ function BillRateField({ field }: { field: FieldDef<CandidateWireKey> }) {
         .filter(Boolean)
         .join(' ')
     : undefined;
-  const required = field.requirement === 'required';
-  return hint === undefined ? (
-    <CatalogField def={field} required={required} />
-  ) : (
-    <CatalogField def={field} required={required} hint={hint} />
-  );
+  return <CatalogField def={field} required={field.requirement === 'required'} hint={hint} />;
 }
 
 /** The candidate form's sections of plain fields (the others are the target and rows). */
