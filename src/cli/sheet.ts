@@ -13,12 +13,11 @@ import type { DateFormat, PayloadKind, SheetReport } from '../domain';
 import {
   candidateCatalog,
   checkSheet,
+  itemProblems,
   mapHeaders,
   requisitionCatalog,
-  validateCandidateItem,
-  validateRequisitionItem,
 } from '../domain';
-import { UsageError } from './usage-error';
+import { cannotRead, UsageError } from './usage-error';
 
 /** UTF-8 when the bytes are UTF-8 (BOM or not), else Windows-1252. */
 export function decodeSheet(bytes: Uint8Array): { text: string; encoding: string } {
@@ -59,9 +58,7 @@ function readBytes(file: string): Uint8Array {
   try {
     return readFileSync(file);
   } catch (error) {
-    throw new UsageError(
-      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-    );
+    throw cannotRead(file, error);
   }
 }
 
@@ -136,14 +133,7 @@ function checkRows(
   return checkSheet(rows, columns, {
     catalog,
     dateFormat,
-    validate: (item) => {
-      if (kind === 'candidate') {
-        const result = validateCandidateItem(item, { dateFormat });
-        return result.ok ? [] : result.issues;
-      }
-      const result = validateRequisitionItem({ ...defaults, ...item }, { dateFormat });
-      return result.ok ? [] : result.issues;
-    },
+    validate: (item) => itemProblems(kind, { ...defaults, ...item }, { dateFormat }),
     identity: (item) =>
       kind === 'requisition'
         ? (item['requesttype'] ?? 'I') === 'I' && (item['clientinternalreq'] ?? '') !== ''

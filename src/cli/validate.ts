@@ -1,13 +1,13 @@
 /**
  * The offline validator: `npm run validate -- --kind requisition|candidate FILE
- * [--date-format MM/DD/YYYY] [--mapping TEMPLATE.json] [--org 1001]` (built to build/cli/validate.mjs, so
- * `node build/cli/validate.mjs …` starts in a blink). FILE is a JSON array of wire objects, or a
- * sheet with a header row (CSV or TSV: .csv, .tsv, .txt; or an XLSX workbook's sheet), read as the import page reads
- * it (domain/spreadsheet.ts). Prints one JSON report on stdout; exit 0 when every item is valid,
- * 1 when any is invalid, 2 when the file cannot be checked (one line on stderr, nothing on
- * stdout).
- * Files above `streamAboveBytes` (64 MiB) are read as a stream, item by item (stream-json), so a
- * file of 100,000 requisitions never has to fit in memory as one string.
+ * [--date-format MM/DD/YYYY] [--mapping TEMPLATE.json] [--org 1001] [--sheet NAME]` (built to
+ * build/cli/validate.mjs, so `node build/cli/validate.mjs …` starts in a blink). FILE is a JSON
+ * array of wire objects, or a sheet with a header row (CSV or TSV: .csv, .tsv, .txt; or an XLSX
+ * workbook's sheet), read as the import page reads it (domain/spreadsheet.ts). Prints one JSON
+ * report on stdout; exit 0 when every item is valid, 1 when any is invalid, 2 when the file
+ * cannot be checked (one line on stderr, nothing on stdout).
+ * JSON files above `streamAboveBytes` (64 MiB) are read as a stream, item by item (stream-json),
+ * so a file of 100,000 requisitions never has to fit in memory as one string.
  */
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -16,7 +16,7 @@ import { streamArray } from 'stream-json/streamers/stream-array.js';
 import type { BatchReport, DateFormat, PayloadKind, SheetReport } from '../domain';
 import { batchShapeProblem, dateFormats, payloadKinds, validateBatch } from '../domain';
 import { isSheetFile, isXlsxFile } from './sheet-files';
-import { UsageError } from './usage-error';
+import { cannotRead, UsageError } from './usage-error';
 
 /** Above this size a file is streamed instead of read whole. */
 export const streamAboveBytes = 64 * 1024 * 1024;
@@ -78,11 +78,6 @@ function parseCommand(argv: string[]): Command {
     sheet: values.sheet,
   };
 }
-
-const cannotRead = (file: string, error: unknown) =>
-  new UsageError(
-    `cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
-  );
 
 function reported(report: BatchReport | SheetReport): Result {
   return { code: report.valid ? 0 : 1, stdout: `${JSON.stringify(report, null, 2)}\n`, stderr: '' };

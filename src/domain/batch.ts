@@ -87,6 +87,19 @@ export function batchShapeProblem(
   };
 }
 
+/** One item's problems under its kind's rules, by wire key; [] when it is valid. */
+export function itemProblems(
+  kind: PayloadKind,
+  item: unknown,
+  options: { dateFormat: DateFormat; requisition?: RequisitionContext },
+): FieldIssue[] {
+  const result =
+    kind === 'requisition'
+      ? validateRequisitionItem(item, options)
+      : validateCandidateItem(item, options);
+  return result.ok ? [] : result.issues;
+}
+
 /** Validates every item of a batch; the report lists each item's problems by wire key. */
 export function validateBatch(
   kind: PayloadKind,
@@ -94,13 +107,8 @@ export function validateBatch(
   options: { dateFormat: DateFormat; requisition?: RequisitionContext },
 ): BatchReport {
   const reports = items.map((item, index): BatchItemReport => {
-    const result =
-      kind === 'requisition'
-        ? validateRequisitionItem(item, options)
-        : validateCandidateItem(item, options);
-    return result.ok
-      ? { index, valid: true, errors: [] }
-      : { index, valid: false, errors: result.issues };
+    const errors = itemProblems(kind, item, options);
+    return { index, valid: errors.length === 0, errors };
   });
   return { valid: reports.every((report) => report.valid), items: reports };
 }
