@@ -1,6 +1,5 @@
 import type { FieldDef } from './catalog-types';
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { escapeRegExp } from './reg-exp';
 
 /**
  * The field a message from the VMS is about, if it names one: by wire name (`reqclassid: 999 is
@@ -11,9 +10,10 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function fieldNamedIn(message: string, catalog: readonly FieldDef[]): string | null {
   let best: { key: string; at: number; length: number } | null = null;
   const consider = (key: string, name: string) => {
-    const match = new RegExp(`(?<![\\p{L}\\p{N}_])${escape(name)}(?![\\p{L}\\p{N}_])`, 'iu').exec(
-      message,
-    );
+    const match = new RegExp(
+      `(?<![\\p{L}\\p{N}_])${escapeRegExp(name)}(?![\\p{L}\\p{N}_])`,
+      'iu',
+    ).exec(message);
     if (!match) return;
     if (!best || match.index < best.at || (match.index === best.at && name.length > best.length))
       best = { key, at: match.index, length: name.length };

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { escapeRegExp } from '../domain/reg-exp';
 
 const chunksSchema = z.object({ scripts: z.array(z.string()), styles: z.array(z.string()) });
 const routePreloadsSchema = z.object({
@@ -18,7 +19,7 @@ export function patternToRegExp(pattern: string): RegExp {
     .filter((segment) => segment !== '')
     .map((segment) => {
       if (segment.startsWith(':')) return segment.endsWith('?') ? '(?:/[^/]+)?' : '/[^/]+';
-      return `/${segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+      return `/${escapeRegExp(segment)}`;
     });
   return new RegExp(`^${segments.join('') || '/'}/?$`, 'i');
 }
