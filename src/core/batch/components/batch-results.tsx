@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useOrg } from '../../../shared/config/org-context';
 import { errorMessage } from '../../../shared/api/http';
@@ -52,7 +52,12 @@ function useBatchResults(kind: BatchKind, submission: Submission) {
 export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResultsProps) {
   const { query, rows, settled, summary } = useBatchResults(kind, submission);
   const loadIntoForm = useLoadIntoForm(kind);
-  const resent = resentRows(useSubmissions(), submission.batchId);
+  const submissions = useSubmissions();
+  // The whole history is searched: only when it changes, not at every poll of the results.
+  const resent = useMemo(
+    () => resentRows(submissions, submission.batchId),
+    [submissions, submission.batchId],
+  );
   // Failed rows that can be sent again: their items are kept and no later batch resent them.
   const fixable = (rows ?? []).filter(
     (row) => row.failed && submission.items[row.row - 1] && !resent.has(row.row),
