@@ -10,24 +10,8 @@ import Papa from 'papaparse';
 import readXlsxFile from 'read-excel-file/node';
 import { z } from 'zod';
 import type { DateFormat, PayloadKind, SheetReport } from '../domain';
-import {
-  candidateCatalog,
-  checkSheet,
-  itemProblems,
-  mapHeaders,
-  requisitionCatalog,
-} from '../domain';
+import { catalogOf, cellText, checkSheet, decodeSheet, mapHeaders } from '../domain';
 import { cannotRead, UsageError } from './usage-error';
-
-/** UTF-8 when the bytes are UTF-8 (BOM or not), else Windows-1252. */
-export function decodeSheet(bytes: Uint8Array): { text: string; encoding: string } {
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-    return { text, encoding: 'UTF-8' };
-  } catch {
-    return { text: new TextDecoder('windows-1252').decode(bytes), encoding: 'Windows-1252' };
-  }
-}
 
 const mappingSchema = z.record(z.string(), z.string());
 
@@ -73,15 +57,6 @@ export function checkSheetFile(
   return checkRows(kind, file, parsed.data, options);
 }
 
-/** A cell of an XLSX sheet as text: dates as YYYY-MM-DD, numbers as written, blanks as ''. */
-function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (value instanceof Date)
-    return Number.isNaN(value.getTime()) ? '' : value.toISOString().slice(0, 10);
-  if (typeof value === 'boolean') return value ? 'Y' : 'N';
-  return String(value);
-}
-
 /** An XLSX file's first sheet (or the one named), the header first. */
 export async function checkXlsxFile(
   kind: PayloadKind,
@@ -116,34 +91,10 @@ function checkRows(
   const [headers, ...rows] = data;
   if (!headers || rows.length === 0)
     throw new UsageError(`${file} has no rows under a header row; put the field names in row 1`);
-  const catalog = kind === 'requisition' ? requisitionCatalog : candidateCatalog;
-  const columns = mapHeaders(headers, catalog, readMapping(mapping));
+  const columns = mapHeaders(headers, catalogOf(kind), readMapping(mapping));
   if (columns.every((column) => column.key === null))
     throw new UsageError(
       `${file}: no header names a ${kind} field (row 1 reads ${headers.slice(0, 5).join(', ')}…); name the columns by label or wire name, or give --mapping`,
     );
-  // A sheet of requisitions without a request type column is a sheet of new ones; rows without
-  // an Org ID column are for --org's client org.
-  const requestTypeGiven = columns.some((column) => column.key === 'requesttype');
-  const orgGiven = columns.some((column) => column.key === 'orgid');
-  const defaults: Record<string, string> = {
-    ...(kind === 'requisition' && !requestTypeGiven ? { requesttype: 'I' } : {}),
-    ...(kind === 'requisition' && !orgGiven && org !== undefined ? { orgid: org } : {}),
-  };
-  return checkSheet(rows, columns, {
-    catalog,
-    dateFormat,
-    validate: (item) => itemProblems(kind, { ...defaults, ...item }, { dateFormat }),
-    identity: (item) =>
-      kind === 'requisition'
-        ? (item['requesttype'] ?? 'I') === 'I' && (item['clientinternalreq'] ?? '') !== ''
-          ? { field: 'clientinternalreq', value: item['clientinternalreq'] ?? '' }
-          : null
-        : (item['candemail'] ?? '') !== ''
-          ? {
-              field: 'candemail',
-              value: `${(item['candemail'] ?? '').toLowerCase()} to requisition ${item['requirementid'] ?? ''}`,
-            }
-          : null,
-  });
+  return checkSheet(kind, rows, columns, { dateFormat, org });
 }

@@ -1,12 +1,81 @@
+import type { PayloadKind } from './batch';
+import { itemProblems } from './batch';
+import { candidateCatalog } from './candidate-catalog';
 import type { DateFormat, FieldDef } from './catalog-types';
 import { formatWireDate, parseWireDate } from './dates';
+import { requisitionCatalog } from './requisition-catalog';
 
 /**
- * Spreadsheet rows (CSV, TSV, XLSX, pasted cells) → wire items, with the same rules everywhere
- * they are read (the validator's CLI now, the import page's worker next): headers matched to
- * catalog fields, date cells read in the forms people type them, and rows that repeat a
- * reference flagged.
+ * Spreadsheet rows (CSV, TSV, XLSX, JSON, pasted cells) → wire items, with the same rules
+ * everywhere they are read (the validator's CLI and the import page's worker): bytes decoded,
+ * headers matched to catalog fields, date cells read in the forms people type them, and rows that
+ * repeat a reference flagged.
  */
+
+/**
+ * A text file's bytes: UTF-8 when they are UTF-8 (a byte-order mark dropped), else Windows-1252,
+ * which is what Excel on Windows saves as "CSV".
+ */
+export function decodeSheet(bytes: Uint8Array): {
+  text: string;
+  encoding: 'UTF-8' | 'Windows-1252';
+} {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    return { text, encoding: 'UTF-8' };
+  } catch {
+    return { text: new TextDecoder('windows-1252').decode(bytes), encoding: 'Windows-1252' };
+  }
+}
+
+/** A cell of an XLSX sheet as text: dates as YYYY-MM-DD, numbers as written, blanks as ''. */
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime()) ? '' : value.toISOString().slice(0, 10);
+  if (typeof value === 'boolean') return value ? 'Y' : 'N';
+  return String(value);
+}
+
+/**
+ * A JSON file's items as a sheet: an array of objects (or `{ "items": [...] }`), the header the
+ * keys in the order first seen. Null when the JSON holds no such array.
+ */
+export function jsonSheet(value: unknown): string[][] | null {
+  const items = Array.isArray(value)
+    ? value
+    : value !== null &&
+        typeof value === 'object' &&
+        Array.isArray((value as { items?: unknown }).items)
+      ? (value as { items: unknown[] }).items
+      : null;
+  if (
+    !items ||
+    !items.every((item) => item !== null && typeof item === 'object' && !Array.isArray(item))
+  )
+    return null;
+  const headers: string[] = [];
+  const seen = new Set<string>();
+  for (const item of items as Record<string, unknown>[])
+    for (const key of Object.keys(item))
+      if (!seen.has(key)) {
+        seen.add(key);
+        headers.push(key);
+      }
+  return [
+    headers,
+    ...(items as Record<string, unknown>[]).map((item) =>
+      headers.map((key) => {
+        const cell = item[key];
+        return cell !== null && typeof cell === 'object' ? JSON.stringify(cell) : cellText(cell);
+      }),
+    ),
+  ];
+}
+
+/** The catalog of a payload kind's fields. */
+export const catalogOf = (kind: PayloadKind): readonly FieldDef[] =>
+  kind === 'requisition' ? requisitionCatalog : candidateCatalog;
 
 /** `Job title`, `job_title`, `JobTitle` → `jobtitle`: case, spaces and punctuation ignored. */
 export function normalizeHeader(header: string): string {
@@ -245,31 +314,34 @@ export interface SheetReport {
   rows: SheetRowReport[];
 }
 
+/** One row read and checked on its own (a repeat of another row is found across rows). */
+export interface RowCheck {
+  /** What is sent for the row: its mapped cells over the sheet's defaults. */
+  wire: Record<string, string>;
+  /** Its problems by the domain's rules, cells that could not be read first. */
+  errors: SheetIssue[];
+  /** `identityKey` of the row: '' when it has none. */
+  identity: string;
+}
+
 /**
- * The rows of a sheet checked by the domain's rules for `kind` (the same as the forms, the tray
- * and the proxy), after its cells were read through the mapped columns; a row repeating an
- * earlier row's identity (`identity`: the client internal req of an Insert, the e-mail and
- * requisition of a candidate) is flagged on its identity field.
+ * Checks rows one at a time through `columns`, by the domain's rules for `kind` (the same as the
+ * forms, the tray and the proxy): the CLI checks a whole file with it, the import page's worker
+ * a whole file once and then each row the user edits.
  */
-export function checkSheet(
-  rows: readonly (readonly string[])[],
+export function sheetRowChecker(
+  kind: PayloadKind,
   columns: readonly MappedColumn[],
-  options: {
-    catalog: readonly FieldDef[];
-    dateFormat: DateFormat;
-    validate(item: Record<string, string>): { field: string; message: string }[];
-    identity(item: Record<string, string>): { field: string; value: string } | null;
-  },
-): SheetReport {
-  const items = rows.map((row) => rowToItem(row, columns, options.catalog, options.dateFormat));
+  options: { dateFormat: DateFormat; org?: string | undefined },
+): (row: readonly string[]) => RowCheck {
+  const catalog = catalogOf(kind);
+  const defaults = sheetDefaults(kind, columns, options.org);
   const columnOf = new Map(
     columns.flatMap((column) => (column.key === null ? [] : [[column.key, column.header]])),
   );
-  const repeats = repeatedItems(items, (item) => {
-    const id = options.identity(item.wire);
-    return id ? `${id.field}\u0000${id.value}` : '';
-  });
-  const reports = items.map((item, index): SheetRowReport => {
+  return (row) => {
+    const item = rowToItem(row, columns, catalog, options.dateFormat);
+    const wire = { ...defaults, ...item.wire };
     const errors: SheetIssue[] = [];
     const seen = new Set<string>();
     const add = (field: string, message: string) => {
@@ -278,16 +350,140 @@ export function checkSheet(
       errors.push({ field, column: columnOf.get(field) ?? '', message });
     };
     for (const [field, message] of item.cellProblems) add(field, message);
+    for (const issue of itemProblems(kind, wire, { dateFormat: options.dateFormat }))
+      add(issue.field, issue.message);
+    return { wire, errors, identity: identityKey(kind, wire) };
+  };
+}
+
+/** The message on a row that repeats an earlier one's identity (`identity` as identityKey). */
+export function repeatMessage(
+  firstRowNumber: number,
+  identity: string,
+): {
+  field: string;
+  message: string;
+} {
+  const [field = '', value = ''] = identity.split('\u0000');
+  return {
+    field,
+    message: `Row ${firstRowNumber} already has “${value}”, which may be sent once; remove or change one of them.`,
+  };
+}
+
+/** A row's errors with the repeat of an earlier row's identity standing for its cell's. */
+export function withRepeat(
+  errors: readonly SheetIssue[],
+  firstRowNumber: number,
+  identity: string,
+  columnOf: ReadonlyMap<string, string>,
+): SheetIssue[] {
+  const { field, message } = repeatMessage(firstRowNumber, identity);
+  return [
+    { field, column: columnOf.get(field) ?? '', message },
+    ...errors.filter((error) => error.field !== field),
+  ];
+}
+
+/**
+ * The rows of a sheet checked by the domain's rules for `kind`, after their cells were read
+ * through the mapped columns; a row repeating an earlier row's identity (the client internal req
+ * of an Insert, the e-mail and requisition of a candidate) is flagged on its identity field.
+ */
+export function checkSheet(
+  kind: PayloadKind,
+  rows: readonly (readonly string[])[],
+  columns: readonly MappedColumn[],
+  options: { dateFormat: DateFormat; org?: string | undefined },
+): SheetReport {
+  const check = sheetRowChecker(kind, columns, options);
+  const checked = rows.map(check);
+  const columnOf = new Map(
+    columns.flatMap((column) => (column.key === null ? [] : [[column.key, column.header]])),
+  );
+  const repeats = repeatedItems(checked, (row) => row.identity);
+  const reports = checked.map((row, index): SheetRowReport => {
     const repeat = repeats.get(index);
-    if (repeat) {
-      const [field = '', value = ''] = repeat.identity.split('\u0000');
-      add(
-        field,
-        `Row ${repeat.first + 2} already has “${value}”, which may be sent once; remove or change one of them.`,
-      );
-    }
-    for (const issue of options.validate(item.wire)) add(issue.field, issue.message);
+    // A repeat is what the user must settle first on its cell: it stands for that cell.
+    const errors = repeat
+      ? withRepeat(row.errors, repeat.first + 2, repeat.identity, columnOf)
+      : row.errors;
     return { row: index + 2, valid: errors.length === 0, errors };
   });
   return { valid: reports.every((report) => report.valid), columns: [...columns], rows: reports };
+}
+
+/**
+ * What a row may be sent once as, or null when it has none: a new requisition's client internal
+ * req (unique within the client org), a candidate's e-mail for one requisition. The tray, the
+ * import and the CLI flag a second row with the same identity.
+ */
+export function sheetIdentity(
+  kind: PayloadKind,
+  item: Readonly<Record<string, string>>,
+): { field: string; value: string } | null {
+  if (kind === 'requisition') {
+    const reference = item['clientinternalreq'] ?? '';
+    return (item['requesttype'] ?? 'I') === 'I' && reference !== ''
+      ? { field: 'clientinternalreq', value: reference }
+      : null;
+  }
+  const email = item['candemail'] ?? '';
+  return email !== ''
+    ? {
+        field: 'candemail',
+        value: `${email.toLowerCase()} to requisition ${item['requirementid'] ?? ''}`,
+      }
+    : null;
+}
+
+/** The identity as one string ('' for none), for sets and maps. */
+export function identityKey(kind: PayloadKind, item: Readonly<Record<string, string>>): string {
+  const id = sheetIdentity(kind, item);
+  return id ? `${id.field}\u0000${id.value}` : '';
+}
+
+/**
+ * Values a sheet's rows take when it has no column for them: a sheet of requisitions without a
+ * request type column is a sheet of new ones; rows without an Org ID column are for the client
+ * org chosen (the page's, the CLI's --org).
+ */
+export function sheetDefaults(
+  kind: PayloadKind,
+  columns: readonly MappedColumn[],
+  org: string | undefined,
+): Record<string, string> {
+  if (kind !== 'requisition') return {};
+  const has = (key: string) => columns.some((column) => column.key === key);
+  return {
+    ...(has('requesttype') ? {} : { requesttype: 'I' }),
+    ...(has('orgid') || org === undefined ? {} : { orgid: org }),
+  };
+}
+
+/** A named mapping of a file's headers to wire keys ('' ignores a column), saved for reuse. */
+export interface MappingTemplate {
+  name: string;
+  mapping: Record<string, string>;
+}
+
+/**
+ * The saved template that fits a file: every header it names is in the file, and of those that
+ * fit, the one naming the most headers. Null when none fits.
+ */
+export function chooseTemplate<T extends MappingTemplate>(
+  headers: readonly string[],
+  templates: readonly T[],
+): T | null {
+  const present = new Set(headers);
+  let best: T | null = null;
+  let bestSize = 0;
+  for (const template of templates) {
+    const named = Object.keys(template.mapping);
+    if (named.length > bestSize && named.every((header) => present.has(header))) {
+      best = template;
+      bestSize = named.length;
+    }
+  }
+  return best;
 }
