@@ -37,7 +37,7 @@ export default defineConfig(({ command }) => ({
             // earlier probes `new Function` and the browser reports a CSP violation.
             {
               name: 'zod',
-              test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]app[\\/]zod-config\.ts$/,
+              test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]shared[\\/]lib[\\/]zod-config\.ts$/,
             },
           ],
         },

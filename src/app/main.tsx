@@ -1,4 +1,4 @@
-import './zod-config';
+import '../shared/lib/zod-config';
 import '../styles/app.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

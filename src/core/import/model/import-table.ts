@@ -1,0 +1,411 @@
+import Papa from 'papaparse';
+import type { DateFormat, MappedColumn, PayloadKind, SheetIssue } from '../../../domain';
+import { catalogOf, mapHeaders, sheetRowChecker, withRepeat } from '../../../domain';
+
+/**
+ * A file being imported (issue 13): its rows as read, the columns as mapped, and each row's
+ * problems by the domain's rules. Held in the import's Web Worker; the page asks it for counts
+ * and for the rows in view, never for the whole file. Work is proportional to the change: a
+ * file is checked once, an edited row (and the rows sharing its identity) again.
+ */
+export interface ImportOptions {
+  kind: PayloadKind;
+  dateFormat: DateFormat;
+  /** The client org the rows are for (filled in where a sheet has no Org ID column). */
+  org?: string | undefined;
+}
+
+export interface ColumnSummary extends MappedColumn {
+  /** The field's label, when the column fills one. */
+  label: string | null;
+  /** The first few values, for the user to see what the column holds. */
+  samples: string[];
+  /** Rows whose cell in this column is in error. */
+  errors: number;
+}
+
+export interface ImportSummary {
+  /** Rows still in the import (rows added to the batch leave it). */
+  rows: number;
+  withErrors: number;
+  valid: number;
+  columns: ColumnSummary[];
+  /** Fields in error that no column fills (a required field without a column). */
+  missing: Array<{ field: string; label: string; errors: number }>;
+}
+
+export interface GridRow {
+  /** Position in the file's rows (0-based): what edits name. */
+  index: number;
+  /** As the spreadsheet numbers it: the header is row 1. */
+  rowNumber: number;
+  cells: string[];
+  errors: SheetIssue[];
+}
+
+/** The file as read: stored once when it is opened. */
+export interface ImportSource {
+  headers: string[];
+  rows: string[][];
+}
+
+/** What the user did to it since: stored after each change (small next to the file). */
+export interface ImportState {
+  mapping: Record<string, string>;
+  /** [row index, column, value] of each edited cell, in the order made. */
+  edits: Array<[number, number, string]>;
+  /** Rows added to the batch. */
+  removed: number[];
+}
+
+const none: readonly SheetIssue[] = Object.freeze([]);
+const sampleCount = 3;
+
+/** Sorted insert of `value` into ascending `list`. */
+function insertSorted(list: number[], value: number): void {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((list[mid] ?? 0) < value) low = mid + 1;
+    else high = mid;
+  }
+  list.splice(low, 0, value);
+}
+
+export class ImportTable {
+  readonly options: ImportOptions;
+  private headers: string[] = [];
+  private rows: string[][] = [];
+  private mapping: Record<string, string> = {};
+  private edits = new Map<string, [number, number, string]>();
+  private removed = new Set<number>();
+  private columns: MappedColumn[] = [];
+  private columnOf = new Map<string, string>();
+  private check: ReturnType<typeof sheetRowChecker> = () => ({
+    wire: {},
+    errors: [],
+    identity: '',
+  });
+  /** Per row: its own problems (no repeats), its identity, and what is shown. */
+  private own: (readonly SheetIssue[])[] = [];
+  private identities: string[] = [];
+  private shown: (readonly SheetIssue[])[] = [];
+  /** Live rows by identity, ascending: the first may be sent, the others repeat it. */
+  private byIdentity = new Map<string, number[]>();
+  /** Identities outside the file (in the batch, sent before), with where they are. */
+  private known = new Map<string, string>();
+  private fieldErrors = new Map<string, number>();
+  private liveCache: number[] | null = null;
+  private errorCache: number[] | null = null;
+
+  constructor(options: ImportOptions) {
+    this.options = options;
+  }
+
+  /** A file's header and rows; `mapping` (a template, the user's choices) over the matching. */
+  load(headers: readonly string[], rows: string[][], mapping: Record<string, string> = {}): void {
+    this.headers = [...headers];
+    const width = headers.length;
+    // Short rows are padded so every cell can be edited; longer ones keep their extra cells.
+    this.rows = rows.map((row) =>
+      row.length >= width ? row : [...row, ...Array<string>(width - row.length).fill('')],
+    );
+    this.mapping = { ...mapping };
+    this.edits.clear();
+    this.removed.clear();
+    this.mapAndCheck();
+  }
+
+  /** Back to where the user left off: the file as read, then their changes. */
+  restore(source: ImportSource, state: ImportState): void {
+    this.headers = [...source.headers];
+    this.rows = source.rows.map((row) => [...row]);
+    this.mapping = { ...state.mapping };
+    this.edits.clear();
+    this.removed = new Set(state.removed);
+    for (const [index, column, value] of state.edits) this.setCell(index, column, value);
+    this.mapAndCheck();
+  }
+
+  state(): ImportState {
+    return {
+      mapping: this.mapping,
+      edits: [...this.edits.values()],
+      removed: [...this.removed],
+    };
+  }
+
+  /** The user's mapping (header → wire key, '' ignored): what a template saves. */
+  currentMapping(): Record<string, string> {
+    const mapping: Record<string, string> = {};
+    for (const column of this.columns) mapping[column.header] = column.key ?? '';
+    return mapping;
+  }
+
+  /** Identities that are already in the batch or were sent, each with where (for the message). */
+  setKnown(known: ReadonlyMap<string, string>): void {
+    this.known = new Map(known);
+    this.reshowAll();
+  }
+
+  /** Maps a column to a field (or ignores it, with ''), and checks the rows again. */
+  setColumn(column: number, key: string): void {
+    const header = this.headers[column];
+    if (header === undefined) return;
+    this.mapping = { ...this.currentMapping(), [header]: key };
+    this.mapAndCheck();
+  }
+
+  /** Applies a whole mapping (a chosen template). */
+  setMapping(mapping: Record<string, string>): void {
+    this.mapping = { ...mapping };
+    this.mapAndCheck();
+  }
+
+  editCell(index: number, column: number, value: string): void {
+    if (!this.rows[index] || this.removed.has(index) || column < 0 || column >= this.headers.length)
+      return;
+    this.setCell(index, column, value);
+    this.recheck([index]);
+  }
+
+  /**
+   * Replaces `find` by `replace` in one column's cells (every occurrence, case as typed), in the
+   * rows still in the import; returns how many cells changed.
+   */
+  replaceInColumn(column: number, find: string, replace: string): number {
+    if (find === '' || column < 0 || column >= this.headers.length) return 0;
+    const changed: number[] = [];
+    for (const index of this.liveRows()) {
+      const cell = this.rows[index]?.[column] ?? '';
+      if (!cell.includes(find)) continue;
+      this.setCell(index, column, cell.split(find).join(replace));
+      changed.push(index);
+    }
+    this.recheck(changed);
+    return changed.length;
+  }
+
+  summary(): ImportSummary {
+    const live = this.liveRows();
+    const withErrors = this.errorRows().length;
+    const catalog = catalogOf(this.options.kind);
+    const labels = new Map(catalog.map((def) => [def.key, def.label]));
+    const mapped = new Set(this.columns.flatMap((column) => (column.key ? [column.key] : [])));
+    return {
+      rows: live.length,
+      withErrors,
+      valid: live.length - withErrors,
+      columns: this.columns.map((column) => {
+        const samples: string[] = [];
+        for (const index of live) {
+          if (samples.length === sampleCount) break;
+          const cell = (this.rows[index]?.[column.column] ?? '').trim();
+          if (cell !== '' && !samples.includes(cell)) samples.push(cell);
+        }
+        return {
+          ...column,
+          label: column.key ? (labels.get(column.key) ?? column.key) : null,
+          samples,
+          errors: column.key ? (this.fieldErrors.get(column.key) ?? 0) : 0,
+        };
+      }),
+      missing: [...this.fieldErrors]
+        .filter(([field, count]) => count > 0 && !mapped.has(field))
+        .map(([field, errors]) => ({ field, label: labels.get(field) ?? field, errors })),
+    };
+  }
+
+  /** `count` rows from `start` of the rows in the import (or of those with errors). */
+  window(start: number, count: number, onlyErrors: boolean): { total: number; rows: GridRow[] } {
+    const list = onlyErrors ? this.errorRows() : this.liveRows();
+    return {
+      total: list.length,
+      rows: list.slice(start, start + count).map((index) => ({
+        index,
+        rowNumber: index + 2,
+        cells: this.rows[index] ?? [],
+        errors: [...(this.shown[index] ?? none)],
+      })),
+    };
+  }
+
+  /** Up to `limit` rows without errors (of `only`, when given), each with what is sent for it. */
+  validItems(
+    limit: number,
+    only?: readonly number[],
+  ): Array<{ index: number; wire: Record<string, string> }> {
+    const items: Array<{ index: number; wire: Record<string, string> }> = [];
+    const chosen = only ? only.filter((index) => !this.removed.has(index)) : this.liveRows();
+    for (const index of chosen) {
+      if (items.length >= limit) break;
+      const row = this.rows[index];
+      if (!row || (this.shown[index] ?? none).length > 0) continue;
+      items.push({ index, wire: this.check(row).wire });
+    }
+    return items;
+  }
+
+  /** Rows now in the batch leave the import; their identities are then known to be there. */
+  markAdded(indices: readonly number[], where: string): void {
+    const affected = new Set<number>();
+    for (const index of indices) {
+      if (this.removed.has(index) || !this.rows[index]) continue;
+      this.setShown(index, none);
+      this.removed.add(index);
+      const identity = this.identities[index] ?? '';
+      if (identity === '') continue;
+      this.known.set(identity, where);
+      const list = this.byIdentity.get(identity) ?? [];
+      list.splice(list.indexOf(index), 1);
+      for (const other of list) affected.add(other);
+    }
+    this.liveCache = null;
+    this.errorCache = null;
+    for (const index of affected) this.reshow(index);
+  }
+
+  /** The rows with errors as a CSV: the file's columns (as edited) and an Errors column. */
+  errorCsv(): string {
+    const lines = this.errorRows().map((index) => [
+      ...(this.rows[index] ?? []),
+      (this.shown[index] ?? none)
+        .map((issue) => `${issue.column || this.labelOf(issue.field)}: ${issue.message}`)
+        .join('\n'),
+    ]);
+    return Papa.unparse({ fields: [...this.headers, 'Errors'], data: lines });
+  }
+
+  private labelOf(field: string): string {
+    return catalogOf(this.options.kind).find((def) => def.key === field)?.label ?? field;
+  }
+
+  private setCell(index: number, column: number, value: string): void {
+    const row = this.rows[index];
+    if (!row) return;
+    row[column] = value;
+    this.edits.set(`${index}:${column}`, [index, column, value]);
+  }
+
+  private mapAndCheck(): void {
+    this.columns = mapHeaders(this.headers, catalogOf(this.options.kind), this.mapping);
+    this.columnOf = new Map(
+      this.columns.flatMap((column) => (column.key === null ? [] : [[column.key, column.header]])),
+    );
+    this.check = sheetRowChecker(this.options.kind, this.columns, this.options);
+    this.checkAll();
+  }
+
+  private checkAll(): void {
+    const count = this.rows.length;
+    this.own = new Array<readonly SheetIssue[]>(count);
+    this.identities = new Array<string>(count);
+    this.shown = new Array<readonly SheetIssue[]>(count).fill(none);
+    this.byIdentity.clear();
+    this.fieldErrors.clear();
+    this.liveCache = null;
+    this.errorCache = null;
+    for (let index = 0; index < count; index += 1) {
+      const row = this.rows[index];
+      if (!row || this.removed.has(index)) {
+        this.own[index] = none;
+        this.identities[index] = '';
+        continue;
+      }
+      const result = this.check(row);
+      this.own[index] = result.errors.length === 0 ? none : result.errors;
+      this.identities[index] = result.identity;
+      if (result.identity !== '') {
+        const list = this.byIdentity.get(result.identity);
+        // Rows are visited in order: pushing keeps each list ascending.
+        if (list) list.push(index);
+        else this.byIdentity.set(result.identity, [index]);
+      }
+    }
+    this.reshowAll();
+  }
+
+  private reshowAll(): void {
+    for (const index of this.liveRows()) this.reshow(index);
+  }
+
+  /** Checks rows again after their cells changed, with the rows sharing an identity with them. */
+  private recheck(indices: readonly number[]): void {
+    const affected = new Set<number>();
+    for (const index of indices) {
+      const row = this.rows[index];
+      if (!row || this.removed.has(index)) continue;
+      const before = this.identities[index] ?? '';
+      const result = this.check(row);
+      this.own[index] = result.errors.length === 0 ? none : result.errors;
+      affected.add(index);
+      if (before === result.identity) continue;
+      if (before !== '') {
+        const list = this.byIdentity.get(before) ?? [];
+        list.splice(list.indexOf(index), 1);
+        for (const other of list) affected.add(other);
+        if (list.length === 0) this.byIdentity.delete(before);
+      }
+      this.identities[index] = result.identity;
+      if (result.identity !== '') {
+        const list = this.byIdentity.get(result.identity) ?? [];
+        insertSorted(list, index);
+        this.byIdentity.set(result.identity, list);
+        for (const other of list) affected.add(other);
+      }
+    }
+    for (const index of affected) this.reshow(index);
+  }
+
+  /** What a row shows: its own problems, or a repeat of an earlier row or of a known item first. */
+  private reshow(index: number): void {
+    const own = this.own[index] ?? none;
+    const identity = this.identities[index] ?? '';
+    let shown = own;
+    if (identity !== '') {
+      const first = this.byIdentity.get(identity)?.[0];
+      const where = this.known.get(identity);
+      if (where !== undefined) {
+        const [field = '', value = ''] = identity.split('\u0000');
+        shown = [
+          {
+            field,
+            column: this.columnOf.get(field) ?? '',
+            message: `“${value}” ${where}, and may be sent once; remove this row or change it.`,
+          },
+          ...own.filter((issue) => issue.field !== field),
+        ];
+      } else if (first !== undefined && first !== index) {
+        shown = withRepeat(own, first + 2, identity, this.columnOf);
+      }
+    }
+    this.setShown(index, shown);
+  }
+
+  private setShown(index: number, shown: readonly SheetIssue[]): void {
+    const before = this.shown[index] ?? none;
+    if (before === shown) return;
+    for (const issue of before)
+      this.fieldErrors.set(issue.field, (this.fieldErrors.get(issue.field) ?? 0) - 1);
+    for (const issue of shown)
+      this.fieldErrors.set(issue.field, (this.fieldErrors.get(issue.field) ?? 0) + 1);
+    if ((before.length === 0) !== (shown.length === 0)) this.errorCache = null;
+    this.shown[index] = shown;
+  }
+
+  private liveRows(): number[] {
+    if (this.liveCache) return this.liveCache;
+    const live: number[] = [];
+    for (let index = 0; index < this.rows.length; index += 1)
+      if (!this.removed.has(index)) live.push(index);
+    return (this.liveCache = live);
+  }
+
+  private errorRows(): number[] {
+    if (this.errorCache) return this.errorCache;
+    return (this.errorCache = this.liveRows().filter(
+      (index) => (this.shown[index] ?? none).length > 0,
+    ));
+  }
+}
