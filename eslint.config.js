@@ -101,11 +101,11 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/app/**/*.{ts,tsx}', 'src/features/**/*.{ts,tsx}', 'src/shared/**/*.{ts,tsx}'],
+    files: ['src/app/**/*.{ts,tsx}', 'src/core/**/*.{ts,tsx}', 'src/features/**/*.{ts,tsx}', 'src/shared/**/*.{ts,tsx}'],
     ...jsxA11y.flatConfigs.recommended,
   },
   {
-    files: ['src/app/**/*.{ts,tsx}', 'src/features/**/*.{ts,tsx}', 'src/shared/**/*.{ts,tsx}'],
+    files: ['src/app/**/*.{ts,tsx}', 'src/core/**/*.{ts,tsx}', 'src/features/**/*.{ts,tsx}', 'src/shared/**/*.{ts,tsx}'],
     rules: {
       // A scrollable region (wide table, JSON) must be reachable by keyboard to be scrolled:
       // role="region" + aria-label + tabIndex={0}, as WCAG 2.1.1 and axe's

@@ -7,12 +7,14 @@
 export const routeTable = [
   { path: '/requisitions', module: 'requisitions-route' },
   { path: '/requisitions/new', module: 'requisition-workspace-route', props: { mode: 'insert' } },
+  { path: '/requisitions/import', module: 'import-route', props: { kind: 'requisition' } },
   {
     path: '/requisitions/amend/:reqId?',
     module: 'requisition-workspace-route',
     props: { mode: 'amend' },
   },
   { path: '/candidates', module: 'candidates-route' },
+  { path: '/candidates/import', module: 'import-route', props: { kind: 'candidate' } },
   { path: '/submissions', module: 'submissions-route' },
   { path: '/settings', module: 'settings-route' },
 ] as const satisfies readonly RouteEntry[];

@@ -87,7 +87,8 @@ export function normalizeHeader(header: string): string {
 }
 
 /** How a header was matched, for the user to see (and correct). */
-export type HeaderMatch = 'wire name' | 'label' | 'alias';
+/** 'mapping': chosen in a saved template or by the user, not matched. */
+export type HeaderMatch = 'wire name' | 'label' | 'alias' | 'mapping';
 
 export interface MappedColumn {
   /** The column's position in the file (0-based). */
@@ -160,7 +161,7 @@ export function mapHeaders(
         ? chosen === ''
           ? null
           : known.has(chosen)
-            ? { key: chosen, match: 'alias' as const }
+            ? { key: chosen, match: 'mapping' as const }
             : null
         : (names.get(normalizeHeader(header)) ?? null);
     if (!found) {
@@ -188,7 +189,7 @@ export function mapHeaders(
       };
     }
     taken.set(found.key, header);
-    return { column, header, key: found.key, match: chosen !== undefined ? 'alias' : found.match };
+    return { column, header, key: found.key, match: found.match };
   });
 }
 

@@ -7,7 +7,7 @@ import { storageKey, useLocalStore } from '../../../shared/storage/local-store';
 import type { WireItem } from '../model/batch-kind';
 import type { Removed, ResendOf, TrayState } from '../model/tray-state';
 import {
-  addItem,
+  addItems,
   addResends,
   duplicateItem,
   emptyTray,
@@ -38,6 +38,11 @@ export interface BatchTray {
   state: TrayState;
   store: IndexedListStore<TrayState>;
   add(wire: WireItem, loaded?: LoadedRecord, resendOf?: ResendOf): string;
+  /**
+   * Items appended at once (an import's rows); resolves with their ids once they are stored, or
+   * null when the browser would not store them (nothing is added then).
+   */
+  addMany(wires: readonly WireItem[]): Promise<string[] | null>;
   /** Failed rows of a sent batch, to be sent again; returns how many were added. */
   addResends(
     resends: ReadonlyArray<{
@@ -74,9 +79,24 @@ export function useBatchTray(
       add(wire: WireItem, loaded?: LoadedRecord, resendOf?: ResendOf) {
         const id = newId();
         store.update((current) =>
-          addItem(current, { id, wire, addedAt: new Date().toISOString(), loaded, resendOf }),
+          addItems(current, [{ id, wire, addedAt: new Date().toISOString(), loaded, resendOf }]),
         );
         return id;
+      },
+      async addMany(wires: readonly WireItem[]) {
+        await store.ready;
+        const before = store.get();
+        const addedAt = new Date().toISOString();
+        const items = wires.map((wire) => ({ id: newId(), wire, addedAt }));
+        store.set(addItems(before, items));
+        if (await store.flush()) return items.map((item) => item.id);
+        // Not stored: the rows stay in the import rather than sit in a tray a reload would lose.
+        const ids = new Set(items.map((item) => item.id));
+        store.update((current) => ({
+          ...current,
+          items: current.items.filter((item) => !ids.has(item.id)),
+        }));
+        return null;
       },
       async addResends(
         resends: ReadonlyArray<{

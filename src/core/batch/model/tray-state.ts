@@ -101,7 +101,12 @@ function changed(state: TrayState, items: TrayItem[]): TrayState {
 }
 
 export function addItem(state: TrayState, item: TrayItem): TrayState {
-  return changed(state, [...state.items, item]);
+  return addItems(state, [item]);
+}
+
+/** Items appended in one change (an import's rows): one new key, one write. */
+export function addItems(state: TrayState, items: readonly TrayItem[]): TrayState {
+  return items.length === 0 ? state : changed(state, [...state.items, ...items]);
 }
 
 const sameRow = (a: ResendOf, b: ResendOf) => a.batchId === b.batchId && a.row === b.row;

@@ -149,11 +149,18 @@ export class ImportTable {
     this.reshowAll();
   }
 
-  /** Maps a column to a field (or ignores it, with ''), and checks the rows again. */
+  /**
+   * Maps a column to a field (or ignores it, with ''), and checks the rows again. A column that
+   * filled that field before is ignored from now on: the user's choice wins over a match.
+   */
   setColumn(column: number, key: string): void {
     const header = this.headers[column];
     if (header === undefined) return;
-    this.mapping = { ...this.currentMapping(), [header]: key };
+    const mapping = { ...this.mapping, [header]: key };
+    if (key !== '')
+      for (const other of this.columns)
+        if (other.key === key && other.column !== column) mapping[other.header] = '';
+    this.mapping = mapping;
     this.mapAndCheck();
   }
 

@@ -267,7 +267,8 @@ export function CandidateWorkspacePage() {
       <p className="page__lead">
         A candidate is submitted to one requisition, and the form asks what that requisition asks:
         its skills and its questions. Choose the requisition first, or use “Submit candidate” in the{' '}
-        <Link to="/requisitions">requisition list</Link>.
+        <Link to="/requisitions">requisition list</Link>. Many candidates at once:{' '}
+        <Link to="/candidates/import">import them from a spreadsheet</Link>.
       </p>
       {reqId !== '' ? (
         <p role="alert" className="notice notice--error">

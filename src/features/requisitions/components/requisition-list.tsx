@@ -86,6 +86,9 @@ export function RequisitionList() {
           <Link to="/requisitions/new" className="button">
             New requisition
           </Link>
+          <Link to="/requisitions/import" className="button button--secondary">
+            Import from a spreadsheet
+          </Link>
           <button
             type="button"
             className="button button--secondary"

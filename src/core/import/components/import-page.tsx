@@ -1,0 +1,302 @@
+import type { DragEvent } from 'react';
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { catalogOf } from '../../../domain';
+import { useOrg } from '../../../shared/config/org-context';
+import type { BatchKind } from '../../batch/model/batch-kind';
+import { useImportSession } from '../hooks/use-import-session';
+import { ColumnMapping } from './column-mapping';
+import { ImportGrid } from './import-grid';
+
+const accept = '.csv,.tsv,.txt,.xlsx,.json,text/csv,text/tab-separated-values,application/json';
+const count = (value: number) => value.toLocaleString('en-US');
+
+/**
+ * Requisitions → Import, Candidates → Import (issue 13): a spreadsheet's rows mapped to fields,
+ * checked cell by cell by the domain's rules in a worker, fixed in place, and added to the batch.
+ */
+export function ImportPage({ kind }: { kind: BatchKind }) {
+  const { config, clientOrgId } = useOrg();
+  const session = useImportSession(kind, clientOrgId, config);
+  const { opened, summary, busy } = session;
+  const fileId = useId();
+  const pasteId = useId();
+  const [pasted, setPasted] = useState('');
+  const [dragging, setDragging] = useState(false);
+  const [onlyErrors, setOnlyErrors] = useState(false);
+  const catalog = catalogOf(kind.id);
+
+  const onDrop = (event: DragEvent<HTMLElement>) => {
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (file) void session.open(file, file.name);
+  };
+
+  const mappedColumns = summary?.columns.filter((column) => column.key !== null) ?? [];
+  const addable = summary ? Math.min(summary.valid, session.room) : 0;
+
+  return (
+    <div className="page import-page" aria-busy={busy !== null}>
+      <div className="page__header">
+        <h1>Import {kind.noun.many}</h1>
+        <Link to={session.batchPath} className="button button--secondary">
+          Open the batch
+        </Link>
+      </div>
+      <p>
+        Choose or drop a CSV, TSV, Excel (.xlsx) or JSON file of {kind.noun.many}, one per row under
+        a row of column names, or paste cells copied from a spreadsheet. Columns are matched to
+        fields by name; every cell is checked by the same rules as the form.
+      </p>
+
+      <div
+        className={dragging ? 'import-drop import-drop--over' : 'import-drop'}
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={onDrop}
+      >
+        <label htmlFor={fileId}>Choose a file</label>
+        <input
+          id={fileId}
+          type="file"
+          accept={accept}
+          disabled={busy !== null}
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = '';
+            if (file) void session.open(file, file.name);
+          }}
+        />
+        <span className="field__hint">or drop it here</span>
+      </div>
+      <details className="import-paste">
+        <summary>Paste cells instead</summary>
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (pasted.trim() !== '') void session.open(pasted, 'Pasted cells');
+          }}
+        >
+          <label htmlFor={pasteId}>
+            Cells copied from a spreadsheet, with the row of column names
+          </label>
+          <textarea
+            id={pasteId}
+            rows={5}
+            value={pasted}
+            onChange={(event) => setPasted(event.target.value)}
+          />
+          <button
+            type="submit"
+            className="button button--secondary"
+            disabled={busy !== null || pasted.trim() === ''}
+          >
+            Check pasted cells
+          </button>
+        </form>
+      </details>
+
+      <div aria-live="polite" className="import-page__messages">
+        {busy ? <p className="notice notice--info">{busy}</p> : null}
+        {session.problem ? (
+          <p className="notice notice--error" role="alert">
+            {session.problem}
+          </p>
+        ) : null}
+        {session.done ? (
+          <p className="notice notice--success">
+            {session.done}{' '}
+            {session.done.includes('added to the batch') ? (
+              <Link to={session.batchPath}>Open the batch to send them</Link>
+            ) : null}
+          </p>
+        ) : null}
+        {!session.stored ? (
+          <p className="notice notice--warning">
+            The browser would not store this import, so a reload loses what you change here.
+          </p>
+        ) : null}
+      </div>
+
+      {opened && summary ? (
+        <section aria-labelledby={`${fileId}-file`} className="import-file">
+          <h2 id={`${fileId}-file`}>{opened.fileName}</h2>
+          <p className="field__hint">
+            Read as {opened.format}
+            {opened.template ? ` · columns mapped by the template “${opened.template}”` : ''}
+          </p>
+          {opened.sheetNames.length > 1 ? (
+            <label className="import-sheet">
+              Sheet{' '}
+              <select
+                value={opened.sheet}
+                disabled={busy !== null}
+                onChange={(event) => void session.chooseSheet(event.target.value)}
+              >
+                {opened.sheetNames.map((name) => (
+                  <option key={name}>{name}</option>
+                ))}
+              </select>
+            </label>
+          ) : null}
+          <p role="status" className="import-summary">
+            {count(summary.rows)} {summary.rows === 1 ? 'row' : 'rows'} · {count(summary.valid)}{' '}
+            ready · {count(summary.withErrors)} with errors
+          </p>
+          {summary.missing.length > 0 ? (
+            <div className="notice notice--warning">
+              <p>
+                No column fills{' '}
+                {summary.missing.map((field, index) => (
+                  <span key={field.field}>
+                    {index > 0 ? ', ' : ''}
+                    <strong>{field.label}</strong> ({count(field.errors)}{' '}
+                    {field.errors === 1 ? 'row' : 'rows'})
+                  </span>
+                ))}
+                . Choose the column that holds it under “Columns”, or add one to the file.
+              </p>
+            </div>
+          ) : null}
+
+          <ColumnMapping
+            key={`${opened.fileName}:${opened.openedAt}`}
+            columns={summary.columns}
+            catalog={catalog}
+            template={opened.template}
+            templates={session.templates}
+            suggestedName={opened.fileName.replace(/\.[^.]*$/, '')}
+            disabled={busy !== null}
+            onChange={(column, key) => void session.setColumn(column, key)}
+            onSave={(name) => void session.saveTemplate(name)}
+            onApply={(template) => void session.applyTemplate(template)}
+          />
+
+          <div className="button-row import-actions">
+            <button
+              type="button"
+              className="button"
+              disabled={busy !== null || addable === 0}
+              onClick={() => void session.addValid()}
+            >
+              {addable === summary.valid
+                ? `Add ${count(addable)} valid ${addable === 1 ? 'row' : 'rows'} to the batch`
+                : `Add ${count(addable)} of ${count(summary.valid)} valid rows to the batch`}
+            </button>
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={busy !== null || summary.withErrors === 0}
+              onClick={() => void session.exportErrors()}
+            >
+              Export {count(summary.withErrors)} {summary.withErrors === 1 ? 'row' : 'rows'} with
+              errors (CSV)
+            </button>
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={busy !== null}
+              onClick={() => void session.discard()}
+            >
+              Discard this import
+            </button>
+          </div>
+          {summary.valid > session.room ? (
+            <p className="field__hint">
+              The VMS takes at most {count(config.maxBatch)} {kind.noun.many} per batch
+              {session.room < config.maxBatch
+                ? ` and the batch already holds ${count(config.maxBatch - session.room)}`
+                : ''}
+              : send it, then add the next rows.
+            </p>
+          ) : null}
+
+          <div className="import-toolbar">
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={onlyErrors}
+                onChange={(event) => setOnlyErrors(event.target.checked)}
+              />{' '}
+              Only rows with errors ({count(summary.withErrors)})
+            </label>
+            <FindReplace
+              columns={mappedColumns.map((column) => ({
+                column: column.column,
+                name: column.label ?? column.header,
+              }))}
+              disabled={busy !== null}
+              onReplace={(column, find, replace, name) =>
+                void session.replaceInColumn(column, find, replace, name)
+              }
+            />
+          </div>
+
+          <ImportGrid
+            fileName={opened.fileName}
+            columns={mappedColumns}
+            otherProblems={summary.missing.length > 0}
+            total={onlyErrors ? summary.withErrors : summary.rows}
+            onlyErrors={onlyErrors}
+            version={session.version}
+            onEdit={session.editCell}
+          />
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+function FindReplace({
+  columns,
+  disabled,
+  onReplace,
+}: {
+  columns: ReadonlyArray<{ column: number; name: string }>;
+  disabled: boolean;
+  onReplace(column: number, find: string, replace: string, name: string): void;
+}) {
+  const id = useId();
+  const [column, setColumn] = useState(columns[0]?.column ?? 0);
+  const [find, setFind] = useState('');
+  const [replace, setReplace] = useState('');
+  return (
+    <form
+      className="import-replace"
+      aria-label="Find and replace in a column"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const chosen = columns.find((entry) => entry.column === column);
+        if (chosen && find !== '') onReplace(chosen.column, find, replace, chosen.name);
+      }}
+    >
+      <label htmlFor={`${id}-column`}>In column</label>
+      <select
+        id={`${id}-column`}
+        value={column}
+        onChange={(event) => setColumn(Number(event.target.value))}
+      >
+        {columns.map((entry) => (
+          <option key={entry.column} value={entry.column}>
+            {entry.name}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={`${id}-find`}>find</label>
+      <input id={`${id}-find`} value={find} onChange={(event) => setFind(event.target.value)} />
+      <label htmlFor={`${id}-replace`}>replace with</label>
+      <input
+        id={`${id}-replace`}
+        value={replace}
+        onChange={(event) => setReplace(event.target.value)}
+      />
+      <button type="submit" className="button button--secondary" disabled={disabled || find === ''}>
+        Replace all
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,260 @@
+import { useCallback, useEffect, useEffectEvent, useMemo, useState } from 'react';
+import type { MappingTemplate } from '../../../domain';
+import type { PortalConfig } from '../../../shared/config/portal-config';
+import { storageKey, useLocalStore } from '../../../shared/storage/local-store';
+import { downloadText } from '../../../shared/ui/json-actions';
+import { useBatchTray } from '../../batch/hooks/use-batch-tray';
+import { useSubmissions } from '../../batch/hooks/use-submissions';
+import type { BatchKind } from '../../batch/model/batch-kind';
+import { importWorker } from '../api/import-worker';
+import type { ImportSummary } from '../model/import-table';
+import { knownIdentities } from '../model/known-items';
+import { templatesStore, withTemplate } from '../model/templates';
+import type { Opened, OpenOptions, OpenResult } from '../worker/import.worker';
+
+/** What the import page shows and can do: one file at a time, per kind and client org. */
+export interface ImportSession {
+  opened: Opened['meta'] | null;
+  summary: ImportSummary | null;
+  /** Changes whenever rows may have changed: the grid fetches what it shows again. */
+  version: number;
+  /** What the worker is doing, while it is ("Reading people.csv…"). */
+  busy: string | null;
+  /** The last thing that went wrong, in words the user can act on. */
+  problem: string | null;
+  /** The last thing done ("47 requisitions added to the batch."). */
+  done: string | null;
+  /** False when the browser would not keep the import over a reload. */
+  stored: boolean;
+  templates: MappingTemplate[];
+  /** How many rows the batch can take now. */
+  room: number;
+  /** The page that shows the batch (and sends it). */
+  batchPath: string;
+  open(input: File | string, name: string): Promise<void>;
+  chooseSheet(name: string): Promise<void>;
+  setColumn(column: number, key: string): Promise<void>;
+  applyTemplate(template: MappingTemplate): Promise<void>;
+  saveTemplate(name: string): Promise<void>;
+  editCell(index: number, column: number, value: string): Promise<void>;
+  replaceInColumn(column: number, find: string, replace: string, columnName: string): Promise<void>;
+  addValid(): Promise<number>;
+  exportErrors(): Promise<void>;
+  discard(): Promise<void>;
+}
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+export function useImportSession(
+  kind: BatchKind,
+  clientOrgId: number,
+  config: PortalConfig,
+): ImportSession {
+  const worker = importWorker();
+  const tray = useBatchTray(kind.id, clientOrgId, { suspend: false });
+  const submissions = useSubmissions();
+  const templateStore = templatesStore(kind.id, clientOrgId);
+  const templates = useLocalStore(templateStore);
+  const [opened, setOpened] = useState<Opened['meta'] | null>(null);
+  const [summary, setSummary] = useState<ImportSummary | null>(null);
+  const [version, setVersion] = useState(0);
+  const [busy, setBusy] = useState<string | null>('Looking for an import in progress…');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [stored, setStored] = useState(true);
+
+  const known = useMemo(
+    () => knownIdentities(kind.id, clientOrgId, tray.state.items, submissions),
+    [kind.id, clientOrgId, tray.state.items, submissions],
+  );
+  const storeKey = storageKey('import', kind.id, clientOrgId);
+  const options: OpenOptions = useMemo(
+    () => ({
+      kind: kind.id,
+      dateFormat: config.dateFormat,
+      org: String(clientOrgId),
+      storeKey,
+      templates,
+      known,
+    }),
+    [kind.id, config.dateFormat, clientOrgId, storeKey, templates, known],
+  );
+
+  const showSummary = useCallback((next: ImportSummary) => {
+    setSummary(next);
+    setVersion((value) => value + 1);
+  }, []);
+
+  /** Runs one call to the worker, with what it is doing shown and its failure reported. */
+  const run = useCallback(async <T>(doing: string, call: () => Promise<T>): Promise<T | null> => {
+    setBusy(doing);
+    setProblem(null);
+    setDone(null);
+    try {
+      return await call();
+    } catch (error) {
+      setProblem(`${message(error)} Nothing you did was lost; try again.`);
+      return null;
+    } finally {
+      setBusy(null);
+    }
+  }, []);
+
+  const accept = useCallback(
+    (result: OpenResult | null) => {
+      if (!result) return;
+      if (!result.ok) {
+        setProblem(result.message);
+        return;
+      }
+      setOpened(result.opened.meta);
+      setStored(result.opened.stored);
+      showSummary(result.opened.summary);
+    },
+    [showSummary],
+  );
+
+  // The import kept from before (a reload, another visit), for this kind and client org (the
+  // page is remounted for another).
+  const restore = useEffectEvent(() => worker.restore(options));
+  useEffect(() => {
+    let current = true;
+    restore().then(
+      (restored) => {
+        if (!current) return;
+        setBusy(null);
+        if (!restored) return;
+        setOpened(restored.meta);
+        showSummary(restored.summary);
+      },
+      (error: unknown) => {
+        if (!current) return;
+        setBusy(null);
+        setProblem(`The import in progress could not be read back (${message(error)}).`);
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [showSummary]);
+
+  // Rows repeating what is in the batch or was sent are flagged as the batch and history change.
+  const hasFile = opened !== null;
+  useEffect(() => {
+    if (!hasFile) return;
+    let current = true;
+    void worker.setKnown(known).then(
+      (next) => {
+        if (current) showSummary(next);
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [worker, known, hasFile, showSummary]);
+
+  const room = Math.max(0, config.maxBatch - tray.state.items.length);
+
+  return {
+    opened,
+    summary,
+    version,
+    busy,
+    problem,
+    done,
+    stored,
+    templates,
+    room,
+    batchPath: kind.formPath(tray.state.items[0]?.wire ?? {}),
+    async open(input, name) {
+      accept(
+        await run<OpenResult>(`Reading and checking ${name}…`, () =>
+          worker.open(input, name, options),
+        ),
+      );
+    },
+    async chooseSheet(name) {
+      accept(
+        await run<OpenResult>(`Reading sheet “${name}”…`, () => worker.chooseSheet(name, options)),
+      );
+    },
+    async setColumn(column, key) {
+      const next = await run('Checking the rows again…', () => worker.setColumn(column, key));
+      if (next) showSummary(next);
+    },
+    async applyTemplate(template) {
+      const next = await run(`Applying “${template.name}”…`, () => worker.applyTemplate(template));
+      if (!next) return;
+      setOpened((meta) => (meta ? { ...meta, template: template.name } : meta));
+      showSummary(next);
+      setDone(`Columns mapped by the template “${template.name}”.`);
+    },
+    async saveTemplate(name) {
+      const mapping = await run('Saving the template…', () => worker.currentMapping());
+      if (!mapping) return;
+      templateStore.set(withTemplate(templateStore.get(), { name, mapping }));
+      setOpened((meta) => (meta ? { ...meta, template: name } : meta));
+      setDone(
+        `Template “${name}” saved. A file with these column names will be mapped by it without a click.`,
+      );
+    },
+    async editCell(index, column, value) {
+      const next = await run('Checking the row…', () => worker.editCell(index, column, value));
+      if (next) showSummary(next);
+    },
+    async replaceInColumn(column, find, replace, columnName) {
+      const result = await run('Replacing…', () => worker.replaceInColumn(column, find, replace));
+      if (!result) return;
+      showSummary(result.summary);
+      setDone(
+        result.replaced === 0
+          ? `No cell in ${columnName} holds “${find}”.`
+          : `Replaced “${find}” in ${result.replaced === 1 ? 'one cell' : `${result.replaced.toLocaleString('en-US')} cells`} of ${columnName}.`,
+      );
+    },
+    async addValid() {
+      const limit = room;
+      if (limit === 0) {
+        setProblem(
+          `The batch already holds ${config.maxBatch} ${kind.noun.many}, as many as the VMS takes at once. Send it, then add the next rows.`,
+        );
+        return 0;
+      }
+      const items = await run('Adding rows to the batch…', () => worker.validItems(limit));
+      if (!items || items.length === 0) return 0;
+      const ids = await tray.addMany(items.map((item) => item.wire));
+      if (!ids) {
+        setProblem(
+          'The browser would not store the batch, so no row was added. Free some space (Settings → browser storage) and try again.',
+        );
+        return 0;
+      }
+      const next = await run('Adding rows to the batch…', () =>
+        worker.markAdded(
+          items.map((item) => item.index),
+          'is already in the batch',
+        ),
+      );
+      if (next) showSummary(next);
+      const count = items.length;
+      setDone(
+        `${count === 1 ? `One ${kind.noun.one}` : `${count.toLocaleString('en-US')} ${kind.noun.many}`} added to the batch.`,
+      );
+      return count;
+    },
+    async exportErrors() {
+      const csv = await run('Preparing the rows with errors…', () => worker.errorCsv());
+      if (csv === null || !opened) return;
+      const base = opened.fileName.replace(/\.[^.]*$/, '') || kind.noun.many;
+      // A byte-order mark, so Excel reads the accents as UTF-8.
+      downloadText(`\ufeff${csv}`, `${base}-errors.csv`, 'text/csv;charset=utf-8');
+    },
+    async discard() {
+      await run('Discarding the import…', () => worker.discard(storeKey));
+      setOpened(null);
+      setSummary(null);
+      setVersion((value) => value + 1);
+    },
+  };
+}
