@@ -292,10 +292,16 @@ export class ImportTable {
 
   /** The rows with errors as a CSV: the file's columns (as edited) and an Errors column. */
   errorCsv(): string {
+    // Messages in the sheet's column order (fields without a column last), as the user reads it.
+    const position = new Map(
+      this.columns.flatMap((column) => (column.key ? [[column.key, column.column]] : [])),
+    );
+    const at = (issue: SheetIssue) => position.get(issue.field) ?? Number.MAX_SAFE_INTEGER;
     // One cell per header, so the messages land under Errors even in a row with extra cells.
     const lines = this.errorRows().map((index) => [
       ...this.headers.map((_, column) => this.rows[index]?.[column] ?? ''),
-      (this.shown[index] ?? none)
+      [...(this.shown[index] ?? none)]
+        .sort((a, b) => at(a) - at(b))
         .map((issue) => `${issue.column || this.labelOf(issue.field)}: ${issue.message}`)
         .join('\n'),
     ]);
