@@ -148,6 +148,14 @@ describe('decoding and cells', () => {
       text: 'A',
       encoding: 'UTF-8',
     });
+    // Excel's "Unicode Text": UTF-16 little-endian with its byte-order mark, tab-separated.
+    expect(
+      decodeSheet(new Uint8Array([0xff, 0xfe, 0x43, 0x00, 0xe8, 0x00, 0x09, 0x00, 0xac, 0x20])),
+    ).toEqual({ text: 'Cè\t€', encoding: 'UTF-16' });
+    expect(decodeSheet(new Uint8Array([0xfe, 0xff, 0x00, 0x43, 0x00, 0xe8]))).toEqual({
+      text: 'Cè',
+      encoding: 'UTF-16',
+    });
   });
 
   it('writes an XLSX cell as text: dates as YYYY-MM-DD, flags as Y/N, blanks as empty', () => {

@@ -14,13 +14,21 @@ import { requisitionCatalog } from './requisition-catalog';
  */
 
 /**
- * A text file's bytes: UTF-8 when they are UTF-8 (a byte-order mark dropped), else Windows-1252,
- * which is what Excel on Windows saves as "CSV".
+ * A text file's bytes: UTF-16 when they start with its byte-order mark (Excel's "Unicode Text"),
+ * UTF-8 when they are UTF-8 (a byte-order mark dropped), else Windows-1252, which is what Excel
+ * on Windows saves as "CSV".
  */
 export function decodeSheet(bytes: Uint8Array): {
   text: string;
-  encoding: 'UTF-8' | 'Windows-1252';
+  encoding: 'UTF-8' | 'UTF-16' | 'Windows-1252';
 } {
+  const utf16 =
+    bytes[0] === 0xff && bytes[1] === 0xfe
+      ? 'utf-16le'
+      : bytes[0] === 0xfe && bytes[1] === 0xff
+        ? 'utf-16be'
+        : null;
+  if (utf16) return { text: new TextDecoder(utf16).decode(bytes), encoding: 'UTF-16' };
   try {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
     return { text, encoding: 'UTF-8' };
