@@ -132,6 +132,11 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
       <Heading className="results__title" id={`${resultsElementId(submission.batchId)}-title`}>
         Results of batch <code>{submission.batchId}</code>
       </Heading>
+      {submission.unchecked ? (
+        <p className="notice notice--warning">
+          Sent without local checks: items the portal found invalid went to the VMS as they were.
+        </p>
+      ) : null}
       <div role="status" className="results__progress">
         {query.isPending ? (
           'Asking the VMS for the results…'
