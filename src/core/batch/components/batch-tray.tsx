@@ -1,6 +1,6 @@
 import { useIsMutating } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useId, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useOrg, useOrgScope } from '../../../shared/config/org-context';
 import { countOf } from '../../../shared/lib/format';
 import { useBatchTray } from '../hooks/use-batch-tray';
@@ -59,7 +59,11 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
       ),
     [ownChecks, items],
   );
-  const [editingJson, setEditingJson] = useState(false);
+  // The inspector's "Edit and send" arrives with the editor open.
+  const location = useLocation();
+  const [editingJson, setEditingJson] = useState(
+    (location.state as { editJson?: boolean } | null)?.editJson === true,
+  );
   // A send without local checks: chosen for one send, then off again.
   const [unchecked, setUnchecked] = useState(false);
   const uncheckedId = useId();
@@ -123,6 +127,14 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
           ? `No ${kind.noun.many} yet. Fill in the form and choose “Add to batch”.`
           : `${nouns(items.length)}${invalidCount > 0 ? `, ${invalidCount} to fix` : ''}`}
       </p>
+
+      {tray.state.replayOf ? (
+        <p className="notice notice--info">
+          This batch sends call{' '}
+          <Link to={`/inspector?id=${tray.state.replayOf}`}>#{tray.state.replayOf}</Link> again, as
+          you edit it; the inspector will show it as its replay.
+        </p>
+      ) : null}
 
       {lost ? (
         <LostSendNotice
