@@ -16,6 +16,7 @@ export const routeTable = [
   { path: '/candidates', module: 'candidates-route' },
   { path: '/candidates/import', module: 'import-route', props: { kind: 'candidate' } },
   { path: '/submissions', module: 'submissions-route' },
+  { path: '/inspector', module: 'inspector-route' },
   { path: '/settings', module: 'settings-route' },
 ] as const satisfies readonly RouteEntry[];
 

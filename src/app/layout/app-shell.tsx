@@ -9,6 +9,7 @@ const navItems = [
   { to: '/requisitions/new', label: 'New requisition', end: true },
   { to: '/candidates', label: 'Candidates', end: false },
   { to: '/submissions', label: 'Submissions', end: false },
+  { to: '/inspector', label: 'Inspector', end: false },
   { to: '/settings', label: 'Settings', end: false },
 ] as const;
 
