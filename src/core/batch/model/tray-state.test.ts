@@ -190,9 +190,9 @@ describe('the JSON edited by hand (issue 14)', () => {
   };
 
   it('puts element i in place of item i, keeps what it was loaded from, adds and drops the rest', () => {
-    const loaded = { reqId: '40001', values: { titlerole: 'Old' } };
+    const loaded = { id: '40001', updatedAt: '2026-11-20T10:00:00Z', values: { titlerole: 'Old' } };
     const before: TrayState = {
-      items: [{ ...item('a'), loaded: loaded as TrayItem['loaded'] }, item('b'), item('c')],
+      items: [{ ...item('a'), loaded }, item('b'), item('c')],
       sendKey: 'key-1',
     };
     const after = replaceFromJson(
