@@ -42,6 +42,12 @@ describe('loadConfig', () => {
       requestTimeoutMs: 60_000,
       connectionTimeoutMs: 120_000,
       portalDb: './data/portal.db',
+      journal: {
+        enabled: true,
+        retentionMs: 30 * 24 * 60 * 60 * 1000,
+        maxBytes: 500 * 1024 * 1024,
+        bodyLimitBytes: 256 * 1024,
+      },
       rateLimitPerMinute: 600,
       logLevel: 'info',
       sandboxPort: 8788,

@@ -1,0 +1,411 @@
+import { z } from 'zod';
+import type { JournalFailure, JournalOutcome } from '../../domain/journal';
+import type { VmsOperation } from '../../domain/vms-contract';
+import type { JournalSettings } from '../config';
+import type {
+  JournalLateRecord,
+  JournalReader,
+  JournalRecord,
+  JournalStore,
+} from '../store/journal-store';
+import { keptBody, RecentBodies, scrubText, secretNeedles } from './kept-body';
+
+/** One call through the proxy as the proxy hands it over: raw bodies, nothing derived yet. */
+export interface CallToRecord {
+  at: number;
+  operation: VmsOperation | null;
+  method: string;
+  path: string;
+  url: string | null;
+  clientOrgId: number | null;
+  vendorOrgId: number | null;
+  itemCount: number | null;
+  idempotencyKey: string | null;
+  replayed: boolean;
+  status: number;
+  upstreamStatus: number | null;
+  outcome: JournalOutcome;
+  errorCode: string | null;
+  failure: JournalFailure | null;
+  latencyMs: number;
+  replayOf: number | null;
+  unchecked: boolean;
+  requestBody: Buffer | null;
+  responseBody: Buffer | null;
+  responseHeaders: Record<string, string>;
+  /** The signature the call was signed with: searched for in its bodies, never stored. */
+  signature: string | null;
+}
+
+/** A keyed batch's answer that arrived after the browser was told 504. */
+export interface LateAnswerToRecord {
+  status: number;
+  latencyMs: number;
+  headers: Record<string, string>;
+  body: Buffer | null;
+  signature: string | null;
+}
+
+type Pending =
+  | { kind: 'call'; id: number; call: CallToRecord }
+  | { kind: 'late'; id: number; answer: LateAnswerToRecord };
+
+/** Where the journal reports: the server's logger. Never given a body. */
+export interface JournalLog {
+  error(details: { code: string; reason: string }, message: string): void;
+  warn(details: { dropped: number }, message: string): void;
+  info(details: Record<string, number>, message: string): void;
+}
+
+export interface CallJournalOptions {
+  store: JournalStore;
+  settings: JournalSettings;
+  /** The API key and secret: replaced by [redacted] wherever they appear. */
+  secrets: readonly string[];
+  log: JournalLog;
+  /** Told when writes start failing (a reason) and when they work again (null). */
+  onHealth?: (problem: string | null) => void;
+  now?: () => number;
+  /** How often retention runs besides at start (default 10 minutes). */
+  pruneEveryMs?: number;
+  /** How long a call may wait in the queue for others to share its transaction (default 50 ms). */
+  flushDelayMs?: number;
+}
+
+/**
+ * Most calls one transaction writes; most time one turn of writing may hold the event loop. A
+ * transaction costs a few pages written to the WAL whatever it holds, so calls are gathered for
+ * up to `flushDelayMs` (or until a batch is full): at 10 calls a transaction the journal costs
+ * about half what it does at one (bench/proxy.ts).
+ */
+const batchSize = 64;
+const turnBudgetMs = 8;
+/** Past these, calls go unrecorded rather than pile up in memory (a store far behind or broken). */
+const maxQueued = 10_000;
+const maxQueuedBytes = 64 * 1024 * 1024;
+/** Retention deletes this many calls per transaction, yielding to calls in between. */
+const pruneChunk = 500;
+
+const acceptedBatchSchema = z.looseObject({ batchid: z.string().min(1).max(200) });
+
+/** The batch id in a POST's 2xx answer (`{"batchid": …}`), if it has one. */
+function acceptedBatchId(status: number, body: Buffer | null): string | null {
+  if (status < 200 || status >= 300 || !body || body.length > 64 * 1024) return null;
+  try {
+    const parsed = acceptedBatchSchema.safeParse(JSON.parse(body.toString('utf8')));
+    return parsed.success ? parsed.data.batchid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The batch a call is about: a POST's 2xx answer names it, a results poll asks for it. */
+function batchIdOf(call: CallToRecord): string | null {
+  if (call.method === 'POST') return acceptedBatchId(call.status, call.responseBody);
+  const queryAt = call.path.indexOf('?');
+  if (queryAt < 0 || !call.operation?.endsWith('results')) return null;
+  const batchId = new URLSearchParams(call.path.slice(queryAt + 1)).get('batchid');
+  return batchId === null || batchId === '' ? null : batchId.slice(0, 200);
+}
+
+function describe(error: unknown): { code: string; reason: string } {
+  const code =
+    typeof error === 'object' && error !== null && typeof Reflect.get(error, 'code') === 'string'
+      ? String(Reflect.get(error, 'code'))
+      : 'unknown';
+  // Store errors name what failed (disk full, read-only…), never the data being written.
+  const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+  return { code, reason };
+}
+
+/**
+ * The call journal (decision 025): every call through the proxy, recorded without slowing or
+ * failing it. `record` only queues; the queue is written a few dozen calls per transaction on a
+ * later turn of the event loop (setImmediate), so the answer is already on its way. A write that
+ * fails is logged once (no bodies), reported to health, and the calls in it go unrecorded; the
+ * proxy never waits for the journal.
+ */
+export class CallJournal {
+  private readonly store: JournalStore;
+  private readonly settings: JournalSettings;
+  private readonly needles: Buffer[];
+  private readonly log: JournalLog;
+  private readonly now: () => number;
+  private nextId: number;
+  private queue: Pending[] = [];
+  private readonly queuedIds = new Set<number>();
+  private queuedBytes = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private immediate = false;
+  private readonly flushDelayMs: number;
+  private readonly recent = new RecentBodies();
+  /** Writes in order, one at a time. */
+  private writing: Promise<void> = Promise.resolve();
+  private failing = false;
+  private unrecorded = 0;
+  private overflowing = false;
+  private pruning: Promise<void> | null = null;
+  private readonly pruneTimer: NodeJS.Timeout;
+
+  private constructor(
+    private readonly options: CallJournalOptions,
+    lastId: number,
+  ) {
+    this.store = options.store;
+    this.settings = options.settings;
+    this.needles = secretNeedles(options.secrets);
+    this.log = options.log;
+    this.now = options.now ?? Date.now;
+    this.nextId = lastId + 1;
+    this.flushDelayMs = options.flushDelayMs ?? 50;
+    this.pruneTimer = setInterval(() => void this.prune(), options.pruneEveryMs ?? 10 * 60_000);
+    this.pruneTimer.unref();
+  }
+
+  /** Opens the journal on its store and prunes what retention no longer allows. */
+  static async open(options: CallJournalOptions): Promise<CallJournal> {
+    const journal = new CallJournal(options, await options.store.lastId());
+    await journal.prune();
+    return journal;
+  }
+
+  /**
+   * Queues a call; returns its id, or null when the journal is too far behind to take it (the
+   * call itself is unaffected either way).
+   */
+  record(call: CallToRecord): number | null {
+    const bytes = (call.requestBody?.length ?? 0) + (call.responseBody?.length ?? 0);
+    if (this.queue.length >= maxQueued || this.queuedBytes + bytes > maxQueuedBytes) {
+      this.unrecorded += 1;
+      if (!this.overflowing) {
+        this.overflowing = true;
+        this.log.warn(
+          { dropped: 1 },
+          'call journal: writing is far behind; calls go unrecorded until it catches up',
+        );
+      }
+      return null;
+    }
+    const id = this.nextId;
+    this.nextId += 1;
+    this.queue.push({ kind: 'call', id, call });
+    this.queuedIds.add(id);
+    this.queuedBytes += bytes;
+    this.schedule();
+    return id;
+  }
+
+  /** Adds the late answer of a call recorded as 504 (after its record, in the same order). */
+  recordLateAnswer(id: number, answer: LateAnswerToRecord): void {
+    this.queue.push({ kind: 'late', id, answer });
+    this.queuedBytes += answer.body?.length ?? 0;
+    this.schedule();
+  }
+
+  /** Whether a call with this id is recorded (or about to be). */
+  async exists(id: number): Promise<boolean> {
+    return this.queuedIds.has(id) || (await this.store.exists(id));
+  }
+
+  /** The stored calls to read, with everything queued written first (a call just made shows). */
+  async reader(): Promise<JournalReader> {
+    await this.flush();
+    return this.store;
+  }
+
+  /** Writes everything queued so far. */
+  async flush(): Promise<void> {
+    this.writing = this.writing.then(() => this.drain(Number.POSITIVE_INFINITY));
+    await this.writing;
+  }
+
+  /** A write on a later turn: at once when a batch is full, else after flushDelayMs. */
+  private schedule(): void {
+    if (this.immediate) return;
+    if (this.queue.length >= batchSize) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      this.immediate = true;
+      setImmediate(() => {
+        this.immediate = false;
+        this.startWriting();
+      });
+      return;
+    }
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.startWriting();
+    }, this.flushDelayMs);
+  }
+
+  private startWriting(): void {
+    this.writing = this.writing.then(() => this.drain(turnBudgetMs));
+  }
+
+  /** Writes batches until the queue is empty or the turn's budget is spent (then a next turn). */
+  private async drain(budgetMs: number): Promise<void> {
+    const started = performance.now();
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, batchSize);
+      await this.write(batch);
+      if (performance.now() - started > budgetMs) break;
+    }
+    if (this.queue.length > 0) this.schedule();
+  }
+
+  private async write(batch: Pending[]): Promise<void> {
+    const records: JournalRecord[] = [];
+    const late: JournalLateRecord[] = [];
+    try {
+      for (const item of batch) {
+        if (item.kind === 'call') records.push(this.prepare(item.id, item.call));
+        else late.push(this.prepareLate(item.id, item.answer));
+      }
+      await this.store.write(records, late);
+      this.worked();
+    } catch (error) {
+      this.failed(error, records.length);
+    } finally {
+      for (const item of batch) {
+        if (item.kind === 'call') {
+          this.queuedIds.delete(item.id);
+          this.queuedBytes -=
+            (item.call.requestBody?.length ?? 0) + (item.call.responseBody?.length ?? 0);
+        } else {
+          this.queuedBytes -= item.answer.body?.length ?? 0;
+        }
+      }
+      if (this.overflowing && this.queue.length < maxQueued / 2) this.overflowing = false;
+    }
+  }
+
+  private prepare(id: number, call: CallToRecord): JournalRecord {
+    const signature = call.signature ? (secretNeedles([call.signature])[0] ?? null) : null;
+    const needles = signature ? [...this.needles, signature] : this.needles;
+    const limit = this.settings.bodyLimitBytes;
+    const batchId = batchIdOf(call);
+    return {
+      id,
+      at: call.at,
+      operation: call.operation,
+      method: call.method,
+      path: scrubText(call.path, needles),
+      url: call.url === null ? null : scrubText(call.url, needles),
+      clientOrgId: call.clientOrgId,
+      vendorOrgId: call.vendorOrgId,
+      itemCount: call.itemCount,
+      batchId: batchId === null ? null : scrubText(batchId, needles),
+      idempotencyKey: call.idempotencyKey,
+      replayed: call.replayed,
+      status: call.status,
+      upstreamStatus: call.upstreamStatus,
+      outcome: call.outcome,
+      errorCode: call.errorCode,
+      failure: call.failure,
+      latencyMs: Math.round(call.latencyMs * 10) / 10,
+      replayOf: call.replayOf,
+      unchecked: call.unchecked,
+      // The request body arrived before its signature was made: only the answer can echo it.
+      requestBody: this.recent.keep(call.requestBody, limit, this.needles, null),
+      responseBody: this.recent.keep(call.responseBody, limit, this.needles, signature),
+      responseHeaders: this.cleanHeaders(call.responseHeaders, needles),
+    };
+  }
+
+  private prepareLate(id: number, answer: LateAnswerToRecord): JournalLateRecord {
+    const needles = answer.signature
+      ? [...this.needles, ...secretNeedles([answer.signature])]
+      : this.needles;
+    return {
+      id,
+      status: answer.status,
+      latencyMs: Math.round(answer.latencyMs * 10) / 10,
+      headers: this.cleanHeaders(answer.headers, needles),
+      body: keptBody(answer.body, this.settings.bodyLimitBytes, needles),
+      batchId: acceptedBatchId(answer.status, answer.body),
+    };
+  }
+
+  private cleanHeaders(headers: Record<string, string>, needles: readonly Buffer[]) {
+    const clean: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) clean[name] = scrubText(value, needles);
+    return clean;
+  }
+
+  private worked(): void {
+    if (!this.failing) return;
+    this.failing = false;
+    this.log.info({ unrecorded: this.unrecorded }, 'call journal: writes work again');
+    this.unrecorded = 0;
+    this.options.onHealth?.(null);
+  }
+
+  private failed(error: unknown, calls: number): void {
+    this.unrecorded += calls;
+    if (this.failing) return;
+    this.failing = true;
+    const details = describe(error);
+    this.log.error(
+      details,
+      'call journal: could not write to the portal database; calls go on, unrecorded',
+    );
+    this.options.onHealth?.(
+      `call journal (PORTAL_DB): ${details.reason}; calls are not being recorded`,
+    );
+  }
+
+  /**
+   * Retention: calls older than JOURNAL_RETENTION_DAYS, then the oldest calls until the database
+   * uses at most 90 % of JOURNAL_MAX_MB (room to grow before the next run). In chunks, yielding
+   * to calls between them. Runs at start, every few minutes, and never twice at once.
+   */
+  prune(): Promise<void> {
+    this.pruning ??= this.pruneNow().finally(() => {
+      this.pruning = null;
+    });
+    return this.pruning;
+  }
+
+  private async pruneNow(): Promise<void> {
+    const yieldTurn = () => new Promise((resolve) => setImmediate(resolve));
+    try {
+      const cutoff = this.now() - this.settings.retentionMs;
+      while ((await this.store.pruneReceivedBefore(cutoff, pruneChunk)) === pruneChunk) {
+        await yieldTurn();
+      }
+      const target = this.settings.maxBytes * 0.9;
+      let used = await this.store.usedBytes();
+      if (used <= this.settings.maxBytes) return;
+      // The used size falls as calls go, with their bodies and most of their search index (FTS5
+      // gives some back only when it merges segments later). Each round drops a share of the
+      // oldest calls estimated from the excess, at most a tenth of them, and measures again;
+      // rounds that give nothing back end it, so space that is slow to come back never costs
+      // the whole journal.
+      let fruitless = 0;
+      while (used > target && fruitless < 3) {
+        const calls = await this.store.count();
+        if (calls === 0) break;
+        const excess = Math.ceil(((used - target) / used) * calls);
+        const share = Math.min(pruneChunk, Math.ceil(calls / 10), Math.max(1, excess));
+        await this.store.pruneOldest(share);
+        const now = await this.store.usedBytes();
+        fruitless = now < used ? 0 : fruitless + 1;
+        used = now;
+        await yieldTurn();
+      }
+    } catch (error) {
+      // Not "once": it runs every few minutes at most, and a failing prune is worth repeating.
+      this.log.error(describe(error), 'call journal: retention could not prune old calls');
+    }
+  }
+
+  /** Stops retention and writes what is queued. */
+  async close(): Promise<void> {
+    clearInterval(this.pruneTimer);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.pruning;
+    await this.flush();
+  }
+}
