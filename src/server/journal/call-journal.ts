@@ -1,6 +1,3 @@
-import { z } from 'zod';
-import type { JournalFailure, JournalOutcome } from '../../domain/journal';
-import type { VmsOperation } from '../../domain/vms-contract';
 import type { JournalSettings } from '../config';
 import type {
   JournalLateRecord,
@@ -8,43 +5,10 @@ import type {
   JournalRecord,
   JournalStore,
 } from '../store/journal-store';
-import { keptBody, RecentBodies, scrubText, secretNeedles } from './kept-body';
+import { RecordMaker, type CallToRecord, type LateAnswerToRecord } from './call-record';
+import { pruneJournal } from './journal-retention';
 
-/** One call through the proxy as the proxy hands it over: raw bodies, nothing derived yet. */
-export interface CallToRecord {
-  at: number;
-  operation: VmsOperation | null;
-  method: string;
-  path: string;
-  url: string | null;
-  clientOrgId: number | null;
-  vendorOrgId: number | null;
-  itemCount: number | null;
-  idempotencyKey: string | null;
-  replayed: boolean;
-  status: number;
-  upstreamStatus: number | null;
-  outcome: JournalOutcome;
-  errorCode: string | null;
-  failure: JournalFailure | null;
-  latencyMs: number;
-  replayOf: number | null;
-  unchecked: boolean;
-  requestBody: Buffer | null;
-  responseBody: Buffer | null;
-  responseHeaders: Record<string, string>;
-  /** The signature the call was signed with: searched for in its bodies, never stored. */
-  signature: string | null;
-}
-
-/** A keyed batch's answer that arrived after the browser was told 504. */
-export interface LateAnswerToRecord {
-  status: number;
-  latencyMs: number;
-  headers: Record<string, string>;
-  body: Buffer | null;
-  signature: string | null;
-}
+export type { CallToRecord, LateAnswerToRecord } from './call-record';
 
 type Pending =
   | { kind: 'call'; id: number; call: CallToRecord }
@@ -83,31 +47,6 @@ const turnBudgetMs = 8;
 /** Past these, calls go unrecorded rather than pile up in memory (a store far behind or broken). */
 const maxQueued = 10_000;
 const maxQueuedBytes = 64 * 1024 * 1024;
-/** Retention deletes this many calls per transaction, yielding to calls in between. */
-const pruneChunk = 500;
-
-const acceptedBatchSchema = z.looseObject({ batchid: z.string().min(1).max(200) });
-
-/** The batch id in a POST's 2xx answer (`{"batchid": …}`), if it has one. */
-function acceptedBatchId(status: number, body: Buffer | null): string | null {
-  if (status < 200 || status >= 300 || !body || body.length > 64 * 1024) return null;
-  try {
-    const parsed = acceptedBatchSchema.safeParse(JSON.parse(body.toString('utf8')));
-    return parsed.success ? parsed.data.batchid : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The batch a call is about: a POST's 2xx answer names it, a results poll asks for it. */
-function batchIdOf(call: CallToRecord): string | null {
-  if (call.method === 'POST') return acceptedBatchId(call.status, call.responseBody);
-  const queryAt = call.path.indexOf('?');
-  if (queryAt < 0 || !call.operation?.endsWith('results')) return null;
-  const batchId = new URLSearchParams(call.path.slice(queryAt + 1)).get('batchid');
-  return batchId === null || batchId === '' ? null : batchId.slice(0, 200);
-}
-
 function describe(error: unknown): { code: string; reason: string } {
   const code =
     typeof error === 'object' && error !== null && typeof Reflect.get(error, 'code') === 'string'
@@ -120,15 +59,14 @@ function describe(error: unknown): { code: string; reason: string } {
 
 /**
  * The call journal (decision 025): every call through the proxy, recorded without slowing or
- * failing it. `record` only queues; the queue is written a few dozen calls per transaction on a
- * later turn of the event loop (setImmediate), so the answer is already on its way. A write that
- * fails is logged once (no bodies), reported to health, and the calls in it go unrecorded; the
- * proxy never waits for the journal.
+ * failing it. `record` only queues; the queue is written dozens of calls per transaction on a
+ * later turn of the event loop, when the answer is long on its way. A write that fails is logged
+ * once (no bodies), reported to health, and the calls in it go unrecorded; the proxy never waits
+ * for the journal.
  */
 export class CallJournal {
   private readonly store: JournalStore;
   private readonly settings: JournalSettings;
-  private readonly needles: Buffer[];
   private readonly log: JournalLog;
   private readonly now: () => number;
   private nextId: number;
@@ -138,7 +76,7 @@ export class CallJournal {
   private timer: NodeJS.Timeout | null = null;
   private immediate = false;
   private readonly flushDelayMs: number;
-  private readonly recent = new RecentBodies();
+  private readonly records: RecordMaker;
   /** Writes in order, one at a time. */
   private writing: Promise<void> = Promise.resolve();
   private failing = false;
@@ -153,7 +91,7 @@ export class CallJournal {
   ) {
     this.store = options.store;
     this.settings = options.settings;
-    this.needles = secretNeedles(options.secrets);
+    this.records = new RecordMaker(options.secrets, options.settings.bodyLimitBytes);
     this.log = options.log;
     this.now = options.now ?? Date.now;
     this.nextId = lastId + 1;
@@ -259,8 +197,8 @@ export class CallJournal {
     const late: JournalLateRecord[] = [];
     try {
       for (const item of batch) {
-        if (item.kind === 'call') records.push(this.prepare(item.id, item.call));
-        else late.push(this.prepareLate(item.id, item.answer));
+        if (item.kind === 'call') records.push(this.records.call(item.id, item.call));
+        else late.push(this.records.late(item.id, item.answer));
       }
       await this.store.write(records, late);
       this.worked();
@@ -278,59 +216,6 @@ export class CallJournal {
       }
       if (this.overflowing && this.queue.length < maxQueued / 2) this.overflowing = false;
     }
-  }
-
-  private prepare(id: number, call: CallToRecord): JournalRecord {
-    const signature = call.signature ? (secretNeedles([call.signature])[0] ?? null) : null;
-    const needles = signature ? [...this.needles, signature] : this.needles;
-    const limit = this.settings.bodyLimitBytes;
-    const batchId = batchIdOf(call);
-    return {
-      id,
-      at: call.at,
-      operation: call.operation,
-      method: call.method,
-      path: scrubText(call.path, needles),
-      url: call.url === null ? null : scrubText(call.url, needles),
-      clientOrgId: call.clientOrgId,
-      vendorOrgId: call.vendorOrgId,
-      itemCount: call.itemCount,
-      batchId: batchId === null ? null : scrubText(batchId, needles),
-      idempotencyKey: call.idempotencyKey,
-      replayed: call.replayed,
-      status: call.status,
-      upstreamStatus: call.upstreamStatus,
-      outcome: call.outcome,
-      errorCode: call.errorCode,
-      failure: call.failure,
-      latencyMs: Math.round(call.latencyMs * 10) / 10,
-      replayOf: call.replayOf,
-      unchecked: call.unchecked,
-      // The request body arrived before its signature was made: only the answer can echo it.
-      requestBody: this.recent.keep(call.requestBody, limit, this.needles, null),
-      responseBody: this.recent.keep(call.responseBody, limit, this.needles, signature),
-      responseHeaders: this.cleanHeaders(call.responseHeaders, needles),
-    };
-  }
-
-  private prepareLate(id: number, answer: LateAnswerToRecord): JournalLateRecord {
-    const needles = answer.signature
-      ? [...this.needles, ...secretNeedles([answer.signature])]
-      : this.needles;
-    return {
-      id,
-      status: answer.status,
-      latencyMs: Math.round(answer.latencyMs * 10) / 10,
-      headers: this.cleanHeaders(answer.headers, needles),
-      body: keptBody(answer.body, this.settings.bodyLimitBytes, needles),
-      batchId: acceptedBatchId(answer.status, answer.body),
-    };
-  }
-
-  private cleanHeaders(headers: Record<string, string>, needles: readonly Buffer[]) {
-    const clean: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers)) clean[name] = scrubText(value, needles);
-    return clean;
   }
 
   private worked(): void {
@@ -355,11 +240,7 @@ export class CallJournal {
     );
   }
 
-  /**
-   * Retention: calls older than JOURNAL_RETENTION_DAYS, then the oldest calls until the database
-   * uses at most 90 % of JOURNAL_MAX_MB (room to grow before the next run). In chunks, yielding
-   * to calls between them. Runs at start, every few minutes, and never twice at once.
-   */
+  /** Retention (pruneJournal): at start, every few minutes, never twice at once. */
   prune(): Promise<void> {
     this.pruning ??= this.pruneNow().finally(() => {
       this.pruning = null;
@@ -368,32 +249,8 @@ export class CallJournal {
   }
 
   private async pruneNow(): Promise<void> {
-    const yieldTurn = () => new Promise((resolve) => setImmediate(resolve));
     try {
-      const cutoff = this.now() - this.settings.retentionMs;
-      while ((await this.store.pruneReceivedBefore(cutoff, pruneChunk)) === pruneChunk) {
-        await yieldTurn();
-      }
-      const target = this.settings.maxBytes * 0.9;
-      let used = await this.store.usedBytes();
-      if (used <= this.settings.maxBytes) return;
-      // The used size falls as calls go, with their bodies and most of their search index (FTS5
-      // gives some back only when it merges segments later). Each round drops a share of the
-      // oldest calls estimated from the excess, at most a tenth of them, and measures again;
-      // rounds that give nothing back end it, so space that is slow to come back never costs
-      // the whole journal.
-      let fruitless = 0;
-      while (used > target && fruitless < 3) {
-        const calls = await this.store.count();
-        if (calls === 0) break;
-        const excess = Math.ceil(((used - target) / used) * calls);
-        const share = Math.min(pruneChunk, Math.ceil(calls / 10), Math.max(1, excess));
-        await this.store.pruneOldest(share);
-        const now = await this.store.usedBytes();
-        fruitless = now < used ? 0 : fruitless + 1;
-        used = now;
-        await yieldTurn();
-      }
+      await pruneJournal(this.store, this.settings, this.now());
     } catch (error) {
       // Not "once": it runs every few minutes at most, and a failing prune is worth repeating.
       this.log.error(describe(error), 'call journal: retention could not prune old calls');
