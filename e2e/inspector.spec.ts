@@ -94,3 +94,41 @@ test('a sent batch is found by a word of its body, exported, copied as cURL, and
   await expect(page).toHaveURL(/[?&]id=\d+/);
   await expect(page.locator('.inspector__detail')).toContainText('Replay of');
 });
+
+test('Edit and send opens a recorded batch in the JSON editor, and its send is recorded as a replay', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const word = `Okapi${Date.now().toString(36)}`;
+  await page.goto('/requisitions/new');
+  await fillRequiredInsert(page, insertData(`${word} lead`));
+  await addToBatch(page);
+  await sendBatch(page);
+
+  await page.goto(`/inspector?q=${word}&method=POST`);
+  const row = page.locator('.inspector__list tbody tr').first();
+  await row.getByRole('button', { name: 'POST requisitionimport' }).click();
+  await expect(page).toHaveURL(/[?&]id=(\d+)/);
+  const original = new URL(page.url()).searchParams.get('id') ?? '';
+  await page.locator('.inspector__detail').getByRole('button', { name: 'Edit and send' }).click();
+
+  // In the workspace, with the editor open and the tray saying what it repeats.
+  await expect(page).toHaveURL(/\/requisitions\/new/);
+  await expect(page.getByText(`This batch sends call #${original} again`)).toBeVisible();
+  const editor = page.getByRole('textbox', { name: /^JSON to be sent, editable/ });
+  await editor.click();
+  await page.keyboard.press('Control+f');
+  await page.getByRole('textbox', { name: 'Find' }).fill(word);
+  await page.getByRole('textbox', { name: 'Replace' }).fill(`${word}X`);
+  await page.getByRole('button', { name: 'replace all' }).click();
+  await page.getByRole('button', { name: 'Apply to the batch' }).click();
+  await page.getByRole('button', { name: /^Send batch/ }).click();
+  await expect(page.getByRole('heading', { name: 'Batch accepted' })).toBeVisible();
+
+  await page.goto(`/inspector?id=${original}`);
+  const detail = page.locator('.inspector__detail');
+  await expect(detail.getByRole('heading', { name: 'Sent again as' })).toBeVisible();
+  await expect(detail.locator('.inspector__related').last()).toContainText(
+    'POST requisitionimport',
+  );
+});
