@@ -261,6 +261,42 @@ describe('recording every call', () => {
     },
   );
 
+  it('records refusals made before the handler: too large, too many, a foreign host name', async () => {
+    const strict = await startTestPortal(
+      testConfig(upstream.url, {
+        PORTAL_DB: join(dir, 'strict.db'),
+        VMS_BODY_LIMIT_BYTES: '2048',
+        PORTAL_RATE_LIMIT_PER_MINUTE: '2',
+      }),
+    );
+    portals.push(strict);
+    const before = upstream.requests.length;
+    const big = JSON.stringify([{ text: 'x'.repeat(3000) }]);
+    expect(
+      (await strict.call('POST', `/api/vms/candidates${orgs}`, { headers: json, body: big }))
+        .status,
+    ).toBe(413);
+    expect(
+      (
+        await strict.call('GET', `/api/vms/requisitions${orgs}`, {
+          headers: { host: 'evil.example' },
+        })
+      ).status,
+    ).toBe(403);
+    await strict.call('GET', `/api/vms/nothing${orgs}`);
+    // The third call the limiter counts (the foreign host name was refused before it).
+    expect((await strict.call('GET', `/api/vms/requisitions${orgs}`)).status).toBe(429);
+    expect(upstream.requests.length).toBe(before);
+
+    const { entries } = journalPageSchema.parse((await strict.call('GET', '/api/journal')).json());
+    expect(entries.map((entry) => [entry.status, entry.outcome, entry.errorCode])).toEqual([
+      [429, 'refused', 'rate_limited'],
+      [404, 'refused', 'not_found'],
+      [403, 'refused', 'host_not_allowed'],
+      [413, 'refused', 'body_too_large'],
+    ]);
+  });
+
   it('records the VMS’s errors as forwarded with its status', async () => {
     const res = await portal.call('GET', `/api/vms/requisitions${orgs}`);
     expect(res.status).toBe(500);
