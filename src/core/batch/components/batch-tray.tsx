@@ -2,6 +2,7 @@ import { useIsMutating } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useOrg, useOrgScope } from '../../../shared/config/org-context';
+import { useMay } from '../../../shared/session/session';
 import { countOf } from '../../../shared/lib/format';
 import { useBatchTray } from '../hooks/use-batch-tray';
 import { useItemChecks } from '../hooks/use-item-checks';
@@ -67,6 +68,8 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
   // A send without local checks: chosen for one send, then off again.
   const [unchecked, setUnchecked] = useState(false);
   const uncheckedId = useId();
+  // Sends without local checks are QA's (issue 15): recruiters fix their items instead.
+  const mayProbe = useMay('qa');
   const invalidCount = checks.filter((problems) => problems !== null && problems.length > 0).length;
   const checkingCount = checks.filter((problems) => problems === null).length;
 
@@ -192,7 +195,7 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
             ? 'Sending…'
             : `Send batch${items.length > 0 ? ` (${nouns(items.length)})` : ''}${unchecked ? ' without local checks' : ''}`}
         </button>
-        {invalidCount > 0 && !lost ? (
+        {invalidCount > 0 && !lost && mayProbe ? (
           <div className="tray__unchecked">
             <label className="checkbox" htmlFor={uncheckedId}>
               <input
