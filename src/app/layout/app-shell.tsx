@@ -6,6 +6,7 @@ import { ClientOrgSelect } from '../../shared/config/client-org-select';
 import { useOrg } from '../../shared/config/org-context';
 import { useMay, useSessionUser } from '../../shared/session/session';
 import { useQueryClient } from '@tanstack/react-query';
+import { UserSyncBar } from '../../core/batch/sync/use-user-sync';
 import { useStorageProblem } from '../../shared/storage/local-store';
 
 /** The pages, each with the least role that may open it (with sign-in off, everyone may). */
@@ -93,6 +94,7 @@ function StorageWarning() {
  */
 export function AppShell() {
   const { config } = useOrg();
+  const user = useSessionUser();
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
@@ -132,6 +134,7 @@ export function AppShell() {
       </header>
       <main id="main" ref={mainRef} tabIndex={-1} className="app-main">
         <StorageWarning />
+        {user ? <UserSyncBar user={user} /> : null}
         <Suspense fallback={<p className="page-loading">Loading the page…</p>}>
           <Outlet />
         </Suspense>

@@ -18,6 +18,8 @@ export class RequestFailure extends Error {
     readonly status: number | null = null,
     readonly code: string | null = null,
     readonly details: readonly ApiErrorDetail[] = [],
+    /** The answer's JSON as sent (a 409's current version, say); undefined when none. */
+    readonly body: unknown = undefined,
   ) {
     super(message);
   }
@@ -109,7 +111,7 @@ export async function failureFromResponse(
   const body = apiErrorBodySchema.safeParse(json);
   if (body.success) {
     const { code, message, details } = body.data.error;
-    return new RequestFailure('http', message, response.status, code, details);
+    return new RequestFailure('http', message, response.status, code, details, json);
   }
   const statusText = `${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
   const said = text.trim() === '' ? 'with an empty body' : `saying “${snippet(text)}”`;
