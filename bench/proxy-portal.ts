@@ -1,7 +1,8 @@
 /**
  * Proxy benchmark helper, run as a child process: the real portal server (buildPortal, as
  * `npm start` builds it) in front of the bench upstream. Logs go to a file, one line per call,
- * as nginx's access log does in the nginx leg.
+ * as nginx's access log does in the nginx leg. BENCH_JOURNAL=off starts it with JOURNAL=off: the
+ * baseline the call journal's cost is measured against.
  */
 import pino from 'pino';
 import { buildPortal } from '../src/server/app';
@@ -19,8 +20,10 @@ const config = loadConfig({
   VMS_VENDOR_ORG_ID: '9001',
   // The limiter stays in the path (its cost is measured) but never refuses a bench request.
   PORTAL_RATE_LIMIT_PER_MINUTE: '1000000',
-  // A real file beside the log: each keyed call writes its key there, as in production.
+  // A real file beside the log: each keyed call writes its key there (and, with the journal on,
+  // the call), as in production.
   PORTAL_DB: `${logFile}.portal.db`,
+  JOURNAL: process.env.BENCH_JOURNAL ?? 'on',
 });
 const app = buildPortal(config, {
   // Synchronous writes, one per line, as pino does on stdout and nginx does for its access log.

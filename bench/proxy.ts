@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatTable } from './measure';
+import { runJournalListBench, type JournalListResult } from './proxy-journal';
 import { findNginx, startNginx, type RunningNginx } from './proxy-nginx';
 
 const CONNECTIONS = 10;
@@ -35,9 +36,24 @@ const ITEMS = 100;
 const THROUGHPUT_TARGET = 0.6;
 const CPU_TARGET = 1.6;
 const P99_TARGET = 2;
+/** Issue 14: the call journal adds at most 10 % to the proxy's CPU per request. */
+const JOURNAL_CPU_TARGET = 1.1;
+/**
+ * The journal's cost is a few percent, less than the swing of a loaded machine between two
+ * rounds, so it gets its own phase: the portal with and without it back to back, this many
+ * pairs (which goes first alternating), the ratio taken per pair and the median reported.
+ */
+const JOURNAL_PAIRS = 6;
+/**
+ * The suite's batch is the same bytes every time, which the journal stores and indexes once. A
+ * stream of new batches is its dearer case: each body is hashed, compressed, stored and indexed
+ * (FTS5 tokenizes ~31 KB). Measured the same way, for context (no target).
+ */
+const JOURNAL_DISTINCT_PAIRS = 4;
 const path = '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001';
 
-export type LegName = 'direct' | 'proxy' | 'bare-node' | 'nginx' | 'nginx-tuned';
+export type LegName =
+  'direct' | 'proxy' | 'proxy-no-journal' | 'bare-node' | 'nginx' | 'nginx-tuned';
 
 export interface LegResult {
   leg: LegName;
@@ -52,7 +68,10 @@ export interface LegResult {
 
 export interface ProxyBenchResult {
   direct: LegResult;
+  /** The portal as shipped: the call journal on. */
   proxy: LegResult;
+  /** The same portal with JOURNAL=off. */
+  proxyNoJournal: LegResult;
   /** A bare node:http pass-through with a keep-alive agent: no checks, no signing, no logs. */
   bareNode: LegResult;
   /** nginx as a plain pass-through (stock proxy_pass); null when nginx is not installed. */
@@ -61,6 +80,18 @@ export interface ProxyBenchResult {
   nginxTuned: LegResult | null;
   /** The proxy process's CPU time (user + system) per request, median over the rounds. */
   proxyCpuMicrosPerRequest: number;
+  /** The same for the proxy with JOURNAL=off. */
+  proxyNoJournalCpuMicrosPerRequest: number;
+  /** CPU per request with the journal on / off, per back-to-back pair; the median of the pairs. */
+  journalCpuRatio: number;
+  journalCpuRatios: number[];
+  /** Microseconds of CPU the journal adds per request (median of the pairs' differences). */
+  journalAddedMicros: number;
+  /** The same with a new body on every request (context, no target). */
+  journalDistinctCpuRatio: number;
+  journalDistinctAddedMicros: number;
+  /** The journal's list and search over 100,000 recorded calls (proxy-journal.ts). */
+  journalList: JournalListResult;
   /** The same for the bare Node pass-through. */
   bareNodeCpuMicrosPerRequest: number;
   ratios: {
@@ -141,7 +172,16 @@ function cpuMicros(portal: ChildProcess): Promise<number> {
  * Every leg gets the same requests: the browser's POST, with a new Idempotency-Key each (each is
  * a new batch), so the proxy does the durable key bookkeeping it does for real sends.
  */
-function load(port: number, body: string, seconds: number): Promise<autocannon.Result> {
+/** The first reference in benchBody, replaced per request when every body must be new. */
+const firstReference = 'BENCH-00001';
+let bodiesMade = 0;
+
+function load(
+  port: number,
+  body: string,
+  seconds: number,
+  distinct = false,
+): Promise<autocannon.Result> {
   return autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: CONNECTIONS,
@@ -155,6 +195,15 @@ function load(port: number, body: string, seconds: number): Promise<autocannon.R
         setupRequest: (request) => ({
           ...request,
           headers: { ...request.headers, 'idempotency-key': randomUUID() },
+          // Same length, new bytes: a batch the journal has never seen, to store and index.
+          ...(distinct
+            ? {
+                body: body.replace(
+                  firstReference,
+                  `B${String((bodiesMade += 1)).padStart(firstReference.length - 1, '0')}`,
+                ),
+              }
+            : {}),
         }),
       },
     ],
@@ -210,18 +259,27 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
       BENCH_LOG_FILE: join(dir, 'portal.log'),
     });
     children.push(portal.child);
+    const portalNoJournal = await startChild('./proxy-portal.ts', {
+      BENCH_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/`,
+      BENCH_LOG_FILE: join(dir, 'portal-no-journal.log'),
+      BENCH_JOURNAL: 'off',
+    });
+    children.push(portalNoJournal.child);
     const bare = await startChild('./proxy-bare.ts', {
       BENCH_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/`,
     });
     children.push(bare.child);
 
+    // The two portals side by side, so each round measures them back to back.
     const targets: Target[] = [
       { leg: 'direct', port: upstream.port, samples: [] },
       { leg: 'proxy', port: portal.port, samples: [] },
+      { leg: 'proxy-no-journal', port: portalNoJournal.port, samples: [] },
       { leg: 'bare-node', port: bare.port, samples: [] },
     ];
     const measuredChild: Partial<Record<LegName, ChildProcess>> = {
       proxy: portal.child,
+      'proxy-no-journal': portalNoJournal.child,
       'bare-node': bare.child,
     };
     const binary = findNginx();
@@ -263,21 +321,57 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
     const find = (leg: LegName) => legs.find((l) => l.leg === leg) ?? null;
     const direct = find('direct');
     const proxy = find('proxy');
+    const proxyNoJournal = find('proxy-no-journal');
     const bareNode = find('bare-node');
-    if (!direct || !proxy || !bareNode) {
-      throw new Error('the direct, proxy and bare-node legs always run');
+    if (!direct || !proxy || !proxyNoJournal || !bareNode) {
+      throw new Error('the direct, proxy, proxy-no-journal and bare-node legs always run');
     }
     const nginx = find('nginx');
     const nginxTuned = find('nginx-tuned');
     const ratio = (a: number, b: number | undefined) => (b ? round2(a / b) : null);
 
+    // The journal's cost: pairs measured back to back, so load on the machine falls on both.
+    async function journalPairs(pairs: number, distinct: boolean) {
+      const ratios: number[] = [];
+      const perRequest: number[] = [];
+      for (let pair = 0; pair < pairs; pair += 1) {
+        const legs = [portal, portalNoJournal];
+        if (pair % 2 === 1) legs.reverse();
+        const cpu = new Map<Child, number>();
+        for (const leg of legs) {
+          const before = await cpuMicros(leg.child);
+          const result = await load(leg.port, body, ROUND_SECONDS, distinct);
+          cpu.set(leg, ((await cpuMicros(leg.child)) - before) / result.requests.total);
+        }
+        const on = cpu.get(portal) ?? 0;
+        const off = cpu.get(portalNoJournal) ?? 1;
+        ratios.push(on / Math.max(off, 1));
+        perRequest.push(on - off);
+      }
+      return { ratios, addedMicros: Math.round(median(perRequest)) };
+    }
+    const same = await journalPairs(JOURNAL_PAIRS, false);
+    const distinctBodies = await journalPairs(JOURNAL_DISTINCT_PAIRS, true);
+    const journalRatios = same.ratios;
+    const journalList = await runJournalListBench();
+
     const result: ProxyBenchResult = {
       direct,
       proxy,
+      proxyNoJournal,
       bareNode,
       nginx,
       nginxTuned,
       proxyCpuMicrosPerRequest: Math.round(median(cpuPerRequest.proxy ?? [])),
+      proxyNoJournalCpuMicrosPerRequest: Math.round(
+        median(cpuPerRequest['proxy-no-journal'] ?? []),
+      ),
+      journalCpuRatio: round2(median(journalRatios)),
+      journalCpuRatios: journalRatios.map(round2),
+      journalAddedMicros: same.addedMicros,
+      journalDistinctCpuRatio: round2(median(distinctBodies.ratios)),
+      journalDistinctAddedMicros: distinctBodies.addedMicros,
+      journalList,
       bareNodeCpuMicrosPerRequest: Math.round(median(cpuPerRequest['bare-node'] ?? [])),
       ratios: {
         proxyToDirectThroughput: round2(proxy.requestsPerSecond / direct.requestsPerSecond),
@@ -307,7 +401,9 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
     const throughputMet = r.proxyToBareNodeThroughput >= THROUGHPUT_TARGET;
     const cpuMet = r.proxyToBareNodeCpu <= CPU_TARGET;
     const p99Met = r.proxyToBareNodeP99 <= P99_TARGET;
-    result.withinBudget = clean && throughputMet && cpuMet && p99Met;
+    const journalMet = result.journalCpuRatio <= JOURNAL_CPU_TARGET;
+    result.withinBudget =
+      clean && throughputMet && cpuMet && p99Met && journalMet && journalList.withinBudget;
     const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 
     console.log(
@@ -323,8 +419,19 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
       ),
     );
     console.log(
-      `CPU per request (user + system): proxy ${result.proxyCpuMicrosPerRequest} µs, bare Node ` +
-        `pass-through ${result.bareNodeCpuMicrosPerRequest} µs`,
+      `CPU per request (user + system): proxy ${result.proxyCpuMicrosPerRequest} µs, with ` +
+        `JOURNAL=off ${result.proxyNoJournalCpuMicrosPerRequest} µs, bare Node pass-through ` +
+        `${result.bareNodeCpuMicrosPerRequest} µs`,
+    );
+    console.log(
+      `call journal: CPU per request on / off ${result.journalCpuRatio} (median of ${JOURNAL_PAIRS} back-to-back pairs: ` +
+        `${journalRatios.map(round2).join(', ')}; target ≤ ${JOURNAL_CPU_TARGET}): ${verdict(journalMet)}; ` +
+        `about ${result.journalAddedMicros} µs a request`,
+    );
+    console.log(
+      `call journal with a new batch body every request (context): on / off ` +
+        `${result.journalDistinctCpuRatio} (pairs: ${distinctBodies.ratios.map(round2).join(', ')}), ` +
+        `about ${result.journalDistinctAddedMicros} µs a request`,
     );
     console.log(
       `throughput / direct: proxy ${r.proxyToDirectThroughput}, bare Node ` +
