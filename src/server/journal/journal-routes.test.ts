@@ -18,7 +18,7 @@ import {
   type CaptureUpstream,
   type TestPortal,
 } from '../../test-support/capture-upstream';
-import { harSchema } from './har-schema';
+import { harSchema } from '../../test-support/har-schema';
 
 // Issue 14, point 2: the inspector's API over a journal of real calls through the proxy.
 
