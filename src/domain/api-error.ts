@@ -12,13 +12,29 @@ export const apiErrorCatalog = {
   invalid_parameter: 400,
   missing_api_key: 401,
   unknown_api_key: 401,
+  /** The portal's sign-in (issue 15): no session, or it ended. */
+  unauthenticated: 401,
+  /** Sign-in refused: one message whatever was wrong (no user enumeration). */
+  invalid_credentials: 401,
   not_authorized: 403,
+  /** Signed in, but the role or the org grants do not allow it. */
+  forbidden: 403,
+  /** A state-changing call from another site, or without this session's x-csrf-token. */
+  csrf_failed: 403,
   org_not_permitted: 403,
   host_not_allowed: 403,
   not_found: 404,
   unknown_batch: 404,
   idempotency_conflict: 409,
   outcome_unknown: 409,
+  /** A per-user record changed on the server since the version the write was based on. */
+  version_conflict: 409,
+  /** An account with that e-mail address already exists. */
+  user_exists: 409,
+  /** The change would leave the portal without an enabled admin. */
+  last_admin: 409,
+  /** An invite link that is unknown, used or past its 72 hours. */
+  invite_invalid: 410,
   body_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
