@@ -49,6 +49,13 @@ describe('loadConfig', () => {
         bodyLimitBytes: 256 * 1024,
       },
       rateLimitPerMinute: 600,
+      auth: {
+        required: false,
+        trustProxy: false,
+        idleMs: 30 * 60_000,
+        maxMs: 12 * 60 * 60_000,
+        publicOrigin: null,
+      },
       logLevel: 'info',
       sandboxPort: 8788,
       sandboxDb: './data/sandbox.db',

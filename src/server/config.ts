@@ -45,6 +45,8 @@ export interface PortalConfig {
   journal: JournalSettings;
   /** Requests per minute per client address on /api/vms; 0 turns the limit off. */
   rateLimitPerMinute: number;
+  /** Sign-in and sessions (issue 15, decision 026). */
+  auth: AuthSettings;
   logLevel: LogLevel;
   sandboxPort: number;
   sandboxDb: string;
@@ -61,6 +63,31 @@ export interface JournalSettings {
   maxBytes: number;
   /** Bodies longer than this are kept truncated (with their full length and SHA-256). */
   bodyLimitBytes: number;
+}
+
+export interface AuthSettings {
+  /**
+   * Sign-in is required: always when HOST is not loopback or a reverse proxy is trusted
+   * (TRUST_PROXY), and on loopback when AUTH=on. Off: everything works with no account, as a
+   * portal on one person's machine always has.
+   */
+  required: boolean;
+  /**
+   * Fastify's `trustProxy`: false; true (trust every hop); or the proxies' addresses. Only then
+   * are X-Forwarded-For (the client's address, for sign-in limits) and X-Forwarded-Proto (HTTPS:
+   * the Secure, __Host- cookie) believed.
+   */
+  trustProxy: boolean | string;
+  /** A session unused this long ends (SESSION_IDLE_MINUTES). */
+  idleMs: number;
+  /** A session ends this long after sign-in, used or not (SESSION_MAX_HOURS). */
+  maxMs: number;
+  /**
+   * The address people open the portal at (PORTAL_PUBLIC_URL), as an origin
+   * (`https://portal.example.com`): the only Origin allowed on state-changing calls, and the base
+   * of invite links. Null: the request's own scheme and host.
+   */
+  publicOrigin: string | null;
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -124,6 +151,51 @@ const baseUrl = optional.transform((value, ctx) => {
   return url.href.endsWith('/') ? url.href : `${url.href}/`;
 });
 
+/** `true`, `false`, or the reverse proxies' addresses (IPs or CIDR ranges, comma-separated). */
+const trustProxy = optional.transform((value, ctx): boolean | string | undefined => {
+  if (value === undefined) return undefined;
+  if (value === 'true' || value === 'false') return value === 'true';
+  const parts = value.split(',').map((part) => part.trim());
+  const address = (part: string) => {
+    const [ip = '', bits, ...rest] = part.split('/');
+    const family = isIP(ip);
+    const maxBits = family === 6 ? 128 : 32;
+    return (
+      family !== 0 &&
+      rest.length === 0 &&
+      (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits))
+    );
+  };
+  if (parts.every(address)) return parts.join(',');
+  ctx.addIssue({
+    code: 'custom',
+    message: `TRUST_PROXY must be true, false, or the reverse proxy's addresses (such as "127.0.0.1" or "10.0.0.0/8,::1"); got "${value}".`,
+  });
+  return z.NEVER;
+});
+
+/** The portal's public address: an http(s) origin, nothing after the host. */
+const publicUrl = optional.transform((value, ctx) => {
+  if (value === undefined) return undefined;
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (
+    !url ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username ||
+    url.password ||
+    url.search ||
+    url.hash ||
+    url.pathname !== '/'
+  ) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `PORTAL_PUBLIC_URL must be the address people open the portal at, scheme and host only, such as "https://portal.example.com"; got "${value}".`,
+    });
+    return z.NEVER;
+  }
+  return url.origin;
+});
+
 export const portalEnvSchema = z.object({
   PORT: withDefault(wholeNumber('PORT', 0, 65535, '8787'), 8787),
   HOST: withDefault(optional, '127.0.0.1'),
@@ -162,6 +234,11 @@ export const portalEnvSchema = z.object({
     256,
   ),
   LOG_LEVEL: withDefault(oneOf('LOG_LEVEL', logLevels), 'info'),
+  AUTH: oneOf('AUTH', ['on', 'off']),
+  TRUST_PROXY: withDefault(trustProxy, false),
+  SESSION_IDLE_MINUTES: withDefault(wholeNumber('SESSION_IDLE_MINUTES', 1, 24 * 60, '30'), 30),
+  SESSION_MAX_HOURS: withDefault(wholeNumber('SESSION_MAX_HOURS', 1, 24 * 30, '12'), 12),
+  PORTAL_PUBLIC_URL: publicUrl,
 });
 
 /** What a remote VMS needs that the sandbox supplies itself, and how to find each one. */
@@ -213,6 +290,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
     );
   }
 
+  const auth = authSettings(values);
+
   return {
     port: values.PORT,
     host: values.HOST,
@@ -249,6 +328,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
       bodyLimitBytes: values.JOURNAL_BODY_LIMIT_KB * 1024,
     },
     rateLimitPerMinute: values.PORTAL_RATE_LIMIT_PER_MINUTE,
+    auth,
     logLevel: values.LOG_LEVEL,
     sandboxPort: values.SANDBOX_PORT,
     sandboxDb: values.SANDBOX_DB,
@@ -256,7 +336,39 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
   };
 }
 
-/** True for addresses only this machine can reach (the portal has no login yet). */
+/**
+ * Whether sign-in is required, and the sessions' limits. Others can reach a portal that listens
+ * beyond loopback or sits behind a reverse proxy, so there AUTH=off is refused rather than obeyed.
+ */
+function authSettings(values: z.output<typeof portalEnvSchema>): AuthSettings {
+  const exposedBy =
+    values.TRUST_PROXY !== false
+      ? 'TRUST_PROXY is set (a reverse proxy lets others reach the portal)'
+      : !isLoopbackHost(values.HOST)
+        ? `HOST=${values.HOST} is not loopback (others can reach the portal)`
+        : null;
+  if (values.AUTH === 'off' && exposedBy !== null) {
+    throw new ConfigError(
+      `AUTH=off is not allowed here: ${exposedBy}, and the portal acts with this deployment's VMS credentials. Remove AUTH=off (sign-in is then required), or set HOST=127.0.0.1 without TRUST_PROXY for a portal on your own machine.`,
+    );
+  }
+  const idleMs = values.SESSION_IDLE_MINUTES * 60_000;
+  const maxMs = values.SESSION_MAX_HOURS * 60 * 60_000;
+  if (idleMs > maxMs) {
+    throw new ConfigError(
+      `SESSION_IDLE_MINUTES (${values.SESSION_IDLE_MINUTES}) must not be longer than SESSION_MAX_HOURS (${values.SESSION_MAX_HOURS} h): a session ends at the first of the two.`,
+    );
+  }
+  return {
+    required: values.AUTH === 'on' || exposedBy !== null,
+    trustProxy: values.TRUST_PROXY,
+    idleMs,
+    maxMs,
+    publicOrigin: values.PORTAL_PUBLIC_URL ?? null,
+  };
+}
+
+/** True for addresses only this machine can reach. */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
   if (bare === 'localhost' || bare.endsWith('.localhost')) return true;

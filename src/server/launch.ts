@@ -37,10 +37,13 @@ export function printUpstream(config: PortalConfig, portal: RunningPortal): void
   } else {
     console.log(`upstream: ${new URL(config.vmsBaseUrl).host} (${config.vmsBaseUrl})`);
   }
-  if (!isLoopbackHost(config.host)) {
-    console.warn(
-      `Warning: HOST=${config.host} lets anyone who can reach this machine use the portal, and through it the VMS with this deployment's credentials. The portal has no login yet; set HOST=127.0.0.1 unless that is intended.`,
-    );
+  if (config.auth.required) {
+    const why = !isLoopbackHost(config.host)
+      ? `HOST=${config.host} is not loopback`
+      : config.auth.trustProxy !== false
+        ? 'TRUST_PROXY is set'
+        : 'AUTH=on';
+    console.log(`sign-in: required (${why}); accounts: npm run users -- list (docs/deployment.md)`);
   }
 }
 
