@@ -21,7 +21,7 @@ import {
 import type { PortalSqlite } from './portal-database';
 
 type Cell = string | number | null;
-/** journal_calls' 25 columns, in the INSERT's order. */
+/** journal_calls' 27 columns, in the INSERT's order. */
 type InsertValues = [number, number, ...Cell[]];
 
 /** Compressing costs ~1.6 µs per KB (deflate level 1) and JSON shrinks 10–30×: worth it past 1 KB. */
@@ -47,8 +47,8 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
       `INSERT INTO journal_calls (id, at, operation, method, path, url, client_org_id,
          vendor_org_id, item_count, batch_id, idempotency_key, replayed, status, upstream_status,
          outcome, error_code, failure, latency_ms, replay_of, unchecked, request_body,
-         request_size, response_body, response_size, response_headers)
-       VALUES (${Array.from({ length: 25 }, () => '?').join(', ')})`,
+         request_size, response_body, response_size, response_headers, user_id, user_email)
+       VALUES (${Array.from({ length: 27 }, () => '?').join(', ')})`,
     ),
     late: db.prepare<[number, number, string, number | null, string | null, number]>(
       `UPDATE journal_calls SET late_status = ?, late_latency_ms = ?, late_headers = ?,
@@ -126,7 +126,7 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
   const writeAll = db.transaction(
     (records: readonly JournalRecord[], late: readonly JournalLateRecord[]) => {
       for (const record of records) {
-        // Positional: a named binding looks each of the 25 names up on every call.
+        // Positional: a named binding looks each of the 27 names up on every call.
         statements.insertCall.run(
           record.id,
           record.at,
@@ -153,6 +153,8 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
           keep(record.responseBody),
           record.responseBody?.size ?? null,
           JSON.stringify(record.responseHeaders),
+          record.sentBy?.userId ?? null,
+          record.sentBy?.email ?? null,
         );
       }
       for (const answer of late) {

@@ -67,3 +67,15 @@ export function createJournalTables(db: PortalSqlite): void {
     CREATE INDEX journal_calls_replay_of ON journal_calls (replay_of) WHERE replay_of IS NOT NULL;
   `);
 }
+
+/**
+ * Schema version 4 (issue 15): who sent each call. The id and the e-mail address as they were
+ * then (an address may change later, the journal says who it was); null when sign-in is off or
+ * the call was refused before anyone was known.
+ */
+export function addJournalSender(db: PortalSqlite): void {
+  db.exec(`
+    ALTER TABLE journal_calls ADD COLUMN user_id TEXT;
+    ALTER TABLE journal_calls ADD COLUMN user_email TEXT;
+  `);
+}

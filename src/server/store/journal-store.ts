@@ -44,6 +44,8 @@ export interface JournalRecord {
   requestBody: BodyToKeep | null;
   responseBody: BodyToKeep | null;
   responseHeaders: Record<string, string>;
+  /** Who sent it (issue 15): absent or null when nobody was signed in. */
+  sentBy?: { userId: string; email: string } | null;
 }
 
 /** A keyed batch's answer that came after the browser was told 504. */

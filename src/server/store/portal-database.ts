@@ -2,7 +2,8 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createIdempotencyKeysTable } from './idempotency-keys';
-import { createJournalTables } from './journal-schema';
+import { createAuthTables } from './auth-schema';
+import { addJournalSender, createJournalTables } from './journal-schema';
 
 export type PortalSqlite = Database.Database;
 
@@ -16,7 +17,14 @@ const migrations: ReadonlyArray<(db: PortalSqlite) => void> = [
   createIdempotencyKeysTable,
   // 2: the call journal (issue 14, decision 025)
   createJournalTables,
+  // 3: accounts, grants, invites, sessions, sign-in failures, per-user records (issue 15, 026)
+  createAuthTables,
+  // 4: who sent each journal entry (issue 15)
+  addJournalSender,
 ];
+
+/** The schema version this portal brings a database to. */
+export const portalSchemaVersion = migrations.length;
 
 export interface PortalDatabase {
   db: PortalSqlite;
