@@ -1,6 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../domain/api-error';
+import type { Role } from '../domain/auth';
+import { requireUserHook } from './auth/auth-hooks';
 import { isLoopbackHost, type PortalConfig } from './config';
 
 /**
@@ -17,16 +19,23 @@ const apiResponseHeaders = {
 
 /**
  * What guards every /api/vms call before it is read: the answer's security headers, the DNS
- * rebinding defence of a loopback-only portal, and the per-address rate limit.
+ * rebinding defence of a loopback-only portal, the per-address rate limit, then (sign-in on) a
+ * signed-in user with at least `role`, so that refusing strangers is rate-limited too.
  */
-export async function registerApiGuards(app: FastifyInstance, config: PortalConfig): Promise<void> {
+export async function registerApiGuards(
+  app: FastifyInstance,
+  config: PortalConfig,
+  role: Role,
+): Promise<void> {
   // Two checks on every call, in one hook. The proxy's answers are data, never pages: they get
   // the strictest headers there are, set here instead of through @fastify/helmet, which rebuilds
   // its middleware on every request (a measurable share of the proxy's CPU time in
   // bench/proxy.ts); the routes opt out of it. And a DNS rebinding defence: a page on another
   // site can make its own host name resolve to 127.0.0.1 and then call us "same-origin", so a
   // loopback-only portal answers loopback names only. Registered first so even a 429 has both.
-  const loopbackOnly = isLoopbackHost(config.host);
+  // With sign-in on, the session cookie (bound to the portal's own name) and the Origin check
+  // do that instead, and a reverse proxy may address the portal by its public name.
+  const loopbackOnly = isLoopbackHost(config.host) && !config.auth.required;
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(apiResponseHeaders);
     if (loopbackOnly && !isLoopbackHost(request.hostname)) {
@@ -59,4 +68,6 @@ export async function registerApiGuards(app: FastifyInstance, config: PortalConf
         ),
     });
   }
+
+  app.addHook('onRequest', requireUserHook(config, role));
 }

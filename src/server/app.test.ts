@@ -8,6 +8,7 @@ import { portalConfigSchema } from '../domain/portal-config';
 import { buildPortal } from './app';
 import { testConfig } from '../test-support/capture-upstream';
 import { loadConfig } from './config';
+import { portalSchemaVersion } from './store/portal-database';
 
 // These routes never reach the upstream, so in-process requests (inject) are enough here.
 const upstream = 'http://127.0.0.1:9/vms/';
@@ -46,6 +47,7 @@ describe('GET /api/config and /api/health', () => {
       maxBatch: 500,
       timeoutMs: 30_000,
       upstream: { kind: 'remote', label: '127.0.0.1:9' },
+      authRequired: false,
     });
     expect(res.body).not.toContain('test-key');
     expect(res.body).not.toContain('test-secret');
@@ -67,7 +69,10 @@ describe('GET /api/config and /api/health', () => {
   it('answers health checks', async () => {
     const res = await portal().inject('/api/health');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok' });
+    expect(res.json()).toEqual({
+      status: 'ok',
+      database: { kind: 'sqlite', schemaVersion: portalSchemaVersion },
+    });
   });
 });
 

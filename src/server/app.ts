@@ -9,8 +9,13 @@ import { sendError } from './portal-error';
 import { serveSpa } from './spa';
 import { openCallJournal } from './journal/open-journal';
 import { journalRoutes } from './journal/journal-routes';
-import { openPortalDatabase } from './store/portal-database';
+import { openPortalDatabase, type PortalDatabase } from './store/portal-database';
 import { vmsProxy } from './vms-proxy';
+import { registerSessionHooks } from './auth/auth-hooks';
+import { PortalAuth } from './auth/portal-auth';
+import { sessionRoutes } from './auth/session-routes';
+import { userRecordRoutes } from './auth/user-record-routes';
+import { userRoutes } from './auth/user-routes';
 
 export interface BuildPortalOptions {
   /**
@@ -24,6 +29,8 @@ export interface BuildPortalOptions {
   sandboxUrl?: string;
   /** More health checks (the embedded sandbox's): each returns its problems, none when well. */
   healthChecks?: (() => string[])[];
+  /** The sessions' clock (tests move it to expire sessions); default Date.now. */
+  now?: () => number;
 }
 
 export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -55,6 +62,26 @@ function formatBytes(bytes: number): string {
     : `${Math.round(bytes / 1024)} KB`;
 }
 
+/**
+ * What /api/health says of the portal database: which kind, its schema version, and whether it
+ * answers a read now (a failed write shows through the stores' own health reports).
+ */
+async function databaseHealth(opening: Promise<PortalDatabase>): Promise<{
+  database: { kind: 'sqlite'; schemaVersion: number | null };
+  problem: string | null;
+}> {
+  try {
+    const { db } = await opening;
+    const version = Number(db.pragma('user_version', { simple: true }));
+    return { database: { kind: 'sqlite', schemaVersion: version }, problem: null };
+  } catch (error) {
+    return {
+      database: { kind: 'sqlite', schemaVersion: null },
+      problem: `the portal database cannot be read: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'}`,
+    };
+  }
+}
+
 function withTrailingSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;
 }
@@ -72,6 +99,8 @@ export function buildPortal(
   }
 
   const app = Fastify({
+    // Behind a reverse proxy (TRUST_PROXY): the client's address and scheme from X-Forwarded-*.
+    trustProxy: config.auth.trustProxy,
     logger: {
       level: config.logLevel,
       redact: { paths: redactedPaths, censor: '[redacted]' },
@@ -154,6 +183,7 @@ export function buildPortal(
   });
 
   const configBody = portalConfigSchema.parse({
+    authRequired: config.auth.required,
     clientOrgIds: config.clientOrgIds,
     clientOrgNames: config.clientOrgNames,
     vendorOrgId: config.vendorOrgId,
@@ -174,14 +204,33 @@ export function buildPortal(
     journalProblem = problem;
   });
   journal.catch(() => {});
+  // Sessions, users and per-user records on the same database (issue 15, decision 026).
+  const auth = database.then((opened) =>
+    PortalAuth.open({
+      config,
+      database: opened,
+      log: app.log,
+      ...(options.now ? { now: options.now } : {}),
+    }),
+  );
+  auth.catch(() => {});
+  app.addHook('onClose', async () => {
+    (await auth.catch(() => null))?.close();
+  });
+  registerSessionHooks(app, config, auth);
+
   const healthChecks = options.healthChecks ?? [];
   app.get('/api/health', async () => {
+    const { database: store, problem: unreadable } = await databaseHealth(database);
     const reasons = [
+      ...(unreadable === null ? [] : [unreadable]),
       ...(databaseProblem === null ? [] : [databaseProblem]),
       ...(journalProblem === null ? [] : [journalProblem]),
       ...healthChecks.flatMap((check) => check()),
     ];
-    return reasons.length === 0 ? { status: 'ok' } : { status: 'degraded', reasons };
+    return reasons.length === 0
+      ? { status: 'ok', database: store }
+      : { status: 'degraded', database: store, reasons };
   });
 
   app.register(vmsProxy, {
@@ -200,6 +249,9 @@ export function buildPortal(
     journal,
     upstreamUrl: withTrailingSlash(upstreamUrl),
   });
+  app.register(sessionRoutes, { prefix: '/api', config, auth });
+  app.register(userRoutes, { prefix: '/api/users', config, auth });
+  app.register(userRecordRoutes, { prefix: '/api/me', config, auth });
 
   serveSpa(app, options.distDir ?? defaultDistDir, configBody);
 

@@ -7,6 +7,7 @@ import { requisitionInsert } from '../test-support/test-data';
 import { loadConfig } from './config';
 import { computeSignature, unixSeconds } from '../node/signature';
 import { startPortal, type RunningPortal } from './start';
+import { portalSchemaVersion } from './store/portal-database';
 
 // Issue 9, point 5: under `npm start` the sandbox runs inside the portal's process. A full disk
 // in its batch worker must leave the portal up, say "degraded" in /api/health, and lose nothing.
@@ -66,6 +67,7 @@ describe('the embedded sandbox on a full disk', () => {
     }
     expect(health).toEqual({
       status: 'degraded',
+      database: { kind: 'sqlite', schemaVersion: portalSchemaVersion },
       reasons: [expect.stringMatching(/^sandbox batch worker: storage failed \(.*full/)],
     });
 

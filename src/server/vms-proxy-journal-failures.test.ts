@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { journalDetailSchema, journalPageSchema } from '../domain/journal';
+import { portalSchemaVersion } from './store/portal-database';
 import {
   requisitionImportPath,
   startCaptureUpstream,
@@ -89,6 +90,7 @@ describe('a journal that cannot be written', () => {
     expect(running.rawLog()).not.toContain('UNRECORDED-1');
     expect(await health(running)).toEqual({
       status: 'degraded',
+      database: { kind: 'sqlite', schemaVersion: portalSchemaVersion },
       reasons: [expect.stringContaining('call journal (PORTAL_DB)')],
     });
 
@@ -99,7 +101,10 @@ describe('a journal that cannot be written', () => {
     ).toBe(202);
     const { entries } = journalPageSchema.parse((await running.call('GET', '/api/journal')).json());
     expect(entries).toHaveLength(1);
-    expect(await health(running)).toEqual({ status: 'ok' });
+    expect(await health(running)).toEqual({
+      status: 'ok',
+      database: { kind: 'sqlite', schemaVersion: portalSchemaVersion },
+    });
     expect(running.logLines().at(-1)).toMatchObject({
       msg: 'call journal: writes work again',
       unrecorded: 4,

@@ -18,6 +18,7 @@ import { createIdempotencyKeyStore } from './store/idempotency-keys';
 import { certainlyNotSent, upstreamFailure } from './upstream-failure';
 import { describeOperations } from '../domain/vms-contract';
 import { registerApiGuards } from './api-guards';
+import { checkUserScope } from './auth/user-scope';
 import { pickHeaders, readBody, withDeadline } from './upstream-answer';
 import type { CallJournal } from './journal/call-journal';
 import {
@@ -58,7 +59,7 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
 
 /**
  * The one line per forwarded call, and everything in it: numbers, flags, the operation's name and
- * the Idempotency-Key (a token checked against a strict pattern). Nothing here can hold a secret,
+ * the Idempotency-Key (a token checked against a strict pattern), and who sent it. Nothing here can hold a secret,
  * so it is written by a logger without the app's redaction, which would cost ~10 µs per line
  * (a walk and copy of the object for 14 censored paths; 3 µs without) on every call.
  */
@@ -73,6 +74,12 @@ interface CallLine {
   durationMs: number;
   replayed: boolean;
   idempotencyKey?: string;
+  /** The signed-in user (issue 15): their id and e-mail address, never more. */
+  userId?: string;
+  email?: string;
+  /** A POST's line is the audit line of a send (decision 026). */
+  audit?: true;
+  event?: 'send';
 }
 
 /**
@@ -125,7 +132,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     await database.close();
   });
 
-  await registerApiGuards(app, config);
+  await registerApiGuards(app, config, 'recruiter');
 
   // Keep the raw bytes: the VMS receives exactly what the browser sent. Only JSON is accepted,
   // which also means a cross-site page cannot post here without a CORS preflight we never grant.
@@ -197,6 +204,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     const started = performance.now();
     const note = tap?.begin(request, operation);
     const orgs = checkOrgScope(request.query, config);
+    checkUserScope(request, orgs.clientOrgId);
     const query = forwardedQuery(request.raw.url ?? '', orgs);
     const body = Buffer.isBuffer(request.body) ? request.body : undefined;
     const itemCount =
@@ -280,6 +288,16 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       replayed,
       ...(key === undefined ? {} : { idempotencyKey: key }),
     };
+    // Who sent it (issue 15); a POST's line is also the audit line of the send.
+    const user = request.portalSession?.user;
+    if (user) {
+      line.userId = user.id;
+      line.email = user.email;
+    }
+    if (request.method === 'POST') {
+      line.audit = true;
+      line.event = 'send';
+    }
     callLog.info(line, 'vms call');
 
     reply.code(outcome.status).headers(outcome.headers);

@@ -29,6 +29,14 @@ export interface CallToRecord {
   responseHeaders: Record<string, string>;
   /** The signature the call was signed with: searched for in its bodies, never stored. */
   signature: string | null;
+  /** Who sent it (issue 15); null or absent with sign-in off, or refused before anyone was known. */
+  sentBy?: CallSender | null;
+}
+
+/** The signed-in user a call was made as, as they were then. */
+export interface CallSender {
+  userId: string;
+  email: string;
 }
 
 /** A keyed batch's answer that arrived after the browser was told 504. */
@@ -109,6 +117,7 @@ export class RecordMaker {
       requestBody: this.recent.keep(call.requestBody, limit, this.needles, null),
       responseBody: this.recent.keep(call.responseBody, limit, this.needles, signature),
       responseHeaders: this.cleanHeaders(call.responseHeaders, needles),
+      sentBy: call.sentBy ?? null,
     };
   }
 

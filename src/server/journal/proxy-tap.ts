@@ -5,6 +5,7 @@ import { replayOfHeader, uncheckedHeader, type JournalFailure } from '../../doma
 import { vmsOperations, type OrgScope, type VmsOperation } from '../../domain/vms-contract';
 import type { ForwardResult } from '../idempotency';
 import type { CallJournal, LateAnswerToRecord } from './call-journal';
+import type { CallSender } from './call-record';
 
 /**
  * Upstream answer headers the journal keeps: what helps QA read an answer or quote it to the
@@ -117,6 +118,12 @@ function payloadBytes(payload: unknown): Buffer | null {
   if (Buffer.isBuffer(payload)) return payload;
   if (typeof payload === 'string') return Buffer.from(payload, 'utf8');
   return null;
+}
+
+/** The signed-in user the call was made as (issue 15), or null. */
+function senderOf(request: FastifyRequest): CallSender | null {
+  const user = request.portalSession?.user;
+  return user ? { userId: user.id, email: user.email } : null;
 }
 
 /** The code in the portal's own error body. */
@@ -239,6 +246,7 @@ export class ProxyTap {
           ? note.upstreamHeaders
           : this.answerHeaders(reply),
       signature: note?.signature ?? null,
+      sentBy: senderOf(request),
     });
     if (note && id !== null) {
       note.id = id;

@@ -1,0 +1,108 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Role } from '../../domain/auth';
+import { csrfHeader } from '../../domain/auth';
+import { ApiError } from '../../domain/api-error';
+import type { PortalConfig } from '../config';
+import { roleRank, type PortalAuth, type RequestSession } from './portal-auth';
+import { changesState, crossSiteReason } from './request-origin';
+import { sameToken } from './tokens';
+
+/**
+ * Calls that start a session rather than ride on one: no CSRF token is asked of them (they have
+ * none yet, and a stale one must not stop a sign-in). The Origin check still applies, which is
+ * what stops another site from signing a browser in to an account of its choosing.
+ */
+function startsSession(method: string, path: string): boolean {
+  return method === 'POST' && (path === '/api/session' || path.startsWith('/api/invites/'));
+}
+
+function pathOf(request: FastifyRequest): string {
+  const url = request.raw.url ?? '/';
+  const queryAt = url.indexOf('?');
+  return queryAt < 0 ? url : url.slice(0, queryAt);
+}
+
+/**
+ * The checks every /api call goes through first (decision 026), whether sign-in is on or off:
+ * 1. a call that changes something and comes from another site (Sec-Fetch-Site, Origin) is
+ *    refused, 403 csrf_failed: a page elsewhere cannot make the portal send;
+ * 2. with sign-in on, the session cookie is checked (request.portalSession);
+ * 3. a call that changes something in a session must carry the session's token in x-csrf-token.
+ * Whether the call needs a user, and which role, is the route's to say (requireUser).
+ */
+export function registerSessionHooks(
+  app: FastifyInstance,
+  config: PortalConfig,
+  opening: Promise<PortalAuth>,
+): void {
+  app.decorateRequest('portalSession', null);
+  app.decorateRequest('sessionEnd', null);
+  app.addHook('onRequest', async (request, reply) => {
+    const path = pathOf(request);
+    if (!path.startsWith('/api/') && path !== '/api') return;
+    const changing = changesState(request.method);
+    if (changing) {
+      const reason = crossSiteReason(request, config.auth.publicOrigin);
+      if (reason !== null) {
+        throw new ApiError(
+          'csrf_failed',
+          `The portal refused this change because ${reason}. Open the portal at its own address and try again from there.`,
+        );
+      }
+    }
+    if (!config.auth.required) return;
+    const auth = await opening;
+    const touch = !(request.method === 'GET' && path === '/api/session');
+    const { session, end } = await auth.resolve(request, reply, touch);
+    request.portalSession = session;
+    request.sessionEnd = end;
+    if (session && changing && !startsSession(request.method, path)) {
+      const token = request.headers[csrfHeader];
+      if (typeof token !== 'string' || !sameToken(token, session.csrfToken)) {
+        throw new ApiError(
+          'csrf_failed',
+          'The portal refused this change: it did not carry this session’s security token (x-csrf-token). Reload the page and try again.',
+        );
+      }
+    }
+  });
+}
+
+function endMessage(request: FastifyRequest, config: PortalConfig): string {
+  switch (request.sessionEnd) {
+    case 'idle':
+      return `Your session ended after ${Math.round(config.auth.idleMs / 60_000)} minutes without use. Sign in again to go on; nothing you had in this browser is lost.`;
+    case 'expired':
+      return `Your session ended ${Math.round(config.auth.maxMs / 3_600_000)} hours after you signed in. Sign in again to go on; nothing you had in this browser is lost.`;
+    default:
+      return 'Sign in to use the portal.';
+  }
+}
+
+/**
+ * The signed-in user, with at least `role` (admin ⊃ qa ⊃ recruiter). With sign-in off, null:
+ * whoever uses a loopback portal may do everything, as before issue 15.
+ */
+export function requireUser(
+  request: FastifyRequest,
+  config: PortalConfig,
+  role: Role = 'recruiter',
+): RequestSession | null {
+  if (!config.auth.required) return null;
+  const session = request.portalSession;
+  if (!session) throw new ApiError('unauthenticated', endMessage(request, config));
+  if (roleRank[session.user.role] < roleRank[role]) {
+    throw new ApiError(
+      'forbidden',
+      `Your account (${session.user.role}) may not do this; it needs the ${role} role. Ask an admin if you need it.`,
+    );
+  }
+  return session;
+}
+
+/** An onRequest hook for a group of routes that all need a user with `role`. */
+export function requireUserHook(config: PortalConfig, role: Role = 'recruiter') {
+  return async (request: FastifyRequest): Promise<void> => {
+    requireUser(request, config, role);
+  };
+}

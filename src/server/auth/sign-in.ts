@@ -1,0 +1,80 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../../domain/api-error';
+import { emailSchema } from '../../domain/auth';
+import type { PortalAuth, RequestSession } from './portal-auth';
+import { verifyPassword } from './passwords';
+import { accountKey, addressKey, throttlePolicy, waitBeforeAttempt } from './sign-in-throttle';
+
+/** The one answer to any failed sign-in: it says nothing about which part was wrong. */
+export const invalidCredentialsMessage =
+  'That e-mail address and password do not match an account that may sign in. Check both and try again; if you have forgotten your password, ask an admin for a new invite link.';
+
+/** The address as it is stored: trimmed, lower case. Anything typed is accepted as a name. */
+export function normalizedEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function waitText(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  return seconds < 90 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`;
+}
+
+/**
+ * A password sign-in (decision 026). Every failure — unknown address, wrong password, an invite
+ * not yet accepted, a disabled account — costs one argon2id verification and gets the same 401;
+ * the audit line (never the password) says which it was. Failures are counted per address tried
+ * and per client address, and past the free ones an attempt is refused with 429 and Retry-After
+ * before anything is checked.
+ */
+export async function signIn(
+  auth: PortalAuth,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  email: string,
+  password: string,
+): Promise<RequestSession> {
+  const name = normalizedEmail(email).slice(0, 320);
+  const keys = [accountKey(name), addressKey(request.ip)];
+  // An address that is no e-mail address (a password typed in the wrong box) is not logged.
+  const logged = emailSchema.safeParse(name).success ? name : null;
+  const wait = waitBeforeAttempt(await auth.failures.read(keys), auth.now());
+  if (wait > 0) {
+    auth.audit('sign_in_failed', { email: logged, address: request.ip, reason: 'throttled' });
+    reply.header('retry-after', String(Math.ceil(wait / 1000)));
+    throw new ApiError(
+      'rate_limited',
+      `Too many failed sign-ins for this account or from this address. Wait ${waitText(wait)} and try again.`,
+    );
+  }
+
+  const user = await auth.users.byEmail(name);
+  const matches = await verifyPassword(user?.passwordHash ?? (await auth.dummyHash()), password);
+  if (!user || user.passwordHash === null || user.disabled || !matches) {
+    const now = auth.now();
+    await auth.failures.fail(keys, now, now - throttlePolicy.forgetAfterMs);
+    auth.audit('sign_in_failed', {
+      email: logged,
+      userId: user?.id ?? null,
+      address: request.ip,
+      reason: !user
+        ? 'unknown_account'
+        : user.passwordHash === null
+          ? 'invite_pending'
+          : user.disabled
+            ? 'disabled'
+            : 'wrong_password',
+    });
+    throw new ApiError('invalid_credentials', invalidCredentialsMessage);
+  }
+
+  await auth.failures.clear(accountKey(name));
+  const session = await auth.startSession(request, reply, user);
+  auth.audit('sign_in', {
+    userId: user.id,
+    email: user.email,
+    role: user.role,
+    address: request.ip,
+    method: 'password',
+  });
+  return session;
+}

@@ -1,0 +1,40 @@
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../../domain/api-error';
+import { replayOfHeader, uncheckedHeader } from '../../domain/journal';
+import { roleRank } from './portal-auth';
+
+/**
+ * What a signed-in user may send through the proxy (issue 15, point 3), checked after the
+ * deployment's own org check: the client org must be one granted to them (admins: all of the
+ * deployment's), and re-sending a journal entry or sending without the browser's checks is QA's.
+ * Hand-made calls get the same answer as the app's: 403 forbidden, nothing sent. Sign-in off: no
+ * user, nothing more to check.
+ */
+export function checkUserScope(request: FastifyRequest, clientOrgId: number): void {
+  const user = request.portalSession?.user;
+  if (!user) return;
+  if (!user.clientOrgIds.includes(clientOrgId)) {
+    throw new ApiError(
+      'forbidden',
+      `Your account may not act for client org ${clientOrgId}. ${
+        user.clientOrgIds.length === 0
+          ? 'It has no client org yet'
+          : `It may act for ${user.clientOrgIds.join(', ')}`
+      }; ask an admin for access to ${clientOrgId}. Nothing was sent.`,
+      [{ field: 'Client_Org_Id', message: 'not granted to you' }],
+    );
+  }
+  if (roleRank[user.role] >= roleRank.qa) return;
+  for (const [header, what] of [
+    [replayOfHeader, 'Sending a recorded call again'],
+    [uncheckedHeader, 'Sending without the local checks'],
+  ] as const) {
+    if (request.headers[header] !== undefined) {
+      throw new ApiError(
+        'forbidden',
+        `${what} is for QA and admins; your account is a recruiter's. Send it from the form instead. Nothing was sent.`,
+        [{ field: header, message: 'needs the qa role' }],
+      );
+    }
+  }
+}
