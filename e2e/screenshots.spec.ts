@@ -1,5 +1,6 @@
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, test } from './support/fixtures';
+import { requisitionsCsv } from './support/import-files';
 import { addToBatch, fillRequiredInsert, insertData, sendBatch } from './support/requisitions';
 
 /**
@@ -48,6 +49,21 @@ test('the pages docs/ui.md shows', async ({ page }, info) => {
   await page.goto('/submissions');
   await expect(page.getByRole('article')).toHaveCount(1);
   await shot(page, info, 'submissions');
+
+  await page.goto('/requisitions/import');
+  await page.getByLabel('Choose a file').setInputFiles({
+    name: 'northwind-requisitions.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(requisitionsCsv('SHOTS').bytes),
+  });
+  await page.getByRole('checkbox', { name: /^Only rows with errors/ }).check();
+  await expect(page.getByRole('status').filter({ hasText: /^50 rows/ })).toHaveText(
+    '50 rows · 45 ready · 5 with errors',
+  );
+  await page
+    .getByRole('heading', { name: 'northwind-requisitions.csv' })
+    .evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+  await shot(page, info, 'import');
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.emulateMedia({ colorScheme: 'dark' });

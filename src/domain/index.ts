@@ -120,6 +120,7 @@ export type {
   MappedColumn,
   MappingTemplate,
   RowCheck,
+  SheetRequisition,
   SheetIssue,
   SheetItem,
   SheetReport,

@@ -1,7 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { candidateCatalog } from './candidate-catalog';
 import { requisitionCatalog } from './requisition-catalog';
-import { mapHeaders, normalizeHeader, readDateCell, repeatedItems, rowToItem } from './spreadsheet';
+import type { MappingTemplate } from './spreadsheet';
+import {
+  cellText,
+  checkSheet,
+  chooseTemplate,
+  decodeSheet,
+  identityKey,
+  jsonSheet,
+  mapHeaders,
+  normalizeHeader,
+  readDateCell,
+  repeatedItems,
+  rowToItem,
+  sheetDefaults,
+  sheetIdentity,
+  sheetRowChecker,
+  withRepeat,
+} from './spreadsheet';
 
 const keysOf = (headers: string[], mapping?: Record<string, string>) =>
   mapHeaders(headers, requisitionCatalog, mapping).map((column) => column.key);
@@ -39,6 +56,13 @@ describe('header matching', () => {
     expect(
       mapHeaders(['Answer to question 2', 'answer3'], candidateCatalog).map((c) => c.key),
     ).toEqual(['answer2', 'answer3']);
+    // A candidate's sheet names responses and answers by the skill's and question's number.
+    expect(
+      mapHeaders(
+        ['Skill 3 response', 'Question 2 answer', 'Response skill 1'],
+        candidateCatalog,
+      ).map((column) => column.key),
+    ).toEqual(['skill3response', 'answer2', 'skill1response']);
   });
 
   it('leaves a header that names no field unmapped, and a saved mapping wins', () => {
@@ -59,7 +83,9 @@ describe('date cells', () => {
   it('reads ISO, month-first and spreadsheet serial dates, and sends the outbound format', () => {
     expect(readDateCell('2026-03-31', 'YYYY-MM-DD')).toEqual({ ok: true, value: '2026-03-31' });
     expect(readDateCell('3/31/2026', 'YYYY-MM-DD')).toEqual({ ok: true, value: '2026-03-31' });
-    expect(readDateCell('03/04/2026', 'YYYY-MM-DD')).toEqual({ ok: true, value: '2026-03-04' });
+    expect(readDateCell('03/13/2026', 'YYYY-MM-DD')).toEqual({ ok: true, value: '2026-03-13' });
+    // The same number twice reads the same either way.
+    expect(readDateCell('04/04/2026', 'YYYY-MM-DD')).toEqual({ ok: true, value: '2026-04-04' });
     // Serial 46112 is 2026-03-31 in the 1900 date system; 45658 is 2025-01-01.
     expect(readDateCell('46112', 'MM/DD/YYYY')).toEqual({ ok: true, value: '03/31/2026' });
     expect(readDateCell('45658', 'YYYY-MM-DD')).toEqual({ ok: true, value: '2025-01-01' });
@@ -72,6 +98,9 @@ describe('date cells', () => {
       return read.ok ? null : read.message;
     };
     expect(message('31/03/2026')).toMatch(/reads as day first/);
+    expect(message('03/04/2026')).toBe(
+      '“03/04/2026” could be read month first or day first; write it as YYYY-MM-DD (2026-03-04 or 2026-04-03)',
+    );
     expect(message('3/31/26')).toMatch(/two-digit year/);
     expect(message('2026-02-30')).toMatch(/is not a date/);
     expect(message('next week')).toMatch(/is not a date; write it as YYYY-MM-DD/);
@@ -97,5 +126,291 @@ describe('rows and repeats', () => {
       [3, { first: 0, identity: 'A' }],
       [5, { first: 0, identity: 'A' }],
     ]);
+  });
+});
+
+describe('decoding and cells', () => {
+  it('reads UTF-8 when the bytes are UTF-8, else Windows-1252 (its € at 0x80 included)', () => {
+    expect(decodeSheet(new TextEncoder().encode('Crèche'))).toEqual({
+      text: 'Crèche',
+      encoding: 'UTF-8',
+    });
+    expect(decodeSheet(new Uint8Array([0x43, 0x72, 0xe8, 0x63, 0x68, 0x65]))).toEqual({
+      text: 'Crèche',
+      encoding: 'Windows-1252',
+    });
+    // Latin-1 would read 0x80 as a control character; Windows-1252 reads it as the euro sign.
+    expect(decodeSheet(new Uint8Array([0x80, 0x35]))).toEqual({
+      text: '€5',
+      encoding: 'Windows-1252',
+    });
+    expect(decodeSheet(new Uint8Array([0xef, 0xbb, 0xbf, 0x41]))).toEqual({
+      text: 'A',
+      encoding: 'UTF-8',
+    });
+    // Excel's "Unicode Text": UTF-16 little-endian with its byte-order mark, tab-separated.
+    expect(
+      decodeSheet(new Uint8Array([0xff, 0xfe, 0x43, 0x00, 0xe8, 0x00, 0x09, 0x00, 0xac, 0x20])),
+    ).toEqual({ text: 'Cè\t€', encoding: 'UTF-16' });
+    expect(decodeSheet(new Uint8Array([0xfe, 0xff, 0x00, 0x43, 0x00, 0xe8]))).toEqual({
+      text: 'Cè',
+      encoding: 'UTF-16',
+    });
+  });
+
+  it('writes an XLSX cell as text: dates as YYYY-MM-DD, flags as Y/N, blanks as empty', () => {
+    expect(cellText(new Date(Date.UTC(2027, 0, 11)))).toBe('2027-01-11');
+    expect(cellText(new Date(Number.NaN))).toBe('');
+    expect(cellText(null)).toBe('');
+    expect(cellText(undefined)).toBe('');
+    expect(cellText(true)).toBe('Y');
+    expect(cellText(false)).toBe('N');
+    expect(cellText(2)).toBe('2');
+    expect(cellText(7.25)).toBe('7.25');
+    expect(cellText(' as typed ')).toBe(' as typed ');
+  });
+});
+
+describe('JSON items as a sheet', () => {
+  it('makes the header of the keys in the order first seen, blank where an item has none', () => {
+    expect(
+      jsonSheet([
+        { titlerole: 'Nurse', noofopenings: '2' },
+        { noofopenings: 3, clientinternalreq: 'J-2' },
+      ]),
+    ).toEqual([
+      ['titlerole', 'noofopenings', 'clientinternalreq'],
+      ['Nurse', '2', ''],
+      ['', '3', 'J-2'],
+    ]);
+  });
+
+  it('reads { "items": [...] } alike, nested values as JSON and null as blank', () => {
+    expect(
+      jsonSheet({ items: [{ a: { b: 1 }, c: [1, 'x'], d: null, e: false }], count: 1 }),
+    ).toEqual([
+      ['a', 'c', 'd', 'e'],
+      ['{"b":1}', '[1,"x"]', '', 'N'],
+    ]);
+    expect(jsonSheet([])).toEqual([[]]);
+  });
+
+  it('is null for JSON that holds no array of objects', () => {
+    for (const value of [
+      { titlerole: 'Nurse' },
+      [1, 2],
+      [{ a: '1' }, null],
+      [['a', 'b']],
+      { items: { a: '1' } },
+      'text',
+      null,
+    ])
+      expect(jsonSheet(value)).toBeNull();
+  });
+});
+
+describe('identity', () => {
+  it('is a new requisition’s client internal req; an Amend or a blank reference has none', () => {
+    expect(sheetIdentity('requisition', { clientinternalreq: 'R-1' })).toEqual({
+      field: 'clientinternalreq',
+      value: 'R-1',
+    });
+    expect(sheetIdentity('requisition', { requesttype: 'I', clientinternalreq: 'R-1' })).toEqual({
+      field: 'clientinternalreq',
+      value: 'R-1',
+    });
+    expect(sheetIdentity('requisition', { requesttype: 'A', clientinternalreq: 'R-1' })).toBe(null);
+    expect(sheetIdentity('requisition', { requesttype: 'I', clientinternalreq: '' })).toBe(null);
+    expect(identityKey('requisition', { clientinternalreq: 'R-1' })).toBe(
+      'clientinternalreq\u0000R-1',
+    );
+    expect(identityKey('requisition', { requesttype: 'A', clientinternalreq: 'R-1' })).toBe('');
+  });
+
+  it('is a candidate’s e-mail, in any case, for one requisition', () => {
+    const ada = { candemail: 'Ada@Vendor.example', requirementid: '40001' };
+    expect(sheetIdentity('candidate', ada)).toEqual({
+      field: 'candemail',
+      value: 'ada@vendor.example to requisition 40001',
+    });
+    expect(identityKey('candidate', ada)).toBe(
+      'candemail\u0000ada@vendor.example to requisition 40001',
+    );
+    expect(identityKey('candidate', { ...ada, candemail: 'ada@vendor.example' })).toBe(
+      identityKey('candidate', ada),
+    );
+    expect(identityKey('candidate', { ...ada, requirementid: '40002' })).not.toBe(
+      identityKey('candidate', ada),
+    );
+    expect(sheetIdentity('candidate', { requirementid: '40001', candemail: '' })).toBe(null);
+    expect(identityKey('candidate', { requirementid: '40001' })).toBe('');
+  });
+});
+
+describe('sheet defaults', () => {
+  const columns = (headers: string[], mapping?: Record<string, string>) =>
+    mapHeaders(headers, requisitionCatalog, mapping);
+
+  it('makes requisitions without a request type column new ones, for the org chosen', () => {
+    expect(sheetDefaults('requisition', columns(['Job title']), '1001')).toEqual({
+      requesttype: 'I',
+      orgid: '1001',
+    });
+    expect(sheetDefaults('requisition', columns(['Job title']), undefined)).toEqual({
+      requesttype: 'I',
+    });
+  });
+
+  it('leaves to the sheet what it has a column for, and an ignored column is none', () => {
+    expect(sheetDefaults('requisition', columns(['Request type', 'Org ID']), '1001')).toEqual({});
+    expect(sheetDefaults('requisition', columns(['Org ID']), '1001')).toEqual({
+      requesttype: 'I',
+    });
+    expect(sheetDefaults('requisition', columns(['Org ID'], { 'Org ID': '' }), '1001')).toEqual({
+      requesttype: 'I',
+      orgid: '1001',
+    });
+  });
+
+  it('gives candidates none', () => {
+    const candidateColumns = mapHeaders(['E-mail'], candidateCatalog);
+    expect(sheetDefaults('candidate', candidateColumns, '1001')).toEqual({});
+  });
+});
+
+describe('templates', () => {
+  const template = (name: string, mapping: Record<string, string>): MappingTemplate => ({
+    name,
+    mapping,
+  });
+  const short = template('Short', { 'Our ref': 'clientinternalreq' });
+  const longer = template('Longer', { 'Our ref': 'clientinternalreq', Notes: '' });
+  const other = template('Other', {
+    'Our ref': 'clientinternalreq',
+    Title: 'titlerole',
+    Budget: '',
+  });
+
+  it('fits a file holding every header it names; the one naming the most wins', () => {
+    const templates = [short, longer, other];
+    expect(chooseTemplate(['Our ref', 'Title', 'Notes'], templates)).toBe(longer);
+    expect(chooseTemplate(['Our ref', 'Title', 'Notes', 'Budget'], templates)).toBe(other);
+    expect(chooseTemplate(['Title', 'Our ref'], templates)).toBe(short);
+    // Order does not matter: the most headers named wins wherever it is in the list.
+    expect(chooseTemplate(['Our ref', 'Notes'], [longer, short])).toBe(longer);
+  });
+
+  it('is null when no template fits, headers compared exactly as saved', () => {
+    expect(chooseTemplate(['Reference', 'Title'], [short, longer, other])).toBeNull();
+    expect(chooseTemplate(['our ref'], [short])).toBeNull();
+    expect(chooseTemplate(['Our ref'], [])).toBeNull();
+  });
+});
+
+describe('checking rows', () => {
+  const headers = [
+    'Job title',
+    'Number of openings',
+    'Client internal req',
+    'Engagement type',
+    'Req class ID',
+    'Hours per day',
+    'Days per week',
+    'Short description',
+    'Requisition owner ID',
+    'Start date',
+  ];
+  const good = (reference: string) => [
+    'Staff nurse',
+    '2',
+    reference,
+    '1',
+    '101',
+    '8',
+    '5',
+    'Night shift on ward 3',
+    'mreyes',
+    '2027-01-11',
+  ];
+  const columns = mapHeaders(headers, requisitionCatalog);
+
+  it('checks one row: its wire over the defaults, unreadable cells first, its identity', () => {
+    const check = sheetRowChecker('requisition', columns, {
+      dateFormat: 'MM/DD/YYYY',
+      org: '1001',
+    });
+    const ok = check(good('CSV-1'));
+    expect(ok.errors).toEqual([]);
+    expect(ok.identity).toBe('clientinternalreq\u0000CSV-1');
+    expect(ok.wire).toMatchObject({ requesttype: 'I', orgid: '1001', startdate: '01/11/2027' });
+    const bad = good('CSV-2');
+    bad[6] = '9';
+    bad[9] = '31/03/2027';
+    expect(check(bad).errors).toEqual([
+      {
+        field: 'startdate',
+        column: 'Start date',
+        message:
+          '“31/03/2027” reads as day first, which this import does not guess; write it as YYYY-MM-DD or MM/DD/YYYY',
+      },
+      {
+        field: 'daysperweek',
+        column: 'Days per week',
+        message: 'Days per week must be between 0 and 7',
+      },
+    ]);
+  });
+
+  it('puts a repeat first, in place of its field’s own problem', () => {
+    const errors = [
+      { field: 'clientinternalreq', column: 'Ref', message: 'too long' },
+      { field: 'daysperweek', column: 'Days', message: 'Days per week must be between 0 and 7' },
+    ];
+    expect(
+      withRepeat(errors, 4, 'clientinternalreq\u0000R-1', new Map([['clientinternalreq', 'Ref']])),
+    ).toEqual([
+      {
+        field: 'clientinternalreq',
+        column: 'Ref',
+        message: 'Row 4 already has “R-1”, which may be sent once; remove or change one of them.',
+      },
+      { field: 'daysperweek', column: 'Days', message: 'Days per week must be between 0 and 7' },
+    ]);
+  });
+
+  it('checks a sheet by kind, flagging a repeated reference at its spreadsheet row', () => {
+    const report = checkSheet(
+      'requisition',
+      [good('CSV-1'), good('CSV-2'), good('CSV-1')],
+      columns,
+      { dateFormat: 'YYYY-MM-DD', org: '1001' },
+    );
+    expect(report.valid).toBe(false);
+    expect(report.rows).toEqual([
+      { row: 2, valid: true, errors: [] },
+      { row: 3, valid: true, errors: [] },
+      {
+        row: 4,
+        valid: false,
+        errors: [
+          {
+            field: 'clientinternalreq',
+            column: 'Client internal req',
+            message:
+              'Row 2 already has “CSV-1”, which may be sent once; remove or change one of them.',
+          },
+        ],
+      },
+    ]);
+    const candidates = checkSheet(
+      'candidate',
+      [['40001', 'Ada', 'Lovelace', 'ada@vendor.example', '1']],
+      mapHeaders(
+        ['Req ID', 'First name', 'Last name', 'E-mail', 'Engagement type'],
+        candidateCatalog,
+      ),
+      { dateFormat: 'YYYY-MM-DD' },
+    );
+    expect(candidates.valid).toBe(true);
   });
 });

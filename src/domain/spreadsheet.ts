@@ -1,4 +1,5 @@
 import type { PayloadKind } from './batch';
+import type { RequisitionContext } from './candidate-wire';
 import { itemProblems } from './batch';
 import { candidateCatalog } from './candidate-catalog';
 import type { DateFormat, FieldDef } from './catalog-types';
@@ -13,13 +14,21 @@ import { requisitionCatalog } from './requisition-catalog';
  */
 
 /**
- * A text file's bytes: UTF-8 when they are UTF-8 (a byte-order mark dropped), else Windows-1252,
- * which is what Excel on Windows saves as "CSV".
+ * A text file's bytes: UTF-16 when they start with its byte-order mark (Excel's "Unicode Text"),
+ * UTF-8 when they are UTF-8 (a byte-order mark dropped), else Windows-1252, which is what Excel
+ * on Windows saves as "CSV".
  */
 export function decodeSheet(bytes: Uint8Array): {
   text: string;
-  encoding: 'UTF-8' | 'Windows-1252';
+  encoding: 'UTF-8' | 'UTF-16' | 'Windows-1252';
 } {
+  const utf16 =
+    bytes[0] === 0xff && bytes[1] === 0xfe
+      ? 'utf-16le'
+      : bytes[0] === 0xfe && bytes[1] === 0xff
+        ? 'utf-16be'
+        : null;
+  if (utf16) return { text: new TextDecoder(utf16).decode(bytes), encoding: 'UTF-16' };
   try {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
     return { text, encoding: 'UTF-8' };
@@ -115,11 +124,23 @@ export const headerAliases: Readonly<Record<string, readonly string[]>> = {
   requirementid: ['reqid', 'requisitionid'],
 };
 
-/** Row fields also match by number in either place: `skill3description` for `skilldescription3`. */
+/** What a row of each group is called in a sheet: "Skill 3 response" answers skill 3. */
+const rowNouns: Readonly<Record<string, string>> = {
+  skills: 'skill',
+  questions: 'question',
+  skillResponses: 'skill',
+  answers: 'question',
+};
+
+/**
+ * Row fields also match by number in either place: `skill3description` for `skilldescription3`,
+ * "Skill 3 response" and "Question 2 answer" for a candidate's response to skill 3 and answer 2.
+ */
 function numberedVariants(def: FieldDef): string[] {
   if (!def.row) return [];
   const { n, part, group } = def.row;
-  return [`${group.replace(/s$/, '')}${n}${part}`];
+  const noun = rowNouns[group] ?? group.replace(/s$/, '');
+  return [`${noun}${n}${part}`, `${part}${noun}${n}`];
 }
 
 /** The names each field answers to, normalized, most exact first. */
@@ -206,13 +227,26 @@ function fromSerial(serial: number): string | null {
 
 /**
  * A date cell as people type it: `2026-03-31`, `3/31/2026` (month first, as the spec's
- * MM/DD/YYYY), or a spreadsheet's serial number (46112). Anything else, and a month-first reading
- * that cannot be one (`31/03/2026`) or a two-digit year, is reported rather than guessed. The
- * value is sent in `dateFormat`; a blank cell stays blank.
+ * MM/DD/YYYY), or a spreadsheet's serial number (46112). Anything else is reported rather than
+ * guessed: a date that reads either way (`03/04/2026`), one that can only be day first
+ * (`31/03/2026`), a two-digit year. The value is sent in `dateFormat`; a blank cell stays blank.
  */
 export function readDateCell(cell: string, dateFormat: DateFormat): DateCell {
   const value = cell.trim();
   if (value === '') return { ok: true, value: '' };
+  const slash = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
+  if (slash) {
+    const [, first = '', second = '', year = ''] = slash;
+    // 03/04/2027 is 4 March in the US and 3 April in most of the world: asked, never guessed.
+    if (Number(first) <= 12 && Number(second) <= 12 && Number(first) !== Number(second)) {
+      const iso = (month: string, day: string) =>
+        `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+      return {
+        ok: false,
+        message: `“${value}” could be read month first or day first; write it as YYYY-MM-DD (${iso(first, second)} or ${iso(second, first)})`,
+      };
+    }
+  }
   const iso =
     parseWireDate(value, 'YYYY-MM-DD') ??
     (/^\d{1,2}\/\d{1,2}\/\d{4}$/.test(value)
@@ -315,6 +349,12 @@ export interface SheetReport {
   rows: SheetRowReport[];
 }
 
+/** What a candidate row is checked against: its requisition's skills and questions, and why it takes no candidates ('' when it does). */
+export interface SheetRequisition {
+  shape: RequisitionContext;
+  notSubmittable: string;
+}
+
 /** One row read and checked on its own (a repeat of another row is found across rows). */
 export interface RowCheck {
   /** What is sent for the row: its mapped cells over the sheet's defaults. */
@@ -333,13 +373,23 @@ export interface RowCheck {
 export function sheetRowChecker(
   kind: PayloadKind,
   columns: readonly MappedColumn[],
-  options: { dateFormat: DateFormat; org?: string | undefined },
+  options: {
+    dateFormat: DateFormat;
+    org?: string | undefined;
+    /**
+     * The client org's requisitions by Req ID, when known (the browser's copy of the list):
+     * a candidate row is then checked against its requisition's skills and questions, as the
+     * form is, and one for a requisition that is not there or takes no candidates is flagged.
+     */
+    requisitions?: ReadonlyMap<string, SheetRequisition> | undefined;
+  },
 ): (row: readonly string[]) => RowCheck {
   const catalog = catalogOf(kind);
   const defaults = sheetDefaults(kind, columns, options.org);
   const columnOf = new Map(
     columns.flatMap((column) => (column.key === null ? [] : [[column.key, column.header]])),
   );
+  const requisitions = kind === 'candidate' ? options.requisitions : undefined;
   return (row) => {
     const item = rowToItem(row, columns, catalog, options.dateFormat);
     const wire = { ...defaults, ...item.wire };
@@ -351,8 +401,25 @@ export function sheetRowChecker(
       errors.push({ field, column: columnOf.get(field) ?? '', message });
     };
     for (const [field, message] of item.cellProblems) add(field, message);
-    for (const issue of itemProblems(kind, wire, { dateFormat: options.dateFormat }))
-      add(issue.field, issue.message);
+    const reqId = (wire['requirementid'] ?? '').trim();
+    const requisition = requisitions && reqId !== '' ? requisitions.get(reqId) : undefined;
+    if (requisitions && reqId !== '' && /^\d+$/.test(reqId)) {
+      if (!requisition)
+        add(
+          'requirementid',
+          `This client org has no requisition ${reqId} in the list; check the Req ID (or refresh the requisition list if it is new).`,
+        );
+      else if (requisition.notSubmittable !== '')
+        add(
+          'requirementid',
+          `Requisition ${reqId} takes no candidates now: ${requisition.notSubmittable}.`,
+        );
+    }
+    const issues = itemProblems(kind, wire, {
+      dateFormat: options.dateFormat,
+      ...(requisition ? { requisition: requisition.shape } : {}),
+    });
+    for (const issue of issues) add(issue.field, issue.message);
     return { wire, errors, identity: identityKey(kind, wire) };
   };
 }

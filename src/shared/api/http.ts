@@ -39,6 +39,8 @@ export interface JsonAnswer<T> {
   status: number;
   data: T;
   headers: Headers;
+  /** The body exactly as received (the results' Raw tab shows it). */
+  text: string;
 }
 
 function combine(signals: AbortSignal[]): AbortSignal {
@@ -153,7 +155,12 @@ export async function requestJson<S extends z.ZodType>(
       response.status,
     );
   }
-  return { status: response.status, data: parsed.data as z.output<S>, headers: response.headers };
+  return {
+    status: response.status,
+    data: parsed.data as z.output<S>,
+    headers: response.headers,
+    text,
+  };
 }
 
 /** An error as a sentence for the user. */

@@ -2,8 +2,14 @@ import { queryOptions } from '@tanstack/react-query';
 import { requestJson } from '../../../shared/api/http';
 import type { OrgScope } from '../../../shared/api/vms';
 import { vmsUrl } from '../../../shared/api/vms';
-import type { BatchKind } from '../model/batch-kind';
+import type { BatchKind, ResultRow } from '../model/batch-kind';
 import { isSettled, nextPollDelay } from '../model/results-polling';
+
+/** A results answer: its rows, and its body as the VMS sent it (the Raw tab). */
+export interface BatchResultsAnswer {
+  rows: ResultRow[];
+  raw: string;
+}
 
 /**
  * GET …results?batchid=: one row per item. Polled while any row is Pending, backing off; once
@@ -14,20 +20,20 @@ export function batchResultsQueryOptions(kind: BatchKind, orgs: OrgScope, batchI
   // eslint-disable-next-line @tanstack/query/exhaustive-deps
   return queryOptions({
     queryKey: ['batches', kind.id, 'results', orgs, batchId],
-    queryFn: async ({ signal }) =>
-      (
-        await requestJson(
-          vmsUrl(kind.resultsOperation, orgs, { batchid: batchId }),
-          kind.resultRowsSchema,
-          `Reading the results of batch ${batchId}`,
-          { signal },
-        )
-      ).data,
+    queryFn: async ({ signal }): Promise<BatchResultsAnswer> => {
+      const answer = await requestJson(
+        vmsUrl(kind.resultsOperation, orgs, { batchid: batchId }),
+        kind.resultRowsSchema,
+        `Reading the results of batch ${batchId}`,
+        { signal },
+      );
+      return { rows: answer.data, raw: answer.text };
+    },
     refetchInterval: (query) =>
       query.state.status === 'error'
         ? false
-        : nextPollDelay(query.state.data, query.state.dataUpdateCount),
+        : nextPollDelay(query.state.data?.rows, query.state.dataUpdateCount),
     staleTime: (query) =>
-      query.state.data && isSettled(query.state.data) ? Number.POSITIVE_INFINITY : 0,
+      query.state.data && isSettled(query.state.data.rows) ? Number.POSITIVE_INFINITY : 0,
   });
 }

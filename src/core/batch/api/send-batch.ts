@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { requestJson } from '../../../shared/api/http';
 import type { OrgScope } from '../../../shared/api/vms';
 import { vmsUrl } from '../../../shared/api/vms';
-import type { BatchKind, WireItem } from '../model/batch-kind';
+import type { BatchKind } from '../model/batch-kind';
 
 /** The VMS's acceptance of a batch (decisions.md): 202 with the batch id and the item count. */
 export const batchAcceptedSchema = z.looseObject({
@@ -20,12 +20,20 @@ export interface BatchAccepted {
  * accepted it with a batch id; anything else (offline, timeout, 4xx, 5xx, an answer without a
  * batch id) throws a RequestFailure carrying the server's message.
  */
+export interface SendOptions {
+  /** A send without local checks (issue 14): the portal server marks it in its journal. */
+  unchecked?: boolean | undefined;
+  /** The journal entry this send repeats (the inspector's Send again). */
+  replayOf?: string | undefined;
+}
+
 export async function sendBatch(
   kind: BatchKind,
   orgs: OrgScope,
-  items: readonly WireItem[],
+  items: readonly unknown[],
   idempotencyKey: string,
   serverTimeoutMs: number,
+  options: SendOptions = {},
 ): Promise<BatchAccepted> {
   const answer = await requestJson(
     vmsUrl(kind.postOperation, orgs),
@@ -34,7 +42,11 @@ export async function sendBatch(
     {
       method: 'POST',
       body: items,
-      headers: { 'Idempotency-Key': idempotencyKey },
+      headers: {
+        'Idempotency-Key': idempotencyKey,
+        ...(options.unchecked ? { 'X-Portal-Unchecked': '1' } : {}),
+        ...(options.replayOf ? { 'X-Portal-Replay-Of': options.replayOf } : {}),
+      },
       // Longer than the server's own wait, so the server's answer (504 with its reason) wins.
       timeoutMs: serverTimeoutMs + 10_000,
     },

@@ -31,7 +31,7 @@ function useBatchResults(kind: BatchKind, submission: Submission) {
   const orgs = { clientOrgId: submission.clientOrgId, vendorOrgId: submission.vendorOrgId };
   const query = useQuery(batchResultsQueryOptions(kind, orgs, submission.batchId));
   const queryClient = useQueryClient();
-  const rows = query.data;
+  const rows = query.data?.rows;
   const settled = rows !== undefined && isSettled(rows);
 
   useEffect(() => {
@@ -42,15 +42,73 @@ function useBatchResults(kind: BatchKind, submission: Submission) {
     if (kind.affects) void queryClient.invalidateQueries({ queryKey: kind.affects });
   }, [rows, settled, submission.batchId, kind.affects, queryClient]);
 
-  return { query, rows, settled, summary: rows ? summarizeResults(rows) : null };
+  return {
+    query,
+    rows,
+    raw: query.data?.raw,
+    settled,
+    summary: rows ? summarizeResults(rows) : null,
+  };
 }
 
 /**
  * A batch's results, row by row, polled until nothing is Pending: Success with the created id,
  * or Error with the VMS's message and Fix, which loads that item back into its form.
  */
+/** The answer's text indented for reading; as received when it is not JSON. */
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+/** Rows (read) or Raw (the VMS's answer as received): two tabs, arrow keys move between them. */
+function ResultsTabs({
+  id,
+  view,
+  onChange,
+}: {
+  id: string;
+  view: 'rows' | 'raw';
+  onChange(view: 'rows' | 'raw'): void;
+}) {
+  const tabs = [
+    { value: 'rows', label: 'Rows' },
+    { value: 'raw', label: 'Raw' },
+  ] as const;
+  return (
+    <div role="tablist" aria-label="Show the results as" className="results__tabs">
+      {tabs.map((tab) => (
+        <button
+          key={tab.value}
+          type="button"
+          role="tab"
+          id={`${id}-tab-${tab.value}`}
+          aria-selected={view === tab.value}
+          aria-controls={`${id}-${tab.value}`}
+          tabIndex={view === tab.value ? 0 : -1}
+          className="results__tab"
+          onClick={() => onChange(tab.value)}
+          onKeyDown={(event) => {
+            if (event.key !== 'ArrowLeft' && event.key !== 'ArrowRight') return;
+            event.preventDefault();
+            const next = view === 'rows' ? 'raw' : 'rows';
+            onChange(next);
+            document.getElementById(`${id}-tab-${next}`)?.focus();
+          }}
+        >
+          {tab.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResultsProps) {
-  const { query, rows, settled, summary } = useBatchResults(kind, submission);
+  const { query, rows, raw, settled, summary } = useBatchResults(kind, submission);
+  const [view, setView] = useState<'rows' | 'raw'>('rows');
   const loadIntoForm = useLoadIntoForm(kind);
   const submissions = useSubmissions();
   // The whole history is searched: only when it changes, not at every poll of the results.
@@ -74,6 +132,11 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
       <Heading className="results__title" id={`${resultsElementId(submission.batchId)}-title`}>
         Results of batch <code>{submission.batchId}</code>
       </Heading>
+      {submission.unchecked ? (
+        <p className="notice notice--warning">
+          Sent without local checks: items the portal found invalid went to the VMS as they were.
+        </p>
+      ) : null}
       <div role="status" className="results__progress">
         {query.isPending ? (
           'Asking the VMS for the results…'
@@ -94,107 +157,133 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
           </p>
         </div>
       ) : null}
-      {rows && rows.length > 0 ? (
-        // A table to assistive technology, a grid of rows on a wide screen and a card per row on
-        // a narrow one: every row's status, id, message and Fix fit the width, nothing scrolls
-        // sideways.
+      {raw !== undefined ? (
+        <ResultsTabs id={resultsElementId(submission.batchId)} view={view} onChange={setView} />
+      ) : null}
+      {view === 'raw' && raw !== undefined ? (
         <div
-          role="table"
-          className="result-rows"
-          aria-label={`Results of batch ${submission.batchId}`}
+          role="tabpanel"
+          id={`${resultsElementId(submission.batchId)}-raw`}
+          aria-labelledby={`${resultsElementId(submission.batchId)}-tab-raw`}
         >
-          <div role="rowgroup" className="result-rows__head">
-            <div role="row" className="result-row">
-              <span role="columnheader">Row</span>
-              <span role="columnheader">Item</span>
-              <span role="columnheader">Status</span>
-              <span role="columnheader">{kind.labels.createdId}</span>
-              <span role="columnheader">Message</span>
-              <span role="columnheader">
-                <span className="visually-hidden">Action</span>
-              </span>
+          <p className="field__hint">The VMS’s last answer to GET results, exactly as received:</p>
+          <pre
+            className="json-preview__code results__raw"
+            role="region"
+            aria-label={`Raw results of batch ${submission.batchId}`}
+            // Scrolls in its box: keyboard users reach it to scroll.
+            tabIndex={0}
+          >
+            {prettyJson(raw)}
+          </pre>
+        </div>
+      ) : rows && rows.length > 0 ? (
+        <div
+          role="tabpanel"
+          id={`${resultsElementId(submission.batchId)}-rows`}
+          aria-labelledby={`${resultsElementId(submission.batchId)}-tab-rows`}
+        >
+          // A table to assistive technology, a grid of rows on a wide screen and a card per row on
+          // a narrow one: every row's status, id, message and Fix fit the width, nothing scrolls //
+          sideways.
+          <div
+            role="table"
+            className="result-rows"
+            aria-label={`Results of batch ${submission.batchId}`}
+          >
+            <div role="rowgroup" className="result-rows__head">
+              <div role="row" className="result-row">
+                <span role="columnheader">Row</span>
+                <span role="columnheader">Item</span>
+                <span role="columnheader">Status</span>
+                <span role="columnheader">{kind.labels.createdId}</span>
+                <span role="columnheader">Message</span>
+                <span role="columnheader">
+                  <span className="visually-hidden">Action</span>
+                </span>
+              </div>
             </div>
-          </div>
-          <div role="rowgroup">
-            {rows.map((row) => {
-              const item = submission.items[row.row - 1];
-              const described = item ? kind.summarize(item) : null;
-              return (
-                <div role="row" className="result-row" key={row.row}>
-                  <span role="cell" className="result-row__n">
-                    <span className="result-row__label">Row </span>
-                    {row.row}
-                  </span>
-                  <span role="cell" className="result-row__item">
-                    {described ? (
-                      <>
-                        <span className="results__reference">
-                          {described.reference || row.reference}
-                        </span>{' '}
-                        <span className="results__item-title">{described.title}</span>
-                      </>
-                    ) : (
-                      row.reference
-                    )}
-                  </span>
-                  <span role="cell" className="result-row__status">
-                    <StatusBadge tone={row.tone}>{row.status}</StatusBadge>
-                  </span>
-                  <span role="cell" className="result-row__id">
-                    <span className="result-row__label">{kind.labels.createdId} </span>
-                    {row.createdId === '' ? (
-                      '–'
-                    ) : kind.createdIdPath ? (
-                      <Link to={kind.createdIdPath(row.createdId)}>{row.createdId}</Link>
-                    ) : (
-                      row.createdId
-                    )}
-                  </span>
-                  <span role="cell" className="results__message user-text">
-                    {kind.describeMessage(row.message)}
-                    {row.tone === 'warning' && kind.completeNote ? (
-                      <span className="result-row__note">{kind.completeNote}</span>
-                    ) : null}
-                  </span>
-                  <span role="cell" className="result-row__action">
-                    {resent.has(row.row) ? (
-                      <span className="result-row__resent">
-                        Resent in batch{' '}
-                        <Link
-                          to={`/submissions?batch=${encodeURIComponent(resent.get(row.row) ?? '')}`}
-                        >
-                          <code>{resent.get(row.row)}</code>
-                        </Link>
-                      </span>
-                    ) : row.failed && item ? (
-                      <button
-                        type="button"
-                        className="button button--secondary button--small"
-                        aria-label={`Fix row ${row.row}`}
-                        onClick={() =>
-                          loadIntoForm(
-                            {
-                              origin: {
-                                type: 'result',
-                                batchId: submission.batchId,
-                                row: row.row,
-                                message: kind.describeMessage(row.message),
-                                loaded: submission.loaded?.[row.row - 1] ?? undefined,
+            <div role="rowgroup">
+              {rows.map((row) => {
+                const item = submission.items[row.row - 1];
+                const described = item ? kind.summarize(item) : null;
+                return (
+                  <div role="row" className="result-row" key={row.row}>
+                    <span role="cell" className="result-row__n">
+                      <span className="result-row__label">Row </span>
+                      {row.row}
+                    </span>
+                    <span role="cell" className="result-row__item">
+                      {described ? (
+                        <>
+                          <span className="results__reference">
+                            {described.reference || row.reference}
+                          </span>{' '}
+                          <span className="results__item-title">{described.title}</span>
+                        </>
+                      ) : (
+                        row.reference
+                      )}
+                    </span>
+                    <span role="cell" className="result-row__status">
+                      <StatusBadge tone={row.tone}>{row.status}</StatusBadge>
+                    </span>
+                    <span role="cell" className="result-row__id">
+                      <span className="result-row__label">{kind.labels.createdId} </span>
+                      {row.createdId === '' ? (
+                        '–'
+                      ) : kind.createdIdPath ? (
+                        <Link to={kind.createdIdPath(row.createdId)}>{row.createdId}</Link>
+                      ) : (
+                        row.createdId
+                      )}
+                    </span>
+                    <span role="cell" className="results__message user-text">
+                      {kind.describeMessage(row.message)}
+                      {row.tone === 'warning' && kind.completeNote ? (
+                        <span className="result-row__note">{kind.completeNote}</span>
+                      ) : null}
+                    </span>
+                    <span role="cell" className="result-row__action">
+                      {resent.has(row.row) ? (
+                        <span className="result-row__resent">
+                          Resent in batch{' '}
+                          <Link
+                            to={`/submissions?batch=${encodeURIComponent(resent.get(row.row) ?? '')}`}
+                          >
+                            <code>{resent.get(row.row)}</code>
+                          </Link>
+                        </span>
+                      ) : row.failed && item ? (
+                        <button
+                          type="button"
+                          className="button button--secondary button--small"
+                          aria-label={`Fix row ${row.row}`}
+                          onClick={() =>
+                            loadIntoForm(
+                              {
+                                origin: {
+                                  type: 'result',
+                                  batchId: submission.batchId,
+                                  row: row.row,
+                                  message: kind.describeMessage(row.message),
+                                  loaded: submission.loaded?.[row.row - 1] ?? undefined,
+                                },
+                                wire: item,
+                                label: `row ${row.row} of batch ${submission.batchId}`,
                               },
-                              wire: item,
-                              label: `row ${row.row} of batch ${submission.batchId}`,
-                            },
-                            submission.clientOrgId,
-                          )
-                        }
-                      >
-                        Fix
-                      </button>
-                    ) : null}
-                  </span>
-                </div>
-              );
-            })}
+                              submission.clientOrgId,
+                            )
+                          }
+                        >
+                          Fix
+                        </button>
+                      ) : null}
+                    </span>
+                  </div>
+                );
+              })}
+            </div>
           </div>
         </div>
       ) : null}

@@ -1,5 +1,5 @@
 import { useIsMutating } from '@tanstack/react-query';
-import { useCallback, useId, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { useOrg, useOrgScope } from '../../../shared/config/org-context';
 import { countOf } from '../../../shared/lib/format';
@@ -14,6 +14,12 @@ import { LostSendNotice } from './lost-send-notice';
 import { TrayItemList } from './tray-item-list';
 import { BatchResultsSummary } from './batch-results';
 import { JsonPreview } from './json-preview';
+
+const JsonEditor = lazy(() => import('./json-editor'));
+
+/** What an item kept as raw JSON says in the tray. */
+const rawItemProblem =
+  'Edited as raw JSON into something the portal cannot check (not an object of text values): it can go only in a send without local checks.';
 
 export interface BatchTrayProps {
   kind: BatchKind;
@@ -44,7 +50,19 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
   const allWires = useMemo(() => items.map((item) => item.wire), [items]);
   const payload = useMemo(() => trayPayload(tray.state), [tray.state]);
   const heldCount = items.filter((item) => item.held).length;
-  const checks = useItemChecks(kind, allWires, config.dateFormat);
+  const ownChecks = useItemChecks(kind, allWires, config.dateFormat);
+  // A raw item is never valid here: the portal cannot check what is not an object of text.
+  const checks = useMemo(
+    () =>
+      ownChecks.map((problems, index) =>
+        items[index]?.raw !== undefined ? [rawItemProblem, ...(problems ?? [])] : problems,
+      ),
+    [ownChecks, items],
+  );
+  const [editingJson, setEditingJson] = useState(false);
+  // A send without local checks: chosen for one send, then off again.
+  const [unchecked, setUnchecked] = useState(false);
+  const uncheckedId = useId();
   const invalidCount = checks.filter((problems) => problems !== null && problems.length > 0).length;
   const checkingCount = checks.filter((problems) => problems === null).length;
 
@@ -56,13 +74,18 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
         ? `${countOf(heldCount, 'item was', 'items were')} changed in the VMS since loading: choose which values to keep first.`
         : checkingCount > 0
           ? `Checking ${countOf(checkingCount, kind.noun.one, kind.noun.many)}…`
-          : invalidCount > 0
+          : invalidCount > 0 && !unchecked
             ? `${countOf(invalidCount, 'item needs', 'items need')} fixing before the batch can be sent: use Edit on ${invalidCount === 1 ? 'it' : 'them'}, or remove ${invalidCount === 1 ? 'it' : 'them'}.`
             : items.length > config.maxBatch
               ? `The batch holds ${items.length} items; the VMS takes at most ${config.maxBatch} at once. Remove some and send them in another batch.`
               : null;
 
   const nouns = (count: number) => countOf(count, kind.noun.one, kind.noun.many);
+  const send = () => {
+    setRemoved(null);
+    sender.send({ unchecked });
+    setUnchecked(false);
+  };
 
   // Stable callbacks, so a change to one item re-renders that item's row only.
   const onEdit = useCallback(
@@ -151,15 +174,33 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
           className="button"
           disabled={sending || blockReason !== null}
           aria-describedby={blockReason ? reasonId : undefined}
-          onClick={() => {
-            setRemoved(null);
-            sender.send();
-          }}
+          onClick={send}
         >
           {sending
             ? 'Sending…'
-            : `Send batch${items.length > 0 ? ` (${nouns(items.length)})` : ''}`}
+            : `Send batch${items.length > 0 ? ` (${nouns(items.length)})` : ''}${unchecked ? ' without local checks' : ''}`}
         </button>
+        {invalidCount > 0 && !lost ? (
+          <div className="tray__unchecked">
+            <label className="checkbox" htmlFor={uncheckedId}>
+              <input
+                id={uncheckedId}
+                type="checkbox"
+                checked={unchecked}
+                disabled={sending}
+                onChange={(event) => setUnchecked(event.target.checked)}
+              />{' '}
+              Send without local checks (QA)
+            </label>
+            {unchecked ? (
+              <p className="notice notice--warning">
+                The next send skips the portal’s checks, so the VMS sees the{' '}
+                {countOf(invalidCount, 'invalid item', 'invalid items')} as they are and answers for
+                them. The portal server’s own guards still apply. This is for one send only.
+              </p>
+            ) : null}
+          </div>
+        ) : null}
         {blockReason && items.length > 0 ? (
           <p id={reasonId} className="field__hint">
             {blockReason}
@@ -181,13 +222,44 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
         ) : null}
       </div>
 
-      {items.length > 0 ? (
-        <JsonPreview
-          value={payload}
-          summary={`JSON to be sent (${nouns(items.length)})`}
-          label="JSON to be sent"
-          fileName={`${kind.id}-batch-${new Date().toISOString().slice(0, 10)}.json`}
-        />
+      {items.length > 0 && editingJson ? (
+        <Suspense fallback={<p aria-busy="true">Opening the JSON editor…</p>}>
+          <JsonEditor
+            initial={JSON.stringify(payload, null, 2)}
+            label={`JSON to be sent, editable (${nouns(items.length)})`}
+            validate={(wire) => kind.validate(wire, config.dateFormat)}
+            onApply={(elements) => {
+              tray.replaceFromJson(
+                elements.map((element) =>
+                  element.kind === 'raw'
+                    ? { wire: element.wire, raw: element.value }
+                    : { wire: element.wire },
+                ),
+              );
+              setEditingJson(false);
+            }}
+            onCancel={() => setEditingJson(false)}
+          />
+        </Suspense>
+      ) : items.length > 0 ? (
+        <>
+          <JsonPreview
+            value={payload}
+            summary={`JSON to be sent (${nouns(items.length)})`}
+            label="JSON to be sent"
+            fileName={`${kind.id}-batch-${new Date().toISOString().slice(0, 10)}.json`}
+          />
+          {!lost ? (
+            <button
+              type="button"
+              className="button button--secondary button--small"
+              disabled={sending}
+              onClick={() => setEditingJson(true)}
+            >
+              Edit the JSON
+            </button>
+          ) : null}
+        </>
       ) : null}
 
       {sender.isSuccess ? (
@@ -221,8 +293,7 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
           disabled={sending || blockReason !== null}
           aria-describedby={blockReason && items.length > 0 ? reasonId : undefined}
           onClick={() => {
-            setRemoved(null);
-            sender.send();
+            send();
             headingRef.current?.scrollIntoView?.({ block: 'start' });
           }}
         >

@@ -12,6 +12,7 @@ import {
   duplicateItem,
   emptyTray,
   removeItem,
+  replaceFromJson,
   replaceItem,
   restoreItem,
   reviseItem,
@@ -52,6 +53,8 @@ export interface BatchTray {
     }>,
   ): Promise<number>;
   replace(id: string, wire: WireItem, loaded?: LoadedRecord): void;
+  /** The whole tray from its JSON edited by hand (issue 14): element i replaces item i. */
+  replaceFromJson(elements: ReadonlyArray<{ wire: WireItem; raw?: unknown }>): void;
   split(id: string, wires: readonly WireItem[]): void;
   revise(id: string, revise: (item: TrayItem) => TrayItem): void;
   /** A lost send is settled: the items that arrived leave, the rest are unlocked. */
@@ -114,6 +117,11 @@ export function useBatchTray(
         );
         if (added > 0) store.set(next);
         return added;
+      },
+      replaceFromJson(elements: ReadonlyArray<{ wire: WireItem; raw?: unknown }>) {
+        store.update((current) =>
+          replaceFromJson(current, elements, new Date().toISOString(), newId),
+        );
       },
       replace(id: string, wire: WireItem, loaded?: LoadedRecord) {
         store.update((current) => replaceItem(current, id, wire, new Date().toISOString(), loaded));

@@ -7,7 +7,7 @@ import type { BatchAccepted } from '../api/send-batch';
 import { sendBatch } from '../api/send-batch';
 import type { BatchKind } from '../model/batch-kind';
 import type { Submission } from '../model/submissions-state';
-import { itemsToSend, markLost, removeSent, withSendKey } from '../model/tray-state';
+import { itemsToSend, markLost, payloadOf, removeSent, withSendKey } from '../model/tray-state';
 import { trayStore } from './use-batch-tray';
 import { sendMutationKey } from './use-latest-sent';
 import { recordSubmission } from './use-submissions';
@@ -51,7 +51,7 @@ export function useSendBatch(kind: BatchKind, orgs: OrgScope, serverTimeoutMs: n
   const inFlight = useRef(false);
   const mutation = useMutation({
     mutationKey: sendMutationKey(kind.id, orgs.clientOrgId),
-    mutationFn: async (): Promise<SentBatch> => {
+    mutationFn: async ({ unchecked }: { unchecked: boolean }): Promise<SentBatch> => {
       const store = trayStore(kind.id, orgs.clientOrgId);
       const notes: string[] = [];
       // A lost send goes again exactly as it went: no check may change its body.
@@ -83,11 +83,12 @@ export function useSendBatch(kind: BatchKind, orgs: OrgScope, serverTimeoutMs: n
       }
       const sending = itemsToSend(keyed);
       const items = sending.map((item) => item.wire);
+      const payload = sending.map(payloadOf);
       const itemIds = sending.map((item) => item.id);
       const key = keyed.sendKey ?? newId();
       let accepted;
       try {
-        accepted = await sendBatch(kind, orgs, items, key, serverTimeoutMs);
+        accepted = await sendBatch(kind, orgs, payload, key, serverTimeoutMs, { unchecked });
       } catch (error) {
         // The server knows this key for another body: only a new key can send these items.
         if (error instanceof RequestFailure && error.code === 'idempotency_conflict') {
@@ -121,6 +122,7 @@ export function useSendBatch(kind: BatchKind, orgs: OrgScope, serverTimeoutMs: n
         items,
         loaded: sending.map((item) => item.loaded ?? null),
         finalCounts: null,
+        ...(unchecked ? { unchecked: true } : {}),
         // Which failed rows of earlier batches this one sends again: those rows say so.
         ...(sending.some((item) => item.resendOf)
           ? { resendOf: sending.map((item) => item.resendOf ?? null) }
@@ -133,14 +135,18 @@ export function useSendBatch(kind: BatchKind, orgs: OrgScope, serverTimeoutMs: n
     },
   });
 
-  const send = () => {
+  /** Sends the tray; `unchecked`: without the portal's local checks (the server's guards stay). */
+  const send = ({ unchecked = false }: { unchecked?: boolean } = {}) => {
     if (inFlight.current) return;
     inFlight.current = true;
-    mutation.mutate(undefined, {
-      onSettled: () => {
-        inFlight.current = false;
+    mutation.mutate(
+      { unchecked },
+      {
+        onSettled: () => {
+          inFlight.current = false;
+        },
       },
-    });
+    );
   };
 
   return { ...mutation, send };

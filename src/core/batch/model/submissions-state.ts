@@ -28,6 +28,8 @@ export interface Submission {
   itemsDropped?: boolean | undefined;
   /** Per item, the failed row of an earlier batch it sends again (null for other items). */
   resendOf?: (ResendOf | null)[] | undefined;
+  /** Sent without the portal's local checks (a QA probe, issue 14). */
+  unchecked?: boolean | undefined;
 }
 
 export const submissionSchema: z.ZodType<Submission> = z.object({
@@ -42,6 +44,7 @@ export const submissionSchema: z.ZodType<Submission> = z.object({
   finalCounts: z.record(z.string(), z.number()).nullable(),
   itemsDropped: z.boolean().optional(),
   resendOf: z.array(resendOfSchema.nullable()).optional(),
+  unchecked: z.boolean().optional(),
 });
 
 /**

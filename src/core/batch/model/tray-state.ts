@@ -21,6 +21,12 @@ export interface TrayItem {
   held?: { current: LoadedRecord; conflicts: AmendConflict[] } | undefined;
   /** A failed row of a sent batch, sent again (Fix, Fix all failed), with what the VMS said. */
   resendOf?: ResendOf | undefined;
+  /**
+   * Sent exactly as this JSON value instead of `wire` (which then only describes it): an item
+   * edited as raw JSON into something that is not an object of text values (issue 14). The
+   * portal's checks cannot pass it; it goes only in a send without local checks.
+   */
+  raw?: unknown;
 }
 
 export interface ResendOf {
@@ -76,6 +82,7 @@ export const trayStateSchema: z.ZodType<TrayState> = z.object({
         .object({ current: loadedRecordSchema, conflicts: z.array(conflictSchema) })
         .optional(),
       resendOf: resendOfSchema.optional(),
+      raw: z.unknown().optional(),
     }),
   ),
   sendKey: z.string().nullable(),
@@ -193,6 +200,7 @@ export function duplicateItem(
     wire: { ...original.wire },
     addedAt: now,
     loaded: original.loaded,
+    ...(original.raw !== undefined ? { raw: original.raw } : {}),
   });
   return changed(state, items);
 }
@@ -263,7 +271,36 @@ export function itemsToSend(state: TrayState): TrayItem[] {
   return state.items.filter((item) => ids.has(item.id));
 }
 
+/** What is sent for an item: its raw JSON when it has one, else its wire object. */
+export const payloadOf = (item: TrayItem): unknown =>
+  item.raw !== undefined ? item.raw : item.wire;
+
 /** The exact JSON array that will be sent: the items' payloads in tray order. */
-export function trayPayload(state: TrayState): WireItem[] {
-  return itemsToSend(state).map((item) => item.wire);
+export function trayPayload(state: TrayState): unknown[] {
+  return itemsToSend(state).map(payloadOf);
+}
+
+/**
+ * The tray after its JSON was edited by hand: element i takes the place of item i (keeping its
+ * id, where it came from and what it was loaded from), extra elements are new items, and items
+ * past the end are gone. An element that is not an object of text values is kept raw.
+ */
+export function replaceFromJson(
+  state: TrayState,
+  elements: ReadonlyArray<{ wire: WireItem; raw?: unknown }>,
+  now: string,
+  newId: () => string,
+): TrayState {
+  if (state.lost) return state;
+  const items = elements.map((element, index): TrayItem => {
+    const before = state.items[index];
+    const item: TrayItem = before
+      ? { ...before, wire: element.wire }
+      : { id: newId(), wire: element.wire, addedAt: now };
+    delete item.raw;
+    delete item.held;
+    if (element.raw !== undefined) item.raw = element.raw;
+    return item;
+  });
+  return changed(state, items);
 }

@@ -26,6 +26,8 @@ export function ImportGrid({
   total,
   onlyErrors,
   version,
+  selected,
+  onSelect,
   onEdit,
 }: {
   fileName: string;
@@ -36,6 +38,9 @@ export function ImportGrid({
   total: number;
   onlyErrors: boolean;
   version: number;
+  /** Rows chosen to go to the batch on their own. */
+  selected: ReadonlySet<number>;
+  onSelect(index: number, chosen: boolean): void;
   onEdit(index: number, column: number, value: string): Promise<void>;
 }) {
   const worker = importWorker();
@@ -157,7 +162,15 @@ export function ImportGrid({
                 className={row.errors.length > 0 ? 'import-grid__row--error' : undefined}
               >
                 <th scope="row" className="import-grid__row-head">
-                  {row.rowNumber}
+                  <label>
+                    <input
+                      type="checkbox"
+                      checked={selected.has(row.index)}
+                      onChange={(event) => onSelect(row.index, event.target.checked)}
+                      aria-label={`Select row ${row.rowNumber}`}
+                    />{' '}
+                    {row.rowNumber}
+                  </label>
                 </th>
                 {columns.map((column) => {
                   const value = row.cells[column.column] ?? '';

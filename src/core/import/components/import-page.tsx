@@ -24,6 +24,7 @@ export function ImportPage({ kind }: { kind: BatchKind }) {
   const [pasted, setPasted] = useState('');
   const [dragging, setDragging] = useState(false);
   const [onlyErrors, setOnlyErrors] = useState(false);
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const catalog = catalogOf(kind.id);
 
   const onDrop = (event: DragEvent<HTMLElement>) => {
@@ -177,16 +178,41 @@ export function ImportPage({ kind }: { kind: BatchKind }) {
           />
 
           <div className="button-row import-actions">
-            <button
-              type="button"
-              className="button"
-              disabled={busy !== null || addable === 0}
-              onClick={() => void session.addValid()}
-            >
-              {addable === summary.valid
-                ? `Add ${count(addable)} valid ${addable === 1 ? 'row' : 'rows'} to the batch`
-                : `Add ${count(addable)} of ${count(summary.valid)} valid rows to the batch`}
-            </button>
+            {selected.size > 0 ? (
+              <>
+                <button
+                  type="button"
+                  className="button"
+                  disabled={busy !== null || session.room === 0}
+                  onClick={() =>
+                    void session
+                      .addValid([...selected].sort((a, b) => a - b))
+                      .then(() => setSelected(new Set()))
+                  }
+                >
+                  Add the {count(selected.size)} selected {selected.size === 1 ? 'row' : 'rows'} to
+                  the batch
+                </button>
+                <button
+                  type="button"
+                  className="button button--secondary"
+                  onClick={() => setSelected(new Set())}
+                >
+                  Clear the selection
+                </button>
+              </>
+            ) : (
+              <button
+                type="button"
+                className="button"
+                disabled={busy !== null || addable === 0}
+                onClick={() => void session.addValid()}
+              >
+                {addable === summary.valid
+                  ? `Add ${count(addable)} valid ${addable === 1 ? 'row' : 'rows'} to the batch`
+                  : `Add ${count(addable)} of ${count(summary.valid)} valid rows to the batch`}
+              </button>
+            )}
             <button
               type="button"
               className="button button--secondary"
@@ -243,6 +269,15 @@ export function ImportPage({ kind }: { kind: BatchKind }) {
             total={onlyErrors ? summary.withErrors : summary.rows}
             onlyErrors={onlyErrors}
             version={session.version}
+            selected={selected}
+            onSelect={(index, chosen) =>
+              setSelected((current) => {
+                const next = new Set(current);
+                if (chosen) next.add(index);
+                else next.delete(index);
+                return next;
+              })
+            }
             onEdit={session.editCell}
           />
         </section>

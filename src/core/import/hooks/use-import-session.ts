@@ -1,5 +1,13 @@
 import { useCallback, useEffect, useEffectEvent, useMemo, useState } from 'react';
-import type { MappingTemplate } from '../../../domain';
+import type { MappingTemplate, SheetRequisition } from '../../../domain';
+import {
+  notSubmittableText,
+  recordNotSubmittable,
+  requisitionRecordShape,
+  todayIso,
+} from '../../../domain';
+import { useOrgScope } from '../../../shared/config/org-context';
+import { useRequisitionList } from '../../../shared/config/use-requisition-list';
 import type { PortalConfig } from '../../../shared/config/portal-config';
 import { storageKey, useLocalStore } from '../../../shared/storage/local-store';
 import { downloadText } from '../../../shared/ui/json-actions';
@@ -38,7 +46,8 @@ export interface ImportSession {
   saveTemplate(name: string): Promise<void>;
   editCell(index: number, column: number, value: string): Promise<void>;
   replaceInColumn(column: number, find: string, replace: string, columnName: string): Promise<void>;
-  addValid(): Promise<number>;
+  /** Adds the valid rows (of `only`, when given) to the batch; returns how many. */
+  addValid(only?: readonly number[]): Promise<number>;
   exportErrors(): Promise<void>;
   discard(): Promise<void>;
 }
@@ -63,10 +72,28 @@ export function useImportSession(
   const [done, setDone] = useState<string | null>(null);
   const [stored, setStored] = useState(true);
 
+  // The client org's requisitions (the browser's copy, refreshed): new requisitions must not
+  // repeat their client internal reqs, candidates are checked against theirs.
+  const records = useRequisitionList(useOrgScope()).data;
   const known = useMemo(
-    () => knownIdentities(kind.id, clientOrgId, tray.state.items, submissions),
-    [kind.id, clientOrgId, tray.state.items, submissions],
+    () => knownIdentities(kind.id, clientOrgId, tray.state.items, submissions, records),
+    [kind.id, clientOrgId, tray.state.items, submissions, records],
   );
+  const requisitions = useMemo(() => {
+    if (kind.id !== 'candidate' || !records) return undefined;
+    const today = todayIso();
+    return new Map<string, SheetRequisition>(
+      records.map((record) => [
+        record.reqId,
+        {
+          shape: requisitionRecordShape(record),
+          notSubmittable: notSubmittableText(
+            recordNotSubmittable(record, config.dateFormat, today),
+          ),
+        },
+      ]),
+    );
+  }, [kind.id, records, config.dateFormat]);
   const storeKey = storageKey('import', kind.id, clientOrgId);
   const options: OpenOptions = useMemo(
     () => ({
@@ -76,8 +103,9 @@ export function useImportSession(
       storeKey,
       templates,
       known,
+      requisitions,
     }),
-    [kind.id, config.dateFormat, clientOrgId, storeKey, templates, known],
+    [kind.id, config.dateFormat, clientOrgId, storeKey, templates, known, requisitions],
   );
 
   const showSummary = useCallback((next: ImportSummary) => {
@@ -154,6 +182,21 @@ export function useImportSession(
     };
   }, [worker, known, hasFile, showSummary]);
 
+  // Candidates are checked again when the list of requisitions arrives or changes.
+  useEffect(() => {
+    if (!hasFile || kind.id !== 'candidate') return;
+    let current = true;
+    void worker.setRequisitions(requisitions).then(
+      (next) => {
+        if (current) showSummary(next);
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [worker, requisitions, hasFile, kind.id, showSummary]);
+
   const room = Math.max(0, config.maxBatch - tray.state.items.length);
 
   return {
@@ -213,7 +256,7 @@ export function useImportSession(
           : `Replaced “${find}” in ${result.replaced === 1 ? 'one cell' : `${result.replaced.toLocaleString('en-US')} cells`} of ${columnName}.`,
       );
     },
-    async addValid() {
+    async addValid(only) {
       const limit = room;
       if (limit === 0) {
         setProblem(
@@ -221,8 +264,14 @@ export function useImportSession(
         );
         return 0;
       }
-      const items = await run('Adding rows to the batch…', () => worker.validItems(limit));
-      if (!items || items.length === 0) return 0;
+      const items = await run('Adding rows to the batch…', () =>
+        worker.validItems(limit, only ? [...only] : undefined),
+      );
+      if (!items) return 0;
+      if (items.length === 0) {
+        setProblem('None of the selected rows is ready: fix their errors first.');
+        return 0;
+      }
       const ids = await tray.addMany(items.map((item) => item.wire));
       if (!ids) {
         setProblem(
@@ -238,8 +287,9 @@ export function useImportSession(
       );
       if (next) showSummary(next);
       const count = items.length;
+      const skipped = only ? only.length - count : 0;
       setDone(
-        `${count === 1 ? `One ${kind.noun.one}` : `${count.toLocaleString('en-US')} ${kind.noun.many}`} added to the batch.`,
+        `${count === 1 ? `One ${kind.noun.one}` : `${count.toLocaleString('en-US')} ${kind.noun.many}`} added to the batch.${skipped > 0 ? ` ${skipped === 1 ? 'One selected row was' : `${skipped} selected rows were`} not added: ${skipped === 1 ? 'it has' : 'they have'} errors${count === limit ? ' or the batch is full' : ''}.` : ''}`,
       );
       return count;
     },

@@ -1,5 +1,11 @@
 import Papa from 'papaparse';
-import type { DateFormat, MappedColumn, PayloadKind, SheetIssue } from '../../../domain';
+import type {
+  DateFormat,
+  MappedColumn,
+  PayloadKind,
+  SheetIssue,
+  SheetRequisition,
+} from '../../../domain';
 import { catalogOf, mapHeaders, sheetRowChecker, withRepeat } from '../../../domain';
 
 /**
@@ -13,6 +19,8 @@ export interface ImportOptions {
   dateFormat: DateFormat;
   /** The client org the rows are for (filled in where a sheet has no Org ID column). */
   org?: string | undefined;
+  /** Candidates: the client org's requisitions by Req ID, when the list is known. */
+  requisitions?: ReadonlyMap<string, SheetRequisition> | undefined;
 }
 
 export interface ColumnSummary extends MappedColumn {
@@ -73,8 +81,15 @@ function insertSorted(list: number[], value: number): void {
   list.splice(low, 0, value);
 }
 
+/**
+ * The table's own copy of a row (edits must not reach the file as read, which the worker keeps
+ * and stores), short rows padded so every cell can be edited; longer ones keep their extra cells.
+ */
+const ownRow = (row: readonly string[], width: number): string[] =>
+  row.length >= width ? [...row] : [...row, ...Array<string>(width - row.length).fill('')];
+
 export class ImportTable {
-  readonly options: ImportOptions;
+  private options: ImportOptions;
   private headers: string[] = [];
   private rows: string[][] = [];
   private mapping: Record<string, string> = {};
@@ -106,11 +121,7 @@ export class ImportTable {
   /** A file's header and rows; `mapping` (a template, the user's choices) over the matching. */
   load(headers: readonly string[], rows: string[][], mapping: Record<string, string> = {}): void {
     this.headers = [...headers];
-    const width = headers.length;
-    // Short rows are padded so every cell can be edited; longer ones keep their extra cells.
-    this.rows = rows.map((row) =>
-      row.length >= width ? row : [...row, ...Array<string>(width - row.length).fill('')],
-    );
+    this.rows = rows.map((row) => ownRow(row, headers.length));
     this.mapping = { ...mapping };
     this.edits.clear();
     this.removed.clear();
@@ -120,7 +131,7 @@ export class ImportTable {
   /** Back to where the user left off: the file as read, then their changes. */
   restore(source: ImportSource, state: ImportState): void {
     this.headers = [...source.headers];
-    this.rows = source.rows.map((row) => [...row]);
+    this.rows = source.rows.map((row) => ownRow(row, source.headers.length));
     this.mapping = { ...state.mapping };
     this.edits.clear();
     this.removed = new Set(state.removed);
@@ -162,6 +173,12 @@ export class ImportTable {
         if (other.key === key && other.column !== column) mapping[other.header] = '';
     this.mapping = mapping;
     this.mapAndCheck();
+  }
+
+  /** The requisitions candidate rows are checked against changed (the list was refreshed). */
+  setRequisitions(requisitions: ReadonlyMap<string, SheetRequisition> | undefined): void {
+    this.options = { ...this.options, requisitions };
+    if (this.options.kind === 'candidate' && this.headers.length > 0) this.mapAndCheck();
   }
 
   /** Applies a whole mapping (a chosen template). */
@@ -275,9 +292,16 @@ export class ImportTable {
 
   /** The rows with errors as a CSV: the file's columns (as edited) and an Errors column. */
   errorCsv(): string {
+    // Messages in the sheet's column order (fields without a column last), as the user reads it.
+    const position = new Map(
+      this.columns.flatMap((column) => (column.key ? [[column.key, column.column]] : [])),
+    );
+    const at = (issue: SheetIssue) => position.get(issue.field) ?? Number.MAX_SAFE_INTEGER;
+    // One cell per header, so the messages land under Errors even in a row with extra cells.
     const lines = this.errorRows().map((index) => [
-      ...(this.rows[index] ?? []),
-      (this.shown[index] ?? none)
+      ...this.headers.map((_, column) => this.rows[index]?.[column] ?? ''),
+      [...(this.shown[index] ?? none)]
+        .sort((a, b) => at(a) - at(b))
         .map((issue) => `${issue.column || this.labelOf(issue.field)}: ${issue.message}`)
         .join('\n'),
     ]);

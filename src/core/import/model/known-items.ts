@@ -1,18 +1,20 @@
-import type { PayloadKind } from '../../../domain';
+import type { PayloadKind, RequisitionRecord } from '../../../domain';
 import { identityKey } from '../../../domain';
 import type { Submission } from '../../batch/model/submissions-state';
 import type { TrayItem } from '../../batch/model/tray-state';
 
 /**
  * What an import's rows must not repeat (issue 13, point 3): the identities of the items in the
- * batch and of those sent for this client org, each with where it is, for the row's message.
- * The batch wins over the history (it is what the user will send next).
+ * batch, of the client org's requisitions in the VMS (the browser's copy of the list) and of
+ * those sent from this browser, each with where it is, for the row's message. The batch says
+ * most (it is what goes next), then the VMS, then the history.
  */
 export function knownIdentities(
   kind: PayloadKind,
   clientOrgId: number,
   trayItems: readonly TrayItem[],
   submissions: readonly Submission[],
+  vmsRequisitions: readonly RequisitionRecord[] = [],
 ): Array<[string, string]> {
   const known = new Map<string, string>();
   for (const submission of submissions) {
@@ -22,6 +24,11 @@ export function knownIdentities(
       if (key !== '' && !known.has(key)) known.set(key, `was sent in batch ${submission.batchId}`);
     }
   }
+  if (kind === 'requisition')
+    for (const record of vmsRequisitions) {
+      const key = identityKey(kind, { clientinternalreq: record.fields.clientinternalreq });
+      if (key !== '') known.set(key, `is already in the VMS as requisition ${record.reqId}`);
+    }
   for (const item of trayItems) {
     const key = identityKey(kind, item.wire);
     if (key !== '') known.set(key, 'is already in the batch');

@@ -68,7 +68,7 @@ export async function readSheets(name: string, bytes: Uint8Array): Promise<ReadS
       value = JSON.parse(text);
     } catch (error) {
       throw new UnreadableFile(
-        `${name} is not valid JSON (${error instanceof Error ? error.message : String(error)}).`,
+        `${name} is not valid JSON (${error instanceof Error ? error.message : String(error)}). Save it again from the tool that made it, or import the sheet as CSV.`,
       );
     }
     const rows = jsonSheet(value);

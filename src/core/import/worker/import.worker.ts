@@ -173,6 +173,11 @@ const api = {
     return { replaced, summary: current().summary() };
   },
 
+  setRequisitions(requisitions: OpenOptions['requisitions']): ImportSummary {
+    current().setRequisitions(requisitions);
+    return current().summary();
+  },
+
   setKnown(known: Array<[string, string]>): ImportSummary {
     current().setKnown(new Map(known));
     return current().summary();

@@ -1,0 +1,207 @@
+import type { Page } from '@playwright/test';
+import Papa from 'papaparse';
+import { readFile } from 'node:fs/promises';
+import { expect, expectNoAxeViolations, test } from './support/fixtures';
+import {
+  candidateRequisitionIds,
+  candidatesXlsx,
+  customHeaderCsv,
+  requisitionsCsv,
+  templateMapping,
+} from './support/import-files';
+import { sendBatch } from './support/requisitions';
+
+/*
+ * Issue 13, "Done when": spreadsheets of requisitions and candidates import, map without a click,
+ * show exactly their error cells with counts, are fixed in the grid, go to the batch and come back
+ * from the sandbox; the rows left export as CSV with their messages; a saved template maps a
+ * second file.
+ */
+
+const runId = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+
+const summary = (page: Page) => page.getByRole('status').filter({ hasText: /\d+ rows? · / });
+const grid = (page: Page, fileName: string) =>
+  page.getByRole('region', { name: `Rows of ${fileName}` });
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The button of one cell: "Job title, row 15: …". */
+const cell = (page: Page, header: string, row: number) =>
+  page.getByRole('button', { name: new RegExp(`^${escape(header)}, row ${row}:`) });
+
+async function choose(page: Page, name: string, bytes: Uint8Array, mimeType: string) {
+  await page
+    .getByLabel('Choose a file')
+    .setInputFiles({ name, mimeType, buffer: Buffer.from(bytes) });
+}
+
+async function editCell(page: Page, header: string, row: number, value: string) {
+  await cell(page, header, row).click();
+  const input = page.getByRole('textbox', { name: `${header}, row ${row}`, exact: true });
+  await input.fill(value);
+  await input.press('Enter');
+}
+
+test('a CSV of 50 requisitions in Windows-1252 imports, is fixed in the grid, is sent, and its rows with errors export', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const id = runId();
+  const file = requisitionsCsv(id);
+  await page.goto('/requisitions');
+  await page.getByRole('link', { name: 'Import from a spreadsheet' }).click();
+  await expect(page.getByRole('heading', { name: 'Import requisitions', level: 1 })).toBeVisible();
+  await choose(page, 'northwind-requisitions.csv', file.bytes, 'text/csv');
+
+  // Read as Windows-1252, every column matched by its label without a click.
+  await expect(summary(page)).toHaveText('50 rows · 45 ready · 5 with errors');
+  await expect(page.getByText('Read as CSV, Windows-1252')).toBeVisible();
+  await expect(page.getByText('Columns: 14 of 14 matched')).toBeVisible();
+  await expect(cell(page, 'Job title', 3)).toHaveAccessibleName(
+    'Job title, row 3: Café manager – Zürich',
+  );
+
+  // Exactly the seven cells in error, each with its message, and the count on its column.
+  await page.getByRole('checkbox', { name: /^Only rows with errors/ }).check();
+  const rows = grid(page, 'northwind-requisitions.csv');
+  await expect(rows.locator('tbody tr[data-index]')).toHaveCount(5);
+  await expect(rows.locator('.import-cell__error')).toHaveCount(7);
+  const expected: Array<[string, number, RegExp]> = [
+    ['Number of openings', 7, /^Number of openings must be at least 1/],
+    ['Job title', 15, /^Job title is required for Insert$/],
+    ['Days per week', 15, /^Days per week must be between 0 and 7/],
+    ['Start date', 24, /^“31\/03\/2027” reads as day first/],
+    ['Engagement type', 33, /^Engagement type must be one of: 1 \(Contract\)/],
+    ['End date', 33, /^End date 2027-02-14 is before the start date/],
+    ['Client internal req', 46, /^Row 12 already has “IMP-.+-11”, which may be sent once/],
+  ];
+  expect(expected.map(([header, row]) => ({ header, row }))).toEqual(
+    file.errors.map(({ header, row }) => ({ header, row })),
+  );
+  for (const [header, row, message] of expected) {
+    await expect(cell(page, header, row)).toHaveAccessibleDescription(message);
+    await expect(
+      rows.getByRole('columnheader', { name: new RegExp(`^${escape(header)}`) }),
+    ).toContainText('1 error');
+  }
+  await expectNoAxeViolations(page);
+
+  // Two fixed in place; each row is checked again, and the fixes survive a reload.
+  await editCell(page, 'Number of openings', 7, '2');
+  await expect(summary(page)).toHaveText('50 rows · 46 ready · 4 with errors');
+  await editCell(page, 'Start date', 24, '2027-03-31');
+  await expect(summary(page)).toHaveText('50 rows · 47 ready · 3 with errors');
+  await page.reload();
+  await expect(summary(page)).toHaveText('50 rows · 47 ready · 3 with errors');
+
+  await page.getByRole('button', { name: 'Add 47 valid rows to the batch' }).click();
+  await expect(page.getByText('47 requisitions added to the batch.')).toBeVisible();
+  await expect(summary(page)).toHaveText('3 rows · 0 ready · 3 with errors');
+
+  // The three left export as CSV with their messages, ready to fix and import again.
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export 3 rows with errors (CSV)' }).click();
+  const saved = await (await download).path();
+  const text = (await readFile(saved, 'utf8')).replace(/^\uFEFF/, '');
+  const exported = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
+  expect(exported.meta.fields?.at(-1)).toBe('Errors');
+  expect(exported.data.map((row) => row['Client internal req'])).toEqual([
+    file.references[13],
+    file.references[31],
+    file.references[44],
+  ]);
+  expect(exported.data[0]?.['Errors']).toBe(
+    'Job title: Job title is required for Insert\nDays per week: Days per week must be between 0 and 7 (a whole number, digits only)',
+  );
+  // Row 12 went to the batch, so its repeat now says where the first one is.
+  expect(exported.data[2]?.['Errors']).toBe(
+    `Client internal req: “${file.references[10]}” is already in the batch, and may be sent once; remove this row or change it.`,
+  );
+
+  // The 47 go out as one batch and come back Success.
+  await page.getByRole('link', { name: 'Open the batch', exact: true }).click();
+  await expect(page.getByText('JSON to be sent (47 requisitions)')).toBeVisible();
+  const results = await sendBatch(page);
+  await expect(results.getByRole('status').first()).toHaveText(
+    'All 47 requisitions processed: 47 Success',
+    { timeout: 60_000 },
+  );
+
+  // Back in the import, a row repeating a sent one says so.
+  await page.goto('/requisitions/import');
+  await expect(summary(page)).toHaveText('3 rows · 0 ready · 3 with errors');
+  await editCell(page, 'Client internal req', 46, file.references[0] ?? '');
+  await expect(cell(page, 'Client internal req', 46)).toHaveAccessibleDescription(
+    /^“IMP-.+-01” is already in the VMS as requisition \d+, and may be sent once/,
+  );
+});
+
+test('an XLSX of 20 candidates with skill responses and answers by number imports and is sent', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const file = await candidatesXlsx(runId(), candidateRequisitionIds);
+  await page.goto('/candidates');
+  await page.getByRole('link', { name: 'import them from a spreadsheet' }).click();
+  await choose(
+    page,
+    'candidates.xlsx',
+    file.bytes,
+    'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  );
+  await expect(summary(page)).toHaveText('20 rows · 17 ready · 3 with errors');
+  await expect(page.getByText('Read as XLSX')).toBeVisible();
+  await expect(page.getByText(/^Columns: (\d+) of \1 matched$/)).toBeVisible();
+  await page.getByRole('checkbox', { name: /^Only rows with errors/ }).check();
+  const rows = grid(page, 'candidates.xlsx');
+  await expect(rows.locator('.import-cell__error')).toHaveCount(3);
+  await expect(cell(page, 'E-mail', 6)).toHaveAccessibleDescription(
+    'E-mail must be a valid e-mail address, like name@example.com',
+  );
+  await expect(cell(page, 'Skill 2 response', 12)).toHaveAccessibleDescription(
+    /^Skill 2 response must be one of: 1 \(Close\)/,
+  );
+  await expect(cell(page, 'E-mail', 18)).toHaveAccessibleDescription(/^Row 4 already has “/);
+
+  const fix = file.fixable[0];
+  if (!fix) throw new Error('the candidates file has a fixable cell');
+  await editCell(page, fix.header, fix.row, fix.value);
+  await expect(summary(page)).toHaveText('20 rows · 18 ready · 2 with errors');
+  await page.getByRole('button', { name: 'Add 18 valid rows to the batch' }).click();
+  await expect(page.getByText('18 candidates added to the batch.')).toBeVisible();
+
+  await page.getByRole('link', { name: 'Open the batch to send them' }).click();
+  await expect(page.getByText('JSON to be sent (18 candidates)')).toBeVisible();
+  await sendBatch(page);
+  await expect(
+    page
+      .getByRole('region', { name: 'Batch just sent' })
+      .getByText('All 18 candidates processed: 18 New'),
+  ).toBeVisible({ timeout: 60_000 });
+});
+
+test('columns mapped by hand and saved as a template map a second file with the same headers without a click', async ({
+  page,
+}) => {
+  const id = runId();
+  const first = customHeaderCsv(id, 1);
+  await page.goto('/requisitions/import');
+  await choose(page, 'week-46.csv', first.bytes, 'text/csv');
+  // Five custom names match nothing; each is mapped by hand ("Notes" stays ignored).
+  await expect(page.getByText('Columns: 6 of 11 matched')).toBeVisible();
+  for (const [header, key] of Object.entries(templateMapping)) {
+    if (key === '') continue;
+    const select = page.getByLabel(`Field for column “${header}”`);
+    if ((await select.inputValue()) !== key) await select.selectOption(key);
+  }
+  await expect(page.getByText('Columns: 10 of 11 matched')).toBeVisible();
+  await expect(summary(page)).toHaveText('5 rows · 5 ready · 0 with errors');
+  await page.getByLabel('Template name').fill('Weekly sheet');
+  await page.getByRole('button', { name: 'Save mapping as template' }).click();
+  await expect(page.getByText(/^Template “Weekly sheet” saved\./)).toBeVisible();
+
+  await choose(page, 'week-47.csv', customHeaderCsv(id, 2).bytes, 'text/csv');
+  await expect(page.getByRole('heading', { name: 'week-47.csv' })).toBeVisible();
+  await expect(page.getByText(/columns mapped by the template “Weekly sheet”/)).toBeVisible();
+  await expect(summary(page)).toHaveText('5 rows · 5 ready · 0 with errors');
+  await expect(page.getByText('Columns: 10 of 11 matched · template “Weekly sheet”')).toBeVisible();
+});
