@@ -31,9 +31,11 @@ const descriptions = [
 const reference = (n: number) => `IMP-${String(n).padStart(6, '0')}`;
 
 function goodRow(n: number): string[] {
-  // Dates from 2027-01-01 on; every third written month first, as US spreadsheets save them.
+  // Dates from 2027-01-01 on; every third written month first, as US spreadsheets save them,
+  // when that cannot be read day first too (3/14/2027: the import flags 3/4/2027 as ambiguous).
   const day = new Date(Date.UTC(2027, 0, 1 + (n % 300)));
   const [year, month, date] = day.toISOString().slice(0, 10).split('-');
+  const monthFirst = n % 3 === 0 && Number(date) > 12;
   return [
     titles[n % titles.length] ?? 'Staff nurse',
     String(1 + (n % 4)),
@@ -44,7 +46,7 @@ function goodRow(n: number): string[] {
     '5',
     descriptions[n % descriptions.length] ?? '',
     'mreyes',
-    n % 3 === 0 ? `${Number(month)}/${Number(date)}/${year}` : `${year}-${month}-${date}`,
+    monthFirst ? `${Number(month)}/${Number(date)}/${year}` : `${year}-${month}-${date}`,
   ];
 }
 
