@@ -270,10 +270,12 @@ export async function runImportBench(): Promise<ImportBenchResult> {
     const m = (name: string) => median(samples[name] ?? []);
     const figure = (name: string) => `${m(name).toFixed(0)} (${spread(samples[name] ?? [])})`;
     const ratio = m('portal') / m('sum');
-    // Each round's own ratio too: on a busy machine, how far apart the rounds are.
+    // Each round's own ratio too, and the least disturbed of each side's rounds: on a busy
+    // machine, how far apart the rounds are (the budget is on the medians all the same).
     const roundRatios = (samples['portal'] ?? []).map(
       (portalMs, round) => portalMs / (samples['sum']?.[round] ?? Number.NaN),
     );
+    const bestRatio = Math.min(...(samples['portal'] ?? [])) / Math.min(...(samples['sum'] ?? []));
     const budgets = [
       {
         what: 'portal import / (parse alone + validate alone)',
@@ -306,8 +308,8 @@ export async function runImportBench(): Promise<ImportBenchResult> {
         { what: 'sum: the peer', ms: figure('sum') },
         { what: 'portal: file chosen → "100,000 rows" shown', ms: figure('portal') },
         {
-          what: 'portal / peer, each round',
-          ms: roundRatios.map((value) => value.toFixed(2)).join(' '),
+          what: 'portal / peer, each round; best / best',
+          ms: `${roundRatios.map((value) => value.toFixed(2)).join(' ')}; ${bestRatio.toFixed(2)}`,
         },
         {
           what: 'portal: main-thread tasks ≥ 50 ms while importing',
