@@ -76,4 +76,20 @@ test('the batch JSON edited to an invalid item is marked where it is wrong, sent
   await results.getByRole('tab', { name: 'Raw' }).press('ArrowLeft');
   await expect(results.getByRole('tab', { name: 'Rows' })).toBeFocused();
   await expect(results.getByRole('tab', { name: 'Rows' })).toHaveAttribute('aria-selected', 'true');
+
+  // The journal has the send, marked, and the VMS's Error in the results it answered.
+  const batchId = ((await results.getByRole('heading').first().textContent()) ?? '').replace(
+    /^Results of batch /,
+    '',
+  );
+  await page.goto(`/inspector?batch=${encodeURIComponent(batchId)}`);
+  const rows = page.locator('.inspector__list tbody tr');
+  const post = rows.filter({ hasText: 'POST requisitionimport' });
+  await expect(post).toHaveCount(1);
+  await expect(post).toContainText('without local checks');
+  const poll = rows.filter({ hasText: 'GET requisitionresults' }).first();
+  await poll.getByRole('button', { name: 'GET requisitionresults' }).click();
+  await expect(
+    page.locator('.inspector__detail').getByRole('region', { name: 'Response body' }),
+  ).toContainText('"Error"');
 });

@@ -1,11 +1,11 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { createElement, lazy, useState, type ComponentType } from 'react';
+import { createElement, lazy, Suspense, useState, type ComponentType } from 'react';
 import { BrowserRouter, matchPath, Navigate, Route, Routes } from 'react-router';
 import { errorMessage } from '../shared/api/http';
-import { OrgProvider } from '../shared/config/org-context';
 import { portalConfigQueryOptions } from '../shared/config/portal-config';
 import { AppShell } from './layout/app-shell';
 import { createQueryClient } from './query-client';
+import { SessionGate } from './session-gate';
 import { homePath, notFoundModule, routeModuleSource, routeTable } from './route-table';
 
 // Route-level code splitting: the first page load carries only the shell; each page, and the
@@ -75,23 +75,51 @@ function ConfiguredApp() {
     );
   }
   return (
-    <OrgProvider config={config.data}>
-      <BrowserRouter>
-        <Routes>
-          <Route element={<AppShell />}>
-            <Route index element={<Navigate to={homePath} replace />} />
-            {routeTable.map((route) => (
-              <Route
-                key={route.path}
-                path={route.path}
-                element={pageElement(route.module, 'props' in route ? route.props : {})}
-              />
-            ))}
-            <Route path="*" element={pageElement(notFoundModule)} />
-          </Route>
-        </Routes>
-      </BrowserRouter>
-    </OrgProvider>
+    <BrowserRouter>
+      <Routes>
+        {/* An invited user sets a password before anyone is signed in. */}
+        <Route
+          path="/invite/:token"
+          element={
+            <Suspense fallback={<p className="page-loading">Loading the page…</p>}>
+              <InvitePage />
+            </Suspense>
+          }
+        />
+        <Route
+          path="*"
+          element={
+            <SessionGate config={config.data}>
+              <AppRoutes />
+            </SessionGate>
+          }
+        />
+      </Routes>
+    </BrowserRouter>
+  );
+}
+
+const InvitePage = lazy(() =>
+  import('../features/account/components/invite-page').then((module) => ({
+    default: module.InvitePage,
+  })),
+);
+
+function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<AppShell />}>
+        <Route index element={<Navigate to={homePath} replace />} />
+        {routeTable.map((route) => (
+          <Route
+            key={route.path}
+            path={route.path}
+            element={pageElement(route.module, 'props' in route ? route.props : {})}
+          />
+        ))}
+        <Route path="*" element={pageElement(notFoundModule)} />
+      </Route>
+    </Routes>
   );
 }
 

@@ -16,6 +16,8 @@ export const routeTable = [
   { path: '/candidates', module: 'candidates-route' },
   { path: '/candidates/import', module: 'import-route', props: { kind: 'candidate' } },
   { path: '/submissions', module: 'submissions-route' },
+  { path: '/inspector', module: 'inspector-route' },
+  { path: '/users', module: 'users-route' },
   { path: '/settings', module: 'settings-route' },
 ] as const satisfies readonly RouteEntry[];
 

@@ -25,6 +25,8 @@ export const portalConfigSchema = z.object({
     kind: z.enum(['sandbox', 'remote']),
     label: z.string().min(1),
   }),
+  /** Sign-in is on (issue 15): the page asks who you are before anything else. */
+  authRequired: z.boolean().optional(),
 });
 
 export type PortalConfigResponse = z.infer<typeof portalConfigSchema>;

@@ -7,6 +7,8 @@ import { portalConfigSchema } from '../domain/portal-config';
 import { upstreamLabel, type PortalConfig } from './config';
 import { sendError } from './portal-error';
 import { serveSpa } from './spa';
+import { openCallJournal } from './journal/open-journal';
+import { journalRoutes } from './journal/journal-routes';
 import { openPortalDatabase } from './store/portal-database';
 import { vmsProxy } from './vms-proxy';
 
@@ -166,10 +168,17 @@ export function buildPortal(
   const database = openPortalDatabase(config.portalDb);
   database.catch(() => {});
   let databaseProblem: string | null = null;
+  let journalProblem: string | null = null;
+  // Null when JOURNAL=off; the proxy records into it and closes it, the journal's API reads it.
+  const journal = openCallJournal(database, config, app.log, (problem) => {
+    journalProblem = problem;
+  });
+  journal.catch(() => {});
   const healthChecks = options.healthChecks ?? [];
   app.get('/api/health', async () => {
     const reasons = [
       ...(databaseProblem === null ? [] : [databaseProblem]),
+      ...(journalProblem === null ? [] : [journalProblem]),
       ...healthChecks.flatMap((check) => check()),
     ];
     return reasons.length === 0 ? { status: 'ok' } : { status: 'degraded', reasons };
@@ -183,6 +192,13 @@ export function buildPortal(
     onDatabaseHealth: (problem) => {
       databaseProblem = problem;
     },
+    journal,
+  });
+  app.register(journalRoutes, {
+    prefix: '/api/journal',
+    config,
+    journal,
+    upstreamUrl: withTrailingSlash(upstreamUrl),
   });
 
   serveSpa(app, options.distDir ?? defaultDistDir, configBody);

@@ -42,6 +42,12 @@ describe('loadConfig', () => {
       requestTimeoutMs: 60_000,
       connectionTimeoutMs: 120_000,
       portalDb: './data/portal.db',
+      journal: {
+        enabled: true,
+        retentionMs: 30 * 24 * 60 * 60 * 1000,
+        maxBytes: 500 * 1024 * 1024,
+        bodyLimitBytes: 256 * 1024,
+      },
       rateLimitPerMinute: 600,
       logLevel: 'info',
       sandboxPort: 8788,
@@ -140,6 +146,27 @@ describe('loadConfig', () => {
       connectionTimeoutMs: 2000,
       portalDb: ':memory:',
     });
+  });
+
+  it('reads the call journal’s settings', () => {
+    expect(
+      loadConfig({
+        JOURNAL: 'off',
+        JOURNAL_RETENTION_DAYS: '7',
+        JOURNAL_MAX_MB: '64',
+        JOURNAL_BODY_LIMIT_KB: '16',
+      }).journal,
+    ).toEqual({
+      enabled: false,
+      retentionMs: 7 * 24 * 60 * 60 * 1000,
+      maxBytes: 64 * 1024 * 1024,
+      bodyLimitBytes: 16 * 1024,
+    });
+    expect(problem({ JOURNAL: 'maybe' })).toBe('JOURNAL must be one of on, off; got "maybe".');
+    expect(problem({ JOURNAL_MAX_MB: '0' })).toContain(
+      'JOURNAL_MAX_MB must be a whole number from 1',
+    );
+    expect(problem({ JOURNAL_RETENTION_DAYS: 'forever' })).toContain('JOURNAL_RETENTION_DAYS');
   });
 
   it('names every malformed variable in one line', () => {

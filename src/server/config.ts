@@ -39,8 +39,10 @@ export interface PortalConfig {
   requestTimeoutMs: number;
   /** Most time a connection may stay silent before the server closes it. */
   connectionTimeoutMs: number;
-  /** The portal's own database (idempotency keys): an SQLite file, or `:memory:`. */
+  /** The portal's own database (idempotency keys, call journal): an SQLite file, or `:memory:`. */
   portalDb: string;
+  /** The call journal (decision 025): every call through the proxy, kept for QA's inspector. */
+  journal: JournalSettings;
   /** Requests per minute per client address on /api/vms; 0 turns the limit off. */
   rateLimitPerMinute: number;
   logLevel: LogLevel;
@@ -48,6 +50,17 @@ export interface PortalConfig {
   sandboxDb: string;
   /** The embedded sandbox's pause before each batch item. */
   sandboxProcessingDelayMs: number;
+}
+
+export interface JournalSettings {
+  /** JOURNAL=off records nothing (and the journal's API says it is off). */
+  enabled: boolean;
+  /** Calls older than this are pruned. */
+  retentionMs: number;
+  /** The portal database's used size the journal prunes to (oldest calls first). */
+  maxBytes: number;
+  /** Bodies longer than this are kept truncated (with their full length and SHA-256). */
+  bodyLimitBytes: number;
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -141,6 +154,13 @@ export const portalEnvSchema = z.object({
     120_000,
   ),
   PORTAL_DB: withDefault(optional, './data/portal.db'),
+  JOURNAL: withDefault(oneOf('JOURNAL', ['on', 'off']), 'on'),
+  JOURNAL_RETENTION_DAYS: withDefault(wholeNumber('JOURNAL_RETENTION_DAYS', 1, 3650, '30'), 30),
+  JOURNAL_MAX_MB: withDefault(wholeNumber('JOURNAL_MAX_MB', 1, 1_000_000, '500'), 500),
+  JOURNAL_BODY_LIMIT_KB: withDefault(
+    wholeNumber('JOURNAL_BODY_LIMIT_KB', 1, 1024 * 1024, '256'),
+    256,
+  ),
   LOG_LEVEL: withDefault(oneOf('LOG_LEVEL', logLevels), 'info'),
 });
 
@@ -222,6 +242,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
     requestTimeoutMs: values.PORTAL_REQUEST_TIMEOUT_MS,
     connectionTimeoutMs,
     portalDb: values.PORTAL_DB,
+    journal: {
+      enabled: values.JOURNAL === 'on',
+      retentionMs: values.JOURNAL_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+      maxBytes: values.JOURNAL_MAX_MB * MB,
+      bodyLimitBytes: values.JOURNAL_BODY_LIMIT_KB * 1024,
+    },
     rateLimitPerMinute: values.PORTAL_RATE_LIMIT_PER_MINUTE,
     logLevel: values.LOG_LEVEL,
     sandboxPort: values.SANDBOX_PORT,

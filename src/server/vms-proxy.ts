@@ -19,6 +19,15 @@ import { certainlyNotSent, upstreamFailure } from './upstream-failure';
 import { describeOperations } from '../domain/vms-contract';
 import { registerApiGuards } from './api-guards';
 import { pickHeaders, readBody, withDeadline } from './upstream-answer';
+import type { CallJournal } from './journal/call-journal';
+import {
+  journalHeaders,
+  noteAnswer,
+  ProxyTap,
+  replayedAnswer,
+  stillWaitingAnswer,
+  type CallNote,
+} from './journal/proxy-tap';
 import {
   checkOrgScope,
   forwardedQuery,
@@ -35,6 +44,8 @@ export interface VmsProxyOptions {
   database: Promise<PortalDatabase>;
   /** Told when the database fails a write (a reason) and when it works again (null). */
   onDatabaseHealth?: (problem: string | null) => void;
+  /** The call journal (being opened), or null when JOURNAL=off. The proxy closes it. */
+  journal?: Promise<CallJournal | null>;
 }
 
 interface ProxyRoute {
@@ -72,7 +83,7 @@ interface CallLine {
  */
 export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   app,
-  { config, upstreamUrl, database: opening, onDatabaseHealth },
+  { config, upstreamUrl, database: opening, onDatabaseHealth, journal: journalOpening },
 ) => {
   const upstreamHost = new URL(upstreamUrl).host;
   // Made once, not per request; see CallLine for why it has no redaction.
@@ -85,6 +96,10 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   );
   /** Keyed calls whose upstream answer is still awaited (they may outlive their request). */
   const settling = new Set<Promise<unknown>>();
+  // Every answer under this prefix is recorded by one hook (decision 025), refusals included.
+  const journal = (await journalOpening) ?? null;
+  const tap = journal ? new ProxyTap(journal, `${app.prefix}/`, upstreamUrl) : null;
+  if (tap) app.addHook('onSend', tap.onSend);
 
   // undici straight, not @fastify/reply-from: the proxy buffers the answer anyway (it is
   // remembered for retries), so reply-from's streaming, header rewriting and URL cache were pure
@@ -102,9 +117,11 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   });
   app.addHook('onClose', async () => {
     stopIdempotency();
-    // Calls still waiting for the VMS end now, recorded as outcome unknown; then the database.
+    // Calls still waiting for the VMS end now, recorded as outcome unknown; then the journal
+    // writes what it has queued; then the database.
     await pool.destroy();
     await Promise.allSettled(settling);
+    await journal?.close();
     await database.close();
   });
 
@@ -130,14 +147,14 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     query: string,
     body: Buffer | undefined,
     waitMs: number,
+    note: CallNote | undefined,
   ): Promise<ForwardResult> {
     // Built from nothing rather than filtered: no browser header (x-api-key, x-signature,
     // authorization, cookie, hop-by-hop, anything else) can reach the VMS. undici adds `host`.
-    const headers: IncomingHttpHeaders = {
-      accept: 'application/json',
-      ...signatureHeaders(config.apiKey, config.apiSecret),
-    };
+    const signed = signatureHeaders(config.apiKey, config.apiSecret);
+    const headers: IncomingHttpHeaders = { accept: 'application/json', ...signed };
     if (body) headers['content-type'] = 'application/json';
+    if (note) note.signature = signed['x-signature'];
     try {
       // The route fixes the path; the query is the checked one (forwardedQuery).
       const answer = await pool.request({
@@ -149,6 +166,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
         bodyTimeout: waitMs,
       });
       const bytes = await readBody(answer.body);
+      if (note) note.upstreamHeaders = journalHeaders(answer.headers);
       return {
         kind: 'answered',
         outcome: { status: answer.statusCode, headers: pickHeaders(answer.headers), body: bytes },
@@ -177,6 +195,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
 
   async function handle(request: ProxyRequest, reply: FastifyReply, operation: VmsOperation) {
     const started = performance.now();
+    const note = tap?.begin(request, operation);
     const orgs = checkOrgScope(request.query, config);
     const query = forwardedQuery(request.raw.url ?? '', orgs);
     const body = Buffer.isBuffer(request.body) ? request.body : undefined;
@@ -186,14 +205,22 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       request.method === 'POST'
         ? parseIdempotencyKey(request.headers['idempotency-key'])
         : undefined;
+    if (tap && note) {
+      note.orgs = orgs;
+      note.itemCount = itemCount;
+      note.idempotencyKey = key ?? null;
+      note.url = `${upstream.origin}${basePath}${operation}${query}`;
+      note.replayOf = await tap.replayOf(request);
+    }
 
     let outcome: CallOutcome;
     let upstreamStatus: number | null = null;
     let replayed = false;
     if (key === undefined) {
-      const result = await forward(request, operation, query, body, config.timeoutMs);
+      const result = await forward(request, operation, query, body, config.timeoutMs, note);
       outcome = result.kind === 'answered' ? result.outcome : errorOutcome(result.failure);
       upstreamStatus = result.kind === 'answered' ? result.outcome.status : null;
+      if (note) note.answer = noteAnswer(result);
     } else {
       const admission = await idempotency.admit(
         key,
@@ -202,6 +229,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       if (admission.kind === 'replay') {
         outcome = admission.outcome;
         replayed = true;
+        if (note) note.answer = replayedAnswer;
       } else if (admission.kind === 'in_flight') {
         let answered = false;
         outcome = await withDeadline(
@@ -210,18 +238,21 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
           () => stillWaiting(false),
         );
         replayed = answered;
+        if (note) note.answer = answered ? replayedAnswer : stillWaitingAnswer;
       } else {
         // Not abandoned when the browser's wait ends: a late answer still settles the key.
         let late = false;
-        const settled = forward(request, operation, query, body, config.lateAnswerMs).then(
+        const settled = forward(request, operation, query, body, config.lateAnswerMs, note).then(
           async (result) => {
             upstreamStatus = result.kind === 'answered' ? result.outcome.status : null;
+            if (note && !late) note.answer = noteAnswer(result);
             const answer = await admission.finish(result);
             if (late) {
               callLog.info(
                 { reqId: request.id, operation, idempotencyKey: key, upstreamStatus, late: true },
                 'vms late answer',
               );
+              tap?.lateAnswer(request, result, performance.now() - started);
             }
             return answer;
           },
@@ -230,6 +261,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
         void settled.finally(() => settling.delete(settled));
         outcome = await withDeadline(settled, config.timeoutMs, () => {
           late = true;
+          if (note) note.answer = stillWaitingAnswer;
           return stillWaiting(true);
         });
       }

@@ -1,16 +1,60 @@
 import { Suspense, useEffect, useId, useRef } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
+import type { Role } from '../../domain/auth';
+import { signOut } from '../../features/account/api/account';
 import { ClientOrgSelect } from '../../shared/config/client-org-select';
 import { useOrg } from '../../shared/config/org-context';
+import { useMay, useSessionUser } from '../../shared/session/session';
+import { useQueryClient } from '@tanstack/react-query';
 import { useStorageProblem } from '../../shared/storage/local-store';
 
-const navItems = [
-  { to: '/requisitions', label: 'Requisitions', end: true },
-  { to: '/requisitions/new', label: 'New requisition', end: true },
-  { to: '/candidates', label: 'Candidates', end: false },
-  { to: '/submissions', label: 'Submissions', end: false },
-  { to: '/settings', label: 'Settings', end: false },
-] as const;
+/** The pages, each with the least role that may open it (with sign-in off, everyone may). */
+const navItems: ReadonlyArray<{ to: string; label: string; end: boolean; role: Role }> = [
+  { to: '/requisitions', label: 'Requisitions', end: true, role: 'recruiter' },
+  { to: '/requisitions/new', label: 'New requisition', end: true, role: 'recruiter' },
+  { to: '/candidates', label: 'Candidates', end: false, role: 'recruiter' },
+  { to: '/submissions', label: 'Submissions', end: false, role: 'recruiter' },
+  { to: '/inspector', label: 'Inspector', end: false, role: 'qa' },
+  { to: '/users', label: 'Users', end: false, role: 'admin' },
+  { to: '/settings', label: 'Settings', end: false, role: 'recruiter' },
+];
+
+/** Who is signed in, and Sign out (only when sign-in is on). */
+function UserBar() {
+  const user = useSessionUser();
+  const queryClient = useQueryClient();
+  if (!user) return null;
+  return (
+    <div className="org-bar__item">
+      <span className="user-text">
+        {user.email} ({user.role})
+      </span>{' '}
+      <button
+        type="button"
+        className="link-button app-header__sign-out"
+        onClick={() =>
+          void signOut().finally(() => {
+            queryClient.clear();
+            void queryClient.invalidateQueries({ queryKey: ['session'] });
+          })
+        }
+      >
+        Sign out
+      </button>
+    </div>
+  );
+}
+
+function NavItem({ item }: { item: (typeof navItems)[number] }) {
+  if (!useMay(item.role)) return null;
+  return (
+    <li>
+      <NavLink to={item.to} end={item.end}>
+        {item.label}
+      </NavLink>
+    </li>
+  );
+}
 
 /** The client org choice and the vendor org, always visible: every call is made for them. */
 function OrgContextBar() {
@@ -28,6 +72,7 @@ function OrgContextBar() {
       <div className="org-bar__item">
         <span>VMS</span> <strong>{config.upstream.label}</strong>
       </div>
+      <UserBar />
     </div>
   );
 }
@@ -80,11 +125,7 @@ export function AppShell() {
         <nav aria-label="Main" className="main-nav">
           <ul>
             {navItems.map((item) => (
-              <li key={item.to}>
-                <NavLink to={item.to} end={item.end}>
-                  {item.label}
-                </NavLink>
-              </li>
+              <NavItem key={item.to} item={item} />
             ))}
           </ul>
         </nav>

@@ -31,9 +31,9 @@ export interface IdempotencyKeyStore {
   purgeCreatedUpTo(cutoff: number): Promise<number>;
 }
 
-export const idempotencyMigrations: ReadonlyArray<(db: PortalSqlite) => void> = [
-  (db) =>
-    db.exec(`
+/** Schema version 1 (portal-database.ts lists the versions). */
+export function createIdempotencyKeysTable(db: PortalSqlite): void {
+  db.exec(`
       CREATE TABLE idempotency_keys (
         key TEXT PRIMARY KEY,
         fingerprint TEXT NOT NULL,
@@ -45,8 +45,8 @@ export const idempotencyMigrations: ReadonlyArray<(db: PortalSqlite) => void> = 
         body BLOB
       );
       CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
-    `),
-];
+    `);
+}
 
 interface KeyRow {
   fingerprint: string;

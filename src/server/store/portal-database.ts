@@ -1,15 +1,22 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { idempotencyMigrations } from './idempotency-keys';
+import { createIdempotencyKeysTable } from './idempotency-keys';
+import { createJournalTables } from './journal-schema';
 
 export type PortalSqlite = Database.Database;
 
 /**
  * The schema's versions, in order: the database's `user_version` says how many have run. Once
- * released, a migration is never edited; a change is a new one. Each store module owns its own.
+ * released, a migration is never edited; a change is a new one, appended here whichever store it
+ * belongs to (each store module writes its own, this list orders them all).
  */
-const migrations: ReadonlyArray<(db: PortalSqlite) => void> = [...idempotencyMigrations];
+const migrations: ReadonlyArray<(db: PortalSqlite) => void> = [
+  // 1: idempotency keys (issue 9, decision 002)
+  createIdempotencyKeysTable,
+  // 2: the call journal (issue 14, decision 025)
+  createJournalTables,
+];
 
 export interface PortalDatabase {
   db: PortalSqlite;
@@ -19,7 +26,7 @@ export interface PortalDatabase {
 
 /**
  * Opens the portal's own database (`PORTAL_DB`): an SQLite file in WAL mode, the schema brought
- * up to date. Stores reach it through their small interfaces (IdempotencyKeyStore), so a
+ * up to date. Stores reach it through their small interfaces (IdempotencyKeyStore, JournalStore), so a
  * PostgreSQL store can sit beside this one (architecture.md, "One store interface, two
  * databases"). Statements are prepared once: a keyed POST costs two of them (decision 002).
  */

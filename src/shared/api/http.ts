@@ -27,7 +27,7 @@ export class RequestFailure extends Error {
 export const defaultTimeoutMs = 40_000;
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   headers?: Record<string, string>;
   /** TanStack Query's signal: a cancelled query is not an error to show. */
@@ -41,6 +41,41 @@ export interface JsonAnswer<T> {
   headers: Headers;
   /** The body exactly as received (the results' Raw tab shows it). */
   text: string;
+}
+
+/**
+ * The CSRF token of this browser's session (issue 15): sent in `x-csrf-token` on every call that
+ * changes something. Read from `GET /api/session` the first time one is made, and again when the
+ * server refuses it (a new session after signing in).
+ */
+let csrfToken: Promise<string | null> | null = null;
+
+async function readCsrfToken(): Promise<string | null> {
+  try {
+    const response = await fetch('/api/session', {
+      headers: { accept: 'application/json' },
+      credentials: 'same-origin',
+    });
+    if (!response.ok) return null;
+    const body = (await response.json()) as { csrfToken?: unknown };
+    return typeof body.csrfToken === 'string' ? body.csrfToken : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Sets the token (the session query read it) or forgets it (null: read again when needed). */
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token === null ? null : Promise.resolve(token);
+}
+
+const changing = (method: string) => method !== 'GET' && method !== 'HEAD';
+
+/** Listeners told when the server says the session is gone (401): the app shows sign-in. */
+const signedOutListeners = new Set<() => void>();
+export function onSignedOut(listener: () => void): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
 }
 
 function combine(signals: AbortSignal[]): AbortSignal {
@@ -90,31 +125,46 @@ export async function failureFromResponse(
 }
 
 /**
- * Calls the portal server and parses the JSON answer with `schema`. Throws a RequestFailure for
- * a network failure, a timeout, a non-2xx status or an answer of an unexpected shape.
- * `what` names the call in messages: "Loading the requisitions", "Sending the batch".
+ * Calls the portal server: the CSRF token added to a call that changes something, the network
+ * failure, timeout or non-2xx status turned into a RequestFailure that says what to do.
  */
-export async function requestJson<S extends z.ZodType>(
-  url: string,
-  schema: S,
-  what: string,
-  options: RequestOptions = {},
-): Promise<JsonAnswer<z.output<S>>> {
+async function respond(url: string, what: string, options: RequestOptions): Promise<Response> {
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = combine(options.signal ? [options.signal, timeout] : [timeout]);
+  const method = options.method ?? 'GET';
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
 
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: options.method ?? 'GET',
+  const send = async () => {
+    if (changing(method)) {
+      csrfToken ??= readCsrfToken();
+      const token = await csrfToken;
+      if (token) headers['x-csrf-token'] = token;
+    }
+    return fetch(url, {
+      method,
       headers,
       body: options.body === undefined ? null : JSON.stringify(options.body),
       signal,
       credentials: 'same-origin',
     });
+  };
+
+  let response: Response;
+  try {
+    response = await send();
+    // A token from an earlier session (signed in since, or expired): read it again, once.
+    if (response.status === 403 && changing(method)) {
+      const refused = (await response
+        .clone()
+        .json()
+        .catch(() => null)) as { error?: { code?: string } } | null;
+      if (refused?.error?.code === 'csrf_failed') {
+        csrfToken = readCsrfToken();
+        response = await send();
+      }
+    }
   } catch (error) {
     // Cancelled by the caller (a query no longer needed): not a failure to show.
     if (options.signal?.aborted) throw error;
@@ -134,8 +184,37 @@ export async function requestJson<S extends z.ZodType>(
     );
   }
 
-  if (!response.ok) throw await failureFromResponse(response, what);
+  if (!response.ok) {
+    const failure = await failureFromResponse(response, what);
+    if (response.status === 401 && failure.code === 'unauthenticated')
+      for (const listener of signedOutListeners) listener();
+    throw failure;
+  }
+  return response;
+}
 
+/** A call whose answer's body is not read (204, or any 2xx): resolves when it succeeded. */
+export async function requestOk(
+  url: string,
+  what: string,
+  options: RequestOptions = {},
+): Promise<void> {
+  const response = await respond(url, what, options);
+  await response.body?.cancel();
+}
+
+/**
+ * Calls the portal server and parses the JSON answer with `schema`. Throws a RequestFailure for
+ * a network failure, a timeout, a non-2xx status or an answer of an unexpected shape.
+ * `what` names the call in messages: "Loading the requisitions", "Sending the batch".
+ */
+export async function requestJson<S extends z.ZodType>(
+  url: string,
+  schema: S,
+  what: string,
+  options: RequestOptions = {},
+): Promise<JsonAnswer<z.output<S>>> {
+  const response = await respond(url, what, options);
   const text = await response.text();
   let json: unknown;
   try {

@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { useOrg } from '../../../shared/config/org-context';
 import { errorMessage } from '../../../shared/api/http';
 import { countOf } from '../../../shared/lib/format';
+import { CodeBlock } from '../../../shared/ui/code-block';
 import { StatusBadge } from '../../../shared/ui/status-badge';
 import { batchResultsQueryOptions } from '../api/batch-results';
 import { useBatchTray } from '../hooks/use-batch-tray';
@@ -167,15 +168,9 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
           aria-labelledby={`${resultsElementId(submission.batchId)}-tab-raw`}
         >
           <p className="field__hint">The VMS’s last answer to GET results, exactly as received:</p>
-          <pre
-            className="json-preview__code results__raw"
-            role="region"
-            aria-label={`Raw results of batch ${submission.batchId}`}
-            // Scrolls in its box: keyboard users reach it to scroll.
-            tabIndex={0}
-          >
+          <CodeBlock label={`Raw results of batch ${submission.batchId}`} className="results__raw">
             {prettyJson(raw)}
-          </pre>
+          </CodeBlock>
         </div>
       ) : rows && rows.length > 0 ? (
         <div

@@ -1,7 +1,8 @@
 import { useIsMutating } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useId, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useOrg, useOrgScope } from '../../../shared/config/org-context';
+import { useMay } from '../../../shared/session/session';
 import { countOf } from '../../../shared/lib/format';
 import { useBatchTray } from '../hooks/use-batch-tray';
 import { useItemChecks } from '../hooks/use-item-checks';
@@ -59,10 +60,16 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
       ),
     [ownChecks, items],
   );
-  const [editingJson, setEditingJson] = useState(false);
+  // The inspector's "Edit and send" arrives with the editor open.
+  const location = useLocation();
+  const [editingJson, setEditingJson] = useState(
+    (location.state as { editJson?: boolean } | null)?.editJson === true,
+  );
   // A send without local checks: chosen for one send, then off again.
   const [unchecked, setUnchecked] = useState(false);
   const uncheckedId = useId();
+  // Sends without local checks are QA's (issue 15): recruiters fix their items instead.
+  const mayProbe = useMay('qa');
   const invalidCount = checks.filter((problems) => problems !== null && problems.length > 0).length;
   const checkingCount = checks.filter((problems) => problems === null).length;
 
@@ -124,6 +131,14 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
           : `${nouns(items.length)}${invalidCount > 0 ? `, ${invalidCount} to fix` : ''}`}
       </p>
 
+      {tray.state.replayOf ? (
+        <p className="notice notice--info">
+          This batch sends call{' '}
+          <Link to={`/inspector?id=${tray.state.replayOf}`}>#{tray.state.replayOf}</Link> again, as
+          you edit it; the inspector will show it as its replay.
+        </p>
+      ) : null}
+
       {lost ? (
         <LostSendNotice
           kind={kind}
@@ -180,7 +195,7 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
             ? 'Sending…'
             : `Send batch${items.length > 0 ? ` (${nouns(items.length)})` : ''}${unchecked ? ' without local checks' : ''}`}
         </button>
-        {invalidCount > 0 && !lost ? (
+        {invalidCount > 0 && !lost && mayProbe ? (
           <div className="tray__unchecked">
             <label className="checkbox" htmlFor={uncheckedId}>
               <input

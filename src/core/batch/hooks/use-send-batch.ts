@@ -88,7 +88,10 @@ export function useSendBatch(kind: BatchKind, orgs: OrgScope, serverTimeoutMs: n
       const key = keyed.sendKey ?? newId();
       let accepted;
       try {
-        accepted = await sendBatch(kind, orgs, payload, key, serverTimeoutMs, { unchecked });
+        accepted = await sendBatch(kind, orgs, payload, key, serverTimeoutMs, {
+          unchecked,
+          replayOf: keyed.replayOf ? String(keyed.replayOf) : undefined,
+        });
       } catch (error) {
         // The server knows this key for another body: only a new key can send these items.
         if (error instanceof RequestFailure && error.code === 'idempotency_conflict') {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TrayItem, TrayState } from './tray-state';
 import {
   addItem,
+  addReplay,
   addResends,
   duplicateItem,
   emptyTray,
@@ -10,6 +11,7 @@ import {
   markLost,
   removeItem,
   removeSent,
+  replaceFromJson,
   replaceItem,
   restoreItem,
   reviseItem,
@@ -178,5 +180,65 @@ describe('resends (Fix all failed)', () => {
     const edited = replaceItem(before, 'r1', { requesttype: 'I', titlerole: 'Fixed' }, 'now');
     expect(edited.items[0]?.resendOf).toEqual({ batchId: 'B1', row: 2, message: 'row 2 refused' });
     expect(trayStateSchema.parse(JSON.parse(JSON.stringify(edited)))).toEqual(edited);
+  });
+});
+
+describe('the JSON edited by hand (issue 14)', () => {
+  const counter = () => {
+    let n = 0;
+    return () => `new-${++n}`;
+  };
+
+  it('puts element i in place of item i, keeps what it was loaded from, adds and drops the rest', () => {
+    const loaded = { id: '40001', updatedAt: '2026-11-20T10:00:00Z', values: { titlerole: 'Old' } };
+    const before: TrayState = {
+      items: [{ ...item('a'), loaded }, item('b'), item('c')],
+      sendKey: 'key-1',
+    };
+    const after = replaceFromJson(
+      before,
+      [
+        { wire: { titlerole: 'A2' } },
+        { wire: { titlerole: 'B2' }, raw: { titlerole: 'B2', n: 3 } },
+      ],
+      '2026-11-23T10:00:00Z',
+      counter(),
+    );
+    expect(ids(after)).toEqual(['a', 'b']);
+    expect(after.items[0]?.loaded).toBe(loaded);
+    // What is sent: the raw value where there is one, exactly as written.
+    expect(trayPayload(after)).toEqual([{ titlerole: 'A2' }, { titlerole: 'B2', n: 3 }]);
+    // A change to the items is a new batch: the old key must not be reused.
+    expect(after.sendKey).toBeNull();
+
+    const longer = replaceFromJson(
+      after,
+      [{ wire: {} }, { wire: {} }, { wire: { x: '1' } }],
+      'now',
+      counter(),
+    );
+    expect(ids(longer)).toEqual(['a', 'b', 'new-1']);
+    // A raw element edited back into an object of text values is no longer raw.
+    expect(longer.items[1]?.raw).toBeUndefined();
+  });
+
+  it('leaves a tray whose last send was lost untouched', () => {
+    const lost = markLost(tray('a'), { key: 'k', itemIds: ['a'], at: 'then', message: 'lost' });
+    expect(replaceFromJson(lost, [{ wire: {} }], 'now', counter())).toBe(lost);
+  });
+
+  it('appends a recorded request to send again, marked as its replay until it is sent', () => {
+    const state = addReplay(
+      tray('a'),
+      [{ wire: { t: '1' } }, { wire: {}, raw: 5 }],
+      42,
+      'now',
+      counter(),
+    );
+    expect(ids(state)).toEqual(['a', 'new-1', 'new-2']);
+    expect(state.replayOf).toBe(42);
+    expect(trayPayload(state).slice(1)).toEqual([{ t: '1' }, 5]);
+    expect(trayStateSchema.parse(JSON.parse(JSON.stringify(state)))).toEqual(state);
+    expect(removeSent(state, ['a', 'new-1', 'new-2']).replayOf).toBeNull();
   });
 });

@@ -59,6 +59,11 @@ export interface TrayState {
   items: TrayItem[];
   sendKey: string | null;
   lost?: LostSend | null | undefined;
+  /**
+   * The journal entry whose request the tray now holds to send again, edited (the inspector's
+   * "Edit and send", issue 14): the next send is recorded as its replay.
+   */
+  replayOf?: number | null | undefined;
 }
 
 export const emptyTray: TrayState = { items: [], sendKey: null, lost: null };
@@ -95,6 +100,7 @@ export const trayStateSchema: z.ZodType<TrayState> = z.object({
     })
     .nullable()
     .optional(),
+  replayOf: z.number().int().positive().nullable().optional(),
 });
 
 /** An item of a lost send: it may already be in the VMS, so it cannot change. */
@@ -242,7 +248,12 @@ export function withSendKey(state: TrayState, fresh: string): TrayState {
  */
 export function removeSent(state: TrayState, sentIds: readonly string[]): TrayState {
   const sent = new Set(sentIds);
-  return { items: state.items.filter((item) => !sent.has(item.id)), sendKey: null, lost: null };
+  return {
+    items: state.items.filter((item) => !sent.has(item.id)),
+    sendKey: null,
+    lost: null,
+    replayOf: null,
+  };
 }
 
 /** The answer to a send never came: lock what was sent, under the key it was sent with. */
@@ -303,4 +314,25 @@ export function replaceFromJson(
     return item;
   });
   return changed(state, items);
+}
+
+/**
+ * A recorded request loaded to be edited and sent again (the inspector's "Edit and send"): its
+ * elements are appended, and the next send is recorded as a replay of `entryId`.
+ */
+export function addReplay(
+  state: TrayState,
+  elements: ReadonlyArray<{ wire: WireItem; raw?: unknown }>,
+  entryId: number,
+  now: string,
+  newId: () => string,
+): TrayState {
+  if (state.lost) return state;
+  const added = elements.map((element): TrayItem => ({
+    id: newId(),
+    wire: element.wire,
+    addedAt: now,
+    ...(element.raw !== undefined ? { raw: element.raw } : {}),
+  }));
+  return { ...changed(state, [...state.items, ...added]), replayOf: entryId };
 }

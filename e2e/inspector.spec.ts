@@ -1,0 +1,134 @@
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { sandboxDemo } from '../src/sandbox/index';
+import { harSchema } from '../src/test-support/har-schema';
+import { expect, expectNoAxeViolations, test } from './support/fixtures';
+import { addToBatch, fillRequiredInsert, insertData, sendBatch } from './support/requisitions';
+
+/*
+ * Issue 14, "Done when": a sent batch is found in the inspector by a word of its body, filtered by
+ * status and method, opened, exported as a HAR that validates, copied as a cURL that holds no
+ * secret and works with the shown snippet and the demo credentials, and sent again after a
+ * confirmation, the replay linked to its original.
+ */
+const run = promisify(execFile);
+
+test('a sent batch is found by a word of its body, exported, copied as cURL, and sent again', async ({
+  page,
+  portal,
+}) => {
+  test.setTimeout(90_000);
+  const word = `Zebracorn${Date.now().toString(36)}`;
+  await page.goto('/requisitions/new');
+  await fillRequiredInsert(page, insertData(`${word} analyst`));
+  await addToBatch(page);
+  const results = await sendBatch(page);
+  await expect(results.getByRole('status').first()).toHaveText(
+    'All 1 requisition processed: 1 Success',
+    { timeout: 30_000 },
+  );
+
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Inspector' })
+    .click();
+  await page.getByLabel('Words in the bodies').fill(word);
+  await page.getByLabel('Status').selectOption('2xx');
+  await page.getByLabel('Method').selectOption('POST');
+  await page.getByRole('button', { name: 'Show calls' }).click();
+  await expect(page).toHaveURL(/[?&]q=Zebracorn/);
+  const calls = page.getByRole('region', { name: 'Calls' }).or(page.locator('.inspector__list'));
+  const rows = calls.locator('tbody tr');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('POST requisitionimport');
+  await expect(rows.first()).toContainText('202');
+  // GET: the calls that read it back (the list refreshed after the batch), and no POST.
+  await page.getByLabel('Method').selectOption('GET');
+  await page.getByRole('button', { name: 'Show calls' }).click();
+  await expect(page).toHaveURL(/[?&]method=GET/);
+  await expect(rows.first()).toContainText('GET ');
+  for (const text of await rows.allTextContents()) expect(text).not.toContain('POST');
+  await page.getByLabel('Method').selectOption('POST');
+  await page.getByRole('button', { name: 'Show calls' }).click();
+
+  await rows.first().getByRole('button', { name: 'POST requisitionimport' }).click();
+  const detail = page.locator('.inspector__detail');
+  await expect(detail.getByRole('region', { name: 'Request body' })).toContainText(word);
+  await expect(detail.getByRole('heading', { name: 'Other calls about this batch' })).toBeVisible();
+  await expectNoAxeViolations(page);
+
+  // HAR of the selection: parses, validates, and holds the call.
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export HAR' }).click();
+  const har = harSchema.parse(JSON.parse(await readFile(await (await download).path(), 'utf8')));
+  expect(har.log.entries).toHaveLength(1);
+  expect(har.log.entries[0]?.request.postData?.text).toContain(word);
+
+  // cURL: no key, secret or signature in it; with the snippet and the demo pair it works.
+  await detail.getByRole('button', { name: 'Copy as cURL' }).click();
+  const curl = (await detail.getByRole('region', { name: 'cURL command' }).textContent()) ?? '';
+  const snippet =
+    (await detail.getByRole('region', { name: 'Signature snippet' }).textContent()) ?? '';
+  for (const secret of [sandboxDemo.apiKey, sandboxDemo.apiSecret]) {
+    expect(curl).not.toContain(secret);
+    expect(snippet).not.toContain(secret);
+  }
+  expect(curl).toContain('$VMS_API_KEY');
+  expect(curl).toContain(portal.upstreamUrl);
+  const { stdout } = await run('bash', ['-c', `${snippet}\n${curl} -s -w '\\n%{http_code}'`], {
+    env: { ...process.env, VMS_API_KEY: sandboxDemo.apiKey, VMS_API_SECRET: sandboxDemo.apiSecret },
+  });
+  const status = stdout.trim().split('\n').at(-1);
+  expect(status).toBe('202');
+  expect(stdout).toMatch(/"batchid"/);
+
+  // Send again, after saying it reaches the VMS; the replay is linked both ways.
+  await detail.getByRole('button', { name: 'Send again' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Send this call to the VMS again?' });
+  await expect(dialog).toContainText('new batch');
+  await dialog.getByRole('button', { name: 'Send it again' }).click();
+  await expect(detail.getByText(/^Sent again: the VMS accepted it as batch /)).toBeVisible();
+  await expect(detail.getByRole('heading', { name: 'Sent again as' })).toBeVisible();
+  await detail.locator('.inspector__related').last().getByRole('button').first().click();
+  await expect(page).toHaveURL(/[?&]id=\d+/);
+  await expect(page.locator('.inspector__detail')).toContainText('Replay of');
+});
+
+test('Edit and send opens a recorded batch in the JSON editor, and its send is recorded as a replay', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const word = `Okapi${Date.now().toString(36)}`;
+  await page.goto('/requisitions/new');
+  await fillRequiredInsert(page, insertData(`${word} lead`));
+  await addToBatch(page);
+  await sendBatch(page);
+
+  await page.goto(`/inspector?q=${word}&method=POST`);
+  const row = page.locator('.inspector__list tbody tr').first();
+  await row.getByRole('button', { name: 'POST requisitionimport' }).click();
+  await expect(page).toHaveURL(/[?&]id=(\d+)/);
+  const original = new URL(page.url()).searchParams.get('id') ?? '';
+  await page.locator('.inspector__detail').getByRole('button', { name: 'Edit and send' }).click();
+
+  // In the workspace, with the editor open and the tray saying what it repeats.
+  await expect(page).toHaveURL(/\/requisitions\/new/);
+  await expect(page.getByText(`This batch sends call #${original} again`)).toBeVisible();
+  const editor = page.getByRole('textbox', { name: /^JSON to be sent, editable/ });
+  await editor.click();
+  await page.keyboard.press('Control+f');
+  await page.getByRole('textbox', { name: 'Find' }).fill(word);
+  await page.getByRole('textbox', { name: 'Replace' }).fill(`${word}X`);
+  await page.getByRole('button', { name: 'replace all' }).click();
+  await page.getByRole('button', { name: 'Apply to the batch' }).click();
+  await page.getByRole('button', { name: /^Send batch/ }).click();
+  await expect(page.getByRole('heading', { name: 'Batch accepted' })).toBeVisible();
+
+  await page.goto(`/inspector?id=${original}`);
+  const detail = page.locator('.inspector__detail');
+  await expect(detail.getByRole('heading', { name: 'Sent again as' })).toBeVisible();
+  await expect(detail.locator('.inspector__related').last()).toContainText(
+    'POST requisitionimport',
+  );
+});

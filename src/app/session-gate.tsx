@@ -1,0 +1,55 @@
+import type { ReactNode } from 'react';
+import { useMemo } from 'react';
+import { SignInPage } from '../features/account/components/sign-in-page';
+import { OrgProvider } from '../shared/config/org-context';
+import type { PortalConfig } from '../shared/config/portal-config';
+import { SessionProvider, useSessionQuery } from '../shared/session/session';
+
+/**
+ * Sign-in first when the server asks for it (issue 15): no page, no data until someone is signed
+ * in, and then only their client orgs. With sign-in off (one person on their own machine, the
+ * default on loopback) the app starts at once, as before, while the session is read beside it.
+ */
+export function SessionGate({ config, children }: { config: PortalConfig; children: ReactNode }) {
+  const session = useSessionQuery();
+  const state = session.data ?? null;
+  const user = state?.user ?? null;
+  const granted = useMemo(() => {
+    if (!user || user.role === 'admin') return config;
+    const clientOrgIds = config.clientOrgIds.filter((id) => user.clientOrgIds.includes(id));
+    return {
+      ...config,
+      clientOrgIds: clientOrgIds.length > 0 ? clientOrgIds : config.clientOrgIds,
+    };
+  }, [config, user]);
+
+  const required = state?.authRequired ?? config.authRequired ?? false;
+  if (required && session.isPending) {
+    return (
+      <main className="boot" aria-busy="true">
+        <p>Checking who is signed in…</p>
+      </main>
+    );
+  }
+  if (required && !user) return <SignInPage session={state} />;
+  if (
+    user &&
+    user.role !== 'admin' &&
+    !config.clientOrgIds.some((id) => user.clientOrgIds.includes(id))
+  ) {
+    return (
+      <main className="boot">
+        <h1>No client org for you yet</h1>
+        <p>
+          You are signed in as {user.email}, but no client org of this portal is granted to you. Ask
+          your portal administrator to grant one.
+        </p>
+      </main>
+    );
+  }
+  return (
+    <SessionProvider state={state}>
+      <OrgProvider config={granted}>{children}</OrgProvider>
+    </SessionProvider>
+  );
+}

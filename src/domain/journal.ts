@@ -1,0 +1,263 @@
+import { z } from 'zod';
+import { vmsOperations, type VmsOperation } from './vms-contract';
+
+/**
+ * The call journal's HTTP API (issue 14; docs/decisions/025-call-journal.md): every call through
+ * the signing proxy, as the inspector lists, opens, searches and exports it. The portal server
+ * answers with these shapes and the browser parses them with the same schemas. Bodies are text
+ * here; the key, the secret and signatures are never part of any of it.
+ */
+
+/** Sent by the browser on a proxied call that re-sends a recorded one: the original's id. */
+export const replayOfHeader = 'x-portal-replay-of';
+/** Sent as `1` by the browser on a send made without its local checks ("Send without checks"). */
+export const uncheckedHeader = 'x-portal-unchecked';
+
+/**
+ * How a call ended: `forwarded` — the answer is the VMS's (a remembered one when `replayed`);
+ * `refused` — the proxy answered itself and nothing left (`errorCode` says why); `failed` — the
+ * call left but no answer came back (`failure`: a timeout, or the connection failed).
+ */
+export const journalOutcomes = ['forwarded', 'refused', 'failed'] as const;
+export const journalFailures = ['timeout', 'connection'] as const;
+/** The `status` filter: a class of the status the browser got, or how the call ended. */
+export const journalStatusFilters = ['2xx', '3xx', '4xx', '5xx', 'refused', 'failed'] as const;
+export const journalExportFormats = ['har', 'jsonl'] as const;
+export const journalPageSize = { default: 50, max: 200 } as const;
+
+export type JournalOutcome = (typeof journalOutcomes)[number];
+export type JournalFailure = (typeof journalFailures)[number];
+export type JournalStatusFilter = (typeof journalStatusFilters)[number];
+export type JournalExportFormat = (typeof journalExportFormats)[number];
+
+function isVmsOperation(value: unknown): value is VmsOperation {
+  return vmsOperations.some(({ name }) => name === value);
+}
+
+const operationSchema = z.custom<VmsOperation>(isVmsOperation, {
+  error: `operation must be one of ${vmsOperations.map(({ name }) => name).join(', ')}`,
+});
+
+/** A journal entry's id: a positive whole number, newest highest. */
+export const journalIdSchema = z.number().int().positive();
+
+/** A request or response body as kept in the journal. */
+export const journalBodySchema = z.object({
+  /** The body as UTF-8 text, or in base64 when it is not valid UTF-8 (`encoding`). */
+  text: z.string(),
+  encoding: z.enum(['utf8', 'base64']),
+  /** Its full length in bytes, as sent or received, even when only a part was kept. */
+  size: z.number().int().nonnegative(),
+  /** SHA-256 (lowercase hex) of the full body. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** Only the first JOURNAL_BODY_LIMIT_KB were kept; `text` is that part. */
+  truncated: z.boolean(),
+  /** The API key, secret or a signature appeared in it and was replaced by `[redacted]`. */
+  redacted: z.boolean(),
+});
+
+/** One call as the inspector's list shows it. */
+export const journalSummarySchema = z.object({
+  id: journalIdSchema,
+  /** When the portal received the call (ISO 8601, UTC). */
+  at: z.iso.datetime(),
+  /** The VMS operation; null for a path under /api/vms that is none (refused with 404). */
+  operation: operationSchema.nullable(),
+  method: z.string(),
+  /** Path and query as the browser sent them to the portal (`/api/vms/…?…`). */
+  path: z.string(),
+  clientOrgId: z.number().int().nullable(),
+  vendorOrgId: z.number().int().nullable(),
+  /** Items in a POST body (null for GETs and for bodies that are not an array of objects). */
+  itemCount: z.number().int().nonnegative().nullable(),
+  /** The batch the call is about: from the VMS's 202 answer, or a results poll's `batchid`. */
+  batchId: z.string().nullable(),
+  idempotencyKey: z.string().nullable(),
+  /** Answered from the idempotency store's memory: the VMS was not contacted again. */
+  replayed: z.boolean(),
+  /** The status the browser got. */
+  status: z.number().int(),
+  /** The VMS's own status; null when it was not reached or not asked (refused, replayed). */
+  upstreamStatus: z.number().int().nullable(),
+  outcome: z.enum(journalOutcomes),
+  /** The portal's error code when it answered itself (refused or failed). */
+  errorCode: z.string().nullable(),
+  failure: z.enum(journalFailures).nullable(),
+  /** From receiving the call to answering it, in milliseconds. */
+  latencyMs: z.number().nonnegative(),
+  /** The entry this call re-sent (`X-Portal-Replay-Of`). */
+  replayOf: journalIdSchema.nullable(),
+  /** Sent without the browser's local checks (`X-Portal-Unchecked: 1`). */
+  unchecked: z.boolean(),
+  /** Full sizes in bytes of the bodies; null when there was none. */
+  requestSize: z.number().int().nonnegative().nullable(),
+  responseSize: z.number().int().nonnegative().nullable(),
+});
+
+/** The VMS's answer that came after the browser had been told 504 (a keyed batch's late answer). */
+export const journalLateAnswerSchema = z.object({
+  status: z.number().int(),
+  /** From receiving the call to the late answer, in milliseconds. */
+  latencyMs: z.number().nonnegative(),
+  headers: z.record(z.string(), z.string()),
+  body: journalBodySchema.nullable(),
+});
+
+/** One call in full. */
+export const journalEntrySchema = journalSummarySchema.extend({
+  /** The VMS address the call went to (for a refused call, would have gone to); null for none. */
+  url: z.string().nullable(),
+  /** The request body as forwarded (as received, for a refused call). */
+  requestBody: journalBodySchema.nullable(),
+  /** The answer's headers that are safe to keep (content-type, date, retry-after, x-request-id…). */
+  responseHeaders: z.record(z.string(), z.string()),
+  /** The answer the browser got. */
+  responseBody: journalBodySchema.nullable(),
+  lateAnswer: journalLateAnswerSchema.nullable(),
+});
+
+/** `GET /api/journal/:id`. */
+export const journalDetailSchema = journalEntrySchema.extend({
+  /** The other calls about the same batch id (its POST, its results polls), oldest first. */
+  related: z.array(journalSummarySchema),
+  /** Calls that re-sent this one (`replayOf` = this id), oldest first. */
+  replays: z.array(journalSummarySchema),
+});
+
+/** `GET /api/journal`: a page, newest first; `next` is the cursor of the following page. */
+export const journalPageSchema = z.object({
+  entries: z.array(journalSummarySchema),
+  next: z.string().nullable(),
+});
+
+/** `GET /api/journal/:id/curl`. */
+export const journalCurlSchema = z.object({
+  /** The whole command; the signature is computed by `snippet` from $VMS_API_KEY and $VMS_API_SECRET. */
+  curl: z.string(),
+  /** The shell code that computes x-signature (openssl, printf, date). */
+  snippet: z.string(),
+});
+
+/** `GET /api/journal/status`: whether calls are recorded, and for how long. */
+export const journalStatusSchema = z.object({
+  enabled: z.boolean(),
+  retentionDays: z.number().int().positive(),
+  maxMb: z.number().int().positive(),
+  bodyLimitKb: z.number().int().positive(),
+});
+
+export type JournalBody = z.infer<typeof journalBodySchema>;
+export type JournalSummary = z.infer<typeof journalSummarySchema>;
+export type JournalLateAnswer = z.infer<typeof journalLateAnswerSchema>;
+export type JournalEntry = z.infer<typeof journalEntrySchema>;
+export type JournalDetail = z.infer<typeof journalDetailSchema>;
+export type JournalPage = z.infer<typeof journalPageSchema>;
+export type JournalCurl = z.infer<typeof journalCurlSchema>;
+export type JournalStatus = z.infer<typeof journalStatusSchema>;
+
+// ── Query parameters ────────────────────────────────────────────────────────────────────────────
+
+/** A query value as it arrives: `?a=` and an absent `a` both mean "no filter". */
+const param = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A date (`2026-03-02`, UTC) or a date-time with its offset, as milliseconds since 1970. */
+function instant(name: 'from' | 'to') {
+  return param.transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    const dateTime = z.iso.datetime({ offset: true }).safeParse(value).success;
+    const day = dayPattern.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+    if (!dateTime && !day) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${name} must be a date such as 2026-03-02 or a date and time such as 2026-03-02T14:30:00Z; got "${value}".`,
+      });
+      return z.NEVER;
+    }
+    const ms = Date.parse(day ? `${value}T00:00:00Z` : value);
+    // `to` a date: through the end of that day.
+    return day && name === 'to' ? ms + 24 * 60 * 60 * 1000 - 1 : ms;
+  });
+}
+
+function oneOfParam<const T extends readonly [string, ...string[]]>(name: string, values: T) {
+  return param.pipe(
+    z
+      .enum(values, {
+        error: (issue) =>
+          `${name} must be one of ${values.join(', ')}; got "${String(issue.input)}".`,
+      })
+      .optional(),
+  );
+}
+
+/**
+ * The filters of the list and the export. From and to are inclusive; `q` is words searched for in
+ * request and response bodies (all of them must appear; a word ending in `*` matches as a prefix;
+ * letters match without regard to case or accents).
+ */
+export const journalFilterSchema = z.object({
+  operation: param.pipe(operationSchema.optional()),
+  method: param.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z]{1,16}$/, 'method must be an HTTP method such as GET or POST.')
+      .transform((value) => value.toUpperCase())
+      .optional(),
+  ),
+  status: oneOfParam('status', journalStatusFilters),
+  /** A client (or vendor) org id. */
+  org: param.pipe(
+    z
+      .string()
+      .regex(/^[1-9]\d{0,15}$/, 'org must be an org id such as 1001.')
+      .transform(Number)
+      .optional(),
+  ),
+  batch: param.pipe(z.string().max(200, 'batch must be at most 200 characters.').optional()),
+  key: param.pipe(z.string().max(128, 'key must be at most 128 characters.').optional()),
+  from: instant('from'),
+  to: instant('to'),
+  q: param.pipe(z.string().max(500, 'q must be at most 500 characters.').optional()),
+});
+
+export const journalListQuerySchema = journalFilterSchema.extend({
+  /** The `next` of the previous page. */
+  cursor: param.pipe(
+    z
+      .string()
+      .regex(/^[1-9]\d{0,15}$/, 'cursor must be the "next" value of the previous page.')
+      .transform(Number)
+      .optional(),
+  ),
+  limit: param.pipe(
+    z
+      .string()
+      .regex(/^\d{1,4}$/, `limit must be a whole number from 1 to ${journalPageSize.max}.`)
+      .transform(Number)
+      .pipe(
+        z
+          .number()
+          .min(1, `limit must be a whole number from 1 to ${journalPageSize.max}.`)
+          .max(
+            journalPageSize.max,
+            `limit must be a whole number from 1 to ${journalPageSize.max}.`,
+          ),
+      )
+      .optional(),
+  ),
+});
+
+export const journalExportQuerySchema = journalFilterSchema.extend({
+  format: oneOfParam('format', journalExportFormats),
+});
+
+export type JournalFilter = z.output<typeof journalFilterSchema>;
+export type JournalListQuery = z.output<typeof journalListQuerySchema>;
+/** What the browser puts in the address: every filter as text. */
+export type JournalListParams = z.input<typeof journalListQuerySchema>;
+export type JournalExportParams = z.input<typeof journalExportQuerySchema>;

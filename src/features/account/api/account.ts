@@ -1,0 +1,64 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { Role } from '../../../domain/auth';
+import {
+  createdUserSchema,
+  sessionStateSchema,
+  userListSchema,
+  userSummarySchema,
+} from '../../../domain/auth';
+import { requestJson, requestOk, setCsrfToken } from '../../../shared/api/http';
+
+/** Sign-in, invites and users (issue 15), as the server's API offers them (domain/auth.ts). */
+export async function signOut(everywhere = false): Promise<void> {
+  await requestOk(everywhere ? '/api/sessions' : '/api/session', 'Signing out', {
+    method: 'DELETE',
+  });
+  setCsrfToken(null);
+}
+
+export async function acceptInvite(token: string, password: string) {
+  const state = (
+    await requestJson(
+      `/api/invites/${encodeURIComponent(token)}`,
+      sessionStateSchema,
+      'Setting your password',
+      { method: 'POST', body: { password } },
+    )
+  ).data;
+  setCsrfToken(state.csrfToken);
+  return state;
+}
+
+export function usersQueryOptions() {
+  return queryOptions({
+    queryKey: ['users'],
+    queryFn: async ({ signal }) =>
+      (await requestJson('/api/users', userListSchema, 'Loading the users', { signal })).data.users,
+  });
+}
+
+export async function createUser(input: { email: string; role: Role; clientOrgIds: number[] }) {
+  return (
+    await requestJson('/api/users', createdUserSchema, `Inviting ${input.email}`, {
+      method: 'POST',
+      body: input,
+    })
+  ).data;
+}
+
+export async function updateUser(
+  id: string,
+  change: { role?: Role; clientOrgIds?: number[]; disabled?: boolean },
+) {
+  return (
+    await requestJson(
+      `/api/users/${encodeURIComponent(id)}`,
+      userSummarySchema,
+      'Saving the user',
+      {
+        method: 'PATCH',
+        body: change,
+      },
+    )
+  ).data;
+}

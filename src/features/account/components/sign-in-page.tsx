@@ -1,0 +1,84 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { FormEvent } from 'react';
+import { useId, useState } from 'react';
+import type { SessionState } from '../../../domain/auth';
+import { errorMessage, RequestFailure } from '../../../shared/api/http';
+import { signIn } from '../../../shared/session/session';
+
+/**
+ * Sign in (issue 15). One message whatever was wrong (no one learns which e-mail addresses have
+ * accounts); after repeated failures the server asks to wait, and the page says how long.
+ */
+export function SignInPage({ session }: { session: SessionState | null }) {
+  const queryClient = useQueryClient();
+  const id = useId();
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    setBusy(true);
+    setProblem(null);
+    try {
+      const state = await signIn(
+        String(data.get('email') ?? ''),
+        String(data.get('password') ?? ''),
+      );
+      queryClient.setQueryData(['session'], state);
+      // What a signed-out page read (401s) is read again as this user.
+      await queryClient.invalidateQueries({
+        predicate: (query) => query.queryKey[0] !== 'session',
+      });
+    } catch (error) {
+      setProblem(
+        error instanceof RequestFailure && error.status === 401
+          ? 'The e-mail address or the password is not right. Check both and try again.'
+          : errorMessage(error),
+      );
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main id="main" className="boot sign-in">
+      <title>Sign in · VMS submission portal</title>
+      <h1>Sign in to the VMS submission portal</h1>
+      <form
+        className="sign-in__form"
+        onSubmit={(event) => void onSubmit(event)}
+        aria-describedby={problem ? `${id}-problem` : undefined}
+      >
+        <label htmlFor={`${id}-email`}>E-mail</label>
+        <input id={`${id}-email`} name="email" type="email" autoComplete="username" required />
+        <label htmlFor={`${id}-password`}>Password</label>
+        <input
+          id={`${id}-password`}
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
+        {problem ? (
+          <p id={`${id}-problem`} role="alert" className="notice notice--error">
+            {problem}
+          </p>
+        ) : null}
+        <button type="submit" className="button" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+      {session?.sso ? (
+        <p>
+          <a className="button button--secondary" href="/api/auth/oidc/start">
+            Sign in with {session.sso.label}
+          </a>
+        </p>
+      ) : null}
+      <p className="field__hint">
+        No account yet? Ask your portal administrator for an invitation link.
+      </p>
+    </main>
+  );
+}

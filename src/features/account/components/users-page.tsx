@@ -1,0 +1,199 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { FormEvent } from 'react';
+import { useId, useState } from 'react';
+import type { Role, UserSummary } from '../../../domain/auth';
+import { emailSchema, roleLabels, roles } from '../../../domain/auth';
+import { clientOrgLabel } from '../../../domain/portal-config';
+import { errorMessage } from '../../../shared/api/http';
+import { useOrg } from '../../../shared/config/org-context';
+import { formatDateTime } from '../../../shared/lib/format';
+import { createUser, updateUser, usersQueryOptions } from '../api/account';
+
+/** /users (admins, issue 15): who may use the portal, with which role, for which client orgs. */
+export function UsersPage() {
+  const { config } = useOrg();
+  const queryClient = useQueryClient();
+  const users = useQuery(usersQueryOptions());
+  const id = useId();
+  const [invite, setInvite] = useState<{ email: string; link: string } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const create = useMutation({
+    mutationFn: createUser,
+    onSuccess: async (created) => {
+      setInvite({ email: created.user.email, link: `${location.origin}${created.invitePath}` });
+      await queryClient.invalidateQueries({ queryKey: ['users'] });
+    },
+    onError: (error) => setProblem(errorMessage(error)),
+  });
+
+  const onInvite = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setProblem(null);
+    const data = new FormData(event.currentTarget);
+    const email = emailSchema.safeParse(String(data.get('email') ?? ''));
+    if (!email.success) {
+      setProblem(email.error.issues[0]?.message ?? 'Write an e-mail address.');
+      return;
+    }
+    const role = String(data.get('role') ?? 'recruiter') as Role;
+    const clientOrgIds = data.getAll('org').map(Number);
+    if (role !== 'admin' && clientOrgIds.length === 0) {
+      setProblem('Choose at least one client org this user may act for.');
+      return;
+    }
+    create.mutate({ email: email.data, role, clientOrgIds });
+  };
+
+  return (
+    <div className="page">
+      <title>Users · VMS submission portal</title>
+      <h1>Users</h1>
+      <p className="page__lead">
+        Who may use this portal, with which role, for which client orgs. A new user gets a link to
+        set their own password; you never see or choose it.
+      </p>
+      <section aria-labelledby={`${id}-invite`}>
+        <h2 id={`${id}-invite`}>Invite a user</h2>
+        <form className="users__invite" onSubmit={onInvite}>
+          <label htmlFor={`${id}-email`}>E-mail</label>
+          <input id={`${id}-email`} name="email" type="email" required />
+          <fieldset>
+            <legend>Role</legend>
+            {roles.map((role) => (
+              <label key={role} className="checkbox">
+                <input
+                  type="radio"
+                  name="role"
+                  value={role}
+                  defaultChecked={role === 'recruiter'}
+                />{' '}
+                {roleLabels[role]}
+              </label>
+            ))}
+          </fieldset>
+          <fieldset>
+            <legend>Client orgs</legend>
+            {config.clientOrgIds.map((org) => (
+              <label key={org} className="checkbox">
+                <input type="checkbox" name="org" value={org} /> {clientOrgLabel(config, org)}
+              </label>
+            ))}
+          </fieldset>
+          {problem ? (
+            <p role="alert" className="notice notice--error">
+              {problem}
+            </p>
+          ) : null}
+          <button type="submit" className="button" disabled={create.isPending}>
+            Invite
+          </button>
+        </form>
+        {invite ? (
+          <div role="status" className="notice notice--success">
+            <p>
+              {invite.email} is invited. Give them this link (valid 72 hours, once); it is not shown
+              again:
+            </p>
+            <p>
+              <code className="user-text">{invite.link}</code>
+            </p>
+          </div>
+        ) : null}
+      </section>
+      <section aria-labelledby={`${id}-list`}>
+        <h2 id={`${id}-list`}>Everyone</h2>
+        {users.isError ? (
+          <p role="alert" className="notice notice--error">
+            {errorMessage(users.error)}
+          </p>
+        ) : null}
+        {users.data ? (
+          <table className="inspector__table">
+            <thead>
+              <tr>
+                <th scope="col">E-mail</th>
+                <th scope="col">Role</th>
+                <th scope="col">Client orgs</th>
+                <th scope="col">Last sign-in</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.data.map((user) => (
+                <UserRow key={user.id} user={user} />
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </section>
+    </div>
+  );
+}
+
+function UserRow({ user }: { user: UserSummary }) {
+  const { config } = useOrg();
+  const queryClient = useQueryClient();
+  const save = useMutation({
+    mutationFn: (change: Parameters<typeof updateUser>[1]) => updateUser(user.id, change),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
+  });
+  return (
+    <tr>
+      <td className="user-text">
+        {user.email}
+        {user.invited ? <span className="inspector__flag"> invited</span> : null}
+        {user.disabled ? <span className="inspector__flag"> disabled</span> : null}
+      </td>
+      <td>
+        <select
+          aria-label={`Role of ${user.email}`}
+          value={user.role}
+          onChange={(event) => save.mutate({ role: event.target.value as Role })}
+        >
+          {roles.map((role) => (
+            <option key={role} value={role}>
+              {role}
+            </option>
+          ))}
+        </select>
+      </td>
+      <td>
+        {config.clientOrgIds.map((org) => (
+          <label key={org} className="checkbox">
+            <input
+              type="checkbox"
+              checked={user.clientOrgIds.includes(org)}
+              onChange={(event) =>
+                save.mutate({
+                  clientOrgIds: event.target.checked
+                    ? [...user.clientOrgIds, org]
+                    : user.clientOrgIds.filter((other) => other !== org),
+                })
+              }
+              aria-label={`${user.email} may act for ${clientOrgLabel(config, org)}`}
+            />{' '}
+            {org}
+          </label>
+        ))}
+        {save.isError ? (
+          <span role="alert" className="notice notice--error">
+            {errorMessage(save.error)}
+          </span>
+        ) : null}
+      </td>
+      <td>{user.lastSignInAt ? formatDateTime(user.lastSignInAt) : 'never'}</td>
+      <td>
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          onClick={() => save.mutate({ disabled: !user.disabled })}
+        >
+          {user.disabled ? 'Enable' : 'Disable'}
+        </button>
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,68 @@
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import type { JournalListParams } from '../../../domain/journal';
+import { journalCurlSchema, journalDetailSchema, journalPageSchema } from '../../../domain/journal';
+import { requestJson } from '../../../shared/api/http';
+
+/**
+ * The portal server's call journal (issue 14): pages of calls newest first, one call in full,
+ * and the cURL of one. The answers are parsed with the schemas the server answers with.
+ */
+export const journalFilterKeys = [
+  'operation',
+  'method',
+  'status',
+  'org',
+  'batch',
+  'key',
+  'from',
+  'to',
+  'q',
+] as const satisfies ReadonlyArray<keyof JournalListParams>;
+
+export type JournalFilters = Partial<Record<(typeof journalFilterKeys)[number], string>>;
+
+/** The filters as a query string (empty ones left out). */
+export function filterQuery(filters: JournalFilters, extra: Record<string, string> = {}): string {
+  const query = new URLSearchParams();
+  for (const key of journalFilterKeys) {
+    const value = filters[key]?.trim();
+    if (value) query.set(key, value);
+  }
+  for (const [key, value] of Object.entries(extra)) query.set(key, value);
+  return query.toString();
+}
+
+export function journalPagesQueryOptions(filters: JournalFilters) {
+  return infiniteQueryOptions({
+    queryKey: ['journal', 'pages', filters],
+    queryFn: async ({ pageParam, signal }) =>
+      (
+        await requestJson(
+          `/api/journal?${filterQuery(filters, pageParam ? { cursor: pageParam } : {})}`,
+          journalPageSchema,
+          'Reading the call journal',
+          { signal },
+        )
+      ).data,
+    initialPageParam: '',
+    getNextPageParam: (page) => page.next ?? undefined,
+  });
+}
+
+export function journalEntryQueryOptions(id: number) {
+  return queryOptions({
+    queryKey: ['journal', 'entry', id],
+    queryFn: async ({ signal }) =>
+      (
+        await requestJson(`/api/journal/${id}`, journalDetailSchema, `Reading call ${id}`, {
+          signal,
+        })
+      ).data,
+  });
+}
+
+export async function fetchCurl(id: number) {
+  return (
+    await requestJson(`/api/journal/${id}/curl`, journalCurlSchema, `Making the cURL of call ${id}`)
+  ).data;
+}

@@ -1,0 +1,365 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { JournalBody, JournalDetail, JournalSummary } from '../../../domain/journal';
+import { replayOfHeader } from '../../../domain/journal';
+import { trayStore } from '../../../core/batch/hooks/use-batch-tray';
+import { recordSubmission } from '../../../core/batch/hooks/use-submissions';
+import type { BatchKind } from '../../../core/batch/model/batch-kind';
+import { addReplay } from '../../../core/batch/model/tray-state';
+import { errorMessage, requestJson } from '../../../shared/api/http';
+import { batchAcceptedSchema } from '../../../core/batch/api/send-batch';
+import { useOrg } from '../../../shared/config/org-context';
+import { formatDateTime } from '../../../shared/lib/format';
+import { newId } from '../../../shared/lib/ids';
+import { CodeBlock } from '../../../shared/ui/code-block';
+import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
+import { copyText } from '../../../shared/ui/json-actions';
+import { StatusBadge } from '../../../shared/ui/status-badge';
+import { fetchCurl, journalEntryQueryOptions } from '../api/journal';
+import { prettyBody, replayElements, whyNotReplayable } from '../model/replay';
+import { statusText, statusTone } from '../model/status';
+
+function Body({ title, body }: { title: string; body: JournalBody | null }) {
+  if (!body) return <p className="field__hint">{title}: none.</p>;
+  return (
+    <details open className="inspector__body-part">
+      <summary>
+        {title} ({body.size.toLocaleString('en-US')} bytes
+        {body.truncated ? ', only the first part kept' : ''}
+        {body.redacted ? ', a secret cut out' : ''})
+      </summary>
+      <CodeBlock label={title} className="inspector__code">
+        {prettyBody(body)}
+      </CodeBlock>
+      <p className="field__hint">SHA-256 {body.sha256}</p>
+    </details>
+  );
+}
+
+function CallList({
+  calls,
+  onOpen,
+}: {
+  calls: readonly JournalSummary[];
+  onOpen(id: number): void;
+}) {
+  return (
+    <ul className="inspector__related">
+      {calls.map((call) => (
+        <li key={call.id}>
+          <button type="button" className="link-button" onClick={() => onOpen(call.id)}>
+            #{call.id} {call.method} {call.operation ?? call.path}
+          </button>{' '}
+          <StatusBadge tone={statusTone(call)}>{statusText(call)}</StatusBadge>{' '}
+          <time dateTime={call.at}>{formatDateTime(call.at)}</time>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** One recorded call in full, with cURL, Send again and Edit and send. */
+export function JournalDetailView({
+  id,
+  kinds,
+  onOpen,
+  onFilterBatch,
+}: {
+  id: number;
+  kinds: readonly BatchKind[];
+  onOpen(id: number): void;
+  onFilterBatch(batchId: string): void;
+}) {
+  const query = useQuery(journalEntryQueryOptions(id));
+  const headingId = useId();
+  return (
+    <section className="inspector__detail" aria-labelledby={headingId}>
+      <h2 id={headingId} tabIndex={-1}>
+        Call #{id}
+      </h2>
+      {query.isPending ? <p aria-busy="true">Reading call #{id}…</p> : null}
+      {query.isError ? (
+        <p role="alert" className="notice notice--error">
+          {errorMessage(query.error)}
+        </p>
+      ) : null}
+      {query.data ? (
+        <Detail entry={query.data} kinds={kinds} onOpen={onOpen} onFilterBatch={onFilterBatch} />
+      ) : null}
+    </section>
+  );
+}
+
+function Detail({
+  entry,
+  kinds,
+  onOpen,
+  onFilterBatch,
+}: {
+  entry: JournalDetail;
+  kinds: readonly BatchKind[];
+  onOpen(id: number): void;
+  onFilterBatch(batchId: string): void;
+}) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const { setClientOrgId, vendorOrgId } = useOrg();
+  const [curl, setCurl] = useState<{ curl: string; snippet: string; copied: boolean } | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [replay, setReplay] = useState<{ ok: boolean; message: string } | null>(null);
+  const kind = kinds.find((candidate) => candidate.postOperation === entry.operation);
+  const notReplayable = whyNotReplayable(entry);
+  const elements = entry.requestBody ? replayElements(entry.requestBody) : null;
+
+  const copyCurl = async () => {
+    try {
+      const made = await fetchCurl(entry.id);
+      setCurl({ ...made, copied: await copyText(made.curl) });
+    } catch (error) {
+      setReplay({ ok: false, message: errorMessage(error) });
+    }
+  };
+
+  const sendAgain = async () => {
+    setConfirming(false);
+    if (!entry.requestBody || !kind) return;
+    try {
+      const answer = await requestJson(
+        entry.path,
+        batchAcceptedSchema,
+        `Sending call #${entry.id} again`,
+        {
+          method: 'POST',
+          body: JSON.parse(entry.requestBody.text) as unknown,
+          headers: { 'Idempotency-Key': newId(), [replayOfHeader]: String(entry.id) },
+        },
+      );
+      if (elements && entry.clientOrgId !== null)
+        recordSubmission({
+          batchId: answer.data.batchid,
+          kind: kind.id,
+          clientOrgId: entry.clientOrgId,
+          vendorOrgId: entry.vendorOrgId ?? vendorOrgId,
+          sentAt: new Date().toISOString(),
+          itemCount: elements.length,
+          items: elements.map((element) => element.wire),
+          finalCounts: null,
+        });
+      setReplay({
+        ok: true,
+        message: `Sent again: the VMS accepted it as batch ${answer.data.batchid}. Its results are under Submissions.`,
+      });
+    } catch (error) {
+      setReplay({ ok: false, message: errorMessage(error) });
+    }
+    await queryClient.invalidateQueries({ queryKey: ['journal'] });
+  };
+
+  const editAndSend = () => {
+    if (!kind || !elements || entry.clientOrgId === null) return;
+    const clientOrgId = entry.clientOrgId;
+    trayStore(kind.id, clientOrgId).update((current) =>
+      addReplay(current, elements, entry.id, new Date().toISOString(), newId),
+    );
+    setClientOrgId(clientOrgId);
+    void navigate(kind.formPath(elements[0]?.wire ?? {}), { state: { editJson: true } });
+  };
+
+  return (
+    <>
+      <p>
+        <strong>
+          {entry.method} {entry.operation ?? 'unknown operation'}
+        </strong>{' '}
+        <StatusBadge tone={statusTone(entry)}>{statusText(entry)}</StatusBadge>
+      </p>
+      <dl className="facts inspector__facts">
+        <div>
+          <dt>Time</dt>
+          <dd>
+            <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+          </dd>
+        </div>
+        <div>
+          <dt>Path</dt>
+          <dd className="user-text">
+            <code>{entry.path}</code>
+          </dd>
+        </div>
+        {entry.url ? (
+          <div>
+            <dt>VMS address</dt>
+            <dd className="user-text">
+              <code>{entry.url}</code>
+            </dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Orgs</dt>
+          <dd>
+            client {entry.clientOrgId ?? '–'}, vendor {entry.vendorOrgId ?? '–'}
+          </dd>
+        </div>
+        <div>
+          <dt>Outcome</dt>
+          <dd>
+            {entry.outcome}
+            {entry.errorCode ? ` (${entry.errorCode})` : ''}
+            {entry.upstreamStatus !== null ? `, the VMS said ${entry.upstreamStatus}` : ''}
+            {entry.replayed ? ', answered from the portal’s memory of this key' : ''}
+          </dd>
+        </div>
+        <div>
+          <dt>Latency</dt>
+          <dd>{Math.round(entry.latencyMs)} ms</dd>
+        </div>
+        {entry.idempotencyKey ? (
+          <div>
+            <dt>Idempotency key</dt>
+            <dd>
+              <code>{entry.idempotencyKey}</code>
+            </dd>
+          </div>
+        ) : null}
+        {entry.batchId ? (
+          <div>
+            <dt>Batch ID</dt>
+            <dd>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => onFilterBatch(entry.batchId ?? '')}
+              >
+                {entry.batchId}
+              </button>
+            </dd>
+          </div>
+        ) : null}
+        {entry.replayOf ? (
+          <div>
+            <dt>Replay of</dt>
+            <dd>
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => onOpen(entry.replayOf ?? 0)}
+              >
+                call #{entry.replayOf}
+              </button>
+            </dd>
+          </div>
+        ) : null}
+        {entry.unchecked ? (
+          <div>
+            <dt>Checks</dt>
+            <dd>Sent without the portal’s local checks</dd>
+          </div>
+        ) : null}
+      </dl>
+
+      <div className="button-row">
+        <button type="button" className="button button--secondary" onClick={() => void copyCurl()}>
+          Copy as cURL
+        </button>
+        {kind ? (
+          <>
+            <button
+              type="button"
+              className="button"
+              disabled={notReplayable !== null}
+              onClick={() => setConfirming(true)}
+            >
+              Send again
+            </button>
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={notReplayable !== null || !elements}
+              onClick={editAndSend}
+            >
+              Edit and send
+            </button>
+          </>
+        ) : null}
+      </div>
+      {kind && notReplayable ? <p className="field__hint">{notReplayable}</p> : null}
+      {replay ? (
+        <p
+          role={replay.ok ? 'status' : 'alert'}
+          className={replay.ok ? 'notice notice--success' : 'notice notice--error'}
+        >
+          {replay.message}
+        </p>
+      ) : null}
+      {curl ? (
+        <div className="inspector__curl">
+          <p role="status">
+            {curl.copied
+              ? 'The cURL command is copied. It reads the key and the secret from your shell:'
+              : 'The cURL command (copy it from here). It reads the key and the secret from your shell:'}
+          </p>
+          <CodeBlock label="cURL command" className="inspector__code">
+            {curl.curl}
+          </CodeBlock>
+          <p className="field__hint">
+            Set <code>VMS_API_KEY</code> and <code>VMS_API_SECRET</code> first; the signature is
+            computed by:
+          </p>
+          <CodeBlock label="Signature snippet" className="inspector__code">
+            {curl.snippet}
+          </CodeBlock>
+        </div>
+      ) : null}
+
+      <Body title="Request body" body={entry.requestBody} />
+      <Body title="Response body" body={entry.responseBody} />
+      {Object.keys(entry.responseHeaders).length > 0 ? (
+        <details className="inspector__body-part">
+          <summary>Response headers</summary>
+          <dl className="facts">
+            {Object.entries(entry.responseHeaders).map(([name, value]) => (
+              <div key={name}>
+                <dt>{name}</dt>
+                <dd className="user-text">{value}</dd>
+              </div>
+            ))}
+          </dl>
+        </details>
+      ) : null}
+      {entry.lateAnswer ? (
+        <>
+          <h3>The VMS’s late answer ({entry.lateAnswer.status})</h3>
+          <Body title="Late answer body" body={entry.lateAnswer.body} />
+        </>
+      ) : null}
+      {entry.related.length > 0 ? (
+        <>
+          <h3>Other calls about this batch</h3>
+          <CallList calls={entry.related} onOpen={onOpen} />
+        </>
+      ) : null}
+      {entry.replays.length > 0 ? (
+        <>
+          <h3>Sent again as</h3>
+          <CallList calls={entry.replays} onOpen={onOpen} />
+        </>
+      ) : null}
+
+      <ConfirmDialog
+        open={confirming}
+        title="Send this call to the VMS again?"
+        confirmLabel="Send it again"
+        onConfirm={() => void sendAgain()}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>
+          This sends the same {entry.itemCount ?? ''} {entry.itemCount === 1 ? 'item' : 'items'} to
+          the VMS again as a new batch, signed anew: the VMS will process{' '}
+          {entry.itemCount === 1 ? 'it' : 'them'} again, and may create{' '}
+          {entry.itemCount === 1 ? 'a duplicate' : 'duplicates'}.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}

@@ -1,0 +1,51 @@
+import type { JournalBody, JournalDetail } from '../../../domain/journal';
+import type { WireItem } from '../../../core/batch/model/batch-kind';
+import { wireOf } from '../../../core/batch/model/raw-json';
+
+/**
+ * What the inspector can do again with a recorded call (issue 14, point 3): only a POST that
+ * reached the VMS, whose body was kept whole and unredacted, can be sent again as it was.
+ */
+export function whyNotReplayable(entry: JournalDetail): string | null {
+  if (entry.method !== 'POST') return 'Only a POST (a batch) can be sent again.';
+  if (entry.outcome === 'refused')
+    return 'The portal refused this call itself: nothing reached the VMS to send again.';
+  const body = entry.requestBody;
+  if (!body) return 'This call had no body to send again.';
+  if (body.truncated)
+    return `Its body (${body.size.toLocaleString('en-US')} bytes) was kept only in part, so it cannot be sent again as it was.`;
+  if (body.redacted)
+    return 'A secret was cut out of its body when it was recorded, so it cannot be sent again as it was.';
+  if (body.encoding !== 'utf8') return 'Its body is not text, so it cannot be sent again.';
+  return null;
+}
+
+/** The recorded body's items, for the tray: objects of text values as wire items, others raw. */
+export function replayElements(body: JournalBody): Array<{ wire: WireItem; raw?: unknown }> | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(value)) return null;
+  return value.map((element: unknown) => {
+    const wire = wireOf(element);
+    const plain =
+      element !== null &&
+      typeof element === 'object' &&
+      !Array.isArray(element) &&
+      Object.values(element).every((cell) => typeof cell === 'string');
+    return plain ? { wire } : { wire, raw: element };
+  });
+}
+
+/** A body for reading: JSON indented, anything else as it is. */
+export function prettyBody(body: JournalBody): string {
+  if (body.encoding !== 'utf8') return `(${body.size} bytes, not text; base64:)\n${body.text}`;
+  try {
+    return JSON.stringify(JSON.parse(body.text), null, 2);
+  } catch {
+    return body.text;
+  }
+}

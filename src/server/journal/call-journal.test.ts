@@ -1,0 +1,238 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { journalFilterSchema } from '../../domain/journal';
+import type { JournalSettings } from '../config';
+import { createJournalStore } from '../store/journal-calls';
+import type { JournalStore } from '../store/journal-store';
+import { openPortalDatabase, type PortalDatabase } from '../store/portal-database';
+import { CallJournal, type CallToRecord, type JournalLog } from './call-journal';
+
+const day = 24 * 60 * 60 * 1000;
+const settings: JournalSettings = {
+  enabled: true,
+  retentionMs: 30 * day,
+  maxBytes: 500 * 1024 * 1024,
+  bodyLimitBytes: 256 * 1024,
+};
+
+let dir: string;
+let database: PortalDatabase;
+let clock: number;
+let logged: { level: string; details: unknown; message: string }[];
+let health: (string | null)[];
+const journals: CallJournal[] = [];
+
+const log: JournalLog = {
+  error: (details, message) => logged.push({ level: 'error', details, message }),
+  warn: (details, message) => logged.push({ level: 'warn', details, message }),
+  info: (details, message) => logged.push({ level: 'info', details, message }),
+};
+
+function call(overrides: Partial<CallToRecord> = {}): CallToRecord {
+  return {
+    at: clock,
+    operation: 'requisitionimport',
+    method: 'POST',
+    path: '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001',
+    url: 'http://vms.example/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001',
+    clientOrgId: 1001,
+    vendorOrgId: 9001,
+    itemCount: 1,
+    idempotencyKey: null,
+    replayed: false,
+    status: 202,
+    upstreamStatus: 202,
+    outcome: 'forwarded',
+    errorCode: null,
+    failure: null,
+    latencyMs: 4,
+    replayOf: null,
+    unchecked: false,
+    requestBody: Buffer.from('[{"clientinternalreq":"REQ-1"}]'),
+    responseBody: Buffer.from('{"batchid":"rb_1","received":1}'),
+    responseHeaders: { 'content-type': 'application/json' },
+    signature: 'f'.repeat(64),
+    ...overrides,
+  };
+}
+
+async function open(store: JournalStore, more: Partial<JournalSettings> = {}) {
+  const journal = await CallJournal.open({
+    store,
+    settings: { ...settings, ...more },
+    secrets: ['the-api-key', 'the-api-secret'],
+    log,
+    onHealth: (problem) => health.push(problem),
+    now: () => clock,
+  });
+  journals.push(journal);
+  return journal;
+}
+
+async function listed(journal: CallJournal, filter: Record<string, string> = {}) {
+  const reader = await journal.reader();
+  return reader.list(journalFilterSchema.parse(filter), {
+    order: 'newest',
+    from: null,
+    limit: 200,
+  });
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'call-journal-'));
+  database = await openPortalDatabase(join(dir, 'portal.db'));
+  clock = Date.UTC(2026, 10, 20);
+  logged = [];
+  health = [];
+});
+
+afterEach(async () => {
+  for (const journal of journals.splice(0)) await journal.close().catch(() => {});
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('CallJournal', () => {
+  it('numbers calls on from the last one stored, across a restart', async () => {
+    const first = await open(createJournalStore(database.db));
+    expect(first.record(call())).toBe(1);
+    expect(first.record(call())).toBe(2);
+    await first.close();
+    const again = await open(createJournalStore(database.db));
+    expect(again.record(call())).toBe(3);
+    expect((await listed(again)).map((entry) => entry.id)).toEqual([3, 2, 1]);
+  });
+
+  it('writes later, never while recording, and knows what it has queued', async () => {
+    const journal = await open(createJournalStore(database.db));
+    const id = journal.record(call()) ?? 0;
+    const count = () =>
+      database.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM journal_calls').get()?.n;
+    expect(count()).toBe(0);
+    expect(await journal.exists(id)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(count()).toBe(1);
+    expect(await journal.exists(id)).toBe(true);
+    expect(await journal.exists(id + 1)).toBe(false);
+  });
+
+  it('derives the batch id from a POST’s answer and from a poll’s query', async () => {
+    const journal = await open(createJournalStore(database.db));
+    journal.record(call());
+    journal.record(
+      call({
+        operation: 'requisitionresults',
+        method: 'GET',
+        path: '/api/vms/requisitionresults?Client_Org_Id=1001&Vendor_Org_Id=9001&batchid=rb_1',
+        requestBody: null,
+        responseBody: Buffer.from('[]'),
+      }),
+    );
+    journal.record(call({ status: 400, responseBody: Buffer.from('{"batchid":"not-accepted"}') }));
+    expect((await listed(journal)).map((entry) => entry.batchId)).toEqual([null, 'rb_1', 'rb_1']);
+  });
+
+  it('scrubs the call’s signature from a repeated body too', async () => {
+    const journal = await open(createJournalStore(database.db));
+    const echo = Buffer.from(`bad signature ${'a'.repeat(64)}`);
+    journal.record(call({ responseBody: echo, signature: 'b'.repeat(64) }));
+    journal.record(call({ responseBody: echo, signature: 'a'.repeat(64) }));
+    const reader = await journal.reader();
+    expect((await reader.get(1))?.responseBody?.text).toBe(`bad signature ${'a'.repeat(64)}`);
+    expect((await reader.get(2))?.responseBody).toMatchObject({
+      text: 'bad signature [redacted]',
+      redacted: true,
+    });
+  });
+
+  it('goes on when a write fails: logged once, without bodies, told to health, then recovers', async () => {
+    const store = createJournalStore(database.db);
+    let broken = true;
+    const failing: JournalStore = {
+      ...store,
+      write: async (records, late) => {
+        if (broken)
+          throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+        return store.write(records, late);
+      },
+    };
+    const journal = await open(failing);
+    for (let i = 0; i < 5; i += 1) {
+      expect(
+        journal.record(call({ requestBody: Buffer.from('[{"secretive":"payload"}]') })),
+      ).not.toBeNull();
+      await journal.flush();
+    }
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatchObject({
+      level: 'error',
+      details: { code: 'SQLITE_FULL', reason: 'database or disk is full' },
+    });
+    expect(JSON.stringify(logged)).not.toContain('payload');
+    expect(health).toEqual([
+      'call journal (PORTAL_DB): database or disk is full; calls are not being recorded',
+    ]);
+
+    broken = false;
+    journal.record(call());
+    await journal.flush();
+    expect(logged.at(-1)).toMatchObject({ level: 'info', details: { unrecorded: 5 } });
+    expect(health.at(-1)).toBeNull();
+    expect(await listed(journal)).toHaveLength(1);
+  });
+
+  it('goes on when the database is full (SQLite max_page_count)', async () => {
+    const journal = await open(createJournalStore(database.db));
+    journal.record(call());
+    await journal.flush();
+    const pages = Number(database.db.pragma('page_count', { simple: true }));
+    database.db.pragma(`max_page_count = ${pages}`);
+    const big = Buffer.from(JSON.stringify({ filler: 'x'.repeat(200_000) }));
+    expect(journal.record(call({ requestBody: big }))).not.toBeNull();
+    await journal.flush();
+    expect(logged[0]?.details).toMatchObject({ code: 'SQLITE_FULL' });
+    database.db.pragma('max_page_count = 1073741823');
+    journal.record(call());
+    await journal.flush();
+    expect((await listed(journal)).map((entry) => entry.id)).toEqual([3, 1]);
+  });
+});
+
+describe('retention', () => {
+  it('prunes calls older than JOURNAL_RETENTION_DAYS at start', async () => {
+    const journal = await open(createJournalStore(database.db), { retentionMs: 2 * day });
+    for (let age = 5; age >= 0; age -= 1) journal.record(call({ at: clock - age * day }));
+    await journal.close();
+    clock += 1000;
+    const again = await open(createJournalStore(database.db), { retentionMs: 2 * day });
+    // Two days and a second: the call from two days before is out too.
+    expect((await listed(again)).map((entry) => entry.id)).toEqual([6, 5]);
+  });
+
+  it('prunes the oldest calls until the database uses at most 90 % of JOURNAL_MAX_MB', async () => {
+    const maxBytes = 1024 * 1024;
+    const journal = await open(createJournalStore(database.db), { maxBytes });
+    // 60 distinct batches of 100 requisitions with a random reference each: ~3 MB in all.
+    for (let i = 0; i < 60; i += 1) {
+      const items = Array.from({ length: 100 }, (_, k) => ({
+        clientinternalreq: `REQ-${i}-${k}-${randomBytes(8).toString('hex')}`,
+        titlerole: `Role ${i * 100 + k}`,
+        shortdescription: randomBytes(96).toString('base64'),
+      }));
+      journal.record(call({ requestBody: Buffer.from(JSON.stringify(items)) }));
+    }
+    await journal.flush();
+    const store = createJournalStore(database.db);
+    expect(await store.usedBytes()).toBeGreaterThan(1.5 * maxBytes);
+    await journal.prune();
+    expect(await store.usedBytes()).toBeLessThanOrEqual(maxBytes * 0.9);
+    const kept = (await listed(journal)).map((entry) => entry.id);
+    expect(kept.length).toBeGreaterThan(3);
+    // The newest stay, the oldest went.
+    expect(kept[0]).toBe(60);
+    expect(Math.min(...kept)).toBe(61 - kept.length);
+  });
+});

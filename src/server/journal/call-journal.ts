@@ -1,0 +1,288 @@
+import type { JournalSettings } from '../config';
+import type {
+  JournalLateRecord,
+  JournalReader,
+  JournalRecord,
+  JournalStore,
+} from '../store/journal-store';
+import { RecordMaker, type CallToRecord, type LateAnswerToRecord } from './call-record';
+import { pruneJournal } from './journal-retention';
+
+export type { CallToRecord, LateAnswerToRecord } from './call-record';
+
+type Pending =
+  | { kind: 'call'; id: number; call: CallToRecord }
+  | { kind: 'late'; id: number; answer: LateAnswerToRecord };
+
+/** Where the journal reports: the server's logger. Never given a body. */
+export interface JournalLog {
+  error(details: { code: string; reason: string }, message: string): void;
+  warn(details: { dropped: number }, message: string): void;
+  info(details: Record<string, number>, message: string): void;
+}
+
+export interface CallJournalOptions {
+  store: JournalStore;
+  settings: JournalSettings;
+  /** The API key and secret: replaced by [redacted] wherever they appear. */
+  secrets: readonly string[];
+  log: JournalLog;
+  /** Told when writes start failing (a reason) and when they work again (null). */
+  onHealth?: (problem: string | null) => void;
+  now?: () => number;
+  /** How often retention runs besides at start (default 10 minutes). */
+  pruneEveryMs?: number;
+  /** How long a call may wait in the queue for others to share its transaction (default 50 ms). */
+  flushDelayMs?: number;
+}
+
+/**
+ * Most calls one transaction writes; most time one turn of writing may hold the event loop. A
+ * transaction costs a few pages written to the WAL whatever it holds, so calls are gathered for
+ * up to `flushDelayMs` (or until a batch is full): for the proxy bench's batch the journal's
+ * writing costs ~75 µs a call alone in its transaction, ~33 µs with 10 or more.
+ */
+const batchSize = 64;
+/**
+ * A batch also ends past this many body bytes: a new body costs its hashing, compression and
+ * indexing (~15 µs per KB of JSON, FTS5 the most), so 512 KB of new bodies hold the event loop
+ * for about 8 ms; repeated bodies cost a comparison.
+ */
+const batchBytes = 512 * 1024;
+const turnBudgetMs = 8;
+/** Past these, calls go unrecorded rather than pile up in memory (a store far behind or broken). */
+const maxQueued = 10_000;
+const maxQueuedBytes = 64 * 1024 * 1024;
+
+function pendingBytes(item: Pending): number {
+  return item.kind === 'call'
+    ? (item.call.requestBody?.length ?? 0) + (item.call.responseBody?.length ?? 0)
+    : (item.answer.body?.length ?? 0);
+}
+
+function describe(error: unknown): { code: string; reason: string } {
+  const code =
+    typeof error === 'object' && error !== null && typeof Reflect.get(error, 'code') === 'string'
+      ? String(Reflect.get(error, 'code'))
+      : 'unknown';
+  // Store errors name what failed (disk full, read-only…), never the data being written.
+  const reason = (error instanceof Error ? error.message : String(error)).slice(0, 300);
+  return { code, reason };
+}
+
+/**
+ * The call journal (decision 025): every call through the proxy, recorded without slowing or
+ * failing it. `record` only queues; the queue is written dozens of calls per transaction on a
+ * later turn of the event loop, when the answer is long on its way. A write that fails is logged
+ * once (no bodies), reported to health, and the calls in it go unrecorded; the proxy never waits
+ * for the journal.
+ */
+export class CallJournal {
+  private readonly store: JournalStore;
+  private readonly settings: JournalSettings;
+  private readonly log: JournalLog;
+  private readonly now: () => number;
+  private nextId: number;
+  private queue: Pending[] = [];
+  private readonly queuedIds = new Set<number>();
+  private queuedBytes = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private immediate = false;
+  private readonly flushDelayMs: number;
+  private readonly records: RecordMaker;
+  /** Writes in order, one at a time. */
+  private writing: Promise<void> = Promise.resolve();
+  private failing = false;
+  private unrecorded = 0;
+  private overflowing = false;
+  private pruning: Promise<void> | null = null;
+  private readonly pruneTimer: NodeJS.Timeout;
+
+  private constructor(
+    private readonly options: CallJournalOptions,
+    lastId: number,
+  ) {
+    this.store = options.store;
+    this.settings = options.settings;
+    this.records = new RecordMaker(options.secrets, options.settings.bodyLimitBytes);
+    this.log = options.log;
+    this.now = options.now ?? Date.now;
+    this.nextId = lastId + 1;
+    this.flushDelayMs = options.flushDelayMs ?? 50;
+    this.pruneTimer = setInterval(() => void this.prune(), options.pruneEveryMs ?? 10 * 60_000);
+    this.pruneTimer.unref();
+  }
+
+  /** Opens the journal on its store and prunes what retention no longer allows. */
+  static async open(options: CallJournalOptions): Promise<CallJournal> {
+    const journal = new CallJournal(options, await options.store.lastId());
+    await journal.prune();
+    return journal;
+  }
+
+  /**
+   * Queues a call; returns its id, or null when the journal is too far behind to take it (the
+   * call itself is unaffected either way).
+   */
+  record(call: CallToRecord): number | null {
+    const bytes = (call.requestBody?.length ?? 0) + (call.responseBody?.length ?? 0);
+    if (this.queue.length >= maxQueued || this.queuedBytes + bytes > maxQueuedBytes) {
+      this.unrecorded += 1;
+      if (!this.overflowing) {
+        this.overflowing = true;
+        this.log.warn(
+          { dropped: 1 },
+          'call journal: writing is far behind; calls go unrecorded until it catches up',
+        );
+      }
+      return null;
+    }
+    const id = this.nextId;
+    this.nextId += 1;
+    this.queue.push({ kind: 'call', id, call });
+    this.queuedIds.add(id);
+    this.queuedBytes += bytes;
+    this.schedule();
+    return id;
+  }
+
+  /** Adds the late answer of a call recorded as 504 (after its record, in the same order). */
+  recordLateAnswer(id: number, answer: LateAnswerToRecord): void {
+    this.queue.push({ kind: 'late', id, answer });
+    this.queuedBytes += answer.body?.length ?? 0;
+    this.schedule();
+  }
+
+  /** Whether a call with this id is recorded (or about to be). */
+  async exists(id: number): Promise<boolean> {
+    return this.queuedIds.has(id) || (await this.store.exists(id));
+  }
+
+  /** The stored calls to read, with everything queued written first (a call just made shows). */
+  async reader(): Promise<JournalReader> {
+    await this.flush();
+    return this.store;
+  }
+
+  /** Writes everything queued so far. */
+  async flush(): Promise<void> {
+    this.writing = this.writing.then(() => this.drain(Number.POSITIVE_INFINITY));
+    await this.writing;
+  }
+
+  /** A write on a later turn: at once when a batch is full, else after flushDelayMs. */
+  private schedule(): void {
+    if (this.immediate) return;
+    if (this.queue.length >= batchSize || this.queuedBytes >= batchBytes) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
+      this.immediate = true;
+      setImmediate(() => {
+        this.immediate = false;
+        this.startWriting();
+      });
+      return;
+    }
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.startWriting();
+    }, this.flushDelayMs);
+  }
+
+  private startWriting(): void {
+    this.writing = this.writing.then(() => this.drain(turnBudgetMs));
+  }
+
+  /** Writes batches until the queue is empty or the turn's budget is spent (then a next turn). */
+  private async drain(budgetMs: number): Promise<void> {
+    const started = performance.now();
+    while (this.queue.length > 0) {
+      const batch = this.takeBatch();
+      await this.write(batch);
+      if (performance.now() - started > budgetMs) break;
+    }
+    if (this.queue.length > 0) this.schedule();
+  }
+
+  /** The next calls to write together: up to batchSize of them, or batchBytes of bodies. */
+  private takeBatch(): Pending[] {
+    let count = 0;
+    let bytes = 0;
+    while (count < this.queue.length && count < batchSize && bytes < batchBytes) {
+      const item = this.queue[count];
+      bytes += item ? pendingBytes(item) : 0;
+      count += 1;
+    }
+    return this.queue.splice(0, count);
+  }
+
+  private async write(batch: Pending[]): Promise<void> {
+    const records: JournalRecord[] = [];
+    const late: JournalLateRecord[] = [];
+    try {
+      for (const item of batch) {
+        if (item.kind === 'call') records.push(this.records.call(item.id, item.call));
+        else late.push(this.records.late(item.id, item.answer));
+      }
+      await this.store.write(records, late);
+      this.worked();
+    } catch (error) {
+      this.failed(error, records.length);
+    } finally {
+      for (const item of batch) {
+        if (item.kind === 'call') this.queuedIds.delete(item.id);
+        this.queuedBytes -= pendingBytes(item);
+      }
+      if (this.overflowing && this.queue.length < maxQueued / 2) this.overflowing = false;
+    }
+  }
+
+  private worked(): void {
+    if (!this.failing) return;
+    this.failing = false;
+    this.log.info({ unrecorded: this.unrecorded }, 'call journal: writes work again');
+    this.unrecorded = 0;
+    this.options.onHealth?.(null);
+  }
+
+  private failed(error: unknown, calls: number): void {
+    this.unrecorded += calls;
+    if (this.failing) return;
+    this.failing = true;
+    const details = describe(error);
+    this.log.error(
+      details,
+      'call journal: could not write to the portal database; calls go on, unrecorded',
+    );
+    this.options.onHealth?.(
+      `call journal (PORTAL_DB): ${details.reason}; calls are not being recorded`,
+    );
+  }
+
+  /** Retention (pruneJournal): at start, every few minutes, never twice at once. */
+  prune(): Promise<void> {
+    this.pruning ??= this.pruneNow().finally(() => {
+      this.pruning = null;
+    });
+    return this.pruning;
+  }
+
+  private async pruneNow(): Promise<void> {
+    try {
+      await pruneJournal(this.store, this.settings, this.now());
+    } catch (error) {
+      // Not "once": it runs every few minutes at most, and a failing prune is worth repeating.
+      this.log.error(describe(error), 'call journal: retention could not prune old calls');
+    }
+  }
+
+  /** Stops retention and writes what is queued. */
+  async close(): Promise<void> {
+    clearInterval(this.pruneTimer);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.pruning;
+    await this.flush();
+  }
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import type { JournalFailure, JournalOutcome } from '../../domain/journal';
+import type { VmsOperation } from '../../domain/vms-contract';
+import type { JournalLateRecord, JournalRecord } from '../store/journal-store';
+import { keptBody, RecentBodies, scrubText, secretNeedles } from './kept-body';
+
+/** One call through the proxy as the proxy hands it over: raw bodies, nothing derived yet. */
+export interface CallToRecord {
+  at: number;
+  operation: VmsOperation | null;
+  method: string;
+  path: string;
+  url: string | null;
+  clientOrgId: number | null;
+  vendorOrgId: number | null;
+  itemCount: number | null;
+  idempotencyKey: string | null;
+  replayed: boolean;
+  status: number;
+  upstreamStatus: number | null;
+  outcome: JournalOutcome;
+  errorCode: string | null;
+  failure: JournalFailure | null;
+  latencyMs: number;
+  replayOf: number | null;
+  unchecked: boolean;
+  requestBody: Buffer | null;
+  responseBody: Buffer | null;
+  responseHeaders: Record<string, string>;
+  /** The signature the call was signed with: searched for in its bodies, never stored. */
+  signature: string | null;
+}
+
+/** A keyed batch's answer that arrived after the browser was told 504. */
+export interface LateAnswerToRecord {
+  status: number;
+  latencyMs: number;
+  headers: Record<string, string>;
+  body: Buffer | null;
+  signature: string | null;
+}
+
+const acceptedBatchSchema = z.looseObject({ batchid: z.string().min(1).max(200) });
+
+/** The batch id in a POST's 2xx answer (`{"batchid": …}`), if it has one. */
+function acceptedBatchId(status: number, body: Buffer | null): string | null {
+  if (status < 200 || status >= 300 || !body || body.length > 64 * 1024) return null;
+  try {
+    const parsed = acceptedBatchSchema.safeParse(JSON.parse(body.toString('utf8')));
+    return parsed.success ? parsed.data.batchid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The batch a call is about: a POST's 2xx answer names it, a results poll asks for it. */
+function batchIdOf(call: CallToRecord): string | null {
+  if (call.method === 'POST') return acceptedBatchId(call.status, call.responseBody);
+  const queryAt = call.path.indexOf('?');
+  if (queryAt < 0 || !call.operation?.endsWith('results')) return null;
+  const batchId = new URLSearchParams(call.path.slice(queryAt + 1)).get('batchid');
+  return batchId === null || batchId === '' ? null : batchId.slice(0, 200);
+}
+
+/**
+ * Turns calls as the proxy hands them over into the journal's records: secrets replaced in
+ * bodies, headers and paths (the key and secret always; the call's signature in what could echo
+ * it), bodies cut to the limit and identified by SHA-256, the batch id found. Runs on the
+ * journal's write turn, never on the request path.
+ */
+export class RecordMaker {
+  private readonly needles: Buffer[];
+  private readonly recent = new RecentBodies();
+
+  constructor(
+    secrets: readonly string[],
+    private readonly bodyLimitBytes: number,
+  ) {
+    this.needles = secretNeedles(secrets);
+  }
+
+  call(id: number, call: CallToRecord): JournalRecord {
+    const signature = call.signature ? (secretNeedles([call.signature])[0] ?? null) : null;
+    const needles = signature ? [...this.needles, signature] : this.needles;
+    const limit = this.bodyLimitBytes;
+    const batchId = batchIdOf(call);
+    return {
+      id,
+      at: call.at,
+      operation: call.operation,
+      method: call.method,
+      path: scrubText(call.path, needles),
+      url: call.url === null ? null : scrubText(call.url, needles),
+      clientOrgId: call.clientOrgId,
+      vendorOrgId: call.vendorOrgId,
+      itemCount: call.itemCount,
+      batchId: batchId === null ? null : scrubText(batchId, needles),
+      idempotencyKey: call.idempotencyKey,
+      replayed: call.replayed,
+      status: call.status,
+      upstreamStatus: call.upstreamStatus,
+      outcome: call.outcome,
+      errorCode: call.errorCode,
+      failure: call.failure,
+      latencyMs: Math.round(call.latencyMs * 10) / 10,
+      replayOf: call.replayOf,
+      unchecked: call.unchecked,
+      // The request body arrived before its signature was made: only the answer can echo it.
+      requestBody: this.recent.keep(call.requestBody, limit, this.needles, null),
+      responseBody: this.recent.keep(call.responseBody, limit, this.needles, signature),
+      responseHeaders: this.cleanHeaders(call.responseHeaders, needles),
+    };
+  }
+
+  late(id: number, answer: LateAnswerToRecord): JournalLateRecord {
+    const needles = answer.signature
+      ? [...this.needles, ...secretNeedles([answer.signature])]
+      : this.needles;
+    return {
+      id,
+      status: answer.status,
+      latencyMs: Math.round(answer.latencyMs * 10) / 10,
+      headers: this.cleanHeaders(answer.headers, needles),
+      body: keptBody(answer.body, this.bodyLimitBytes, needles),
+      batchId: acceptedBatchId(answer.status, answer.body),
+    };
+  }
+
+  private cleanHeaders(headers: Record<string, string>, needles: readonly Buffer[]) {
+    const clean: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) clean[name] = scrubText(value, needles);
+    return clean;
+  }
+}

@@ -1,0 +1,221 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { journalCurlSchema, journalPageSchema, type JournalEntry } from '../../domain/journal';
+import { verifySignature } from '../../node/signature';
+import { sandboxDemo } from '../../sandbox/index';
+import {
+  startCaptureUpstream,
+  startTestPortal,
+  testConfig,
+  testCredentials,
+  type CaptureUpstream,
+  type TestPortal,
+} from '../../test-support/capture-upstream';
+import { loadConfig } from '../config';
+import { startPortal, type RunningPortal } from '../start';
+import { curlFor, shellQuote } from './curl';
+
+// Issue 14: "Copy as cURL" reproduces the call against the VMS, signed by the shown snippet from
+// $VMS_API_KEY and $VMS_API_SECRET. These tests run it, with bash, openssl and curl.
+
+const run = promisify(execFile);
+const orgs = '?Client_Org_Id=1001&Vendor_Org_Id=9001';
+const json = { 'content-type': 'application/json' };
+
+/** Runs a copied command with the credentials in the environment; the HTTP status and body. */
+async function runCurl(curl: string, credentials: { apiKey: string; apiSecret: string }) {
+  const { stdout } = await run('bash', ['-c', `${curl} --write-out '\\n%{http_code}'`], {
+    env: {
+      PATH: process.env.PATH,
+      VMS_API_KEY: credentials.apiKey,
+      VMS_API_SECRET: credentials.apiSecret,
+    },
+  });
+  const at = stdout.lastIndexOf('\n');
+  return { status: Number(stdout.slice(at + 1)), body: stdout.slice(0, at) };
+}
+
+async function lastCall(portal: { url: string }) {
+  const res = await fetch(`${portal.url}/api/journal?limit=1`);
+  const [entry] = journalPageSchema.parse(await res.json()).entries;
+  if (!entry) throw new Error('nothing in the journal');
+  const copied = await fetch(`${portal.url}/api/journal/${entry.id}/curl`);
+  return { entry, ...journalCurlSchema.parse(await copied.json()) };
+}
+
+describe('the copied command against a capturing upstream', () => {
+  let dir: string;
+  let upstream: CaptureUpstream;
+  let portal: TestPortal;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'journal-curl-'));
+    upstream = await startCaptureUpstream();
+    portal = await startTestPortal(testConfig(upstream.url, { PORTAL_DB: join(dir, 'portal.db') }));
+  });
+
+  afterAll(async () => {
+    await portal.close();
+    await upstream.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends the body byte for byte, signed with a signature the VMS accepts', async () => {
+    // Quotes, a backslash, $ and backticks, non-ASCII: nothing in the body is the shell's.
+    const body = `[{"titlerole":"O'Brien's \\"lead\\" $HOME \`id\` — Zürich"}]\n`;
+    await portal.call('POST', `/api/vms/requisitionimport${orgs}`, { headers: json, body });
+    const { curl } = await lastCall(portal);
+    for (const secret of [testCredentials.apiKey, testCredentials.apiSecret]) {
+      expect(curl).not.toContain(secret);
+    }
+    expect(curl).not.toMatch(/[0-9a-f]{64}/);
+
+    upstream.requests.length = 0;
+    const answer = await runCurl(curl, testCredentials);
+    expect(answer.status).toBe(202);
+    const [sent] = upstream.requests;
+    expect(sent?.method).toBe('POST');
+    expect(sent?.path).toBe('/requisitionimport');
+    expect(sent?.query).toBe(orgs);
+    expect(sent?.body.toString('utf8')).toBe(body);
+    expect(sent?.headers['x-api-key']).toBe(testCredentials.apiKey);
+    expect(
+      verifySignature(
+        testCredentials.apiKey,
+        testCredentials.apiSecret,
+        String(sent?.headers['x-signature']),
+        {
+          skewSeconds: 5,
+        },
+      ),
+    ).toBe(true);
+  });
+});
+
+describe('the copied command against the sandbox VMS', () => {
+  let dir: string;
+  let portal: RunningPortal;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'journal-curl-sandbox-'));
+    portal = await startPortal(
+      loadConfig({
+        PORT: '0',
+        SANDBOX_PORT: '0',
+        SANDBOX_DB: ':memory:',
+        PORTAL_DB: join(dir, 'portal.db'),
+        SANDBOX_PROCESSING_DELAY_MS: '0',
+        LOG_LEVEL: 'silent',
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await portal.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gets a 2xx with the demo credentials, for a batch and for a list', async () => {
+    const sent = await fetch(`${portal.url}/api/vms/requisitionimport${orgs}`, {
+      method: 'POST',
+      headers: json,
+      body: '[{"clientinternalreq":"CURL-1","titlerole":"Analyst"}]',
+    });
+    expect(sent.status).toBe(202);
+    const batch = await lastCall(portal);
+    expect(batch.curl).toContain(`--url '${portal.upstreamUrl}/requisitionimport${orgs}'`);
+    const posted = await runCurl(batch.curl, sandboxDemo);
+    expect(posted.status).toBe(202);
+    expect(posted.body).toMatch(/"batchid":"rb_/);
+
+    await fetch(`${portal.url}/api/vms/requisitions${orgs}`);
+    const list = await lastCall(portal);
+    const listed = await runCurl(list.curl, sandboxDemo);
+    expect(listed.status).toBe(200);
+    expect(JSON.parse(listed.body)).toBeInstanceOf(Array);
+
+    // Wrong credentials: the sandbox refuses, so the 2xx above was the signature's doing.
+    const refused = await runCurl(list.curl, {
+      apiKey: sandboxDemo.apiKey,
+      apiSecret: 'wrong-secret',
+    });
+    expect(refused.status).toBe(403);
+  });
+});
+
+describe('curlFor', () => {
+  const entry = (overrides: Partial<JournalEntry>): JournalEntry => ({
+    id: 1,
+    at: '2026-11-20T10:00:00.000Z',
+    operation: 'requisitionimport',
+    method: 'POST',
+    path: `/api/vms/requisitionimport${orgs}`,
+    clientOrgId: 1001,
+    vendorOrgId: 9001,
+    itemCount: 1,
+    batchId: null,
+    idempotencyKey: null,
+    replayed: false,
+    status: 202,
+    upstreamStatus: 202,
+    outcome: 'forwarded',
+    errorCode: null,
+    failure: null,
+    latencyMs: 3,
+    replayOf: null,
+    unchecked: false,
+    requestSize: 4,
+    responseSize: null,
+    url: `http://old-vms.example/requisitionimport${orgs}`,
+    requestBody: null,
+    responseHeaders: {},
+    responseBody: null,
+    lateAnswer: null,
+    ...overrides,
+  });
+  const body = {
+    encoding: 'utf8',
+    size: 4,
+    sha256: '0'.repeat(64),
+    truncated: false,
+    redacted: false,
+  } as const;
+
+  it('aims at the VMS configured now, with the call’s query', () => {
+    const { curl } = curlFor(
+      entry({ requestBody: { ...body, text: '[{}]' } }),
+      'requisitionimport',
+      'https://vms.example/api/',
+    );
+    expect(curl).toContain(`--url 'https://vms.example/api/requisitionimport${orgs}'`);
+    expect(curl.startsWith("printf '%s' '[{}]' | curl")).toBe(true);
+  });
+
+  it('decodes a body kept in base64, and says when a body was cut or redacted', () => {
+    const { curl } = curlFor(
+      entry({
+        requestBody: {
+          ...body,
+          text: 'AAEC',
+          encoding: 'base64',
+          truncated: true,
+          size: 9000,
+          redacted: true,
+        },
+      }),
+      'requisitionimport',
+      'https://vms.example/',
+    );
+    expect(curl).toContain("printf '%s' 'AAEC' | base64 -d | curl");
+    expect(curl).toContain('# The journal kept only part of this body (9000 bytes');
+    expect(curl).toContain('# A secret in this body was replaced');
+  });
+
+  it('quotes for the shell', () => {
+    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+  });
+});

@@ -1,0 +1,54 @@
+import type { JournalEntry, JournalExportFormat, JournalFilter } from '../../domain/journal';
+import type { JournalReader } from '../store/journal-store';
+import { harCreator, harEntry } from './har';
+
+/** Entries read per page while exporting: enough to keep the stream busy, a few MB at most. */
+const exportPage = 100;
+
+/**
+ * The export of a selection, oldest first (HAR's preferred order), as text chunks: a page of
+ * entries is read, written out, and only then the next one read, so a selection of any size is
+ * streamed without being held in memory. The first page is read before anything is sent (the
+ * caller awaits it), so a search the store refuses is still a clean 400.
+ */
+export async function exportChunks(
+  reader: JournalReader,
+  filter: JournalFilter,
+  format: JournalExportFormat,
+  portalOrigin: string,
+): Promise<AsyncGenerator<string>> {
+  const first = await reader.entries(filter, { order: 'oldest', from: null, limit: exportPage });
+
+  async function* pages(): AsyncGenerator<JournalEntry[]> {
+    let page = first;
+    while (page.length > 0) {
+      yield page;
+      const last = page.at(-1);
+      if (page.length < exportPage || last === undefined) return;
+      page = await reader.entries(filter, { order: 'oldest', from: last.id, limit: exportPage });
+    }
+  }
+
+  async function* har(): AsyncGenerator<string> {
+    yield `{"log":{"version":"1.2","creator":${JSON.stringify(harCreator)},"entries":[`;
+    let separator = '';
+    for await (const page of pages()) {
+      yield page
+        .map((entry) => {
+          const text = `${separator}\n${JSON.stringify(harEntry(entry, portalOrigin))}`;
+          separator = ',';
+          return text;
+        })
+        .join('');
+    }
+    yield '\n]}}\n';
+  }
+
+  async function* jsonLines(): AsyncGenerator<string> {
+    for await (const page of pages()) {
+      yield page.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+    }
+  }
+
+  return format === 'har' ? har() : jsonLines();
+}

@@ -1,0 +1,186 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import type { z } from 'zod';
+import { ApiError } from '../../domain/api-error';
+import {
+  journalExportQuerySchema,
+  journalListQuerySchema,
+  journalPageSize,
+  type JournalDetail,
+  type JournalPage,
+  type JournalStatus,
+} from '../../domain/journal';
+import { registerApiGuards } from '../api-guards';
+import type { PortalConfig } from '../config';
+import { JournalSearchError, type JournalReader } from '../store/journal-store';
+import type { CallJournal } from './call-journal';
+import { curlFor } from './curl';
+import { exportChunks } from './journal-export';
+
+export interface JournalRoutesOptions {
+  config: PortalConfig;
+  /** The journal (being opened), or null when JOURNAL=off. */
+  journal: Promise<CallJournal | null>;
+  /** The VMS base the proxy forwards to, ending in `/` (for Copy as cURL). */
+  upstreamUrl: string;
+}
+
+/** Reads a query string with its schema; anything unreadable is a 400 that names the parameter. */
+function parseQuery<S extends z.ZodObject>(schema: S, query: unknown): z.output<S> {
+  const values: Record<string, string> = {};
+  const known = new Set(Object.keys(schema.shape));
+  for (const [name, value] of Object.entries(typeof query === 'object' && query ? query : {})) {
+    if (!known.has(name)) {
+      throw new ApiError(
+        'invalid_parameter',
+        `The journal has no filter "${name}". Use ${[...known].join(', ')}.`,
+        [{ field: name, message: 'unknown parameter' }],
+      );
+    }
+    if (typeof value !== 'string') {
+      throw new ApiError(
+        'invalid_parameter',
+        `The parameter ${name} is given more than once. Give it once.`,
+        [{ field: name, message: 'given more than once' }],
+      );
+    }
+    values[name] = value;
+  }
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) {
+    throw new ApiError(
+      'invalid_parameter',
+      parsed.error.issues.map((issue) => issue.message).join(' '),
+      parsed.error.issues.map((issue) => ({
+        field: String(issue.path[0] ?? 'query'),
+        message: issue.message,
+      })),
+    );
+  }
+  return parsed.data;
+}
+
+/** A search the store could not run is the user's text, not a fault: 400, never 500. */
+async function searching<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof JournalSearchError) {
+      throw new ApiError('invalid_parameter', error.message, [
+        { field: 'q', message: error.message },
+      ]);
+    }
+    throw error;
+  }
+}
+
+function entryId(request: FastifyRequest<{ Params: { id: string } }>): number {
+  const { id } = request.params;
+  if (!/^[1-9]\d{0,15}$/.test(id)) {
+    throw new ApiError(
+      'not_found',
+      `There is no call "${id.slice(0, 40)}" in the journal: ids are whole numbers.`,
+    );
+  }
+  return Number(id);
+}
+
+function missing(id: number): ApiError {
+  return new ApiError(
+    'not_found',
+    `There is no call ${id} in the journal. It may have been pruned (JOURNAL_RETENTION_DAYS, JOURNAL_MAX_MB).`,
+  );
+}
+
+/**
+ * The inspector's API under /api/journal (decision 025): the list with its filters and search,
+ * one call in full with its batch's other calls and its replays, the export (HAR or JSON Lines),
+ * and Copy as cURL. Read-only. Same guards as the proxy: the strict API headers, answers only to
+ * this machine's names on a loopback portal (the journal holds what was sent), the rate limit.
+ */
+export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
+  app,
+  { config, journal: opening, upstreamUrl },
+) => {
+  const journal = await opening;
+  await registerApiGuards(app, config);
+
+  const status: JournalStatus = {
+    enabled: journal !== null,
+    retentionDays: Math.round(config.journal.retentionMs / (24 * 60 * 60 * 1000)),
+    maxMb: Math.round(config.journal.maxBytes / (1024 * 1024)),
+    bodyLimitKb: Math.round(config.journal.bodyLimitBytes / 1024),
+  };
+  app.get('/status', { helmet: false }, async () => status);
+
+  async function reader(): Promise<JournalReader> {
+    if (journal === null) {
+      throw new ApiError(
+        'not_found',
+        'The call journal is off on this portal (JOURNAL=off), so no calls are recorded. Ask the administrator to set JOURNAL=on.',
+      );
+    }
+    return journal.reader();
+  }
+
+  app.get('/', { helmet: false }, async (request): Promise<JournalPage> => {
+    const { cursor, limit, ...filter } = parseQuery(journalListQuerySchema, request.query);
+    const size = limit ?? journalPageSize.default;
+    const store = await reader();
+    // One more than asked: whether there is a next page, without counting.
+    const entries = await searching(() =>
+      store.list(filter, { order: 'newest', from: cursor ?? null, limit: size + 1 }),
+    );
+    const page = entries.slice(0, size);
+    const last = page.at(-1);
+    return { entries: page, next: entries.length > size && last ? String(last.id) : null };
+  });
+
+  app.get('/export', { helmet: false }, async (request, reply) => {
+    const { format = 'har', ...filter } = parseQuery(journalExportQuerySchema, request.query);
+    const store = await reader();
+    const chunks = await searching(() =>
+      exportChunks(store, filter, format, `${request.protocol}://${request.host}`),
+    );
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    return reply
+      .header(
+        'content-type',
+        format === 'har'
+          ? 'application/json; charset=utf-8'
+          : 'application/x-ndjson; charset=utf-8',
+      )
+      .header('content-disposition', `attachment; filename="vms-calls-${stamp}.${format}"`)
+      .header('cache-control', 'no-store')
+      .send(Readable.from(chunks));
+  });
+
+  app.get<{ Params: { id: string } }>(
+    '/:id',
+    { helmet: false },
+    async (request): Promise<JournalDetail> => {
+      const id = entryId(request);
+      const store = await reader();
+      const entry = await store.get(id);
+      if (!entry) throw missing(id);
+      return {
+        ...entry,
+        related: entry.batchId === null ? [] : await store.sameBatch(entry.batchId, id),
+        replays: await store.replaysOf(id),
+      };
+    },
+  );
+
+  app.get<{ Params: { id: string } }>('/:id/curl', { helmet: false }, async (request) => {
+    const id = entryId(request);
+    const entry = await (await reader()).get(id);
+    if (!entry) throw missing(id);
+    if (entry.operation === null) {
+      throw new ApiError(
+        'not_found',
+        `Call ${id} was to ${entry.path.split('?')[0]}, which is no VMS operation, so there is no call to the VMS to copy.`,
+      );
+    }
+    return curlFor(entry, entry.operation, upstreamUrl);
+  });
+};

@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import type { BodyToKeep } from '../store/journal-store';
+
+/** What stands in a kept body, header or path where a secret was. */
+export const redactedMark = '[redacted]';
+const mark = Buffer.from(redactedMark);
+
+/**
+ * Secrets shorter than this are not searched for: a real API key, secret or signature is far
+ * longer, and replacing a two-letter "secret" would mangle every body.
+ */
+const shortestSecret = 6;
+
+/** The secrets to keep out of the journal, as bytes (empty and too short ones left out). */
+export function secretNeedles(secrets: readonly (string | null)[]): Buffer[] {
+  return secrets
+    .filter((secret): secret is string => secret !== null && secret.length >= shortestSecret)
+    .map((secret) => Buffer.from(secret, 'utf8'));
+}
+
+/** `bytes` with every occurrence of every needle replaced by [redacted]; the same buffer when none. */
+export function scrub(bytes: Buffer, needles: readonly Buffer[]): Buffer {
+  let result = bytes;
+  for (const needle of needles) {
+    let at = result.indexOf(needle);
+    if (at < 0) continue;
+    const parts: Buffer[] = [];
+    let from = 0;
+    while (at >= 0) {
+      parts.push(result.subarray(from, at), mark);
+      from = at + needle.length;
+      at = result.indexOf(needle, from);
+    }
+    parts.push(result.subarray(from));
+    result = Buffer.concat(parts);
+  }
+  return result;
+}
+
+/** The same for text (paths, header values): short, so plain string search. */
+export function scrubText(text: string, needles: readonly Buffer[]): string {
+  let result = text;
+  for (const needle of needles) {
+    const secret = needle.toString('utf8');
+    if (result.includes(secret)) result = result.replaceAll(secret, redactedMark);
+  }
+  return result;
+}
+
+/** The first `limit` bytes, backed off to the start of a UTF-8 character so the text stays whole. */
+function cut(bytes: Buffer, limit: number): Buffer {
+  let end = limit;
+  // 10xxxxxx is a continuation byte: the character it belongs to started earlier.
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
+  return bytes.subarray(0, end);
+}
+
+/**
+ * A body as the journal keeps it: secrets replaced, its SHA-256 (the body's identity: a body seen
+ * again is not stored again) and full length, and at most `limit` bytes of it.
+ */
+export function keptBody(
+  bytes: Buffer | null,
+  limit: number,
+  needles: readonly Buffer[],
+): BodyToKeep | null {
+  if (bytes === null || bytes.length === 0) return null;
+  const clean = scrub(bytes, needles);
+  const truncated = clean.length > limit;
+  return {
+    sha256: createHash('sha256').update(clean).digest(),
+    size: bytes.length,
+    kept: truncated ? cut(clean, limit) : clean,
+    truncated,
+    redacted: clean !== bytes,
+  };
+}
+
+/** Bodies up to this size are remembered for a repeat; the memory held stays under 2 MB. */
+const rememberUpTo = 64 * 1024;
+const remembered = 32;
+
+/**
+ * The last few bodies kept, by length: a body seen again byte for byte (a results poll still
+ * Pending, a list read again, a replayed batch) reuses its kept form after a comparison (~2 µs
+ * for 31 KB) instead of a SHA-256 (~26 µs). The key and secret were searched for already; the
+ * call's own signature is new with each call, so it is searched for again.
+ */
+export class RecentBodies {
+  private readonly recent = new Map<number, { bytes: Buffer; kept: BodyToKeep | null }>();
+
+  keep(
+    bytes: Buffer | null,
+    limit: number,
+    needles: readonly Buffer[],
+    signature: Buffer | null,
+  ): BodyToKeep | null {
+    if (bytes === null || bytes.length === 0) return null;
+    const seen = this.recent.get(bytes.length);
+    if (seen && seen.bytes.equals(bytes) && (signature === null || !bytes.includes(signature))) {
+      return seen.kept;
+    }
+    const kept = keptBody(bytes, limit, signature ? [...needles, signature] : needles);
+    if (bytes.length <= rememberUpTo) {
+      this.recent.delete(bytes.length);
+      this.recent.set(bytes.length, { bytes, kept });
+      if (this.recent.size > remembered) {
+        const oldest = this.recent.keys().next().value;
+        if (oldest !== undefined) this.recent.delete(oldest);
+      }
+    }
+    return kept;
+  }
+}

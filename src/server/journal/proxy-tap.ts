@@ -1,0 +1,276 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import { ApiError, apiErrorBodySchema } from '../../domain/api-error';
+import { replayOfHeader, uncheckedHeader, type JournalFailure } from '../../domain/journal';
+import { vmsOperations, type OrgScope, type VmsOperation } from '../../domain/vms-contract';
+import type { ForwardResult } from '../idempotency';
+import type { CallJournal, LateAnswerToRecord } from './call-journal';
+
+/**
+ * Upstream answer headers the journal keeps: what helps QA read an answer or quote it to the
+ * VMS's support. Anything else (set-cookie, www-authenticate, whatever a VMS echoes) stays out.
+ */
+export const journalResponseHeaders = [
+  'content-type',
+  'content-length',
+  'content-language',
+  'date',
+  'retry-after',
+  'x-request-id',
+  'x-correlation-id',
+  'request-id',
+  'etag',
+  'last-modified',
+  'cache-control',
+  'location',
+] as const;
+
+export function journalHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of journalResponseHeaders) {
+    const value = headers[name];
+    if (typeof value === 'string') kept[name] = value;
+  }
+  return kept;
+}
+
+/** How a call that got past the proxy's checks ended for the browser. */
+export interface NoteAnswer {
+  outcome: 'forwarded' | 'failed';
+  failure: JournalFailure | null;
+  upstreamStatus: number | null;
+  replayed: boolean;
+}
+
+/** What the proxy learns about a call as it handles it; the journal reads it when it answers. */
+export interface CallNote {
+  operation: VmsOperation;
+  orgs: OrgScope | null;
+  itemCount: number | null;
+  idempotencyKey: string | null;
+  replayOf: number | null;
+  /** The VMS address it was sent to. */
+  url: string | null;
+  answer: NoteAnswer | null;
+  upstreamHeaders: Record<string, string> | null;
+  /** The signature it was sent with: scrubbed from its bodies, never stored. */
+  signature: string | null;
+  /** Its journal id, once recorded. */
+  id: number | null;
+  /** A late answer that arrived before the call was recorded. */
+  late: LateAnswerToRecord | null;
+}
+
+/** The outcome the journal records for a forwarded call's result. */
+export function noteAnswer(result: ForwardResult, replayed = false): NoteAnswer {
+  if (result.kind === 'answered') {
+    return {
+      outcome: 'forwarded',
+      failure: null,
+      upstreamStatus: result.outcome.status,
+      replayed,
+    };
+  }
+  return {
+    outcome: 'failed',
+    failure: result.failure.code === 'upstream_timeout' ? 'timeout' : 'connection',
+    upstreamStatus: null,
+    replayed,
+  };
+}
+
+/** The browser's 504 while the portal goes on waiting for the VMS. */
+export const stillWaitingAnswer: NoteAnswer = {
+  outcome: 'failed',
+  failure: 'timeout',
+  upstreamStatus: null,
+  replayed: false,
+};
+
+/** The answer the idempotency store remembered: the VMS's, not asked again. */
+export const replayedAnswer: NoteAnswer = {
+  outcome: 'forwarded',
+  failure: null,
+  upstreamStatus: null,
+  replayed: true,
+};
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** An org id read leniently from a refused call's query: a whole number, or null. */
+function orgParameter(query: unknown, name: string): number | null {
+  const value = typeof query === 'object' && query !== null ? Reflect.get(query, name) : undefined;
+  return typeof value === 'string' && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : null;
+}
+
+/** The operation a refused call's path names (under the proxy's prefix), if any. */
+function operationOfPath(url: string, prefix: string): VmsOperation | null {
+  const path = url.split('?')[0] ?? '';
+  const name = path.startsWith(prefix) ? path.slice(prefix.length) : '';
+  return vmsOperations.find((operation) => operation.name === name)?.name ?? null;
+}
+
+function payloadBytes(payload: unknown): Buffer | null {
+  if (Buffer.isBuffer(payload)) return payload;
+  if (typeof payload === 'string') return Buffer.from(payload, 'utf8');
+  return null;
+}
+
+/** The code in the portal's own error body. */
+function errorCodeOf(body: Buffer | null): string | null {
+  if (body === null) return null;
+  try {
+    const parsed = apiErrorBodySchema.safeParse(JSON.parse(body.toString('utf8')));
+    return parsed.success ? parsed.data.error.code : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Connects the proxy to the journal: a note per call that the handler fills in, and one onSend
+ * hook that records every answer under /api/vms — forwarded, failed, or refused by the proxy
+ * before or after its handler ran (org checks, body shape, 413, 415, 429, unknown paths).
+ * Recording is a push onto the journal's queue; nothing here waits.
+ */
+export class ProxyTap {
+  private readonly notes = new WeakMap<FastifyRequest, CallNote>();
+
+  constructor(
+    private readonly journal: CallJournal,
+    /** Where the proxy's routes are mounted, e.g. /api/vms/ */
+    private readonly prefix: string,
+    /** The VMS base, ending in `/`. */
+    private readonly upstreamUrl: string,
+  ) {}
+
+  begin(request: FastifyRequest, operation: VmsOperation): CallNote {
+    const note: CallNote = {
+      operation,
+      orgs: null,
+      itemCount: null,
+      idempotencyKey: null,
+      replayOf: null,
+      url: null,
+      answer: null,
+      upstreamHeaders: null,
+      signature: null,
+      id: null,
+      late: null,
+    };
+    this.notes.set(request, note);
+    return note;
+  }
+
+  /**
+   * `X-Portal-Replay-Of` must name a call in the journal: a replay linked to nothing would be
+   * worse than none. Absent → null.
+   */
+  async replayOf(request: FastifyRequest): Promise<number | null> {
+    const value = header(request, replayOfHeader);
+    if (value === undefined) return null;
+    const field = [{ field: 'X-Portal-Replay-Of', message: 'no such call in the journal' }];
+    if (!/^[1-9]\d{0,15}$/.test(value.trim())) {
+      throw new ApiError(
+        'invalid_parameter',
+        `The X-Portal-Replay-Of header must be the id of a call in the journal, a whole number such as 42; got "${value.slice(0, 40)}". Send again from the inspector, or without the header.`,
+        field,
+      );
+    }
+    const id = Number(value.trim());
+    if (!(await this.journal.exists(id))) {
+      throw new ApiError(
+        'invalid_parameter',
+        `X-Portal-Replay-Of names call ${id}, which is not in the call journal (it may have been pruned). Nothing was sent. Open the call again in the inspector, or send without the header.`,
+        field,
+      );
+    }
+    return id;
+  }
+
+  /** The onSend hook: records the call whose answer is going out. */
+  readonly onSend = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: (error: null, payload: unknown) => void,
+  ): void => {
+    this.record(request, reply, payload);
+    done(null, payload);
+  };
+
+  private record(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+    const note = this.notes.get(request);
+    const answer = note?.answer ?? null;
+    const body = Buffer.isBuffer(request.body) ? request.body : null;
+    const responseBody = payloadBytes(payload);
+    const operation = note?.operation ?? operationOfPath(request.url, this.prefix);
+    const queryAt = request.url.indexOf('?');
+    const id = this.journal.record({
+      at: Date.now() - reply.elapsedTime,
+      operation,
+      method: request.method,
+      path: request.url,
+      url:
+        note?.url ??
+        (operation === null
+          ? null
+          : `${this.upstreamUrl}${operation}${queryAt < 0 ? '' : request.url.slice(queryAt)}`),
+      clientOrgId: note?.orgs?.clientOrgId ?? orgParameter(request.query, 'Client_Org_Id'),
+      vendorOrgId: note?.orgs?.vendorOrgId ?? orgParameter(request.query, 'Vendor_Org_Id'),
+      itemCount: note?.itemCount ?? null,
+      idempotencyKey: note?.idempotencyKey ?? null,
+      replayed: answer?.replayed ?? false,
+      status: reply.statusCode,
+      upstreamStatus: answer?.upstreamStatus ?? null,
+      outcome: answer?.outcome ?? 'refused',
+      errorCode: answer?.outcome === 'forwarded' ? null : errorCodeOf(responseBody),
+      failure: answer?.failure ?? null,
+      latencyMs: reply.elapsedTime,
+      replayOf: note?.replayOf ?? null,
+      unchecked: header(request, uncheckedHeader) === '1',
+      requestBody: body,
+      responseBody,
+      responseHeaders:
+        answer?.outcome === 'forwarded' && note?.upstreamHeaders
+          ? note.upstreamHeaders
+          : this.answerHeaders(reply),
+      signature: note?.signature ?? null,
+    });
+    if (note && id !== null) {
+      note.id = id;
+      if (note.late) this.journal.recordLateAnswer(id, note.late);
+    }
+  }
+
+  /** The portal's own answer's content type (a refusal, a failure, a remembered answer). */
+  private answerHeaders(reply: FastifyReply): Record<string, string> {
+    const kept: Record<string, string> = {};
+    for (const name of ['content-type', 'retry-after']) {
+      const value = reply.getHeader(name);
+      if (typeof value === 'string' || typeof value === 'number') kept[name] = String(value);
+    }
+    return kept;
+  }
+
+  /**
+   * A keyed batch's answer from the VMS after the browser's 504: added to the call's entry. When
+   * none ever comes, the entry stays as it was (failed: timeout), which is what happened.
+   */
+  lateAnswer(request: FastifyRequest, result: ForwardResult, latencyMs: number): void {
+    const note = this.notes.get(request);
+    if (!note || result.kind !== 'answered') return;
+    const late: LateAnswerToRecord = {
+      status: result.outcome.status,
+      latencyMs,
+      headers: note.upstreamHeaders ?? result.outcome.headers,
+      body: result.outcome.body,
+      signature: note.signature,
+    };
+    if (note.id === null) note.late = late;
+    else this.journal.recordLateAnswer(note.id, late);
+  }
+}

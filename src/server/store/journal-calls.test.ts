@@ -1,0 +1,307 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { journalFilterSchema, type JournalFilter } from '../../domain/journal';
+import { keptBody } from '../journal/kept-body';
+import { createJournalStore } from './journal-calls';
+import { searchExpression } from './journal-search';
+import { JournalSearchError, type JournalRecord, type JournalStore } from './journal-store';
+import { openPortalDatabase, type PortalDatabase } from './portal-database';
+
+let dir: string;
+let database: PortalDatabase;
+let store: JournalStore;
+
+const start = Date.UTC(2026, 10, 1, 12);
+
+function body(text: string, limit = 1024 * 1024) {
+  return keptBody(Buffer.from(text), limit, []);
+}
+
+function call(id: number, overrides: Partial<JournalRecord> = {}): JournalRecord {
+  return {
+    id,
+    at: start + id * 60_000,
+    operation: 'requisitionimport',
+    method: 'POST',
+    path: '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001',
+    url: 'http://vms.example/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001',
+    clientOrgId: 1001,
+    vendorOrgId: 9001,
+    itemCount: 1,
+    batchId: null,
+    idempotencyKey: null,
+    replayed: false,
+    status: 202,
+    upstreamStatus: 202,
+    outcome: 'forwarded',
+    errorCode: null,
+    failure: null,
+    latencyMs: 12.5,
+    replayOf: null,
+    unchecked: false,
+    requestBody: body(`[{"clientinternalreq":"REQ-${id}"}]`),
+    responseBody: body(`{"batchid":"rb_${id}","received":1}`),
+    responseHeaders: { 'content-type': 'application/json' },
+    ...overrides,
+  };
+}
+
+const filter = (values: Record<string, string> = {}): JournalFilter =>
+  journalFilterSchema.parse(values);
+
+async function ids(values: Record<string, string> = {}, limit = 100): Promise<number[]> {
+  return (await store.list(filter(values), { order: 'newest', from: null, limit })).map(
+    (entry) => entry.id,
+  );
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'journal-store-'));
+  database = await openPortalDatabase(join(dir, 'portal.db'));
+  store = createJournalStore(database.db);
+});
+
+afterEach(async () => {
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the journal store', () => {
+  it('runs on the SQLite that better-sqlite3 ships, with FTS5 compiled in', () => {
+    const options = database.db
+      .prepare<[], { compile_options: string }>('PRAGMA compile_options')
+      .all()
+      .map((row) => row.compile_options);
+    expect(options).toContain('ENABLE_FTS5');
+  });
+
+  it('reads back what it wrote, bodies included, compressed or not', async () => {
+    const big = JSON.stringify(Array.from({ length: 50 }, (_, i) => ({ titlerole: `Role ${i}` })));
+    await store.write([call(1, { requestBody: body(big), replayOf: null, unchecked: true })], []);
+    const entry = await store.get(1);
+    expect(entry).toMatchObject({
+      id: 1,
+      at: new Date(start + 60_000).toISOString(),
+      operation: 'requisitionimport',
+      unchecked: true,
+      requestSize: big.length,
+      requestBody: { text: big, encoding: 'utf8', size: big.length, truncated: false },
+      responseBody: { text: '{"batchid":"rb_1","received":1}' },
+      responseHeaders: { 'content-type': 'application/json' },
+      lateAnswer: null,
+    });
+    // Over 1 KB: kept deflated.
+    const stored = database.db
+      .prepare<[], { compressed: number }>(
+        'SELECT compressed FROM journal_bodies ORDER BY size DESC',
+      )
+      .get();
+    expect(stored?.compressed).toBe(1);
+  });
+
+  it('keeps a body seen again once, and indexes it once', async () => {
+    const same = { requestBody: body('[{"same":"body"}]'), responseBody: body('{"ok":1}') };
+    await store.write([call(1, same), call(2, same), call(3, same)], []);
+    const count = (table: string) =>
+      database.db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM ${table}`).get()?.n;
+    expect(count('journal_bodies')).toBe(2);
+    expect(await ids({ q: 'same' })).toEqual([3, 2, 1]);
+  });
+
+  it('gives a body that is not UTF-8 in base64', async () => {
+    const bytes = Buffer.from([0xff, 0xfe, 0x00, 0x41]);
+    await store.write([call(1, { responseBody: keptBody(bytes, 1024, []) })], []);
+    expect((await store.get(1))?.responseBody).toMatchObject({
+      text: bytes.toString('base64'),
+      encoding: 'base64',
+    });
+  });
+
+  it('adds a late answer to its call', async () => {
+    await store.write([call(1, { status: 504, outcome: 'failed', failure: 'timeout' })], []);
+    await store.write(
+      [],
+      [
+        {
+          id: 1,
+          status: 202,
+          latencyMs: 31_000,
+          headers: { 'content-type': 'application/json' },
+          body: body('{"batchid":"rb_late","received":1}'),
+          batchId: 'rb_late',
+        },
+      ],
+    );
+    expect(await store.get(1)).toMatchObject({
+      status: 504,
+      batchId: 'rb_late',
+      lateAnswer: {
+        status: 202,
+        latencyMs: 31_000,
+        body: { text: '{"batchid":"rb_late","received":1}' },
+      },
+    });
+  });
+
+  it('writes a batch whole or not at all', async () => {
+    await store.write([call(1)], []);
+    await expect(store.write([call(2), call(1)], [])).rejects.toThrow();
+    expect(await ids()).toEqual([1]);
+  });
+});
+
+describe('finding calls', () => {
+  beforeEach(async () => {
+    await store.write(
+      [
+        call(1, { batchId: 'rb_1', idempotencyKey: 'key-1' }),
+        call(2, {
+          operation: 'requisitionresults',
+          method: 'GET',
+          path: '/api/vms/requisitionresults?Client_Org_Id=1001&Vendor_Org_Id=9001&batchid=rb_1',
+          batchId: 'rb_1',
+          status: 200,
+          requestBody: null,
+          responseBody: body(
+            '[{"Row":1,"Status":"Error","ErrorMessage":"Zürich is not a location"}]',
+          ),
+        }),
+        call(3, {
+          clientOrgId: 1002,
+          requestBody: body(
+            '[{"titlerole":"Senior Java Developer","clientinternalreq":"REQ-2026-0042"}]',
+          ),
+          replayOf: 1,
+          unchecked: true,
+        }),
+        call(4, {
+          operation: 'candidates',
+          status: 403,
+          upstreamStatus: null,
+          outcome: 'refused',
+          errorCode: 'org_not_permitted',
+          clientOrgId: 666,
+        }),
+        call(5, { status: 504, upstreamStatus: null, outcome: 'failed', failure: 'timeout' }),
+        call(6, { status: 500, upstreamStatus: 500, method: 'GET', operation: 'requisitions' }),
+      ],
+      [],
+    );
+  });
+
+  it('filters by operation, method, status class, outcome, org, batch and key', async () => {
+    expect(await ids()).toEqual([6, 5, 4, 3, 2, 1]);
+    expect(await ids({ operation: 'candidates' })).toEqual([4]);
+    expect(await ids({ method: 'get' })).toEqual([6, 2]);
+    expect(await ids({ status: '2xx' })).toEqual([3, 2, 1]);
+    expect(await ids({ status: '4xx' })).toEqual([4]);
+    expect(await ids({ status: '5xx' })).toEqual([6, 5]);
+    expect(await ids({ status: 'refused' })).toEqual([4]);
+    expect(await ids({ status: 'failed' })).toEqual([5]);
+    expect(await ids({ org: '1002' })).toEqual([3]);
+    expect(await ids({ org: '9001' })).toEqual([6, 5, 4, 3, 2, 1]);
+    expect(await ids({ batch: 'rb_1' })).toEqual([2, 1]);
+    expect(await ids({ key: 'key-1' })).toEqual([1]);
+    expect(await ids({ operation: 'requisitionimport', status: '2xx' })).toEqual([3, 1]);
+  });
+
+  it('filters by date and time, inclusive', async () => {
+    const at = (id: number) => new Date(start + id * 60_000).toISOString();
+    expect(await ids({ from: at(2), to: at(4) })).toEqual([4, 3, 2]);
+    expect(await ids({ from: '2026-11-02' })).toEqual([]);
+    expect(await ids({ to: '2026-11-01' })).toEqual([6, 5, 4, 3, 2, 1]);
+  });
+
+  it('searches request and response bodies by words, phrases, prefixes and without accents', async () => {
+    expect(await ids({ q: 'zurich' })).toEqual([2]);
+    expect(await ids({ q: 'Senior java' })).toEqual([3]);
+    expect(await ids({ q: 'REQ-2026-0042' })).toEqual([3]);
+    expect(await ids({ q: 'REQ-2026' })).toEqual([3]);
+    expect(await ids({ q: 'devel*' })).toEqual([3]);
+    expect(await ids({ q: 'rb_4' })).toEqual([4]);
+    expect(await ids({ q: 'zurich', method: 'POST' })).toEqual([]);
+  });
+
+  it('reads anything typed as words, never as search syntax', async () => {
+    for (const text of [
+      'AND',
+      'OR zurich',
+      'NEAR(a b)',
+      'a:b',
+      '"Senior java',
+      '^Senior',
+      'x"y',
+      '-zurich',
+      'body:zurich',
+      '{a b}',
+      'zurich)',
+    ]) {
+      await expect(ids({ q: text }), text).resolves.toBeInstanceOf(Array);
+    }
+    expect(await ids({ q: 'OR zurich' })).toEqual([]);
+    expect(await ids({ q: '-zurich' })).toEqual([2]);
+  });
+
+  it('says there is nothing to search for in punctuation alone', async () => {
+    expect(searchExpression('" * ()')).toBeNull();
+    await expect(ids({ q: '" * ()' })).rejects.toBeInstanceOf(JournalSearchError);
+  });
+
+  it('pages newest first and oldest first from a cursor', async () => {
+    const page = (order: 'newest' | 'oldest', from: number | null) =>
+      store.list(filter(), { order, from, limit: 2 }).then((entries) => entries.map((e) => e.id));
+    expect(await page('newest', null)).toEqual([6, 5]);
+    expect(await page('newest', 5)).toEqual([4, 3]);
+    expect(await page('newest', 1)).toEqual([]);
+    expect(await page('oldest', null)).toEqual([1, 2]);
+    expect(await page('oldest', 2)).toEqual([3, 4]);
+    const entries = await store.entries(filter({ q: 'zurich' }), {
+      order: 'oldest',
+      from: null,
+      limit: 10,
+    });
+    expect(entries.map((entry) => entry.responseBody?.text)).toEqual([
+      '[{"Row":1,"Status":"Error","ErrorMessage":"Zürich is not a location"}]',
+    ]);
+  });
+
+  it('finds a batch’s other calls and a call’s replays', async () => {
+    expect((await store.sameBatch('rb_1', 1)).map((entry) => entry.id)).toEqual([2]);
+    expect((await store.replaysOf(1)).map((entry) => entry.id)).toEqual([3]);
+  });
+});
+
+describe('retention', () => {
+  it('prunes by age, with the bodies and search rows only those calls held', async () => {
+    const shared = body('[{"shared":"keepme"}]');
+    await store.write(
+      [
+        call(1, { requestBody: body('[{"only":"gone"}]'), responseBody: shared }),
+        call(2, { requestBody: body('[{"second":"gone"}]'), responseBody: shared }),
+        call(3, { requestBody: body('[{"third":"stays"}]'), responseBody: shared }),
+      ],
+      [],
+    );
+    expect(await store.pruneReceivedBefore(start + 3 * 60_000, 10)).toBe(2);
+    expect(await ids()).toEqual([3]);
+    expect(await ids({ q: 'gone' })).toEqual([]);
+    expect(await ids({ q: 'keepme' })).toEqual([3]);
+    expect(await ids({ q: 'stays' })).toEqual([3]);
+    const bodies = database.db
+      .prepare<[], { n: number }>('SELECT count(*) AS n FROM journal_bodies')
+      .get();
+    expect(bodies?.n).toBe(2);
+  });
+
+  it('prunes the oldest calls, in chunks', async () => {
+    await store.write([call(1), call(2), call(3), call(4)], []);
+    expect(await store.pruneReceivedBefore(start + 10 * 60_000, 3)).toBe(3);
+    expect(await ids()).toEqual([4]);
+    await store.write([call(5), call(6)], []);
+    expect(await store.pruneOldest(2)).toBe(2);
+    expect(await ids()).toEqual([6]);
+    expect(await store.count()).toBe(1);
+  });
+});

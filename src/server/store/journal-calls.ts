@@ -1,0 +1,296 @@
+import type { Statement } from 'better-sqlite3';
+import { deflateRawSync } from 'node:zlib';
+import type { JournalFilter } from '../../domain/journal';
+import {
+  entrySelect,
+  summaryColumns,
+  toEntry,
+  toSummary,
+  type EntryRow,
+  type SummaryRow,
+} from './journal-rows';
+import { journalWhere, searchExpression } from './journal-search';
+import {
+  JournalSearchError,
+  type BodyToKeep,
+  type JournalLateRecord,
+  type JournalPageRequest,
+  type JournalRecord,
+  type JournalStore,
+} from './journal-store';
+import type { PortalSqlite } from './portal-database';
+
+type Cell = string | number | null;
+/** journal_calls' 25 columns, in the INSERT's order. */
+type InsertValues = [number, number, ...Cell[]];
+
+/** Compressing costs ~1.6 µs per KB (deflate level 1) and JSON shrinks 10–30×: worth it past 1 KB. */
+const compressFrom = 1024;
+/** Most rows one read returns for `related` and `replays`. */
+const relatedLimit = 1000;
+
+/** The SQLite store: statements prepared once; list queries per filter shape, cached. */
+export function createJournalStore(db: PortalSqlite): JournalStore {
+  const statements = {
+    lastId: db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM journal_calls'),
+    findBody: db.prepare<[Buffer], { id: number }>(
+      'SELECT id FROM journal_bodies WHERE sha256 = ?',
+    ),
+    insertBody: db.prepare<[Buffer, number, number, number, number, Buffer]>(
+      `INSERT INTO journal_bodies (sha256, size, truncated, redacted, compressed, data)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    index: db.prepare<[number | bigint, Buffer]>(
+      'INSERT INTO journal_search (rowid, body) VALUES (?, ?)',
+    ),
+    insertCall: db.prepare<InsertValues>(
+      `INSERT INTO journal_calls (id, at, operation, method, path, url, client_org_id,
+         vendor_org_id, item_count, batch_id, idempotency_key, replayed, status, upstream_status,
+         outcome, error_code, failure, latency_ms, replay_of, unchecked, request_body,
+         request_size, response_body, response_size, response_headers)
+       VALUES (${Array.from({ length: 25 }, () => '?').join(', ')})`,
+    ),
+    late: db.prepare<[number, number, string, number | null, string | null, number]>(
+      `UPDATE journal_calls SET late_status = ?, late_latency_ms = ?, late_headers = ?,
+         late_body = ?, batch_id = coalesce(batch_id, ?) WHERE id = ?`,
+    ),
+    exists: db.prepare<[number], { one: number }>(
+      'SELECT 1 AS one FROM journal_calls WHERE id = ?',
+    ),
+    get: db.prepare<[number], EntryRow>(`${entrySelect('journal_calls')} WHERE c.id = ?`),
+    sameBatch: db.prepare<[string, number, number], SummaryRow>(
+      `SELECT ${summaryColumns} FROM journal_calls WHERE batch_id = ? AND id != ? ORDER BY id LIMIT ?`,
+    ),
+    replaysOf: db.prepare<[number, number], SummaryRow>(
+      `SELECT ${summaryColumns} FROM journal_calls WHERE replay_of = ? ORDER BY id LIMIT ?`,
+    ),
+    deleteReceivedBefore: db.prepare<
+      [number, number],
+      { request_body: number | null; response_body: number | null; late_body: number | null }
+    >(
+      `DELETE FROM journal_calls WHERE id IN
+         (SELECT id FROM journal_calls WHERE at < ? ORDER BY id LIMIT ?)
+       RETURNING request_body, response_body, late_body`,
+    ),
+    deleteOldest: db.prepare<
+      [number],
+      { request_body: number | null; response_body: number | null; late_body: number | null }
+    >(
+      `DELETE FROM journal_calls WHERE id IN (SELECT id FROM journal_calls ORDER BY id LIMIT ?)
+       RETURNING request_body, response_body, late_body`,
+    ),
+    // Of the bodies the deleted calls held, those no remaining call holds (one scan of the calls).
+    stillHeld: db.prepare<[string, string, string], { id: number }>(
+      `SELECT request_body AS id FROM journal_calls
+         WHERE request_body IN (SELECT value FROM json_each(?))
+       UNION SELECT response_body FROM journal_calls
+         WHERE response_body IN (SELECT value FROM json_each(?))
+       UNION SELECT late_body FROM journal_calls WHERE late_body IN (SELECT value FROM json_each(?))`,
+    ),
+    deleteBodies: db.prepare<[string]>(
+      'DELETE FROM journal_bodies WHERE id IN (SELECT value FROM json_each(?))',
+    ),
+    unindex: db.prepare<[string]>(
+      'DELETE FROM journal_search WHERE rowid IN (SELECT value FROM json_each(?))',
+    ),
+    count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM journal_calls'),
+  };
+
+  /** The body's row id, storing it (and indexing it for search) the first time it is seen. */
+  function keep(body: BodyToKeep | null): number | null {
+    if (body === null) return null;
+    const found = statements.findBody.get(body.sha256);
+    if (found) return found.id;
+    let data = body.kept;
+    let compressed = 0;
+    if (data.length >= compressFrom) {
+      const deflated = deflateRawSync(data, { level: 1 });
+      if (deflated.length < data.length) {
+        data = deflated;
+        compressed = 1;
+      }
+    }
+    const { lastInsertRowid } = statements.insertBody.run(
+      body.sha256,
+      body.size,
+      body.truncated ? 1 : 0,
+      body.redacted ? 1 : 0,
+      compressed,
+      data,
+    );
+    // The search index reads the bytes as UTF-8 text; no decoding in JavaScript.
+    statements.index.run(lastInsertRowid, body.kept);
+    return Number(lastInsertRowid);
+  }
+
+  const writeAll = db.transaction(
+    (records: readonly JournalRecord[], late: readonly JournalLateRecord[]) => {
+      for (const record of records) {
+        // Positional: a named binding looks each of the 25 names up on every call.
+        statements.insertCall.run(
+          record.id,
+          record.at,
+          record.operation,
+          record.method,
+          record.path,
+          record.url,
+          record.clientOrgId,
+          record.vendorOrgId,
+          record.itemCount,
+          record.batchId,
+          record.idempotencyKey,
+          record.replayed ? 1 : 0,
+          record.status,
+          record.upstreamStatus,
+          record.outcome,
+          record.errorCode,
+          record.failure,
+          record.latencyMs,
+          record.replayOf,
+          record.unchecked ? 1 : 0,
+          keep(record.requestBody),
+          record.requestBody?.size ?? null,
+          keep(record.responseBody),
+          record.responseBody?.size ?? null,
+          JSON.stringify(record.responseHeaders),
+        );
+      }
+      for (const answer of late) {
+        statements.late.run(
+          answer.status,
+          answer.latencyMs,
+          JSON.stringify(answer.headers),
+          keep(answer.body),
+          answer.batchId,
+          answer.id,
+        );
+      }
+    },
+  );
+
+  /** Drops the bodies that the deleted calls held and no other call does, and their index rows. */
+  const deleteCalls = db.transaction(
+    (
+      deleted: {
+        request_body: number | null;
+        response_body: number | null;
+        late_body: number | null;
+      }[],
+    ) => {
+      const candidates = new Set<number>();
+      for (const row of deleted) {
+        for (const id of [row.request_body, row.response_body, row.late_body]) {
+          if (id !== null) candidates.add(id);
+        }
+      }
+      if (candidates.size === 0) return;
+      const list = JSON.stringify([...candidates]);
+      for (const { id } of statements.stillHeld.all(list, list, list)) candidates.delete(id);
+      const orphans = JSON.stringify([...candidates]);
+      statements.deleteBodies.run(orphans);
+      statements.unindex.run(orphans);
+    },
+  );
+
+  const pruneBefore = db.transaction((cutoff: number, limit: number) => {
+    const deleted = statements.deleteReceivedBefore.all(cutoff, limit);
+    deleteCalls(deleted);
+    return deleted.length;
+  });
+  const pruneFirst = db.transaction((count: number) => {
+    const deleted = statements.deleteOldest.all(count);
+    deleteCalls(deleted);
+    return deleted.length;
+  });
+
+  // One prepared statement per filter shape (the SQL differs only in which conditions it has).
+  type Params = (string | number)[];
+  const summaryQueries = new Map<string, Statement<Params, SummaryRow>>();
+  const entryQueries = new Map<string, Statement<Params, EntryRow>>();
+  function select<Row>(
+    cache: Map<string, Statement<Params, Row>>,
+    sql: string,
+    params: Params,
+  ): Row[] {
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = db.prepare<Params, Row>(sql);
+      cache.set(sql, statement);
+    }
+    try {
+      return statement.all(...params);
+    } catch (error) {
+      // Only the search text can make a valid statement fail at run time (FTS5 parses it).
+      if (error instanceof Error && /fts5|MATCH/i.test(error.message)) {
+        throw new JournalSearchError(
+          'The search words could not be used; search for plain words or numbers.',
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+  }
+
+  function query(filter: JournalFilter, page: JournalPageRequest) {
+    const match = filter.q === undefined ? null : searchExpression(filter.q);
+    if (filter.q !== undefined && match === null) {
+      throw new JournalSearchError('There is no word to search for in q.');
+    }
+    return journalWhere(filter, page, match);
+  }
+
+  return {
+    async lastId() {
+      return statements.lastId.get()?.id ?? 0;
+    },
+    async write(records, late) {
+      writeAll(records, late);
+    },
+    async exists(id) {
+      return statements.exists.get(id) !== undefined;
+    },
+    async list(filter, page) {
+      const where = query(filter, page);
+      return select(
+        summaryQueries,
+        `${where.with}SELECT ${summaryColumns} FROM journal_calls ${where.where} ${where.order} LIMIT ?`,
+        [...where.params, page.limit],
+      ).map(toSummary);
+    },
+    async entries(filter, page) {
+      const where = query(filter, page);
+      // The page is chosen on the calls alone, then joined with its bodies.
+      const chosen = `(SELECT * FROM journal_calls ${where.where} ${where.order} LIMIT ?)`;
+      return select(
+        entryQueries,
+        `${where.with}${entrySelect(chosen)} ${where.order.replace('id', 'c.id')}`,
+        [...where.params, page.limit],
+      ).map(toEntry);
+    },
+    async get(id) {
+      const row = statements.get.get(id);
+      return row ? toEntry(row) : undefined;
+    },
+    async sameBatch(batchId, exceptId) {
+      return statements.sameBatch.all(batchId, exceptId, relatedLimit).map(toSummary);
+    },
+    async replaysOf(id) {
+      return statements.replaysOf.all(id, relatedLimit).map(toSummary);
+    },
+    async pruneReceivedBefore(cutoff, limit) {
+      return pruneBefore(cutoff, limit);
+    },
+    async pruneOldest(count) {
+      return pruneFirst(count);
+    },
+    async count() {
+      return statements.count.get()?.n ?? 0;
+    },
+    async usedBytes() {
+      const pages = Number(db.pragma('page_count', { simple: true }));
+      const free = Number(db.pragma('freelist_count', { simple: true }));
+      const size = Number(db.pragma('page_size', { simple: true }));
+      return (pages - free) * size;
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import { isUtf8 } from 'node:buffer';
+import { inflateRawSync } from 'node:zlib';
+import type {
+  JournalBody,
+  JournalEntry,
+  JournalFailure,
+  JournalOutcome,
+  JournalSummary,
+} from '../../domain/journal';
+import { vmsOperations } from '../../domain/vms-contract';
+
+/** The journal's rows as SQLite returns them, and how they read as the API's entries. */
+
+export const summaryColumns = `id, at, operation, method, path, client_org_id, vendor_org_id, item_count,
+  batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
+  latency_ms, replay_of, unchecked, request_size, response_size`;
+
+export interface SummaryRow {
+  id: number;
+  at: number;
+  operation: string | null;
+  method: string;
+  path: string;
+  client_org_id: number | null;
+  vendor_org_id: number | null;
+  item_count: number | null;
+  batch_id: string | null;
+  idempotency_key: string | null;
+  replayed: number;
+  status: number;
+  upstream_status: number | null;
+  outcome: string;
+  error_code: string | null;
+  failure: string | null;
+  latency_ms: number;
+  replay_of: number | null;
+  unchecked: number;
+  request_size: number | null;
+  response_size: number | null;
+}
+
+interface BodyColumns {
+  size: number;
+  sha256: Buffer;
+  truncated: number;
+  redacted: number;
+  compressed: number;
+  data: Buffer;
+}
+
+type Prefixed<P extends string, T> = { [K in keyof T as `${P}${K & string}`]: T[K] | null };
+
+export type EntryRow = SummaryRow & {
+  url: string | null;
+  response_headers: string;
+  late_status: number | null;
+  late_latency_ms: number | null;
+  late_headers: string | null;
+} & Prefixed<'rq_', BodyColumns> &
+  Prefixed<'rs_', BodyColumns> &
+  Prefixed<'lt_', BodyColumns>;
+
+const bodyColumnNames = ['size', 'sha256', 'truncated', 'redacted', 'compressed', 'data'] as const;
+
+function bodyJoin(alias: 'rq' | 'rs' | 'lt', column: string): string {
+  return `LEFT JOIN journal_bodies ${alias} ON ${alias}.id = c.${column}`;
+}
+
+/** A full entry's SELECT: the calls of `source` (a table or a subquery) as `c`, with their bodies. */
+export function entrySelect(source: string): string {
+  const columns = summaryColumns
+    .split(',')
+    .map((name) => `c.${name.trim()}`)
+    .join(', ');
+  const bodies = (['rq', 'rs', 'lt'] as const)
+    .flatMap((alias) => bodyColumnNames.map((name) => `${alias}.${name} AS ${alias}_${name}`))
+    .join(', ');
+  return `SELECT ${columns}, c.url, c.response_headers, c.late_status, c.late_latency_ms,
+    c.late_headers, ${bodies} FROM ${source} c ${bodyJoin('rq', 'request_body')}
+    ${bodyJoin('rs', 'response_body')} ${bodyJoin('lt', 'late_body')}`;
+}
+
+const outcomes: readonly JournalOutcome[] = ['forwarded', 'refused', 'failed'];
+const failures: readonly JournalFailure[] = ['timeout', 'connection'];
+
+function known<T extends string>(values: readonly T[], value: string | null): T | null {
+  return values.find((candidate) => candidate === value) ?? null;
+}
+
+export function toSummary(row: SummaryRow): JournalSummary {
+  return {
+    id: row.id,
+    at: new Date(row.at).toISOString(),
+    // Written from the proxy's own operation list; a name it no longer knows reads as none.
+    operation: vmsOperations.find(({ name }) => name === row.operation)?.name ?? null,
+    method: row.method,
+    path: row.path,
+    clientOrgId: row.client_org_id,
+    vendorOrgId: row.vendor_org_id,
+    itemCount: row.item_count,
+    batchId: row.batch_id,
+    idempotencyKey: row.idempotency_key,
+    replayed: row.replayed === 1,
+    status: row.status,
+    upstreamStatus: row.upstream_status,
+    outcome: known(outcomes, row.outcome) ?? 'forwarded',
+    errorCode: row.error_code,
+    failure: known(failures, row.failure),
+    latencyMs: row.latency_ms,
+    replayOf: row.replay_of,
+    unchecked: row.unchecked === 1,
+    requestSize: row.request_size,
+    responseSize: row.response_size,
+  };
+}
+
+function readBody(row: EntryRow, alias: 'rq' | 'rs' | 'lt'): JournalBody | null {
+  const data = row[`${alias}_data`];
+  const sha256 = row[`${alias}_sha256`];
+  if (data === null || sha256 === null) return null;
+  const bytes = row[`${alias}_compressed`] === 1 ? inflateRawSync(data) : data;
+  const utf8 = isUtf8(bytes);
+  return {
+    text: bytes.toString(utf8 ? 'utf8' : 'base64'),
+    encoding: utf8 ? 'utf8' : 'base64',
+    size: row[`${alias}_size`] ?? bytes.length,
+    sha256: sha256.toString('hex'),
+    truncated: row[`${alias}_truncated`] === 1,
+    redacted: row[`${alias}_redacted`] === 1,
+  };
+}
+
+function parseHeaders(text: string | null): Record<string, string> {
+  if (!text) return {};
+  const parsed: unknown = JSON.parse(text);
+  const headers: Record<string, string> = {};
+  if (typeof parsed === 'object' && parsed !== null) {
+    for (const [name, value] of Object.entries(parsed)) {
+      if (typeof value === 'string') headers[name] = value;
+    }
+  }
+  return headers;
+}
+
+export function toEntry(row: EntryRow): JournalEntry {
+  return {
+    ...toSummary(row),
+    url: row.url,
+    requestBody: readBody(row, 'rq'),
+    responseHeaders: parseHeaders(row.response_headers),
+    responseBody: readBody(row, 'rs'),
+    lateAnswer:
+      row.late_status === null
+        ? null
+        : {
+            status: row.late_status,
+            latencyMs: row.late_latency_ms ?? 0,
+            headers: parseHeaders(row.late_headers),
+            body: readBody(row, 'lt'),
+          },
+  };
+}

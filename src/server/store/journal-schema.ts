@@ -1,0 +1,69 @@
+import type { PortalSqlite } from './portal-database';
+
+/**
+ * The call journal's tables (decision 025). Bodies are kept once per content (SHA-256): a results
+ * poll answered the same way, a replayed batch or a repeated list costs one row, and the search
+ * index reads each distinct body once. The search index is FTS5 (it ships in better-sqlite3's
+ * SQLite), contentless with `contentless_delete` so pruning deletes by rowid without reading the
+ * bodies back, `detail=full` so a word like REQ-2026-0042 (three tokens) matches as a phrase,
+ * `remove_diacritics 2` so "zurich" finds "Zürich".
+ *
+ * Indexes are few on purpose: every one is written with every call. The list pages by id (the
+ * primary key, newest first) and tests the other filters as it goes, which at 100,000 calls takes
+ * a few milliseconds even when nothing matches (bench/proxy-journal.ts); the partial indexes
+ * serve an entry's batch and its replays, and cost nothing on calls without those values. (The
+ * idempotency key has none: every batch has one, and the filter by key is rare.)
+ */
+export function createJournalTables(db: PortalSqlite): void {
+  db.exec(`
+    CREATE TABLE journal_bodies (
+      id INTEGER PRIMARY KEY,
+      sha256 BLOB NOT NULL UNIQUE,
+      size INTEGER NOT NULL,
+      truncated INTEGER NOT NULL,
+      redacted INTEGER NOT NULL,
+      compressed INTEGER NOT NULL,
+      data BLOB NOT NULL
+    );
+    CREATE VIRTUAL TABLE journal_search USING fts5(
+      body,
+      content = '',
+      contentless_delete = 1,
+      detail = full,
+      tokenize = 'unicode61 remove_diacritics 2'
+    );
+    CREATE TABLE journal_calls (
+      id INTEGER PRIMARY KEY,
+      at INTEGER NOT NULL,
+      operation TEXT,
+      method TEXT NOT NULL,
+      path TEXT NOT NULL,
+      url TEXT,
+      client_org_id INTEGER,
+      vendor_org_id INTEGER,
+      item_count INTEGER,
+      batch_id TEXT,
+      idempotency_key TEXT,
+      replayed INTEGER NOT NULL,
+      status INTEGER NOT NULL,
+      upstream_status INTEGER,
+      outcome TEXT NOT NULL CHECK (outcome IN ('forwarded', 'refused', 'failed')),
+      error_code TEXT,
+      failure TEXT CHECK (failure IN ('timeout', 'connection')),
+      latency_ms REAL NOT NULL,
+      replay_of INTEGER,
+      unchecked INTEGER NOT NULL,
+      request_body INTEGER,
+      request_size INTEGER,
+      response_body INTEGER,
+      response_size INTEGER,
+      response_headers TEXT NOT NULL,
+      late_status INTEGER,
+      late_latency_ms REAL,
+      late_headers TEXT,
+      late_body INTEGER
+    );
+    CREATE INDEX journal_calls_batch ON journal_calls (batch_id) WHERE batch_id IS NOT NULL;
+    CREATE INDEX journal_calls_replay_of ON journal_calls (replay_of) WHERE replay_of IS NOT NULL;
+  `);
+}

@@ -1,0 +1,106 @@
+import type {
+  JournalEntry,
+  JournalFailure,
+  JournalFilter,
+  JournalOutcome,
+  JournalSummary,
+} from '../../domain/journal';
+import type { VmsOperation } from '../../domain/vms-contract';
+
+/** A body ready to keep: already redacted and cut to the limit by the recorder. */
+export interface BodyToKeep {
+  /** SHA-256 of the full body: its identity (a body is kept once however often it is seen). */
+  sha256: Buffer;
+  /** Full length in bytes. */
+  size: number;
+  /** What is kept: the whole body, or its first JOURNAL_BODY_LIMIT_KB. */
+  kept: Buffer;
+  truncated: boolean;
+  redacted: boolean;
+}
+
+/** One call, as the journal writes it. */
+export interface JournalRecord {
+  id: number;
+  at: number;
+  operation: VmsOperation | null;
+  method: string;
+  path: string;
+  url: string | null;
+  clientOrgId: number | null;
+  vendorOrgId: number | null;
+  itemCount: number | null;
+  batchId: string | null;
+  idempotencyKey: string | null;
+  replayed: boolean;
+  status: number;
+  upstreamStatus: number | null;
+  outcome: JournalOutcome;
+  errorCode: string | null;
+  failure: JournalFailure | null;
+  latencyMs: number;
+  replayOf: number | null;
+  unchecked: boolean;
+  requestBody: BodyToKeep | null;
+  responseBody: BodyToKeep | null;
+  responseHeaders: Record<string, string>;
+}
+
+/** A keyed batch's answer that came after the browser was told 504. */
+export interface JournalLateRecord {
+  id: number;
+  status: number;
+  latencyMs: number;
+  headers: Record<string, string>;
+  body: BodyToKeep | null;
+  batchId: string | null;
+}
+
+/**
+ * A page: at most `limit` calls, newest first below the id `from`, or oldest first above it
+ * (`from` null: from the newest, or the oldest).
+ */
+export interface JournalPageRequest {
+  order: 'newest' | 'oldest';
+  from: number | null;
+  limit: number;
+}
+
+/** The search text could not be used (FTS5 refused it); the message is for the user. */
+export class JournalSearchError extends Error {
+  override name = 'JournalSearchError';
+}
+
+/**
+ * The journal's storage (decision 025), asynchronous so a PostgreSQL store can implement it beside
+ * this SQLite one (architecture.md, "One store interface, two databases").
+ */
+export interface JournalStore {
+  /** The highest id written (0 when empty): the journal numbers new calls from there. */
+  lastId(): Promise<number>;
+  /** Writes calls and late answers in one transaction: all of them or none. */
+  write(records: readonly JournalRecord[], late: readonly JournalLateRecord[]): Promise<void>;
+  exists(id: number): Promise<boolean>;
+  /** Summaries matching `filter`, a page of them. */
+  list(filter: JournalFilter, page: JournalPageRequest): Promise<JournalSummary[]>;
+  /** Full entries matching `filter`, a page of them (the export's pages). */
+  entries(filter: JournalFilter, page: JournalPageRequest): Promise<JournalEntry[]>;
+  get(id: number): Promise<JournalEntry | undefined>;
+  /** The other calls with this batch id, oldest first. */
+  sameBatch(batchId: string, exceptId: number): Promise<JournalSummary[]>;
+  /** Calls made as replays of `id`, oldest first. */
+  replaysOf(id: number): Promise<JournalSummary[]>;
+  /** Deletes up to `limit` of the oldest calls received before `cutoff`; returns how many. */
+  pruneReceivedBefore(cutoff: number, limit: number): Promise<number>;
+  /** Deletes the `count` oldest calls; returns how many. */
+  pruneOldest(count: number): Promise<number>;
+  count(): Promise<number>;
+  /** Bytes the database uses (its file less free pages): what JOURNAL_MAX_MB bounds. */
+  usedBytes(): Promise<number>;
+}
+
+/** What the journal's API reads. */
+export type JournalReader = Pick<
+  JournalStore,
+  'list' | 'entries' | 'get' | 'sameBatch' | 'replaysOf'
+>;

@@ -1,0 +1,90 @@
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { createContext, useContext, useEffect } from 'react';
+import type { Role, SessionState, SessionUser } from '../../domain/auth';
+import { sessionStateSchema } from '../../domain/auth';
+import { onSignedOut, requestJson, setCsrfToken } from '../api/http';
+
+/**
+ * Who is signed in (issue 15): `GET /api/session`, read once and again whenever the server says
+ * the session is gone. Its CSRF token goes with every call that changes something.
+ */
+export function sessionQueryOptions() {
+  return queryOptions({
+    queryKey: ['session'],
+    queryFn: async ({ signal }) => {
+      const state = (
+        await requestJson('/api/session', sessionStateSchema, 'Checking who is signed in', {
+          signal,
+        })
+      ).data;
+      setCsrfToken(state.csrfToken);
+      return state;
+    },
+    staleTime: 60_000,
+  });
+}
+
+const SessionContext = createContext<SessionState | null>(null);
+
+export function SessionProvider({
+  state,
+  children,
+}: {
+  state: SessionState | null;
+  children: ReactNode;
+}) {
+  return <SessionContext.Provider value={state}>{children}</SessionContext.Provider>;
+}
+
+/** The session as last read; null before it is known (or in a component rendered on its own). */
+export function useSession(): SessionState | null {
+  return useContext(SessionContext);
+}
+
+export function useSessionUser(): SessionUser | null {
+  return useSession()?.user ?? null;
+}
+
+const rank: Record<Role, number> = { recruiter: 0, qa: 1, admin: 2 };
+
+/**
+ * Whether the current user may do what `role` may: always when sign-in is off (one person on
+ * their own machine, as before), else by the signed-in user's role (admin ⊃ qa ⊃ recruiter).
+ */
+export function useMay(role: Role): boolean {
+  const session = useSession();
+  if (!session || !session.authRequired) return true;
+  const user = session.user;
+  return user !== null && rank[user.role] >= rank[role];
+}
+
+/** Reads the session again when any call is answered 401 (expired, signed out elsewhere). */
+export function useSessionWatch(): void {
+  const queryClient = useQueryClient();
+  useEffect(
+    () =>
+      onSignedOut(() => {
+        setCsrfToken(null);
+        void queryClient.invalidateQueries({ queryKey: ['session'] });
+      }),
+    [queryClient],
+  );
+}
+
+export function useSessionQuery() {
+  useSessionWatch();
+  return useQuery(sessionQueryOptions());
+}
+
+/** Sign in with a password; the session is read again. */
+export async function signIn(email: string, password: string): Promise<SessionState> {
+  const state = (
+    await requestJson('/api/session', sessionStateSchema, 'Signing in', {
+      method: 'POST',
+      body: { email, password },
+    })
+  ).data;
+  setCsrfToken(state.csrfToken);
+  return state;
+}
