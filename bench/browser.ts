@@ -21,10 +21,10 @@ import { startPortal, type RunningPortal } from '../src/server/start';
 import { startPeerPage } from './browser-peer';
 import { formatTable } from './measure';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const CPU_THROTTLE = 4;
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+export const CPU_THROTTLE = 4;
 const SETTLE_MS = 1500;
-const chromiumPath = '/usr/bin/chromium';
+export const chromiumPath = '/usr/bin/chromium';
 const orgs = 'Client_Org_Id=1001&Vendor_Org_Id=9001';
 
 export const browserBudgets = {
@@ -66,13 +66,13 @@ const benchSchema = z.object({
 const readBench = async (page: Page) =>
   benchSchema.parse(await page.evaluate(() => (window as unknown as { __bench: unknown }).__bench));
 
-const median = (values: readonly number[]) => {
+export const median = (values: readonly number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
-const spread = (values: readonly number[]) =>
+export const spread = (values: readonly number[]) =>
   `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function throttledPage(
   browser: Browser,
@@ -87,7 +87,7 @@ async function throttledPage(
   return { context, page };
 }
 
-async function startBenchPortal(): Promise<{ portal: RunningPortal; cleanup(): void }> {
+export async function startBenchPortal(): Promise<{ portal: RunningPortal; cleanup(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-browser-'));
   const portal = await startPortal(
     loadConfig({

@@ -1,14 +1,36 @@
-/** `npm run bench`: every benchmark, one after the other; exit 1 when a budget is missed. */
+/**
+ * `npm run bench`: every benchmark, one after the other; exit 1 when a budget is missed.
+ * `BENCH_ONLY=import npm run bench` (names comma-separated) runs only those: the whole is long.
+ */
 import { runBrowserBench } from './browser';
 import { runDomainBench } from './domain';
+import { runImportBench } from './import';
 import { runProxyBench } from './proxy';
 import { runSandboxBatchBench } from './sandbox-batch';
 import { runValidatorBench } from './validator';
 
-const domain = runDomainBench();
-const sandbox = await runSandboxBatchBench();
-const proxy = await runProxyBench();
-const validator = await runValidatorBench();
-const browser = await runBrowserBench();
-if (![domain, sandbox, proxy, validator, browser].every((result) => result.withinBudget))
-  process.exitCode = 1;
+const suites: Record<string, () => Promise<{ withinBudget: boolean }>> = {
+  domain: async () => runDomainBench(),
+  sandbox: runSandboxBatchBench,
+  proxy: runProxyBench,
+  validator: runValidatorBench,
+  browser: runBrowserBench,
+  import: runImportBench,
+};
+const only = process.env.BENCH_ONLY?.split(',')
+  .map((name) => name.trim())
+  .filter((name) => name !== '');
+const unknown = (only ?? []).filter((name) => !(name in suites));
+if (unknown.length > 0) {
+  console.error(
+    `BENCH_ONLY names ${unknown.join(', ')}, which is no benchmark; choose from ${Object.keys(suites).join(', ')}.`,
+  );
+  process.exit(2);
+}
+let withinBudget = true;
+for (const [name, run] of Object.entries(suites)) {
+  if (only && !only.includes(name)) continue;
+  const result = await run();
+  withinBudget &&= result.withinBudget;
+}
+if (!withinBudget) process.exitCode = 1;
