@@ -226,4 +226,56 @@ describe('isLoopbackHost', () => {
       );
     });
   });
+
+  describe('sign-in (issue 15)', () => {
+    it('is off on loopback unless AUTH=on, and required beyond loopback or behind a proxy', () => {
+      expect(loadConfig({}).auth.required).toBe(false);
+      expect(loadConfig({ HOST: 'localhost' }).auth.required).toBe(false);
+      expect(loadConfig({ AUTH: 'on' }).auth.required).toBe(true);
+      expect(loadConfig({ HOST: '0.0.0.0' }).auth.required).toBe(true);
+      expect(loadConfig({ HOST: '10.1.2.3', AUTH: 'on' }).auth.required).toBe(true);
+      expect(loadConfig({ TRUST_PROXY: 'true' }).auth).toMatchObject({
+        required: true,
+        trustProxy: true,
+      });
+    });
+
+    it('refuses AUTH=off where others can reach the portal', () => {
+      expect(problem({ HOST: '0.0.0.0', AUTH: 'off' })).toMatch(
+        /^AUTH=off is not allowed here: HOST=0\.0\.0\.0/,
+      );
+      expect(problem({ TRUST_PROXY: '127.0.0.1', AUTH: 'off' })).toMatch(/TRUST_PROXY is set/);
+      expect(loadConfig({ AUTH: 'off' }).auth.required).toBe(false);
+    });
+
+    it('reads TRUST_PROXY as true, false or the proxies’ addresses', () => {
+      expect(loadConfig({ TRUST_PROXY: 'false' }).auth.trustProxy).toBe(false);
+      expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1' }).auth.trustProxy).toBe(
+        '127.0.0.1,10.0.0.0/8,::1',
+      );
+      expect(problem({ TRUST_PROXY: 'yes' })).toMatch(/^TRUST_PROXY must be true, false/);
+      expect(problem({ TRUST_PROXY: '10.0.0.0/33' })).toMatch(/^TRUST_PROXY must be/);
+    });
+
+    it('reads the session limits and the public address', () => {
+      expect(
+        loadConfig({
+          SESSION_IDLE_MINUTES: '15',
+          SESSION_MAX_HOURS: '8',
+          PORTAL_PUBLIC_URL: 'https://Portal.Example.com/',
+        }).auth,
+      ).toMatchObject({
+        idleMs: 15 * 60_000,
+        maxMs: 8 * 60 * 60_000,
+        publicOrigin: 'https://portal.example.com',
+      });
+      expect(problem({ SESSION_IDLE_MINUTES: '120', SESSION_MAX_HOURS: '1' })).toMatch(
+        /^SESSION_IDLE_MINUTES \(120\) must not be longer than SESSION_MAX_HOURS/,
+      );
+      expect(problem({ PORTAL_PUBLIC_URL: 'https://portal.example.com/app' })).toMatch(
+        /^PORTAL_PUBLIC_URL must be/,
+      );
+      expect(problem({ SESSION_IDLE_MINUTES: '0' })).toMatch(/^SESSION_IDLE_MINUTES must be/);
+    });
+  });
 });

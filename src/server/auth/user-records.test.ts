@@ -1,0 +1,157 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiErrorBodySchema } from '../../domain/api-error';
+import { userRecordConflictSchema, userRecordSchema, userRecordsSchema } from '../../domain/auth';
+import {
+  startCaptureUpstream,
+  startTestPortal,
+  testConfig,
+  type CaptureUpstream,
+  type TestPortal,
+} from '../../test-support/capture-upstream';
+import { addUser, TestBrowser } from './test-browser';
+import { userRecordPageSize } from './user-record-routes';
+
+// Issue 15, point 4: drafts and submissions per user on the server, versioned, with tombstones
+// and 409 when two devices wrote.
+
+const password = 'correct horse battery staple';
+
+let dir: string;
+let upstream: CaptureUpstream;
+let portal: TestPortal;
+let laptop: TestBrowser;
+let desktop: TestBrowser;
+let other: TestBrowser;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'portal-records-'));
+  const dbPath = join(dir, 'portal.db');
+  upstream = await startCaptureUpstream();
+  portal = await startTestPortal(testConfig(upstream.url, { AUTH: 'on', PORTAL_DB: dbPath }));
+  await addUser(dbPath, 'rita@example.com', password, 'recruiter', [1001]);
+  await addUser(dbPath, 'sam@example.com', password, 'recruiter', [1001]);
+  laptop = new TestBrowser(portal.url);
+  desktop = new TestBrowser(portal.url);
+  other = new TestBrowser(portal.url);
+  await laptop.signIn('rita@example.com', password);
+  await desktop.signIn('rita@example.com', password);
+  await other.signIn('sam@example.com', password);
+});
+
+afterAll(async () => {
+  await portal.close();
+  await upstream.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const put = (
+  browser: TestBrowser,
+  key: string,
+  body: { value?: unknown; baseVersion: number; deleted?: boolean },
+  collection = 'drafts',
+) => browser.call('PUT', `/api/me/${collection}/${encodeURIComponent(key)}`, { body });
+
+const read = async (browser: TestBrowser, since = 0, collection = 'drafts') =>
+  userRecordsSchema.parse(
+    (await browser.call('GET', `/api/me/${collection}?since=${since}`)).json(),
+  );
+
+describe('per-user records', () => {
+  it('stores a new record at the collection’s next version and returns it', async () => {
+    const answer = await put(laptop, 'draft 1', { value: { title: 'Nurse' }, baseVersion: 0 });
+    expect(answer.status).toBe(200);
+    expect(userRecordSchema.parse(answer.json())).toMatchObject({
+      key: 'draft 1',
+      value: { title: 'Nurse' },
+      version: 1,
+      deleted: false,
+    });
+  });
+
+  it('follows the user to another device, and gives what changed since a version', async () => {
+    const all = await read(desktop);
+    expect(all.records.map((record) => record.key)).toEqual(['draft 1']);
+    expect(all.version).toBe(1);
+    await put(laptop, 'draft 2', { value: { title: 'Welder' }, baseVersion: 0 });
+    const changed = await read(desktop, all.version);
+    expect(changed.records).toEqual([
+      expect.objectContaining({ key: 'draft 2', version: 2, value: { title: 'Welder' } }),
+    ]);
+    expect(changed.version).toBe(2);
+    expect((await read(desktop, changed.version)).records).toEqual([]);
+  });
+
+  it('answers 409 with the server’s version when the write was based on an older one', async () => {
+    const first = userRecordSchema.parse(
+      (await put(laptop, 'draft 1', { value: { title: 'Nurse (ICU)' }, baseVersion: 1 })).json(),
+    );
+    expect(first.version).toBe(3);
+    // The desktop still has version 1.
+    const stale = await put(desktop, 'draft 1', { value: { title: 'Nurse (ER)' }, baseVersion: 1 });
+    expect(stale.status).toBe(409);
+    const conflict = userRecordConflictSchema.parse(stale.json());
+    expect(conflict.error.code).toBe('version_conflict');
+    expect(conflict.current).toMatchObject({ version: 3, value: { title: 'Nurse (ICU)' } });
+    expect(apiErrorBodySchema.parse(stale.json()).error.message).toContain('another device');
+    // Chosen: the desktop's, written over version 3.
+    const kept = await put(desktop, 'draft 1', { value: { title: 'Nurse (ER)' }, baseVersion: 3 });
+    expect(kept.status).toBe(200);
+    // A new record written twice from two devices: the second is a conflict too.
+    await put(laptop, 'draft 9', { value: 1, baseVersion: 0 });
+    expect((await put(desktop, 'draft 9', { value: 2, baseVersion: 0 })).status).toBe(409);
+  });
+
+  it('keeps a deletion as a tombstone so other devices remove it too', async () => {
+    const since = (await read(desktop)).version;
+    const gone = await put(laptop, 'draft 2', { value: null, baseVersion: 2, deleted: true });
+    expect(userRecordSchema.parse(gone.json())).toMatchObject({
+      key: 'draft 2',
+      deleted: true,
+      value: null,
+    });
+    const changed = await read(desktop, since);
+    expect(changed.records).toEqual([
+      expect.objectContaining({ key: 'draft 2', deleted: true, value: null }),
+    ]);
+  });
+
+  it('keeps each user’s records and each collection apart', async () => {
+    expect((await read(other)).records).toEqual([]);
+    expect((await read(laptop, 0, 'submissions')).records).toEqual([]);
+    await put(
+      laptop,
+      'batch-1',
+      { value: { batchId: 'b-1', items: 2 }, baseVersion: 0 },
+      'submissions',
+    );
+    expect((await read(desktop, 0, 'submissions')).records).toHaveLength(1);
+    expect((await read(other, 0, 'submissions')).records).toEqual([]);
+    // Another user's key is another record: writing it never touches Rita's.
+    expect((await put(other, 'draft 1', { value: 'mine', baseVersion: 0 })).status).toBe(200);
+  });
+
+  it('pages a long history: a full page ends at its last record’s version', async () => {
+    const browser = new TestBrowser(portal.url);
+    await browser.signIn('sam@example.com', password);
+    for (let i = 0; i < userRecordPageSize + 5; i += 1) {
+      await put(browser, `s-${i}`, { value: i, baseVersion: 0 }, 'submissions');
+    }
+    const first = await read(browser, 0, 'submissions');
+    expect(first.records).toHaveLength(userRecordPageSize);
+    expect(first.version).toBe(first.records.at(-1)?.version);
+    const rest = await read(browser, first.version, 'submissions');
+    expect(rest.records).toHaveLength(5);
+  });
+
+  it('refuses unknown collections, bad versions and missing values, and strangers', async () => {
+    expect((await laptop.call('GET', '/api/me/secrets')).status).toBe(404);
+    expect((await laptop.call('GET', '/api/me/drafts?since=-1')).status).toBe(400);
+    expect((await put(laptop, 'x', { baseVersion: 0 })).status).toBe(400);
+    expect((await put(laptop, 'x', { value: 1, baseVersion: -1 })).status).toBe(400);
+    const nobody = new TestBrowser(portal.url);
+    expect((await nobody.call('GET', '/api/me/drafts')).status).toBe(401);
+  });
+});
