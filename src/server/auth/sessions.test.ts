@@ -226,6 +226,24 @@ describe('signing out', () => {
     expect((await other.call('GET', `/api/vms/requisitions${orgs}`)).status).toBe(200);
   });
 
+  it('writes audit lines for signing out and for sessions that ended, with no session id', async () => {
+    const browser = await signedIn('bob@example.com');
+    const id = browser.cookies.get('vms_session') ?? '';
+    await browser.call('DELETE', '/api/session');
+    const expiring = await signedIn('bob@example.com');
+    clock += 31 * minute;
+    await expiring.call('GET', `/api/vms/requisitions${orgs}`);
+    const audit = portal.logLines().filter((line) => line.audit === true);
+    expect(audit).toContainEqual(
+      expect.objectContaining({ event: 'sign_out', email: 'bob@example.com' }),
+    );
+    expect(audit).toContainEqual(
+      expect.objectContaining({ event: 'session_expired', reason: 'idle' }),
+    );
+    expect(portal.rawLog()).not.toContain(id);
+    expect(portal.rawLog()).not.toContain(expiring.cookies.get('vms_session') ?? 'none');
+  });
+
   it('needs a session to sign out everywhere, and none to sign out', async () => {
     const nobody = new TestBrowser(portal.url);
     expect((await nobody.call('DELETE', '/api/session')).status).toBe(204);

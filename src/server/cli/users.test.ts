@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,6 +83,13 @@ describe('npm run users', () => {
     expect(added.code).toBe(0);
     expect(added.stdout).toContain('alice@example.com\tadmin\tall orgs\tactive');
     expect(added.stdout).not.toContain(password);
+    const db = new Database(dbPath, { readonly: true });
+    const row = db
+      .prepare(`SELECT password_hash AS hash FROM users WHERE email = 'alice@example.com'`)
+      .get() as { hash: string };
+    db.close();
+    // argon2id with OWASP's first parameters (19 MiB, 2 passes, 1 lane), its own salt.
+    expect(row.hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     const browser = new TestBrowser(portal.url);
     const answer = await browser.signIn('alice@example.com', password);
     expect(sessionStateSchema.parse(answer.json()).user).toMatchObject({
