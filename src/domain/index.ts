@@ -140,6 +140,7 @@ export {
   readDateCell,
   repeatedItems,
   repeatMessage,
+  rowReader,
   rowToItem,
   sheetDefaults,
   sheetIdentity,

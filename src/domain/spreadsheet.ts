@@ -280,6 +280,41 @@ export interface SheetItem {
   cellProblems: Map<string, string>;
 }
 
+/**
+ * Reads rows through the mapped columns: which columns hold dates is worked out once, so a
+ * 100,000-row file pays for it once, not per row.
+ */
+export function rowReader(
+  columns: readonly MappedColumn[],
+  catalog: readonly FieldDef[],
+  dateFormat: DateFormat,
+): (row: readonly string[]) => SheetItem {
+  const types = new Map(catalog.map((def) => [def.key, def.type]));
+  const plan = columns.flatMap((column) =>
+    column.key === null
+      ? []
+      : [{ index: column.column, key: column.key, date: types.get(column.key) === 'DATE' }],
+  );
+  return (row) => {
+    const wire: Record<string, string> = {};
+    const cellProblems = new Map<string, string>();
+    for (const { index, key, date } of plan) {
+      const cell = (row[index] ?? '').trim();
+      if (!date) {
+        wire[key] = cell;
+        continue;
+      }
+      const read = readDateCell(cell, dateFormat);
+      if (read.ok) wire[key] = read.value;
+      else {
+        wire[key] = cell;
+        cellProblems.set(key, read.message);
+      }
+    }
+    return { wire, cellProblems };
+  };
+}
+
 /** One row of cells → a wire item, through the mapped columns. */
 export function rowToItem(
   row: readonly string[],
@@ -287,22 +322,7 @@ export function rowToItem(
   catalog: readonly FieldDef[],
   dateFormat: DateFormat,
 ): SheetItem {
-  const types = new Map(catalog.map((def) => [def.key, def.type]));
-  const wire: Record<string, string> = {};
-  const cellProblems = new Map<string, string>();
-  for (const column of columns) {
-    if (column.key === null) continue;
-    const cell = (row[column.column] ?? '').trim();
-    if (types.get(column.key) === 'DATE') {
-      const date = readDateCell(cell, dateFormat);
-      if (date.ok) wire[column.key] = date.value;
-      else {
-        wire[column.key] = cell;
-        cellProblems.set(column.key, date.message);
-      }
-    } else wire[column.key] = cell;
-  }
-  return { wire, cellProblems };
+  return rowReader(columns, catalog, dateFormat)(row);
 }
 
 /**
@@ -390,8 +410,9 @@ export function sheetRowChecker(
     columns.flatMap((column) => (column.key === null ? [] : [[column.key, column.header]])),
   );
   const requisitions = kind === 'candidate' ? options.requisitions : undefined;
+  const read = rowReader(columns, catalog, options.dateFormat);
   return (row) => {
-    const item = rowToItem(row, columns, catalog, options.dateFormat);
+    const item = read(row);
     const wire = { ...defaults, ...item.wire };
     const errors: SheetIssue[] = [];
     const seen = new Set<string>();

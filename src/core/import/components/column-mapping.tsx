@@ -40,51 +40,60 @@ export function ColumnMapping({
   const applyId = useId();
   const [name, setName] = useState(template ?? suggestedName);
   const [chosen, setChosen] = useState('');
+  // The table (a select of every field per column: over a thousand options) is drawn only while
+  // it is open, so a file that maps by itself costs nothing here.
+  const [open, setOpen] = useState(matched < columns.length);
   return (
-    <details className="import-mapping" open={matched < columns.length}>
+    <details
+      className="import-mapping"
+      open={open}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+    >
       <summary>
         Columns: {matched} of {columns.length} matched
         {template ? ` · template “${template}”` : ''}
       </summary>
-      <table className="import-mapping__table">
-        <caption className="visually-hidden">How each column of the file is read</caption>
-        <thead>
-          <tr>
-            <th scope="col">Column in the file</th>
-            <th scope="col">Values</th>
-            <th scope="col">Fills the field</th>
-            <th scope="col">Why</th>
-          </tr>
-        </thead>
-        <tbody>
-          {columns.map((column) => (
-            <tr key={column.column}>
-              <th scope="row">{column.header || `(column ${column.column + 1}, no name)`}</th>
-              <td className="import-mapping__samples">{column.samples.join(' · ')}</td>
-              <td>
-                <select
-                  aria-label={`Field for column “${column.header}”`}
-                  value={column.key ?? ''}
-                  disabled={disabled}
-                  onChange={(event) => onChange(column.column, event.target.value)}
-                >
-                  <option value="">Ignore this column</option>
-                  {catalog.map((def) => (
-                    <option key={def.key} value={def.key}>
-                      {def.label} ({def.key})
-                    </option>
-                  ))}
-                </select>
-              </td>
-              <td className="field__hint">
-                {column.key === null
-                  ? (column.note ?? 'names no field')
-                  : (matchText[column.match ?? ''] ?? '')}
-              </td>
+      {open ? (
+        <table className="import-mapping__table">
+          <caption className="visually-hidden">How each column of the file is read</caption>
+          <thead>
+            <tr>
+              <th scope="col">Column in the file</th>
+              <th scope="col">Values</th>
+              <th scope="col">Fills the field</th>
+              <th scope="col">Why</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {columns.map((column) => (
+              <tr key={column.column}>
+                <th scope="row">{column.header || `(column ${column.column + 1}, no name)`}</th>
+                <td className="import-mapping__samples">{column.samples.join(' · ')}</td>
+                <td>
+                  <select
+                    aria-label={`Field for column “${column.header}”`}
+                    value={column.key ?? ''}
+                    disabled={disabled}
+                    onChange={(event) => onChange(column.column, event.target.value)}
+                  >
+                    <option value="">Ignore this column</option>
+                    {catalog.map((def) => (
+                      <option key={def.key} value={def.key}>
+                        {def.label} ({def.key})
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td className="field__hint">
+                  {column.key === null
+                    ? (column.note ?? 'names no field')
+                    : (matchText[column.match ?? ''] ?? '')}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
       <form
         className="import-mapping__save"
         onSubmit={(event) => {

@@ -4,9 +4,16 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { SheetIssue } from '../../../domain';
 import { importWorker } from '../api/import-worker';
 import type { ColumnSummary, GridRow } from '../model/import-table';
+import { groupDigits } from '../../../shared/lib/format';
 
 /** Rows fetched from the worker at a time. */
 const blockSize = 100;
+/**
+ * Row heights, fixed: a row is not measured (measuring 100,000 rows as they scroll by costs more
+ * than drawing them); a row with errors has room for two lines of message under its values.
+ */
+const rowPx = 44;
+const errorRowPx = 84;
 
 interface Blocks {
   tag: string;
@@ -50,13 +57,33 @@ export function ImportGrid({
   const [editing, setEditing] = useState<{ index: number; column: number } | null>(null);
   const errorIdBase = useId();
 
+  // Which rows have errors, for their heights: one byte per row, fetched when the rows change.
+  const [flags, setFlags] = useState<{ tag: string; flags: Uint8Array } | null>(null);
+  useEffect(() => {
+    let current = true;
+    void worker.errorFlags(onlyErrors).then(
+      (next) => {
+        if (current) setFlags({ tag, flags: next });
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [worker, tag, onlyErrors]);
+
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: total,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 44,
-    overscan: 10,
+    estimateSize: (index) => (onlyErrors || flags?.flags[index] === 1 ? errorRowPx : rowPx),
+    overscan: 3,
+    useFlushSync: false,
   });
+  // New heights once the flags of new rows arrive.
+  useEffect(() => {
+    virtualizer.measure();
+  }, [virtualizer, flags]);
   const drawn = virtualizer.getVirtualItems();
   const first = drawn[0]?.index ?? 0;
   const last = drawn.at(-1)?.index ?? 0;
@@ -123,9 +150,7 @@ export function ImportGrid({
                 ) : null}
                 {column.errors > 0 ? (
                   <span className="import-grid__count">
-                    {column.errors === 1
-                      ? '1 error'
-                      : `${column.errors.toLocaleString('en-US')} errors`}
+                    {column.errors === 1 ? '1 error' : `${groupDigits(column.errors)} errors`}
                   </span>
                 ) : null}
               </th>
@@ -143,7 +168,7 @@ export function ImportGrid({
             const row = rowAt(item.index);
             if (!row)
               return (
-                <tr key={item.key} data-index={item.index} ref={virtualizer.measureElement}>
+                <tr key={item.key} data-index={item.index} className="import-grid__row">
                   <td colSpan={width} className="import-grid__loading">
                     Loading…
                   </td>
@@ -157,9 +182,12 @@ export function ImportGrid({
               <tr
                 key={item.key}
                 data-index={item.index}
-                ref={virtualizer.measureElement}
                 aria-rowindex={item.index + 2}
-                className={row.errors.length > 0 ? 'import-grid__row--error' : undefined}
+                className={
+                  row.errors.length > 0
+                    ? 'import-grid__row import-grid__row--error'
+                    : 'import-grid__row'
+                }
               >
                 <th scope="row" className="import-grid__row-head">
                   <label>
@@ -204,7 +232,7 @@ export function ImportGrid({
                         </button>
                       )}
                       {issue ? (
-                        <span id={errorId} className="import-cell__error">
+                        <span id={errorId} className="import-cell__error" title={issue.message}>
                           {issue.message}
                         </span>
                       ) : null}
@@ -216,7 +244,7 @@ export function ImportGrid({
                     className={others.length > 0 ? 'import-cell import-cell--error' : 'import-cell'}
                   >
                     {others.map((issue) => (
-                      <span key={issue.field} className="import-cell__error">
+                      <span key={issue.field} className="import-cell__error" title={issue.message}>
                         {issue.message}
                       </span>
                     ))}

@@ -7,9 +7,10 @@ import type { BatchKind } from '../../batch/model/batch-kind';
 import { useImportSession } from '../hooks/use-import-session';
 import { ColumnMapping } from './column-mapping';
 import { ImportGrid } from './import-grid';
+import { groupDigits } from '../../../shared/lib/format';
 
 const accept = '.csv,.tsv,.txt,.xlsx,.json,text/csv,text/tab-separated-values,application/json';
-const count = (value: number) => value.toLocaleString('en-US');
+const count = groupDigits;
 
 /**
  * Requisitions → Import, Candidates → Import (issue 13): a spreadsheet's rows mapped to fields,

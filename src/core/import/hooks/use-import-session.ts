@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useEffectEvent, useMemo, useState } from 'react';
+import { startTransition, useCallback, useEffect, useEffectEvent, useMemo, useState } from 'react';
 import type { MappingTemplate, SheetRequisition } from '../../../domain';
 import {
   notSubmittableText,
@@ -19,6 +19,7 @@ import type { ImportSummary } from '../model/import-table';
 import { knownIdentities } from '../model/known-items';
 import { templatesStore, withTemplate } from '../model/templates';
 import type { Opened, OpenOptions, OpenResult } from '../worker/import.worker';
+import { groupDigits } from '../../../shared/lib/format';
 
 /** What the import page shows and can do: one file at a time, per kind and client org. */
 export interface ImportSession {
@@ -108,9 +109,13 @@ export function useImportSession(
     [kind.id, config.dateFormat, clientOrgId, storeKey, templates, known, requisitions],
   );
 
+  // A file's view (counts, columns, the grid) is drawn in a transition: React draws it in slices,
+  // so no single task holds the page while a 100,000-row file appears.
   const showSummary = useCallback((next: ImportSummary) => {
-    setSummary(next);
-    setVersion((value) => value + 1);
+    startTransition(() => {
+      setSummary(next);
+      setVersion((value) => value + 1);
+    });
   }, []);
 
   /** Runs one call to the worker, with what it is doing shown and its failure reported. */
@@ -135,9 +140,11 @@ export function useImportSession(
         setProblem(result.message);
         return;
       }
-      setOpened(result.opened.meta);
-      setStored(result.opened.stored);
-      showSummary(result.opened.summary);
+      startTransition(() => {
+        setOpened(result.opened.meta);
+        setStored(result.opened.stored);
+        showSummary(result.opened.summary);
+      });
     },
     [showSummary],
   );
@@ -253,7 +260,7 @@ export function useImportSession(
       setDone(
         result.replaced === 0
           ? `No cell in ${columnName} holds “${find}”.`
-          : `Replaced “${find}” in ${result.replaced === 1 ? 'one cell' : `${result.replaced.toLocaleString('en-US')} cells`} of ${columnName}.`,
+          : `Replaced “${find}” in ${result.replaced === 1 ? 'one cell' : `${groupDigits(result.replaced)} cells`} of ${columnName}.`,
       );
     },
     async addValid(only) {
@@ -289,7 +296,7 @@ export function useImportSession(
       const count = items.length;
       const skipped = only ? only.length - count : 0;
       setDone(
-        `${count === 1 ? `One ${kind.noun.one}` : `${count.toLocaleString('en-US')} ${kind.noun.many}`} added to the batch.${skipped > 0 ? ` ${skipped === 1 ? 'One selected row was' : `${skipped} selected rows were`} not added: ${skipped === 1 ? 'it has' : 'they have'} errors${count === limit ? ' or the batch is full' : ''}.` : ''}`,
+        `${count === 1 ? `One ${kind.noun.one}` : `${groupDigits(count)} ${kind.noun.many}`} added to the batch.${skipped > 0 ? ` ${skipped === 1 ? 'One selected row was' : `${skipped} selected rows were`} not added: ${skipped === 1 ? 'it has' : 'they have'} errors${count === limit ? ' or the batch is full' : ''}.` : ''}`,
       );
       return count;
     },

@@ -255,6 +255,19 @@ export class ImportTable {
     };
   }
 
+  /**
+   * One byte per row of the list (the rows in the import, or those with errors): 1 where the row
+   * has errors. The grid sizes its rows from it without measuring them.
+   */
+  errorFlags(onlyErrors: boolean): Uint8Array {
+    const list = onlyErrors ? this.errorRows() : this.liveRows();
+    const flags = new Uint8Array(list.length);
+    list.forEach((index, position) => {
+      if ((this.shown[index] ?? none).length > 0) flags[position] = 1;
+    });
+    return flags;
+  }
+
   /** Up to `limit` rows without errors (of `only`, when given), each with what is sent for it. */
   validItems(
     limit: number,

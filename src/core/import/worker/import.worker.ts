@@ -140,6 +140,12 @@ const api = {
     return current().window(start, count, onlyErrors);
   },
 
+  /** Which rows of the list have errors (the grid's row heights), handed over without a copy. */
+  errorFlags(onlyErrors: boolean): Uint8Array {
+    const flags = current().errorFlags(onlyErrors);
+    return Comlink.transfer(flags, [flags.buffer]);
+  },
+
   async setColumn(column: number, key: string): Promise<ImportSummary> {
     current().setColumn(column, key);
     await persistState();
