@@ -14,6 +14,7 @@ import { vmsProxy } from './vms-proxy';
 import { registerSessionHooks } from './auth/auth-hooks';
 import { PortalAuth } from './auth/portal-auth';
 import { sessionRoutes } from './auth/session-routes';
+import { ssoRoutes } from './auth/sso-routes';
 import { userRecordRoutes } from './auth/user-record-routes';
 import { userRoutes } from './auth/user-routes';
 
@@ -44,6 +45,8 @@ const redactedPaths = [
   'apiSecret',
   '*.apiKey',
   '*.apiSecret',
+  'clientSecret',
+  '*.clientSecret',
   'req.headers["x-api-key"]',
   'req.headers["x-signature"]',
   'req.headers.authorization',
@@ -252,6 +255,7 @@ export function buildPortal(
   app.register(sessionRoutes, { prefix: '/api', config, auth });
   app.register(userRoutes, { prefix: '/api/users', config, auth });
   app.register(userRecordRoutes, { prefix: '/api/me', config, auth });
+  app.register(ssoRoutes, { prefix: '/api/auth/oidc', config, auth });
 
   serveSpa(app, options.distDir ?? defaultDistDir, configBody);
 

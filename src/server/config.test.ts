@@ -55,6 +55,7 @@ describe('loadConfig', () => {
         idleMs: 30 * 60_000,
         maxMs: 12 * 60 * 60_000,
         publicOrigin: null,
+        sso: null,
       },
       logLevel: 'info',
       sandboxPort: 8788,
@@ -276,6 +277,31 @@ describe('isLoopbackHost', () => {
         /^PORTAL_PUBLIC_URL must be/,
       );
       expect(problem({ SESSION_IDLE_MINUTES: '0' })).toMatch(/^SESSION_IDLE_MINUTES must be/);
+    });
+
+    it('reads single sign-on as all three OIDC settings, with sign-in on', () => {
+      const oidc = {
+        AUTH: 'on',
+        OIDC_ISSUER: 'https://login.example.com/realms/staff',
+        OIDC_CLIENT_ID: 'portal',
+        OIDC_CLIENT_SECRET: 's3cret',
+      };
+      expect(loadConfig(oidc).auth.sso).toEqual({
+        issuer: 'https://login.example.com/realms/staff',
+        clientId: 'portal',
+        clientSecret: 's3cret',
+        label: 'single sign-on',
+      });
+      expect(problem({ ...oidc, OIDC_CLIENT_SECRET: undefined })).toMatch(
+        /^Single sign-on needs .*OIDC_CLIENT_SECRET is not set/,
+      );
+      expect(problem({ ...oidc, AUTH: undefined })).toMatch(/sign-in is off/);
+      expect(problem({ ...oidc, OIDC_ISSUER: 'http://login.example.com' })).toMatch(
+        /^OIDC_ISSUER must be the https address/,
+      );
+      expect(loadConfig({ ...oidc, OIDC_ISSUER: 'http://127.0.0.1:9999' }).auth.sso?.issuer).toBe(
+        'http://127.0.0.1:9999',
+      );
     });
   });
 });

@@ -88,6 +88,17 @@ export interface AuthSettings {
    * of invite links. Null: the request's own scheme and host.
    */
   publicOrigin: string | null;
+  /** Single sign-on through OpenID Connect (OIDC_*), or null. */
+  sso: SsoSettings | null;
+}
+
+export interface SsoSettings {
+  /** The provider's issuer URL; its discovery document is read from under it. */
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** What the sign-in page calls it ("Sign in with …"). */
+  label: string;
 }
 
 export const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -196,6 +207,22 @@ const publicUrl = optional.transform((value, ctx) => {
   return url.origin;
 });
 
+/** An OpenID provider's issuer: https, or http on this machine only (a test's provider). */
+const issuerUrl = optional.transform((value, ctx) => {
+  if (value === undefined) return undefined;
+  const url = URL.canParse(value) ? new URL(value) : null;
+  const secure =
+    url?.protocol === 'https:' || (url?.protocol === 'http:' && isLoopbackHost(url.hostname));
+  if (!url || !secure || url.username || url.password || url.search || url.hash) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `OIDC_ISSUER must be the https address of your OpenID provider, as its discovery document names it (such as "https://login.example.com/realms/staff"); got "${value}".`,
+    });
+    return z.NEVER;
+  }
+  return value;
+});
+
 export const portalEnvSchema = z.object({
   PORT: withDefault(wholeNumber('PORT', 0, 65535, '8787'), 8787),
   HOST: withDefault(optional, '127.0.0.1'),
@@ -239,6 +266,10 @@ export const portalEnvSchema = z.object({
   SESSION_IDLE_MINUTES: withDefault(wholeNumber('SESSION_IDLE_MINUTES', 1, 24 * 60, '30'), 30),
   SESSION_MAX_HOURS: withDefault(wholeNumber('SESSION_MAX_HOURS', 1, 24 * 30, '12'), 12),
   PORTAL_PUBLIC_URL: publicUrl,
+  OIDC_ISSUER: issuerUrl,
+  OIDC_CLIENT_ID: optional,
+  OIDC_CLIENT_SECRET: optional,
+  OIDC_LABEL: withDefault(optional, 'single sign-on'),
 });
 
 /** What a remote VMS needs that the sandbox supplies itself, and how to find each one. */
@@ -359,12 +390,44 @@ function authSettings(values: z.output<typeof portalEnvSchema>): AuthSettings {
       `SESSION_IDLE_MINUTES (${values.SESSION_IDLE_MINUTES}) must not be longer than SESSION_MAX_HOURS (${values.SESSION_MAX_HOURS} h): a session ends at the first of the two.`,
     );
   }
+  const required = values.AUTH === 'on' || exposedBy !== null;
   return {
-    required: values.AUTH === 'on' || exposedBy !== null,
+    required,
     trustProxy: values.TRUST_PROXY,
     idleMs,
     maxMs,
     publicOrigin: values.PORTAL_PUBLIC_URL ?? null,
+    sso: ssoSettings(values, required),
+  };
+}
+
+/** OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET: all three or none, and sign-in on. */
+function ssoSettings(
+  values: z.output<typeof portalEnvSchema>,
+  required: boolean,
+): SsoSettings | null {
+  const given = {
+    OIDC_ISSUER: values.OIDC_ISSUER,
+    OIDC_CLIENT_ID: values.OIDC_CLIENT_ID,
+    OIDC_CLIENT_SECRET: values.OIDC_CLIENT_SECRET,
+  };
+  const missing = Object.entries(given).filter(([, value]) => value === undefined);
+  if (missing.length === 3) return null;
+  if (missing.length > 0) {
+    throw new ConfigError(
+      `Single sign-on needs OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET together; ${missing.map(([name]) => name).join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not set. Set ${missing.length === 1 ? 'it' : 'them'} from the client registered at your OpenID provider, or remove the others.`,
+    );
+  }
+  if (!required) {
+    throw new ConfigError(
+      'OIDC_ISSUER is set but sign-in is off (a loopback HOST without AUTH=on): set AUTH=on to sign in with single sign-on.',
+    );
+  }
+  return {
+    issuer: given.OIDC_ISSUER ?? '',
+    clientId: given.OIDC_CLIENT_ID ?? '',
+    clientSecret: given.OIDC_CLIENT_SECRET ?? '',
+    label: values.OIDC_LABEL,
   };
 }
 

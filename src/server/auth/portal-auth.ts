@@ -4,6 +4,7 @@ import type { PortalConfig } from '../config';
 import type { PortalDatabase } from '../store/portal-database';
 import { createSessionStore, type SessionStore } from '../store/sessions';
 import { createSignInFailureStore, type SignInFailureStore } from '../store/sign-in-failures';
+import { createSsoLoginStore, type SsoLoginStore } from '../store/sso-logins';
 import { createUserRecordStore, type UserRecordStore } from '../store/user-records';
 import { createUserStore, type StoredUser, type UserStore } from '../store/users';
 import { auditTo, type Audit } from './audit';
@@ -37,6 +38,9 @@ declare module 'fastify' {
 /** Invite links are valid this long and once (issue 15). */
 export const inviteLifetimeMs = 72 * 60 * 60_000;
 
+/** A single sign-on attempt must come back from the provider within this. */
+export const ssoLoginLifetimeMs = 10 * 60_000;
+
 /** A session's last use is written at most this often (each request would be a write). */
 const touchEveryMs = 60_000;
 
@@ -63,6 +67,7 @@ export class PortalAuth {
   readonly sessions: SessionStore;
   readonly failures: SignInFailureStore;
   readonly records: UserRecordStore;
+  readonly ssoLogins: SsoLoginStore;
   readonly audit: Audit;
   readonly now: () => number;
   private readonly purgeTimer: NodeJS.Timeout;
@@ -78,6 +83,7 @@ export class PortalAuth {
     this.sessions = createSessionStore(database.db);
     this.failures = createSignInFailureStore(database.db);
     this.records = createUserRecordStore(database.db);
+    this.ssoLogins = createSsoLoginStore(database.db);
     this.audit = auditTo(log);
     this.now = now;
     this.purgeTimer = setInterval(() => void this.purge(), 10 * 60_000);
@@ -123,6 +129,7 @@ export class PortalAuth {
     try {
       await this.sessions.purgeExpired(now - this.config.auth.idleMs, now - this.config.auth.maxMs);
       await this.failures.purge(now - throttlePolicy.forgetAfterMs);
+      await this.ssoLogins.purge(now - ssoLoginLifetimeMs);
     } catch (error) {
       this.log.warn(
         { reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown' },
@@ -254,7 +261,7 @@ export class PortalAuth {
       user: session?.user ?? null,
       // No session, no token: a call without one has nothing to ride on (decision 026).
       csrfToken: session?.csrfToken ?? '',
-      sso: null,
+      sso: this.config.auth.sso ? { label: this.config.auth.sso.label } : null,
     };
   }
 }

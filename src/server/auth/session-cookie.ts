@@ -19,11 +19,22 @@ export function sessionCookieName(request: FastifyRequest): string {
   return secure(request) ? secureName : plainName;
 }
 
+/** The single sign-on attempt's cookie: its `state`, to bind the callback to this browser. */
+export const ssoCookie = { plain: 'vms_sso', secure: '__Host-vms_sso' } as const;
+
+function nameOf(request: FastifyRequest, names: { plain: string; secure: string }): string {
+  return secure(request) ? names.secure : names.plain;
+}
+
 /** The session ids the request carries under this scheme's name (more than one: try each). */
 export function sessionIdsOf(request: FastifyRequest): string[] {
+  return cookieValues(request, sessionCookieName(request));
+}
+
+/** The values of the cookie `name` (a browser may send several), at most three. */
+function cookieValues(request: FastifyRequest, name: string): string[] {
   const header = request.headers.cookie;
   if (header === undefined) return [];
-  const name = sessionCookieName(request);
   const ids: string[] = [];
   for (const part of header.split(';')) {
     const at = part.indexOf('=');
@@ -34,9 +45,14 @@ export function sessionIdsOf(request: FastifyRequest): string[] {
   return ids;
 }
 
-function cookie(request: FastifyRequest, value: string, maxAgeSeconds: number): string {
+function cookie(
+  request: FastifyRequest,
+  value: string,
+  maxAgeSeconds: number,
+  name = sessionCookieName(request),
+): string {
   const attributes = [
-    `${sessionCookieName(request)}=${value}`,
+    `${name}=${value}`,
     'Path=/',
     `Max-Age=${maxAgeSeconds}`,
     'HttpOnly',
@@ -60,4 +76,16 @@ export function setSessionCookie(
 
 export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
   reply.header('set-cookie', cookie(request, '', 0));
+}
+
+/** Sets the single sign-on attempt's cookie (ten minutes), or clears it (null). */
+export function setSsoCookie(request: FastifyRequest, reply: FastifyReply, state: string | null) {
+  reply.header(
+    'set-cookie',
+    cookie(request, state ?? '', state === null ? 0 : 600, nameOf(request, ssoCookie)),
+  );
+}
+
+export function ssoStatesOf(request: FastifyRequest): string[] {
+  return cookieValues(request, nameOf(request, ssoCookie));
 }

@@ -57,3 +57,18 @@ export function createAuthTables(db: PortalSqlite): void {
     CREATE UNIQUE INDEX user_records_version ON user_records (user_id, collection, version);
   `);
 }
+
+/**
+ * Schema version 5 (issue 15): single sign-on attempts in progress, by the SHA-256 of their
+ * `state`, with the nonce and the PKCE verifier the callback needs; one use, ten minutes.
+ */
+export function createSsoLoginsTable(db: PortalSqlite): void {
+  db.exec(`
+    CREATE TABLE sso_logins (
+      state_hash BLOB PRIMARY KEY,
+      nonce TEXT NOT NULL,
+      code_verifier TEXT NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+  `);
+}

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createIdempotencyKeysTable } from './idempotency-keys';
-import { createAuthTables } from './auth-schema';
+import { createAuthTables, createSsoLoginsTable } from './auth-schema';
 import { addJournalSender, createJournalTables } from './journal-schema';
 
 export type PortalSqlite = Database.Database;
@@ -21,6 +21,8 @@ const migrations: ReadonlyArray<(db: PortalSqlite) => void> = [
   createAuthTables,
   // 4: who sent each journal entry (issue 15)
   addJournalSender,
+  // 5: single sign-on attempts in progress (issue 15, 026)
+  createSsoLoginsTable,
 ];
 
 /** The schema version this portal brings a database to. */
