@@ -2,6 +2,8 @@ import { expect, expectNoAxeViolations, test } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData, sendBatch } from './support/requisitions';
 
 test('axe finds no violations on the list, the form and the submissions page', async ({ page }) => {
+  // axe on the 6,000 px form takes 5–10 s when the 2 cores are busy.
+  test.setTimeout(90_000);
   await page.goto('/requisitions');
   await expect(page.getByRole('region', { name: 'Requisitions' }).getByRole('row')).not.toHaveCount(
     0,
