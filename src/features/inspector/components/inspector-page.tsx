@@ -12,6 +12,7 @@ import type { JournalFilters } from '../api/journal';
 import { filterQuery, journalFilterKeys, journalPagesQueryOptions } from '../api/journal';
 import { statusText, statusTone } from '../model/status';
 import { JournalDetailView } from './journal-detail';
+import { groupDigits } from '../../../shared/lib/format';
 
 /**
  * /inspector (issue 14): every call the portal made to the VMS, newest first, filtered and
@@ -138,7 +139,7 @@ export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
                   ? anyFilter
                     ? 'No call matches these filters.'
                     : 'No call recorded yet: send a batch or open a list, and it shows here.'
-                  : `${entries.length.toLocaleString('en-US')} ${entries.length === 1 ? 'call' : 'calls'}${query.hasNextPage ? ' shown, more below' : ''}`}
+                  : `${groupDigits(entries.length)} ${entries.length === 1 ? 'call' : 'calls'}${query.hasNextPage ? ' shown, more below' : ''}`}
           </p>
           {query.isError ? (
             <p role="alert" className="notice notice--error">

@@ -19,13 +19,14 @@ import { StatusBadge } from '../../../shared/ui/status-badge';
 import { fetchCurl, journalEntryQueryOptions } from '../api/journal';
 import { prettyBody, replayElements, whyNotReplayable } from '../model/replay';
 import { statusText, statusTone } from '../model/status';
+import { groupDigits } from '../../../shared/lib/format';
 
 function Body({ title, body }: { title: string; body: JournalBody | null }) {
   if (!body) return <p className="field__hint">{title}: none.</p>;
   return (
     <details open className="inspector__body-part">
       <summary>
-        {title} ({body.size.toLocaleString('en-US')} bytes
+        {title} ({groupDigits(body.size)} bytes
         {body.truncated ? ', only the first part kept' : ''}
         {body.redacted ? ', a secret cut out' : ''})
       </summary>

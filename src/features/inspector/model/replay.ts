@@ -1,6 +1,7 @@
 import type { JournalBody, JournalDetail } from '../../../domain/journal';
 import type { WireItem } from '../../../core/batch/model/batch-kind';
 import { wireOf } from '../../../core/batch/model/raw-json';
+import { groupDigits } from '../../../shared/lib/format';
 
 /**
  * What the inspector can do again with a recorded call (issue 14, point 3): only a POST that
@@ -13,7 +14,7 @@ export function whyNotReplayable(entry: JournalDetail): string | null {
   const body = entry.requestBody;
   if (!body) return 'This call had no body to send again.';
   if (body.truncated)
-    return `Its body (${body.size.toLocaleString('en-US')} bytes) was kept only in part, so it cannot be sent again as it was.`;
+    return `Its body (${groupDigits(body.size)} bytes) was kept only in part, so it cannot be sent again as it was.`;
   if (body.redacted)
     return 'A secret was cut out of its body when it was recorded, so it cannot be sent again as it was.';
   if (body.encoding !== 'utf8') return 'Its body is not text, so it cannot be sent again.';
