@@ -92,6 +92,8 @@ export const journalSummarySchema = z.object({
   /** Full sizes in bytes of the bodies; null when there was none. */
   requestSize: z.number().int().nonnegative().nullable(),
   responseSize: z.number().int().nonnegative().nullable(),
+  /** Who sent it, when sign-in is on (issue 15); null for calls made without an account. */
+  sentBy: z.object({ userId: z.string(), email: z.string() }).nullable(),
 });
 
 /** The VMS's answer that came after the browser had been told 504 (a keyed batch's late answer). */

@@ -146,6 +146,9 @@ describe('who sent it', () => {
     // Reading the journal writes what is queued.
     const page = journalPageSchema.parse((await browsers.qa.call('GET', '/api/journal')).json());
     expect(page.entries.length).toBeGreaterThanOrEqual(3);
+    // The inspector shows who sent each call.
+    const sent = page.entries.find((entry) => entry.path === sendFor(1001));
+    expect(sent?.sentBy?.email).toBe('rita@example.com');
     const db = new Database(dbPath, { readonly: true });
     const rows = db
       .prepare(

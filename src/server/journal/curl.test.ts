@@ -170,6 +170,7 @@ describe('curlFor', () => {
     unchecked: false,
     requestSize: 4,
     responseSize: null,
+    sentBy: null,
     url: `http://old-vms.example/requisitionimport${orgs}`,
     requestBody: null,
     responseHeaders: {},

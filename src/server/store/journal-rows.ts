@@ -13,7 +13,7 @@ import { vmsOperations } from '../../domain/vms-contract';
 
 export const summaryColumns = `id, at, operation, method, path, client_org_id, vendor_org_id, item_count,
   batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
-  latency_ms, replay_of, unchecked, request_size, response_size`;
+  latency_ms, replay_of, unchecked, request_size, response_size, user_id, user_email`;
 
 export interface SummaryRow {
   id: number;
@@ -37,6 +37,8 @@ export interface SummaryRow {
   unchecked: number;
   request_size: number | null;
   response_size: number | null;
+  user_id: string | null;
+  user_email: string | null;
 }
 
 interface BodyColumns {
@@ -111,6 +113,8 @@ export function toSummary(row: SummaryRow): JournalSummary {
     unchecked: row.unchecked === 1,
     requestSize: row.request_size,
     responseSize: row.response_size,
+    sentBy:
+      row.user_id === null ? null : { userId: row.user_id, email: row.user_email ?? '' },
   };
 }
 

@@ -196,6 +196,12 @@ function Detail({
             </dd>
           </div>
         ) : null}
+        {entry.sentBy ? (
+          <div>
+            <dt>Sent by</dt>
+            <dd className="user-text">{entry.sentBy.email}</dd>
+          </div>
+        ) : null}
         <div>
           <dt>Orgs</dt>
           <dd>
