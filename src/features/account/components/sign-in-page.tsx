@@ -5,6 +5,16 @@ import type { SessionState } from '../../../domain/auth';
 import { errorMessage, RequestFailure } from '../../../shared/api/http';
 import { signIn } from '../../../shared/session/session';
 
+/** What came back from single sign-on (`/?sso_error=…`), in words. */
+const ssoProblems: Record<string, string> = {
+  no_account:
+    'Your single sign-on account has no account in this portal. Ask your portal administrator to invite you with the same e-mail address.',
+  unverified_email:
+    'Your single sign-on provider has not verified your e-mail address, so the portal cannot tell who you are. Verify it there, then try again.',
+  expired: 'The single sign-on took too long and expired. Try again.',
+  failed: 'Single sign-on did not work this time. Try again, or sign in with your password.',
+};
+
 /**
  * Sign in (issue 15). One message whatever was wrong (no one learns which e-mail addresses have
  * accounts); after repeated failures the server asks to wait, and the page says how long.
@@ -12,7 +22,10 @@ import { signIn } from '../../../shared/session/session';
 export function SignInPage({ session }: { session: SessionState | null }) {
   const queryClient = useQueryClient();
   const id = useId();
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(() => {
+    const sso = new URLSearchParams(location.search).get('sso_error');
+    return sso === null ? null : (ssoProblems[sso] ?? ssoProblems['failed'] ?? null);
+  });
   const [busy, setBusy] = useState(false);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
