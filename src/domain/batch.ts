@@ -1,9 +1,9 @@
 import type { DateFormat } from './catalog-types';
 import type { RequisitionContext } from './candidate-wire';
-import { validateCandidateItem } from './candidate-wire';
+import { candidateItemIssues } from './candidate-wire';
 import type { FieldIssue } from './field-issue';
-import { validateRequisitionItem } from './requisition-wire';
-import { isPlainObject } from './wire-schema';
+import { requisitionItemIssues } from './requisition-wire';
+import { isPlainObject } from './wire-check';
 
 export type PayloadKind = 'requisition' | 'candidate';
 export const payloadKinds = ['requisition', 'candidate'] as const satisfies readonly PayloadKind[];
@@ -93,11 +93,9 @@ export function itemProblems(
   item: unknown,
   options: { dateFormat: DateFormat; requisition?: RequisitionContext },
 ): FieldIssue[] {
-  const result =
-    kind === 'requisition'
-      ? validateRequisitionItem(item, options)
-      : validateCandidateItem(item, options);
-  return result.ok ? [] : result.issues;
+  return kind === 'requisition'
+    ? requisitionItemIssues(item, options)
+    : candidateItemIssues(item, options);
 }
 
 /** Validates every item of a batch; the report lists each item's problems by wire key. */

@@ -12,8 +12,11 @@ import {
 } from './candidate-catalog';
 import type { IssueList } from './field-issue';
 import { isBlank } from './field-rules';
-import type { ItemResult, WirePayload, WireReader, WireRecord, WireSchema } from './wire-schema';
-import { buildWireSchema, rowKeyLookup, unknownKeyExplainer, validateWith } from './wire-schema';
+import type { FieldIssue } from './field-issue';
+import type { ItemResult, WireCheck, WirePayload, WireReader, WireRecord } from './wire-check';
+import { checkWireItem, compileWireCheck, wireItemIssues } from './wire-check';
+import type { WireSchema } from './wire-schema';
+import { buildWireSchema, rowKeyLookup, unknownKeyExplainer } from './wire-schema';
 
 export type CandidateWire = WireRecord<CandidateWireKey>;
 
@@ -37,7 +40,8 @@ export function answerKey(n: number): CandidateWireKey {
   return rowKey('answers', n, 'answer');
 }
 
-const candidateUnknownKey = unknownKeyExplainer('candidate', candidateCatalog, {
+/** Why a key is not a candidate field, in words (a typo, a row beyond its limit). */
+export const candidateUnknownKey = unknownKeyExplainer('candidate', candidateCatalog, {
   answers: { limit: MAX_ANSWERS, noun: 'answers', range: `answer1–answer${MAX_ANSWERS}` },
   customfields: {
     limit: MAX_CANDIDATE_CUSTOM_FIELDS,
@@ -100,30 +104,59 @@ function candidatePayload(context?: RequisitionContext): WirePayload<CandidateWi
   };
 }
 
-const schemas = new Map<string, WireSchema<CandidateWireKey>>();
+const checks = new Map<string, WireCheck<CandidateWireKey>>();
+
+/** The candidate wire rules for a date format and, optionally, the target requisition's shape. */
+function candidateWireCheck(
+  dateFormat: DateFormat,
+  context?: RequisitionContext,
+): WireCheck<CandidateWireKey> {
+  const cacheKey = context
+    ? `${dateFormat}|${context.skillCount}|${context.questionCount}`
+    : dateFormat;
+  let check = checks.get(cacheKey);
+  if (!check) {
+    check = compileWireCheck(candidatePayload(context), dateFormat);
+    checks.set(cacheKey, check);
+  }
+  return check;
+}
+
+const schemas = new Map<WireCheck<CandidateWireKey>, WireSchema<CandidateWireKey>>();
 
 /** The candidate wire schema for a date format and, optionally, the target requisition's shape. */
 export function candidateWireSchema(
   dateFormat: DateFormat,
   context?: RequisitionContext,
 ): WireSchema<CandidateWireKey> {
-  const cacheKey = context
-    ? `${dateFormat}|${context.skillCount}|${context.questionCount}`
-    : dateFormat;
-  let schema = schemas.get(cacheKey);
+  const check = candidateWireCheck(dateFormat, context);
+  let schema = schemas.get(check);
   if (!schema) {
-    schema = buildWireSchema(candidatePayload(context), dateFormat);
-    schemas.set(cacheKey, schema);
+    schema = buildWireSchema(check);
+    schemas.set(check, schema);
   }
   return schema;
 }
 
+/** Checks a candidate by the wire rules, as candidateWireSchema does, without zod's parse. */
 export function validateCandidateItem(
   item: unknown,
   options: { dateFormat: DateFormat; requisition?: RequisitionContext },
 ): ItemResult<CandidateWireKey> {
-  return validateWith(
-    candidateWireSchema(options.dateFormat, options.requisition),
+  return checkWireItem(
+    candidateWireCheck(options.dateFormat, options.requisition),
+    item,
+    candidateUnknownKey,
+  );
+}
+
+/** A candidate's problems by wire key ([] when valid): validateCandidateItem's, no record. */
+export function candidateItemIssues(
+  item: unknown,
+  options: { dateFormat: DateFormat; requisition?: RequisitionContext },
+): FieldIssue[] {
+  return wireItemIssues(
+    candidateWireCheck(options.dateFormat, options.requisition),
     item,
     candidateUnknownKey,
   );

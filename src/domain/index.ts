@@ -8,7 +8,7 @@ export * from './enumerations';
 export { formatWireDate, parseWireDate, wireDateToIso } from './dates';
 export type { FieldIssue } from './field-issue';
 export { describeOptions, fieldProblem, isBlank } from './field-rules';
-export type { ItemResult } from './wire-schema';
+export type { ItemResult } from './wire-check';
 
 export type { RequisitionWireKey } from './requisition-catalog';
 export {
@@ -83,7 +83,7 @@ export {
 } from './candidate-form';
 export type { BatchItemReport, BatchReport, PayloadKind } from './batch';
 export { batchShapeProblem, itemProblems, payloadKinds, validateBatch } from './batch';
-export { isPlainObject } from './wire-schema';
+export { isPlainObject } from './wire-check';
 export type { RequisitionRecord, RequisitionRecordKey } from './requisition-record';
 export {
   requisitionListSchema,

@@ -14,8 +14,11 @@ import {
   skillRowParts,
 } from './requisition-catalog';
 import { requiredOnInsert, requisitionAlternatives } from './requisition-alternatives';
-import type { ItemResult, WirePayload, WireReader, WireRecord, WireSchema } from './wire-schema';
-import { buildWireSchema, rowKeyLookup, unknownKeyExplainer, validateWith } from './wire-schema';
+import type { FieldIssue } from './field-issue';
+import type { ItemResult, WireCheck, WirePayload, WireReader, WireRecord } from './wire-check';
+import { checkWireItem, compileWireCheck, wireItemIssues } from './wire-check';
+import type { WireSchema } from './wire-schema';
+import { buildWireSchema, rowKeyLookup, unknownKeyExplainer } from './wire-schema';
 
 export type RequisitionWire = WireRecord<RequisitionWireKey>;
 
@@ -46,7 +49,8 @@ export const questionRowKeys = Array.from({ length: MAX_QUESTIONS }, (_, i) => (
   description: questionKey('description', i + 1),
 }));
 
-const requisitionUnknownKey = unknownKeyExplainer('requisition', requisitionCatalog, {
+/** Why a key is not a requisition field, in words (a typo, a row beyond its limit). */
+export const requisitionUnknownKey = unknownKeyExplainer('requisition', requisitionCatalog, {
   questions: {
     limit: MAX_QUESTIONS,
     noun: 'questions',
@@ -148,6 +152,12 @@ const alwaysKeys = requisitionCatalog
   .filter((def) => def.requirement === 'insert-amend' && def.key !== 'requesttype')
   .map((def) => def.key);
 const requiredGroups = requisitionAlternatives.filter(requiredOnInsert);
+/** Each person's name keys, resolved once for the per-item rules. */
+const peopleByName = requisitionPeople.map(({ stem, label: who }) => ({
+  who,
+  first: `${stem}firstname` as const,
+  last: `${stem}lastname` as const,
+}));
 
 function requisitionItemRules(
   read: WireReader<RequisitionWireKey>,
@@ -195,9 +205,7 @@ function requisitionItemRules(
   }
 
   // A person given by name needs both names (decisions.md; spec rule 3).
-  for (const { stem, label: who } of requisitionPeople) {
-    const first = `${stem}firstname` as const;
-    const last = `${stem}lastname` as const;
+  for (const { who, first, last } of peopleByName) {
     if (isBlank(read(first)) !== isBlank(read(last))) {
       const missing = isBlank(read(first)) ? first : last;
       const missingWord = missing === first ? 'first' : 'last';
@@ -242,23 +250,44 @@ export const requisitionPayload: WirePayload<RequisitionWireKey> = {
   itemRules: requisitionItemRules,
 };
 
+const checks = new Map<DateFormat, WireCheck<RequisitionWireKey>>();
+
+/** The requisition wire rules for a date format (compiled once per format). */
+function requisitionWireCheck(dateFormat: DateFormat): WireCheck<RequisitionWireKey> {
+  let check = checks.get(dateFormat);
+  if (!check) {
+    check = compileWireCheck(requisitionPayload, dateFormat);
+    checks.set(dateFormat, check);
+  }
+  return check;
+}
+
 const schemas = new Map<DateFormat, WireSchema<RequisitionWireKey>>();
 
 /** The requisition wire schema for a date format (built once per format). */
 export function requisitionWireSchema(dateFormat: DateFormat): WireSchema<RequisitionWireKey> {
   let schema = schemas.get(dateFormat);
   if (!schema) {
-    schema = buildWireSchema(requisitionPayload, dateFormat);
+    schema = buildWireSchema(requisitionWireCheck(dateFormat));
     schemas.set(dateFormat, schema);
   }
   return schema;
 }
 
+/** Checks a requisition by the wire rules, as requisitionWireSchema does, without zod's parse. */
 export function validateRequisitionItem(
   item: unknown,
   options: { dateFormat: DateFormat },
 ): ItemResult<RequisitionWireKey> {
-  return validateWith(requisitionWireSchema(options.dateFormat), item, requisitionUnknownKey);
+  return checkWireItem(requisitionWireCheck(options.dateFormat), item, requisitionUnknownKey);
+}
+
+/** A requisition's problems by wire key ([] when valid): validateRequisitionItem's, no record. */
+export function requisitionItemIssues(
+  item: unknown,
+  options: { dateFormat: DateFormat },
+): FieldIssue[] {
+  return wireItemIssues(requisitionWireCheck(options.dateFormat), item, requisitionUnknownKey);
 }
 
 const blankWire = Object.fromEntries(

@@ -1,97 +1,37 @@
 import { z } from 'zod';
-import type { DateFormat, FieldDef } from './catalog-types';
+import type { FieldDef } from './catalog-types';
 import type { FieldIssue } from './field-issue';
 import { IssueList } from './field-issue';
-import { fieldProblem } from './field-rules';
-
-/** Reads an item's values for the item rules: a missing or non-string value reads as ''. */
-export type WireReader<K extends string> = (key: K) => string;
-
-export type WireRecord<K extends string> = Record<K, string>;
-
-export interface WirePayload<K extends string> {
-  /** `requisition` or `candidate`, for messages. */
-  readonly name: string;
-  readonly catalog: ReadonlyArray<FieldDef<K>>;
-  /** Rules that look at the whole item: what is required, alternatives, cross-field checks. */
-  readonly itemRules: (
-    read: WireReader<K>,
-    issues: IssueList,
-    options: { dateFormat: DateFormat },
-  ) => void;
-}
+import type { WireCheck, WireRecord } from './wire-check';
 
 /**
- * The wire schema: one object exactly as sent. Every documented key is a string; a missing key
- * reads as blank (`''` in the output, which lists every key in documented order); an unknown key
- * is an error, never dropped (decisions.md, "Wire format").
+ * The wire schema: one object exactly as sent, checked by the payload's wire rules
+ * (compileWireCheck). Every documented key is a string; a missing key reads as blank (`''` in the
+ * output, which lists every key in documented order); an unknown key is an error, never dropped
+ * (decisions.md, "Wire format"), reported with `unknownKey` for toFieldIssues to explain.
  */
-export function buildWireSchema<K extends string>(
-  payload: WirePayload<K>,
-  dateFormat: DateFormat,
-): z.ZodType<WireRecord<K>> {
-  const known = new Set<string>(payload.catalog.map((def) => def.key));
-  // Fields whose values need checking beyond "is a string" (all but free-text STRING fields).
-  const checked = payload.catalog.filter(
-    (def) => def.type !== 'STRING' || def.options || def.format,
-  );
-
-  // One pass over the item rather than a strict zod object of 129 defaulted strings: the same
-  // checks, about 4 µs less per item (10,000 requisitions: 826 → 785 ms in bench/validator.ts).
+export function buildWireSchema<K extends string>(rules: WireCheck<K>): WireSchema<K> {
   return z.unknown().transform((input, ctx): WireRecord<K> => {
-    if (!isPlainObject(input)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [],
-        message: `Each ${payload.name} must be a JSON object ({ "key": "value", … })`,
-      });
-      return z.NEVER;
-    }
-    const typeIssues = new IssueList();
-    const item = {} as WireRecord<K>; // every catalog key is set below, in documented order
-    for (const def of payload.catalog) {
-      const value = input[def.key];
-      if (value === undefined) {
-        // A missing key reads as blank: the output lists every key, in documented order.
-        item[def.key] = '';
-      } else if (typeof value === 'string') {
-        item[def.key] = value;
-      } else {
-        item[def.key] = '';
-        typeIssues.add(
-          def.key,
-          `${def.label} must be sent as a JSON string, e.g. "1" rather than 1`,
-        );
-      }
-    }
-    for (const issue of typeIssues.issues)
-      ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
-    // An unknown key is an error, never dropped (decisions.md, "Wire format").
-    for (const key of Object.keys(input)) {
-      if (!known.has(key))
-        ctx.addIssue({ code: 'custom', path: [key], message: key, params: { unknownKey: true } });
-    }
-    // Field rules: type, enumeration, bounds; then the rules that look at the whole item, which
-    // run even when some fields failed, so one pass reports every problem.
     const issues = new IssueList();
-    for (const def of checked) {
-      const value = item[def.key];
-      if (value === '' || typeIssues.has(def.key)) continue;
-      const problem = fieldProblem(def, value, dateFormat);
-      if (problem !== null) issues.add(def.key, problem);
-    }
-    payload.itemRules((key) => item[key], issues, { dateFormat });
+    const read = rules.check(
+      input,
+      {
+        add: (field, message) =>
+          ctx.addIssue({ code: 'custom', path: field === '' ? [] : [field], message }),
+        unknownKey: (key) =>
+          ctx.addIssue({ code: 'custom', path: [key], message: key, params: { unknownKey: true } }),
+      },
+      issues,
+    );
+    if (read === null) return z.NEVER;
     for (const issue of issues.issues) {
       ctx.addIssue({ code: 'custom', path: [issue.field], message: issue.message });
     }
-    return item;
+    return rules.record(read);
   });
 }
 
 export type WireSchema<K extends string> = z.ZodType<WireRecord<K>>;
-
-export type ItemResult<K extends string> =
-  { ok: true; value: WireRecord<K> } | { ok: false; issues: FieldIssue[] };
 
 /**
  * Zod issues → one FieldIssue per field (the first, most basic problem), field = wire key. An
@@ -112,21 +52,6 @@ export function toFieldIssues(
     issues.add(field, issue.message);
   }
   return issues.issues;
-}
-
-export function validateWith<K extends string>(
-  schema: WireSchema<K>,
-  item: unknown,
-  unknownKey: (key: string) => string,
-): ItemResult<K> {
-  const result = schema.safeParse(item);
-  return result.success
-    ? { ok: true, value: result.data }
-    : { ok: false, issues: toFieldIssues(result.error, unknownKey) };
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** For an unknown key: the documented key it most likely meant (same letters, other case). */
