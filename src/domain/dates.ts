@@ -5,28 +5,38 @@ import type { DateFormat } from './catalog-types';
  * YYYY-MM-DD, MM/DD/YYYY the other. The browser's native date inputs give ISO YYYY-MM-DD.
  */
 const patterns: Record<DateFormat, RegExp> = {
-  'YYYY-MM-DD': /^(\d{4})-(\d{2})-(\d{2})$/,
-  'MM/DD/YYYY': /^(\d{2})\/(\d{2})\/(\d{4})$/,
+  'YYYY-MM-DD': /^\d{4}-\d{2}-\d{2}$/,
+  'MM/DD/YYYY': /^\d{2}\/\d{2}\/\d{4}$/,
 };
 
-function isRealDate(year: number, month: number, day: number): boolean {
-  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return day <= daysInMonth;
+/** The number written by the ASCII digits text[from..to). */
+function digits(text: string, from: number, to: number): number {
+  let value = 0;
+  for (let i = from; i < to; i += 1) value = value * 10 + text.charCodeAt(i) - 48;
+  return value;
 }
 
-const pad = (value: number, width: number) => String(value).padStart(width, '0');
+const daysInMonth = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** A wire DATE in `format` → ISO `YYYY-MM-DD`, or null when malformed or impossible (2026-02-30). */
+/** Proleptic Gregorian, as `Date` counts (years 1–99 fall the same there as 1901–1999). */
+function isRealDate(year: number, month: number, day: number): boolean {
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : (daysInMonth[month - 1] ?? 0));
+}
+
+/**
+ * A wire DATE in `format` → ISO `YYYY-MM-DD`, or null when malformed or impossible (2026-02-30).
+ * Called several times per item by the validator, so it reads the digits in place rather than
+ * through match groups and `Date` objects.
+ */
 export function parseWireDate(value: string, format: DateFormat): string | null {
-  const match = patterns[format].exec(value);
-  if (!match) return null;
-  const [year, month, day] =
+  if (!patterns[format].test(value)) return null;
+  const iso =
     format === 'YYYY-MM-DD'
-      ? [Number(match[1]), Number(match[2]), Number(match[3])]
-      : [Number(match[3]), Number(match[1]), Number(match[2])];
-  if (!isRealDate(year, month, day)) return null;
-  return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+      ? value
+      : `${value.slice(6, 10)}-${value.slice(0, 2)}-${value.slice(3, 5)}`;
+  return isRealDate(digits(iso, 0, 4), digits(iso, 5, 7), digits(iso, 8, 10)) ? iso : null;
 }
 
 /** ISO `YYYY-MM-DD` → wire DATE in `format`. A value that is not a real ISO date passes unchanged. */
