@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { candidateFormToWire, requisitionFormToWire } from '../domain';
+import { candidateFormToWire, requisitionFormToWire, validateBatch } from '../domain';
 import {
   fullCandidateForm,
   fullRequisitionForm,
@@ -242,6 +242,41 @@ describe('usage errors: exit 2', () => {
 
   it('an unknown option', () => {
     expectBroken(run(['--kind', 'requisition', '--strict', json([validRequisitionWire()])]));
+  });
+});
+
+describe('a file read item by item (json-array.ts): the report of the array read whole', () => {
+  const items: Record<string, unknown>[] = Array.from({ length: 30 }, (_, i) =>
+    i % 7 === 3
+      ? { ...validRequisitionWire(), noofopenings: 'many', titleRole: 'x' }
+      : i % 7 === 5
+        ? { ...validRequisitionWire(), startdate: 20270101 }
+        : requisitionFormToWire(fullRequisitionForm(i), 'YYYY-MM-DD'),
+  );
+  const expected = (value: unknown[]) =>
+    `${JSON.stringify(validateBatch('requisition', value, { dateFormat: 'YYYY-MM-DD' }), null, 2)}\n`;
+
+  it.each([
+    ['compact', JSON.stringify(items)],
+    ['indented', JSON.stringify(items, null, 2)],
+    ['tab-indented, CRLF', JSON.stringify(items, null, '\t').replaceAll('\n', '\r\n')],
+    ['with a byte-order mark', `\ufeff${JSON.stringify(items)}`],
+  ])('%s', (_, contents) => {
+    const result = run(['--kind', 'requisition', file(contents)]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(expected(items));
+  });
+
+  it('values that look like the cut between items, or nested objects, read whole: the same report', () => {
+    const tricky = [
+      { ...validRequisitionWire(), titlerole: 'Lead},{"orgid":"x"' },
+      { ...validRequisitionWire(), shortdescription: '} ,\n {' },
+      { ...validRequisitionWire(), divbranch: [{ a: '1' }, { b: '2' }] },
+      validAmendWire(),
+    ];
+    const result = run(['--kind', 'requisition', json(tricky)]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(expected(tricky));
   });
 });
 

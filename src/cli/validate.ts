@@ -6,15 +6,17 @@
  * workbook's sheet), read as the import page reads it (domain/spreadsheet.ts). Prints one JSON
  * report on stdout; exit 0 when every item is valid, 1 when any is invalid, 2 when the file
  * cannot be checked (one line on stderr, nothing on stdout).
- * JSON files above `streamAboveBytes` (64 MiB) are read as a stream, item by item (stream-json),
+ * A JSON file is read whole but parsed and checked item by item (json-array.ts), so its items
+ * never all live at once; above `streamAboveBytes` (64 MiB) it is read as a stream (stream-json),
  * so a file of 100,000 requisitions never has to fit in memory as one string.
  */
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
-import type { BatchReport, DateFormat, PayloadKind, SheetReport } from '../domain';
-import { batchShapeProblem, dateFormats, payloadKinds, validateBatch } from '../domain';
+import type { BatchItemReport, BatchReport, DateFormat, PayloadKind, SheetReport } from '../domain';
+import { batchShapeProblem, dateFormats, itemReport, payloadKinds, validateBatch } from '../domain';
+import { eachArrayObject } from './json-array';
 import { isSheetFile, isXlsxFile } from './sheet-files';
 import { cannotRead, UsageError } from './usage-error';
 
@@ -96,20 +98,45 @@ function failed(error: unknown): Result {
   throw error;
 }
 
+/** A file's text, without the byte-order mark editors on Windows often put before UTF-8. */
+function readText(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw cannotRead(file, error);
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/**
+ * The report of a JSON array of objects, each item checked as soon as it is parsed and then
+ * dropped (json-array.ts); null when the text is anything else, for `run` to parse it whole.
+ */
+function reportEachItem(
+  kind: PayloadKind,
+  text: string,
+  dateFormat: DateFormat,
+): BatchReport | null {
+  const items: BatchItemReport[] = [];
+  const options = { dateFormat };
+  const read = eachArrayObject(text, (item) => {
+    items.push(itemReport(kind, item, items.length, options));
+  });
+  return read ? { valid: items.every((item) => item.valid), items } : null;
+}
+
 /** Checks a file read whole (the usual case). */
 export function run(argv: string[]): Result {
   try {
     const { kind, dateFormat, file } = parseCommand(argv);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      throw cannotRead(file, error);
-    }
+    const text = readText(file);
+    const report = reportEachItem(kind, text, dateFormat);
+    if (report) return reported(report);
+
     let data: unknown;
     try {
-      // Editors on Windows often save UTF-8 with a byte-order mark; JSON.parse refuses it.
-      data = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      data = JSON.parse(text);
     } catch (error) {
       throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}`);
     }

@@ -98,15 +98,23 @@ export function itemProblems(
     : candidateItemIssues(item, options);
 }
 
+/** One item's line of a batch report: its problems by wire key. */
+export function itemReport(
+  kind: PayloadKind,
+  item: unknown,
+  index: number,
+  options: { dateFormat: DateFormat; requisition?: RequisitionContext },
+): BatchItemReport {
+  const errors = itemProblems(kind, item, options);
+  return { index, valid: errors.length === 0, errors };
+}
+
 /** Validates every item of a batch; the report lists each item's problems by wire key. */
 export function validateBatch(
   kind: PayloadKind,
   items: readonly unknown[],
   options: { dateFormat: DateFormat; requisition?: RequisitionContext },
 ): BatchReport {
-  const reports = items.map((item, index): BatchItemReport => {
-    const errors = itemProblems(kind, item, options);
-    return { index, valid: errors.length === 0, errors };
-  });
+  const reports = items.map((item, index) => itemReport(kind, item, index, options));
   return { valid: reports.every((report) => report.valid), items: reports };
 }
