@@ -6,6 +6,7 @@
  * their places, dates, Y/N flags, option lists, e-mail), the always-required keys, and the
  * Insert-required ones when `requesttype` is I. (The portal's cross-field rules, such as date
  * order, have no JSON Schema equivalent; the validator checks them on top.) Budget: ≤ 1.2 ×.
+ * Each tool's peak memory (maxRSS) is printed beside its time, without a budget.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -61,13 +62,28 @@ export function requisitionJsonSchema(): Record<string, unknown> {
   };
 }
 
-const wallMs = (command: string, args: string[]) => {
+const run = (command: string, args: string[]) => {
   const start = performance.now();
   const result = spawnSync(command, args, { maxBuffer: 1 << 30, encoding: 'utf8' });
   const ms = performance.now() - start;
   if (result.status !== 0)
     throw new Error(`${args.join(' ')} exited ${result.status}: ${result.stderr.slice(0, 300)}`);
-  return ms;
+  return { ms, stderr: result.stderr };
+};
+const wallMs = (command: string, args: string[]) => run(command, args).ms;
+
+// Peak memory (resident set, MB) is read in runs of its own, by a hook the child loads that
+// prints process.resourceUsage().maxRSS as it exits, so that the timed runs stay plain `node`.
+const MEMORY_ROUNDS = 3;
+const maxRssHook = `data:text/javascript,${encodeURIComponent(
+  "process.on('exit', () => process.stderr.write(`\\nmaxRSS ${process.resourceUsage().maxRSS}\\n`));",
+)}`;
+const peakMb = (command: string, args: string[]) => {
+  const { stderr } = run(command, ['--import', maxRssHook, ...args]);
+  const kb = /maxRSS (\d+)/.exec(stderr)?.[1];
+  if (kb === undefined)
+    throw new Error(`no maxRSS from ${args.join(' ')}: ${stderr.slice(0, 300)}`);
+  return Number(kb) / 1024;
 };
 
 export async function runValidatorBench(): Promise<{ withinBudget: boolean }> {
@@ -86,25 +102,26 @@ export async function runValidatorBench(): Promise<{ withinBudget: boolean }> {
       ),
     );
     writeFileSync(schema, JSON.stringify(requisitionJsonSchema()));
+    const oursArgs = [join(root, 'build', 'cli', 'validate.mjs'), '--kind', 'requisition', file];
+    const ajvArgs = [join(root, 'bench', 'ajv-validate.mjs'), schema, file];
     const ours: number[] = [];
     const ajv: number[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
-      ours.push(
-        wallMs(process.execPath, [
-          join(root, 'build', 'cli', 'validate.mjs'),
-          '--kind',
-          'requisition',
-          file,
-        ]),
-      );
-      ajv.push(wallMs(process.execPath, [join(root, 'bench', 'ajv-validate.mjs'), schema, file]));
+      ours.push(wallMs(process.execPath, oursArgs));
+      ajv.push(wallMs(process.execPath, ajvArgs));
+    }
+    const oursMb: number[] = [];
+    const ajvMb: number[] = [];
+    for (let round = 0; round < MEMORY_ROUNDS; round += 1) {
+      oursMb.push(peakMb(process.execPath, oursArgs));
+      ajvMb.push(peakMb(process.execPath, ajvArgs));
     }
     const median = (values: number[]) =>
       [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
     const ratio = median(ours) / median(ajv);
     const withinBudget = ratio <= BUDGET;
     console.log(
-      `\nValidator: ${ITEMS.toLocaleString('en-US')} requisitions, plain node, wall time (ms), ${ROUNDS} interleaved rounds`,
+      `\nValidator: ${ITEMS.toLocaleString('en-US')} requisitions, plain node, wall time (ms), ${ROUNDS} interleaved rounds; peak memory (MB), ${MEMORY_ROUNDS} rounds`,
     );
     console.log(
       formatTable([
@@ -112,16 +129,18 @@ export async function runValidatorBench(): Promise<{ withinBudget: boolean }> {
           tool: 'node build/cli/validate.mjs',
           median: median(ours).toFixed(0),
           runs: ours.map((ms) => ms.toFixed(0)).join(' '),
+          'peak MB': median(oursMb).toFixed(0),
         },
         {
           tool: 'ajv, equivalent JSON Schema',
           median: median(ajv).toFixed(0),
           runs: ajv.map((ms) => ms.toFixed(0)).join(' '),
+          'peak MB': median(ajvMb).toFixed(0),
         },
       ]),
     );
     console.log(
-      `Ratio ${ratio.toFixed(2)} (budget ≤ ${BUDGET}) → ${withinBudget ? 'met' : 'MISSED'}`,
+      `Ratio ${ratio.toFixed(2)} (budget ≤ ${BUDGET}) → ${withinBudget ? 'met' : 'MISSED'}; memory ${(median(oursMb) / median(ajvMb)).toFixed(2)} × ajv's`,
     );
     return { withinBudget };
   } finally {
