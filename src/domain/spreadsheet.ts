@@ -277,7 +277,7 @@ export interface SheetItem {
   /** The wire object: every mapped field, trimmed; dates in the outbound format. */
   wire: Record<string, string>;
   /** Cells that could not be read (dates), by wire key. */
-  cellProblems: Map<string, string>;
+  cellProblems: ReadonlyMap<string, string>;
 }
 
 /**
@@ -288,6 +288,7 @@ export function rowReader(
   columns: readonly MappedColumn[],
   catalog: readonly FieldDef[],
   dateFormat: DateFormat,
+  defaults: Readonly<Record<string, string>> = {},
 ): (row: readonly string[]) => SheetItem {
   const types = new Map(catalog.map((def) => [def.key, def.type]));
   const plan = columns.flatMap((column) =>
@@ -295,9 +296,11 @@ export function rowReader(
       ? []
       : [{ index: column.column, key: column.key, date: types.get(column.key) === 'DATE' }],
   );
+  const defaultEntries = Object.entries(defaults);
   return (row) => {
     const wire: Record<string, string> = {};
-    const cellProblems = new Map<string, string>();
+    for (const [key, value] of defaultEntries) wire[key] = value;
+    let cellProblems: Map<string, string> | null = null;
     for (const { index, key, date } of plan) {
       const cell = (row[index] ?? '').trim();
       if (!date) {
@@ -308,12 +311,14 @@ export function rowReader(
       if (read.ok) wire[key] = read.value;
       else {
         wire[key] = cell;
-        cellProblems.set(key, read.message);
+        (cellProblems ??= new Map()).set(key, read.message);
       }
     }
-    return { wire, cellProblems };
+    return { wire, cellProblems: cellProblems ?? noCellProblems };
   };
 }
+
+const noCellProblems: ReadonlyMap<string, string> = new Map();
 
 /** One row of cells → a wire item, through the mapped columns. */
 export function rowToItem(
@@ -410,10 +415,22 @@ export function sheetRowChecker(
     columns.flatMap((column) => (column.key === null ? [] : [[column.key, column.header]])),
   );
   const requisitions = kind === 'candidate' ? options.requisitions : undefined;
-  const read = rowReader(columns, catalog, options.dateFormat);
+  const read = rowReader(columns, catalog, options.dateFormat, defaults);
+  const context = { dateFormat: options.dateFormat };
   return (row) => {
-    const item = read(row);
-    const wire = { ...defaults, ...item.wire };
+    const { wire, cellProblems } = read(row);
+    const reqId = requisitions ? (wire['requirementid'] ?? '').trim() : '';
+    const requisition = reqId !== '' ? requisitions?.get(reqId) : undefined;
+    const issues = itemProblems(
+      kind,
+      wire,
+      requisition ? { ...context, requisition: requisition.shape } : context,
+    );
+    const identity = identityKey(kind, wire);
+    const mayBeWrong = requisitions !== undefined && reqId !== '' && /^\d+$/.test(reqId);
+    // Most rows are right: no list of problems is made for them.
+    if (cellProblems.size === 0 && issues.length === 0 && !mayBeWrong)
+      return { wire, errors: [], identity };
     const errors: SheetIssue[] = [];
     const seen = new Set<string>();
     const add = (field: string, message: string) => {
@@ -421,10 +438,8 @@ export function sheetRowChecker(
       seen.add(field);
       errors.push({ field, column: columnOf.get(field) ?? '', message });
     };
-    for (const [field, message] of item.cellProblems) add(field, message);
-    const reqId = (wire['requirementid'] ?? '').trim();
-    const requisition = requisitions && reqId !== '' ? requisitions.get(reqId) : undefined;
-    if (requisitions && reqId !== '' && /^\d+$/.test(reqId)) {
+    for (const [field, message] of cellProblems) add(field, message);
+    if (mayBeWrong) {
       if (!requisition)
         add(
           'requirementid',
@@ -436,12 +451,8 @@ export function sheetRowChecker(
           `Requisition ${reqId} takes no candidates now: ${requisition.notSubmittable}.`,
         );
     }
-    const issues = itemProblems(kind, wire, {
-      dateFormat: options.dateFormat,
-      ...(requisition ? { requisition: requisition.shape } : {}),
-    });
     for (const issue of issues) add(issue.field, issue.message);
-    return { wire, errors, identity: identityKey(kind, wire) };
+    return { wire, errors, identity };
   };
 }
 

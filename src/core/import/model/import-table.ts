@@ -370,8 +370,19 @@ export class ImportTable {
     this.reshowAll();
   }
 
+  /**
+   * Works out what every row shows. Only rows that can show something are visited: those with
+   * problems of their own, those repeating another row, those repeating a known item; the rest
+   * (nearly all of a good file) show nothing, as they already do.
+   */
   private reshowAll(): void {
-    for (const index of this.liveRows()) this.reshow(index);
+    for (let index = 0; index < this.own.length; index += 1) {
+      if ((this.own[index] ?? none).length > 0 || (this.shown[index] ?? none).length > 0)
+        this.reshow(index);
+    }
+    for (const [identity, list] of this.byIdentity) {
+      if (list.length > 1 || this.known.has(identity)) for (const index of list) this.reshow(index);
+    }
   }
 
   /** Checks rows again after their cells changed, with the rows sharing an identity with them. */
