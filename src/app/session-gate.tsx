@@ -11,7 +11,9 @@ import { SessionProvider, useSessionQuery } from '../shared/session/session';
  * default on loopback) the app starts at once, as before, while the session is read beside it.
  */
 export function SessionGate({ config, children }: { config: PortalConfig; children: ReactNode }) {
-  const session = useSessionQuery();
+  // Asked when sign-in is on, or when the settings do not say (an older server): a 401 from any
+  // call asks again, so a server that turns sign-in on is noticed either way.
+  const session = useSessionQuery(config.authRequired !== false);
   const state = session.data ?? null;
   const user = state?.user ?? null;
   const granted = useMemo(() => {

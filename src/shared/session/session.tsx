@@ -9,9 +9,12 @@ import { onSignedOut, requestJson, setCsrfToken } from '../api/http';
  * Who is signed in (issue 15): `GET /api/session`, read once and again whenever the server says
  * the session is gone. Its CSRF token goes with every call that changes something.
  */
-export function sessionQueryOptions() {
+export function sessionQueryOptions(enabled = true) {
   return queryOptions({
     queryKey: ['session'],
+    // With sign-in off (the server says so in its settings) there is no one to ask about: the
+    // page starts without the call, and the CSRF layer asks only if something is ever sent.
+    enabled,
     queryFn: async ({ signal }) => {
       const state = (
         await requestJson('/api/session', sessionStateSchema, 'Checking who is signed in', {
@@ -72,9 +75,9 @@ export function useSessionWatch(): void {
   );
 }
 
-export function useSessionQuery() {
+export function useSessionQuery(enabled = true) {
   useSessionWatch();
-  return useQuery(sessionQueryOptions());
+  return useQuery(sessionQueryOptions(enabled));
 }
 
 /** Sign in with a password; the session is read again. */
