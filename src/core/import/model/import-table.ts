@@ -47,7 +47,7 @@ export interface GridRow {
   index: number;
   /** As the spreadsheet numbers it: the header is row 1. */
   rowNumber: number;
-  cells: string[];
+  cells: readonly string[];
   errors: SheetIssue[];
 }
 
@@ -85,13 +85,20 @@ function insertSorted(list: number[], value: number): void {
  * The table's own copy of a row (edits must not reach the file as read, which the worker keeps
  * and stores), short rows padded so every cell can be edited; longer ones keep their extra cells.
  */
-const ownRow = (row: readonly string[], width: number): string[] =>
-  row.length >= width ? [...row] : [...row, ...Array<string>(width - row.length).fill('')];
+/** A short row padded to the header's width (a new array); a full one as it is. */
+const padded = (row: readonly string[], width: number): readonly string[] =>
+  row.length >= width ? row : [...row, ...Array<string>(width - row.length).fill('')];
 
 export class ImportTable {
   private options: ImportOptions;
   private headers: string[] = [];
-  private rows: string[][] = [];
+  /**
+   * The rows: the caller's own arrays until a cell of one is edited, when that row is copied
+   * first (copy on write): the file as read stays as read (the worker keeps it for another sheet
+   * and stores it), and a 100,000-row file is not copied whole to be opened.
+   */
+  private rows: (readonly string[])[] = [];
+  private copied = new Set<number>();
   private mapping: Record<string, string> = {};
   private edits = new Map<string, [number, number, string]>();
   private removed = new Set<number>();
@@ -121,7 +128,8 @@ export class ImportTable {
   /** A file's header and rows; `mapping` (a template, the user's choices) over the matching. */
   load(headers: readonly string[], rows: string[][], mapping: Record<string, string> = {}): void {
     this.headers = [...headers];
-    this.rows = rows.map((row) => ownRow(row, headers.length));
+    this.rows = rows.map((row) => padded(row, headers.length));
+    this.copied.clear();
     this.mapping = { ...mapping };
     this.edits.clear();
     this.removed.clear();
@@ -131,7 +139,8 @@ export class ImportTable {
   /** Back to where the user left off: the file as read, then their changes. */
   restore(source: ImportSource, state: ImportState): void {
     this.headers = [...source.headers];
-    this.rows = source.rows.map((row) => ownRow(row, source.headers.length));
+    this.rows = source.rows.map((row) => padded(row, source.headers.length));
+    this.copied.clear();
     this.mapping = { ...state.mapping };
     this.edits.clear();
     this.removed = new Set(state.removed);
@@ -326,8 +335,11 @@ export class ImportTable {
   }
 
   private setCell(index: number, column: number, value: string): void {
-    const row = this.rows[index];
-    if (!row) return;
+    const current = this.rows[index];
+    if (!current) return;
+    const row = this.copied.has(index) ? (current as string[]) : [...current];
+    this.copied.add(index);
+    this.rows[index] = row;
     row[column] = value;
     this.edits.set(`${index}:${column}`, [index, column, value]);
   }
