@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useId, useRef } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import type { Role } from '../../domain/auth';
 import { signOut } from '../../features/account/api/account';
@@ -6,8 +6,14 @@ import { ClientOrgSelect } from '../../shared/config/client-org-select';
 import { useOrg } from '../../shared/config/org-context';
 import { useMay, useSessionUser } from '../../shared/session/session';
 import { useQueryClient } from '@tanstack/react-query';
-import { UserSyncBar } from '../../core/batch/sync/use-user-sync';
 import { useStorageProblem } from '../../shared/storage/local-store';
+
+// Only for a signed-in user: its code (the drafts' and history's stores) stays out of the first load.
+const UserSyncBar = lazy(() =>
+  import('../../core/batch/sync/use-user-sync').then((module) => ({
+    default: module.UserSyncBar,
+  })),
+);
 
 /** The pages, each with the least role that may open it (with sign-in off, everyone may). */
 const navItems: ReadonlyArray<{ to: string; label: string; end: boolean; role: Role }> = [
@@ -134,7 +140,11 @@ export function AppShell() {
       </header>
       <main id="main" ref={mainRef} tabIndex={-1} className="app-main">
         <StorageWarning />
-        {user ? <UserSyncBar user={user} /> : null}
+        {user ? (
+          <Suspense fallback={null}>
+            <UserSyncBar user={user} />
+          </Suspense>
+        ) : null}
         <Suspense fallback={<p className="page-loading">Loading the page…</p>}>
           <Outlet />
         </Suspense>
