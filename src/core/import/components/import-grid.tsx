@@ -77,7 +77,7 @@ export function ImportGrid({
     count: total,
     getScrollElement: () => scrollRef.current,
     estimateSize: (index) => (onlyErrors || flags?.flags[index] === 1 ? errorRowPx : rowPx),
-    overscan: 3,
+    overscan: 1,
     useFlushSync: false,
   });
   // New heights once the flags of new rows arrive.

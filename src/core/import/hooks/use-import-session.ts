@@ -145,8 +145,10 @@ export function useImportSession(
         setStored(result.opened.stored);
         showSummary(result.opened.summary);
       });
+      // The file is stored just after the answer: the warning shows if that failed.
+      void worker.saved().then(setStored, () => setStored(false));
     },
-    [showSummary],
+    [showSummary, worker],
   );
 
   // The import kept from before (a reload, another visit), for this kind and client org (the

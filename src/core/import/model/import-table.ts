@@ -114,7 +114,22 @@ export class ImportTable {
   private identities: string[] = [];
   private shown: (readonly SheetIssue[])[] = [];
   /** Live rows by identity, ascending: the first may be sent, the others repeat it. */
-  private byIdentity = new Map<string, number[]>();
+  /**
+   * Live rows by identity, ascending: the first may be sent, the others repeat it. A lone row is
+   * kept as its number (nearly every row of a file is alone: no array for each).
+   */
+  private byIdentity = new Map<string, number | number[]>();
+
+  /** The rows with `identity`, ascending (a new array: callers may change it and set it back). */
+  private rowsWith(identity: string): number[] {
+    const entry = this.byIdentity.get(identity);
+    return entry === undefined ? [] : typeof entry === 'number' ? [entry] : entry;
+  }
+
+  private setRowsWith(identity: string, rows: number[]): void {
+    if (rows.length === 0) this.byIdentity.delete(identity);
+    else this.byIdentity.set(identity, rows.length === 1 ? (rows[0] ?? 0) : rows);
+  }
   /** Identities outside the file (in the batch, sent before), with where they are. */
   private known = new Map<string, string>();
   private fieldErrors = new Map<string, number>();
@@ -303,8 +318,9 @@ export class ImportTable {
       const identity = this.identities[index] ?? '';
       if (identity === '') continue;
       this.known.set(identity, where);
-      const list = this.byIdentity.get(identity) ?? [];
+      const list = this.rowsWith(identity);
       list.splice(list.indexOf(index), 1);
+      this.setRowsWith(identity, list);
       for (const other of list) affected.add(other);
     }
     this.liveCache = null;
@@ -373,10 +389,11 @@ export class ImportTable {
       this.own[index] = result.errors.length === 0 ? none : result.errors;
       this.identities[index] = result.identity;
       if (result.identity !== '') {
-        const list = this.byIdentity.get(result.identity);
+        const entry = this.byIdentity.get(result.identity);
         // Rows are visited in order: pushing keeps each list ascending.
-        if (list) list.push(index);
-        else this.byIdentity.set(result.identity, [index]);
+        if (entry === undefined) this.byIdentity.set(result.identity, index);
+        else if (typeof entry === 'number') this.byIdentity.set(result.identity, [entry, index]);
+        else entry.push(index);
       }
     }
     this.reshowAll();
@@ -392,8 +409,9 @@ export class ImportTable {
       if ((this.own[index] ?? none).length > 0 || (this.shown[index] ?? none).length > 0)
         this.reshow(index);
     }
-    for (const [identity, list] of this.byIdentity) {
-      if (list.length > 1 || this.known.has(identity)) for (const index of list) this.reshow(index);
+    for (const [identity, entry] of this.byIdentity) {
+      if (typeof entry !== 'number') for (const index of entry) this.reshow(index);
+      else if (this.known.has(identity)) this.reshow(entry);
     }
   }
 
@@ -409,16 +427,16 @@ export class ImportTable {
       affected.add(index);
       if (before === result.identity) continue;
       if (before !== '') {
-        const list = this.byIdentity.get(before) ?? [];
+        const list = this.rowsWith(before);
         list.splice(list.indexOf(index), 1);
+        this.setRowsWith(before, list);
         for (const other of list) affected.add(other);
-        if (list.length === 0) this.byIdentity.delete(before);
       }
       this.identities[index] = result.identity;
       if (result.identity !== '') {
-        const list = this.byIdentity.get(result.identity) ?? [];
+        const list = this.rowsWith(result.identity);
         insertSorted(list, index);
-        this.byIdentity.set(result.identity, list);
+        this.setRowsWith(result.identity, list);
         for (const other of list) affected.add(other);
       }
     }
@@ -431,7 +449,8 @@ export class ImportTable {
     const identity = this.identities[index] ?? '';
     let shown = own;
     if (identity !== '') {
-      const first = this.byIdentity.get(identity)?.[0];
+      const entry = this.byIdentity.get(identity);
+      const first = typeof entry === 'number' ? entry : entry?.[0];
       const where = this.known.get(identity);
       if (where !== undefined) {
         const [field = '', value = ''] = identity.split('\u0000');
