@@ -1,6 +1,5 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
 import type { KeyboardEvent } from 'react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { SheetIssue } from '../../../domain';
 import { importWorker } from '../api/import-worker';
 import type { ColumnSummary, GridRow } from '../model/import-table';
@@ -72,21 +71,71 @@ export function ImportGrid({
     };
   }, [worker, tag, onlyErrors]);
 
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
-    count: total,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: (index) => (onlyErrors || flags?.flags[index] === 1 ? errorRowPx : rowPx),
-    overscan: 1,
-    useFlushSync: false,
-  });
-  // New heights once the flags of new rows arrive.
+  // Where each row starts, from the rows with errors alone (few, sorted): a row's offset is its
+  // position times the plain height plus the extra height of the error rows above it. Finding
+  // the rows in view is a binary search, so a 100,000-row grid costs what a 30-row one does (a
+  // general virtualizer lays out a list of every row whenever the rows change).
+  const errorPositions = useMemo(() => {
+    if (onlyErrors || !flags) return null;
+    const positions: number[] = [];
+    flags.flags.forEach((flag, position) => {
+      if (flag === 1) positions.push(position);
+    });
+    return positions;
+  }, [flags, onlyErrors]);
+  const offset = (position: number): number => {
+    if (onlyErrors) return position * errorRowPx;
+    if (!errorPositions) return position * rowPx;
+    let low = 0;
+    let high = errorPositions.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((errorPositions[mid] ?? 0) < position) low = mid + 1;
+      else high = mid;
+    }
+    return position * rowPx + low * (errorRowPx - rowPx);
+  };
+  /** The row at `y` pixels from the top (the last one past the end). */
+  const rowAtY = (y: number): number => {
+    let low = 0;
+    let high = Math.max(0, total - 1);
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (offset(mid) <= y) low = mid;
+      else high = mid - 1;
+    }
+    return low;
+  };
+  const [view, setView] = useState({ top: 0, height: 600 });
   useEffect(() => {
-    virtualizer.measure();
-  }, [virtualizer, flags]);
-  const drawn = virtualizer.getVirtualItems();
-  const first = drawn[0]?.index ?? 0;
-  const last = drawn.at(-1)?.index ?? 0;
+    const box = scrollRef.current;
+    if (!box) return;
+    let frame = 0;
+    const read = () => {
+      frame = 0;
+      setView({ top: box.scrollTop, height: box.clientHeight });
+    };
+    const onScroll = () => {
+      frame ||= requestAnimationFrame(read);
+    };
+    read();
+    box.addEventListener('scroll', onScroll, { passive: true });
+    const resized = new ResizeObserver(onScroll);
+    resized.observe(box);
+    return () => {
+      box.removeEventListener('scroll', onScroll);
+      resized.disconnect();
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, []);
+  const overscan = 1;
+  const drawnFirst = total === 0 ? 0 : Math.max(0, rowAtY(view.top) - overscan);
+  const drawnLast =
+    total === 0 ? -1 : Math.min(total - 1, rowAtY(view.top + view.height) + overscan);
+  const drawn: Array<{ index: number; key: number }> = [];
+  for (let index = drawnFirst; index <= drawnLast; index += 1) drawn.push({ index, key: index });
+  const first = drawnFirst;
+  const last = Math.max(drawnFirst, drawnLast);
 
   // The blocks in view, fetched again whenever the rows may have changed; until they come, the
   // rows fetched before stay drawn (no flicker after an edit).
@@ -116,8 +165,8 @@ export function ImportGrid({
   const rowAt = (position: number): GridRow | undefined =>
     blocks.rows.get(Math.floor(position / blockSize))?.[position % blockSize];
 
-  const before = drawn[0]?.start ?? 0;
-  const after = virtualizer.getTotalSize() - (drawn.at(-1)?.end ?? 0);
+  const before = offset(drawnFirst);
+  const after = offset(total) - offset(drawnLast + 1);
   const width = columns.length + 1 + (otherProblems ? 1 : 0);
   const mapped = new Set(columns.map((column) => column.key));
 
