@@ -1,4 +1,12 @@
-import { startTransition, useCallback, useEffect, useEffectEvent, useMemo, useState } from 'react';
+import {
+  startTransition,
+  useCallback,
+  useEffect,
+  useEffectEvent,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { MappingTemplate, SheetRequisition } from '../../../domain';
 import {
   notSubmittableText,
@@ -52,6 +60,12 @@ export interface ImportSession {
   exportErrors(): Promise<void>;
   discard(): Promise<void>;
 }
+
+/** What a file in the worker was checked against, besides the rules: sent with it when it opens. */
+const checkedAgainst = (sent: OpenOptions) => ({
+  known: sent.known,
+  requisitions: sent.requisitions,
+});
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -133,13 +147,17 @@ export function useImportSession(
     }
   }, []);
 
+  // What the worker's file was last checked against: sent with a file when it opens, and again
+  // only when it changes (checking 100,000 rows twice on opening is work for nothing).
+  const checkedWith = useRef<Pick<OpenOptions, 'known' | 'requisitions'> | null>(null);
   const accept = useCallback(
-    (result: OpenResult | null) => {
+    (result: OpenResult | null, sent: OpenOptions) => {
       if (!result) return;
       if (!result.ok) {
         setProblem(result.message);
         return;
       }
+      checkedWith.current = checkedAgainst(sent);
       startTransition(() => {
         setOpened(result.opened.meta);
         setStored(result.opened.stored);
@@ -153,7 +171,12 @@ export function useImportSession(
 
   // The import kept from before (a reload, another visit), for this kind and client org (the
   // page is remounted for another).
-  const restore = useEffectEvent(() => worker.restore(options));
+  const restore = useEffectEvent(async () => {
+    const sent = options;
+    const restored = await worker.restore(sent);
+    if (restored) checkedWith.current = checkedAgainst(sent);
+    return restored;
+  });
   useEffect(() => {
     let current = true;
     restore().then(
@@ -178,7 +201,8 @@ export function useImportSession(
   // Rows repeating what is in the batch or was sent are flagged as the batch and history change.
   const hasFile = opened !== null;
   useEffect(() => {
-    if (!hasFile) return;
+    if (!hasFile || !checkedWith.current || checkedWith.current.known === known) return;
+    checkedWith.current = { ...checkedWith.current, known };
     let current = true;
     void worker.setKnown(known).then(
       (next) => {
@@ -193,7 +217,9 @@ export function useImportSession(
 
   // Candidates are checked again when the list of requisitions arrives or changes.
   useEffect(() => {
-    if (!hasFile || kind.id !== 'candidate') return;
+    if (!hasFile || kind.id !== 'candidate' || !checkedWith.current) return;
+    if (checkedWith.current.requisitions === requisitions) return;
+    checkedWith.current = { ...checkedWith.current, requisitions };
     let current = true;
     void worker.setRequisitions(requisitions).then(
       (next) => {
@@ -220,15 +246,19 @@ export function useImportSession(
     room,
     batchPath: kind.formPath(tray.state.items[0]?.wire ?? {}),
     async open(input, name) {
+      const sent = options;
       accept(
         await run<OpenResult>(`Reading and checking ${name}…`, () =>
-          worker.open(input, name, options),
+          worker.open(input, name, sent),
         ),
+        sent,
       );
     },
     async chooseSheet(name) {
+      const sent = options;
       accept(
-        await run<OpenResult>(`Reading sheet “${name}”…`, () => worker.chooseSheet(name, options)),
+        await run<OpenResult>(`Reading sheet “${name}”…`, () => worker.chooseSheet(name, sent)),
+        sent,
       );
     },
     async setColumn(column, key) {
