@@ -25,3 +25,12 @@ export function groupDigits(value: number): string {
 export function countOf(count: number, one: string, many: string): string {
   return `${groupDigits(count)} ${count === 1 ? one : many}`;
 }
+
+/** JSON text indented for reading; any other text as it is. */
+export function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}

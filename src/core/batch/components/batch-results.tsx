@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useOrg } from '../../../shared/config/org-context';
 import { errorMessage } from '../../../shared/api/http';
-import { countOf } from '../../../shared/lib/format';
+import { countOf, prettyJson } from '../../../shared/lib/format';
 import { CodeBlock } from '../../../shared/ui/code-block';
 import { StatusBadge } from '../../../shared/ui/status-badge';
 import { batchResultsQueryOptions } from '../api/batch-results';
@@ -56,15 +56,6 @@ function useBatchResults(kind: BatchKind, submission: Submission) {
  * A batch's results, row by row, polled until nothing is Pending: Success with the created id,
  * or Error with the VMS's message and Fix, which loads that item back into its form.
  */
-/** The answer's text indented for reading; as received when it is not JSON. */
-function prettyJson(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
-
 /** Rows (read) or Raw (the VMS's answer as received): two tabs, arrow keys move between them. */
 function ResultsTabs({
   id,

@@ -43,6 +43,11 @@ const isWire = (value: unknown): value is WireItem =>
   !Array.isArray(value) &&
   Object.values(value as Record<string, unknown>).every((cell) => typeof cell === 'string');
 
+/** A JSON value as a tray item: a wire item when it is an object of text values, else raw. */
+export function trayElementOf(value: unknown): { wire: WireItem; raw?: unknown } {
+  return isWire(value) ? { wire: value } : { wire: wireOf(value), raw: value };
+}
+
 /** The value nodes of an array node, in order. */
 function elementsOf(array: SyntaxNode): SyntaxNode[] {
   const nodes: SyntaxNode[] = [];

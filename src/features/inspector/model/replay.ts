@@ -1,6 +1,7 @@
 import type { JournalBody, JournalDetail } from '../../../domain/journal';
 import type { WireItem } from '../../../core/batch/model/batch-kind';
-import { wireOf } from '../../../core/batch/model/raw-json';
+import { prettyJson } from '../../../shared/lib/format';
+import { trayElementOf } from '../../../core/batch/model/raw-json';
 import { groupDigits } from '../../../shared/lib/format';
 
 /**
@@ -30,23 +31,11 @@ export function replayElements(body: JournalBody): Array<{ wire: WireItem; raw?:
     return null;
   }
   if (!Array.isArray(value)) return null;
-  return value.map((element: unknown) => {
-    const wire = wireOf(element);
-    const plain =
-      element !== null &&
-      typeof element === 'object' &&
-      !Array.isArray(element) &&
-      Object.values(element).every((cell) => typeof cell === 'string');
-    return plain ? { wire } : { wire, raw: element };
-  });
+  return value.map(trayElementOf);
 }
 
 /** A body for reading: JSON indented, anything else as it is. */
 export function prettyBody(body: JournalBody): string {
   if (body.encoding !== 'utf8') return `(${body.size} bytes, not text; base64:)\n${body.text}`;
-  try {
-    return JSON.stringify(JSON.parse(body.text), null, 2);
-  } catch {
-    return body.text;
-  }
+  return prettyJson(body.text);
 }
