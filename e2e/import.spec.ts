@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import Papa from 'papaparse';
 import { readFile } from 'node:fs/promises';
+import { escapeRegExp } from '../src/domain/reg-exp';
 import { expect, expectNoAxeViolations, test } from './support/fixtures';
 import {
   candidateRequisitionIds,
@@ -23,10 +24,9 @@ const runId = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1296
 const summary = (page: Page) => page.getByRole('status').filter({ hasText: /\d+ rows? · / });
 const grid = (page: Page, fileName: string) =>
   page.getByRole('region', { name: `Rows of ${fileName}` });
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The button of one cell: "Job title, row 15: …". */
 const cell = (page: Page, header: string, row: number) =>
-  page.getByRole('button', { name: new RegExp(`^${escape(header)}, row ${row}:`) });
+  page.getByRole('button', { name: new RegExp(`^${escapeRegExp(header)}, row ${row}:`) });
 
 async function choose(page: Page, name: string, bytes: Uint8Array, mimeType: string) {
   await page
@@ -80,7 +80,7 @@ test('a CSV of 50 requisitions in Windows-1252 imports, is fixed in the grid, is
   for (const [header, row, message] of expected) {
     await expect(cell(page, header, row)).toHaveAccessibleDescription(message);
     await expect(
-      rows.getByRole('columnheader', { name: new RegExp(`^${escape(header)}`) }),
+      rows.getByRole('columnheader', { name: new RegExp(`^${escapeRegExp(header)}`) }),
     ).toContainText('1 error');
   }
   await expectNoAxeViolations(page);
