@@ -2,6 +2,21 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The server tests that run a second time on PostgreSQL: every test of the portal's behaviour
+ * over HTTP. Left out: tests of the SQLite file itself (a full disk, its pragmas) and of parts
+ * that keep nothing.
+ */
+const postgresSuite = [
+  'src/server/auth/*.test.ts',
+  'src/server/app.test.ts',
+  'src/server/idempotency.test.ts',
+  'src/server/vms-proxy*.test.ts',
+  'src/server/journal/journal-routes.test.ts',
+  'src/server/journal/curl.test.ts',
+  'src/server/cli/users.test.ts',
+];
+
 export default defineConfig(({ command }) => ({
   plugins: [react()],
   resolve: {
@@ -45,12 +60,30 @@ export default defineConfig(({ command }) => ({
     },
   },
   test: {
-    include: ['src/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'],
     environment: 'node',
     // Component tests opt into a DOM with a `// @vitest-environment jsdom` docblock.
     restoreMocks: true,
     // A timeout only catches a hung test. jsdom form tests that type a whole form take 2–5 s
     // when the 2 cores are busy, so the 5 s default failed healthy tests under load.
     testTimeout: 20_000,
+    // One real PostgreSQL server for the run (issue 15): the store tests and the postgres
+    // project make their databases on it.
+    globalSetup: ['src/test-support/postgres-global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['src/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'] },
+      },
+      {
+        // The server's own suite again with every store in PostgreSQL (DATABASE_URL): the same
+        // tests, each PORTAL_DB of theirs becoming a database (test-support/postgres-server.ts).
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: postgresSuite,
+          env: { PORTAL_TEST_STORE: 'postgres' },
+        },
+      },
+    ],
   },
 }));

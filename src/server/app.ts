@@ -9,7 +9,7 @@ import { sendError } from './portal-error';
 import { serveSpa } from './spa';
 import { openCallJournal } from './journal/open-journal';
 import { journalRoutes } from './journal/journal-routes';
-import { openPortalDatabase, type PortalDatabase } from './store/portal-database';
+import { openPortalStores, type PortalStores } from './store/portal-stores';
 import { vmsProxy } from './vms-proxy';
 import { registerSessionHooks } from './auth/auth-hooks';
 import { PortalAuth } from './auth/portal-auth';
@@ -69,17 +69,19 @@ function formatBytes(bytes: number): string {
  * What /api/health says of the portal database: which kind, its schema version, and whether it
  * answers a read now (a failed write shows through the stores' own health reports).
  */
-async function databaseHealth(opening: Promise<PortalDatabase>): Promise<{
-  database: { kind: 'sqlite'; schemaVersion: number | null };
+async function databaseHealth(
+  opening: Promise<PortalStores>,
+  kind: PortalStores['kind'],
+): Promise<{
+  database: { kind: PortalStores['kind']; schemaVersion: number | null };
   problem: string | null;
 }> {
   try {
-    const { db } = await opening;
-    const version = Number(db.pragma('user_version', { simple: true }));
-    return { database: { kind: 'sqlite', schemaVersion: version }, problem: null };
+    const version = await (await opening).schemaVersion();
+    return { database: { kind, schemaVersion: version }, problem: null };
   } catch (error) {
     return {
-      database: { kind: 'sqlite', schemaVersion: null },
+      database: { kind, schemaVersion: null },
       problem: `the portal database cannot be read: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'}`,
     };
   }
@@ -198,7 +200,7 @@ export function buildPortal(
   app.get('/api/config', async () => configBody);
   // Opened once; the proxy awaits it when it registers (and closes it). The catch only keeps an
   // early failure from counting as unhandled before then: listen() still fails with it.
-  const database = openPortalDatabase(config.portalDb);
+  const database = openPortalStores(config);
   database.catch(() => {});
   let databaseProblem: string | null = null;
   let journalProblem: string | null = null;
@@ -224,7 +226,7 @@ export function buildPortal(
 
   const healthChecks = options.healthChecks ?? [];
   app.get('/api/health', async () => {
-    const { database: store, problem: unreadable } = await databaseHealth(database);
+    const { database: store, problem: unreadable } = await databaseHealth(database, config.databaseUrl === null ? 'sqlite' : 'postgres');
     const reasons = [
       ...(unreadable === null ? [] : [unreadable]),
       ...(databaseProblem === null ? [] : [databaseProblem]),

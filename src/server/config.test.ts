@@ -42,6 +42,7 @@ describe('loadConfig', () => {
       requestTimeoutMs: 60_000,
       connectionTimeoutMs: 120_000,
       portalDb: './data/portal.db',
+      databaseUrl: null,
       journal: {
         enabled: true,
         retentionMs: 30 * 24 * 60 * 60 * 1000,
@@ -130,6 +131,20 @@ describe('loadConfig', () => {
     expect(problem({ ...remote, VMS_BASE_URL: 'https://token@vms.example.com/' })).not.toContain(
       'token',
     );
+  });
+
+  it('takes a PostgreSQL DATABASE_URL, and refuses anything else without repeating it', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://portal:pw@db.internal:5432/portal' })).toMatchObject(
+      { databaseUrl: 'postgres://portal:pw@db.internal:5432/portal', portalDb: './data/portal.db' },
+    );
+    expect(loadConfig({ DATABASE_URL: 'postgresql://db.internal/portal' }).databaseUrl).toBe(
+      'postgresql://db.internal/portal',
+    );
+    for (const value of ['mysql://root:hunter2@db/portal', 'db.internal:5432', 'postgres://']) {
+      const message = problem({ DATABASE_URL: value });
+      expect(message).toMatch(/^DATABASE_URL must be a PostgreSQL address/);
+      expect(message).not.toContain('hunter2');
+    }
   });
 
   it('keeps the late-answer wait and the connection timeout longer than VMS_TIMEOUT_MS', () => {

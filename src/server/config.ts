@@ -41,6 +41,11 @@ export interface PortalConfig {
   connectionTimeoutMs: number;
   /** The portal's own database (idempotency keys, call journal): an SQLite file, or `:memory:`. */
   portalDb: string;
+  /**
+   * PostgreSQL for every store instead of PORTAL_DB, so several portal processes act as one
+   * (issue 15, decision 027); null: the SQLite file.
+   */
+  databaseUrl: string | null;
   /** The call journal (decision 025): every call through the proxy, kept for QA's inspector. */
   journal: JournalSettings;
   /** Requests per minute per client address on /api/vms; 0 turns the limit off. */
@@ -223,6 +228,21 @@ const issuerUrl = optional.transform((value, ctx) => {
   return value;
 });
 
+/** A PostgreSQL connection URL; the message never repeats it (it may hold a password). */
+const databaseUrl = optional.transform((value, ctx) => {
+  if (value === undefined) return null;
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') || !url.hostname) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'DATABASE_URL must be a PostgreSQL address such as "postgres://portal:PASSWORD@db.internal:5432/portal" (postgres:// or postgresql://, with a host); leave it unset to keep everything in the SQLite file PORTAL_DB.',
+    });
+    return z.NEVER;
+  }
+  return value;
+});
+
 export const portalEnvSchema = z.object({
   PORT: withDefault(wholeNumber('PORT', 0, 65535, '8787'), 8787),
   HOST: withDefault(optional, '127.0.0.1'),
@@ -253,6 +273,7 @@ export const portalEnvSchema = z.object({
     120_000,
   ),
   PORTAL_DB: withDefault(optional, './data/portal.db'),
+  DATABASE_URL: databaseUrl,
   JOURNAL: withDefault(oneOf('JOURNAL', ['on', 'off']), 'on'),
   JOURNAL_RETENTION_DAYS: withDefault(wholeNumber('JOURNAL_RETENTION_DAYS', 1, 3650, '30'), 30),
   JOURNAL_MAX_MB: withDefault(wholeNumber('JOURNAL_MAX_MB', 1, 1_000_000, '500'), 500),
@@ -352,6 +373,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
     requestTimeoutMs: values.PORTAL_REQUEST_TIMEOUT_MS,
     connectionTimeoutMs,
     portalDb: values.PORTAL_DB,
+    databaseUrl: values.DATABASE_URL,
     journal: {
       enabled: values.JOURNAL === 'on',
       retentionMs: values.JOURNAL_RETENTION_DAYS * 24 * 60 * 60 * 1000,

@@ -40,6 +40,11 @@ export type Admission =
   | { kind: 'first'; finish(result: ForwardResult): Promise<CallOutcome> }
   /** The first call with this key is still waiting for the VMS in this process. */
   | { kind: 'in_flight'; answer: Promise<CallOutcome> }
+  /**
+   * The first call with this key is still waiting for the VMS in another process (a shared
+   * database), longer than this repeat was willing to wait: answer "still waiting".
+   */
+  | { kind: 'in_flight_elsewhere' }
   /** A repeat of a call the VMS accepted: answer it again. */
   | { kind: 'replay'; outcome: CallOutcome };
 
@@ -67,6 +72,20 @@ export interface IdempotencyGateOptions {
    * can say "degraded" while writes fail. A failed outcome write does not fail the answer.
    */
   onStoreHealth?: (error: unknown) => void;
+  /**
+   * Other processes use the same database (PostgreSQL): a key in flight there is waited for, not
+   * read as "its process is gone", and start-up leaves the others' calls in flight alone.
+   */
+  shared?: boolean;
+  /** How long a repeat waits for another process's call with the same key (shared only). */
+  waitElsewhereMs?: number;
+  /**
+   * Past this age a key still in flight has no process waiting for its answer any more (the
+   * proxy gives up on the VMS after VMS_LATE_ANSWER_MS): its outcome is unknown.
+   */
+  abandonedAfterMs?: number;
+  /** How often a repeat reads the key again while another process's call is in flight. */
+  pollMs?: number;
 }
 
 /**
@@ -83,6 +102,8 @@ export class IdempotencyGate {
   private readonly now: () => number;
 
   private failing = false;
+  private readonly shared: boolean;
+  private readonly abandonedAfterMs: number;
 
   constructor(
     private readonly store: IdempotencyKeyStore,
@@ -90,6 +111,8 @@ export class IdempotencyGate {
   ) {
     this.ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
     this.now = options.now ?? Date.now;
+    this.shared = options.shared ?? false;
+    this.abandonedAfterMs = options.abandonedAfterMs ?? this.ttlMs;
   }
 
   private storeWorked(): void {
@@ -103,9 +126,13 @@ export class IdempotencyGate {
     this.options.onStoreHealth?.(error);
   }
 
-  /** At start-up: what was in flight when the last process stopped has no known outcome. */
+  /**
+   * At start-up: what was in flight when the last process stopped has no known outcome. With a
+   * shared database only the calls no process can still be waiting for (the others' are theirs).
+   */
   async recover(): Promise<void> {
-    await this.store.markAllInFlightUnknown(this.now());
+    const now = this.now();
+    await this.store.markInFlightUnknown(now, this.shared ? now - this.abandonedAfterMs : now);
     await this.purge();
   }
 
@@ -125,13 +152,17 @@ export class IdempotencyGate {
   }
 
   private async tryAdmit(key: string, fingerprint: string): Promise<Admission> {
+    const waitUntil = performance.now() + (this.shared ? (this.options.waitElsewhereMs ?? 0) : 0);
     try {
-      for (let attempt = 0; attempt < 3; attempt += 1) {
+      for (let attempt = 0; attempt < 3; ) {
         if (await this.store.insertInFlight(key, fingerprint, this.now())) {
           return this.first(key);
         }
         const record = await this.store.find(key);
-        if (!record) continue; // purged in between: claim it again
+        if (!record) {
+          attempt += 1; // purged, or forgotten by another process, in between: claim it again
+          continue;
+        }
         if (record.fingerprint !== fingerprint) {
           throw new ApiError(
             'idempotency_conflict',
@@ -141,11 +172,23 @@ export class IdempotencyGate {
         }
         if (record.state !== 'in_flight' && record.createdAt + this.ttlMs <= this.now()) {
           await this.store.forget(key); // expired: the key is free again
+          attempt += 1;
           continue;
         }
         if (record.state === 'settled') return { kind: 'replay', outcome: record.outcome };
         const answer = this.inFlight.get(key);
         if (record.state === 'in_flight' && answer) return { kind: 'in_flight', answer };
+        if (
+          record.state === 'in_flight' &&
+          this.shared &&
+          record.createdAt > this.now() - this.abandonedAfterMs
+        ) {
+          // Another process's call: read the key again until it settles, is forgotten (then
+          // this repeat claims it) or becomes unknown, for as long as this repeat may wait.
+          if (performance.now() >= waitUntil) return { kind: 'in_flight_elsewhere' };
+          await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 100));
+          continue;
+        }
         // Unknown, or in flight in a process that is gone.
         throw outcomeUnknownError();
       }
@@ -227,8 +270,10 @@ export async function startIdempotencyGate(
   store: IdempotencyKeyStore,
   log: GateLog,
   onDatabaseHealth?: (problem: string | null) => void,
+  sharing: Pick<IdempotencyGateOptions, 'shared' | 'waitElsewhereMs' | 'abandonedAfterMs'> = {},
 ): Promise<{ gate: IdempotencyGate; stop(): void }> {
   const gate = new IdempotencyGate(store, {
+    ...sharing,
     onStoreHealth: (error) => {
       if (error === null) {
         log.info('portal database writes work again');

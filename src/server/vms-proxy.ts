@@ -13,8 +13,7 @@ import {
   type ForwardResult,
 } from './idempotency';
 import { signatureHeaders } from '../node/signature';
-import type { PortalDatabase } from './store/portal-database';
-import { createIdempotencyKeyStore } from './store/idempotency-keys';
+import type { PortalStores } from './store/portal-stores';
 import { certainlyNotSent, upstreamFailure } from './upstream-failure';
 import { describeOperations } from '../domain/vms-contract';
 import { registerApiGuards } from './api-guards';
@@ -41,8 +40,8 @@ export interface VmsProxyOptions {
   config: PortalConfig;
   /** Where operations are sent: VMS_BASE_URL, or the embedded sandbox; ends in `/`. */
   upstreamUrl: string;
-  /** The portal's database (being opened); the proxy keeps its idempotency keys there. */
-  database: Promise<PortalDatabase>;
+  /** The portal's stores (being opened); the proxy keeps its idempotency keys there. */
+  database: Promise<PortalStores>;
   /** Told when the database fails a write (a reason) and when it works again (null). */
   onDatabaseHealth?: (problem: string | null) => void;
   /** The call journal (being opened), or null when JOURNAL=off. The proxy closes it. */
@@ -97,9 +96,15 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   const callLog = app.log.child({}, { redact: [] });
   const database = await opening;
   const { gate: idempotency, stop: stopIdempotency } = await startIdempotencyGate(
-    createIdempotencyKeyStore(database.db),
+    database.idempotencyKeys,
     app.log,
     onDatabaseHealth,
+    {
+      shared: database.shared,
+      // A repeat may wait for another process's call as long as for one of its own.
+      waitElsewhereMs: config.timeoutMs,
+      abandonedAfterMs: config.lateAnswerMs + 60_000,
+    },
   );
   /** Keyed calls whose upstream answer is still awaited (they may outlive their request). */
   const settling = new Set<Promise<unknown>>();
@@ -238,6 +243,9 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
         outcome = admission.outcome;
         replayed = true;
         if (note) note.answer = replayedAnswer;
+      } else if (admission.kind === 'in_flight_elsewhere') {
+        outcome = stillWaiting(false);
+        if (note) note.answer = stillWaitingAnswer;
       } else if (admission.kind === 'in_flight') {
         let answered = false;
         outcome = await withDeadline(

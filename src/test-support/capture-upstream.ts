@@ -1,3 +1,4 @@
+import { testStoreEnv } from './postgres-server';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -117,7 +118,8 @@ export const testCredentials = {
 
 /** A portal configuration against `upstreamUrl`, through loadConfig like the real server. */
 export function testConfig(upstreamUrl: string, env: NodeJS.ProcessEnv = {}): PortalConfig {
-  return loadConfig({
+  return loadConfig(
+    testStoreEnv({
     VMS_BASE_URL: upstreamUrl,
     VMS_API_KEY: testCredentials.apiKey,
     VMS_API_SECRET: testCredentials.apiSecret,
@@ -126,7 +128,8 @@ export function testConfig(upstreamUrl: string, env: NodeJS.ProcessEnv = {}): Po
     LOG_LEVEL: 'info',
     PORTAL_DB: ':memory:',
     ...env,
-  });
+  }),
+  );
 }
 
 export interface SeenResponse {

@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { Role, SessionState, SessionUser, UserSummary } from '../../domain/auth';
 import type { PortalConfig } from '../config';
-import type { PortalDatabase } from '../store/portal-database';
-import { createSessionStore, type SessionStore } from '../store/sessions';
-import { createSignInFailureStore, type SignInFailureStore } from '../store/sign-in-failures';
-import { createSsoLoginStore, type SsoLoginStore } from '../store/sso-logins';
-import { createUserRecordStore, type UserRecordStore } from '../store/user-records';
-import { createUserStore, type StoredUser, type UserStore } from '../store/users';
+import type { PortalStores } from '../store/portal-stores';
+import type { SessionStore } from '../store/sessions';
+import type { SignInFailureStore } from '../store/sign-in-failures';
+import type { SsoLoginStore } from '../store/sso-logins';
+import type { UserRecordStore } from '../store/user-records';
+import type { StoredUser, UserStore } from '../store/users';
 import { auditTo, type Audit } from './audit';
 import { dummyHash } from './passwords';
 import { clearSessionCookie, sessionIdsOf, setSessionCookie } from './session-cookie';
@@ -49,7 +49,7 @@ export const roleRank: Record<Role, number> = { recruiter: 0, qa: 1, admin: 2 };
 
 export interface PortalAuthOptions {
   config: PortalConfig;
-  database: PortalDatabase;
+  database: PortalStores;
   log: FastifyBaseLogger;
   /** The clock (tests control it); default Date.now. */
   now?: () => number;
@@ -74,16 +74,16 @@ export class PortalAuth {
 
   private constructor(
     readonly config: PortalConfig,
-    database: PortalDatabase,
+    database: PortalStores,
     readonly log: FastifyBaseLogger,
     now: () => number,
   ) {
     this.required = config.auth.required;
-    this.users = createUserStore(database.db);
-    this.sessions = createSessionStore(database.db);
-    this.failures = createSignInFailureStore(database.db);
-    this.records = createUserRecordStore(database.db);
-    this.ssoLogins = createSsoLoginStore(database.db);
+    this.users = database.users;
+    this.sessions = database.sessions;
+    this.failures = database.signInFailures;
+    this.records = database.userRecords;
+    this.ssoLogins = database.ssoLogins;
     this.audit = auditTo(log);
     this.now = now;
     this.purgeTimer = setInterval(() => void this.purge(), 10 * 60_000);

@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { sessionStateSchema, type SessionState } from '../../domain/auth';
+import { testStoreEnv } from '../../test-support/postgres-server';
 import { runUsersCli } from '../cli/users';
 
 /**
@@ -126,7 +127,7 @@ export async function addUser(
       email,
     ],
     {
-      env: { PORTAL_DB: portalDb, LOG_LEVEL: 'silent' },
+      env: testStoreEnv({ PORTAL_DB: portalDb, LOG_LEVEL: 'silent' }),
       stdout: () => {},
       stderr: (text) => {
         errors += text;

@@ -18,9 +18,8 @@ import { hashPassword } from '../auth/passwords';
 import { inviteLifetimeMs } from '../auth/portal-auth';
 import { randomToken, tokenDigest } from '../auth/tokens';
 import { ConfigError, loadConfig, type PortalConfig } from '../config';
-import { openPortalDatabase } from '../store/portal-database';
-import { createSessionStore } from '../store/sessions';
-import { createUserStore, type StoredUser, type UserStore } from '../store/users';
+import { openPortalStores } from '../store/portal-stores';
+import type { StoredUser, UserStore } from '../store/users';
 
 export const usersUsage = `usage: npm run users -- <command>
   add [--role recruiter|qa|admin] [--org 1001,1002] [--password-stdin] EMAIL
@@ -167,9 +166,9 @@ export async function runUsersCli(argv: string[], io: UsersCliIo): Promise<numbe
     const password =
       command === 'add' ? await readPassword(io, values['password-stdin'] === true) : null;
 
-    const database = await openPortalDatabase(config.portalDb);
+    const database = await openPortalStores(config);
     try {
-      const users = createUserStore(database.db);
+      const users = database.users;
       switch (command) {
         case 'list': {
           const all = await users.list();
@@ -232,7 +231,7 @@ export async function runUsersCli(argv: string[], io: UsersCliIo): Promise<numbe
           const user = await existing(users, email);
           const disable = command === 'disable';
           await users.update(user.id, { disabled: disable });
-          const ended = disable ? await createSessionStore(database.db).deleteForUser(user.id) : 0;
+          const ended = disable ? await database.sessions.deleteForUser(user.id) : 0;
           io.stdout(
             `${disable ? 'Disabled' : 'Enabled'} ${email}${disable ? ` (${ended} session${ended === 1 ? '' : 's'} ended)` : ''}\n`,
           );

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { PortalConfig } from '../config';
-import { createJournalStore } from '../store/journal-calls';
-import type { PortalDatabase } from '../store/portal-database';
+import type { PortalStores } from '../store/portal-stores';
 import { CallJournal } from './call-journal';
 
 /**
@@ -9,15 +8,15 @@ import { CallJournal } from './call-journal';
  * reason and a count at most, never a body, so they go through the app's logger as they are.
  */
 export async function openCallJournal(
-  database: Promise<PortalDatabase>,
+  database: Promise<PortalStores>,
   config: PortalConfig,
   log: FastifyBaseLogger,
   onHealth: (problem: string | null) => void,
 ): Promise<CallJournal | null> {
   if (!config.journal.enabled) return null;
-  const { db } = await database;
+  const stores = await database;
   return CallJournal.open({
-    store: createJournalStore(db),
+    store: stores.journal,
     settings: config.journal,
     secrets: [config.apiKey, config.apiSecret],
     log,

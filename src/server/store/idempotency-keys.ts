@@ -25,8 +25,11 @@ export interface IdempotencyKeyStore {
   markUnknown(key: string, now: number): Promise<void>;
   /** The call certainly did not reach the VMS, or the VMS refused it: the key may be used again. */
   forget(key: string): Promise<void>;
-  /** At start-up: calls in flight when the last process stopped have no known outcome. */
-  markAllInFlightUnknown(now: number): Promise<number>;
+  /**
+   * Keys in flight since `createdUpTo` or before become unknown: their process stopped (at
+   * start-up, every one of them when the database is this process's alone) or gave up long ago.
+   */
+  markInFlightUnknown(now: number, createdUpTo: number): Promise<number>;
   /** Drops keys created at or before `cutoff`; returns how many. */
   purgeCreatedUpTo(cutoff: number): Promise<number>;
 }
@@ -57,7 +60,7 @@ interface KeyRow {
   body: Buffer | null;
 }
 
-function parseHeaders(text: string | null): Record<string, string> {
+export function parseHeaders(text: string | null): Record<string, string> {
   if (!text) return {};
   const parsed: unknown = JSON.parse(text);
   const headers: Record<string, string> = {};
@@ -87,8 +90,9 @@ export function createIdempotencyKeyStore(db: PortalSqlite): IdempotencyKeyStore
       `UPDATE idempotency_keys SET state = 'unknown', settled_at = ? WHERE key = ? AND state = 'in_flight'`,
     ),
     forget: db.prepare<[string]>('DELETE FROM idempotency_keys WHERE key = ?'),
-    allInFlightUnknown: db.prepare<[number]>(
-      `UPDATE idempotency_keys SET state = 'unknown', settled_at = ? WHERE state = 'in_flight'`,
+    inFlightUnknown: db.prepare<[number, number]>(
+      `UPDATE idempotency_keys SET state = 'unknown', settled_at = ?
+       WHERE state = 'in_flight' AND created_at <= ?`,
     ),
     purge: db.prepare<[number]>('DELETE FROM idempotency_keys WHERE created_at <= ?'),
   };
@@ -128,8 +132,8 @@ export function createIdempotencyKeyStore(db: PortalSqlite): IdempotencyKeyStore
     async forget(key) {
       statements.forget.run(key);
     },
-    async markAllInFlightUnknown(now) {
-      return statements.allInFlightUnknown.run(now).changes;
+    async markInFlightUnknown(now, createdUpTo) {
+      return statements.inFlightUnknown.run(now, createdUpTo).changes;
     },
     async purgeCreatedUpTo(cutoff) {
       return statements.purge.run(cutoff).changes;

@@ -1,32 +1,11 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createIdempotencyKeysTable } from './idempotency-keys';
-import { createAuthTables, createSsoLoginsTable } from './auth-schema';
-import { addJournalSender, createJournalTables } from './journal-schema';
+import { migrations, newerSchemaMessage } from './migrations';
 
 export type PortalSqlite = Database.Database;
 
-/**
- * The schema's versions, in order: the database's `user_version` says how many have run. Once
- * released, a migration is never edited; a change is a new one, appended here whichever store it
- * belongs to (each store module writes its own, this list orders them all).
- */
-const migrations: ReadonlyArray<(db: PortalSqlite) => void> = [
-  // 1: idempotency keys (issue 9, decision 002)
-  createIdempotencyKeysTable,
-  // 2: the call journal (issue 14, decision 025)
-  createJournalTables,
-  // 3: accounts, grants, invites, sessions, sign-in failures, per-user records (issue 15, 026)
-  createAuthTables,
-  // 4: who sent each journal entry (issue 15)
-  addJournalSender,
-  // 5: single sign-on attempts in progress (issue 15, 026)
-  createSsoLoginsTable,
-];
-
-/** The schema version this portal brings a database to. */
-export const portalSchemaVersion = migrations.length;
+export { portalSchemaVersion } from './migrations';
 
 export interface PortalDatabase {
   db: PortalSqlite;
@@ -51,13 +30,11 @@ export async function openPortalDatabase(path: string): Promise<PortalDatabase> 
     db.pragma('busy_timeout = 5000');
     const version = Number(db.pragma('user_version', { simple: true }));
     if (version > migrations.length) {
-      throw new Error(
-        `its schema is version ${version}, newer than this portal knows (${migrations.length}); run a newer portal or point PORTAL_DB elsewhere`,
-      );
+      throw new Error(newerSchemaMessage(version, 'PORTAL_DB'));
     }
-    migrations.slice(version).forEach((migrate, index) => {
+    migrations.slice(version).forEach((migration, index) => {
       db.transaction(() => {
-        migrate(db);
+        migration.sqlite(db);
         db.pragma(`user_version = ${version + index + 1}`);
       })();
     });

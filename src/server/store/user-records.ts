@@ -38,7 +38,7 @@ export interface UserRecordStore {
   ): Promise<UserRecordPut>;
 }
 
-interface RecordRow {
+export interface RecordRow {
   key: string;
   version: number;
   value: string | null;
@@ -46,7 +46,7 @@ interface RecordRow {
   updated_at: number;
 }
 
-function toRecord(row: RecordRow): UserRecord {
+export function toRecord(row: RecordRow): UserRecord {
   return {
     key: row.key,
     value: row.value === null ? null : (JSON.parse(row.value) as unknown),

@@ -1,0 +1,52 @@
+import type Database from 'better-sqlite3';
+import { createAuthTables, createSsoLoginsTable } from './auth-schema';
+import { createIdempotencyKeysTable } from './idempotency-keys';
+import { addJournalSender, createJournalTables } from './journal-schema';
+import {
+  postgresAuthTables,
+  postgresIdempotencyKeys,
+  postgresJournalSender,
+  postgresJournalTables,
+  postgresSsoLogins,
+} from './postgres/schema';
+
+/**
+ * One schema change, written for both databases the portal can keep its stores in (decision 027).
+ * A change is a new entry appended here, for both at once: the type asks for both, and
+ * schema-parity.test.ts checks that they make the same tables and columns.
+ */
+export interface Migration {
+  name: string;
+  /** Runs inside a transaction on the SQLite file. */
+  sqlite(db: Database.Database): void;
+  /** SQL run inside a transaction on PostgreSQL. */
+  postgres: string;
+}
+
+/**
+ * The schema's versions, in order: a database at version N has run the first N. Once released, a
+ * migration is never edited.
+ */
+export const migrations: readonly Migration[] = [
+  // 1: idempotency keys (issue 9, decision 002)
+  {
+    name: 'idempotency keys',
+    sqlite: createIdempotencyKeysTable,
+    postgres: postgresIdempotencyKeys,
+  },
+  // 2: the call journal (issue 14, decision 025)
+  { name: 'call journal', sqlite: createJournalTables, postgres: postgresJournalTables },
+  // 3: accounts, grants, invites, sessions, sign-in failures, per-user records (issue 15, 026)
+  { name: 'accounts and sessions', sqlite: createAuthTables, postgres: postgresAuthTables },
+  // 4: who sent each journal entry (issue 15)
+  { name: 'journal sender', sqlite: addJournalSender, postgres: postgresJournalSender },
+  // 5: single sign-on attempts in progress (issue 15, 026)
+  { name: 'single sign-on attempts', sqlite: createSsoLoginsTable, postgres: postgresSsoLogins },
+];
+
+/** The schema version this portal brings a database to. */
+export const portalSchemaVersion = migrations.length;
+
+export function newerSchemaMessage(version: number, setting: string): string {
+  return `its schema is version ${version}, newer than this portal knows (${migrations.length}); run a newer portal or point ${setting} elsewhere`;
+}

@@ -1,0 +1,94 @@
+import type { IdempotencyKeyStore } from './idempotency-keys';
+import { createIdempotencyKeyStore } from './idempotency-keys';
+import { createJournalStore } from './journal-calls';
+import type { JournalStore } from './journal-store';
+import { openPortalDatabase } from './portal-database';
+import { openPostgres, schemaVersion as postgresSchemaVersion } from './postgres/database';
+import { createPostgresIdempotencyKeyStore } from './postgres/idempotency-keys';
+import { createPostgresJournalStore } from './postgres/journal';
+import { describeDatabaseUrl } from './postgres/pool';
+import { createPostgresSessionStore } from './postgres/sessions';
+import {
+  createPostgresSignInFailureStore,
+  createPostgresSsoLoginStore,
+} from './postgres/sign-in';
+import { createPostgresUserRecordStore } from './postgres/user-records';
+import { createPostgresUserStore } from './postgres/users';
+import { createSessionStore, type SessionStore } from './sessions';
+import { createSignInFailureStore, type SignInFailureStore } from './sign-in-failures';
+import { createSsoLoginStore, type SsoLoginStore } from './sso-logins';
+import { createUserRecordStore, type UserRecordStore } from './user-records';
+import { createUserStore, type UserStore } from './users';
+
+/** Where the portal keeps what it keeps: PORTAL_DB, unless DATABASE_URL names a PostgreSQL. */
+export interface StoreTarget {
+  portalDb: string;
+  databaseUrl: string | null;
+}
+
+/**
+ * Everything the portal server keeps, behind one interface per store (architecture.md, "One
+ * store interface, two databases"; decision 027): an SQLite file by default, PostgreSQL when
+ * `DATABASE_URL` is set so that several processes act as one.
+ */
+export interface PortalStores {
+  kind: 'sqlite' | 'postgres';
+  /** The setting that names the database, for messages: PORTAL_DB or DATABASE_URL. */
+  setting: 'PORTAL_DB' | 'DATABASE_URL';
+  /** The file, or host:port/database (never a password). */
+  where: string;
+  /** Whether other processes may use the same database at the same time. */
+  shared: boolean;
+  idempotencyKeys: IdempotencyKeyStore;
+  journal: JournalStore;
+  users: UserStore;
+  sessions: SessionStore;
+  signInFailures: SignInFailureStore;
+  ssoLogins: SsoLoginStore;
+  userRecords: UserRecordStore;
+  /** The schema version, read from the database now (fails when it cannot be read). */
+  schemaVersion(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function openPortalStores(target: StoreTarget): Promise<PortalStores> {
+  if (target.databaseUrl !== null) {
+    const pool = await openPostgres(target.databaseUrl);
+    let closed = false;
+    return {
+      kind: 'postgres',
+      setting: 'DATABASE_URL',
+      where: describeDatabaseUrl(target.databaseUrl),
+      shared: true,
+      idempotencyKeys: createPostgresIdempotencyKeyStore(pool),
+      journal: createPostgresJournalStore(pool),
+      users: createPostgresUserStore(pool),
+      sessions: createPostgresSessionStore(pool),
+      signInFailures: createPostgresSignInFailureStore(pool),
+      ssoLogins: createPostgresSsoLoginStore(pool),
+      userRecords: createPostgresUserRecordStore(pool),
+      schemaVersion: () => postgresSchemaVersion(pool),
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await pool.end();
+      },
+    };
+  }
+  const { db, close } = await openPortalDatabase(target.portalDb);
+  return {
+    kind: 'sqlite',
+    setting: 'PORTAL_DB',
+    where: target.portalDb,
+    shared: false,
+    idempotencyKeys: createIdempotencyKeyStore(db),
+    journal: createJournalStore(db),
+    users: createUserStore(db),
+    sessions: createSessionStore(db),
+    signInFailures: createSignInFailureStore(db),
+    ssoLogins: createSsoLoginStore(db),
+    userRecords: createUserRecordStore(db),
+    schemaVersion: async () => Number(db.pragma('user_version', { simple: true })),
+    close,
+  };
+}

@@ -1,0 +1,77 @@
+import type { CallOutcome, IdempotencyKeyStore, KeyRecord } from '../idempotency-keys';
+import { parseHeaders } from '../idempotency-keys';
+import type { PortalPool } from './pool';
+
+interface KeyRow {
+  fingerprint: string;
+  state: string;
+  created_at: number;
+  status: number | null;
+  headers: string | null;
+  body: Buffer | null;
+}
+
+/**
+ * The PostgreSQL store of idempotency keys: the same statements as the SQLite one. The insert's
+ * `ON CONFLICT DO NOTHING` is what makes a key claimed by exactly one process of several.
+ */
+export function createPostgresIdempotencyKeyStore(pool: PortalPool): IdempotencyKeyStore {
+  const count = async (sql: string, values: unknown[]) =>
+    (await pool.query(sql, values)).rowCount ?? 0;
+  return {
+    async insertInFlight(key, fingerprint, now) {
+      return (
+        (await count(
+          `INSERT INTO idempotency_keys (key, fingerprint, state, created_at)
+           VALUES ($1, $2, 'in_flight', $3) ON CONFLICT (key) DO NOTHING`,
+          [key, fingerprint, now],
+        )) === 1
+      );
+    },
+    async find(key): Promise<KeyRecord | undefined> {
+      const { rows } = await pool.query<KeyRow>(
+        'SELECT fingerprint, state, created_at, status, headers, body FROM idempotency_keys WHERE key = $1',
+        [key],
+      );
+      const row = rows[0];
+      if (!row) return undefined;
+      const base = { fingerprint: row.fingerprint, createdAt: row.created_at };
+      if (row.state === 'settled' && row.status !== null) {
+        const outcome: CallOutcome = {
+          status: row.status,
+          headers: parseHeaders(row.headers),
+          body: row.body ?? Buffer.alloc(0),
+        };
+        return { ...base, state: 'settled', outcome };
+      }
+      return { ...base, state: row.state === 'in_flight' ? 'in_flight' : 'unknown' };
+    },
+    async settle(key, outcome, now) {
+      await pool.query(
+        `UPDATE idempotency_keys SET state = 'settled', settled_at = $1, status = $2, headers = $3,
+           body = $4 WHERE key = $5`,
+        [now, outcome.status, JSON.stringify(outcome.headers), outcome.body, key],
+      );
+    },
+    async markUnknown(key, now) {
+      await pool.query(
+        `UPDATE idempotency_keys SET state = 'unknown', settled_at = $1
+         WHERE key = $2 AND state = 'in_flight'`,
+        [now, key],
+      );
+    },
+    async forget(key) {
+      await pool.query('DELETE FROM idempotency_keys WHERE key = $1', [key]);
+    },
+    async markInFlightUnknown(now, createdUpTo) {
+      return count(
+        `UPDATE idempotency_keys SET state = 'unknown', settled_at = $1
+         WHERE state = 'in_flight' AND created_at <= $2`,
+        [now, createdUpTo],
+      );
+    },
+    async purgeCreatedUpTo(cutoff) {
+      return count('DELETE FROM idempotency_keys WHERE created_at <= $1', [cutoff]);
+    },
+  };
+}
