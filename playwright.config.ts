@@ -29,5 +29,10 @@ export default defineConfig({
     launchOptions,
     trace: 'retain-on-failure',
   },
-  projects: [{ name: 'chromium' }],
+  globalSetup: './e2e/global-setup.ts',
+  projects: [
+    { name: 'chromium' },
+    // The sign-in journeys again with every store in PostgreSQL (DATABASE_URL), issue 15.
+    { name: 'chromium-postgres', testMatch: 'sign-in.spec.ts' },
+  ],
 });

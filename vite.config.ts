@@ -10,7 +10,6 @@ import { defineConfig } from 'vitest/config';
 const postgresSuite = [
   'src/server/auth/*.test.ts',
   'src/server/app.test.ts',
-  'src/server/idempotency.test.ts',
   'src/server/vms-proxy*.test.ts',
   'src/server/journal/journal-routes.test.ts',
   'src/server/journal/curl.test.ts',

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addUser } from '../src/server/auth/test-browser';
 import { loadConfig } from '../src/server/config';
+import { newTestDatabase } from './support/postgres';
 import { startPortal, type RunningPortal } from '../src/server/start';
 import { expect } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData, sendBatch } from './support/requisitions';
@@ -27,10 +28,12 @@ interface AuthPortal extends RunningPortal {
 }
 
 const test = base.extend<{ authPortal: AuthPortal }>({
-  authPortal: async ({}, use) => {
+  authPortal: async ({}, use, testInfo) => {
     const dir = mkdtempSync(join(tmpdir(), 'vms-portal-auth-'));
     const portalDb = join(dir, 'portal.db');
-    await addUser(portalDb, adminEmail, adminPassword, 'admin');
+    // The chromium-postgres project runs these journeys again with every store in PostgreSQL.
+    const databaseUrl = testInfo.project.name === 'chromium-postgres' ? newTestDatabase() : null;
+    await addUser(databaseUrl ? { databaseUrl } : portalDb, adminEmail, adminPassword, 'admin');
     let offset = 0;
     const portal = await startPortal(
       loadConfig({
@@ -38,6 +41,7 @@ const test = base.extend<{ authPortal: AuthPortal }>({
         SANDBOX_PORT: '0',
         SANDBOX_DB: join(dir, 'sandbox.db'),
         PORTAL_DB: portalDb,
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
         AUTH: 'on',
         LOG_LEVEL: 'silent',
       }),

@@ -226,7 +226,10 @@ export function buildPortal(
 
   const healthChecks = options.healthChecks ?? [];
   app.get('/api/health', async () => {
-    const { database: store, problem: unreadable } = await databaseHealth(database, config.databaseUrl === null ? 'sqlite' : 'postgres');
+    const { database: store, problem: unreadable } = await databaseHealth(
+      database,
+      config.databaseUrl === null ? 'sqlite' : 'postgres',
+    );
     const reasons = [
       ...(unreadable === null ? [] : [unreadable]),
       ...(databaseProblem === null ? [] : [databaseProblem]),

@@ -134,9 +134,12 @@ describe('loadConfig', () => {
   });
 
   it('takes a PostgreSQL DATABASE_URL, and refuses anything else without repeating it', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://portal:pw@db.internal:5432/portal' })).toMatchObject(
-      { databaseUrl: 'postgres://portal:pw@db.internal:5432/portal', portalDb: './data/portal.db' },
-    );
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://portal:pw@db.internal:5432/portal' }),
+    ).toMatchObject({
+      databaseUrl: 'postgres://portal:pw@db.internal:5432/portal',
+      portalDb: './data/portal.db',
+    });
     expect(loadConfig({ DATABASE_URL: 'postgresql://db.internal/portal' }).databaseUrl).toBe(
       'postgresql://db.internal/portal',
     );

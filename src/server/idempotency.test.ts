@@ -3,9 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { callFingerprint, IdempotencyGate, type CallOutcome } from './idempotency';
-import { createIdempotencyKeyStore } from './store/idempotency-keys';
-import { openPortalDatabase, type PortalDatabase } from './store/portal-database';
+import { createTestDatabase, postgresEnvName } from '../test-support/postgres-server';
+import {
+  callFingerprint,
+  IdempotencyGate,
+  type CallOutcome,
+  type IdempotencyGateOptions,
+} from './idempotency';
+import { openPortalStores, type PortalStores, type StoreTarget } from './store/portal-stores';
 
 const accepted: CallOutcome = {
   status: 202,
@@ -19,18 +24,6 @@ const refused: CallOutcome = {
 };
 const reset = new ApiError('upstream_unreachable', 'connection closed unexpectedly');
 
-let dir: string;
-let file: string;
-let database: PortalDatabase;
-let clock: number;
-
-function gateOn(db: PortalDatabase, ttlMs?: number) {
-  return new IdempotencyGate(createIdempotencyKeyStore(db.db), {
-    now: () => clock,
-    ...(ttlMs === undefined ? {} : { ttlMs }),
-  });
-}
-
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   try {
     await promise;
@@ -41,19 +34,45 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
   throw new Error('expected a refusal');
 }
 
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'portal-db-'));
-  file = join(dir, 'portal.db');
-  database = await openPortalDatabase(file);
-  clock = 1_800_000_000_000;
-});
+/** The same cases on both databases the keys can live in (decision 027). */
+const backends: [string, (dir: string) => StoreTarget][] = [
+  ['SQLite', (dir) => ({ portalDb: join(dir, 'portal.db'), databaseUrl: null })],
+  [
+    'PostgreSQL',
+    () => {
+      const adminUrl = process.env[postgresEnvName];
+      if (!adminUrl) throw new Error(`${postgresEnvName} is unset: the global setup starts it`);
+      return { portalDb: ':memory:', databaseUrl: createTestDatabase(adminUrl) };
+    },
+  ],
+];
 
-afterEach(async () => {
-  await database.close().catch(() => {});
-  rmSync(dir, { recursive: true, force: true });
-});
+describe.each(backends)('IdempotencyGate on %s', (_name, targetIn) => {
+  let dir: string;
+  let target: StoreTarget;
+  let database: PortalStores;
+  let clock: number;
 
-describe('IdempotencyGate', () => {
+  function gateOn(db: PortalStores, ttlMs?: number, options: IdempotencyGateOptions = {}) {
+    return new IdempotencyGate(db.idempotencyKeys, {
+      now: () => clock,
+      ...(ttlMs === undefined ? {} : { ttlMs }),
+      ...options,
+    });
+  }
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'portal-db-'));
+    target = targetIn(dir);
+    database = await openPortalStores(target);
+    clock = 1_800_000_000_000;
+  });
+
+  afterEach(async () => {
+    await database.close().catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('lets the first call through, makes a duplicate wait for it, and replays it afterwards', async () => {
     const gate = gateOn(database);
     const first = await gate.admit('k1', 'fp');
@@ -74,7 +93,7 @@ describe('IdempotencyGate', () => {
     await first.finish({ kind: 'answered', outcome: accepted });
     await database.close();
 
-    database = await openPortalDatabase(file);
+    database = await openPortalStores(target);
     const restarted = gateOn(database);
     await restarted.recover();
     const repeat = await restarted.admit('k2', 'fp');
@@ -87,7 +106,7 @@ describe('IdempotencyGate', () => {
     expect(first.kind).toBe('first');
     await database.close(); // the process stops before the VMS answers
 
-    database = await openPortalDatabase(file);
+    database = await openPortalStores(target);
     const restarted = gateOn(database);
     await restarted.recover();
     expect(await codeOf(restarted.admit('k3', 'fp'))).toBe('outcome_unknown');
@@ -142,6 +161,62 @@ describe('IdempotencyGate', () => {
     const gate = gateOn(database);
     await database.close();
     expect(await codeOf(gate.admit('k8', 'fp'))).toBe('store_unavailable');
+  });
+
+  it("with a shared database, waits for another process's call with the key, then replays it", async () => {
+    const other = await openPortalStores(target);
+    try {
+      const elsewhere = gateOn(other, undefined, { shared: true });
+      const here = gateOn(database, undefined, { shared: true, waitElsewhereMs: 5000, pollMs: 20 });
+      const first = await elsewhere.admit('k9', 'fp');
+      if (first.kind !== 'first') throw new Error('expected first');
+      const waiting = here.admit('k9', 'fp');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await first.finish({ kind: 'answered', outcome: accepted });
+      expect(await waiting).toMatchObject({ kind: 'replay', outcome: { status: 202 } });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('with a shared database, answers "still waiting" when the other process takes longer than the wait', async () => {
+    const here = gateOn(database, undefined, { shared: true, waitElsewhereMs: 150, pollMs: 20 });
+    const elsewhere = gateOn(database, undefined, { shared: true });
+    expect((await elsewhere.admit('k10', 'fp')).kind).toBe('first');
+    const started = performance.now();
+    expect((await here.admit('k10', 'fp')).kind).toBe('in_flight_elsewhere');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it('with a shared database, claims a key the other process freed (its call never left)', async () => {
+    const here = gateOn(database, undefined, { shared: true, waitElsewhereMs: 5000, pollMs: 20 });
+    const elsewhere = gateOn(database, undefined, { shared: true });
+    const first = await elsewhere.admit('k11', 'fp');
+    if (first.kind !== 'first') throw new Error('expected first');
+    const waiting = here.admit('k11', 'fp');
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await first.finish({
+      kind: 'not_sent',
+      failure: new ApiError('upstream_unreachable', 'refused'),
+    });
+    expect((await waiting).kind).toBe('first');
+  });
+
+  it("with a shared database, start-up leaves other processes' calls in flight and ends only abandoned ones", async () => {
+    const elsewhere = gateOn(database, undefined, { shared: true });
+    expect((await elsewhere.admit('old', 'fp')).kind).toBe('first');
+    clock += 11 * 60_000;
+    expect((await elsewhere.admit('recent', 'fp')).kind).toBe('first');
+    const starting = gateOn(database, undefined, {
+      shared: true,
+      abandonedAfterMs: 10 * 60_000,
+      waitElsewhereMs: 0,
+    });
+    await starting.recover();
+    expect(await database.idempotencyKeys.find('old')).toMatchObject({ state: 'unknown' });
+    expect(await database.idempotencyKeys.find('recent')).toMatchObject({ state: 'in_flight' });
+    expect(await codeOf(starting.admit('old', 'fp'))).toBe('outcome_unknown');
+    expect((await starting.admit('recent', 'fp')).kind).toBe('in_flight_elsewhere');
   });
 });
 

@@ -154,7 +154,7 @@ export class IdempotencyGate {
   private async tryAdmit(key: string, fingerprint: string): Promise<Admission> {
     const waitUntil = performance.now() + (this.shared ? (this.options.waitElsewhereMs ?? 0) : 0);
     try {
-      for (let attempt = 0; attempt < 3; ) {
+      for (let attempt = 0; attempt < 3;) {
         if (await this.store.insertInFlight(key, fingerprint, this.now())) {
           return this.first(key);
         }

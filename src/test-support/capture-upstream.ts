@@ -120,15 +120,15 @@ export const testCredentials = {
 export function testConfig(upstreamUrl: string, env: NodeJS.ProcessEnv = {}): PortalConfig {
   return loadConfig(
     testStoreEnv({
-    VMS_BASE_URL: upstreamUrl,
-    VMS_API_KEY: testCredentials.apiKey,
-    VMS_API_SECRET: testCredentials.apiSecret,
-    VMS_CLIENT_ORGS: '1001,1002',
-    VMS_VENDOR_ORG_ID: '9001',
-    LOG_LEVEL: 'info',
-    PORTAL_DB: ':memory:',
-    ...env,
-  }),
+      VMS_BASE_URL: upstreamUrl,
+      VMS_API_KEY: testCredentials.apiKey,
+      VMS_API_SECRET: testCredentials.apiSecret,
+      VMS_CLIENT_ORGS: '1001,1002',
+      VMS_VENDOR_ORG_ID: '9001',
+      LOG_LEVEL: 'info',
+      PORTAL_DB: ':memory:',
+      ...env,
+    }),
   );
 }
 

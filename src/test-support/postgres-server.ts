@@ -81,7 +81,16 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     '-c full_page_writes=off',
     '-c max_connections=300',
   ].join(' ');
-  run(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'server.log'), '-o', options, '-w', 'start']);
+  run(join(bin, 'pg_ctl'), [
+    '-D',
+    data,
+    '-l',
+    join(dir, 'server.log'),
+    '-o',
+    options,
+    '-w',
+    'start',
+  ]);
   const base = `postgres://portal@127.0.0.1:${port}`;
   const stop = () => {
     try {
@@ -136,6 +145,8 @@ export function testStoreEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   if (!adminUrl) throw new Error(`${postgresEnvName} is unset: the global setup starts PostgreSQL`);
   const file = env.PORTAL_DB ?? ':memory:';
   const name =
-    file === ':memory:' ? undefined : `f_${createHash('sha256').update(file).digest('hex').slice(0, 20)}`;
+    file === ':memory:'
+      ? undefined
+      : `f_${createHash('sha256').update(file).digest('hex').slice(0, 20)}`;
   return { ...env, DATABASE_URL: createTestDatabase(adminUrl, name) };
 }

@@ -110,7 +110,8 @@ export class TestBrowser {
 
 /** For tests: an account with a password, made through the users CLI on the portal's database. */
 export async function addUser(
-  portalDb: string,
+  /** The PORTAL_DB file (in the postgres test project, its database), or a PostgreSQL URL. */
+  database: string | { databaseUrl: string },
   email: string,
   password: string,
   role: 'recruiter' | 'qa' | 'admin',
@@ -127,7 +128,10 @@ export async function addUser(
       email,
     ],
     {
-      env: testStoreEnv({ PORTAL_DB: portalDb, LOG_LEVEL: 'silent' }),
+      env:
+        typeof database === 'string'
+          ? testStoreEnv({ PORTAL_DB: database, LOG_LEVEL: 'silent' })
+          : { DATABASE_URL: database.databaseUrl, LOG_LEVEL: 'silent' },
       stdout: () => {},
       stderr: (text) => {
         errors += text;

@@ -8,10 +8,7 @@ import { createPostgresIdempotencyKeyStore } from './postgres/idempotency-keys';
 import { createPostgresJournalStore } from './postgres/journal';
 import { describeDatabaseUrl } from './postgres/pool';
 import { createPostgresSessionStore } from './postgres/sessions';
-import {
-  createPostgresSignInFailureStore,
-  createPostgresSsoLoginStore,
-} from './postgres/sign-in';
+import { createPostgresSignInFailureStore, createPostgresSsoLoginStore } from './postgres/sign-in';
 import { createPostgresUserRecordStore } from './postgres/user-records';
 import { createPostgresUserStore } from './postgres/users';
 import { createSessionStore, type SessionStore } from './sessions';
@@ -40,7 +37,8 @@ export interface PortalStores {
   /** Whether other processes may use the same database at the same time. */
   shared: boolean;
   idempotencyKeys: IdempotencyKeyStore;
-  journal: JournalStore;
+  /** Made on first use (nothing is prepared for it when JOURNAL=off). */
+  readonly journal: JournalStore;
   users: UserStore;
   sessions: SessionStore;
   signInFailures: SignInFailureStore;
@@ -55,13 +53,17 @@ export async function openPortalStores(target: StoreTarget): Promise<PortalStore
   if (target.databaseUrl !== null) {
     const pool = await openPostgres(target.databaseUrl);
     let closed = false;
+    let journal: JournalStore | undefined;
     return {
       kind: 'postgres',
       setting: 'DATABASE_URL',
       where: describeDatabaseUrl(target.databaseUrl),
       shared: true,
       idempotencyKeys: createPostgresIdempotencyKeyStore(pool),
-      journal: createPostgresJournalStore(pool),
+      get journal() {
+        journal ??= createPostgresJournalStore(pool);
+        return journal;
+      },
       users: createPostgresUserStore(pool),
       sessions: createPostgresSessionStore(pool),
       signInFailures: createPostgresSignInFailureStore(pool),
@@ -76,13 +78,17 @@ export async function openPortalStores(target: StoreTarget): Promise<PortalStore
     };
   }
   const { db, close } = await openPortalDatabase(target.portalDb);
+  let journal: JournalStore | undefined;
   return {
     kind: 'sqlite',
     setting: 'PORTAL_DB',
     where: target.portalDb,
     shared: false,
     idempotencyKeys: createIdempotencyKeyStore(db),
-    journal: createJournalStore(db),
+    get journal() {
+      journal ??= createJournalStore(db);
+      return journal;
+    },
     users: createUserStore(db),
     sessions: createSessionStore(db),
     signInFailures: createSignInFailureStore(db),

@@ -57,4 +57,3 @@ export async function schemaVersion(db: Pick<PortalPool, 'query'>): Promise<numb
   );
   return rows[0]?.version ?? 0;
 }
-

@@ -37,7 +37,13 @@ export function createPostgresUserRecordStore(pool: PortalPool): UserRecordStore
             kind: 'conflict',
             current: current
               ? toRecord(current)
-              : { key, value: null, version: 0, updatedAt: new Date(0).toISOString(), deleted: true },
+              : {
+                  key,
+                  value: null,
+                  version: 0,
+                  updatedAt: new Date(0).toISOString(),
+                  deleted: true,
+                },
           };
         }
         const latest = await client.query<{ version: number | null }>(
@@ -55,7 +61,10 @@ export function createPostgresUserRecordStore(pool: PortalPool): UserRecordStore
              updated_at = excluded.updated_at`,
           [userId, collection, key, version, value, deleted, now],
         );
-        return { kind: 'stored', record: toRecord({ key, version, value, deleted, updated_at: now }) };
+        return {
+          kind: 'stored',
+          record: toRecord({ key, version, value, deleted, updated_at: now }),
+        };
       });
     },
   };
