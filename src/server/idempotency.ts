@@ -56,10 +56,10 @@ export function outcomeUnknownError(): ApiError {
   );
 }
 
-function storeUnavailable(error: unknown): ApiError {
+function storeUnavailable(error: unknown, setting: string): ApiError {
   return new ApiError(
     'store_unavailable',
-    `The portal cannot record sends right now, so nothing was sent (its database PORTAL_DB failed: ${error instanceof Error ? error.message : String(error)}). Try again in a moment; if it keeps happening, tell the administrator.`,
+    `The portal cannot record sends right now, so nothing was sent (its database ${setting} failed: ${error instanceof Error ? error.message : String(error)}). Try again in a moment; if it keeps happening, tell the administrator.`,
   );
 }
 
@@ -86,6 +86,8 @@ export interface IdempotencyGateOptions {
   abandonedAfterMs?: number;
   /** How often a repeat reads the key again while another process's call is in flight. */
   pollMs?: number;
+  /** The setting naming the database, for messages (default PORTAL_DB). */
+  databaseSetting?: string;
 }
 
 /**
@@ -196,7 +198,7 @@ export class IdempotencyGate {
     } catch (error) {
       if (error instanceof ApiError) throw error;
       this.storeFailed(error);
-      throw storeUnavailable(error);
+      throw storeUnavailable(error, this.options.databaseSetting ?? 'PORTAL_DB');
     }
   }
 
@@ -270,7 +272,10 @@ export async function startIdempotencyGate(
   store: IdempotencyKeyStore,
   log: GateLog,
   onDatabaseHealth?: (problem: string | null) => void,
-  sharing: Pick<IdempotencyGateOptions, 'shared' | 'waitElsewhereMs' | 'abandonedAfterMs'> = {},
+  sharing: Pick<
+    IdempotencyGateOptions,
+    'shared' | 'waitElsewhereMs' | 'abandonedAfterMs' | 'databaseSetting'
+  > = {},
 ): Promise<{ gate: IdempotencyGate; stop(): void }> {
   const gate = new IdempotencyGate(store, {
     ...sharing,
@@ -282,7 +287,7 @@ export async function startIdempotencyGate(
       }
       log.error({ err: error }, 'portal database failed a write');
       onDatabaseHealth?.(
-        `portal database (PORTAL_DB): ${error instanceof Error ? error.message : String(error)}`,
+        `portal database (${sharing.databaseSetting ?? 'PORTAL_DB'}): ${error instanceof Error ? error.message : String(error)}`,
       );
     },
   });

@@ -104,6 +104,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       // A repeat may wait for another process's call as long as for one of its own.
       waitElsewhereMs: config.timeoutMs,
       abandonedAfterMs: config.lateAnswerMs + 60_000,
+      databaseSetting: database.setting,
     },
   );
   /** Keyed calls whose upstream answer is still awaited (they may outlive their request). */

@@ -1,6 +1,6 @@
 /**
  * The accounts of a portal with sign-in (issue 15, decision 026), from the command line, on the
- * portal database the server uses (PORTAL_DB, from the environment and `.env` like `npm start`):
+ * portal database the server uses (PORTAL_DB or DATABASE_URL, from the environment and `.env` like `npm start`):
  *
  *   npm run users -- add [--role recruiter|qa|admin] [--org 1001,1002] [--password-stdin] EMAIL
  *   npm run users -- invite [--role …] [--org …] EMAIL   (prints a one-time link, 72 hours)
