@@ -1,7 +1,8 @@
 /**
  * The call journal at volume (issue 14): 100,000 recorded calls, then the inspector's first page
  * and full-text searches through the real portal (GET /api/journal), timed. Budget: under 300 ms
- * each, the slowest of the runs (the first, cold one included).
+ * each, the slowest of the runs (the first, cold one included). Before that, for context, the
+ * store's writing on its own: the proxy's hot path hands it batches of up to 64 calls.
  *
  * The calls are written through the journal's own store, as the proxy would have written them: a
  * realistic mix of distinct batches (1–5 requisitions each), their results polls (the same
@@ -23,6 +24,10 @@ import { formatTable } from './measure';
 const CALLS = 100_000;
 const RUNS = 7;
 const BUDGET_MS = 300;
+/** The write measurement: this many calls, in transactions of the journal's batch size. */
+const WRITE_CALLS = 20_000;
+const WRITE_BATCH = 64;
+const WRITE_RUNS = 5;
 
 export interface JournalListTiming {
   query: string;
@@ -35,6 +40,8 @@ export interface JournalListTiming {
 
 export interface JournalListResult {
   calls: number;
+  /** The store's writing, µs per call in batches of 64 on a new file: median and best of runs. */
+  writeMicrosPerCall: { median: number; best: number };
   seedSeconds: number;
   databaseMb: number;
   timings: JournalListTiming[];
@@ -174,6 +181,37 @@ async function seed(file: string): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
+/** The SQLite store's write path, as the journal's queue drives it: µs per call. */
+async function measureWrites(dir: string): Promise<{ median: number; best: number }> {
+  const samples: number[] = [];
+  for (let run = 0; run < WRITE_RUNS; run += 1) {
+    const file = join(dir, `write-${run}.db`);
+    const database = await openPortalDatabase(file);
+    const store = createJournalStore(database.db);
+    const next = random(run + 1);
+    const start = Date.now() - WRITE_CALLS * 1000;
+    const batches: JournalRecord[][] = [];
+    for (let from = 1; from <= WRITE_CALLS; from += WRITE_BATCH) {
+      batches.push(
+        Array.from({ length: Math.min(WRITE_BATCH, WRITE_CALLS - from + 1) }, (_, k) =>
+          seededCall(from + k, next, start),
+        ),
+      );
+    }
+    const started = performance.now();
+    for (const batch of batches) await store.write(batch, []);
+    samples.push(((performance.now() - started) * 1000) / WRITE_CALLS);
+    await database.close();
+    rmSync(file, { force: true });
+  }
+  samples.sort((a, b) => a - b);
+  const round = (value: number) => Math.round(value * 10) / 10;
+  return {
+    median: round(samples[Math.floor(samples.length / 2)] ?? 0),
+    best: round(samples[0] ?? 0),
+  };
+}
+
 async function time(url: string): Promise<{ ms: number; entries: number }> {
   const started = performance.now();
   const res = await request(url);
@@ -188,6 +226,11 @@ export async function runJournalListBench(): Promise<JournalListResult> {
   const dir = mkdtempSync(join(tmpdir(), 'journal-bench-'));
   const file = join(dir, 'portal.db');
   try {
+    const writeMicrosPerCall = await measureWrites(dir);
+    console.log(
+      `call journal, the store's writing: ${WRITE_CALLS.toLocaleString('en')} calls in transactions of ${WRITE_BATCH}, ` +
+        `${writeMicrosPerCall.median} µs a call (median of ${WRITE_RUNS} runs; best ${writeMicrosPerCall.best})`,
+    );
     const seedSeconds = await seed(file);
     const databaseMb = Math.round(statSync(file).size / (1024 * 1024));
     const config = loadConfig({
@@ -249,7 +292,7 @@ export async function runJournalListBench(): Promise<JournalListResult> {
     console.log(
       `slowest ${Math.max(...timings.map((timing) => timing.maxMs))} ms (target < ${BUDGET_MS} ms): ${withinBudget ? 'met' : 'MISSED'}`,
     );
-    return { calls: CALLS, seedSeconds, databaseMb, timings, withinBudget };
+    return { calls: CALLS, writeMicrosPerCall, seedSeconds, databaseMb, timings, withinBudget };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
