@@ -77,7 +77,6 @@ function body(text: string): BodyToKeep {
 function seededCall(i: number, next: () => number, start: number): JournalRecord {
   const pick = <T>(values: readonly T[]) => values[Math.floor(next() * values.length)] as T;
   const base = {
-    id: i,
     at: start + i * 1000,
     url: null,
     clientOrgId: 1001,

@@ -96,27 +96,94 @@ afterEach(async () => {
 });
 
 describe('CallJournal', () => {
-  it('numbers calls on from the last one stored, across a restart', async () => {
+  it('gives each call the id the store wrote it with, on from the last one, across a restart', async () => {
     const first = await open(createJournalStore(database.db));
-    expect(first.record(call())).toBe(1);
-    expect(first.record(call())).toBe(2);
+    const calls = [first.record(call()), first.record(call())];
+    expect(calls.map((recorded) => recorded?.id)).toEqual([null, null]);
     await first.close();
+    expect(calls.map((recorded) => recorded?.id)).toEqual([1, 2]);
     const again = await open(createJournalStore(database.db));
-    expect(again.record(call())).toBe(3);
+    const third = again.record(call());
     expect((await listed(again)).map((entry) => entry.id)).toEqual([3, 2, 1]);
+    expect(third?.id).toBe(3);
   });
 
-  it('writes later, never while recording, and knows what it has queued', async () => {
-    const journal = await open(createJournalStore(database.db));
-    const id = journal.record(call()) ?? 0;
-    const count = () =>
-      database.db.prepare<[], { n: number }>('SELECT count(*) AS n FROM journal_calls').get()?.n;
-    expect(count()).toBe(0);
-    expect(await journal.exists(id)).toBe(true);
+  it('writes later, never while recording; a call exists once written', async () => {
+    const store = createJournalStore(database.db);
+    const journal = await open(store);
+    const recorded = journal.record(call());
+    expect(await store.count()).toBe(0);
+    expect(recorded?.id).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(count()).toBe(1);
-    expect(await journal.exists(id)).toBe(true);
-    expect(await journal.exists(id + 1)).toBe(false);
+    expect(await store.count()).toBe(1);
+    expect(recorded?.id).toBe(1);
+    expect(await journal.exists(1)).toBe(true);
+    expect(await journal.exists(2)).toBe(false);
+  });
+
+  it('adds a late answer to its call, written with it or after it', async () => {
+    const journal = await open(createJournalStore(database.db));
+    const timedOut = {
+      status: 504,
+      upstreamStatus: null,
+      outcome: 'failed',
+      failure: 'timeout',
+    } as const;
+    const late = (batch: string) => ({
+      status: 202,
+      latencyMs: 31_000,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(`{"batchid":"${batch}","received":1}`),
+      signature: null,
+    });
+    // Queued together: one batch, the call's id not known until the store writes it.
+    const together = journal.record(call({ ...timedOut, responseBody: null }));
+    if (!together) throw new Error('not recorded');
+    journal.recordLateAnswer(together, late('rb_together'));
+    // The answer comes after its call was written.
+    const before = journal.record(call({ ...timedOut, responseBody: null }));
+    if (!before) throw new Error('not recorded');
+    await journal.flush();
+    journal.recordLateAnswer(before, late('rb_after'));
+    const reader = await journal.reader();
+    expect(await reader.get(1)).toMatchObject({
+      batchId: 'rb_together',
+      lateAnswer: { status: 202, body: { text: '{"batchid":"rb_together","received":1}' } },
+    });
+    expect(await reader.get(2)).toMatchObject({
+      batchId: 'rb_after',
+      lateAnswer: { status: 202, body: { text: '{"batchid":"rb_after","received":1}' } },
+    });
+  });
+
+  it('drops a late answer whose call could not be written', async () => {
+    const store = createJournalStore(database.db);
+    let broken = true;
+    const failing: JournalStore = {
+      ...store,
+      write: async (records, late) => {
+        if (broken) throw new Error('database or disk is full');
+        return store.write(records, late);
+      },
+    };
+    const journal = await open(failing);
+    const lost = journal.record(call({ status: 504, outcome: 'failed', failure: 'timeout' }));
+    if (!lost) throw new Error('not recorded');
+    await journal.flush();
+    expect(lost.id).toBeNull();
+    broken = false;
+    journal.recordLateAnswer(lost, {
+      status: 202,
+      latencyMs: 31_000,
+      headers: {},
+      body: Buffer.from('{"batchid":"rb_lost","received":1}'),
+      signature: null,
+    });
+    journal.record(call());
+    expect((await listed(journal)).map((entry) => [entry.id, entry.batchId])).toEqual([
+      [1, 'rb_1'],
+    ]);
+    expect(logged.map((line) => line.level)).toEqual(['error', 'info']);
   });
 
   it('derives the batch id from a POST’s answer and from a poll’s query', async () => {
@@ -197,7 +264,8 @@ describe('CallJournal', () => {
     database.db.pragma('max_page_count = 1073741823');
     journal.record(call());
     await journal.flush();
-    expect((await listed(journal)).map((entry) => entry.id)).toEqual([3, 1]);
+    // The call that could not be written took no id: the store gives ids as it writes.
+    expect((await listed(journal)).map((entry) => entry.id)).toEqual([2, 1]);
   });
 });
 

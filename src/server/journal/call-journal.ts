@@ -1,6 +1,7 @@
 import type { JournalSettings } from '../config';
 import type {
   JournalLateRecord,
+  JournalLateTarget,
   JournalReader,
   JournalRecord,
   JournalStore,
@@ -10,9 +11,22 @@ import { pruneJournal } from './journal-retention';
 
 export type { CallToRecord, LateAnswerToRecord } from './call-record';
 
+/**
+ * A call handed to the journal. Its id is the store's to give when the call is written, so it is
+ * null until then, and stays null if the write fails.
+ */
+export interface RecordedCall {
+  readonly id: number | null;
+}
+
+/** The journal's own side of a RecordedCall: the id is filled in after the write. */
+interface QueuedCall {
+  id: number | null;
+}
+
 type Pending =
-  | { kind: 'call'; id: number; call: CallToRecord }
-  | { kind: 'late'; id: number; answer: LateAnswerToRecord };
+  | { kind: 'call'; handle: QueuedCall; call: CallToRecord }
+  | { kind: 'late'; call: RecordedCall; answer: LateAnswerToRecord };
 
 /** Where the journal reports: the server's logger. Never given a body. */
 export interface JournalLog {
@@ -27,6 +41,8 @@ export interface CallJournalOptions {
   /** The API key and secret: replaced by [redacted] wherever they appear. */
   secrets: readonly string[];
   log: JournalLog;
+  /** The setting that names the database, for health's message (default PORTAL_DB). */
+  setting?: 'PORTAL_DB' | 'DATABASE_URL';
   /** Told when writes start failing (a reason) and when they work again (null). */
   onHealth?: (problem: string | null) => void;
   now?: () => number;
@@ -60,6 +76,19 @@ function pendingBytes(item: Pending): number {
     : (item.answer.body?.length ?? 0);
 }
 
+/**
+ * Where a late answer goes: its call's id once written, or the call's place in this batch. Null
+ * when its call went unrecorded (a write that failed): the answer goes with it.
+ */
+function lateTarget(
+  call: RecordedCall,
+  places: ReadonlyMap<RecordedCall, number>,
+): JournalLateTarget | null {
+  if (call.id !== null) return { id: call.id };
+  const index = places.get(call);
+  return index === undefined ? null : { index };
+}
+
 function describe(error: unknown): { code: string; reason: string } {
   const code =
     typeof error === 'object' && error !== null && typeof Reflect.get(error, 'code') === 'string'
@@ -82,9 +111,7 @@ export class CallJournal {
   private readonly settings: JournalSettings;
   private readonly log: JournalLog;
   private readonly now: () => number;
-  private nextId: number;
   private queue: Pending[] = [];
-  private readonly queuedIds = new Set<number>();
   private queuedBytes = 0;
   private timer: NodeJS.Timeout | null = null;
   private immediate = false;
@@ -98,16 +125,12 @@ export class CallJournal {
   private pruning: Promise<void> | null = null;
   private readonly pruneTimer: NodeJS.Timeout;
 
-  private constructor(
-    private readonly options: CallJournalOptions,
-    lastId: number,
-  ) {
+  private constructor(private readonly options: CallJournalOptions) {
     this.store = options.store;
     this.settings = options.settings;
     this.records = new RecordMaker(options.secrets, options.settings.bodyLimitBytes);
     this.log = options.log;
     this.now = options.now ?? Date.now;
-    this.nextId = lastId + 1;
     this.flushDelayMs = options.flushDelayMs ?? 50;
     this.pruneTimer = setInterval(() => void this.prune(), options.pruneEveryMs ?? 10 * 60_000);
     this.pruneTimer.unref();
@@ -115,16 +138,16 @@ export class CallJournal {
 
   /** Opens the journal on its store and prunes what retention no longer allows. */
   static async open(options: CallJournalOptions): Promise<CallJournal> {
-    const journal = new CallJournal(options, await options.store.lastId());
+    const journal = new CallJournal(options);
     await journal.prune();
     return journal;
   }
 
   /**
-   * Queues a call; returns its id, or null when the journal is too far behind to take it (the
-   * call itself is unaffected either way).
+   * Queues a call; returns it, to be given its id when written, or null when the journal is too
+   * far behind to take it (the call itself is unaffected either way).
    */
-  record(call: CallToRecord): number | null {
+  record(call: CallToRecord): RecordedCall | null {
     const bytes = (call.requestBody?.length ?? 0) + (call.responseBody?.length ?? 0);
     if (this.queue.length >= maxQueued || this.queuedBytes + bytes > maxQueuedBytes) {
       this.unrecorded += 1;
@@ -137,25 +160,29 @@ export class CallJournal {
       }
       return null;
     }
-    const id = this.nextId;
-    this.nextId += 1;
-    this.queue.push({ kind: 'call', id, call });
-    this.queuedIds.add(id);
+    const handle: QueuedCall = { id: null };
+    this.queue.push({ kind: 'call', handle, call });
     this.queuedBytes += bytes;
     this.schedule();
-    return id;
+    return handle;
   }
 
-  /** Adds the late answer of a call recorded as 504 (after its record, in the same order). */
-  recordLateAnswer(id: number, answer: LateAnswerToRecord): void {
-    this.queue.push({ kind: 'late', id, answer });
+  /**
+   * Adds the late answer of a call recorded as 504. Queued after its call, so written with it or
+   * after it: in the same transaction when they share a batch, else on the id the call was given.
+   */
+  recordLateAnswer(call: RecordedCall, answer: LateAnswerToRecord): void {
+    this.queue.push({ kind: 'late', call, answer });
     this.queuedBytes += answer.body?.length ?? 0;
     this.schedule();
   }
 
-  /** Whether a call with this id is recorded (or about to be). */
+  /**
+   * Whether a call with this id is recorded. Only a written call has an id (the browser learns ids
+   * from the journal's API, which writes what is queued first), so the store alone knows.
+   */
   async exists(id: number): Promise<boolean> {
-    return this.queuedIds.has(id) || (await this.store.exists(id));
+    return this.store.exists(id);
   }
 
   /** The stored calls to read, with everything queued written first (a call just made shows). */
@@ -220,20 +247,29 @@ export class CallJournal {
   private async write(batch: Pending[]): Promise<void> {
     const records: JournalRecord[] = [];
     const late: JournalLateRecord[] = [];
+    /** The calls of this batch, by their place in `records`. */
+    const handles: QueuedCall[] = [];
+    const places = new Map<RecordedCall, number>();
     try {
       for (const item of batch) {
-        if (item.kind === 'call') records.push(this.records.call(item.id, item.call));
-        else late.push(this.records.late(item.id, item.answer));
+        if (item.kind === 'call') {
+          places.set(item.handle, records.length);
+          handles.push(item.handle);
+          records.push(this.records.call(item.call));
+        } else {
+          const target = lateTarget(item.call, places);
+          if (target !== null) late.push(this.records.late(target, item.answer));
+        }
       }
-      await this.store.write(records, late);
+      const ids = await this.store.write(records, late);
+      handles.forEach((handle, index) => {
+        handle.id = ids[index] ?? null;
+      });
       this.worked();
     } catch (error) {
       this.failed(error, records.length);
     } finally {
-      for (const item of batch) {
-        if (item.kind === 'call') this.queuedIds.delete(item.id);
-        this.queuedBytes -= pendingBytes(item);
-      }
+      for (const item of batch) this.queuedBytes -= pendingBytes(item);
       if (this.overflowing && this.queue.length < maxQueued / 2) this.overflowing = false;
     }
   }
@@ -256,7 +292,7 @@ export class CallJournal {
       'call journal: could not write to the portal database; calls go on, unrecorded',
     );
     this.options.onHealth?.(
-      `call journal (PORTAL_DB): ${details.reason}; calls are not being recorded`,
+      `call journal (${this.options.setting ?? 'PORTAL_DB'}): ${details.reason}; calls are not being recorded`,
     );
   }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { JournalFailure, JournalOutcome } from '../../domain/journal';
 import type { VmsOperation } from '../../domain/vms-contract';
-import type { JournalLateRecord, JournalRecord } from '../store/journal-store';
+import type { JournalLateRecord, JournalLateTarget, JournalRecord } from '../store/journal-store';
 import { keptBody, RecentBodies, scrubText, secretNeedles } from './kept-body';
 
 /** One call through the proxy as the proxy hands it over: raw bodies, nothing derived yet. */
@@ -87,13 +87,12 @@ export class RecordMaker {
     this.needles = secretNeedles(secrets);
   }
 
-  call(id: number, call: CallToRecord): JournalRecord {
+  call(call: CallToRecord): JournalRecord {
     const signature = call.signature ? (secretNeedles([call.signature])[0] ?? null) : null;
     const needles = signature ? [...this.needles, signature] : this.needles;
     const limit = this.bodyLimitBytes;
     const batchId = batchIdOf(call);
     return {
-      id,
       at: call.at,
       operation: call.operation,
       method: call.method,
@@ -121,12 +120,12 @@ export class RecordMaker {
     };
   }
 
-  late(id: number, answer: LateAnswerToRecord): JournalLateRecord {
+  late(target: JournalLateTarget, answer: LateAnswerToRecord): JournalLateRecord {
     const needles = answer.signature
       ? [...this.needles, ...secretNeedles([answer.signature])]
       : this.needles;
     return {
-      id,
+      call: target,
       status: answer.status,
       latencyMs: Math.round(answer.latencyMs * 10) / 10,
       headers: this.cleanHeaders(answer.headers, needles),

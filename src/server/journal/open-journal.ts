@@ -20,6 +20,7 @@ export async function openCallJournal(
     settings: config.journal,
     secrets: [config.apiKey, config.apiSecret],
     log,
+    setting: stores.setting,
     onHealth,
   });
 }

@@ -4,7 +4,7 @@ import { ApiError, apiErrorBodySchema } from '../../domain/api-error';
 import { replayOfHeader, uncheckedHeader, type JournalFailure } from '../../domain/journal';
 import { vmsOperations, type OrgScope, type VmsOperation } from '../../domain/vms-contract';
 import type { ForwardResult } from '../idempotency';
-import type { CallJournal, LateAnswerToRecord } from './call-journal';
+import type { CallJournal, LateAnswerToRecord, RecordedCall } from './call-journal';
 import type { CallSender } from './call-record';
 
 /**
@@ -56,9 +56,9 @@ export interface CallNote {
   upstreamHeaders: Record<string, string> | null;
   /** The signature it was sent with: scrubbed from its bodies, never stored. */
   signature: string | null;
-  /** Its journal id, once recorded. */
-  id: number | null;
-  /** A late answer that arrived before the call was recorded. */
+  /** The call as handed to the journal, once its answer went out (its id comes when written). */
+  recorded: RecordedCall | null;
+  /** A late answer that arrived before the call was handed to the journal. */
   late: LateAnswerToRecord | null;
 }
 
@@ -165,7 +165,7 @@ export class ProxyTap {
       answer: null,
       upstreamHeaders: null,
       signature: null,
-      id: null,
+      recorded: null,
       late: null,
     };
     this.notes.set(request, note);
@@ -216,7 +216,7 @@ export class ProxyTap {
     const responseBody = payloadBytes(payload);
     const operation = note?.operation ?? operationOfPath(request.url, this.prefix);
     const queryAt = request.url.indexOf('?');
-    const id = this.journal.record({
+    const recorded = this.journal.record({
       at: Date.now() - reply.elapsedTime,
       operation,
       method: request.method,
@@ -248,9 +248,9 @@ export class ProxyTap {
       signature: note?.signature ?? null,
       sentBy: senderOf(request),
     });
-    if (note && id !== null) {
-      note.id = id;
-      if (note.late) this.journal.recordLateAnswer(id, note.late);
+    if (note && recorded !== null) {
+      note.recorded = recorded;
+      if (note.late) this.journal.recordLateAnswer(recorded, note.late);
     }
   }
 
@@ -278,7 +278,7 @@ export class ProxyTap {
       body: result.outcome.body,
       signature: note.signature,
     };
-    if (note.id === null) note.late = late;
-    else this.journal.recordLateAnswer(note.id, late);
+    if (note.recorded === null) note.late = late;
+    else this.journal.recordLateAnswer(note.recorded, late);
   }
 }

@@ -19,9 +19,10 @@ function body(text: string, limit = 1024 * 1024) {
   return keptBody(Buffer.from(text), limit, []);
 }
 
-function call(id: number, overrides: Partial<JournalRecord> = {}): JournalRecord {
+/** The `n`th call: written in order into an empty store, it gets the id n. */
+function call(n: number, overrides: Partial<JournalRecord> = {}): JournalRecord {
+  const id = n;
   return {
-    id,
     at: start + id * 60_000,
     operation: 'requisitionimport',
     method: 'POST',
@@ -125,7 +126,7 @@ describe('the journal store', () => {
       [],
       [
         {
-          id: 1,
+          call: { id: 1 },
           status: 202,
           latencyMs: 31_000,
           headers: { 'content-type': 'application/json' },
@@ -145,10 +146,43 @@ describe('the journal store', () => {
     });
   });
 
+  it('gives ids itself, rising in the order calls are written', async () => {
+    expect(await store.write([call(1), call(2)], [])).toEqual([1, 2]);
+    expect(await store.write([call(3)], [])).toEqual([3]);
+    expect(await store.write([], [])).toEqual([]);
+    expect(await ids()).toEqual([3, 2, 1]);
+  });
+
+  it('adds a late answer to a call written in the same transaction', async () => {
+    const timedOut = { status: 504, outcome: 'failed', failure: 'timeout' } as const;
+    const written = await store.write(
+      [call(1), call(2, timedOut)],
+      [
+        {
+          call: { index: 1 },
+          status: 202,
+          latencyMs: 30_500,
+          headers: {},
+          body: body('{"batchid":"rb_same","received":1}'),
+          batchId: 'rb_same',
+        },
+      ],
+    );
+    expect(written).toEqual([1, 2]);
+    expect((await store.get(1))?.lateAnswer).toBeNull();
+    expect(await store.get(2)).toMatchObject({
+      batchId: 'rb_same',
+      lateAnswer: { status: 202, body: { text: '{"batchid":"rb_same","received":1}' } },
+    });
+  });
+
   it('writes a batch whole or not at all', async () => {
     await store.write([call(1)], []);
-    await expect(store.write([call(2), call(1)], [])).rejects.toThrow();
+    // @ts-expect-error an outcome the table's CHECK refuses: the second insert fails.
+    const refused = call(3, { outcome: 'lost' });
+    await expect(store.write([call(2), refused], [])).rejects.toThrow();
     expect(await ids()).toEqual([1]);
+    expect(await store.count()).toBe(1);
   });
 });
 

@@ -1,8 +1,8 @@
 import type { Statement } from 'better-sqlite3';
-import { deflateRawSync } from 'node:zlib';
 import type { JournalFilter } from '../../domain/journal';
 import {
   entrySelect,
+  packBody,
   summaryColumns,
   toEntry,
   toSummary,
@@ -21,18 +21,25 @@ import {
 import type { PortalSqlite } from './portal-database';
 
 type Cell = string | number | null;
-/** journal_calls' 27 columns, in the INSERT's order. */
-type InsertValues = [number, number, ...Cell[]];
+/** journal_calls' 26 columns the INSERT gives (the id is SQLite's rowid), in its order. */
+type InsertValues = [number, ...Cell[]];
 
-/** Compressing costs ~1.6 µs per KB (deflate level 1) and JSON shrinks 10–30×: worth it past 1 KB. */
-const compressFrom = 1024;
 /** Most rows one read returns for `related` and `replays`. */
 const relatedLimit = 1000;
+
+/** The id of the call a late answer belongs to, given the ids just written for `records`. */
+export function lateTargetId(answer: JournalLateRecord, written: readonly number[]): number {
+  if ('id' in answer.call) return answer.call.id;
+  const id = written[answer.call.index];
+  // The journal builds both lists from one queue: an index outside it is a bug, not data.
+  if (id === undefined)
+    throw new RangeError(`late answer for call #${answer.call.index} of ${written.length}`);
+  return id;
+}
 
 /** The SQLite store: statements prepared once; list queries per filter shape, cached. */
 export function createJournalStore(db: PortalSqlite): JournalStore {
   const statements = {
-    lastId: db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM journal_calls'),
     findBody: db.prepare<[Buffer], { id: number }>(
       'SELECT id FROM journal_bodies WHERE sha256 = ?',
     ),
@@ -43,12 +50,14 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
     index: db.prepare<[number | bigint, Buffer]>(
       'INSERT INTO journal_search (rowid, body) VALUES (?, ?)',
     ),
+    // No id: an INTEGER PRIMARY KEY left out is the rowid, one more than the highest, so ids rise
+    // in the order calls are written.
     insertCall: db.prepare<InsertValues>(
-      `INSERT INTO journal_calls (id, at, operation, method, path, url, client_org_id,
+      `INSERT INTO journal_calls (at, operation, method, path, url, client_org_id,
          vendor_org_id, item_count, batch_id, idempotency_key, replayed, status, upstream_status,
          outcome, error_code, failure, latency_ms, replay_of, unchecked, request_body,
          request_size, response_body, response_size, response_headers, user_id, user_email)
-       VALUES (${Array.from({ length: 27 }, () => '?').join(', ')})`,
+       VALUES (${Array.from({ length: 26 }, () => '?').join(', ')})`,
     ),
     late: db.prepare<[number, number, string, number | null, string | null, number]>(
       `UPDATE journal_calls SET late_status = ?, late_latency_ms = ?, late_headers = ?,
@@ -101,15 +110,7 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
     if (body === null) return null;
     const found = statements.findBody.get(body.sha256);
     if (found) return found.id;
-    let data = body.kept;
-    let compressed = 0;
-    if (data.length >= compressFrom) {
-      const deflated = deflateRawSync(data, { level: 1 });
-      if (deflated.length < data.length) {
-        data = deflated;
-        compressed = 1;
-      }
-    }
+    const { data, compressed } = packBody(body.kept);
     const { lastInsertRowid } = statements.insertBody.run(
       body.sha256,
       body.size,
@@ -125,10 +126,10 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
 
   const writeAll = db.transaction(
     (records: readonly JournalRecord[], late: readonly JournalLateRecord[]) => {
+      const ids: number[] = [];
       for (const record of records) {
-        // Positional: a named binding looks each of the 27 names up on every call.
-        statements.insertCall.run(
-          record.id,
+        // Positional: a named binding looks each of the 26 names up on every call.
+        const { lastInsertRowid } = statements.insertCall.run(
           record.at,
           record.operation,
           record.method,
@@ -156,6 +157,7 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
           record.sentBy?.userId ?? null,
           record.sentBy?.email ?? null,
         );
+        ids.push(Number(lastInsertRowid));
       }
       for (const answer of late) {
         statements.late.run(
@@ -164,9 +166,10 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
           JSON.stringify(answer.headers),
           keep(answer.body),
           answer.batchId,
-          answer.id,
+          lateTargetId(answer, ids),
         );
       }
+      return ids;
     },
   );
 
@@ -242,11 +245,8 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
   }
 
   return {
-    async lastId() {
-      return statements.lastId.get()?.id ?? 0;
-    },
     async write(records, late) {
-      writeAll(records, late);
+      return writeAll(records, late);
     },
     async exists(id) {
       return statements.exists.get(id) !== undefined;

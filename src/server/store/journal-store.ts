@@ -19,9 +19,8 @@ export interface BodyToKeep {
   redacted: boolean;
 }
 
-/** One call, as the journal writes it. */
+/** One call, as the journal writes it. Its id is the store's to give (`write` returns it). */
 export interface JournalRecord {
-  id: number;
   at: number;
   operation: VmsOperation | null;
   method: string;
@@ -48,9 +47,15 @@ export interface JournalRecord {
   sentBy?: { userId: string; email: string } | null;
 }
 
+/**
+ * The call a late answer belongs to: one already stored (its id), or one written in the same
+ * `write` (its place in `records`), whose id is not known until then.
+ */
+export type JournalLateTarget = { id: number } | { index: number };
+
 /** A keyed batch's answer that came after the browser was told 504. */
 export interface JournalLateRecord {
-  id: number;
+  call: JournalLateTarget;
   status: number;
   latencyMs: number;
   headers: Record<string, string>;
@@ -78,10 +83,12 @@ export class JournalSearchError extends Error {
  * this SQLite one (architecture.md, "One store interface, two databases").
  */
 export interface JournalStore {
-  /** The highest id written (0 when empty): the journal numbers new calls from there. */
-  lastId(): Promise<number>;
-  /** Writes calls and late answers in one transaction: all of them or none. */
-  write(records: readonly JournalRecord[], late: readonly JournalLateRecord[]): Promise<void>;
+  /**
+   * Writes calls, then late answers, in one transaction: all of them or none. Returns the ids the
+   * store gave the calls, in the order of `records`: rising in the order calls are written, also
+   * across processes sharing one database, so the newest call has the highest id.
+   */
+  write(records: readonly JournalRecord[], late: readonly JournalLateRecord[]): Promise<number[]>;
   exists(id: number): Promise<boolean>;
   /** Summaries matching `filter`, a page of them. */
   list(filter: JournalFilter, page: JournalPageRequest): Promise<JournalSummary[]>;
@@ -97,7 +104,10 @@ export interface JournalStore {
   /** Deletes the `count` oldest calls; returns how many. */
   pruneOldest(count: number): Promise<number>;
   count(): Promise<number>;
-  /** Bytes the database uses (its file less free pages): what JOURNAL_MAX_MB bounds. */
+  /**
+   * Bytes the journal takes, what JOURNAL_MAX_MB bounds; it must fall as calls are pruned. SQLite:
+   * the file less its free pages. PostgreSQL: see its store.
+   */
   usedBytes(): Promise<number>;
 }
 
