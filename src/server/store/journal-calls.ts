@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
-import type { JournalFilter } from '../../domain/journal';
 import {
+  entryPageSql,
   entrySelect,
   packBody,
   summaryColumns,
@@ -9,12 +9,11 @@ import {
   type EntryRow,
   type SummaryRow,
 } from './journal-rows';
-import { journalWhere, searchExpression } from './journal-search';
+import { fts5Expression, journalWhere, type JournalDialect } from './journal-search';
 import {
   JournalSearchError,
   type BodyToKeep,
   type JournalLateRecord,
-  type JournalPageRequest,
   type JournalRecord,
   type JournalStore,
 } from './journal-store';
@@ -36,6 +35,13 @@ export function lateTargetId(answer: JournalLateRecord, written: readonly number
     throw new RangeError(`late answer for call #${answer.call.index} of ${written.length}`);
   return id;
 }
+
+/** SQLite's placeholders, and its FTS5 table for the search. */
+const sqliteDialect: JournalDialect = {
+  placeholder: () => '?',
+  matchingBodies: (terms, bind) =>
+    `SELECT rowid FROM journal_search WHERE journal_search MATCH ${bind(fts5Expression(terms))}`,
+};
 
 /** The SQLite store: statements prepared once; list queries per filter shape, cached. */
 export function createJournalStore(db: PortalSqlite): JournalStore {
@@ -236,14 +242,6 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
     }
   }
 
-  function query(filter: JournalFilter, page: JournalPageRequest) {
-    const match = filter.q === undefined ? null : searchExpression(filter.q);
-    if (filter.q !== undefined && match === null) {
-      throw new JournalSearchError('There is no word to search for in q.');
-    }
-    return journalWhere(filter, page, match);
-  }
-
   return {
     async write(records, late) {
       return writeAll(records, late);
@@ -252,22 +250,16 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
       return statements.exists.get(id) !== undefined;
     },
     async list(filter, page) {
-      const where = query(filter, page);
+      const where = journalWhere(filter, page, sqliteDialect);
       return select(
         summaryQueries,
-        `${where.with}SELECT ${summaryColumns} FROM journal_calls ${where.where} ${where.order} LIMIT ?`,
-        [...where.params, page.limit],
+        `${where.with}SELECT ${summaryColumns} FROM journal_calls ${where.where} ${where.order} ${where.limit}`,
+        where.params,
       ).map(toSummary);
     },
     async entries(filter, page) {
-      const where = query(filter, page);
-      // The page is chosen on the calls alone, then joined with its bodies.
-      const chosen = `(SELECT * FROM journal_calls ${where.where} ${where.order} LIMIT ?)`;
-      return select(
-        entryQueries,
-        `${where.with}${entrySelect(chosen)} ${where.order.replace('id', 'c.id')}`,
-        [...where.params, page.limit],
-      ).map(toEntry);
+      const where = journalWhere(filter, page, sqliteDialect);
+      return select(entryQueries, entryPageSql(where), where.params).map(toEntry);
     },
     async get(id) {
       const row = statements.get.get(id);

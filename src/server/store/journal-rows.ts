@@ -8,6 +8,7 @@ import type {
   JournalSummary,
 } from '../../domain/journal';
 import { vmsOperations } from '../../domain/vms-contract';
+import type { JournalWhere } from './journal-search';
 
 /**
  * The journal's rows as SQLite returns them (and PostgreSQL, whose columns were chosen to read the
@@ -95,6 +96,12 @@ export function packBody(kept: Buffer): { data: Buffer; compressed: 0 | 1 } {
   return deflated.length < kept.length
     ? { data: deflated, compressed: 1 }
     : { data: kept, compressed: 0 };
+}
+
+/** A page of full entries: chosen on the calls alone, then joined with their bodies. */
+export function entryPageSql(where: JournalWhere): string {
+  const chosen = `(SELECT * FROM journal_calls ${where.where} ${where.order} ${where.limit})`;
+  return `${where.with}${entrySelect(chosen)} ${where.order.replace('id', 'c.id')}`;
 }
 
 const outcomes: readonly JournalOutcome[] = ['forwarded', 'refused', 'failed'];

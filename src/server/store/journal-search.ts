@@ -1,10 +1,12 @@
 import type { JournalFilter } from '../../domain/journal';
+import { JournalSearchError, type JournalPageRequest } from './journal-store';
 
 /**
- * The journal list's WHERE clause, built from the filters the API parsed. Every value is a bound
- * parameter; only fixed SQL fragments are joined. The text search goes through FTS5 with the
- * user's words each quoted as a string (https://sqlite.org/fts5.html#fts5_strings), so no input
- * can be read as FTS5 syntax.
+ * The journal list's query, built from the filters the API parsed, for either database: the SQL
+ * is the same but for its placeholders and how the text search finds bodies (JournalDialect).
+ * Every value is a bound parameter; only fixed SQL fragments are joined. What the user typed is
+ * never read as search syntax: SQLite gets each word quoted as an FTS5 string
+ * (https://sqlite.org/fts5.html#fts5_strings), PostgreSQL a tsquery built from the words alone.
  */
 
 /** Why a search has nothing to look for: said to the user as is. */
@@ -12,22 +14,50 @@ export const emptySearchMessage =
   'q must contain at least one word (letters or digits) to search for in the bodies.';
 
 /**
- * The FTS5 expression for what the user typed: each whitespace-separated word becomes a quoted
- * string (a word the tokenizer splits, like REQ-2026-0042, becomes a phrase), all of them must
- * match, and a trailing `*` makes a word a prefix. Null when nothing searchable is left.
+ * One whitespace-separated word of a search: its text without a trailing `*`, and whether that
+ * `*` made it a prefix. A word the tokenizer splits, like REQ-2026-0042, is matched as a phrase.
  */
+export interface SearchTerm {
+  text: string;
+  prefix: boolean;
+}
+
+/** The words of a search that can match anything: with at least one letter or digit. */
+export function searchTerms(text: string): SearchTerm[] {
+  return (
+    text
+      .split(/\s+/)
+      .map((word) => ({ text: word.replace(/\*+$/, ''), prefix: word.endsWith('*') }))
+      // Only letters and digits are tokens (unicode61): a word of punctuation alone matches nothing.
+      .filter((term) => /[\p{L}\p{N}]/u.test(term.text))
+  );
+}
+
+/**
+ * The FTS5 expression for search terms: each word a quoted string, all of them must match, a
+ * trailing `*` makes a prefix.
+ */
+export function fts5Expression(terms: readonly SearchTerm[]): string {
+  return terms
+    .map(({ text, prefix }) => `"${text.replaceAll('"', '""')}"${prefix ? '*' : ''}`)
+    .join(' ');
+}
+
+/** The FTS5 expression for what the user typed; null when nothing searchable is left. */
 export function searchExpression(text: string): string | null {
-  const terms = text
-    .split(/\s+/)
-    .map((word) => {
-      const prefix = word.endsWith('*');
-      const bare = word.replace(/\*+$/, '');
-      return { bare, prefix };
-    })
-    // Only letters and digits are tokens (unicode61): a word of punctuation alone matches nothing.
-    .filter(({ bare }) => /[\p{L}\p{N}]/u.test(bare))
-    .map(({ bare, prefix }) => `"${bare.replaceAll('"', '""')}"${prefix ? '*' : ''}`);
-  return terms.length === 0 ? null : terms.join(' ');
+  const terms = searchTerms(text);
+  return terms.length === 0 ? null : fts5Expression(terms);
+}
+
+/** What differs between SQLite and PostgreSQL in the journal's list queries. */
+export interface JournalDialect {
+  /** The placeholder of the `n`th bound value, from 1: `?` or `$n`. */
+  placeholder(n: number): string;
+  /**
+   * A SELECT of the ids of the bodies that match every term (each value bound through `bind`,
+   * which returns its placeholder).
+   */
+  matchingBodies(terms: readonly SearchTerm[], bind: (value: string) => string): string;
 }
 
 export interface JournalWhere {
@@ -37,75 +67,65 @@ export interface JournalWhere {
   where: string;
   /** `ORDER BY …` of the page. */
   order: string;
+  /** `LIMIT …` of the page. */
+  limit: string;
   params: (string | number)[];
 }
 
-/** The conditions of a filter, and of where a page starts (ids below or above `from`). */
+/**
+ * The conditions of a filter, and of where a page starts (ids below or above `from`); throws
+ * JournalSearchError when `q` has nothing to search for.
+ */
 export function journalWhere(
   filter: JournalFilter,
-  page: { order: 'newest' | 'oldest'; from: number | null },
-  match: string | null = null,
+  page: JournalPageRequest,
+  dialect: JournalDialect,
 ): JournalWhere {
   const conditions: string[] = [];
   const params: (string | number)[] = [];
+  const bind = (value: string | number) => {
+    params.push(value);
+    return dialect.placeholder(params.length);
+  };
   let withClause = '';
-  if (match !== null) {
+  if (filter.q !== undefined) {
+    const terms = searchTerms(filter.q);
+    if (terms.length === 0) throw new JournalSearchError(emptySearchMessage);
     // Materialized once; a call matches when any of its bodies does.
-    withClause =
-      'WITH hits(body) AS MATERIALIZED (SELECT rowid FROM journal_search WHERE journal_search MATCH ?) ';
-    params.push(match);
-    conditions.push('(request_body IN hits OR response_body IN hits OR late_body IN hits)');
+    withClause = `WITH hits(body) AS MATERIALIZED (${dialect.matchingBodies(terms, bind)}) `;
+    conditions.push(
+      '(request_body IN (SELECT body FROM hits) OR response_body IN (SELECT body FROM hits) OR late_body IN (SELECT body FROM hits))',
+    );
   }
   if (page.from !== null) {
-    conditions.push(page.order === 'newest' ? 'id < ?' : 'id > ?');
-    params.push(page.from);
+    conditions.push(`id ${page.order === 'newest' ? '<' : '>'} ${bind(page.from)}`);
   }
-  if (filter.operation !== undefined) {
-    conditions.push('operation = ?');
-    params.push(filter.operation);
-  }
-  if (filter.method !== undefined) {
-    conditions.push('method = ?');
-    params.push(filter.method);
-  }
+  if (filter.operation !== undefined) conditions.push(`operation = ${bind(filter.operation)}`);
+  if (filter.method !== undefined) conditions.push(`method = ${bind(filter.method)}`);
   switch (filter.status) {
     case undefined:
       break;
     case 'refused':
     case 'failed':
-      conditions.push('outcome = ?');
-      params.push(filter.status);
+      conditions.push(`outcome = ${bind(filter.status)}`);
       break;
     default: {
       const low = Number(filter.status[0]) * 100;
-      conditions.push('status >= ? AND status < ?');
-      params.push(low, low + 100);
+      conditions.push(`status >= ${bind(low)} AND status < ${bind(low + 100)}`);
     }
   }
   if (filter.org !== undefined) {
-    conditions.push('(client_org_id = ? OR vendor_org_id = ?)');
-    params.push(filter.org, filter.org);
+    conditions.push(`(client_org_id = ${bind(filter.org)} OR vendor_org_id = ${bind(filter.org)})`);
   }
-  if (filter.batch !== undefined) {
-    conditions.push('batch_id = ?');
-    params.push(filter.batch);
-  }
-  if (filter.key !== undefined) {
-    conditions.push('idempotency_key = ?');
-    params.push(filter.key);
-  }
-  if (filter.from !== undefined) {
-    conditions.push('at >= ?');
-    params.push(filter.from);
-  }
-  if (filter.to !== undefined) {
-    conditions.push('at <= ?');
-    params.push(filter.to);
-  }
+  if (filter.batch !== undefined) conditions.push(`batch_id = ${bind(filter.batch)}`);
+  if (filter.key !== undefined) conditions.push(`idempotency_key = ${bind(filter.key)}`);
+  if (filter.from !== undefined) conditions.push(`at >= ${bind(filter.from)}`);
+  if (filter.to !== undefined) conditions.push(`at <= ${bind(filter.to)}`);
   return {
     with: withClause,
     where: conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`,
     order: page.order === 'newest' ? 'ORDER BY id DESC' : 'ORDER BY id ASC',
+    limit: `LIMIT ${bind(page.limit)}`,
     params,
   };
 }
