@@ -93,7 +93,8 @@ export class RecordMaker {
     const limit = this.bodyLimitBytes;
     const batchId = batchIdOf(call);
     return {
-      at: call.at,
+      // Whole milliseconds, as the tables keep them (the proxy's arithmetic with elapsedTime is not).
+      at: Math.floor(call.at),
       operation: call.operation,
       method: call.method,
       path: scrubText(call.path, needles),

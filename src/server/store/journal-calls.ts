@@ -12,6 +12,7 @@ import {
 import { fts5Expression, journalWhere, type JournalDialect } from './journal-search';
 import {
   JournalSearchError,
+  lateTargetId,
   type BodyToKeep,
   type JournalLateRecord,
   type JournalRecord,
@@ -25,16 +26,6 @@ type InsertValues = [number, ...Cell[]];
 
 /** Most rows one read returns for `related` and `replays`. */
 const relatedLimit = 1000;
-
-/** The id of the call a late answer belongs to, given the ids just written for `records`. */
-export function lateTargetId(answer: JournalLateRecord, written: readonly number[]): number {
-  if ('id' in answer.call) return answer.call.id;
-  const id = written[answer.call.index];
-  // The journal builds both lists from one queue: an index outside it is a bug, not data.
-  if (id === undefined)
-    throw new RangeError(`late answer for call #${answer.call.index} of ${written.length}`);
-  return id;
-}
 
 /** SQLite's placeholders, and its FTS5 table for the search. */
 const sqliteDialect: JournalDialect = {

@@ -21,6 +21,7 @@ export interface BodyToKeep {
 
 /** One call, as the journal writes it. Its id is the store's to give (`write` returns it). */
 export interface JournalRecord {
+  /** When the portal received it: milliseconds since the epoch, a whole number. */
   at: number;
   operation: VmsOperation | null;
   method: string;
@@ -52,6 +53,17 @@ export interface JournalRecord {
  * `write` (its place in `records`), whose id is not known until then.
  */
 export type JournalLateTarget = { id: number } | { index: number };
+
+/** The id of the call a late answer belongs to, given the ids just written for `records`. */
+export function lateTargetId(answer: JournalLateRecord, written: readonly number[]): number {
+  if ('id' in answer.call) return answer.call.id;
+  const id = written[answer.call.index];
+  // The journal builds both lists from one queue: an index outside it is a bug, not data.
+  if (id === undefined) {
+    throw new RangeError(`a late answer names call #${answer.call.index} of ${written.length}`);
+  }
+  return id;
+}
 
 /** A keyed batch's answer that came after the browser was told 504. */
 export interface JournalLateRecord {
