@@ -2,7 +2,9 @@
  * The call journal at volume (issue 14): 100,000 recorded calls, then the inspector's first page
  * and full-text searches through the real portal (GET /api/journal), timed. Budget: under 300 ms
  * each, the slowest of the runs (the first, cold one included). Before that, for context, the
- * store's writing on its own: the proxy's hot path hands it batches of up to 64 calls.
+ * store's writing on its own: the proxy's hot path hands it batches of up to 64 calls. In SQLite,
+ * then in PostgreSQL (issue 15) on a server of its own when one is installed (the Debian
+ * `postgresql` package, as the tests use; BENCH_POSTGRES=off skips it).
  *
  * The calls are written through the journal's own store, as the proxy would have written them: a
  * realistic mix of distinct batches (1–5 requisitions each), their results polls (the same
@@ -16,9 +18,10 @@ import { pathToFileURL } from 'node:url';
 import { request } from 'undici';
 import { buildPortal } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
-import { createJournalStore } from '../src/server/store/journal-calls';
 import type { BodyToKeep, JournalRecord } from '../src/server/store/journal-store';
-import { openPortalDatabase } from '../src/server/store/portal-database';
+import { openPortalStores, type StoreTarget } from '../src/server/store/portal-stores';
+import { createPool } from '../src/server/store/postgres/pool';
+import { startTestPostgres, type TestPostgres } from '../src/test-support/postgres-server';
 import { formatTable } from './measure';
 
 const CALLS = 100_000;
@@ -38,14 +41,22 @@ export interface JournalListTiming {
   entries: number;
 }
 
-export interface JournalListResult {
-  calls: number;
-  /** The store's writing, µs per call in batches of 64 on a new file: median and best of runs. */
+/** The journal in one database: its writing, and its list and searches at volume. */
+export interface JournalVolumeResult {
+  /** The store's writing, µs per call in batches of 64 on a new database: median and best. */
   writeMicrosPerCall: { median: number; best: number };
   seedSeconds: number;
   databaseMb: number;
+  /** One usedBytes() on the seeded journal, warm. */
+  usedBytesMs: number;
   timings: JournalListTiming[];
   withinBudget: boolean;
+}
+
+/** SQLite's figures, and PostgreSQL's when it is installed (issue 15; else null). */
+export interface JournalListResult extends JournalVolumeResult {
+  calls: number;
+  postgres: JournalVolumeResult | null;
 }
 
 /** A small deterministic generator (mulberry32), so every run seeds the same journal. */
@@ -164,29 +175,49 @@ function seededCall(i: number, next: () => number, start: number): JournalRecord
   };
 }
 
-async function seed(file: string): Promise<number> {
-  const started = performance.now();
-  const database = await openPortalDatabase(file);
-  const store = createJournalStore(database.db);
-  const next = random(14);
-  const start = Date.now() - CALLS * 1000;
-  for (let from = 1; from <= CALLS; from += 1000) {
-    const records = Array.from({ length: Math.min(1000, CALLS - from + 1) }, (_, k) =>
-      seededCall(from + k, next, start),
-    );
-    await store.write(records, []);
-  }
-  await database.close();
-  return (performance.now() - started) / 1000;
+/** Where a measurement keeps the journal: a new SQLite file, or a new PostgreSQL database. */
+interface BenchDatabase {
+  name: 'SQLite' | 'PostgreSQL';
+  /** A new empty database, as the stores and the portal's settings name it. */
+  fresh(): StoreTarget;
+  sizeMb(target: StoreTarget): Promise<number>;
 }
 
-/** The SQLite store's write path, as the journal's queue drives it: µs per call. */
-async function measureWrites(dir: string): Promise<{ median: number; best: number }> {
+function sqliteDatabases(dir: string): BenchDatabase {
+  let made = 0;
+  return {
+    name: 'SQLite',
+    fresh: () => {
+      made += 1;
+      return { portalDb: join(dir, `portal-${made}.db`), databaseUrl: null };
+    },
+    sizeMb: async (target) => Math.round(statSync(target.portalDb).size / (1024 * 1024)),
+  };
+}
+
+function postgresDatabases(server: TestPostgres): BenchDatabase {
+  return {
+    name: 'PostgreSQL',
+    fresh: () => ({ portalDb: ':memory:', databaseUrl: server.createDatabase() }),
+    sizeMb: async (target) => {
+      const pool = createPool(target.databaseUrl ?? '');
+      try {
+        const { rows } = await pool.query<{ bytes: number }>(
+          'SELECT pg_database_size(current_database()) AS bytes',
+        );
+        return Math.round((rows[0]?.bytes ?? 0) / (1024 * 1024));
+      } finally {
+        await pool.end();
+      }
+    },
+  };
+}
+
+/** The store's write path, as the journal's queue drives it: µs per call, in batches of 64. */
+async function measureWrites(database: BenchDatabase): Promise<{ median: number; best: number }> {
   const samples: number[] = [];
   for (let run = 0; run < WRITE_RUNS; run += 1) {
-    const file = join(dir, `write-${run}.db`);
-    const database = await openPortalDatabase(file);
-    const store = createJournalStore(database.db);
+    const stores = await openPortalStores(database.fresh());
     const next = random(run + 1);
     const start = Date.now() - WRITE_CALLS * 1000;
     const batches: JournalRecord[][] = [];
@@ -198,10 +229,9 @@ async function measureWrites(dir: string): Promise<{ median: number; best: numbe
       );
     }
     const started = performance.now();
-    for (const batch of batches) await store.write(batch, []);
+    for (const batch of batches) await stores.journal.write(batch, []);
     samples.push(((performance.now() - started) * 1000) / WRITE_CALLS);
-    await database.close();
-    rmSync(file, { force: true });
+    await stores.close();
   }
   samples.sort((a, b) => a - b);
   const round = (value: number) => Math.round(value * 10) / 10;
@@ -209,6 +239,34 @@ async function measureWrites(dir: string): Promise<{ median: number; best: numbe
     median: round(samples[Math.floor(samples.length / 2)] ?? 0),
     best: round(samples[0] ?? 0),
   };
+}
+
+async function seed(target: StoreTarget): Promise<number> {
+  const started = performance.now();
+  const stores = await openPortalStores(target);
+  const next = random(14);
+  const start = Date.now() - CALLS * 1000;
+  for (let from = 1; from <= CALLS; from += 1000) {
+    const records = Array.from({ length: Math.min(1000, CALLS - from + 1) }, (_, k) =>
+      seededCall(from + k, next, start),
+    );
+    await stores.journal.write(records, []);
+  }
+  await stores.close();
+  return (performance.now() - started) / 1000;
+}
+
+/** What retention's measure costs at volume (it runs at start and every 10 minutes): ms. */
+async function timeUsedBytes(target: StoreTarget): Promise<number> {
+  const stores = await openPortalStores(target);
+  try {
+    await stores.journal.usedBytes();
+    const started = performance.now();
+    await stores.journal.usedBytes();
+    return Math.round((performance.now() - started) * 10) / 10;
+  } finally {
+    await stores.close();
+  }
 }
 
 async function time(url: string): Promise<{ ms: number; entries: number }> {
@@ -221,77 +279,111 @@ async function time(url: string): Promise<{ ms: number; entries: number }> {
   return { ms, entries };
 }
 
+async function measureDatabase(database: BenchDatabase): Promise<JournalVolumeResult> {
+  const writeMicrosPerCall = await measureWrites(database);
+  console.log(
+    `call journal in ${database.name}, the store's writing: ${WRITE_CALLS.toLocaleString('en')} calls in transactions of ${WRITE_BATCH}, ` +
+      `${writeMicrosPerCall.median} µs a call (median of ${WRITE_RUNS} runs; best ${writeMicrosPerCall.best})`,
+  );
+  const target = database.fresh();
+  const seedSeconds = await seed(target);
+  const databaseMb = await database.sizeMb(target);
+  const usedBytesMs = await timeUsedBytes(target);
+  const config = loadConfig({
+    VMS_BASE_URL: 'http://127.0.0.1:9/',
+    VMS_API_KEY: 'bench-key',
+    VMS_API_SECRET: 'bench-secret',
+    VMS_CLIENT_ORGS: '1001,1002',
+    VMS_VENDOR_ORG_ID: '9001',
+    PORTAL_DB: target.portalDb,
+    ...(target.databaseUrl === null ? {} : { DATABASE_URL: target.databaseUrl }),
+    PORTAL_RATE_LIMIT_PER_MINUTE: '0',
+    LOG_LEVEL: 'silent',
+  });
+  const app = buildPortal(config);
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  const queries = [
+    '', // the first page
+    '?q=Zürich', // a word in about a sixth of the batches
+    '?q=SEED-99991-0', // one batch: every call is looked at
+    '?q=Pending&operation=requisitionresults', // many polls' one answer
+    '?status=4xx', // a filter without an index
+    '?status=5xx', // …that nothing matches: every call is looked at
+  ];
+  const timings: JournalListTiming[] = [];
+  for (const query of queries) {
+    const runs: number[] = [];
+    let entries = 0;
+    for (let run = 0; run < RUNS; run += 1) {
+      const measured = await time(`${base}/api/journal${query}`);
+      runs.push(measured.ms);
+      entries = measured.entries;
+    }
+    const sorted = [...runs].sort((a, b) => a - b);
+    timings.push({
+      query: query === '' ? '(first page)' : query,
+      firstMs: Math.round((runs[0] ?? 0) * 10) / 10,
+      medianMs: Math.round((sorted[Math.floor(sorted.length / 2)] ?? 0) * 10) / 10,
+      maxMs: Math.round((sorted.at(-1) ?? 0) * 10) / 10,
+      entries,
+    });
+  }
+  await app.close();
+  const withinBudget = timings.every((timing) => timing.maxMs < BUDGET_MS);
+  console.log(
+    `call journal in ${database.name} at volume: ${CALLS.toLocaleString('en')} calls seeded in ${seedSeconds.toFixed(1)} s ` +
+      `(database ${databaseMb} MB; retention's usedBytes ${usedBytesMs} ms); ` +
+      `GET /api/journal, ${RUNS} runs each (the first one cold):`,
+  );
+  console.log(
+    formatTable(
+      timings.map((timing) => ({
+        query: timing.query,
+        'first ms': timing.firstMs,
+        'median ms': timing.medianMs,
+        'max ms': timing.maxMs,
+        entries: timing.entries,
+      })),
+    ),
+  );
+  console.log(
+    `slowest ${Math.max(...timings.map((timing) => timing.maxMs))} ms (target < ${BUDGET_MS} ms): ${withinBudget ? 'met' : 'MISSED'}`,
+  );
+  return { writeMicrosPerCall, seedSeconds, databaseMb, usedBytesMs, timings, withinBudget };
+}
+
+/** A PostgreSQL server of its own for the bench, or null (with why) when none is installed. */
+async function benchPostgres(): Promise<TestPostgres | null> {
+  if (process.env.BENCH_POSTGRES === 'off') return null;
+  try {
+    return await startTestPostgres();
+  } catch (error) {
+    console.log(
+      `call journal in PostgreSQL: not measured (${error instanceof Error ? error.message : String(error)})`,
+    );
+    return null;
+  }
+}
+
 export async function runJournalListBench(): Promise<JournalListResult> {
   const dir = mkdtempSync(join(tmpdir(), 'journal-bench-'));
-  const file = join(dir, 'portal.db');
   try {
-    const writeMicrosPerCall = await measureWrites(dir);
-    console.log(
-      `call journal, the store's writing: ${WRITE_CALLS.toLocaleString('en')} calls in transactions of ${WRITE_BATCH}, ` +
-        `${writeMicrosPerCall.median} µs a call (median of ${WRITE_RUNS} runs; best ${writeMicrosPerCall.best})`,
-    );
-    const seedSeconds = await seed(file);
-    const databaseMb = Math.round(statSync(file).size / (1024 * 1024));
-    const config = loadConfig({
-      VMS_BASE_URL: 'http://127.0.0.1:9/',
-      VMS_API_KEY: 'bench-key',
-      VMS_API_SECRET: 'bench-secret',
-      VMS_CLIENT_ORGS: '1001,1002',
-      VMS_VENDOR_ORG_ID: '9001',
-      PORTAL_DB: file,
-      PORTAL_RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'silent',
-    });
-    const app = buildPortal(config);
-    const base = await app.listen({ port: 0, host: '127.0.0.1' });
-    const queries = [
-      '', // the first page
-      '?q=Zürich', // a word in about a sixth of the batches
-      '?q=SEED-99991-0', // one batch: every call is looked at
-      '?q=Pending&operation=requisitionresults', // many polls' one answer
-      '?status=4xx', // a filter without an index
-      '?status=5xx', // …that nothing matches: every call is looked at
-    ];
-    const timings: JournalListTiming[] = [];
-    for (const query of queries) {
-      const runs: number[] = [];
-      let entries = 0;
-      for (let run = 0; run < RUNS; run += 1) {
-        const measured = await time(`${base}/api/journal${query}`);
-        runs.push(measured.ms);
-        entries = measured.entries;
+    const sqlite = await measureDatabase(sqliteDatabases(dir));
+    const server = await benchPostgres();
+    let postgres: JournalVolumeResult | null = null;
+    if (server) {
+      try {
+        postgres = await measureDatabase(postgresDatabases(server));
+      } finally {
+        server.stop();
       }
-      const sorted = [...runs].sort((a, b) => a - b);
-      timings.push({
-        query: query === '' ? '(first page)' : query,
-        firstMs: Math.round((runs[0] ?? 0) * 10) / 10,
-        medianMs: Math.round((sorted[Math.floor(sorted.length / 2)] ?? 0) * 10) / 10,
-        maxMs: Math.round((sorted.at(-1) ?? 0) * 10) / 10,
-        entries,
-      });
     }
-    await app.close();
-    const withinBudget = timings.every((timing) => timing.maxMs < BUDGET_MS);
-    console.log(
-      `call journal at volume: ${CALLS.toLocaleString('en')} calls seeded in ${seedSeconds.toFixed(1)} s ` +
-        `(database ${databaseMb} MB); ` +
-        `GET /api/journal, ${RUNS} runs each (the first one cold):`,
-    );
-    console.log(
-      formatTable(
-        timings.map((timing) => ({
-          query: timing.query,
-          'first ms': timing.firstMs,
-          'median ms': timing.medianMs,
-          'max ms': timing.maxMs,
-          entries: timing.entries,
-        })),
-      ),
-    );
-    console.log(
-      `slowest ${Math.max(...timings.map((timing) => timing.maxMs))} ms (target < ${BUDGET_MS} ms): ${withinBudget ? 'met' : 'MISSED'}`,
-    );
-    return { calls: CALLS, writeMicrosPerCall, seedSeconds, databaseMb, timings, withinBudget };
+    return {
+      calls: CALLS,
+      ...sqlite,
+      postgres,
+      withinBudget: sqlite.withinBudget && (postgres?.withinBudget ?? true),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
