@@ -47,6 +47,12 @@ function queue(write: () => Promise<boolean>): Promise<boolean> {
   return writes;
 }
 
+/**
+ * Resolves in a task after this one. Comlink posts a method's answer a few microtasks after the
+ * method returns; work queued in a microtask beside it runs first and holds the answer back.
+ */
+const afterAnswer = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 function current(): ImportTable {
   if (!table) throw new Error('No file is open; choose a file to import.');
   return table;
@@ -80,11 +86,18 @@ async function loadSheet(
   storeKey = options.storeKey;
   meta = { ...fileMeta, sheet: sheet.name, template: template?.name ?? null };
   const savedMeta = meta;
-  // Stored after the answer: the user sees the rows ~100 ms sooner, and `saved()` tells the page
-  // whether the import will survive a reload. Later writes queue behind it, in order.
-  sourceSaved = queue(() =>
-    saveSource(options.storeKey, { headers, rows: sheet.rows.slice(1) }, savedMeta, next.state()),
-  );
+  // Stored after the answer: the user sees the rows ~100 ms sooner (IndexedDB's put copies every
+  // row before it returns), and `saved()` tells the page whether the import will survive a
+  // reload. Later writes queue behind it, in order.
+  sourceSaved = queue(async () => {
+    await afterAnswer();
+    return saveSource(
+      options.storeKey,
+      { headers, rows: sheet.rows.slice(1) },
+      savedMeta,
+      next.state(),
+    );
+  });
   return { ok: true, opened: { meta: savedMeta, summary: next.summary(), stored: true } };
 }
 
