@@ -4,13 +4,16 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The server tests that run a second time on PostgreSQL: every test of the portal's behaviour
- * over HTTP. Left out: tests of the SQLite file itself (a full disk, its pragmas) and of parts
- * that keep nothing.
+ * over HTTP. Left out: tests of the SQLite file itself (vms-proxy-journal-failures.test.ts fills
+ * its disk) and of parts that keep nothing. The store tests run both databases themselves.
  */
 const postgresSuite = [
   'src/server/auth/*.test.ts',
   'src/server/app.test.ts',
-  'src/server/vms-proxy*.test.ts',
+  'src/server/vms-proxy.test.ts',
+  'src/server/vms-proxy-idempotency.test.ts',
+  'src/server/vms-proxy-journal.test.ts',
+  'src/server/vms-proxy-lost-answers.test.ts',
   'src/server/journal/journal-routes.test.ts',
   'src/server/journal/curl.test.ts',
   'src/server/cli/users.test.ts',

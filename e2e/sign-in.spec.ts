@@ -3,7 +3,7 @@ import Fastify from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addUser } from '../src/server/auth/test-browser';
+import { addUser } from '../src/test-support/test-browser';
 import { loadConfig } from '../src/server/config';
 import { newTestDatabase } from './support/postgres';
 import { startPortal, type RunningPortal } from '../src/server/start';

@@ -71,7 +71,11 @@ describe('GET /api/config and /api/health', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       status: 'ok',
-      database: { kind: 'sqlite', schemaVersion: portalSchemaVersion },
+      // The postgres test project runs this file with DATABASE_URL (vite.config.ts).
+      database: {
+        kind: process.env.PORTAL_TEST_STORE === 'postgres' ? 'postgres' : 'sqlite',
+        schemaVersion: portalSchemaVersion,
+      },
     });
   });
 });

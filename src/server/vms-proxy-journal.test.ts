@@ -1,5 +1,5 @@
-import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
+import { queryTestDatabase, testDatabaseBytes } from '../test-support/test-database';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -367,18 +367,15 @@ describe('secrets', () => {
     expect(signatures.length).toBeGreaterThan(5);
     const secrets = [testCredentials.apiKey, testCredentials.apiSecret, ...signatures];
 
-    const files = [dbFile, `${dbFile}-wal`].filter((file) => existsSync(file));
-    const bytes = Buffer.concat(files.map((file) => readFileSync(file)));
+    const bytes = testDatabaseBytes(dbFile);
     expect(bytes.length).toBeGreaterThan(10_000);
     // Compressed bodies could hide a secret from a byte search: read them inflated too.
-    const db = new Database(dbFile, { readonly: true });
-    const bodies = db
-      .prepare<[], { compressed: number; data: Buffer }>(
+    const bodies = (
+      await queryTestDatabase<{ compressed: number; data: Buffer }>(
+        dbFile,
         'SELECT compressed, data FROM journal_bodies',
       )
-      .all()
-      .map((row) => (row.compressed === 1 ? inflateRawSync(row.data) : row.data));
-    db.close();
+    ).map((row) => (row.compressed === 1 ? inflateRawSync(row.data) : row.data));
     expect(bodies.length).toBeGreaterThan(5);
     const answers = portal.responses
       .filter((r) => !echoes.has(r))
@@ -387,6 +384,8 @@ describe('secrets', () => {
 
     for (const secret of secrets) {
       expect(bytes.includes(Buffer.from(secret))).toBe(false);
+      // A PostgreSQL dump shows binary columns in hex.
+      expect(bytes.includes(Buffer.from(Buffer.from(secret).toString('hex')))).toBe(false);
       for (const body of bodies) expect(body.includes(Buffer.from(secret))).toBe(false);
       for (const answer of answers) expect(answer).not.toContain(secret);
     }

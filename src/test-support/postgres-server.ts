@@ -36,6 +36,11 @@ function binDir(): string {
   return join(root, newest, 'bin');
 }
 
+/** A program of the installed PostgreSQL (psql, pg_dump…). */
+export function pgBinary(name: string): string {
+  return join(binDir(), name);
+}
+
 /** PostgreSQL refuses to run as root: as root, its commands run as the `postgres` user. */
 function runAs(): string[] {
   return process.getuid?.() === 0 ? ['runuser', '-u', 'postgres', '--'] : [];

@@ -10,7 +10,7 @@ import {
   type CaptureUpstream,
   type TestPortal,
 } from '../../test-support/capture-upstream';
-import { addUser, TestBrowser } from './test-browser';
+import { addUser, TestBrowser } from '../../test-support/test-browser';
 
 // Issue 15, point 2: no state-changing call from another site, with sign-in on or off.
 

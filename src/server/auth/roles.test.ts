@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { queryTestDatabase } from '../../test-support/test-database';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import {
   type CaptureUpstream,
   type TestPortal,
 } from '../../test-support/capture-upstream';
-import { addUser, TestBrowser } from './test-browser';
+import { addUser, TestBrowser } from '../../test-support/test-browser';
 
 // Issue 15, point 3: the proxy checks the user's grants as well as the deployment's orgs, the
 // journal is QA's, and every journal entry records who sent it.
@@ -149,17 +149,14 @@ describe('who sent it', () => {
     // The inspector shows who sent each call.
     const sent = page.entries.find((entry) => entry.path === sendFor(1001));
     expect(sent?.sentBy?.email).toBe('rita@example.com');
-    const db = new Database(dbPath, { readonly: true });
-    const rows = db
-      .prepare(
-        'SELECT path, status, user_email AS email, user_id AS id FROM journal_calls ORDER BY id DESC',
-      )
-      .all();
-    const users = db.prepare('SELECT id, email FROM users').all() as {
-      id: string;
-      email: string;
-    }[];
-    db.close();
+    const rows = await queryTestDatabase(
+      dbPath,
+      'SELECT path, status, user_email AS email, user_id AS id FROM journal_calls ORDER BY id DESC',
+    );
+    const users = await queryTestDatabase<{ id: string; email: string }>(
+      dbPath,
+      'SELECT id, email FROM users',
+    );
     const idOf = (email: string) => users.find((user) => user.email === email)?.id;
     expect(rows).toEqual(
       expect.arrayContaining([

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { queryTestDatabase } from '../../test-support/test-database';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import {
   type CaptureUpstream,
   type TestPortal,
 } from '../../test-support/capture-upstream';
-import { addUser, TestBrowser } from './test-browser';
+import { addUser, TestBrowser } from '../../test-support/test-browser';
 
 // Issue 15, point 2: sign-in attempts limited per account and per address with back-off, and
 // one answer for every failure (no user enumeration).
@@ -36,12 +36,11 @@ beforeAll(async () => {
   await addUser(dbPath, 'ada@example.com', password, 'recruiter', [1001]);
   await addUser(dbPath, 'gone@example.com', password, 'recruiter', [1001]);
   await addUser(dbPath, 'admin@example.com', password, 'admin');
-  const db = new Database(dbPath);
-  db.prepare(`UPDATE users SET disabled = 1 WHERE email = 'gone@example.com'`).run();
-  db.prepare(
+  await queryTestDatabase(dbPath, `UPDATE users SET disabled = 1 WHERE email = 'gone@example.com'`);
+  await queryTestDatabase(
+    dbPath,
     `INSERT INTO users (id, email, role, created_at) VALUES ('u-invited', 'new@example.com', 'recruiter', 0)`,
-  ).run();
-  db.close();
+  );
 });
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import {
   type CaptureUpstream,
   type TestPortal,
 } from '../../test-support/capture-upstream';
-import { addUser, TestBrowser } from './test-browser';
+import { addUser, TestBrowser } from '../../test-support/test-browser';
 import { userRecordPageSize } from './user-record-routes';
 
 // Issue 15, point 4: drafts and submissions per user on the server, versioned, with tombstones

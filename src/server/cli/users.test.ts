@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import { testStoreEnv } from '../../test-support/postgres-server';
+import { queryTestDatabase } from '../../test-support/test-database';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,7 @@ import {
   type CaptureUpstream,
   type TestPortal,
 } from '../../test-support/capture-upstream';
-import { TestBrowser } from '../auth/test-browser';
+import { TestBrowser } from '../../test-support/test-browser';
 import { runUsersCli, type UsersCliIo } from './users';
 
 // Issue 15, point 1: accounts made and managed from the command line, on the portal's database.
@@ -46,7 +47,7 @@ async function cli(
   let stdout = '';
   let stderr = '';
   const code = await runUsersCli(argv, {
-    env: { PORTAL_DB: dbPath, ...options.env },
+    env: testStoreEnv({ PORTAL_DB: dbPath, ...options.env }),
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
     readStdin: options.readStdin ?? (async () => ''),
@@ -64,7 +65,11 @@ function npmRunUsers(
     const child = execFile(
       process.execPath,
       ['--import', 'tsx', join(root, 'src/server/cli/users-main.ts'), ...args],
-      { cwd: dir, env: { ...process.env, PORTAL_DB: dbPath }, timeout: 60_000 },
+      {
+        cwd: dir,
+        env: { ...process.env, ...testStoreEnv({ PORTAL_DB: dbPath }) },
+        timeout: 60_000,
+      },
       (error, stdout, stderr) => {
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
       },
@@ -83,13 +88,12 @@ describe('npm run users', () => {
     expect(added.code).toBe(0);
     expect(added.stdout).toContain('alice@example.com\tadmin\tall orgs\tactive');
     expect(added.stdout).not.toContain(password);
-    const db = new Database(dbPath, { readonly: true });
-    const row = db
-      .prepare(`SELECT password_hash AS hash FROM users WHERE email = 'alice@example.com'`)
-      .get() as { hash: string };
-    db.close();
+    const [row] = await queryTestDatabase<{ hash: string }>(
+      dbPath,
+      `SELECT password_hash AS hash FROM users WHERE email = 'alice@example.com'`,
+    );
     // argon2id with OWASP's first parameters (19 MiB, 2 passes, 1 lane), its own salt.
-    expect(row.hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(row?.hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     const browser = new TestBrowser(portal.url);
     const answer = await browser.signIn('alice@example.com', password);
     expect(sessionStateSchema.parse(answer.json()).user).toMatchObject({
