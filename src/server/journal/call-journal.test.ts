@@ -9,7 +9,7 @@ import {
   openJournalTestDatabase,
   type JournalDatabaseKind,
   type JournalTestDatabase,
-} from '../store/journal-test-database';
+} from '../../test-support/journal-test-database';
 import { CallJournal, type CallToRecord, type JournalLog, type RecordedCall } from './call-journal';
 
 const day = 24 * 60 * 60 * 1000;

@@ -10,7 +10,7 @@ import {
   openJournalTestDatabase,
   type JournalDatabaseKind,
   type JournalTestDatabase,
-} from './journal-test-database';
+} from '../../test-support/journal-test-database';
 
 let database: JournalTestDatabase;
 function newPostgresDatabase(): string {
