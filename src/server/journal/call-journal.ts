@@ -160,6 +160,8 @@ export class CallJournal {
       }
       return null;
     }
+    // A repeated body waits in the queue as the copy already held, not as the request's Buffer.
+    this.records.hold(call);
     const handle: QueuedCall = { id: null };
     this.queue.push({ kind: 'call', handle, call });
     this.queuedBytes += bytes;

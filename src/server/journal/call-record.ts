@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { JournalFailure, JournalOutcome } from '../../domain/journal';
 import type { VmsOperation } from '../../domain/vms-contract';
 import type { JournalLateRecord, JournalLateTarget, JournalRecord } from '../store/journal-store';
-import { keptBody, RecentBodies, scrubText, secretNeedles } from './kept-body';
+import { keptBody, RecentBodies, scrubTextWith, secretNeedles } from './kept-body';
 
 /** One call through the proxy as the proxy hands it over: raw bodies, nothing derived yet. */
 export interface CallToRecord {
@@ -78,31 +78,46 @@ function batchIdOf(call: CallToRecord): string | null {
  */
 export class RecordMaker {
   private readonly needles: Buffer[];
+  /** The same secrets as text, for paths and header values. */
+  private readonly secrets: string[];
   private readonly recent = new RecentBodies();
+  /** The last 2xx answer body a batch id was read from, and that id: a repeat is not parsed again. */
+  private lastAccepted: { body: Buffer; batchId: string | null } | null = null;
 
   constructor(
     secrets: readonly string[],
     private readonly bodyLimitBytes: number,
   ) {
     this.needles = secretNeedles(secrets);
+    this.secrets = this.needles.map((needle) => needle.toString('utf8'));
+  }
+
+  /**
+   * Swaps a call's bodies for the copies the journal already holds when it saw the same bytes
+   * lately (RecentBodies.held), as the call is queued: the request's own Buffers are then free
+   * as soon as its answer is sent.
+   */
+  hold(call: CallToRecord): void {
+    call.requestBody = this.recent.held(call.requestBody);
+    call.responseBody = this.recent.held(call.responseBody);
   }
 
   call(call: CallToRecord): JournalRecord {
     const signature = call.signature ? (secretNeedles([call.signature])[0] ?? null) : null;
-    const needles = signature ? [...this.needles, signature] : this.needles;
+    const secrets = signature && call.signature ? [...this.secrets, call.signature] : this.secrets;
     const limit = this.bodyLimitBytes;
-    const batchId = batchIdOf(call);
+    const batchId = this.batchIdOf(call);
     return {
       // Whole milliseconds, as the tables keep them (the proxy's arithmetic with elapsedTime is not).
       at: Math.floor(call.at),
       operation: call.operation,
       method: call.method,
-      path: scrubText(call.path, needles),
-      url: call.url === null ? null : scrubText(call.url, needles),
+      path: scrubTextWith(call.path, secrets),
+      url: call.url === null ? null : scrubTextWith(call.url, secrets),
       clientOrgId: call.clientOrgId,
       vendorOrgId: call.vendorOrgId,
       itemCount: call.itemCount,
-      batchId: batchId === null ? null : scrubText(batchId, needles),
+      batchId: batchId === null ? null : scrubTextWith(batchId, secrets),
       idempotencyKey: call.idempotencyKey,
       replayed: call.replayed,
       status: call.status,
@@ -116,28 +131,42 @@ export class RecordMaker {
       // The request body arrived before its signature was made: only the answer can echo it.
       requestBody: this.recent.keep(call.requestBody, limit, this.needles, null),
       responseBody: this.recent.keep(call.responseBody, limit, this.needles, signature),
-      responseHeaders: this.cleanHeaders(call.responseHeaders, needles),
+      responseHeaders: this.cleanHeaders(call.responseHeaders, secrets),
       sentBy: call.sentBy ?? null,
     };
   }
 
+  /** batchIdOf, with a 2xx answer held by the journal (the same Buffer) read only once. */
+  private batchIdOf(call: CallToRecord): string | null {
+    const body = call.responseBody;
+    if (call.method !== 'POST' || body === null || call.status < 200 || call.status >= 300) {
+      return batchIdOf(call);
+    }
+    if (this.lastAccepted?.body !== body) {
+      this.lastAccepted = { body, batchId: acceptedBatchId(call.status, body) };
+    }
+    return this.lastAccepted.batchId;
+  }
+
   late(target: JournalLateTarget, answer: LateAnswerToRecord): JournalLateRecord {
-    const needles = answer.signature
-      ? [...this.needles, ...secretNeedles([answer.signature])]
-      : this.needles;
+    const signature = answer.signature ? (secretNeedles([answer.signature])[0] ?? null) : null;
+    const needles = signature ? [...this.needles, signature] : this.needles;
+    const secrets =
+      signature && answer.signature ? [...this.secrets, answer.signature] : this.secrets;
     return {
       call: target,
       status: answer.status,
       latencyMs: Math.round(answer.latencyMs * 10) / 10,
-      headers: this.cleanHeaders(answer.headers, needles),
+      headers: this.cleanHeaders(answer.headers, secrets),
       body: keptBody(answer.body, this.bodyLimitBytes, needles),
       batchId: acceptedBatchId(answer.status, answer.body),
     };
   }
 
-  private cleanHeaders(headers: Record<string, string>, needles: readonly Buffer[]) {
+  private cleanHeaders(headers: Record<string, string>, secrets: readonly string[]) {
     const clean: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers)) clean[name] = scrubText(value, needles);
+    for (const [name, value] of Object.entries(headers))
+      clean[name] = scrubTextWith(value, secrets);
     return clean;
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { keptBody, scrub, scrubText, secretNeedles } from './kept-body';
+import { keptBody, RecentBodies, scrub, scrubText, secretNeedles } from './kept-body';
 
 const needles = secretNeedles(['key-123456', 'secret-abcdef', null, 'abc']);
 
@@ -45,5 +45,19 @@ describe('scrub', () => {
     expect(scrubText('/api/vms/requisitions?x=secret-abcdef', needles)).toBe(
       '/api/vms/requisitions?x=[redacted]',
     );
+  });
+});
+
+describe('RecentBodies', () => {
+  it('holds a repeated body as the copy it kept, so the caller’s Buffer can go', () => {
+    const recent = new RecentBodies();
+    const first = Buffer.from('[{"titlerole":"Zürich"}]');
+    const kept = recent.keep(first, 1024, needles, null);
+    const again = Buffer.from(first);
+    expect(recent.held(again)).toBe(first);
+    expect(recent.keep(first, 1024, needles, null)).toBe(kept);
+    const other = Buffer.from('[{"titlerole":"Zurich"}]');
+    expect(recent.held(other)).toBe(other);
+    expect(recent.held(null)).toBeNull();
   });
 });

@@ -102,9 +102,21 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
     count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM journal_calls'),
   };
 
-  /** The body's row id, storing it (and indexing it for search) the first time it is seen. */
-  function keep(body: BodyToKeep | null): number | null {
+  /**
+   * The body's row id, storing it (and indexing it for search) the first time it is seen. `known`
+   * holds the ids found in this transaction: the recorder hands a repeated body over as the same
+   * object, so a batch of calls with one body looks it up once.
+   */
+  function keep(body: BodyToKeep | null, known: Map<BodyToKeep, number>): number | null {
     if (body === null) return null;
+    const id = known.get(body);
+    if (id !== undefined) return id;
+    const stored = store(body);
+    known.set(body, stored);
+    return stored;
+  }
+
+  function store(body: BodyToKeep): number {
     const found = statements.findBody.get(body.sha256);
     if (found) return found.id;
     const { data, compressed } = packBody(body.kept);
@@ -124,6 +136,7 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
   const writeAll = db.transaction(
     (records: readonly JournalRecord[], late: readonly JournalLateRecord[]) => {
       const ids: number[] = [];
+      const known = new Map<BodyToKeep, number>();
       for (const record of records) {
         // Positional: a named binding looks each of the 26 names up on every call.
         const { lastInsertRowid } = statements.insertCall.run(
@@ -146,9 +159,9 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
           record.latencyMs,
           record.replayOf,
           record.unchecked ? 1 : 0,
-          keep(record.requestBody),
+          keep(record.requestBody, known),
           record.requestBody?.size ?? null,
-          keep(record.responseBody),
+          keep(record.responseBody, known),
           record.responseBody?.size ?? null,
           JSON.stringify(record.responseHeaders),
           record.sentBy?.userId ?? null,
@@ -161,7 +174,7 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
           answer.status,
           answer.latencyMs,
           JSON.stringify(answer.headers),
-          keep(answer.body),
+          keep(answer.body, known),
           answer.batchId,
           lateTargetId(answer, ids),
         );
