@@ -234,32 +234,23 @@ function fromSerial(serial: number): string | null {
 export function readDateCell(cell: string, dateFormat: DateFormat): DateCell {
   const value = cell.trim();
   if (value === '') return { ok: true, value: '' };
-  const slash = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
-  if (slash) {
-    const [, first = '', second = '', year = ''] = slash;
-    // 03/04/2027 is 4 March in the US and 3 April in most of the world: asked, never guessed.
-    if (Number(first) <= 12 && Number(second) <= 12 && Number(first) !== Number(second)) {
-      const iso = (month: string, day: string) =>
+  // Most cells are YYYY-MM-DD: read once, before the other forms are tried.
+  let iso = parseWireDate(value, 'YYYY-MM-DD');
+  if (iso === null) {
+    const slash = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
+    if (slash) {
+      const [, first = '', second = '', year = ''] = slash;
+      const isoOf = (month: string, day: string) =>
         `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
-      return {
-        ok: false,
-        message: `“${value}” could be read month first or day first; write it as YYYY-MM-DD (${iso(first, second)} or ${iso(second, first)})`,
-      };
-    }
+      // 03/04/2027 is 4 March in the US and 3 April in most of the world: asked, never guessed.
+      if (Number(first) <= 12 && Number(second) <= 12 && Number(first) !== Number(second))
+        return {
+          ok: false,
+          message: `“${value}” could be read month first or day first; write it as YYYY-MM-DD (${isoOf(first, second)} or ${isoOf(second, first)})`,
+        };
+      iso = parseWireDate(isoOf(first, second), 'YYYY-MM-DD');
+    } else if (/^\d{1,7}$/.test(value)) iso = fromSerial(Number(value));
   }
-  const iso =
-    parseWireDate(value, 'YYYY-MM-DD') ??
-    (/^\d{1,2}\/\d{1,2}\/\d{4}$/.test(value)
-      ? parseWireDate(
-          value.replace(
-            /^(\d{1,2})\/(\d{1,2})\//,
-            (_, m: string, d: string) => `${m.padStart(2, '0')}/${d.padStart(2, '0')}/`,
-          ),
-          'MM/DD/YYYY',
-        )
-      : /^\d{1,7}$/.test(value)
-        ? fromSerial(Number(value))
-        : null);
   if (iso !== null) return { ok: true, value: formatWireDate(iso, dateFormat) };
   const twoDigitYear = /^\d{1,2}[/.-]\d{1,2}[/.-]\d{2}$/.test(value);
   const dayFirst = /^(\d{1,2})[/.](\d{1,2})[/.]\d{4}$/.exec(value);
