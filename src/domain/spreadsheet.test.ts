@@ -361,6 +361,24 @@ describe('checking rows', () => {
     ]);
   });
 
+  it('checks a file’s rows in one reused item: the same problems and identities, nothing carried over', () => {
+    const check = sheetRowChecker('requisition', columns, {
+      dateFormat: 'MM/DD/YYYY',
+      org: '1001',
+    });
+    const dayFirst = good('CSV-3');
+    dayFirst[9] = '31/03/2027';
+    const rows = [good('CSV-1'), dayFirst, good('CSV-2').slice(0, 3), good(' CSV-1 '), good('')];
+    for (const row of rows) {
+      const { errors, identity } = check(row);
+      expect(check.problems(row)).toEqual({ errors, identity });
+    }
+    // A short row after full ones: its missing cells read blank, not the last row's values.
+    expect(check.problems(rows[2] ?? []).errors.map((error) => error.field)).toContain(
+      'hoursunitsperday',
+    );
+  });
+
   it('puts a repeat first, in place of its field’s own problem', () => {
     const errors = [
       { field: 'clientinternalreq', column: 'Ref', message: 'too long' },

@@ -271,6 +271,46 @@ export interface SheetItem {
   cellProblems: ReadonlyMap<string, string>;
 }
 
+/** Which cell fills which wire key, and whether it holds a date: worked out once per mapping. */
+interface CellPlan {
+  index: number;
+  key: string;
+  date: boolean;
+}
+
+function cellPlan(columns: readonly MappedColumn[], catalog: readonly FieldDef[]): CellPlan[] {
+  const types = new Map(catalog.map((def) => [def.key, def.type]));
+  return columns.flatMap((column) =>
+    column.key === null
+      ? []
+      : [{ index: column.column, key: column.key, date: types.get(column.key) === 'DATE' }],
+  );
+}
+
+/** A row's mapped cells written into `wire`, trimmed; the cells that could not be read, or null. */
+function readCells(
+  row: readonly string[],
+  plan: readonly CellPlan[],
+  dateFormat: DateFormat,
+  wire: Record<string, string>,
+): Map<string, string> | null {
+  let cellProblems: Map<string, string> | null = null;
+  for (const { index, key, date } of plan) {
+    const cell = (row[index] ?? '').trim();
+    if (!date) {
+      wire[key] = cell;
+      continue;
+    }
+    const read = readDateCell(cell, dateFormat);
+    if (read.ok) wire[key] = read.value;
+    else {
+      wire[key] = cell;
+      (cellProblems ??= new Map()).set(key, read.message);
+    }
+  }
+  return cellProblems;
+}
+
 /**
  * Reads rows through the mapped columns: which columns hold dates is worked out once, so a
  * 100,000-row file pays for it once, not per row.
@@ -281,30 +321,12 @@ export function rowReader(
   dateFormat: DateFormat,
   defaults: Readonly<Record<string, string>> = {},
 ): (row: readonly string[]) => SheetItem {
-  const types = new Map(catalog.map((def) => [def.key, def.type]));
-  const plan = columns.flatMap((column) =>
-    column.key === null
-      ? []
-      : [{ index: column.column, key: column.key, date: types.get(column.key) === 'DATE' }],
-  );
+  const plan = cellPlan(columns, catalog);
   const defaultEntries = Object.entries(defaults);
   return (row) => {
     const wire: Record<string, string> = {};
     for (const [key, value] of defaultEntries) wire[key] = value;
-    let cellProblems: Map<string, string> | null = null;
-    for (const { index, key, date } of plan) {
-      const cell = (row[index] ?? '').trim();
-      if (!date) {
-        wire[key] = cell;
-        continue;
-      }
-      const read = readDateCell(cell, dateFormat);
-      if (read.ok) wire[key] = read.value;
-      else {
-        wire[key] = cell;
-        (cellProblems ??= new Map()).set(key, read.message);
-      }
-    }
+    const cellProblems = readCells(row, plan, dateFormat, wire);
     return { wire, cellProblems: cellProblems ?? noCellProblems };
   };
 }
@@ -371,14 +393,28 @@ export interface SheetRequisition {
   notSubmittable: string;
 }
 
-/** One row read and checked on its own (a repeat of another row is found across rows). */
-export interface RowCheck {
-  /** What is sent for the row: its mapped cells over the sheet's defaults. */
-  wire: Record<string, string>;
+/** One row's problems and its identity, as a whole file's check keeps them. */
+export interface RowProblems {
   /** Its problems by the domain's rules, cells that could not be read first. */
   errors: SheetIssue[];
   /** `identityKey` of the row: '' when it has none. */
   identity: string;
+}
+
+/** One row read and checked on its own (a repeat of another row is found across rows). */
+export interface RowCheck extends RowProblems {
+  /** What is sent for the row: its mapped cells over the sheet's defaults. */
+  wire: Record<string, string>;
+}
+
+export interface RowChecker {
+  /** One row: its wire item (a new object), its problems, its identity. */
+  (row: readonly string[]): RowCheck;
+  /**
+   * The same problems and identity without a wire item to keep: each row's cells are written
+   * over the last row's in one item, checked by the same rules. For checking a whole file.
+   */
+  problems(row: readonly string[]): RowProblems;
 }
 
 /**
@@ -399,7 +435,7 @@ export function sheetRowChecker(
      */
     requisitions?: ReadonlyMap<string, SheetRequisition> | undefined;
   },
-): (row: readonly string[]) => RowCheck {
+): RowChecker {
   const catalog = catalogOf(kind);
   const defaults = sheetDefaults(kind, columns, options.org);
   const columnOf = new Map(
@@ -407,9 +443,13 @@ export function sheetRowChecker(
   );
   const requisitions = kind === 'candidate' ? options.requisitions : undefined;
   const read = rowReader(columns, catalog, options.dateFormat, defaults);
+  const plan = cellPlan(columns, catalog);
   const context = { dateFormat: options.dateFormat };
-  return (row) => {
-    const { wire, cellProblems } = read(row);
+
+  const checkItem = (
+    wire: Readonly<Record<string, string>>,
+    cellProblems: ReadonlyMap<string, string> | null,
+  ): RowProblems => {
     const reqId = requisitions ? (wire['requirementid'] ?? '').trim() : '';
     const requisition = reqId !== '' ? requisitions?.get(reqId) : undefined;
     const issues = itemProblems(
@@ -420,8 +460,8 @@ export function sheetRowChecker(
     const identity = identityKey(kind, wire);
     const mayBeWrong = requisitions !== undefined && reqId !== '' && /^\d+$/.test(reqId);
     // Most rows are right: no list of problems is made for them.
-    if (cellProblems.size === 0 && issues.length === 0 && !mayBeWrong)
-      return { wire, errors: [], identity };
+    if ((cellProblems === null || cellProblems.size === 0) && issues.length === 0 && !mayBeWrong)
+      return { errors: [], identity };
     const errors: SheetIssue[] = [];
     const seen = new Set<string>();
     const add = (field: string, message: string) => {
@@ -429,7 +469,7 @@ export function sheetRowChecker(
       seen.add(field);
       errors.push({ field, column: columnOf.get(field) ?? '', message });
     };
-    for (const [field, message] of cellProblems) add(field, message);
+    if (cellProblems) for (const [field, message] of cellProblems) add(field, message);
     if (mayBeWrong) {
       if (!requisition)
         add(
@@ -443,8 +483,26 @@ export function sheetRowChecker(
         );
     }
     for (const issue of issues) add(issue.field, issue.message);
+    return { errors, identity };
+  };
+
+  // The item every row of a file is read into: the sheet's defaults, then the mapped keys, in the
+  // order a new item has them. Without a prototype, the rules' look-ups of the catalog's keys a
+  // row does not have (most of them) end at the item instead of going on to Object.prototype:
+  // about a fifth of the rules' time on a 100,000-row file.
+  const scratch: Record<string, string> = Object.create(null);
+  Object.assign(scratch, defaults);
+  for (const { key } of plan) scratch[key] = '';
+
+  const check = (row: readonly string[]): RowCheck => {
+    const { wire, cellProblems } = read(row);
+    const { errors, identity } = checkItem(wire, cellProblems);
     return { wire, errors, identity };
   };
+  return Object.assign(check, {
+    problems: (row: readonly string[]) =>
+      checkItem(scratch, readCells(row, plan, options.dateFormat, scratch)),
+  });
 }
 
 /** The message on a row that repeats an earlier one's identity (`identity` as identityKey). */

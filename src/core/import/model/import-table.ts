@@ -104,11 +104,10 @@ export class ImportTable {
   private removed = new Set<number>();
   private columns: MappedColumn[] = [];
   private columnOf = new Map<string, string>();
-  private check: ReturnType<typeof sheetRowChecker> = () => ({
-    wire: {},
-    errors: [],
-    identity: '',
-  });
+  private check: ReturnType<typeof sheetRowChecker> = Object.assign(
+    () => ({ wire: {}, errors: [], identity: '' }),
+    { problems: () => ({ errors: [], identity: '' }) },
+  );
   /** Per row: its own problems (no repeats), its identity, and what is shown. */
   private own: (readonly SheetIssue[])[] = [];
   private identities: string[] = [];
@@ -385,7 +384,7 @@ export class ImportTable {
         this.identities[index] = '';
         continue;
       }
-      const result = this.check(row);
+      const result = this.check.problems(row);
       this.own[index] = result.errors.length === 0 ? none : result.errors;
       this.identities[index] = result.identity;
       if (result.identity !== '') {
@@ -422,7 +421,7 @@ export class ImportTable {
       const row = this.rows[index];
       if (!row || this.removed.has(index)) continue;
       const before = this.identities[index] ?? '';
-      const result = this.check(row);
+      const result = this.check.problems(row);
       this.own[index] = result.errors.length === 0 ? none : result.errors;
       affected.add(index);
       if (before === result.identity) continue;
