@@ -258,6 +258,45 @@ describe.each(journalDatabaseKinds)('on %s', (kind) => {
       });
     });
 
+    it('holds a repeated body once: the call’s own Buffer is let go, its batch is not cut short, its signature still scrubbed', async () => {
+      const store = await database.open();
+      const writes: number[] = [];
+      const counting: JournalStore = {
+        ...store,
+        write: (records, late) => {
+          writes.push(records.length);
+          return store.write(records, late);
+        },
+      };
+      const journal = await open(counting);
+      // The proxy bench's case: the same 31 KB batch every time, each in a Buffer of its own.
+      const batch = Buffer.from(JSON.stringify({ filler: 'x'.repeat(31 * 1024) }));
+      const echo = Buffer.from(`bad signature ${'a'.repeat(64)}`);
+      journal.record(call({ requestBody: Buffer.from(batch), responseBody: Buffer.from(echo) }));
+      await journal.flush();
+      const again = Array.from({ length: 64 }, (_, index) =>
+        call({
+          requestBody: Buffer.from(batch),
+          responseBody: Buffer.from(echo),
+          signature: (index === 63 ? 'a' : 'b').repeat(64),
+        }),
+      );
+      for (const each of again) journal.record(each);
+      expect(again.every((each) => each.requestBody !== null && each.requestBody !== batch)).toBe(
+        true,
+      );
+      expect(new Set(again.map((each) => each.requestBody)).size).toBe(1);
+      await journal.flush();
+      expect(writes).toEqual([1, 64]);
+      const reader = await journal.reader();
+      expect((await reader.get(65))?.requestBody?.text).toBe(batch.toString());
+      expect((await reader.get(64))?.responseBody?.text).toBe(echo.toString());
+      expect((await reader.get(65))?.responseBody).toMatchObject({
+        text: 'bad signature [redacted]',
+        redacted: true,
+      });
+    });
+
     it('goes on when a write fails: logged once, without bodies, told to health, then recovers', async () => {
       const store = await database.open();
       let broken = true;

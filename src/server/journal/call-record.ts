@@ -95,11 +95,17 @@ export class RecordMaker {
   /**
    * Swaps a call's bodies for the copies the journal already holds when it saw the same bytes
    * lately (RecentBodies.held), as the call is queued: the request's own Buffers are then free
-   * as soon as its answer is sent.
+   * as soon as its answer is sent. Returns the bytes of its bodies that are not held (new ones).
    */
-  hold(call: CallToRecord): void {
-    call.requestBody = this.recent.held(call.requestBody);
-    call.responseBody = this.recent.held(call.responseBody);
+  hold(call: CallToRecord): number {
+    let fresh = 0;
+    const request = this.recent.held(call.requestBody);
+    if (request) call.requestBody = request;
+    else fresh += call.requestBody?.length ?? 0;
+    const response = this.recent.held(call.responseBody);
+    if (response) call.responseBody = response;
+    else fresh += call.responseBody?.length ?? 0;
+    return fresh;
   }
 
   call(call: CallToRecord): JournalRecord {

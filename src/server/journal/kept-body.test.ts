@@ -56,8 +56,7 @@ describe('RecentBodies', () => {
     const again = Buffer.from(first);
     expect(recent.held(again)).toBe(first);
     expect(recent.keep(first, 1024, needles, null)).toBe(kept);
-    const other = Buffer.from('[{"titlerole":"Zurich"}]');
-    expect(recent.held(other)).toBe(other);
+    expect(recent.held(Buffer.from('[{"titlerole":"Zurich"}]'))).toBeNull();
     expect(recent.held(null)).toBeNull();
   });
 });

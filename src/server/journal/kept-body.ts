@@ -100,15 +100,15 @@ export class RecentBodies {
   private readonly recent = new Map<number, { bytes: Buffer; kept: BodyToKeep | null }>();
 
   /**
-   * The remembered copy of these bytes when they were seen lately, else the bytes themselves.
-   * The proxy hands over each call's bodies as it answers; a repeat swapped for the copy already
-   * held lets the call's own Buffer go with its request instead of waiting in the journal's queue
-   * (31 KB a call in the proxy bench), and makes the comparison at write time an identity check.
+   * The remembered copy of these bytes when they were seen lately, else null. The proxy hands
+   * over each call's bodies as it answers; a repeat swapped for the copy already held lets the
+   * call's own Buffer go with its request instead of waiting in the journal's queue (31 KB a call
+   * in the proxy bench), and makes the comparison at write time an identity check.
    */
   held(bytes: Buffer | null): Buffer | null {
     if (bytes === null) return null;
     const seen = this.recent.get(bytes.length);
-    return seen && seen.bytes.equals(bytes) ? seen.bytes : bytes;
+    return seen && seen.bytes.equals(bytes) ? seen.bytes : null;
   }
 
   keep(
