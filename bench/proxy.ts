@@ -87,6 +87,8 @@ export interface ProxyBenchResult {
   journalCpuRatios: number[];
   /** Microseconds of CPU the journal adds per request (median of the pairs' differences). */
   journalAddedMicros: number;
+  /** Each pair's CPU per request, journal on and off, in microseconds (for reading the spread). */
+  journalPairMicros: { on: number; off: number }[];
   /** The same with a new body on every request (context, no target). */
   journalDistinctCpuRatio: number;
   journalDistinctAddedMicros: number;
@@ -334,6 +336,7 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
     async function journalPairs(pairs: number, distinct: boolean) {
       const ratios: number[] = [];
       const perRequest: number[] = [];
+      const micros: { on: number; off: number }[] = [];
       for (let pair = 0; pair < pairs; pair += 1) {
         const legs = [portal, portalNoJournal];
         if (pair % 2 === 1) legs.reverse();
@@ -347,8 +350,9 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
         const off = cpu.get(portalNoJournal) ?? 1;
         ratios.push(on / Math.max(off, 1));
         perRequest.push(on - off);
+        micros.push({ on: Math.round(on), off: Math.round(off) });
       }
-      return { ratios, addedMicros: Math.round(median(perRequest)) };
+      return { ratios, addedMicros: Math.round(median(perRequest)), micros };
     }
     const same = await journalPairs(JOURNAL_PAIRS, false);
     const distinctBodies = await journalPairs(JOURNAL_DISTINCT_PAIRS, true);
@@ -369,6 +373,7 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
       journalCpuRatio: round2(median(journalRatios)),
       journalCpuRatios: journalRatios.map(round2),
       journalAddedMicros: same.addedMicros,
+      journalPairMicros: same.micros,
       journalDistinctCpuRatio: round2(median(distinctBodies.ratios)),
       journalDistinctAddedMicros: distinctBodies.addedMicros,
       journalList,
@@ -426,7 +431,8 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
     console.log(
       `call journal: CPU per request on / off ${result.journalCpuRatio} (median of ${JOURNAL_PAIRS} back-to-back pairs: ` +
         `${journalRatios.map(round2).join(', ')}; target ≤ ${JOURNAL_CPU_TARGET}): ${verdict(journalMet)}; ` +
-        `about ${result.journalAddedMicros} µs a request`,
+        `about ${result.journalAddedMicros} µs a request (pairs, on/off µs: ` +
+        `${result.journalPairMicros.map(({ on, off }) => `${on}/${off}`).join(', ')})`,
     );
     console.log(
       `call journal with a new batch body every request (context): on / off ` +
