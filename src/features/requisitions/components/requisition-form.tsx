@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { ReactNode } from 'react';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import type { FieldErrors, UseFormReturn } from 'react-hook-form';
@@ -12,6 +11,7 @@ import {
   requisitionWireToForm,
 } from '../../../domain';
 import { LoadedValuesContext } from '../../../shared/form/cleared-note';
+import { fieldRevalidationResolver } from '../../../shared/form/field-revalidation';
 import type { OrgScope } from '../../../shared/api/vms';
 import { ErrorSummary, inPageOrder } from '../../../shared/form/error-summary';
 import { FormActions } from '../../../shared/form/form-actions';
@@ -27,17 +27,19 @@ import { QuestionRows, SkillRows } from './skill-and-question-rows';
 /**
  * The requisition form's state: react-hook-form with the domain's form schema through
  * zodResolver (one set of rules for the form, the validator, the proxy and the sandbox).
- * Validated on submit, then again as each field changes. Focus goes to the error summary, not
+ * Validated on submit, then again as each field changes (the rules only, not the shape of every
+ * field: fieldRevalidationResolver). Focus goes to the error summary, not
  * the first field (GOV.UK pattern).
  */
 type FormInput = z.input<typeof requisitionFormSchema>;
 type FormOutput = z.output<typeof requisitionFormSchema>;
+const resolver = fieldRevalidationResolver(requisitionFormSchema);
 
 export function useRequisitionForm(
   defaultValues: RequisitionForm,
 ): UseFormReturn<FormInput, unknown, FormOutput> {
   return useForm<FormInput, unknown, FormOutput>({
-    resolver: zodResolver(requisitionFormSchema),
+    resolver,
     defaultValues,
     mode: 'onSubmit',
     reValidateMode: 'onChange',
