@@ -19,6 +19,10 @@ const postgresSuite = [
   'src/server/cli/users.test.ts',
 ];
 
+/** Modules of the requisition workspace's first render, one chunk (build.rolldownOptions below). */
+const workspaceModule =
+  /[\\/]src[\\/](domain|shared|core[\\/]batch|features[\\/]requisitions)[\\/]|[\\/]node_modules[\\/](react-hook-form|@hookform|@tanstack[\\/](react-virtual|virtual-core))[\\/]/;
+
 export default defineConfig(({ command }) => ({
   plugins: [react()],
   resolve: {
@@ -55,6 +59,21 @@ export default defineConfig(({ command }) => ({
             {
               name: 'zod',
               test: /[\\/]node_modules[\\/]zod[\\/]|[\\/]src[\\/]shared[\\/]lib[\\/]zod-config\.ts$/,
+              priority: 3,
+            },
+            // Everything the entry needs in one chunk beside it (React, the router, TanStack
+            // Query, the JSX runtime), not four: browsers fetch at most six files at a time from
+            // one HTTP/1.1 origin, so each small chunk pushed a page's own code a round trip later.
+            { name: 'app', tags: ['$initial'], priority: 2 },
+            // What the requisition workspace draws first (form, tray, domain) in one chunk rather
+            // than seventeen, for the same reason (issue 11: form LCP); other pages add their own.
+            // The JSON editor and the raw JSON view (CodeMirror, Lezer) stay apart: they load
+            // when opened.
+            {
+              name: 'workspace',
+              test: (id) =>
+                workspaceModule.test(id) && !/[\\/](json-editor|raw-json)\.tsx?$/.test(id),
+              priority: 1,
             },
           ],
         },
