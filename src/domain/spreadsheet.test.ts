@@ -8,6 +8,8 @@ import {
   chooseTemplate,
   decodeSheet,
   identityKey,
+  identityKeyOf,
+  identityValueOf,
   jsonSheet,
   mapHeaders,
   normalizeHeader,
@@ -245,6 +247,15 @@ describe('identity', () => {
     expect(sheetIdentity('candidate', { requirementid: '40001', candemail: '' })).toBe(null);
     expect(identityKey('candidate', { requirementid: '40001' })).toBe('');
   });
+
+  it('goes from its value to its key and back, for its own kind only', () => {
+    const key = identityKey('requisition', { clientinternalreq: 'R-1' });
+    expect(identityKeyOf('requisition', 'R-1')).toBe(key);
+    expect(identityValueOf('requisition', key)).toBe('R-1');
+    expect(identityValueOf('candidate', key)).toBeNull();
+    expect(identityKeyOf('requisition', '')).toBe('');
+    expect(identityValueOf('requisition', '')).toBeNull();
+  });
 });
 
 describe('sheet defaults', () => {
@@ -370,13 +381,16 @@ describe('checking rows', () => {
     dayFirst[9] = '31/03/2027';
     const rows = [good('CSV-1'), dayFirst, good('CSV-2').slice(0, 3), good(' CSV-1 '), good('')];
     for (const row of rows) {
-      const { errors, identity } = check(row);
-      expect(check.problems(row)).toEqual({ errors, identity });
+      const one = check(row);
+      const problems = check.problems(row);
+      expect(problems.errors).toEqual(one.errors);
+      expect(identityKeyOf('requisition', problems.identityValue)).toBe(one.identity);
     }
     // A short row after full ones: its missing cells read blank, not the last row's values.
     expect(check.problems(rows[2] ?? []).errors.map((error) => error.field)).toContain(
       'hoursunitsperday',
     );
+    expect(check.problems(rows[3] ?? []).identityValue).toBe('CSV-1');
   });
 
   it('puts a repeat first, in place of its field’s own problem', () => {

@@ -393,18 +393,25 @@ export interface SheetRequisition {
   notSubmittable: string;
 }
 
-/** One row's problems and its identity, as a whole file's check keeps them. */
-export interface RowProblems {
+/** One row read and checked on its own (a repeat of another row is found across rows). */
+export interface RowCheck {
+  /** What is sent for the row: its mapped cells over the sheet's defaults. */
+  wire: Record<string, string>;
   /** Its problems by the domain's rules, cells that could not be read first. */
   errors: SheetIssue[];
   /** `identityKey` of the row: '' when it has none. */
   identity: string;
 }
 
-/** One row read and checked on its own (a repeat of another row is found across rows). */
-export interface RowCheck extends RowProblems {
-  /** What is sent for the row: its mapped cells over the sheet's defaults. */
-  wire: Record<string, string>;
+/** One row's problems and identity, as a whole file's check keeps them for every row. */
+export interface RowProblems {
+  errors: SheetIssue[];
+  /**
+   * sheetIdentity's value ('' when none; the field is identityFields'): for a requisition the
+   * cell as read, so keeping it for every row of a file keeps no new string (identityKeyOf
+   * makes the key).
+   */
+  identityValue: string;
 }
 
 export interface RowChecker {
@@ -457,11 +464,11 @@ export function sheetRowChecker(
       wire,
       requisition ? { ...context, requisition: requisition.shape } : context,
     );
-    const identity = identityKey(kind, wire);
+    const value = identityValue(kind, wire);
     const mayBeWrong = requisitions !== undefined && reqId !== '' && /^\d+$/.test(reqId);
     // Most rows are right: no list of problems is made for them.
     if ((cellProblems === null || cellProblems.size === 0) && issues.length === 0 && !mayBeWrong)
-      return { errors: [], identity };
+      return { errors: [], identityValue: value };
     const errors: SheetIssue[] = [];
     const seen = new Set<string>();
     const add = (field: string, message: string) => {
@@ -483,7 +490,7 @@ export function sheetRowChecker(
         );
     }
     for (const issue of issues) add(issue.field, issue.message);
-    return { errors, identity };
+    return { errors, identityValue: value };
   };
 
   // The item every row of a file is read into: the sheet's defaults, then the mapped keys, in the
@@ -496,8 +503,8 @@ export function sheetRowChecker(
 
   const check = (row: readonly string[]): RowCheck => {
     const { wire, cellProblems } = read(row);
-    const { errors, identity } = checkItem(wire, cellProblems);
-    return { wire, errors, identity };
+    const { errors, identityValue: value } = checkItem(wire, cellProblems);
+    return { wire, errors, identity: identityKeyOf(kind, value) };
   };
   return Object.assign(check, {
     problems: (row: readonly string[]) =>
@@ -562,6 +569,22 @@ export function checkSheet(
   return { valid: reports.every((report) => report.valid), columns: [...columns], rows: reports };
 }
 
+/** The field a row's identity is read from, by kind (see sheetIdentity). */
+const identityFields: Readonly<Record<PayloadKind, string>> = {
+  requisition: 'clientinternalreq',
+  candidate: 'candemail',
+};
+
+/** sheetIdentity's value alone ('' when the row has none), its field being identityFields'. */
+function identityValue(kind: PayloadKind, item: Readonly<Record<string, string>>): string {
+  if (kind === 'requisition') {
+    const reference = item['clientinternalreq'] ?? '';
+    return (item['requesttype'] ?? 'I') === 'I' ? reference : '';
+  }
+  const email = item['candemail'] ?? '';
+  return email !== '' ? `${email.toLowerCase()} to requisition ${item['requirementid'] ?? ''}` : '';
+}
+
 /**
  * What a row may be sent once as, or null when it has none: a new requisition's client internal
  * req (unique within the client org), a candidate's e-mail for one requisition. The tray, the
@@ -571,25 +594,24 @@ export function sheetIdentity(
   kind: PayloadKind,
   item: Readonly<Record<string, string>>,
 ): { field: string; value: string } | null {
-  if (kind === 'requisition') {
-    const reference = item['clientinternalreq'] ?? '';
-    return (item['requesttype'] ?? 'I') === 'I' && reference !== ''
-      ? { field: 'clientinternalreq', value: reference }
-      : null;
-  }
-  const email = item['candemail'] ?? '';
-  return email !== ''
-    ? {
-        field: 'candemail',
-        value: `${email.toLowerCase()} to requisition ${item['requirementid'] ?? ''}`,
-      }
-    : null;
+  const value = identityValue(kind, item);
+  return value !== '' ? { field: identityFields[kind], value } : null;
 }
 
 /** The identity as one string ('' for none), for sets and maps. */
 export function identityKey(kind: PayloadKind, item: Readonly<Record<string, string>>): string {
-  const id = sheetIdentity(kind, item);
-  return id ? `${id.field}\u0000${id.value}` : '';
+  return identityKeyOf(kind, identityValue(kind, item));
+}
+
+/** identityKey from sheetIdentity's value ('' for none). */
+export function identityKeyOf(kind: PayloadKind, value: string): string {
+  return value !== '' ? `${identityFields[kind]}\u0000${value}` : '';
+}
+
+/** sheetIdentity's value from an identityKey of `kind`; null for another kind's key, or none. */
+export function identityValueOf(kind: PayloadKind, key: string): string | null {
+  const prefix = `${identityFields[kind]}\u0000`;
+  return key.startsWith(prefix) && key.length > prefix.length ? key.slice(prefix.length) : null;
 }
 
 /**

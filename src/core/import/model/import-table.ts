@@ -7,6 +7,7 @@ import type {
   SheetRequisition,
 } from '../../../domain';
 import { catalogOf, mapHeaders, sheetRowChecker, withRepeat } from '../../../domain';
+import { identityKeyOf, identityValueOf } from '../../../domain/spreadsheet';
 
 /**
  * A file being imported (issue 13): its rows as read, the columns as mapped, and each row's
@@ -106,18 +107,23 @@ export class ImportTable {
   private columnOf = new Map<string, string>();
   private check: ReturnType<typeof sheetRowChecker> = Object.assign(
     () => ({ wire: {}, errors: [], identity: '' }),
-    { problems: () => ({ errors: [], identity: '' }) },
+    { problems: () => ({ errors: [], identityValue: '' }) },
   );
-  /** Per row: its own problems (no repeats), its identity, and what is shown. */
+  /**
+   * Per row: its own problems (no repeats), its identity, and what is shown. Identities are
+   * sheetIdentity's values (the field is the kind's): for requisitions the cells as read, so a
+   * 100,000-row file keeps no new string per row for them.
+   */
   private own: (readonly SheetIssue[])[] = [];
   private identities: string[] = [];
   private shown: (readonly SheetIssue[])[] = [];
-  /** Live rows by identity, ascending: the first may be sent, the others repeat it. */
   /**
    * Live rows by identity, ascending: the first may be sent, the others repeat it. A lone row is
    * kept as its number (nearly every row of a file is alone: no array for each).
    */
   private byIdentity = new Map<string, number | number[]>();
+  /** The identities of byIdentity held by more than one row (the few that need a look). */
+  private repeated = new Set<string>();
 
   /** The rows with `identity`, ascending (a new array: callers may change it and set it back). */
   private rowsWith(identity: string): number[] {
@@ -128,8 +134,10 @@ export class ImportTable {
   private setRowsWith(identity: string, rows: number[]): void {
     if (rows.length === 0) this.byIdentity.delete(identity);
     else this.byIdentity.set(identity, rows.length === 1 ? (rows[0] ?? 0) : rows);
+    if (rows.length > 1) this.repeated.add(identity);
+    else this.repeated.delete(identity);
   }
-  /** Identities outside the file (in the batch, sent before), with where they are. */
+  /** Identities outside the file (in the batch, sent before), with where they are; by value. */
   private known = new Map<string, string>();
   private fieldErrors = new Map<string, number>();
   private liveCache: number[] | null = null;
@@ -179,7 +187,11 @@ export class ImportTable {
 
   /** Identities that are already in the batch or were sent, each with where (for the message). */
   setKnown(known: ReadonlyMap<string, string>): void {
-    this.known = new Map(known);
+    this.known = new Map();
+    for (const [key, where] of known) {
+      const value = identityValueOf(this.options.kind, key);
+      if (value !== null) this.known.set(value, where);
+    }
     this.reshowAll();
   }
 
@@ -374,6 +386,7 @@ export class ImportTable {
     this.identities = new Array<string>(count);
     this.shown = new Array<readonly SheetIssue[]>(count).fill(none);
     this.byIdentity.clear();
+    this.repeated.clear();
     this.fieldErrors.clear();
     this.liveCache = null;
     this.errorCache = null;
@@ -384,15 +397,17 @@ export class ImportTable {
         this.identities[index] = '';
         continue;
       }
-      const result = this.check.problems(row);
-      this.own[index] = result.errors.length === 0 ? none : result.errors;
-      this.identities[index] = result.identity;
-      if (result.identity !== '') {
-        const entry = this.byIdentity.get(result.identity);
+      const { errors, identityValue: identity } = this.check.problems(row);
+      this.own[index] = errors.length === 0 ? none : errors;
+      this.identities[index] = identity;
+      if (identity !== '') {
+        const entry = this.byIdentity.get(identity);
         // Rows are visited in order: pushing keeps each list ascending.
-        if (entry === undefined) this.byIdentity.set(result.identity, index);
-        else if (typeof entry === 'number') this.byIdentity.set(result.identity, [entry, index]);
-        else entry.push(index);
+        if (entry === undefined) this.byIdentity.set(identity, index);
+        else if (typeof entry === 'number') {
+          this.byIdentity.set(identity, [entry, index]);
+          this.repeated.add(identity);
+        } else entry.push(index);
       }
     }
     this.reshowAll();
@@ -408,9 +423,11 @@ export class ImportTable {
       if ((this.own[index] ?? none).length > 0 || (this.shown[index] ?? none).length > 0)
         this.reshow(index);
     }
-    for (const [identity, entry] of this.byIdentity) {
-      if (typeof entry !== 'number') for (const index of entry) this.reshow(index);
-      else if (this.known.has(identity)) this.reshow(entry);
+    for (const identity of this.repeated)
+      for (const index of this.rowsWith(identity)) this.reshow(index);
+    for (const identity of this.known.keys()) {
+      const entry = this.byIdentity.get(identity);
+      if (typeof entry === 'number') this.reshow(entry);
     }
   }
 
@@ -421,21 +438,21 @@ export class ImportTable {
       const row = this.rows[index];
       if (!row || this.removed.has(index)) continue;
       const before = this.identities[index] ?? '';
-      const result = this.check.problems(row);
-      this.own[index] = result.errors.length === 0 ? none : result.errors;
+      const { errors, identityValue: identity } = this.check.problems(row);
+      this.own[index] = errors.length === 0 ? none : errors;
       affected.add(index);
-      if (before === result.identity) continue;
+      if (before === identity) continue;
       if (before !== '') {
         const list = this.rowsWith(before);
         list.splice(list.indexOf(index), 1);
         this.setRowsWith(before, list);
         for (const other of list) affected.add(other);
       }
-      this.identities[index] = result.identity;
-      if (result.identity !== '') {
-        const list = this.rowsWith(result.identity);
+      this.identities[index] = identity;
+      if (identity !== '') {
+        const list = this.rowsWith(identity);
         insertSorted(list, index);
-        this.setRowsWith(result.identity, list);
+        this.setRowsWith(identity, list);
         for (const other of list) affected.add(other);
       }
     }
@@ -452,7 +469,7 @@ export class ImportTable {
       const first = typeof entry === 'number' ? entry : entry?.[0];
       const where = this.known.get(identity);
       if (where !== undefined) {
-        const [field = '', value = ''] = identity.split('\u0000');
+        const [field = '', value = ''] = identityKeyOf(this.options.kind, identity).split('\u0000');
         shown = [
           {
             field,
@@ -462,7 +479,12 @@ export class ImportTable {
           ...own.filter((issue) => issue.field !== field),
         ];
       } else if (first !== undefined && first !== index) {
-        shown = withRepeat(own, first + 2, identity, this.columnOf);
+        shown = withRepeat(
+          own,
+          first + 2,
+          identityKeyOf(this.options.kind, identity),
+          this.columnOf,
+        );
       }
     }
     this.setShown(index, shown);
