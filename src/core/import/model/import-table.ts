@@ -252,28 +252,45 @@ export class ImportTable {
     const catalog = catalogOf(this.options.kind);
     const labels = new Map(catalog.map((def) => [def.key, def.label]));
     const mapped = new Set(this.columns.flatMap((column) => (column.key ? [column.key] : [])));
+    const samples = this.samples(live);
     return {
       rows: live.length,
       withErrors,
       valid: live.length - withErrors,
-      columns: this.columns.map((column) => {
-        const samples: string[] = [];
-        for (const index of live) {
-          if (samples.length === sampleCount) break;
-          const cell = (this.rows[index]?.[column.column] ?? '').trim();
-          if (cell !== '' && !samples.includes(cell)) samples.push(cell);
-        }
-        return {
-          ...column,
-          label: column.key ? (labels.get(column.key) ?? column.key) : null,
-          samples,
-          errors: column.key ? (this.fieldErrors.get(column.key) ?? 0) : 0,
-        };
-      }),
+      columns: this.columns.map((column, position) => ({
+        ...column,
+        label: column.key ? (labels.get(column.key) ?? column.key) : null,
+        samples: samples[position] ?? [],
+        errors: column.key ? (this.fieldErrors.get(column.key) ?? 0) : 0,
+      })),
       missing: [...this.fieldErrors]
         .filter(([field, count]) => count > 0 && !mapped.has(field))
         .map(([field, errors]) => ({ field, label: labels.get(field) ?? field, errors })),
     };
+  }
+
+  /**
+   * Each column's first few values (trimmed, distinct, not blank) in the rows of `live`. Rows are
+   * read once for all columns, not once per column: a column with fewer values than that is read
+   * to the end, and reaching a row is much of the cost (the bench's 100,000 rows, four columns of
+   * one or two values: ~24 → ~16 ms).
+   */
+  private samples(live: readonly number[]): string[][] {
+    const positions = this.columns.map((column) => column.column);
+    const samples = positions.map((): string[] => []);
+    let open = positions.length;
+    for (let at = 0; at < live.length && open > 0; at += 1) {
+      const row = this.rows[live[at] ?? -1] ?? [];
+      for (let column = 0; column < positions.length; column += 1) {
+        const list = samples[column] ?? [];
+        if (list.length === sampleCount) continue;
+        const cell = (row[positions[column] ?? -1] ?? '').trim();
+        if (cell === '' || list.includes(cell)) continue;
+        list.push(cell);
+        if (list.length === sampleCount) open -= 1;
+      }
+    }
+    return samples;
   }
 
   /** `count` rows from `start` of the rows in the import (or of those with errors). */
