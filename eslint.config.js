@@ -34,7 +34,11 @@ const zone = (target, from, message, except) => ({
 const productionZones = [
   ...Object.entries(areas).flatMap(([area, forbidden]) =>
     forbidden.map((other) =>
-      zone(area, other, `src/${area} must not import src/${other} (layers: docs/decisions/020-generic-batch-workspace.md).`),
+      zone(
+        area,
+        other,
+        `src/${area} must not import src/${other} (layers: docs/decisions/020-generic-batch-workspace.md).`,
+      ),
     ),
   ),
   ...features.flatMap((feature) => [
@@ -59,7 +63,9 @@ const productionZones = [
   ),
 ];
 const testZones = productionZones.filter(
-  (z) => z.from !== './src/test-support' && !/\/(server|sandbox|node|cli|core|shared|features)$/.test(z.from),
+  (z) =>
+    z.from !== './src/test-support' &&
+    !/\/(server|sandbox|node|cli|core|shared|features)$/.test(z.from),
 );
 const layerRules = [
   {
@@ -83,7 +89,17 @@ const layerRules = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist', 'build', 'node_modules', 'data', 'test-results', 'playwright-report', 'coverage'] },
+  {
+    ignores: [
+      'dist',
+      'build',
+      'node_modules',
+      'data',
+      'test-results',
+      'playwright-report',
+      'coverage',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -101,11 +117,21 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/app/**/*.{ts,tsx}', 'src/core/**/*.{ts,tsx}', 'src/features/**/*.{ts,tsx}', 'src/shared/**/*.{ts,tsx}'],
+    files: [
+      'src/app/**/*.{ts,tsx}',
+      'src/core/**/*.{ts,tsx}',
+      'src/features/**/*.{ts,tsx}',
+      'src/shared/**/*.{ts,tsx}',
+    ],
     ...jsxA11y.flatConfigs.recommended,
   },
   {
-    files: ['src/app/**/*.{ts,tsx}', 'src/core/**/*.{ts,tsx}', 'src/features/**/*.{ts,tsx}', 'src/shared/**/*.{ts,tsx}'],
+    files: [
+      'src/app/**/*.{ts,tsx}',
+      'src/core/**/*.{ts,tsx}',
+      'src/features/**/*.{ts,tsx}',
+      'src/shared/**/*.{ts,tsx}',
+    ],
     rules: {
       // A scrollable region (wide table, JSON) must be reachable by keyboard to be scrolled:
       // role="region" + aria-label + tabIndex={0}, as WCAG 2.1.1 and axe's

@@ -6,7 +6,11 @@ import type { RequisitionForm } from '../../domain';
 import { fieldRevalidationResolver } from './field-revalidation';
 
 const options = (names: string[]) =>
-  ({ names, fields: {}, shouldUseNativeValidation: false }) as unknown as ResolverOptions<RequisitionForm>;
+  ({
+    names,
+    fields: {},
+    shouldUseNativeValidation: false,
+  }) as unknown as ResolverOptions<RequisitionForm>;
 
 const form = (): RequisitionForm => {
   const values = requisitionFormDefaults();

@@ -60,7 +60,9 @@ export function fieldRevalidationResolver<S extends z.ZodObject>(
   // The schema's own checks (zod 4's definition is public to libraries: zod.dev/library-authors)
   // on a value taken as it is.
   const checks = (schema._zod.def.checks ?? []) as z.core.$ZodCheck<z.output<S>>[];
-  const checksOnly = zodResolver(z.custom<z.output<S>>().check(...checks)) as unknown as FormResolver;
+  const checksOnly = zodResolver(
+    z.custom<z.output<S>>().check(...checks),
+  ) as unknown as FormResolver;
   const plainlyShaped = shapeConformance(schema);
   return (values, context, options) =>
     options.names?.length === 1 && plainlyShaped(values)
