@@ -18,6 +18,7 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { chromium } from '@playwright/test';
 import { existsSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -236,6 +237,8 @@ export async function runImportBench(): Promise<ImportBenchResult> {
   const peer = await startImportPeerPage();
   const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
   try {
+    // Printed with the figures: on a shared machine, how busy it was says how far to trust them.
+    const loadAtStart = loadavg()[0] ?? 0;
     const samples: Record<string, number[]> = {};
     const add = (name: string, value: number) => (samples[name] ??= []).push(value);
     const steps: Record<string, number[]> = {};
@@ -300,6 +303,9 @@ export async function runImportBench(): Promise<ImportBenchResult> {
 
     console.log(
       `\nImport: ${sheet.rows.toLocaleString('en-US')}-row CSV (${(sheet.bytes / 1e6).toFixed(1)} MB, ${sheet.rowsWithErrors} rows with errors), Chromium, ${CPU_THROTTLE}× CPU throttle on each page's main thread (workers unthrottled, both alike), medians (min–max) of ${ROUNDS} interleaved rounds; ms`,
+    );
+    console.log(
+      `Machine: ${availableParallelism()} cores, load average (1 min) ${loadAtStart.toFixed(2)} at the start, ${(loadavg()[0] ?? 0).toFixed(2)} at the end (its own work counts in it)`,
     );
     console.log(
       formatTable([
