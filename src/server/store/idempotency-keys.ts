@@ -51,7 +51,8 @@ export function createIdempotencyKeysTable(db: PortalSqlite): void {
     `);
 }
 
-interface KeyRow {
+/** A key's row as both databases return it. */
+export interface KeyRow {
   fingerprint: string;
   state: string;
   created_at: number;
@@ -70,6 +71,23 @@ export function parseHeaders(text: string | null): Record<string, string> {
     }
   }
   return headers;
+}
+
+/** What a key's row says: in flight, settled with its answer, or unknown. */
+export function toKeyRecord(row: KeyRow): KeyRecord {
+  const base = { fingerprint: row.fingerprint, createdAt: Number(row.created_at) };
+  if (row.state === 'settled' && row.status !== null) {
+    return {
+      ...base,
+      state: 'settled',
+      outcome: {
+        status: row.status,
+        headers: parseHeaders(row.headers),
+        body: row.body ?? Buffer.alloc(0),
+      },
+    };
+  }
+  return { ...base, state: row.state === 'in_flight' ? 'in_flight' : 'unknown' };
 }
 
 /** The SQLite store: each method one prepared statement (prepared once, at start). */
@@ -102,20 +120,7 @@ export function createIdempotencyKeyStore(db: PortalSqlite): IdempotencyKeyStore
     },
     async find(key) {
       const row = statements.find.get(key);
-      if (!row) return undefined;
-      const base = { fingerprint: row.fingerprint, createdAt: Number(row.created_at) };
-      if (row.state === 'settled' && row.status !== null) {
-        return {
-          ...base,
-          state: 'settled',
-          outcome: {
-            status: row.status,
-            headers: parseHeaders(row.headers),
-            body: row.body ?? Buffer.alloc(0),
-          },
-        };
-      }
-      return { ...base, state: row.state === 'in_flight' ? 'in_flight' : 'unknown' };
+      return row ? toKeyRecord(row) : undefined;
     },
     async settle(key, outcome, now) {
       statements.settle.run(

@@ -24,11 +24,21 @@ export interface SessionStore {
   purgeExpired(idleCutoff: number, createdCutoff: number): Promise<number>;
 }
 
-interface SessionRow {
+/** A session's row as both databases return it. */
+export interface SessionRow {
   user_id: string;
   csrf_token: string;
   created_at: number;
   last_seen_at: number;
+}
+
+export function toSession(row: SessionRow): StoredSession {
+  return {
+    userId: row.user_id,
+    csrfToken: row.csrf_token,
+    createdAt: row.created_at,
+    lastSeenAt: row.last_seen_at,
+  };
 }
 
 export function createSessionStore(db: PortalSqlite): SessionStore {
@@ -61,14 +71,7 @@ export function createSessionStore(db: PortalSqlite): SessionStore {
     },
     async find(idHash) {
       const row = statements.find.get(idHash);
-      return row
-        ? {
-            userId: row.user_id,
-            csrfToken: row.csrf_token,
-            createdAt: row.created_at,
-            lastSeenAt: row.last_seen_at,
-          }
-        : undefined;
+      return row ? toSession(row) : undefined;
     },
     async touch(idHash, at) {
       statements.touch.run(at, idHash);

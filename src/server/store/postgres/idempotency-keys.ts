@@ -1,15 +1,10 @@
-import type { CallOutcome, IdempotencyKeyStore, KeyRecord } from '../idempotency-keys';
-import { parseHeaders } from '../idempotency-keys';
+import {
+  toKeyRecord,
+  type IdempotencyKeyStore,
+  type KeyRecord,
+  type KeyRow,
+} from '../idempotency-keys';
 import type { PortalPool } from './pool';
-
-interface KeyRow {
-  fingerprint: string;
-  state: string;
-  created_at: number;
-  status: number | null;
-  headers: string | null;
-  body: Buffer | null;
-}
 
 /**
  * The PostgreSQL store of idempotency keys: the same statements as the SQLite one. The insert's
@@ -34,17 +29,7 @@ export function createPostgresIdempotencyKeyStore(pool: PortalPool): Idempotency
         [key],
       );
       const row = rows[0];
-      if (!row) return undefined;
-      const base = { fingerprint: row.fingerprint, createdAt: row.created_at };
-      if (row.state === 'settled' && row.status !== null) {
-        const outcome: CallOutcome = {
-          status: row.status,
-          headers: parseHeaders(row.headers),
-          body: row.body ?? Buffer.alloc(0),
-        };
-        return { ...base, state: 'settled', outcome };
-      }
-      return { ...base, state: row.state === 'in_flight' ? 'in_flight' : 'unknown' };
+      return row ? toKeyRecord(row) : undefined;
     },
     async settle(key, outcome, now) {
       await pool.query(

@@ -1,12 +1,5 @@
-import type { SessionStore, StoredSession } from '../sessions';
+import { toSession, type SessionRow, type SessionStore, type StoredSession } from '../sessions';
 import type { PortalPool } from './pool';
-
-interface SessionRow {
-  user_id: string;
-  csrf_token: string;
-  created_at: number;
-  last_seen_at: number;
-}
 
 /** Sessions in PostgreSQL: one made by one process is valid on every other. */
 export function createPostgresSessionStore(pool: PortalPool): SessionStore {
@@ -24,14 +17,7 @@ export function createPostgresSessionStore(pool: PortalPool): SessionStore {
         [idHash],
       );
       const row = rows[0];
-      return row
-        ? {
-            userId: row.user_id,
-            csrfToken: row.csrf_token,
-            createdAt: row.created_at,
-            lastSeenAt: row.last_seen_at,
-          }
-        : undefined;
+      return row ? toSession(row) : undefined;
     },
     async touch(idHash, at) {
       await pool.query(
