@@ -112,6 +112,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   // Every answer under this prefix is recorded by one hook (decision 025), refusals included.
   const journal = (await journalOpening) ?? null;
   const tap = journal ? new ProxyTap(journal, `${app.prefix}/`, upstreamUrl) : null;
+  app.decorateRequest('journalNote', null);
   if (tap) app.addHook('onSend', tap.onSend);
 
   // undici straight, not @fastify/reply-from: the proxy buffers the answer anyway (it is
@@ -224,7 +225,8 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       note.itemCount = itemCount;
       note.idempotencyKey = key ?? null;
       note.url = `${upstream.origin}${basePath}${operation}${query}`;
-      note.replayOf = await tap.replayOf(request);
+      // Most calls are no replay: they skip the await (a promise and its turns each).
+      if (ProxyTap.isReplay(request)) note.replayOf = await tap.replayOf(request);
     }
 
     let outcome: CallOutcome;

@@ -62,6 +62,17 @@ export interface CallNote {
   late: LateAnswerToRecord | null;
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * The proxy's note on this call for the journal (ProxyTap.begin), null elsewhere. A property
+     * of the request rather than a WeakMap entry: every call's key in a WeakMap is an ephemeron
+     * the garbage collector must revisit, a cost the journal added to each proxied call.
+     */
+    journalNote: CallNote | null;
+  }
+}
+
 /** The outcome the journal records for a forwarded call's result. */
 export function noteAnswer(result: ForwardResult, replayed = false): NoteAnswer {
   if (result.kind === 'answered') {
@@ -144,8 +155,6 @@ function errorCodeOf(body: Buffer | null): string | null {
  * Recording is a push onto the journal's queue; nothing here waits.
  */
 export class ProxyTap {
-  private readonly notes = new WeakMap<FastifyRequest, CallNote>();
-
   constructor(
     private readonly journal: CallJournal,
     /** Where the proxy's routes are mounted, e.g. /api/vms/ */
@@ -168,8 +177,13 @@ export class ProxyTap {
       recorded: null,
       late: null,
     };
-    this.notes.set(request, note);
+    request.journalNote = note;
     return note;
+  }
+
+  /** Whether the call names the journal entry it re-sends (`X-Portal-Replay-Of`). */
+  static isReplay(request: FastifyRequest): boolean {
+    return header(request, replayOfHeader) !== undefined;
   }
 
   /**
@@ -210,7 +224,7 @@ export class ProxyTap {
   };
 
   private record(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
-    const note = this.notes.get(request);
+    const note = request.journalNote;
     const answer = note?.answer ?? null;
     const body = Buffer.isBuffer(request.body) ? request.body : null;
     const responseBody = payloadBytes(payload);
@@ -269,7 +283,7 @@ export class ProxyTap {
    * none ever comes, the entry stays as it was (failed: timeout), which is what happened.
    */
   lateAnswer(request: FastifyRequest, result: ForwardResult, latencyMs: number): void {
-    const note = this.notes.get(request);
+    const note = request.journalNote;
     if (!note || result.kind !== 'answered') return;
     const late: LateAnswerToRecord = {
       status: result.outcome.status,
