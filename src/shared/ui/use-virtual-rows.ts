@@ -29,6 +29,15 @@ export function useVirtualRows<T>({
       return row === undefined ? index : keyOf(row);
     },
     overscan,
+    measureElement: (element, entry, instance) => {
+      const box = entry?.borderBoxSize[0];
+      if (box) return Math.round(box.blockSize);
+      // A row just drawn: its size last known, or the estimate. Reading offsetHeight here (the
+      // library's default) forces a layout of the whole page in the middle of React's commit, for
+      // every mount; the ResizeObserver reports the real size at the frame's own layout instead.
+      const key = instance.options.getItemKey(instance.indexFromElement(element));
+      return instance.itemSizeCache.get(key) ?? estimatedPx;
+    },
   });
   const drawn = virtualizer.getVirtualItems();
   return {

@@ -1,9 +1,8 @@
-import { useDeferredValue, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { DateFormat } from '../../../domain';
 import type { BatchKind, WireItem } from '../model/batch-kind';
 
 const noProblems: readonly string[] = Object.freeze([]);
-const noWires: readonly WireItem[] = Object.freeze([]);
 /** Up to this many unchecked items are checked at once; more (a tray just loaded) in the background. */
 const checkedAtOnce = 20;
 
@@ -27,26 +26,52 @@ function check(kind: BatchKind, wires: readonly WireItem[], dateFormat: DateForm
   }
 }
 
+/** A background slice of checking stops after this long, so the page keeps drawing and answering. */
+const sliceMs = 8;
+
 /**
  * Each tray item's problems (its own validation, then problems across items such as a duplicate
  * reference), or null while it is still being checked. An item is validated once per version of
  * its payload: the result is kept with the payload object, which the tray replaces on every edit
  * and otherwise keeps, so a change to one item of 500 validates one item, and unchanged results
  * keep their identity (their rows do not re-render). A tray just loaded with many items is shown
- * at once and checked in a background render (`useDeferredValue`), so the page appears without
- * waiting for 500 validations; until then its items read "Checking" and it cannot be sent.
+ * at once and checked after the page has painted, in slices of a few milliseconds (one long
+ * task of 500 validations held up the page's first paint); until then its items read "Checking"
+ * and it cannot be sent.
  */
 export function useItemChecks(
   kind: BatchKind,
   wires: readonly WireItem[],
   dateFormat: DateFormat,
 ): ReadonlyArray<readonly string[] | null> {
-  const background = useDeferredValue(wires, noWires);
+  const [checkedRound, setCheckedRound] = useState(0);
+  useEffect(() => {
+    const cache = cacheFor(kind, dateFormat);
+    if (wires.every((wire) => cache.has(wire))) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const slice = () => {
+      const started = performance.now();
+      for (const wire of wires) {
+        if (cache.has(wire)) continue;
+        check(kind, [wire], dateFormat);
+        if (performance.now() - started > sliceMs) {
+          timer = setTimeout(slice, 0);
+          return;
+        }
+      }
+      setCheckedRound((round) => round + 1);
+    };
+    // After the next frame, so the tray's first paint never waits for its checks.
+    const frame = requestAnimationFrame(() => (timer = setTimeout(slice, 0)));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [kind, wires, dateFormat]);
   return useMemo(() => {
     const cache = cacheFor(kind, dateFormat);
     const unchecked = wires.filter((wire) => !cache.has(wire));
     if (unchecked.length <= checkedAtOnce) check(kind, unchecked, dateFormat);
-    if (background === wires) check(kind, wires, dateFormat);
     const across = kind.batchProblems?.(wires) ?? new Map<number, string>();
     return wires.map((wire, index) => {
       const problems = cache.get(wire);
@@ -54,5 +79,7 @@ export function useItemChecks(
       const acrossProblem = across.get(index);
       return acrossProblem ? [...problems, acrossProblem] : problems;
     });
-  }, [kind, wires, background, dateFormat]);
+    // checkedRound is no input of the body: it says the background slices have filled the cache.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [kind, wires, dateFormat, checkedRound]);
 }
