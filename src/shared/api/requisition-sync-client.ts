@@ -72,6 +72,14 @@ function syncWorker(): Worker | null {
   return worker;
 }
 
+/**
+ * Starts the worker (its script loaded and run, the browser's copy opened) ahead of the first
+ * sync, while the page that will ask for the list is still rendering.
+ */
+export function startRequisitionSync(): void {
+  syncWorker()?.postMessage({ id: 0, warm: true });
+}
+
 export function runSync(
   request: SyncRequest,
   onStored?: (records: RequisitionRecord[]) => void,

@@ -3,6 +3,7 @@ import type { RequisitionRecord } from '../../domain';
 import type { WorkerMessage } from './requisition-sync-client';
 import type { SyncRequest } from './requisition-sync';
 import { dropCopiesInMemory, syncRequisitions } from './requisition-sync';
+import { openRequisitionCopies } from '../storage/requisition-cache';
 
 /** Records per message: each is taken in by the page as one short task. */
 const chunkSize = 250;
@@ -12,8 +13,13 @@ const post = (message: WorkerMessage) => scope.postMessage(message);
 
 scope.addEventListener(
   'message',
-  (event: MessageEvent<{ id: number; request?: SyncRequest; forget?: true }>) => {
-    const { id, request, forget } = event.data;
+  (event: MessageEvent<{ id: number; request?: SyncRequest; forget?: true; warm?: true }>) => {
+    const { id, request, forget, warm } = event.data;
+    if (warm) {
+      // The page is still rendering: open the browser's copy now, so the first read need not.
+      void openRequisitionCopies();
+      return;
+    }
     if (forget) {
       // The page removes the stored copies; the worker forgets what it holds.
       dropCopiesInMemory();

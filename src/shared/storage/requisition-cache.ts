@@ -24,6 +24,11 @@ const database = lazyDatabase<CacheSchema>('vms-portal-requisitions', 1, (db) =>
   db.createObjectStore('copies', { keyPath: 'scope' });
 });
 
+/** Opens the database ahead of the first read (a worker warming up while its page renders). */
+export async function openRequisitionCopies(): Promise<void> {
+  await database();
+}
+
 /** The copy of `scope`, or null when there is none (or IndexedDB cannot be used). */
 export async function readRequisitionCopy(
   scope: string,
