@@ -101,6 +101,9 @@ test('2,000 requisitions: listed from a local copy, searched, sorted, amended; a
     calls.length = 0;
     await page.reload();
     await expect(status).toHaveText(`${total.toLocaleString('en-US')} requisitions shown.`);
+    // The stored copy shows first; the refresh that follows it has ended (and stored the changes)
+    // when the button reads "Refresh" again.
+    await expect(page.getByRole('button', { name: 'Refresh', exact: true })).toBeEnabled();
     expect(calls).toHaveLength(1);
     expect(calls[0]?.query.get('filterfield')).toBe('Req_Updated_Date_Time');
     expect(calls[0]?.query.get('filteroperator')).toBe('>=');

@@ -106,8 +106,10 @@ export async function syncRequisitions(
     for (const record of updated) base.byId.set(record.reqId, record);
     const newest = newestOf(updated, base.newest);
     if (updated.length > 0) {
-      // A copy that could not be saved is simply loaded again next time.
-      void writeRequisitionCopy(scope, { source, fullAt: base.fullAt }, updated, {
+      // Stored before the page is told: a reload right after the changes show finds them in the
+      // copy (a few records: a short write). A copy that could not be saved is simply loaded
+      // again next time.
+      await writeRequisitionCopy(scope, { source, fullAt: base.fullAt }, updated, {
         replace: false,
       }).catch(() => undefined);
     }
