@@ -1,6 +1,43 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+
+/** V8's explicit compile hint (Chrome 136+): compile every function of this file eagerly. */
+const compileHint = '//# allFunctionsCalledOnLoad';
+
+/**
+ * Marks the chunks a page runs as it starts (the entry, and the chunks named in `names`) with
+ * V8's explicit compile hint, as their first line. Without it V8 compiles each function on the
+ * main thread the first time it is called: on the requisition form page that was ~165 ms of a
+ * ~300 ms first render at a 4x CPU throttle (Chromium trace, V8.CompileCode). With it the
+ * functions are compiled as the file streams in, on a background thread. Browsers without the
+ * feature read a comment. The source maps are shifted by the line added.
+ */
+function compileHints(names: readonly string[]): Plugin {
+  return {
+    name: 'portal:compile-hints',
+    apply: 'build',
+    enforce: 'post',
+    // After Vite's own generateBundle, which puts its preload map at the top of the entry.
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        for (const chunk of Object.values(bundle)) {
+          if (chunk.type !== 'chunk' || !(chunk.isEntry || names.includes(chunk.name))) continue;
+          chunk.code = `${compileHint}\n${chunk.code}`;
+          if (chunk.map) chunk.map.mappings = `;${chunk.map.mappings}`;
+          const mapAsset = bundle[`${chunk.fileName}.map`];
+          if (mapAsset?.type === 'asset' && typeof mapAsset.source === 'string') {
+            const map = JSON.parse(mapAsset.source) as { mappings: string };
+            map.mappings = `;${map.mappings}`;
+            mapAsset.source = JSON.stringify(map);
+          }
+        }
+      },
+    },
+  };
+}
 
 /**
  * The server tests that run a second time on PostgreSQL: every test of the portal's behaviour
@@ -24,7 +61,8 @@ const workspaceModule =
   /[\\/]src[\\/](domain|shared|core[\\/]batch|features[\\/]requisitions)[\\/]|[\\/]node_modules[\\/](react-hook-form|@hookform|@tanstack[\\/](react-virtual|virtual-core))[\\/]/;
 
 export default defineConfig(({ command }) => ({
-  plugins: [react()],
+  // The chunks every page load runs get V8's eager-compile hint (compileHints above).
+  plugins: [react(), compileHints(['workspace', 'zod'])],
   resolve: {
     // React Router 7's package exports point only at its development build, whose warnings are
     // always on (remix-run/react-router#14102, open); its production build sits beside it. The
