@@ -8,7 +8,8 @@ import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 export function lazyDatabase<S extends DBSchema>(
   name: string,
   version: number,
-  upgrade: (db: IDBPDatabase<S>) => void,
+  /** Makes the stores; `oldVersion` is 0 for a new database. */
+  upgrade: (db: IDBPDatabase<S>, oldVersion: number) => void,
 ): () => Promise<IDBPDatabase<S> | null> {
   let opened: Promise<IDBPDatabase<S> | null> | null = null;
   return () => {
@@ -16,7 +17,7 @@ export function lazyDatabase<S extends DBSchema>(
       if (typeof indexedDB === 'undefined') return null;
       try {
         return await openDB<S>(name, version, {
-          upgrade: (db) => upgrade(db),
+          upgrade: (db, oldVersion) => upgrade(db, oldVersion),
           blocking(_current, _next, event) {
             (event.target as IDBDatabase).close();
             opened = null;
