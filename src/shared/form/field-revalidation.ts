@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { Resolver } from 'react-hook-form';
+import { toNestErrors, validateFieldsNatively } from '@hookform/resolvers';
+import type { FieldError, Resolver } from 'react-hook-form';
 import { z } from 'zod';
 
 type Conformance = (value: unknown) => boolean;
@@ -41,6 +42,10 @@ function shapeConformance(schema: z.core.$ZodType): Conformance {
   return never;
 }
 
+/** Whether a problem at `path` is one react-hook-form shows for the field `name`. */
+const concerns = (path: string, name: string) =>
+  path === name || path.startsWith(`${name}.`) || name.startsWith(`${path}.`);
+
 /**
  * zodResolver for a form schema made of an object's shape and checks on the whole (the domain's
  * rules in a superRefine), cheaper while the user types. When react-hook-form re-validates one
@@ -50,6 +55,11 @@ function shapeConformance(schema: z.core.$ZodType): Conformance {
  * same as a full parse finds (the checks run only on a value whose shape parsed), for less than
  * half the time per keystroke in a 100-field form. Submits and `trigger()` of the whole form parse
  * everything, as does any value that is not plainly of the shape.
+ *
+ * For one field, the answer holds that field's problems and, when the form has others, one of
+ * them: react-hook-form reads only the field's own error from it, and whether the answer has any
+ * error (its `isValid`). Turning every problem of a form with the error summary open into
+ * react-hook-form's nested errors on each keystroke was most of the resolver's cost.
  */
 export function fieldRevalidationResolver<S extends z.ZodObject>(
   schema: S,
@@ -60,12 +70,24 @@ export function fieldRevalidationResolver<S extends z.ZodObject>(
   // The schema's own checks (zod 4's definition is public to libraries: zod.dev/library-authors)
   // on a value taken as it is.
   const checks = (schema._zod.def.checks ?? []) as z.core.$ZodCheck<z.output<S>>[];
-  const checksOnly = zodResolver(
-    z.custom<z.output<S>>().check(...checks),
-  ) as unknown as FormResolver;
+  const checksOnly = z.custom<z.output<S>>().check(...checks);
   const plainlyShaped = shapeConformance(schema);
-  return (values, context, options) =>
-    options.names?.length === 1 && plainlyShaped(values)
-      ? checksOnly(values, context, options)
-      : whole(values, context, options);
+  return async (values, context, options) => {
+    const name = options.names?.length === 1 ? options.names[0] : undefined;
+    if (name === undefined || !plainlyShaped(values)) return whole(values, context, options);
+    const result = await checksOnly.safeParseAsync(values);
+    if (result.success) {
+      if (options.shouldUseNativeValidation) validateFieldsNatively({}, options);
+      return { values: result.data, errors: {} };
+    }
+    const errors: Record<string, FieldError> = {};
+    let other = false;
+    for (const issue of result.error.issues) {
+      const path = issue.path.join('.');
+      if (concerns(path, name) ? path in errors : other) continue;
+      if (!concerns(path, name)) other = true;
+      errors[path] = { type: issue.code, message: issue.message };
+    }
+    return { values: {}, errors: toNestErrors(errors, options) };
+  };
 }
