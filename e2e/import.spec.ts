@@ -205,3 +205,106 @@ test('columns mapped by hand and saved as a template map a second file with the 
   await expect(summary(page)).toHaveText('5 rows · 5 ready · 0 with errors');
   await expect(page.getByText('Columns: 10 of 11 matched · template “Weekly sheet”')).toBeVisible();
 });
+
+/** A sheet of `rows` valid requisitions, row n titled "Role n", with one error at `badRow`. */
+function scrollSheet(id: string, rows: number, badRow: number): Buffer {
+  const header = [
+    'Job title',
+    'Number of openings',
+    'Client internal req',
+    'Engagement type',
+    'Req class ID',
+    'Hours per day',
+    'Days per week',
+    'Short description',
+    'Requisition owner ID',
+    'Start date',
+  ];
+  const lines = [header.join(',')];
+  for (let n = 0; n < rows; n += 1)
+    lines.push(
+      [
+        `Role ${n}`,
+        '1',
+        `SCR-${id}-${n}`,
+        '1',
+        '101',
+        '8',
+        n === badRow ? '9' : '5',
+        `Description ${n}`,
+        'mreyes',
+        '2027-03-01',
+      ].join(','),
+    );
+  return Buffer.from(`${lines.join('\n')}\n`, 'utf8');
+}
+
+test('a 20,000-row import scrolls with every drawn row showing its own cells, and a far row is fixed in place', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const id = runId();
+  const rows = 20_000;
+  const badRow = 15_000;
+  await page.goto('/requisitions/import');
+  await page
+    .getByLabel('Choose a file')
+    .setInputFiles({
+      name: 'long.csv',
+      mimeType: 'text/csv',
+      buffer: scrollSheet(id, rows, badRow),
+    });
+  await expect(summary(page)).toHaveText('20,000 rows · 19,999 ready · 1 with errors', {
+    timeout: 60_000,
+  });
+  const region = grid(page, 'long.csv');
+
+  /** Every row drawn with its cells: its number, and the values of its title and req cells. */
+  const drawn = () =>
+    region.evaluate((box) =>
+      [...box.querySelectorAll('tbody tr[aria-rowindex]')].map((row) => ({
+        position: Number(row.getAttribute('data-index')),
+        number: Number(row.querySelector('th')?.textContent?.trim()),
+        title: row.querySelectorAll('td button')[0]?.textContent ?? '',
+        req: row.querySelectorAll('td button')[2]?.textContent ?? '',
+      })),
+    );
+  /** The rows in view after scrolling to `fraction` of the grid, once drawn. */
+  async function scrollTo(fraction: number) {
+    const top = await region.evaluate((box, at) => {
+      box.scrollTop = (box.scrollHeight - box.clientHeight) * at;
+      return box.scrollTop;
+    }, fraction);
+    // The row at the top of the view: rows are 44 px, the one error row (below 15,000) 84.
+    const expectedFirst = Math.min(Math.floor(top / 44), rows - 1);
+    await expect
+      .poll(async () => {
+        const now = await drawn();
+        return now.some((row) => Math.abs(row.position - expectedFirst) <= 1);
+      })
+      .toBe(true);
+    const now = await drawn();
+    // Recycled rows show their own cells, never a row scrolled past.
+    for (const row of now) {
+      expect(row.number).toBe(row.position + 2);
+      expect(row.title).toBe(`Role ${row.position}`);
+      expect(row.req).toBe(`SCR-${id}-${row.position}`);
+    }
+    expect(now.length).toBeGreaterThan(5);
+    return now;
+  }
+  for (const fraction of [0.25, 0.5, 0.7, 1, 0.1, 0.5004]) await scrollTo(fraction);
+
+  // The row with the error, far down: scrolled to, fixed in place, checked again.
+  await region.evaluate((box, y) => {
+    box.scrollTop = y;
+  }, badRow * 44);
+  const days = cell(page, 'Days per week', badRow + 2);
+  await expect(days).toHaveAccessibleName(`Days per week, row ${badRow + 2}: 9`);
+  await expect(region.locator('.import-cell__error')).toHaveText([/^Days per week must be/]);
+  await editCell(page, 'Days per week', badRow + 2, '4');
+  await expect(summary(page)).toHaveText('20,000 rows · 20,000 ready · 0 with errors');
+  await expect(days).toHaveAccessibleName(`Days per week, row ${badRow + 2}: 4`);
+  await expect(region.locator('.import-cell__error')).toHaveCount(0);
+  await scrollTo(0.3);
+});

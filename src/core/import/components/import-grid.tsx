@@ -1,5 +1,5 @@
 import type { KeyboardEvent } from 'react';
-import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { memo, startTransition, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { SheetIssue } from '../../../domain';
 import { importWorker } from '../api/import-worker';
 import type { ColumnSummary, GridRow } from '../model/import-table';
@@ -129,14 +129,11 @@ export function ImportGrid({
     };
   }, []);
   const overscan = 1;
-  const drawnFirst = total === 0 ? 0 : Math.max(0, rowAtY(view.top) - overscan);
-  const drawnLast =
+  const wantedFirst = total === 0 ? 0 : Math.max(0, rowAtY(view.top) - overscan);
+  const wantedLast =
     total === 0 ? -1 : Math.min(total - 1, rowAtY(view.top + view.height) + overscan);
-  const drawn: Array<{ index: number; key: number }> = [];
-  for (let index = drawnFirst; index <= drawnLast; index += 1) drawn.push({ index, key: index });
-  const first = drawnFirst;
-  const last = Math.max(drawnFirst, drawnLast);
-
+  const first = wantedFirst;
+  const last = Math.max(wantedFirst, wantedLast);
   // The blocks in view, fetched again whenever the rows may have changed; until they come, the
   // rows fetched before stay drawn (no flicker after an edit).
   const firstBlock = Math.floor(first / blockSize);
@@ -151,11 +148,16 @@ export function ImportGrid({
       void worker.window(block * blockSize, blockSize, onlyErrors).then(
         ({ rows }) => {
           pending.current.delete(want);
-          setBlocks((current) => {
-            const map = current.tag === tag ? new Map(current.rows) : new Map<number, GridRow[]>();
-            map.set(block, rows);
-            return { tag, rows: map };
-          });
+          // Drawn as a transition: React builds the rows in slices of a few milliseconds, so a
+          // block that arrives while the grid scrolls is no long task.
+          startTransition(() =>
+            setBlocks((current) => {
+              const map =
+                current.tag === tag ? new Map(current.rows) : new Map<number, GridRow[]>();
+              map.set(block, rows);
+              return { tag, rows: map };
+            }),
+          );
         },
         () => pending.current.delete(want),
       );
@@ -165,16 +167,54 @@ export function ImportGrid({
   const rowAt = (position: number): GridRow | undefined =>
     blocks.rows.get(Math.floor(position / blockSize))?.[position % blockSize];
 
+  // The rows drawn: those in view once their blocks have come. Until then the rows drawn before
+  // stay as they were (out of view, so the view shows blank for a frame or two): drawing
+  // placeholders and then the rows would build every row twice as the grid scrolls.
+  const has = (from: number, to: number) => {
+    for (let block = Math.floor(from / blockSize); block <= Math.floor(to / blockSize); block += 1)
+      if (!blocks.rows.has(block)) return false;
+    return true;
+  };
+  const [shown, setShown] = useState<{ first: number; last: number } | null>(null);
+  const ready = total > 0 && has(wantedFirst, wantedLast);
+  if (ready && (shown?.first !== wantedFirst || shown.last !== wantedLast))
+    setShown({ first: wantedFirst, last: wantedLast });
+  const keep = !ready && shown !== null && shown.last < total && has(shown.first, shown.last);
+  const drawnFirst = keep ? shown.first : wantedFirst;
+  const drawnLast = keep ? shown.last : wantedLast;
+  const waiting = drawnFirst !== wantedFirst || drawnLast !== wantedLast;
+  // Keys by place modulo the most rows a view holds: a row scrolled out hands its slot, and its
+  // elements, to the row scrolled in, so React updates cells in place instead of building rows.
+  const slots = Math.ceil(view.height / rowPx) + 2 * overscan + 2;
+  const drawnCount = drawnLast - drawnFirst + 1;
+  const keyOf = (index: number) => (drawnCount <= slots ? index % slots : index);
+
   const before = offset(drawnFirst);
   const after = offset(total) - offset(drawnLast + 1);
   const width = columns.length + 1 + (otherProblems ? 1 : 0);
-  const mapped = new Set(columns.map((column) => column.key));
 
-  const commit = async (row: GridRow, column: number, value: string) => {
-    setEditing(null);
-    if (value === (row.cells[column] ?? '')) return;
-    await onEdit(row.index, column, value);
-  };
+  const rowsToDraw: number[] = [];
+  for (let index = drawnFirst; index <= drawnLast; index += 1) rowsToDraw.push(index);
+
+  // What a row may do, behind one object that never changes: a row is drawn again only when its
+  // own data, choice or editing changes, not whenever the grid scrolls.
+  const latest = useRef({ onSelect, onEdit });
+  useEffect(() => {
+    latest.current = { onSelect, onEdit };
+  });
+  const actions = useMemo<RowActions>(
+    () => ({
+      select: (index, chosen) => latest.current.onSelect(index, chosen),
+      startEdit: (index, column) => setEditing({ index, column }),
+      stopEdit: () => setEditing(null),
+      commit: async (row, column, value) => {
+        setEditing(null);
+        if (value === (row.cells[column] ?? '')) return;
+        await latest.current.onEdit(row.index, column, value);
+      },
+    }),
+    [],
+  );
 
   return (
     <div
@@ -185,7 +225,7 @@ export function ImportGrid({
       // The rows scroll in this box: keyboard users reach it to scroll.
       tabIndex={0}
     >
-      <table className="import-grid__table" aria-rowcount={total + 1}>
+      <table className="import-grid__table" aria-rowcount={total + 1} aria-busy={waiting}>
         <thead>
           <tr>
             <th scope="col" className="import-grid__row-head">
@@ -213,93 +253,28 @@ export function ImportGrid({
               <td colSpan={width} className="import-grid__spacer" style={{ height: before }} />
             </tr>
           ) : null}
-          {drawn.map((item) => {
-            const row = rowAt(item.index);
+          {rowsToDraw.map((index) => {
+            const row = rowAt(index);
             if (!row)
               return (
-                <tr key={item.key} data-index={item.index} className="import-grid__row">
+                <tr key={keyOf(index)} data-index={index} className="import-grid__row">
                   <td colSpan={width} className="import-grid__loading">
                     Loading…
                   </td>
                 </tr>
               );
-            const byField = new Map<string, SheetIssue>(
-              row.errors.map((issue) => [issue.field, issue]),
-            );
-            const others = row.errors.filter((issue) => !mapped.has(issue.field));
             return (
-              <tr
-                key={item.key}
-                data-index={item.index}
-                aria-rowindex={item.index + 2}
-                className={
-                  row.errors.length > 0
-                    ? 'import-grid__row import-grid__row--error'
-                    : 'import-grid__row'
-                }
-              >
-                <th scope="row" className="import-grid__row-head">
-                  <label>
-                    <input
-                      type="checkbox"
-                      checked={selected.has(row.index)}
-                      onChange={(event) => onSelect(row.index, event.target.checked)}
-                      aria-label={`Select row ${row.rowNumber}`}
-                    />{' '}
-                    {row.rowNumber}
-                  </label>
-                </th>
-                {columns.map((column) => {
-                  const value = row.cells[column.column] ?? '';
-                  const issue = column.key ? byField.get(column.key) : undefined;
-                  const errorId = `${errorIdBase}-${row.index}-${column.column}`;
-                  const isEditing =
-                    editing?.index === row.index && editing.column === column.column;
-                  return (
-                    <td
-                      key={column.column}
-                      className={issue ? 'import-cell import-cell--error' : 'import-cell'}
-                    >
-                      {isEditing ? (
-                        <CellEditor
-                          label={`${column.label ?? column.header}, row ${row.rowNumber}`}
-                          value={value}
-                          describedBy={issue ? errorId : undefined}
-                          onDone={(next) =>
-                            next === null ? setEditing(null) : void commit(row, column.column, next)
-                          }
-                        />
-                      ) : (
-                        <button
-                          type="button"
-                          className="import-cell__value"
-                          aria-label={`${column.label ?? column.header}, row ${row.rowNumber}: ${value === '' ? 'blank' : value}`}
-                          aria-describedby={issue ? errorId : undefined}
-                          onClick={() => setEditing({ index: row.index, column: column.column })}
-                        >
-                          {value}
-                        </button>
-                      )}
-                      {issue ? (
-                        <span id={errorId} className="import-cell__error" title={issue.message}>
-                          {issue.message}
-                        </span>
-                      ) : null}
-                    </td>
-                  );
-                })}
-                {otherProblems ? (
-                  <td
-                    className={others.length > 0 ? 'import-cell import-cell--error' : 'import-cell'}
-                  >
-                    {others.map((issue) => (
-                      <span key={issue.field} className="import-cell__error" title={issue.message}>
-                        {issue.message}
-                      </span>
-                    ))}
-                  </td>
-                ) : null}
-              </tr>
+              <ImportGridRow
+                key={keyOf(index)}
+                position={index}
+                row={row}
+                columns={columns}
+                otherProblems={otherProblems}
+                chosen={selected.has(row.index)}
+                editingColumn={editing?.index === row.index ? editing.column : null}
+                errorIdBase={errorIdBase}
+                actions={actions}
+              />
             );
           })}
           {after > 0 ? (
@@ -312,6 +287,108 @@ export function ImportGrid({
     </div>
   );
 }
+
+interface RowActions {
+  select(index: number, chosen: boolean): void;
+  startEdit(index: number, column: number): void;
+  stopEdit(): void;
+  commit(row: GridRow, column: number, value: string): Promise<void>;
+}
+
+/** One row of the grid: its cells, each with its message when in error. */
+const ImportGridRow = memo(function ImportGridRow({
+  position,
+  row,
+  columns,
+  otherProblems,
+  chosen,
+  editingColumn,
+  errorIdBase,
+  actions,
+}: {
+  /** Its place among the rows listed (the file's, or those with errors). */
+  position: number;
+  row: GridRow;
+  columns: readonly ColumnSummary[];
+  otherProblems: boolean;
+  chosen: boolean;
+  editingColumn: number | null;
+  errorIdBase: string;
+  actions: RowActions;
+}) {
+  const byField = new Map<string, SheetIssue>(row.errors.map((issue) => [issue.field, issue]));
+  const others = otherProblems
+    ? row.errors.filter((issue) => !columns.some((column) => column.key === issue.field))
+    : [];
+  return (
+    <tr
+      data-index={position}
+      aria-rowindex={position + 2}
+      className={
+        row.errors.length > 0 ? 'import-grid__row import-grid__row--error' : 'import-grid__row'
+      }
+    >
+      <th scope="row" className="import-grid__row-head">
+        <label>
+          <input
+            type="checkbox"
+            checked={chosen}
+            onChange={(event) => actions.select(row.index, event.target.checked)}
+            aria-label={`Select row ${row.rowNumber}`}
+          />{' '}
+          {row.rowNumber}
+        </label>
+      </th>
+      {columns.map((column) => {
+        const value = row.cells[column.column] ?? '';
+        const issue = column.key ? byField.get(column.key) : undefined;
+        const errorId = `${errorIdBase}-${row.index}-${column.column}`;
+        const name = column.label ?? column.header;
+        return (
+          <td
+            key={column.column}
+            className={issue ? 'import-cell import-cell--error' : 'import-cell'}
+          >
+            {editingColumn === column.column ? (
+              <CellEditor
+                label={`${name}, row ${row.rowNumber}`}
+                value={value}
+                describedBy={issue ? errorId : undefined}
+                onDone={(next) =>
+                  next === null ? actions.stopEdit() : void actions.commit(row, column.column, next)
+                }
+              />
+            ) : (
+              <button
+                type="button"
+                className="import-cell__value"
+                aria-label={`${name}, row ${row.rowNumber}: ${value === '' ? 'blank' : value}`}
+                aria-describedby={issue ? errorId : undefined}
+                onClick={() => actions.startEdit(row.index, column.column)}
+              >
+                {value}
+              </button>
+            )}
+            {issue ? (
+              <span id={errorId} className="import-cell__error" title={issue.message}>
+                {issue.message}
+              </span>
+            ) : null}
+          </td>
+        );
+      })}
+      {otherProblems ? (
+        <td className={others.length > 0 ? 'import-cell import-cell--error' : 'import-cell'}>
+          {others.map((issue) => (
+            <span key={issue.field} className="import-cell__error" title={issue.message}>
+              {issue.message}
+            </span>
+          ))}
+        </td>
+      ) : null}
+    </tr>
+  );
+});
 
 /** A cell being edited: Enter or leaving keeps the value, Escape drops it (null). */
 function CellEditor({

@@ -1,5 +1,5 @@
 import type { DragEvent } from 'react';
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { catalogOf } from '../../../domain';
 import { useOrg } from '../../../shared/config/org-context';
@@ -35,7 +35,11 @@ export function ImportPage({ kind }: { kind: BatchKind }) {
     if (file) void session.open(file, file.name);
   };
 
-  const mappedColumns = summary?.columns.filter((column) => column.key !== null) ?? [];
+  // The same list while the summary is the same: the grid's rows are drawn again only when it changes.
+  const mappedColumns = useMemo(
+    () => summary?.columns.filter((column) => column.key !== null) ?? [],
+    [summary],
+  );
   const addable = summary ? Math.min(summary.valid, session.room) : 0;
 
   return (
