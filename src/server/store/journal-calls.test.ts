@@ -163,6 +163,41 @@ describe.each(journalDatabaseKinds)('the journal store in %s', (kind) => {
       expect(await ids()).toEqual([3, 2, 1]);
     });
 
+    it('gives each call of a large batch its own id, in order, with its own fields', async () => {
+      // More calls than one INSERT holds, and a last part of another size.
+      const batch = Array.from({ length: 41 }, (_, i) =>
+        call(i + 1, { idempotencyKey: `key-${i + 1}`, latencyMs: i + 1 }),
+      );
+      const late = {
+        call: { index: 37 },
+        status: 202,
+        latencyMs: 30_500,
+        headers: {},
+        body: body('{"batchid":"rb_late","received":1}'),
+        batchId: 'rb_late',
+      };
+      const written = await store.write(batch, [late]);
+      expect(written).toEqual(batch.map((_, i) => i + 1));
+      for (const id of [1, 16, 17, 32, 33, 38, 41]) {
+        expect(await store.get(id)).toMatchObject({
+          id,
+          at: new Date(start + id * 60_000).toISOString(),
+          idempotencyKey: `key-${id}`,
+          latencyMs: id,
+          requestBody: { text: `[{"clientinternalreq":"REQ-${id}"}]` },
+          responseBody: { text: `{"batchid":"rb_${id}","received":1}` },
+          lateAnswer: id === 38 ? { status: 202 } : null,
+        });
+      }
+      // Every new body is found by its words, the late answer's too.
+      expect(await ids({ q: 'REQ-38' })).toEqual([38]);
+      expect(await ids({ q: 'rb_41' })).toEqual([41]);
+      expect(await ids({ q: 'rb_late' })).toEqual([38]);
+      // Pruned but for the newest (SQLite numbers from 1 again when every call is pruned).
+      expect(await store.pruneOldest(40)).toBe(40);
+      expect(await store.write([call(1), call(2)], [])).toEqual([42, 43]);
+    });
+
     it('adds a late answer to a call written in the same transaction', async () => {
       const timedOut = { status: 504, outcome: 'failed', failure: 'timeout' } as const;
       const written = await store.write(

@@ -21,8 +21,23 @@ import {
 import type { PortalSqlite } from './portal-database';
 
 type Cell = string | number | null;
+
 /** journal_calls' 26 columns the INSERT gives (the id is SQLite's rowid), in its order. */
-type InsertValues = [number, ...Cell[]];
+const insertColumns = `at, operation, method, path, url, client_org_id, vendor_org_id, item_count,
+  batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
+  latency_ms, replay_of, unchecked, request_body, request_size, response_body, response_size,
+  response_headers, user_id, user_email`;
+const rowPlaceholders = `(${Array.from({ length: 26 }, () => '?').join(', ')})`;
+
+/**
+ * Most calls one INSERT writes. A statement's run (the crossing into better-sqlite3, its result
+ * object, SQLite's reset and step) is paid once however many rows it holds: for the proxy bench's
+ * calls, in batches of 48, one INSERT per 16 rows instead of one per row takes 1.5–2 µs a call off
+ * the store's 16–20 (decision 025, "Later: the store's INSERT"). Sixteen rows bind 416 values, far
+ * below SQLite's limit of 32,766; a batch's last few calls get a statement of their own size (at
+ * most sixteen statements, each prepared once).
+ */
+const rowsPerInsert = 16;
 
 /** Most rows one read returns for `related` and `replays`. */
 const relatedLimit = 1000;
@@ -46,15 +61,6 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
     ),
     index: db.prepare<[number | bigint, Buffer]>(
       'INSERT INTO journal_search (rowid, body) VALUES (?, ?)',
-    ),
-    // No id: an INTEGER PRIMARY KEY left out is the rowid, one more than the highest, so ids rise
-    // in the order calls are written.
-    insertCall: db.prepare<InsertValues>(
-      `INSERT INTO journal_calls (at, operation, method, path, url, client_org_id,
-         vendor_org_id, item_count, batch_id, idempotency_key, replayed, status, upstream_status,
-         outcome, error_code, failure, latency_ms, replay_of, unchecked, request_body,
-         request_size, response_body, response_size, response_headers, user_id, user_email)
-       VALUES (${Array.from({ length: 26 }, () => '?').join(', ')})`,
     ),
     late: db.prepare<[number, number, string, number | null, string | null, number]>(
       `UPDATE journal_calls SET late_status = ?, late_latency_ms = ?, late_headers = ?,
@@ -103,20 +109,44 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
   };
 
   /**
-   * The body's row id, storing it (and indexing it for search) the first time it is seen. `known`
-   * holds the ids found in this transaction: the recorder hands a repeated body over as the same
-   * object, so a batch of calls with one body looks it up once.
+   * The INSERT of `rows` calls, prepared on first use. No id: an INTEGER PRIMARY KEY left out is
+   * the rowid, one more than the highest, so ids rise in the order calls are written, and the rows
+   * of one INSERT get consecutive ids, the last of them its lastInsertRowid.
    */
-  function keep(body: BodyToKeep | null, known: Map<BodyToKeep, number>): number | null {
+  const insertCalls: Statement<[Cell[]]>[] = [];
+  function insertCallsOf(rows: number): Statement<[Cell[]]> {
+    let statement = insertCalls[rows];
+    if (!statement) {
+      statement = db.prepare<[Cell[]]>(
+        `INSERT INTO journal_calls (${insertColumns})
+         VALUES ${Array.from({ length: rows }, () => rowPlaceholders).join(', ')}`,
+      );
+      insertCalls[rows] = statement;
+    }
+    return statement;
+  }
+
+  /**
+   * What one transaction's writing has learned: the ids of the bodies it found or stored (the
+   * recorder hands a repeated body over as the same object, so a batch of calls with one body
+   * looks it up once), and the bodies it stored, still to index for search.
+   */
+  interface WriteTurn {
+    known: Map<BodyToKeep, number>;
+    toIndex: { id: number; kept: Buffer }[];
+  }
+
+  /** The body's row id, storing it the first time it is seen (indexed at the turn's end). */
+  function keep(body: BodyToKeep | null, turn: WriteTurn): number | null {
     if (body === null) return null;
-    const id = known.get(body);
+    const id = turn.known.get(body);
     if (id !== undefined) return id;
-    const stored = store(body);
-    known.set(body, stored);
+    const stored = store(body, turn);
+    turn.known.set(body, stored);
     return stored;
   }
 
-  function store(body: BodyToKeep): number {
+  function store(body: BodyToKeep, turn: WriteTurn): number {
     const found = statements.findBody.get(body.sha256);
     if (found) return found.id;
     const { data, compressed } = packBody(body.kept);
@@ -128,57 +158,76 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
       compressed,
       data,
     );
+    const id = Number(lastInsertRowid);
+    turn.toIndex.push({ id, kept: body.kept });
+    return id;
+  }
+
+  /**
+   * The search rows of the bodies a transaction stored, written after its calls. A statement
+   * that writes several rows opens a savepoint, and FTS5 writes out the terms it holds in memory
+   * at every savepoint: indexed as they came, a batch of new bodies was flushed to the index once
+   * per INSERT of calls, in small segments, instead of once at COMMIT.
+   */
+  function index(turn: WriteTurn): void {
     // The search index reads the bytes as UTF-8 text; no decoding in JavaScript.
-    statements.index.run(lastInsertRowid, body.kept);
-    return Number(lastInsertRowid);
+    for (const { id, kept } of turn.toIndex) statements.index.run(id, kept);
   }
 
   const writeAll = db.transaction(
     (records: readonly JournalRecord[], late: readonly JournalLateRecord[]) => {
       const ids: number[] = [];
-      const known = new Map<BodyToKeep, number>();
-      for (const record of records) {
-        // Positional: a named binding looks each of the 26 names up on every call.
-        const { lastInsertRowid } = statements.insertCall.run(
-          record.at,
-          record.operation,
-          record.method,
-          record.path,
-          record.url,
-          record.clientOrgId,
-          record.vendorOrgId,
-          record.itemCount,
-          record.batchId,
-          record.idempotencyKey,
-          record.replayed ? 1 : 0,
-          record.status,
-          record.upstreamStatus,
-          record.outcome,
-          record.errorCode,
-          record.failure,
-          record.latencyMs,
-          record.replayOf,
-          record.unchecked ? 1 : 0,
-          keep(record.requestBody, known),
-          record.requestBody?.size ?? null,
-          keep(record.responseBody, known),
-          record.responseBody?.size ?? null,
-          JSON.stringify(record.responseHeaders),
-          record.sentBy?.userId ?? null,
-          record.sentBy?.email ?? null,
-        );
-        ids.push(Number(lastInsertRowid));
+      const turn: WriteTurn = { known: new Map(), toIndex: [] };
+      const values: Cell[] = [];
+      for (let from = 0; from < records.length; from += rowsPerInsert) {
+        const rows = Math.min(rowsPerInsert, records.length - from);
+        values.length = 0;
+        for (const record of records.slice(from, from + rows)) {
+          // Positional: a named binding looks each of the 26 names up on every call.
+          values.push(
+            record.at,
+            record.operation,
+            record.method,
+            record.path,
+            record.url,
+            record.clientOrgId,
+            record.vendorOrgId,
+            record.itemCount,
+            record.batchId,
+            record.idempotencyKey,
+            record.replayed ? 1 : 0,
+            record.status,
+            record.upstreamStatus,
+            record.outcome,
+            record.errorCode,
+            record.failure,
+            record.latencyMs,
+            record.replayOf,
+            record.unchecked ? 1 : 0,
+            keep(record.requestBody, turn),
+            record.requestBody?.size ?? null,
+            keep(record.responseBody, turn),
+            record.responseBody?.size ?? null,
+            JSON.stringify(record.responseHeaders),
+            record.sentBy?.userId ?? null,
+            record.sentBy?.email ?? null,
+          );
+        }
+        const { lastInsertRowid } = insertCallsOf(rows).run(values);
+        const last = Number(lastInsertRowid);
+        for (let id = last - rows + 1; id <= last; id += 1) ids.push(id);
       }
       for (const answer of late) {
         statements.late.run(
           answer.status,
           answer.latencyMs,
           JSON.stringify(answer.headers),
-          keep(answer.body, known),
+          keep(answer.body, turn),
           answer.batchId,
           lateTargetId(answer, ids),
         );
       }
+      index(turn);
       return ids;
     },
   );
