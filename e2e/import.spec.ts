@@ -247,13 +247,11 @@ test('a 20,000-row import scrolls with every drawn row showing its own cells, an
   const rows = 20_000;
   const badRow = 15_000;
   await page.goto('/requisitions/import');
-  await page
-    .getByLabel('Choose a file')
-    .setInputFiles({
-      name: 'long.csv',
-      mimeType: 'text/csv',
-      buffer: scrollSheet(id, rows, badRow),
-    });
+  await page.getByLabel('Choose a file').setInputFiles({
+    name: 'long.csv',
+    mimeType: 'text/csv',
+    buffer: scrollSheet(id, rows, badRow),
+  });
   await expect(summary(page)).toHaveText('20,000 rows · 19,999 ready · 1 with errors', {
     timeout: 60_000,
   });

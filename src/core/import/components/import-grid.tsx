@@ -1,8 +1,13 @@
+/* eslint-disable jsx-a11y/no-redundant-roles, jsx-a11y/no-interactive-element-to-noninteractive-role --
+ * The grid's table elements are drawn as blocks and flex rows (app.css: a row redrawn lays out only
+ * itself), which drops their table semantics in some browsers' accessibility trees; the roles they
+ * have are given again explicitly so the grid stays a table to assistive technology. */
 import type { KeyboardEvent } from 'react';
 import { memo, startTransition, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { SheetIssue } from '../../../domain';
 import { importWorker } from '../api/import-worker';
 import type { ColumnSummary, GridRow } from '../model/import-table';
+import { filling, nextRowFill, noRowFill } from '../model/row-keys';
 import { groupDigits } from '../../../shared/lib/format';
 
 /** Rows fetched from the worker at a time. */
@@ -13,6 +18,11 @@ const blockSize = 100;
  */
 const rowPx = 44;
 const errorRowPx = 84;
+/**
+ * Rows whose cells change in one frame, at most: a jump changes every row drawn, and laying out
+ * ~13 rows of cells at once took 50-90 ms at a 4x slowed CPU (decision 024).
+ */
+const rowsPerFrame = 3;
 
 interface Blocks {
   tag: string;
@@ -183,11 +193,20 @@ export function ImportGrid({
   const drawnFirst = keep ? shown.first : wantedFirst;
   const drawnLast = keep ? shown.last : wantedLast;
   const waiting = drawnFirst !== wantedFirst || drawnLast !== wantedLast;
-  // Keys by place modulo the most rows a view holds: a row scrolled out hands its slot, and its
-  // elements, to the row scrolled in, so React updates cells in place instead of building rows.
-  const slots = Math.ceil(view.height / rowPx) + 2 * overscan + 2;
-  const drawnCount = drawnLast - drawnFirst + 1;
-  const keyOf = (index: number) => (drawnCount <= slots ? index % slots : index);
+  // Keys that move no element as the grid scrolls, and rows filled a few a frame after a jump
+  // (row-keys.ts): the frame counts up while rows are being filled.
+  const [frame, setFrame] = useState(0);
+  const [fill, setFill] = useState(noRowFill);
+  const nextFill = nextRowFill(fill, drawnFirst, drawnLast, frame, rowsPerFrame);
+  if (nextFill !== fill) setFill(nextFill);
+  const stillFilling = filling(nextFill);
+  useEffect(() => {
+    if (!stillFilling) return;
+    const id = requestAnimationFrame(() => setFrame((current) => current + 1));
+    return () => cancelAnimationFrame(id);
+  }, [stillFilling, frame]);
+  const keyOf = (index: number) => nextFill.keys.keys[index - drawnFirst] ?? -1 - index;
+  const showsOf = (index: number) => nextFill.shows[index - drawnFirst] ?? index;
 
   const before = offset(drawnFirst);
   const after = offset(total) - offset(drawnLast + 1);
@@ -225,14 +244,19 @@ export function ImportGrid({
       // The rows scroll in this box: keyboard users reach it to scroll.
       tabIndex={0}
     >
-      <table className="import-grid__table" aria-rowcount={total + 1} aria-busy={waiting}>
-        <thead>
-          <tr>
-            <th scope="col" className="import-grid__row-head">
+      <table
+        role="table"
+        className="import-grid__table"
+        aria-rowcount={total + 1}
+        aria-busy={waiting}
+      >
+        <thead role="rowgroup">
+          <tr role="row">
+            <th role="columnheader" scope="col" className="import-grid__row-head">
               Row
             </th>
             {columns.map((column) => (
-              <th scope="col" key={column.column}>
+              <th role="columnheader" scope="col" key={column.column}>
                 <span className="import-grid__label">{column.label}</span>
                 {column.header !== column.label ? (
                   <span className="import-grid__header">“{column.header}”</span>
@@ -244,21 +268,31 @@ export function ImportGrid({
                 ) : null}
               </th>
             ))}
-            {otherProblems ? <th scope="col">Other problems</th> : null}
+            {otherProblems ? (
+              <th role="columnheader" scope="col">
+                Other problems
+              </th>
+            ) : null}
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {before > 0 ? (
-            <tr aria-hidden="true">
-              <td colSpan={width} className="import-grid__spacer" style={{ height: before }} />
+            <tr role="row" aria-hidden="true">
+              <td
+                role="cell"
+                colSpan={width}
+                className="import-grid__spacer"
+                style={{ height: before }}
+              />
             </tr>
           ) : null}
           {rowsToDraw.map((index) => {
-            const row = rowAt(index);
+            const shows = showsOf(index);
+            const row = rowAt(shows);
             if (!row)
               return (
-                <tr key={keyOf(index)} data-index={index} className="import-grid__row">
-                  <td colSpan={width} className="import-grid__loading">
+                <tr role="row" key={keyOf(index)} data-index={index} className="import-grid__row">
+                  <td role="cell" colSpan={width} className="import-grid__loading">
                     Loading…
                   </td>
                 </tr>
@@ -266,8 +300,10 @@ export function ImportGrid({
             return (
               <ImportGridRow
                 key={keyOf(index)}
-                position={index}
+                position={shows}
                 row={row}
+                pending={shows !== index}
+                tall={Boolean((shows === index ? row : rowAt(index))?.errors.length)}
                 columns={columns}
                 otherProblems={otherProblems}
                 chosen={selected.has(row.index)}
@@ -278,8 +314,13 @@ export function ImportGrid({
             );
           })}
           {after > 0 ? (
-            <tr aria-hidden="true">
-              <td colSpan={width} className="import-grid__spacer" style={{ height: after }} />
+            <tr role="row" aria-hidden="true">
+              <td
+                role="cell"
+                colSpan={width}
+                className="import-grid__spacer"
+                style={{ height: after }}
+              />
             </tr>
           ) : null}
         </tbody>
@@ -296,18 +337,40 @@ interface RowActions {
 }
 
 /** One row of the grid: its cells, each with its message when in error. */
-const ImportGridRow = memo(function ImportGridRow({
+/**
+ * One row of the grid: its cells, each with its message when in error. The row and its cells are
+ * drawn apart: a row hidden or shown while a jump is filled (pending) changes its element alone.
+ */
+function ImportGridRow({
   position,
-  row,
-  columns,
-  otherProblems,
-  chosen,
-  editingColumn,
-  errorIdBase,
-  actions,
+  pending,
+  tall,
+  ...cells
 }: {
   /** Its place among the rows listed (the file's, or those with errors). */
   position: number;
+  /**
+   * Cells kept from before a jump, not yet this place's: hidden (and out of the accessibility
+   * tree) until filled, a frame or two later.
+   */
+  pending: boolean;
+  /** Whether the row at this place has errors: its height, filled or not. */
+  tall: boolean;
+} & RowCellsProps) {
+  return (
+    <tr
+      role="row"
+      data-index={position}
+      aria-rowindex={position + 2}
+      aria-hidden={pending || undefined}
+      className={`import-grid__row${tall ? ' import-grid__row--error' : ''}${pending ? ' import-grid__row--pending' : ''}`}
+    >
+      <RowCells {...cells} />
+    </tr>
+  );
+}
+
+interface RowCellsProps {
   row: GridRow;
   columns: readonly ColumnSummary[];
   otherProblems: boolean;
@@ -315,20 +378,25 @@ const ImportGridRow = memo(function ImportGridRow({
   editingColumn: number | null;
   errorIdBase: string;
   actions: RowActions;
-}) {
+}
+
+/** A row's header and cells: drawn again only when the row's data, choice or editing changes. */
+const RowCells = memo(function RowCells({
+  row,
+  columns,
+  otherProblems,
+  chosen,
+  editingColumn,
+  errorIdBase,
+  actions,
+}: RowCellsProps) {
   const byField = new Map<string, SheetIssue>(row.errors.map((issue) => [issue.field, issue]));
   const others = otherProblems
     ? row.errors.filter((issue) => !columns.some((column) => column.key === issue.field))
     : [];
   return (
-    <tr
-      data-index={position}
-      aria-rowindex={position + 2}
-      className={
-        row.errors.length > 0 ? 'import-grid__row import-grid__row--error' : 'import-grid__row'
-      }
-    >
-      <th scope="row" className="import-grid__row-head">
+    <>
+      <th role="rowheader" scope="row" className="import-grid__row-head">
         <label>
           <input
             type="checkbox"
@@ -346,6 +414,7 @@ const ImportGridRow = memo(function ImportGridRow({
         const name = column.label ?? column.header;
         return (
           <td
+            role="cell"
             key={column.column}
             className={issue ? 'import-cell import-cell--error' : 'import-cell'}
           >
@@ -378,7 +447,10 @@ const ImportGridRow = memo(function ImportGridRow({
         );
       })}
       {otherProblems ? (
-        <td className={others.length > 0 ? 'import-cell import-cell--error' : 'import-cell'}>
+        <td
+          role="cell"
+          className={others.length > 0 ? 'import-cell import-cell--error' : 'import-cell'}
+        >
           {others.map((issue) => (
             <span key={issue.field} className="import-cell__error" title={issue.message}>
               {issue.message}
@@ -386,7 +458,7 @@ const ImportGridRow = memo(function ImportGridRow({
           ))}
         </td>
       ) : null}
-    </tr>
+    </>
   );
 });
 
