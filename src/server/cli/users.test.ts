@@ -1,10 +1,11 @@
 import { testStoreEnv } from '../../test-support/postgres-server';
 import { queryTestDatabase } from '../../test-support/test-database';
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionStateSchema } from '../../domain/auth';
 import {
@@ -20,6 +21,11 @@ import { runUsersCli, type UsersCliIo } from './users';
 // Issue 15, point 1: accounts made and managed from the command line, on the portal's database.
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
+/**
+ * tsx's loader by its path: `--import tsx` is resolved from the child's working directory, a
+ * fresh temporary one with no node_modules above it.
+ */
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const password = 'correct horse battery staple';
 
 let dir: string;
@@ -64,7 +70,7 @@ function npmRunUsers(
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      ['--import', 'tsx', join(root, 'src/server/cli/users-main.ts'), ...args],
+      ['--import', tsxLoader, join(root, 'src/server/cli/users-main.ts'), ...args],
       {
         cwd: dir,
         env: { ...process.env, ...testStoreEnv({ PORTAL_DB: dbPath }) },
