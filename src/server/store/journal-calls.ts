@@ -1,5 +1,8 @@
 import type { Statement } from 'better-sqlite3';
 import {
+  callColumnCount,
+  callColumns,
+  callValues,
   entryPageSql,
   entrySelect,
   packBody,
@@ -22,12 +25,7 @@ import type { PortalSqlite } from './portal-database';
 
 type Cell = string | number | null;
 
-/** journal_calls' 26 columns the INSERT gives (the id is SQLite's rowid), in its order. */
-const insertColumns = `at, operation, method, path, url, client_org_id, vendor_org_id, item_count,
-  batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
-  latency_ms, replay_of, unchecked, request_body, request_size, response_body, response_size,
-  response_headers, user_id, user_email`;
-const rowPlaceholders = `(${Array.from({ length: 26 }, () => '?').join(', ')})`;
+const rowPlaceholders = `(${Array.from({ length: callColumnCount }, () => '?').join(', ')})`;
 
 /**
  * Most calls one INSERT writes. A statement's run (the crossing into better-sqlite3, its result
@@ -118,7 +116,7 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
     let statement = insertCalls[rows];
     if (!statement) {
       statement = db.prepare<[Cell[]]>(
-        `INSERT INTO journal_calls (${insertColumns})
+        `INSERT INTO journal_calls (${callColumns})
          VALUES ${Array.from({ length: rows }, () => rowPlaceholders).join(', ')}`,
       );
       insertCalls[rows] = statement;
@@ -184,33 +182,11 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
         values.length = 0;
         for (const record of records.slice(from, from + rows)) {
           // Positional: a named binding looks each of the 26 names up on every call.
-          values.push(
-            record.at,
-            record.operation,
-            record.method,
-            record.path,
-            record.url,
-            record.clientOrgId,
-            record.vendorOrgId,
-            record.itemCount,
-            record.batchId,
-            record.idempotencyKey,
-            record.replayed ? 1 : 0,
-            record.status,
-            record.upstreamStatus,
-            record.outcome,
-            record.errorCode,
-            record.failure,
-            record.latencyMs,
-            record.replayOf,
-            record.unchecked ? 1 : 0,
+          callValues(
+            record,
             keep(record.requestBody, turn),
-            record.requestBody?.size ?? null,
             keep(record.responseBody, turn),
-            record.responseBody?.size ?? null,
-            JSON.stringify(record.responseHeaders),
-            record.sentBy?.userId ?? null,
-            record.sentBy?.email ?? null,
+            values,
           );
         }
         const { lastInsertRowid } = insertCallsOf(rows).run(values);

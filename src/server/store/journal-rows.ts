@@ -9,11 +9,60 @@ import type {
 } from '../../domain/journal';
 import { vmsOperations } from '../../domain/vms-contract';
 import type { JournalWhere } from './journal-search';
+import type { JournalRecord } from './journal-store';
 
 /**
  * The journal's rows as SQLite returns them (and PostgreSQL, whose columns were chosen to read the
  * same), how they read as the API's entries, and how a body is packed to be stored.
  */
+
+/** journal_calls' columns a write gives (the id is the store's), in the order of callValues. */
+export const callColumns = `at, operation, method, path, url, client_org_id, vendor_org_id, item_count,
+  batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
+  latency_ms, replay_of, unchecked, request_body, request_size, response_body, response_size,
+  response_headers, user_id, user_email`;
+export const callColumnCount = 26;
+
+/**
+ * A call's values for callColumns, pushed onto `into` (SQLite reuses one array for a statement's
+ * rows) and returned; the bodies are given as the ids the store kept them under.
+ */
+export function callValues(
+  record: JournalRecord,
+  requestBody: number | null,
+  responseBody: number | null,
+  into: Array<string | number | null> = [],
+): Array<string | number | null> {
+  into.push(
+    record.at,
+    record.operation,
+    record.method,
+    record.path,
+    record.url,
+    record.clientOrgId,
+    record.vendorOrgId,
+    record.itemCount,
+    record.batchId,
+    record.idempotencyKey,
+    record.replayed ? 1 : 0,
+    record.status,
+    record.upstreamStatus,
+    record.outcome,
+    record.errorCode,
+    record.failure,
+    record.latencyMs,
+    record.replayOf,
+    record.unchecked ? 1 : 0,
+    requestBody,
+    record.requestBody?.size ?? null,
+    responseBody,
+    record.responseBody?.size ?? null,
+    JSON.stringify(record.responseHeaders),
+    record.sentBy?.userId ?? null,
+    record.sentBy?.email ?? null,
+  );
+  return into;
+}
 
 export const summaryColumns = `id, at, operation, method, path, client_org_id, vendor_org_id, item_count,
   batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,

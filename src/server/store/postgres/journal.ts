@@ -1,4 +1,7 @@
 import {
+  callColumnCount,
+  callColumns,
+  callValues,
   entryPageSql,
   entrySelect,
   packBody,
@@ -9,12 +12,7 @@ import {
   type SummaryRow,
 } from '../journal-rows';
 import { journalWhere, type JournalDialect } from '../journal-search';
-import {
-  lateTargetId,
-  type BodyToKeep,
-  type JournalRecord,
-  type JournalStore,
-} from '../journal-store';
+import { lateTargetId, type BodyToKeep, type JournalStore } from '../journal-store';
 import { bodyVectors, termQuery } from '../journal-words';
 import { inTransaction, type PortalClient, type PortalPool } from './pool';
 
@@ -30,12 +28,6 @@ const rowsPerInsert = 1000;
  * before pruning deleted it, and its call would point at nothing. (In SQLite one process writes.)
  */
 const bodiesLock = 0x6a726e6c; // "jrnl"
-
-/** journal_calls' columns that a write gives (the id is the identity's). */
-const callColumns = `at, operation, method, path, url, client_org_id, vendor_org_id, item_count,
-  batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
-  latency_ms, replay_of, unchecked, request_body, request_size, response_body, response_size,
-  response_headers, user_id, user_email`;
 
 type Cell = string | number | Buffer | null;
 
@@ -154,37 +146,6 @@ export function createPostgresJournalStore(pool: PortalPool): JournalStore {
     return body === null ? null : (ids.get(hex(body)) ?? null);
   }
 
-  function callValues(record: JournalRecord, ids: ReadonlyMap<string, number>): Cell[] {
-    return [
-      record.at,
-      record.operation,
-      record.method,
-      record.path,
-      record.url,
-      record.clientOrgId,
-      record.vendorOrgId,
-      record.itemCount,
-      record.batchId,
-      record.idempotencyKey,
-      record.replayed ? 1 : 0,
-      record.status,
-      record.upstreamStatus,
-      record.outcome,
-      record.errorCode,
-      record.failure,
-      record.latencyMs,
-      record.replayOf,
-      record.unchecked ? 1 : 0,
-      bodyId(ids, record.requestBody),
-      record.requestBody?.size ?? null,
-      bodyId(ids, record.responseBody),
-      record.responseBody?.size ?? null,
-      JSON.stringify(record.responseHeaders),
-      record.sentBy?.userId ?? null,
-      record.sentBy?.email ?? null,
-    ];
-  }
-
   /** Deletes the calls `sql` returns the bodies of, then the bodies no call holds any more. */
   async function prune(sql: string, values: number[]): Promise<number> {
     return inTransaction(pool, async (client) => {
@@ -234,9 +195,15 @@ export function createPostgresJournalStore(pool: PortalPool): JournalStore {
         const written: number[] = [];
         for (const chunk of chunks(records, rowsPerInsert)) {
           const { rows } = await client.query<{ id: number }>(
-            `INSERT INTO journal_calls (${callColumns}) VALUES ${valuesList(chunk.length, 26)}
+            `INSERT INTO journal_calls (${callColumns}) VALUES ${valuesList(chunk.length, callColumnCount)}
              RETURNING id`,
-            chunk.flatMap((record) => callValues(record, bodyIds)),
+            chunk.flatMap((record) =>
+              callValues(
+                record,
+                bodyId(bodyIds, record.requestBody),
+                bodyId(bodyIds, record.responseBody),
+              ),
+            ),
           );
           // The identity numbers the rows in the order they are inserted, which is the order of
           // VALUES; RETURNING's order is not promised, so the ids are sorted back into it.
