@@ -142,12 +142,10 @@ export function ImportGrid({
   const wantedFirst = total === 0 ? 0 : Math.max(0, rowAtY(view.top) - overscan);
   const wantedLast =
     total === 0 ? -1 : Math.min(total - 1, rowAtY(view.top + view.height) + overscan);
-  const first = wantedFirst;
-  const last = Math.max(wantedFirst, wantedLast);
   // The blocks in view, fetched again whenever the rows may have changed; until they come, the
   // rows fetched before stay drawn (no flicker after an edit).
-  const firstBlock = Math.floor(first / blockSize);
-  const lastBlock = Math.floor(last / blockSize);
+  const firstBlock = Math.floor(wantedFirst / blockSize);
+  const lastBlock = Math.floor(Math.max(wantedFirst, wantedLast) / blockSize);
   const pending = useRef(new Set<string>());
   useEffect(() => {
     for (let block = firstBlock; block <= lastBlock && total > 0; block += 1) {
@@ -276,16 +274,7 @@ export function ImportGrid({
           </tr>
         </thead>
         <tbody role="rowgroup">
-          {before > 0 ? (
-            <tr role="row" aria-hidden="true">
-              <td
-                role="cell"
-                colSpan={width}
-                className="import-grid__spacer"
-                style={{ height: before }}
-              />
-            </tr>
-          ) : null}
+          <SpacerRow height={before} width={width} />
           {rowsToDraw.map((index) => {
             const shows = showsOf(index);
             const row = rowAt(shows);
@@ -313,19 +302,20 @@ export function ImportGrid({
               />
             );
           })}
-          {after > 0 ? (
-            <tr role="row" aria-hidden="true">
-              <td
-                role="cell"
-                colSpan={width}
-                className="import-grid__spacer"
-                style={{ height: after }}
-              />
-            </tr>
-          ) : null}
+          <SpacerRow height={after} width={width} />
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** The height of the rows not drawn, above or below those that are (nothing when none). */
+function SpacerRow({ height, width }: { height: number; width: number }) {
+  if (height <= 0) return null;
+  return (
+    <tr role="row" aria-hidden="true">
+      <td role="cell" colSpan={width} className="import-grid__spacer" style={{ height }} />
+    </tr>
   );
 }
 
@@ -336,7 +326,6 @@ interface RowActions {
   commit(row: GridRow, column: number, value: string): Promise<void>;
 }
 
-/** One row of the grid: its cells, each with its message when in error. */
 /**
  * One row of the grid: its cells, each with its message when in error. The row and its cells are
  * drawn apart: a row hidden or shown while a jump is filled (pending) changes its element alone.
