@@ -7,6 +7,8 @@ import {
   candidateRequisitionIds,
   candidatesXlsx,
   customHeaderCsv,
+  longRequisitionsCsv,
+  requisitionHeaders,
   requisitionsCsv,
   templateMapping,
 } from './support/import-files';
@@ -206,39 +208,6 @@ test('columns mapped by hand and saved as a template map a second file with the 
   await expect(page.getByText('Columns: 10 of 11 matched · template “Weekly sheet”')).toBeVisible();
 });
 
-/** A sheet of `rows` valid requisitions, row n titled "Role n", with one error at `badRow`. */
-function scrollSheet(id: string, rows: number, badRow: number): Buffer {
-  const header = [
-    'Job title',
-    'Number of openings',
-    'Client internal req',
-    'Engagement type',
-    'Req class ID',
-    'Hours per day',
-    'Days per week',
-    'Short description',
-    'Requisition owner ID',
-    'Start date',
-  ];
-  const lines = [header.join(',')];
-  for (let n = 0; n < rows; n += 1)
-    lines.push(
-      [
-        `Role ${n}`,
-        '1',
-        `SCR-${id}-${n}`,
-        '1',
-        '101',
-        '8',
-        n === badRow ? '9' : '5',
-        `Description ${n}`,
-        'mreyes',
-        '2027-03-01',
-      ].join(','),
-    );
-  return Buffer.from(`${lines.join('\n')}\n`, 'utf8');
-}
-
 test('a 20,000-row import scrolls with every drawn row showing its own cells, and a far row is fixed in place', async ({
   page,
 }) => {
@@ -250,7 +219,7 @@ test('a 20,000-row import scrolls with every drawn row showing its own cells, an
   await page.getByLabel('Choose a file').setInputFiles({
     name: 'long.csv',
     mimeType: 'text/csv',
-    buffer: scrollSheet(id, rows, badRow),
+    buffer: Buffer.from(longRequisitionsCsv(id, rows, badRow)),
   });
   await expect(summary(page)).toHaveText('20,000 rows · 19,999 ready · 1 with errors', {
     timeout: 60_000,
@@ -258,14 +227,20 @@ test('a 20,000-row import scrolls with every drawn row showing its own cells, an
   const region = grid(page, 'long.csv');
 
   /** Every row drawn with its cells: its number, and the values of its title and req cells. */
+  const columns = {
+    title: requisitionHeaders.indexOf('Job title'),
+    req: requisitionHeaders.indexOf('Client internal req'),
+  };
   const drawn = () =>
-    region.evaluate((box) =>
-      [...box.querySelectorAll('tbody tr[aria-rowindex]')].map((row) => ({
-        position: Number(row.getAttribute('data-index')),
-        number: Number(row.querySelector('th')?.textContent?.trim()),
-        title: row.querySelectorAll('td button')[0]?.textContent ?? '',
-        req: row.querySelectorAll('td button')[2]?.textContent ?? '',
-      })),
+    region.evaluate(
+      (box, at) =>
+        [...box.querySelectorAll('tbody tr[aria-rowindex]')].map((row) => ({
+          position: Number(row.getAttribute('data-index')),
+          number: Number(row.querySelector('th')?.textContent?.trim()),
+          title: row.querySelectorAll('td button')[at.title]?.textContent ?? '',
+          req: row.querySelectorAll('td button')[at.req]?.textContent ?? '',
+        })),
+      columns,
     );
   /** The rows in view after scrolling to `fraction` of the grid, once drawn. */
   async function scrollTo(fraction: number) {

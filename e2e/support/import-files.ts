@@ -184,6 +184,37 @@ export function requisitionsCsv(runId: string): ImportFile {
   };
 }
 
+/**
+ * A long sheet of valid requisitions under `requisitionHeaders`, row n (0-based) titled "Role n"
+ * with the reference `SCR-{runId}-n`, and one error: 9 days a week in row `badRow`.
+ */
+export function longRequisitionsCsv(runId: string, rows: number, badRow: number): Uint8Array {
+  const cells = (n: number): Record<RequisitionHeader, string> => ({
+    'Client internal req': `SCR-${runId}-${n}`,
+    'Job title': `Role ${n}`,
+    'Org ID': '1001',
+    'Req class ID': '101',
+    'Number of openings': '1',
+    'Engagement type': '1',
+    'Hours per day': '8',
+    'Days per week': n === badRow ? '9' : '5',
+    'Start date': '2027-03-01',
+    'End date': '2027-09-01',
+    'Short description': `Description ${n}`,
+    'Requisition owner ID': 'mreyes',
+    Priority: '',
+    'Work location reference code': '',
+  });
+  const text = csvText([
+    requisitionHeaders,
+    ...Array.from({ length: rows }, (_, n) => {
+      const row = cells(n);
+      return requisitionHeaders.map((header) => row[header]);
+    }),
+  ]);
+  return new TextEncoder().encode(text);
+}
+
 // ------------------------------------------------------------- custom headers and their template
 
 /** Headers no catalog name or alias matches: mapped by hand once, then by the saved template. */
