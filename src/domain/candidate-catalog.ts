@@ -114,6 +114,7 @@ const identityFields = [
 const answerFields = keyed<AnswerKey>(
   oneTo(MAX_ANSWERS).map((n): FieldDef => ({
     key: `answer${n}`,
+    multiline: true,
     label: `Answer to question ${n}`,
     type: 'STRING',
     requirement: 'optional',

@@ -349,6 +349,7 @@ const skillFields = keyed<SkillKey>(
     },
     {
       key: `skilldescription${n}`,
+      multiline: true,
       label: `Skill ${n} description`,
       type: 'STRING',
       requirement: 'optional',
@@ -413,6 +414,7 @@ const questionFields = keyed<QuestionKey>(
     },
     {
       key: `questiondescription${n}`,
+      multiline: true,
       label: `Question ${n} text`,
       type: 'STRING',
       requirement: 'optional',

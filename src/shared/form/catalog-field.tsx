@@ -31,7 +31,6 @@ export interface CatalogFieldProps {
   blankLabel?: string;
   /** A `<datalist>` id offering suggestions. */
   list?: string | undefined;
-  multiline?: boolean;
   /** Hint override; `null` hides the catalog hint, `undefined` keeps it. */
   hint?: string | null | undefined;
 }
@@ -50,9 +49,11 @@ export const CatalogField = memo(function CatalogField({
   required = false,
   blankLabel = 'Not set',
   list,
-  multiline = false,
   hint,
 }: CatalogFieldProps) {
+  // A text area when the catalog says the field is free text over several lines: the catalog is
+  // the one place that says so, for every form and for the benchmark's plain page alike.
+  const multiline = def.multiline === true;
   const { register, control } = useFormContext();
   const { errors, submitCount } = useFormState({ control, name, exact: true });
   const error: unknown = get(errors, name);

@@ -62,7 +62,6 @@ function CandidateField({ field }: { field: FieldDef<CandidateWireKey> }) {
     <CatalogField
       def={field}
       required={field.requirement === 'required'}
-      multiline={field.multiline === true}
     />
   );
 }
@@ -110,7 +109,6 @@ function answerField(index: number, question?: string) {
       def={def(answerKey(index + 1))}
       name={`answers.${index}.answer`}
       hint={question === undefined ? null : question || 'The requisition gives no text for it.'}
-      multiline
     />
   );
 }

@@ -29,7 +29,6 @@ export const RequisitionField = memo(function RequisitionField({
       required={requiredOverride ?? isRequired(def, mode)}
       blankLabel={blankLabel(mode)}
       list={suggestion ? datalistId(suggestion) : undefined}
-      multiline={def.multiline === true}
     />
   );
 });

@@ -4,7 +4,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RequisitionForm } from '../../../domain';
-import { MAX_SKILLS, requisitionFormDefaults } from '../../../domain';
+import { MAX_SKILLS, requisitionField, requisitionFormDefaults } from '../../../domain';
 import { requisitionListQueryOptions } from '../api/requisitions';
 import { listSource } from '../../../shared/config/use-requisition-list';
 import type { RequisitionMode } from '../model/form-layout';
@@ -204,5 +204,31 @@ describe('RequisitionFormView, skill rows', () => {
     const add = screen.getByRole('button', { name: 'Add a question' });
     for (let i = 0; i < 5; i += 1) await user.click(add);
     expect((add as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+describe('RequisitionFormView, one source for the kind of control', () => {
+  it('draws a text area exactly for the fields the catalog marks multiline, rows included', async () => {
+    const user = userEvent.setup();
+    renderForm(<Harness onValid={vi.fn()} />);
+    await user.click(screen.getByRole('button', { name: 'Add a skill' }));
+    await user.click(screen.getByRole('button', { name: 'Add a question' }));
+
+    const drawn = [...document.querySelectorAll('.field')].map((field) => {
+      const wireName = field.querySelector('.wire-name')?.textContent?.replace('· ', '') ?? '';
+      const def = requisitionField(wireName);
+      return {
+        wireName,
+        known: def !== undefined,
+        textArea: field.querySelector('textarea') !== null,
+        multiline: def?.multiline === true,
+      };
+    });
+    expect(drawn.filter((field) => !field.known)).toEqual([]);
+    expect(drawn.filter((field) => field.textArea !== field.multiline)).toEqual([]);
+    // The rows' free text is among them: the plain page of the benchmark reads the same catalog.
+    expect(drawn.filter((field) => field.textArea).map((field) => field.wireName)).toEqual(
+      expect.arrayContaining(['skilldescription1', 'questiondescription1', 'shortdescription']),
+    );
   });
 });

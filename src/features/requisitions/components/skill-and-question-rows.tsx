@@ -32,7 +32,6 @@ export const SkillRows = memo(function SkillRows() {
           key={part}
           def={def(skillKey(part, index + 1))}
           name={`skills.${index}.${part}`}
-          multiline={part === 'description'}
           list={part === 'expertiserating' ? datalistId('expertiserating') : undefined}
         />
       )),
@@ -59,7 +58,6 @@ export const QuestionRows = memo(function QuestionRows() {
       <CatalogField
         def={def(questionKey('description', index + 1))}
         name={`questions.${index}.description`}
-        multiline
       />
     ),
     [],
