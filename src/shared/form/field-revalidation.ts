@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { toNestErrors, validateFieldsNatively } from '@hookform/resolvers';
 import type { FieldError, Resolver } from 'react-hook-form';
 import { z } from 'zod';
+import { afterNextPaint } from '../lib/after-paint';
 
 type Conformance = (value: unknown) => boolean;
 const never: Conformance = () => false;
@@ -74,7 +75,11 @@ export function fieldRevalidationResolver<S extends z.ZodObject>(
   const plainlyShaped = shapeConformance(schema);
   return async (values, context, options) => {
     const name = options.names?.length === 1 ? options.names[0] : undefined;
-    if (name === undefined || !plainlyShaped(values)) return whole(values, context, options);
+    if (name === undefined) return whole(values, context, options);
+    // The keystroke's character is drawn before its field is checked (react-hook-form ignores an
+    // answer for a value that has changed since, so a faster typist loses nothing).
+    await afterNextPaint();
+    if (!plainlyShaped(values)) return whole(values, context, options);
     const result = await checksOnly.safeParseAsync(values);
     if (result.success) {
       if (options.shouldUseNativeValidation) validateFieldsNatively({}, options);
