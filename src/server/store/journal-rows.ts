@@ -21,7 +21,7 @@ export const callColumns = `at, operation, method, path, url, client_org_id, ven
   batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
   latency_ms, replay_of, unchecked, request_body, request_size, response_body, response_size,
   response_headers, user_id, user_email`;
-export const callColumnCount = 26;
+export const callColumnCount = callColumns.split(',').length;
 
 /**
  * A call's values for callColumns, pushed onto `into` (SQLite reuses one array for a statement's
