@@ -71,14 +71,14 @@ export function nextRowFill(
   const shows = keys.keys.map((key, place) => {
     const own = first + place;
     const was = showed.get(key);
-    let now = was;
-    if (was === undefined || was === own) now = own;
-    else if (filled < perFrame) {
-      filled += 1;
-      now = own;
+    // A row with other cells keeps them until this frame still has a fill to spend on it.
+    let now = own;
+    if (was !== undefined && was !== own) {
+      if (filled < perFrame) filled += 1;
+      else now = was;
     }
     if (now !== before.shows[place]) changed = true;
-    return now ?? own;
+    return now;
   });
   return changed ? { keys, shows, frame, filled } : before;
 }
