@@ -1,4 +1,4 @@
-import { memo, useMemo } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import type { OrgScope } from '../../../shared/api/vms';
 import { useLocalStore } from '../../../shared/storage/local-store';
 import { useRequisitionList } from '../../../shared/config/use-requisition-list';
@@ -11,9 +11,37 @@ import {
 } from '../model/suggestions';
 
 /**
+ * The id of the datalist the focused input points at (`list=`), or null.
+ *
+ * Only that list carries options: Chromium's autofill copies the options of every `list=` input
+ * of a form to its browser process on each keystroke, in any field, so lists nobody is looking at
+ * would make every keystroke slower (decision 022).
+ */
+function useFocusedList(): string | null {
+  const [focused, setFocused] = useState<string | null>(() => listOf(document.activeElement));
+  useEffect(() => {
+    const onFocusIn = (event: FocusEvent) => setFocused(listOf(event.target));
+    const onFocusOut = (event: FocusEvent) => {
+      if (event.relatedTarget === null) setFocused(null);
+    };
+    document.addEventListener('focusin', onFocusIn);
+    document.addEventListener('focusout', onFocusOut);
+    return () => {
+      document.removeEventListener('focusin', onFocusIn);
+      document.removeEventListener('focusout', onFocusOut);
+    };
+  }, []);
+  return focused;
+}
+
+const listOf = (target: EventTarget | null) =>
+  target instanceof HTMLInputElement ? target.getAttribute('list') : null;
+
+/**
  * The suggestion lists the form's inputs point at (`list=`): values typed before in this browser,
  * then values of the client's requisitions. Rendered once per form; the inputs never depend on
- * them, so a slow or failed list changes nothing but the suggestions.
+ * them, so a slow or failed list changes nothing but the suggestions. Every list is in the page
+ * (the inputs' `list=` always points at one), and the focused input's list has its options.
  */
 export const RequisitionDatalists = memo(function RequisitionDatalists({
   orgs,
@@ -31,15 +59,19 @@ export const RequisitionDatalists = memo(function RequisitionDatalists({
       ),
     [typed, list.data, orgs.clientOrgId],
   );
+  const focused = useFocusedList();
   return (
     <>
-      {suggestedKeys.map((key) => (
-        <datalist key={key} id={datalistId(key)}>
-          {(suggestions[key] ?? []).map((value) => (
-            <option key={value} value={value} />
-          ))}
-        </datalist>
-      ))}
+      {suggestedKeys.map((key) => {
+        const id = datalistId(key);
+        return (
+          <datalist key={key} id={id}>
+            {id === focused
+              ? (suggestions[key] ?? []).map((value) => <option key={value} value={value} />)
+              : null}
+          </datalist>
+        );
+      })}
     </>
   );
 });

@@ -3,8 +3,13 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RequisitionForm } from '../../../domain';
-import { MAX_SKILLS, requisitionField, requisitionFormDefaults } from '../../../domain';
+import type { RequisitionForm, RequisitionRecord } from '../../../domain';
+import {
+  MAX_SKILLS,
+  requisitionField,
+  requisitionFormDefaults,
+  requisitionRecordSchema,
+} from '../../../domain';
 import { requisitionListQueryOptions } from '../api/requisitions';
 import { listSource } from '../../../shared/config/use-requisition-list';
 import type { RequisitionMode } from '../model/form-layout';
@@ -34,10 +39,10 @@ function Harness({
   );
 }
 
-export function renderForm(ui: React.ReactElement) {
+export function renderForm(ui: React.ReactElement, listed: RequisitionRecord[] = []) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   // The suggestions read the requisition list; give it one so nothing is fetched.
-  client.setQueryData(requisitionListQueryOptions(orgs, listSource(undefined)).queryKey, []);
+  client.setQueryData(requisitionListQueryOptions(orgs, listSource(undefined)).queryKey, listed);
   return render(<QueryClientProvider client={client}>{ui}</QueryClientProvider>);
 }
 
@@ -230,5 +235,37 @@ describe('RequisitionFormView, one source for the kind of control', () => {
     expect(drawn.filter((field) => field.textArea).map((field) => field.wireName)).toEqual(
       expect.arrayContaining(['skilldescription1', 'questiondescription1', 'shortdescription']),
     );
+  });
+});
+
+describe('RequisitionFormView, suggestions', () => {
+  const offered = (input: HTMLElement) =>
+    [...(document.getElementById(input.getAttribute('list') ?? '')?.children ?? [])].map(
+      (option) => (option as HTMLOptionElement).value,
+    );
+  const optionsInPage = () => document.querySelectorAll('datalist option').length;
+
+  it('puts options only in the list of the focused input', async () => {
+    const user = userEvent.setup();
+    const listed = [
+      { Req_Id: '1', DivBranch: 'CC-7', OrgId: '1001' },
+      { Req_Id: '2', DivBranch: 'CC-9', OrgId: '1001' },
+      { Req_Id: '3', DivBranch: 'CC-9', OrgId: '1001' },
+    ].map((raw) => requisitionRecordSchema.parse(raw));
+    renderForm(<Harness onValid={vi.fn()} />, listed);
+    const divbranch = screen.getByLabelText(/· divbranch/);
+    const orgid = screen.getByLabelText(/· orgid/);
+    expect(optionsInPage()).toBe(0);
+
+    await user.click(divbranch);
+    expect(offered(divbranch)).toEqual(['CC-9', 'CC-7']);
+    expect(optionsInPage()).toBe(2);
+
+    await user.click(orgid);
+    expect(offered(orgid)).toEqual(['1001']);
+    expect(offered(divbranch)).toEqual([]);
+
+    await user.click(screen.getByLabelText(/· titlerole/));
+    expect(optionsInPage()).toBe(0);
   });
 });

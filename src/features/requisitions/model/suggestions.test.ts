@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { requisitionRecordSchema } from '../../../domain';
 import {
+  MAX_LISTED,
   MAX_REMEMBERED,
   mergeSuggestions,
   rememberValues,
@@ -34,6 +35,17 @@ describe('suggestions', () => {
       'dchen',
       'mreyes',
     ]);
+  });
+
+  it('offers at most MAX_LISTED values of a field from a long list, the most common ones', () => {
+    // 2,000 requisitions: 120 cost centres, CC-0 on 21 of them, CC-1 on 20, … the rest on 16.
+    const raws = Array.from({ length: 2000 }, (_, i) => ({
+      Req_Id: String(i),
+      DivBranch: `CC-${i < 21 ? 0 : i < 41 ? 1 : 2 + (i % 118)}`,
+    }));
+    const offered = valuesFromRecords(raws.map((raw) => requisitionRecordSchema.parse(raw)));
+    expect(offered.divbranch).toHaveLength(MAX_LISTED);
+    expect(offered.divbranch?.slice(0, 2)).toEqual(['CC-0', 'CC-1']);
   });
 
   it('maps every skill row’s expertise rating to one list', () => {

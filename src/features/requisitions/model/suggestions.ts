@@ -34,6 +34,12 @@ export type Suggestions = Partial<Record<SuggestedKey, string[]>>;
 /** Most values kept per field. */
 export const MAX_REMEMBERED = 15;
 
+/**
+ * Most values offered per field from the listed requisitions. A list of thousands helps nobody,
+ * and Chromium copies the options of every `list=` input on each keystroke (decision 022).
+ */
+export const MAX_LISTED = 50;
+
 const empty: Suggestions = {};
 const suggestionsSchema: z.ZodType<Suggestions> = z.partialRecord(
   z.enum(suggestedKeys),
@@ -61,7 +67,10 @@ export function rememberValues(current: Suggestions, wire: Partial<RequisitionWi
   return next;
 }
 
-/** The values each suggested field has across the listed requisitions, most common first. */
+/**
+ * The values each suggested field has across the listed requisitions, most common first, at most
+ * `MAX_LISTED` of them.
+ */
 export function valuesFromRecords(records: readonly RequisitionRecord[]): Suggestions {
   const counts = new Map<SuggestedKey, Map<string, number>>();
   for (const record of records) {
@@ -76,7 +85,10 @@ export function valuesFromRecords(records: readonly RequisitionRecord[]): Sugges
   }
   const result: Suggestions = {};
   for (const [key, values] of counts) {
-    result[key] = [...values.entries()].sort((a, b) => b[1] - a[1]).map(([value]) => value);
+    result[key] = [...values.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, MAX_LISTED)
+      .map(([value]) => value);
   }
   return result;
 }
