@@ -81,6 +81,10 @@ test('emptying a field on Amend is said not to clear it', async ({ page }) => {
       'An Amend cannot empty a field: left blank, it stays “Mobile Developer” in the VMS.',
     ),
   ).toBeVisible();
+  // The note describes the field for assistive technology too.
+  await expect(page.getByLabel(/^Job title/)).toHaveAccessibleDescription(
+    /An Amend cannot empty a field: left blank, it stays “Mobile Developer”/,
+  );
   const json = await formJson(page);
   expect(json.titlerole).toBe('');
 });

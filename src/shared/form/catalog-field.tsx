@@ -1,4 +1,4 @@
-import { ClearedNote } from './cleared-note';
+import { ClearedNote, useNotedValue } from './cleared-note';
 import type { ReactNode } from 'react';
 import { memo, useState } from 'react';
 import { get, useFormContext, useFormState } from 'react-hook-form';
@@ -65,10 +65,16 @@ export const CatalogField = memo(function CatalogField({
 
   const id = fieldId(name);
   const hintText = hint === null ? undefined : (hint ?? def.hint);
-  const describedBy = [hintText ? hintId(name) : null, errorId(name)].filter(Boolean).join(' ');
+  // The message line describes the field only while it can say something (a problem, or an
+  // Amend's note): as in the GOV.UK pattern, and Chromium's autofill reads the text of every
+  // described-by element of the form on each keystroke (decision 022).
+  const noted = useNotedValue(name) !== undefined;
+  const describedBy = [hintText ? hintId(name) : null, message || noted ? errorId(name) : null]
+    .filter(Boolean)
+    .join(' ');
   const common = {
     id,
-    'aria-describedby': describedBy,
+    'aria-describedby': describedBy || undefined,
     'aria-invalid': message ? true : undefined,
     'aria-required': required || undefined,
     ...register(name),

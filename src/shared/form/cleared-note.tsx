@@ -18,9 +18,15 @@ function ClearedNoteFor({ name, loaded }: { name: string; loaded: string }) {
   );
 }
 
+/** The field's loaded value when emptying it would show the note; undefined on other forms. */
+export function useNotedValue(name: string): string | undefined {
+  const loaded = useContext(LoadedValuesContext)?.[name];
+  return loaded === undefined || loaded.trim() === '' ? undefined : loaded;
+}
+
 /** The note for one field, when its loaded value is not blank; nothing on other forms. */
 export function ClearedNote({ name }: { name: string }) {
-  const loaded = useContext(LoadedValuesContext)?.[name];
-  if (loaded === undefined || loaded.trim() === '') return null;
+  const loaded = useNotedValue(name);
+  if (loaded === undefined) return null;
   return <ClearedNoteFor name={name} loaded={loaded} />;
 }

@@ -92,8 +92,12 @@ describe('RequisitionFormView, submitting with errors', () => {
     await user.click(screen.getByRole('button', { name: 'Add to batch' }));
     await screen.findByRole('alert');
     const title = screen.getByLabelText(/^Job title/);
+    const describedBy = () => title.getAttribute('aria-describedby')?.split(' ') ?? [];
+    expect(describedBy()).toContain(title.id + '-error');
     await user.type(title, 'QA Analyst');
     await waitFor(() => expect(title.getAttribute('aria-invalid')).toBeNull());
+    // The emptied message line no longer describes the field.
+    expect(describedBy()).not.toContain(title.id + '-error');
     expect(screen.getByLabelText(/^Number of openings/).getAttribute('aria-invalid')).toBe('true');
   });
 
