@@ -1,0 +1,21 @@
+import { expect, test } from './support/fixtures';
+
+test('suggestions fill the list of the focused field alone', async ({ page }) => {
+  await page.goto('/requisitions/new');
+  const orgId = page.getByLabel(/^Org ID/);
+  const options = page.locator('datalist option');
+  await expect(orgId).toBeVisible();
+
+  await page.getByLabel(/^Job title/).focus();
+  await expect(options).toHaveCount(0);
+
+  await orgId.focus();
+  const listId = (await orgId.getAttribute('list')) ?? '';
+  // The client's own org is always offered; every option in the page is in this field's list.
+  await expect(page.locator(`datalist[id="${listId}"] option[value="1001"]`)).toHaveCount(1);
+  const inList = await page.locator(`datalist[id="${listId}"] option`).count();
+  await expect(options).toHaveCount(inList);
+
+  await page.getByLabel(/^Job title/).focus();
+  await expect(options).toHaveCount(0);
+});
