@@ -68,8 +68,11 @@ export const CatalogField = memo(function CatalogField({
   // The message line describes the field only while it can say something (a problem, or an
   // Amend's note): as in the GOV.UK pattern, and Chromium's autofill reads the text of every
   // described-by element of the form on each keystroke (decision 022).
-  const noted = useNotedValue(name) !== undefined;
-  const describedBy = [hintText ? hintId(name) : null, message || noted ? errorId(name) : null]
+  const loadedValue = useNotedValue(name);
+  const describedBy = [
+    hintText ? hintId(name) : null,
+    message || loadedValue !== undefined ? errorId(name) : null,
+  ]
     .filter(Boolean)
     .join(' ');
   const common = {
@@ -134,7 +137,7 @@ export const CatalogField = memo(function CatalogField({
             {ghost}
           </span>
         ) : (
-          <ClearedNote name={name} />
+          loadedValue !== undefined && <ClearedNote name={name} loaded={loadedValue} />
         )}
       </p>
     </div>

@@ -8,7 +8,8 @@ import { useWatch } from 'react-hook-form';
  */
 export const LoadedValuesContext = createContext<Readonly<Record<string, string>> | null>(null);
 
-function ClearedNoteFor({ name, loaded }: { name: string; loaded: string }) {
+/** The note for one field whose loaded value (`useNotedValue`) is not blank. */
+export function ClearedNote({ name, loaded }: { name: string; loaded: string }) {
   const value: unknown = useWatch({ name });
   if (typeof value !== 'string' || value.trim() !== '') return null;
   return (
@@ -22,11 +23,4 @@ function ClearedNoteFor({ name, loaded }: { name: string; loaded: string }) {
 export function useNotedValue(name: string): string | undefined {
   const loaded = useContext(LoadedValuesContext)?.[name];
   return loaded === undefined || loaded.trim() === '' ? undefined : loaded;
-}
-
-/** The note for one field, when its loaded value is not blank; nothing on other forms. */
-export function ClearedNote({ name }: { name: string }) {
-  const loaded = useNotedValue(name);
-  if (loaded === undefined) return null;
-  return <ClearedNoteFor name={name} loaded={loaded} />;
 }
