@@ -83,6 +83,19 @@ export const CatalogField = memo(function CatalogField({
     ...register(name),
   };
 
+  const line: ReactNode = message ? (
+    <>
+      <span className="visually-hidden">Error: </span>
+      {message}
+    </>
+  ) : ghost ? (
+    <span className="field__error-space" aria-hidden="true">
+      {ghost}
+    </span>
+  ) : loadedValue !== undefined ? (
+    <ClearedNote name={name} loaded={loadedValue} />
+  ) : null;
+
   let input: ReactNode;
   if (def.options) {
     input = (
@@ -117,29 +130,22 @@ export const CatalogField = memo(function CatalogField({
   return (
     <div className={`field${message ? ' field--error' : ''}${multiline ? ' field--wide' : ''}`}>
       <label htmlFor={id} className="field__label">
-        <span>{label}</span> <span className="wire-name">· {wireName}</span>
+        {label} <span className="wire-name">· {wireName}</span>
         {required ? <span className="field__required"> (required)</span> : null}
       </label>
-      {/* Always rendered (empty without a hint): the form grid lines fields up by these rows. */}
-      <p id={hintText ? hintId(name) : undefined} className="field__hint">
-        {hintText}
-      </p>
+      {hintText ? (
+        <p id={hintId(name)} className="field__hint">
+          {hintText}
+        </p>
+      ) : null}
       {input}
-      {/* Always rendered: the reserved line keeps the fields below still when a message appears. */}
-      <p id={errorId(name)} className="field__error">
-        {message ? (
-          <>
-            <span className="visually-hidden">Error: </span>
-            {message}
-          </>
-        ) : ghost ? (
-          <span className="field__error-space" aria-hidden="true">
-            {ghost}
-          </span>
-        ) : (
-          loadedValue !== undefined && <ClearedNote name={name} loaded={loadedValue} />
-        )}
-      </p>
+      {/* Only while it can say something: the grid keeps an empty line's space (app.css), and
+          Chromium copies the whole form, element by element, on each keystroke (decision 022). */}
+      {line ? (
+        <p id={errorId(name)} className="field__error">
+          {line}
+        </p>
+      ) : null}
     </div>
   );
 });
