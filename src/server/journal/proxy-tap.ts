@@ -231,7 +231,11 @@ export class ProxyTap {
     const operation = note?.operation ?? operationOfPath(request.url, this.prefix);
     const queryAt = request.url.indexOf('?');
     const recorded = this.journal.record({
-      at: Date.now() - reply.elapsedTime,
+      // When the call came in, on the monotonic clock anchored to the wall clock at start-up:
+      // Date.now() counts whole milliseconds, so "now − elapsed" could put a call that came in
+      // after a sub-millisecond one before it, and the journal and its HAR export, oldest first,
+      // out of order.
+      at: performance.timeOrigin + performance.now() - reply.elapsedTime,
       operation,
       method: request.method,
       path: request.url,
