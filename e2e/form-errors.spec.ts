@@ -46,9 +46,15 @@ test('a form with errors shows inline messages and the summary, and sends nothin
   const top = () =>
     below.evaluate((element) => element.getBoundingClientRect().top + window.scrollY);
   const before = await top();
-  await page.getByLabel(/^Number of openings/).fill('3');
-  await expect(page.getByLabel(/^Number of openings/)).not.toHaveAttribute('aria-invalid');
+  const openings = page.getByLabel(/^Number of openings/);
+  await expect(openings).toHaveAccessibleDescription(
+    /Error: Number of openings is required for Insert/,
+  );
+  await openings.fill('3');
+  await expect(openings).not.toHaveAttribute('aria-invalid');
   expect(await top()).toBe(before);
+  // The corrected message's kept space says nothing: only the hint describes the field now.
+  await expect(openings).toHaveAccessibleDescription('Number of openings/positions');
 
   // The invalid form was not added: the tray still holds one item, and nothing was sent.
   await expect(

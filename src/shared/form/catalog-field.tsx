@@ -65,13 +65,15 @@ export const CatalogField = memo(function CatalogField({
 
   const id = fieldId(name);
   const hintText = hint === null ? undefined : (hint ?? def.hint);
-  // The message line describes the field only while it can say something (a problem, or an
-  // Amend's note): as in the GOV.UK pattern, and Chromium's autofill reads the text of every
-  // described-by element of the form on each keystroke (decision 022).
+  // The message line describes the field while it is there (a problem, the kept space of a
+  // corrected one, or an Amend's note), as in the GOV.UK pattern. The kept space holds the same
+  // text, hidden: assistive technology reads no description from it, and the form Chromium's
+  // autofill copies on each keystroke stays the same when a message is corrected, so the browser
+  // does not parse the whole form again while the user types (decision 022).
   const loadedValue = useNotedValue(name);
   const describedBy = [
     hintText ? hintId(name) : null,
-    message || loadedValue !== undefined ? errorId(name) : null,
+    message || ghost || loadedValue !== undefined ? errorId(name) : null,
   ]
     .filter(Boolean)
     .join(' ');
@@ -90,6 +92,7 @@ export const CatalogField = memo(function CatalogField({
     </>
   ) : ghost ? (
     <span className="field__error-space" aria-hidden="true">
+      <span className="visually-hidden">Error: </span>
       {ghost}
     </span>
   ) : loadedValue !== undefined ? (

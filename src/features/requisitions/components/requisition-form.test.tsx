@@ -96,8 +96,14 @@ describe('RequisitionFormView, submitting with errors', () => {
     expect(describedBy()).toContain(title.id + '-error');
     await user.type(title, 'QA Analyst');
     await waitFor(() => expect(title.getAttribute('aria-invalid')).toBeNull());
-    // The emptied message line no longer describes the field.
-    expect(describedBy()).not.toContain(title.id + '-error');
+    // The corrected message keeps its line (and its text, for Chromium's autofill, decision 022),
+    // all of it hidden from assistive technology: the field's description says nothing of it.
+    const line = document.getElementById(title.id + '-error');
+    expect(line?.textContent).toBe('Error: Job title is required for Insert');
+    expect([...(line?.children ?? [])].map((part) => part.getAttribute('aria-hidden'))).toEqual([
+      'true',
+    ]);
+    expect(line?.childNodes).toHaveLength(1);
     expect(screen.getByLabelText(/^Number of openings/).getAttribute('aria-invalid')).toBe('true');
   });
 
