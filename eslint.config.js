@@ -137,6 +137,15 @@ export default tseslint.config(
       // role="region" + aria-label + tabIndex={0}, as WCAG 2.1.1 and axe's
       // scrollable-region-focusable rule ask.
       'jsx-a11y/no-noninteractive-tabindex': ['error', { roles: ['tabpanel', 'region'] }],
+      // A `//` or `/*` line among JSX children is text the user reads, not a comment: a results
+      // panel showed one (eslint-plugin-react's jsx-no-comment-textnodes, by a core rule's selector).
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'JSXText[value=/(^|\\n)\\s*\\/[\\/*]/]',
+          message: 'This comment is inside JSX, so the page shows it as text: write {/* … */}.',
+        },
+      ],
     },
   },
   ...layerRules,

@@ -83,3 +83,22 @@ describe('cycles', () => {
     expect(result?.messages.map((message) => message.ruleId)).toContain('import-x/no-cycle');
   });
 });
+
+describe('comments among JSX children', () => {
+  const component = (children: string) =>
+    `export function Probe() {\n  return (\n    <div>\n${children}\n    </div>\n  );\n}\n`;
+
+  it('fails lint on a // or /* line, which the page would show as text', async () => {
+    for (const line of ['      // a note for developers', '      /* a note */']) {
+      expect(await ruleIds('src/core/probe.tsx', component(line))).toContain(
+        'no-restricted-syntax',
+      );
+    }
+  });
+
+  it('passes lint on a {/* */} comment and on text that merely holds a slash', async () => {
+    const children =
+      '      {/* a note for developers */}\n      Either one / or the other, see https://example.org';
+    expect(await ruleIds('src/core/probe.tsx', component(children))).toEqual([]);
+  });
+});

@@ -169,9 +169,9 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
           id={`${resultsElementId(submission.batchId)}-rows`}
           aria-labelledby={`${resultsElementId(submission.batchId)}-tab-rows`}
         >
-          // A table to assistive technology, a grid of rows on a wide screen and a card per row on
-          // a narrow one: every row's status, id, message and Fix fit the width, nothing scrolls //
-          sideways.
+          {/* A table to assistive technology, a grid of rows on a wide screen and a card per row
+              on a narrow one: every row's status, id, message and Fix fit the width, nothing
+              scrolls sideways. */}
           <div
             role="table"
             className="result-rows"
