@@ -23,6 +23,13 @@ test('the pages docs/ui.md shows', async ({ page }, info) => {
   await expect(
     page.getByRole('group', { name: 'Status' }).getByRole('button', { name: /^Open/ }),
   ).toHaveAttribute('aria-pressed', 'true');
+  // The picture shows the list, not its loading line: the sandbox's 40001 is Open.
+  await expect(
+    page
+      .getByRole('region', { name: 'Requisitions' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: '40001', exact: true }) }),
+  ).toBeVisible();
   await shot(page, info, 'list');
 
   await page.goto('/requisitions/new');
