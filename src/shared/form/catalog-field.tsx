@@ -65,16 +65,30 @@ export const CatalogField = memo(function CatalogField({
 
   const id = fieldId(name);
   const hintText = hint === null ? undefined : (hint ?? def.hint);
-  // The message line describes the field while it is there (a problem, the kept space of a
-  // corrected one, or an Amend's note), as in the GOV.UK pattern. The kept space holds the same
-  // text, hidden: assistive technology reads no description from it, and the form Chromium's
-  // autofill copies on each keystroke stays the same when a message is corrected, so the browser
-  // does not parse the whole form again while the user types (decision 022).
+  // The message line: a problem; a corrected one's kept space, the very same text hidden; or an
+  // Amend's note. It describes the field while it is there, as in the GOV.UK pattern. Assistive
+  // technology reads no description from the hidden space, and the form Chromium's autofill copies
+  // on each keystroke stays the same when a message is corrected, so the browser does not parse
+  // the whole form again while the user types (decision 022).
   const loadedValue = useNotedValue(name);
-  const describedBy = [
-    hintText ? hintId(name) : null,
-    message || ghost || loadedValue !== undefined ? errorId(name) : null,
-  ]
+  const said = message ?? ghost;
+  const text = said ? (
+    <>
+      <span className="visually-hidden">Error: </span>
+      {said}
+    </>
+  ) : null;
+  const line: ReactNode = message ? (
+    text
+  ) : ghost ? (
+    <span className="field__error-space" aria-hidden="true">
+      {text}
+    </span>
+  ) : loadedValue !== undefined ? (
+    <ClearedNote name={name} loaded={loadedValue} />
+  ) : null;
+
+  const describedBy = [hintText ? hintId(name) : null, line ? errorId(name) : null]
     .filter(Boolean)
     .join(' ');
   const common = {
@@ -84,20 +98,6 @@ export const CatalogField = memo(function CatalogField({
     'aria-required': required || undefined,
     ...register(name),
   };
-
-  const line: ReactNode = message ? (
-    <>
-      <span className="visually-hidden">Error: </span>
-      {message}
-    </>
-  ) : ghost ? (
-    <span className="field__error-space" aria-hidden="true">
-      <span className="visually-hidden">Error: </span>
-      {ghost}
-    </span>
-  ) : loadedValue !== undefined ? (
-    <ClearedNote name={name} loaded={loadedValue} />
-  ) : null;
 
   let input: ReactNode;
   if (def.options) {
