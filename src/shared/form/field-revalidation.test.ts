@@ -66,6 +66,17 @@ describe('fieldRevalidationResolver', () => {
     expect(none.errors).toEqual((await whole(clean, undefined, options(['titlerole']))).errors);
   });
 
+  it('makes no check for a value typed over before the page had a moment for it', async () => {
+    const values = form();
+    const field = 'skills.9.expertiserating';
+    const answer = fast(values, undefined, options([field]));
+    // The next key, before the first one's check has run: react-hook-form would ignore its answer.
+    values.skills[9] = { ...blankSkillRow(), expertiserating: '34' };
+    expect(await answer).toEqual({ values: {}, errors: {} });
+    // The newer key's own check is made, and finds the form's problems.
+    expect(flatten((await fast(values, undefined, options([field]))).errors).length).toBeGreaterThan(0);
+  });
+
   it('parses the whole form when a value is not of the shape, or on a submit', async () => {
     const broken = { ...form(), titlerole: 42 } as unknown as RequisitionForm;
     const one = await fast(broken, undefined, options(['titlerole']));

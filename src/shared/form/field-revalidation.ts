@@ -1,8 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { toNestErrors, validateFieldsNatively } from '@hookform/resolvers';
-import type { FieldError, Resolver } from 'react-hook-form';
+import { get, type FieldError, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
-import { afterNextPaint } from '../lib/after-paint';
+import { afterPaintAndIdle } from '../lib/after-paint';
+
+/** The longest a field's check waits for the page to have a moment after the key is drawn. */
+const revalidationMaxWaitMs = 300;
 
 type Conformance = (value: unknown) => boolean;
 const never: Conformance = () => false;
@@ -76,9 +79,12 @@ export function fieldRevalidationResolver<S extends z.ZodObject>(
   return async (values, context, options) => {
     const name = options.names?.length === 1 ? options.names[0] : undefined;
     if (name === undefined) return whole(values, context, options);
-    // The keystroke's character is drawn before its field is checked (react-hook-form ignores an
-    // answer for a value that has changed since, so a faster typist loses nothing).
-    await afterNextPaint();
+    // The keystroke's character is drawn first, and the field is checked when the page has a
+    // moment. By then a quick typist may have typed again: react-hook-form ignores an answer for a
+    // value that has changed since (the newer key's check follows), so that check is not made.
+    const typed: unknown = get(values, name);
+    await afterPaintAndIdle(revalidationMaxWaitMs);
+    if (typed !== get(values, name)) return { values: {}, errors: {} };
     if (!plainlyShaped(values)) return whole(values, context, options);
     const result = await checksOnly.safeParseAsync(values);
     if (result.success) {

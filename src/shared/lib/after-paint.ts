@@ -25,3 +25,14 @@ export function afterNextPaint(): Promise<void> {
     requestAnimationFrame(() => setTimeout(finish, 0));
   });
 }
+
+/**
+ * Resolves once the browser has drawn the next frame and has a moment to spare (at most
+ * `maxWaitMs` later), or at once where there are no frames. For work nobody waits for: a busy
+ * page, such as one the user is typing into quickly on a slow machine, runs it between keys.
+ */
+export async function afterPaintAndIdle(maxWaitMs: number): Promise<void> {
+  await afterNextPaint();
+  if (typeof requestIdleCallback === 'undefined') return;
+  await new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: maxWaitMs }));
+}

@@ -1,6 +1,6 @@
 import type { DBSchema, IDBPDatabase } from 'idb';
 import type { z } from 'zod';
-import { afterNextPaint } from '../lib/after-paint';
+import { afterPaintAndIdle } from '../lib/after-paint';
 import type { LocalStore } from './local-store';
 import { lazyDatabase, scopeRange } from './indexed-db';
 import { localStore, reportStorageFailure } from './local-store';
@@ -43,16 +43,6 @@ function trackedPromise(promise: Promise<void>): PromiseLike<void> {
     tracked.status = 'fulfilled';
   });
   return tracked;
-}
-
-/**
- * Resolves once the browser has drawn the next frame and has a moment to spare (at most a
- * second later), or at once where there are no frames.
- */
-async function afterPaintAndIdle(): Promise<void> {
-  await afterNextPaint();
-  if (typeof requestIdleCallback === 'undefined') return;
-  await new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 1000 }));
 }
 
 const stores = new Map<string, IndexedListStore<unknown>>();
@@ -139,7 +129,7 @@ export function indexedListStore<I extends { id: string }, T extends { items: re
     (async () => {
       // The page that asked for the list is drawn first; reading and checking hundreds of
       // items would otherwise hold up its first paint.
-      await afterPaintAndIdle();
+      await afterPaintAndIdle(1000);
       db = await database();
       if (!db) {
         snapshot = legacy.get();
