@@ -1,7 +1,7 @@
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import type { FieldValues } from 'react-hook-form';
 import { useWatch } from 'react-hook-form';
-import { JsonBody } from './json-preview';
+import { JsonBody, JsonDisclosure } from './json-preview';
 
 interface Props<V> {
   toWire(values: V): unknown;
@@ -21,14 +21,7 @@ function LiveJson<V extends FieldValues>({ toWire, fileName }: Props<V>) {
  * fields never re-render because of it.
  */
 export function FormJsonPreview<V extends FieldValues>(props: Props<V>) {
-  const [open, setOpen] = useState(false);
   return (
-    <details
-      className="json-preview"
-      onToggle={(event) => setOpen((event.currentTarget as HTMLDetailsElement).open)}
-    >
-      <summary>JSON of this form</summary>
-      {open ? <LiveJson {...props} /> : null}
-    </details>
+    <JsonDisclosure summary="JSON of this form">{() => <LiveJson {...props} />}</JsonDisclosure>
   );
 }

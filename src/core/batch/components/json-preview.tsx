@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import type { ReactNode } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { countOf } from '../../../shared/lib/format';
 import { copyText, downloadText } from '../../../shared/ui/json-actions';
 
@@ -77,6 +78,39 @@ export function JsonBody({ value, label, fileName }: JsonBodyProps) {
   );
 }
 
+/**
+ * A button that shows and hides a JSON preview, made only while it is shown. Not a `<details>`:
+ * Chromium keeps a closed one's content locked from layout, and while a page holds such a lock,
+ * its autofill copy of the form on each keystroke checks every field's ancestors for one; with
+ * the form's 112 fields that made each key dearer than on the plain page (decision 022).
+ */
+export function JsonDisclosure({
+  summary,
+  children,
+}: {
+  summary: string;
+  children: () => ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const id = useId();
+  return (
+    <div className="json-preview">
+      <button
+        type="button"
+        className="link-button json-preview__toggle"
+        aria-expanded={open}
+        aria-controls={id}
+        onClick={() => setOpen((shown) => !shown)}
+      >
+        {summary}
+      </button>
+      <div id={id} hidden={!open}>
+        {open ? children() : null}
+      </div>
+    </div>
+  );
+}
+
 export interface JsonPreviewProps extends JsonBodyProps {
   /** The disclosure's text, e.g. "JSON to be sent (3 requisitions)". */
   summary: string;
@@ -84,11 +118,5 @@ export interface JsonPreviewProps extends JsonBodyProps {
 
 /** A disclosure whose JSON is made only while it is open (never kept in the page while closed). */
 export function JsonPreview({ summary, ...body }: JsonPreviewProps) {
-  const [open, setOpen] = useState(false);
-  return (
-    <details className="json-preview" onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary>{summary}</summary>
-      {open ? <JsonBody {...body} /> : null}
-    </details>
-  );
+  return <JsonDisclosure summary={summary}>{() => <JsonBody {...body} />}</JsonDisclosure>;
 }

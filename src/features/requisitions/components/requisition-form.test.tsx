@@ -13,6 +13,7 @@ import {
 import { requisitionListQueryOptions } from '../api/requisitions';
 import { listSource } from '../../../shared/config/use-requisition-list';
 import type { RequisitionMode } from '../model/form-layout';
+import { FormJsonPreview } from '../../../core/batch/components/form-json-preview';
 import { RequisitionFormView, useRequisitionForm } from './requisition-form';
 
 const orgs = { clientOrgId: 1001, vendorOrgId: 9001 };
@@ -29,6 +30,7 @@ function Harness({
   const form = useRequisitionForm(values ?? { ...requisitionFormDefaults('I'), orgid: '1001' });
   return (
     <RequisitionFormView
+      preview={(toWire) => <FormJsonPreview toWire={toWire} fileName="requisition.json" />}
       form={form}
       mode={mode}
       orgs={orgs}
@@ -277,5 +279,27 @@ describe('RequisitionFormView, suggestions', () => {
 
     await user.click(screen.getByLabelText(/· titlerole/));
     expect(optionsInPage()).toBe(0);
+  });
+});
+
+describe('RequisitionFormView, nothing locked from layout', () => {
+  it('shows its JSON from a button, made only while shown, and holds no closed <details>', async () => {
+    // Chromium copies the whole form for autofill on each keystroke, and while the page holds
+    // content locked from layout (a closed <details>) that copy costs more per field (decision 022).
+    const user = userEvent.setup();
+    const { container } = renderForm(<Harness onValid={vi.fn()} />);
+    expect(container.querySelector('details')).toBeNull();
+    const toggle = await screen.findByRole('button', { name: 'JSON of this form' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('region', { name: 'JSON of this form' })).toBeNull();
+
+    await user.click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    const json = screen.getByRole('region', { name: 'JSON of this form' });
+    expect(toggle.getAttribute('aria-controls')).toBe(json.parentElement?.id);
+    expect(json.textContent).toContain('"titlerole"');
+
+    await user.click(toggle);
+    expect(screen.queryByRole('region', { name: 'JSON of this form' })).toBeNull();
   });
 });
