@@ -5,6 +5,22 @@ import { countOf } from '../lib/format';
 import { focusElement } from './error-summary';
 import { flattenErrors } from './field-ids';
 
+/**
+ * Moves focus to the element with this id as soon as it is in the page (within about two
+ * seconds of frames). A long form draws its lower sections just after its first paint, and a
+ * section chosen in that moment still gets focus instead of a bare jump to the link's anchor.
+ */
+async function focusWhenDrawn(id: string): Promise<void> {
+  for (let frame = 0; frame < 120; frame += 1) {
+    const element = document.getElementById(id);
+    if (element) {
+      focusElement(element);
+      return;
+    }
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+  }
+}
+
 export interface NavSection {
   /** The element id of the section's heading (focused when chosen). */
   id: string;
@@ -113,10 +129,8 @@ export function FormNav({
                 }
                 className={count > 0 ? 'form-nav__link form-nav__link--problem' : 'form-nav__link'}
                 onClick={(event) => {
-                  const heading = document.getElementById(section.id);
-                  if (!heading) return;
                   event.preventDefault();
-                  focusElement(heading);
+                  void focusWhenDrawn(section.id);
                 }}
               >
                 {section.title}
