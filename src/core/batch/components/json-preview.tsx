@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { countOf } from '../../../shared/lib/format';
+import { Disclosure } from '../../../shared/ui/disclosure';
 import { copyText, downloadText } from '../../../shared/ui/json-actions';
 
 export interface JsonBodyProps {
@@ -78,12 +79,7 @@ export function JsonBody({ value, label, fileName }: JsonBodyProps) {
   );
 }
 
-/**
- * A button that shows and hides a JSON preview, made only while it is shown. Not a `<details>`:
- * Chromium keeps a closed one's content locked from layout, and while a page holds such a lock,
- * its autofill copy of the form on each keystroke checks every field's ancestors for one; with
- * the form's 112 fields that made each key dearer than on the plain page (decision 022).
- */
+/** A disclosure of a JSON preview, made only while it is shown (see `Disclosure`). */
 export function JsonDisclosure({
   summary,
   children,
@@ -91,22 +87,11 @@ export function JsonDisclosure({
   summary: string;
   children: () => ReactNode;
 }) {
-  const [open, setOpen] = useState(false);
-  const id = useId();
   return (
     <div className="json-preview">
-      <button
-        type="button"
-        className="link-button json-preview__toggle"
-        aria-expanded={open}
-        aria-controls={id}
-        onClick={() => setOpen((shown) => !shown)}
-      >
-        {summary}
-      </button>
-      <div id={id} hidden={!open}>
-        {open ? children() : null}
-      </div>
+      <Disclosure className="link-button json-preview__toggle" label={() => summary}>
+        {children}
+      </Disclosure>
     </div>
   );
 }

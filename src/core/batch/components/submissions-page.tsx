@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { useAddressParams } from '../../../shared/ui/use-address-params';
 import { countOf, formatDateTime } from '../../../shared/lib/format';
+import { Disclosure } from '../../../shared/ui/disclosure';
 import { downloadText } from '../../../shared/ui/json-actions';
 import { clientOrgLabel } from '../../../domain/portal-config';
 import { useOrg } from '../../../shared/config/org-context';
@@ -33,7 +34,6 @@ function SubmissionCard({
   submission: Submission;
   initiallyOpen: boolean;
 }) {
-  const [open, setOpen] = useState(initiallyOpen);
   const { config } = useOrg();
   const regionId = `results-${submission.batchId}`;
   return (
@@ -65,18 +65,14 @@ function SubmissionCard({
             available for it.
           </p>
         ) : null}
-        <button
-          type="button"
+        <Disclosure
           className="button button--secondary button--small"
-          aria-expanded={open}
-          aria-controls={regionId}
-          onClick={() => setOpen((value) => !value)}
+          id={regionId}
+          initiallyOpen={initiallyOpen}
+          label={(open) => (open ? 'Hide results' : 'Show results')}
         >
-          {open ? 'Hide results' : 'Show results'}
-        </button>
-        <div id={regionId}>
-          {open ? <BatchResults kind={kind} submission={submission} headingLevel={3} /> : null}
-        </div>
+          {() => <BatchResults kind={kind} submission={submission} headingLevel={3} />}
+        </Disclosure>
       </article>
     </li>
   );
