@@ -5,9 +5,12 @@ import { expect, test } from './support/fixtures';
 // Chromium re-records a page's paint after every keystroke, reusing its cache per stacking
 // context: a field typed into repaints alone only when it has one of its own (decision 022).
 
-/** The form's typed controls (ids), and those that share a stacking context with another. */
-function paintGroups(page: Page) {
-  return page.evaluate(() => {
+/**
+ * Holds every typed control of the page's form to a stacking context of its own, and the form to
+ * be drawn whole: the controls named by `drawn` are among them. Returns the controls' ids.
+ */
+async function expectEachFieldPaintedApart(page: Page, drawn: readonly string[]) {
+  const report = await page.evaluate(() => {
     const typed =
       'input:not([type=radio]):not([type=checkbox]):not([type=hidden]), select, textarea';
     const form = document.querySelector('main form');
@@ -23,6 +26,9 @@ function paintGroups(page: Page) {
     }
     return { controls: controls.map((control) => control.id), shared };
   });
+  expect(report.controls).toEqual(expect.arrayContaining([...drawn]));
+  expect(report.shared).toEqual([]);
+  return report.controls;
 }
 
 test('every field of the requisition form, skill rows included, is painted apart from the others', async ({
@@ -33,18 +39,14 @@ test('every field of the requisition form, skill rows included, is painted apart
   for (let n = 1; n <= 3; n += 1) await add.click();
   await expect(page.getByRole('group', { name: /^Skill \d+$/ })).toHaveCount(3);
 
-  const report = await paintGroups(page);
   // Every section is drawn, from the first field to the skill rows and the last custom field.
-  expect(report.controls).toEqual(
-    expect.arrayContaining([
-      'field-titlerole',
-      'field-skills-2-description',
-      'field-skills-2-amountofexperience',
-      'field-customfieldvalue10',
-    ]),
-  );
-  expect(report.controls.length).toBeGreaterThan(50);
-  expect(report.shared).toEqual([]);
+  const controls = await expectEachFieldPaintedApart(page, [
+    'field-titlerole',
+    'field-skills-2-description',
+    'field-skills-2-amountofexperience',
+    'field-customfieldvalue10',
+  ]);
+  expect(controls.length).toBeGreaterThan(50);
 });
 
 test('every field of the candidate form, skill responses and answers included, is painted apart', async ({
@@ -53,14 +55,10 @@ test('every field of the candidate form, skill responses and answers included, i
   await openCandidateForm(page, '40001');
   await expect(page.getByRole('group', { name: /^Question \d+$/ })).toHaveCount(2);
 
-  const report = await paintGroups(page);
-  expect(report.controls).toEqual(
-    expect.arrayContaining([
-      'field-firstname',
-      'field-skillResponses-2-duration',
-      'field-answers-1-answer',
-      'field-candcustomfield5',
-    ]),
-  );
-  expect(report.shared).toEqual([]);
+  await expectEachFieldPaintedApart(page, [
+    'field-firstname',
+    'field-skillResponses-2-duration',
+    'field-answers-1-answer',
+    'field-candcustomfield5',
+  ]);
 });
