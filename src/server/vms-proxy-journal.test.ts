@@ -331,9 +331,6 @@ describe('recording every call', () => {
 });
 
 describe('secrets', () => {
-  /** The proxy passes a VMS's answer on as it is, echoed secrets too: that one is not the journal's. */
-  const echoes = new Set<unknown>();
-
   it('keeps an echoed key, secret or signature out of the journal', async () => {
     upstream.respondWith((captured) => ({
       status: 401,
@@ -342,7 +339,6 @@ describe('secrets', () => {
     }));
     const res = await portal.call('GET', `/api/vms/requisitions${orgs}`);
     expect(res.status).toBe(401);
-    echoes.add(portal.responses.at(-1));
     const [entry] = (await journalPage()).entries;
     const full = journalEntrySchema.parse(
       (await portal.call('GET', `/api/journal/${entry?.id}`)).json(),
@@ -377,9 +373,9 @@ describe('secrets', () => {
       )
     ).map((row) => (row.compressed === 1 ? inflateRawSync(row.data) : row.data));
     expect(bodies.length).toBeGreaterThan(5);
-    const answers = portal.responses
-      .filter((r) => !echoes.has(r))
-      .map((r) => `${JSON.stringify(r.headers)}\n${r.body.toString('utf8')}`);
+    const answers = portal.responses.map(
+      (r) => `${JSON.stringify(r.headers)}\n${r.body.toString('utf8')}`,
+    );
     expect(answers.join('').length).toBeGreaterThan(10_000);
 
     for (const secret of secrets) {

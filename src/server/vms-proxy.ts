@@ -13,6 +13,7 @@ import {
   type ForwardResult,
 } from './idempotency';
 import { signatureHeaders } from '../node/signature';
+import { CredentialScrubber } from './credential-scrub';
 import type { PortalStores } from './store/portal-stores';
 import { certainlyNotSent, upstreamFailure } from './upstream-failure';
 import { describeOperations } from '../domain/vms-contract';
@@ -84,7 +85,8 @@ interface CallLine {
 /**
  * The signing proxy under /api/vms (issue 3; decisions.md, "Authentication and who may act for
  * whom"). Forwards exactly the five operations, after checking the orgs and the batch shape,
- * signs each call afresh, and answers with the upstream's status and body unchanged. Everything
+ * signs each call afresh, and answers with the upstream's status and body unchanged but for an
+ * echoed credential, which is replaced (credential-scrub.ts). Everything
  * else under /api/vms is a 404 that never leaves the machine.
  */
 export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
@@ -92,6 +94,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   { config, upstreamUrl, database: opening, onDatabaseHealth, journal: journalOpening },
 ) => {
   const upstreamHost = new URL(upstreamUrl).host;
+  const credentials = new CredentialScrubber([config.apiKey, config.apiSecret]);
   // Made once, not per request; see CallLine for why it has no redaction.
   const callLog = app.log.child({}, { redact: [] });
   const database = await opening;
@@ -179,11 +182,20 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
         headersTimeout: waitMs,
         bodyTimeout: waitMs,
       });
-      const bytes = await readBody(answer.body);
-      if (note) note.upstreamHeaders = journalHeaders(answer.headers);
+      // Cleaned here, before anything keeps or passes it on: the browser, a remembered answer for
+      // a retry and the journal all get it without an echoed key, secret or signature.
+      const clean = credentials.answer(
+        pickHeaders(answer.headers),
+        await readBody(answer.body),
+        signed['x-signature'],
+      );
+      if (note) {
+        note.upstreamHeaders = journalHeaders(answer.headers);
+        if (clean.redacted) note.answerRedacted = true;
+      }
       return {
         kind: 'answered',
-        outcome: { status: answer.statusCode, headers: pickHeaders(answer.headers), body: bytes },
+        outcome: { status: answer.statusCode, headers: clean.headers, body: clean.body },
       };
     } catch (error) {
       const failure = upstreamFailure(error, {

@@ -1,8 +1,14 @@
 import { z } from 'zod';
 import type { JournalFailure, JournalOutcome } from '../../domain/journal';
 import type { VmsOperation } from '../../domain/vms-contract';
-import type { JournalLateRecord, JournalLateTarget, JournalRecord } from '../store/journal-store';
-import { keptBody, RecentBodies, scrubTextWith, secretNeedles } from './kept-body';
+import type {
+  BodyToKeep,
+  JournalLateRecord,
+  JournalLateTarget,
+  JournalRecord,
+} from '../store/journal-store';
+import { scrubTextWith, secretNeedles } from '../credential-scrub';
+import { keptBody, RecentBodies } from './kept-body';
 
 /** One call through the proxy as the proxy hands it over: raw bodies, nothing derived yet. */
 export interface CallToRecord {
@@ -29,6 +35,11 @@ export interface CallToRecord {
   responseHeaders: Record<string, string>;
   /** The signature the call was signed with: searched for in its bodies, never stored. */
   signature: string | null;
+  /**
+   * Whether the proxy already replaced an echoed secret in the VMS's answer before passing it on:
+   * the body the journal gets is clean, and the entry still says the VMS echoed one.
+   */
+  answerRedacted?: boolean;
   /** Who sent it (issue 15); null or absent with sign-in off, or refused before anyone was known. */
   sentBy?: CallSender | null;
 }
@@ -46,6 +57,8 @@ export interface LateAnswerToRecord {
   headers: Record<string, string>;
   body: Buffer | null;
   signature: string | null;
+  /** As CallToRecord's answerRedacted. */
+  answerRedacted?: boolean;
 }
 
 const acceptedBatchSchema = z.looseObject({ batchid: z.string().min(1).max(200) });
@@ -68,6 +81,11 @@ function batchIdOf(call: CallToRecord): string | null {
   if (queryAt < 0 || !call.operation?.endsWith('results')) return null;
   const batchId = new URLSearchParams(call.path.slice(queryAt + 1)).get('batchid');
   return batchId === null || batchId === '' ? null : batchId.slice(0, 200);
+}
+
+/** A kept body flagged as redacted when the proxy had already cleaned it; a new object, never the shared one. */
+function markedRedacted(kept: BodyToKeep | null, redacted: boolean | undefined): BodyToKeep | null {
+  return kept && redacted && !kept.redacted ? { ...kept, redacted: true } : kept;
 }
 
 /**
@@ -136,7 +154,10 @@ export class RecordMaker {
       unchecked: call.unchecked,
       // The request body arrived before its signature was made: only the answer can echo it.
       requestBody: this.recent.keep(call.requestBody, limit, this.needles, null),
-      responseBody: this.recent.keep(call.responseBody, limit, this.needles, signature),
+      responseBody: markedRedacted(
+        this.recent.keep(call.responseBody, limit, this.needles, signature),
+        call.answerRedacted,
+      ),
       responseHeaders: this.cleanHeaders(call.responseHeaders, secrets),
       sentBy: call.sentBy ?? null,
     };
@@ -164,7 +185,10 @@ export class RecordMaker {
       status: answer.status,
       latencyMs: Math.round(answer.latencyMs * 10) / 10,
       headers: this.cleanHeaders(answer.headers, secrets),
-      body: keptBody(answer.body, this.bodyLimitBytes, needles),
+      body: markedRedacted(
+        keptBody(answer.body, this.bodyLimitBytes, needles),
+        answer.answerRedacted,
+      ),
       batchId: acceptedBatchId(answer.status, answer.body),
     };
   }

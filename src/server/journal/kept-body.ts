@@ -1,61 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BodyToKeep } from '../store/journal-store';
-
-/** What stands in a kept body, header or path where a secret was. */
-export const redactedMark = '[redacted]';
-const mark = Buffer.from(redactedMark);
-
-/**
- * Secrets shorter than this are not searched for: a real API key, secret or signature is far
- * longer, and replacing a two-letter "secret" would mangle every body.
- */
-const shortestSecret = 6;
-
-/** The secrets to keep out of the journal, as bytes (empty and too short ones left out). */
-export function secretNeedles(secrets: readonly (string | null)[]): Buffer[] {
-  return secrets
-    .filter((secret): secret is string => secret !== null && secret.length >= shortestSecret)
-    .map((secret) => Buffer.from(secret, 'utf8'));
-}
-
-/** `bytes` with every occurrence of every needle replaced by [redacted]; the same buffer when none. */
-export function scrub(bytes: Buffer, needles: readonly Buffer[]): Buffer {
-  let result = bytes;
-  for (const needle of needles) {
-    let at = result.indexOf(needle);
-    if (at < 0) continue;
-    const parts: Buffer[] = [];
-    let from = 0;
-    while (at >= 0) {
-      parts.push(result.subarray(from, at), mark);
-      from = at + needle.length;
-      at = result.indexOf(needle, from);
-    }
-    parts.push(result.subarray(from));
-    result = Buffer.concat(parts);
-  }
-  return result;
-}
-
-/** The same for text (paths, header values): short, so plain string search. */
-export function scrubText(text: string, needles: readonly Buffer[]): string {
-  return scrubTextWith(
-    text,
-    needles.map((needle) => needle.toString('utf8')),
-  );
-}
-
-/**
- * scrubText with the secrets already as text: the journal scrubs a few strings of every call, and
- * turning each needle back into a string every time cost more than the search.
- */
-export function scrubTextWith(text: string, secrets: readonly string[]): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (result.includes(secret)) result = result.replaceAll(secret, redactedMark);
-  }
-  return result;
-}
+import { scrub } from '../credential-scrub';
 
 /** The first `limit` bytes, backed off to the start of a UTF-8 character so the text stays whole. */
 function cut(bytes: Buffer, limit: number): Buffer {

@@ -56,6 +56,8 @@ export interface CallNote {
   upstreamHeaders: Record<string, string> | null;
   /** The signature it was sent with: scrubbed from its bodies, never stored. */
   signature: string | null;
+  /** The proxy replaced an echoed secret in the VMS's answer before passing it on. */
+  answerRedacted: boolean;
   /** The call as handed to the journal, once its answer went out (its id comes when written). */
   recorded: RecordedCall | null;
   /** A late answer that arrived before the call was handed to the journal. */
@@ -174,6 +176,7 @@ export class ProxyTap {
       answer: null,
       upstreamHeaders: null,
       signature: null,
+      answerRedacted: false,
       recorded: null,
       late: null,
     };
@@ -264,6 +267,7 @@ export class ProxyTap {
           ? note.upstreamHeaders
           : this.answerHeaders(reply),
       signature: note?.signature ?? null,
+      answerRedacted: answer?.outcome === 'forwarded' && note?.answerRedacted === true,
       sentBy: senderOf(request),
     });
     if (note && recorded !== null) {
@@ -295,6 +299,7 @@ export class ProxyTap {
       headers: note.upstreamHeaders ?? result.outcome.headers,
       body: result.outcome.body,
       signature: note.signature,
+      answerRedacted: note.answerRedacted,
     };
     if (note.recorded === null) note.late = late;
     else this.journal.recordLateAnswer(note.recorded, late);
