@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { sandboxDemo, startSandbox, type RunningSandbox } from '../../src/sandbox/index';
 import { loadConfig } from '../../src/server/config';
 import { startPortal, type RunningPortal } from '../../src/server/start';
+import { startEchoingVms, type EchoingVms } from './echoing-vms';
 import { startSlowVms, type SlowVms } from './slow-vms';
 
 /**
@@ -179,6 +180,28 @@ export const slowVmsTest = base.extend<{
         VMS_LATE_ANSWER_MS: String(lateAnswerMs),
       }),
     );
+    await use(portal);
+    await portal.close();
+    db.cleanup();
+  },
+  baseURL: async ({ portal }, use) => use(portal.url),
+});
+
+/** A portal whose VMS quotes the key and signature it was sent: the sandbox behind an echoing hop. */
+export const echoingVmsTest = base.extend<{ echoingVms: EchoingVms; portal: RunningPortal }>({
+  page: watchedPage,
+  echoingVms: async ({}, use) => {
+    const db = tempDb();
+    const sandbox = await startSandbox({ port: 0, dbPath: db.path, processingDelayMs });
+    const echoing = await startEchoingVms(sandbox.url);
+    await use(echoing);
+    await echoing.close();
+    await sandbox.close();
+    db.cleanup();
+  },
+  portal: async ({ echoingVms }, use) => {
+    const db = tempDb();
+    const portal = await startPortal(remotePortalConfig(echoingVms.url, db.portalPath));
     await use(portal);
     await portal.close();
     db.cleanup();
