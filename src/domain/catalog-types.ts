@@ -23,8 +23,12 @@ export interface FieldOption {
   readonly label: string;
 }
 
-export type DateFormat = 'YYYY-MM-DD' | 'MM/DD/YYYY';
-export const dateFormats = ['YYYY-MM-DD', 'MM/DD/YYYY'] as const satisfies readonly DateFormat[];
+export type DateFormat = 'YYYY-MM-DD' | 'MM/DD/YYYY' | 'DD/MM/YYYY';
+export const dateFormats = [
+  'YYYY-MM-DD',
+  'MM/DD/YYYY',
+  'DD/MM/YYYY',
+] as const satisfies readonly DateFormat[];
 
 /** Fields generated n times (skill items, question items, answers, custom fields…). */
 export interface RowRef {

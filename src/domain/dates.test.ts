@@ -17,10 +17,16 @@ function calendarIso(year: number, month: number, day: number): string | null {
 }
 
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
-const written = (format: DateFormat, year: number, month: number, day: number) =>
-  format === 'YYYY-MM-DD'
-    ? `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`
-    : `${pad(month, 2)}/${pad(day, 2)}/${pad(year, 4)}`;
+const written = (format: DateFormat, year: number, month: number, day: number) => {
+  switch (format) {
+    case 'YYYY-MM-DD':
+      return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;
+    case 'MM/DD/YYYY':
+      return `${pad(month, 2)}/${pad(day, 2)}/${pad(year, 4)}`;
+    case 'DD/MM/YYYY':
+      return `${pad(day, 2)}/${pad(month, 2)}/${pad(year, 4)}`;
+  }
+};
 
 // Years where calendars go wrong: 0 and the two-digit years `Date` maps to 19xx, centuries (leap
 // only every 400), ordinary leap years, the last four-digit years.
@@ -98,5 +104,8 @@ describe('the dates built on parseWireDate', () => {
     expect(wireDateToIso('02/29/2024', 'MM/DD/YYYY')).toBe('2024-02-29');
     expect(formatWireDate('2023-02-29', 'MM/DD/YYYY')).toBe('2023-02-29');
     expect(wireDateToIso('02/29/2023', 'MM/DD/YYYY')).toBe('02/29/2023');
+    expect(formatWireDate('2024-02-29', 'DD/MM/YYYY')).toBe('29/02/2024');
+    expect(wireDateToIso('29/02/2024', 'DD/MM/YYYY')).toBe('2024-02-29');
+    expect(wireDateToIso('02/29/2024', 'DD/MM/YYYY')).toBe('02/29/2024');
   });
 });

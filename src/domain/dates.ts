@@ -1,12 +1,14 @@
 import type { DateFormat } from './catalog-types';
 
 /**
- * DATE values (decisions.md, "Wire format"): the outbound format is VMS_DATE_FORMAT, default
- * YYYY-MM-DD, MM/DD/YYYY the other. The browser's native date inputs give ISO YYYY-MM-DD.
+ * DATE values: the outbound format is a setting of the VMS's profile (VMS_DATE_FORMAT for the
+ * one-connection shorthand), default YYYY-MM-DD; MM/DD/YYYY and DD/MM/YYYY are the others. The
+ * browser's native date inputs give ISO YYYY-MM-DD.
  */
 const patterns: Record<DateFormat, RegExp> = {
   'YYYY-MM-DD': /^\d{4}-\d{2}-\d{2}$/,
   'MM/DD/YYYY': /^\d{2}\/\d{2}\/\d{4}$/,
+  'DD/MM/YYYY': /^\d{2}\/\d{2}\/\d{4}$/,
 };
 
 /** The number written by the ASCII digits text[from..to). */
@@ -35,7 +37,9 @@ export function parseWireDate(value: string, format: DateFormat): string | null 
   const iso =
     format === 'YYYY-MM-DD'
       ? value
-      : `${value.slice(6, 10)}-${value.slice(0, 2)}-${value.slice(3, 5)}`;
+      : format === 'MM/DD/YYYY'
+        ? `${value.slice(6, 10)}-${value.slice(0, 2)}-${value.slice(3, 5)}`
+        : `${value.slice(6, 10)}-${value.slice(3, 5)}-${value.slice(0, 2)}`;
   return isRealDate(digits(iso, 0, 4), digits(iso, 5, 7), digits(iso, 8, 10)) ? iso : null;
 }
 
@@ -44,7 +48,7 @@ export function formatWireDate(iso: string, format: DateFormat): string {
   if (parseWireDate(iso, 'YYYY-MM-DD') === null) return iso;
   if (format === 'YYYY-MM-DD') return iso;
   const [year, month, day] = iso.split('-');
-  return `${month}/${day}/${year}`;
+  return format === 'MM/DD/YYYY' ? `${month}/${day}/${year}` : `${day}/${month}/${year}`;
 }
 
 /** Wire DATE → ISO for a native date input; a value that does not parse passes unchanged. */
@@ -53,5 +57,5 @@ export function wireDateToIso(value: string, format: DateFormat): string {
 }
 
 export function dateFormatExample(format: DateFormat): string {
-  return format === 'YYYY-MM-DD' ? '2026-03-31' : '03/31/2026';
+  return formatWireDate('2026-03-31', format);
 }
