@@ -40,6 +40,8 @@ export const apiErrorCatalog = {
   rate_limited: 429,
   internal_error: 500,
   upstream_unreachable: 502,
+  /** The VMS answered in a way its profile does not describe (a list that never ends). */
+  upstream_unreadable: 502,
   app_not_built: 503,
   store_unavailable: 503,
   upstream_timeout: 504,

@@ -9,6 +9,8 @@ import { registerBatchRoutes } from './routes-batches';
 import { registerReferenceRoutes } from './routes-reference';
 import { registerRequisitionRoutes } from './routes-requisitions';
 import type { SandboxStore } from './store';
+import type { VmsProfile } from '../domain/vms-profile';
+import { profileUrlRewrite, registerProfileAnswers } from './speak-profile';
 import type { BatchWorker } from './worker';
 
 export interface SandboxAppOptions {
@@ -20,6 +22,8 @@ export interface SandboxAppOptions {
   now: () => Date;
   logger: boolean;
   requestTimeoutMs: number;
+  /** How it answers: paths, fields, status words, paging, dates, errors (default: its own). */
+  profile: VmsProfile;
 }
 
 export function buildSandboxApp(options: SandboxAppOptions): FastifyInstance {
@@ -34,6 +38,7 @@ export function buildSandboxApp(options: SandboxAppOptions): FastifyInstance {
       headersTimeout: Math.min(60_000, options.requestTimeoutMs),
       connectionsCheckingInterval: Math.min(1000, options.requestTimeoutMs),
     },
+    ...profileUrlRewrite(options.profile),
   });
   // Fastify reads text/plain bodies as strings by default; the interface takes JSON only, so a
   // body sent without Content-Type: application/json is refused rather than half-understood.
@@ -47,6 +52,7 @@ export function buildSandboxApp(options: SandboxAppOptions): FastifyInstance {
     }
   });
   registerErrorHandling(app);
+  registerProfileAnswers(app, options.profile);
   registerAuthentication(app, options.reference, options.now);
   registerBatchRoutes(app, options);
   registerRequisitionRoutes(app, options);

@@ -7,6 +7,7 @@ import type { DateFormat } from '../domain';
 import { loadReference } from './reference';
 import { createStore } from './store';
 import { createBatchWorker } from './worker';
+import { sandboxProfile, type VmsProfile } from '../domain/vms-profile';
 
 export { resetSandboxDatabase } from './database';
 export { sandboxDemo } from './demo';
@@ -32,6 +33,11 @@ export interface SandboxOptions {
   retryDelayMs?: number;
   /** Most time a client may take to send a whole request (default 60 s). */
   requestTimeoutMs?: number;
+  /**
+   * Answer as a VMS of this profile would (default: the sandbox's own, in `dateFormat`). Its
+   * outbound date format then stands for `dateFormat`.
+   */
+  profile?: VmsProfile;
 }
 
 export interface RunningSandbox {
@@ -59,7 +65,9 @@ function urlHost(host: string): string {
 
 /** Starts the sandbox VMS: opens (or creates and seeds) the database, listens, resumes Pending items. */
 export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
-  const settings = optionsSchema.parse(options);
+  const parsed = optionsSchema.parse(options);
+  const profile = options.profile ?? sandboxProfile(parsed.dateFormat);
+  const settings = { ...parsed, dateFormat: profile.dates.outbound };
   const now = options.now ?? (() => new Date());
   const db = openSandboxDatabase(settings.dbPath);
   if (options.maxDatabasePages !== undefined)
@@ -87,6 +95,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     worker,
     now,
     requestTimeoutMs: options.requestTimeoutMs ?? 60_000,
+    profile,
   });
   try {
     await app.listen({ host: settings.host, port: settings.port });

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { settingsProblem } from '../domain/settings';
 import { resetSandboxDatabase, sandboxDemo, startSandbox } from './index';
 import { sandboxEnvSchema, type SandboxEnv } from './settings';
+import { profileFromSetting } from '../node/profile-setting';
 
 function readEnvironment(): SandboxEnv {
   // Like the portal server, take a .env file when there is one; real variables win.
@@ -20,6 +21,11 @@ function readEnvironment(): SandboxEnv {
 
 async function main(): Promise<void> {
   const env = readEnvironment();
+  const profile = profileFromSetting('SANDBOX_PROFILE', env.SANDBOX_PROFILE, env.VMS_DATE_FORMAT);
+  if ('problem' in profile) {
+    console.error(`Sandbox VMS not started: ${profile.problem}`);
+    process.exit(1);
+  }
   const dbPath = resolve(env.SANDBOX_DB);
   if (process.argv.includes('--reset')) {
     resetSandboxDatabase(dbPath);
@@ -31,8 +37,11 @@ async function main(): Promise<void> {
     processingDelayMs: env.SANDBOX_PROCESSING_DELAY_MS,
     dateFormat: env.VMS_DATE_FORMAT,
     maxBatch: env.VMS_MAX_BATCH,
+    profile: profile.profile,
   });
-  console.log(`Sandbox VMS listening on ${sandbox.url} (database ${dbPath})`);
+  console.log(
+    `Sandbox VMS listening on ${sandbox.url} (database ${dbPath}${env.SANDBOX_PROFILE ? `, profile ${env.SANDBOX_PROFILE}` : ''})`,
+  );
   console.log(
     `Demo credentials: x-api-key ${sandboxDemo.apiKey}, vendor org ${sandboxDemo.vendorOrgId}, ` +
       `client orgs ${sandboxDemo.clientOrgIds.join(' and ')}; the secret is in docs/sandbox.md.`,

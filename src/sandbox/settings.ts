@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sharedSettings } from '../domain/settings';
+import { sharedSettings, unsetWhenBlank } from '../domain/settings';
 
 /**
  * `npm run sandbox`'s settings: the ones it shares with the portal server (and their defaults)
@@ -11,5 +11,7 @@ export const sandboxEnvSchema = z.object({
   SANDBOX_PROCESSING_DELAY_MS: sharedSettings.SANDBOX_PROCESSING_DELAY_MS,
   VMS_DATE_FORMAT: sharedSettings.VMS_DATE_FORMAT,
   VMS_MAX_BATCH: sharedSettings.VMS_MAX_BATCH,
+  /** Answer as a VMS of this profile: a preset's name or a profile JSON file (default its own). */
+  SANDBOX_PROFILE: unsetWhenBlank,
 });
 export type SandboxEnv = z.infer<typeof sandboxEnvSchema>;

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxDemo } from '../sandbox/index';
 import { ConfigError, isLoopbackHost, loadConfig, upstreamLabel } from './config';
@@ -34,6 +37,14 @@ describe('loadConfig', () => {
       // The sandbox's own names for its orgs.
       clientOrgNames: { '1001': 'Northwind Health', '1002': 'Contoso Manufacturing' },
       vendorOrgId: 9001,
+      // The sandbox's own dialect, as the portal's browser code reads it.
+      profile: expect.objectContaining({
+        paths: expect.objectContaining({
+          requisitionresults: 'requisitionresults?batchid={batchid}',
+        }),
+        accepted: { statuses: [202], batchId: '/batchid' },
+        dates: { outbound: 'YYYY-MM-DD', records: 'YYYY-MM-DD', dateTimes: 'iso-8601' },
+      }),
       dateFormat: 'YYYY-MM-DD',
       maxBatch: 500,
       timeoutMs: 30_000,
@@ -193,6 +204,52 @@ describe('loadConfig', () => {
       'JOURNAL_MAX_MB must be a whole number from 1',
     );
     expect(problem({ JOURNAL_RETENTION_DAYS: 'forever' })).toContain('JOURNAL_RETENTION_DAYS');
+  });
+
+  it('reads VMS_PROFILE as a preset or a profile file, dates included', () => {
+    const documented = loadConfig({
+      ...remote,
+      VMS_PROFILE: 'vectorvms',
+      VMS_DATE_FORMAT: 'DD/MM/YYYY',
+    });
+    expect(documented.profile.results.candidate.rowNumber).toBeNull();
+    expect(documented.dateFormat).toBe('DD/MM/YYYY');
+    const other = loadConfig({ ...remote, VMS_PROFILE: 'docs/examples/profile-other-vms.json' });
+    expect(other.profile.paths.requisitionresults).toBe(
+      'api/v2/batches/{batchid}/requisition-results',
+    );
+    expect(other.profile.results.requisition.statuses).toEqual({
+      QUEUED: 'Pending',
+      DONE: 'Success',
+      FAILED: 'Error',
+    });
+    // The browser's date inputs convert to the profile's outbound format.
+    expect(other.dateFormat).toBe('MM/DD/YYYY');
+  });
+
+  it('refuses a profile it cannot use, naming the key and what it takes', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portal-profile-'));
+    const file = join(dir, 'profile.json');
+    try {
+      expect(problem({ VMS_PROFILE: 'production' })).toBe(
+        'VMS_PROFILE must be a profile preset (sandbox, vectorvms) or the path of a profile JSON file; "production" is neither: it cannot be read.',
+      );
+      writeFileSync(
+        file,
+        '{"paths": {"requisitionresults": "results"}, "list": {"fieldNames": "camel"}, "extra": 1}',
+      );
+      const message = problem({ VMS_PROFILE: file });
+      expect(message).toContain(`VMS_PROFILE (${file}) is not a usable profile:`);
+      expect(message).toContain(
+        'paths.requisitionresults must say where the batch id goes with {batchid}',
+      );
+      expect(message).toContain('list.fieldNames must be "PascalCase" or "payload"');
+      expect(message).toContain('extra');
+      writeFileSync(file, '{"paths": ');
+      expect(problem({ VMS_PROFILE: file })).toContain('it is not JSON');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('names every malformed variable in one line', () => {

@@ -10,6 +10,8 @@ import {
   wholeNumber,
 } from '../domain/settings';
 import { sandboxDemo } from '../sandbox/index';
+import type { VmsProfile } from '../domain/vms-profile';
+import { profileFromSetting } from '../node/profile-setting';
 
 /**
  * The portal server's settings, read from the environment (and `.env`, which main.ts loads) and
@@ -26,6 +28,9 @@ export interface PortalConfig {
   /** Names of the client orgs, by id, where known (VMS_CLIENT_ORGS, or the sandbox's). */
   clientOrgNames: Record<string, string>;
   vendorOrgId: number;
+  /** How the VMS does what the interface leaves open (VMS_PROFILE); the embedded sandbox speaks it too. */
+  profile: VmsProfile;
+  /** Outbound DATE format: the profile's. */
   dateFormat: DateFormat;
   maxBatch: number;
   timeoutMs: number;
@@ -253,6 +258,7 @@ export const portalEnvSchema = z.object({
   /** The earlier name of VMS_CLIENT_ORGS, still read. */
   VMS_CLIENT_ORG_IDS: clientOrgList('VMS_CLIENT_ORG_IDS'),
   VMS_VENDOR_ORG_ID: wholeNumber('VMS_VENDOR_ORG_ID', 1, Number.MAX_SAFE_INTEGER, '9001'),
+  VMS_PROFILE: optional,
   ...sharedSettings,
   VMS_TIMEOUT_MS: withDefault(wholeNumber('VMS_TIMEOUT_MS', 1, 600_000, '30000'), 30_000),
   VMS_LATE_ANSWER_MS: wholeNumber('VMS_LATE_ANSWER_MS', 1, 24 * 60 * 60 * 1000, '600000'),
@@ -343,6 +349,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
   }
 
   const auth = authSettings(values);
+  const profile = profileFromSetting('VMS_PROFILE', values.VMS_PROFILE, values.VMS_DATE_FORMAT);
+  if ('problem' in profile) throw new ConfigError(profile.problem);
 
   return {
     port: values.PORT,
@@ -365,7 +373,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
       ),
     ),
     vendorOrgId: values.VMS_VENDOR_ORG_ID ?? sandboxDemo.vendorOrgId,
-    dateFormat: values.VMS_DATE_FORMAT,
+    profile: profile.profile,
+    dateFormat: profile.profile.dates.outbound,
     maxBatch: values.VMS_MAX_BATCH,
     timeoutMs,
     lateAnswerMs,

@@ -41,6 +41,7 @@ export async function startPortal(
       port: config.sandboxPort,
       dbPath: config.sandboxDb,
       dateFormat: config.dateFormat,
+      profile: config.profile,
       maxBatch: config.maxBatch,
       processingDelayMs: config.sandboxProcessingDelayMs,
       ...options.sandbox,

@@ -14,6 +14,15 @@ import {
 } from './idempotency';
 import { signatureHeaders } from '../node/signature';
 import { CredentialScrubber } from './credential-scrub';
+import {
+  answerFromVms,
+  listRecordsFromVms,
+  pageSize,
+  sandboxProfile,
+  speaksOwnDialect,
+  vmsCallPath,
+  withPage,
+} from '../domain/vms-profile';
 import type { PortalStores } from './store/portal-stores';
 import { certainlyNotSent, upstreamFailure } from './upstream-failure';
 import { describeOperations } from '../domain/vms-contract';
@@ -47,6 +56,19 @@ export interface VmsProxyOptions {
   onDatabaseHealth?: (problem: string | null) => void;
   /** The call journal (being opened), or null when JOURNAL=off. The proxy closes it. */
   journal?: Promise<CallJournal | null>;
+}
+
+/** Most pages of a paged requisition list read for one call: 1,000 pages of the profile's size. */
+const maxListPages = 1000;
+
+/** One VMS answer as callVms read it. */
+interface VmsAnswer {
+  outcome: CallOutcome;
+  /** The address called, for the journal. */
+  url: string;
+  journalHeaders: Record<string, string>;
+  signature: string;
+  latencyMs: number;
 }
 
 interface ProxyRoute {
@@ -95,6 +117,9 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
 ) => {
   const upstreamHost = new URL(upstreamUrl).host;
   const credentials = new CredentialScrubber([config.apiKey, config.apiSecret]);
+  const profile = config.profile;
+  // A VMS that speaks the portal's own dialect gets every call and answer untouched.
+  const translating = !speaksOwnDialect(profile, sandboxProfile(profile.dates.outbound));
   // Made once, not per request; see CallLine for why it has no redaction.
   const callLog = app.log.child({}, { redact: [] });
   const database = await opening;
@@ -166,36 +191,15 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     waitMs: number,
     note: CallNote | undefined,
   ): Promise<ForwardResult> {
-    // Built from nothing rather than filtered: no browser header (x-api-key, x-signature,
-    // authorization, cookie, hop-by-hop, anything else) can reach the VMS. undici adds `host`.
-    const signed = signatureHeaders(config.apiKey, config.apiSecret);
-    const headers: IncomingHttpHeaders = { accept: 'application/json', ...signed };
-    if (body) headers['content-type'] = 'application/json';
-    if (note) note.signature = signed['x-signature'];
     try {
-      // The route fixes the path; the query is the checked one (forwardedQuery).
-      const answer = await pool.request({
-        method: request.method === 'POST' ? 'POST' : 'GET',
-        path: basePath + operation + query,
-        headers,
-        body: body ?? null,
-        headersTimeout: waitMs,
-        bodyTimeout: waitMs,
-      });
-      // Cleaned here, before anything keeps or passes it on: the browser, a remembered answer for
-      // a retry and the journal all get it without an echoed key, secret or signature.
-      const clean = credentials.answer(
-        pickHeaders(answer.headers),
-        await readBody(answer.body),
-        signed['x-signature'],
-      );
-      if (note) {
-        note.upstreamHeaders = journalHeaders(answer.headers);
-        if (clean.redacted) note.answerRedacted = true;
+      const path = vmsPath(operation, query);
+      if (translating && operation === 'requisitions' && pageSize(profile) !== null) {
+        return { kind: 'answered', outcome: await forwardPages(request, path, waitMs, note) };
       }
+      const answer = await callVms(request.method, path, body, waitMs, note);
       return {
         kind: 'answered',
-        outcome: { status: answer.statusCode, headers: clean.headers, body: clean.body },
+        outcome: translating ? translated(request, operation, query, answer, note) : answer.outcome,
       };
     } catch (error) {
       const failure = upstreamFailure(error, {
@@ -205,6 +209,158 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       });
       return { kind: certainlyNotSent(error) ? 'not_sent' : 'uncertain', failure };
     }
+  }
+
+  /** Where the VMS answers `operation`, under the base URL: the route's own name, or the profile's path. */
+  function vmsPath(operation: VmsOperation, query: string): string {
+    return translating ? vmsCallPath(profile, operation, query) : operation + query;
+  }
+
+  /**
+   * One signed call to the VMS, its answer read in full and cleaned of any echoed credential
+   * before anything keeps or passes it on: the browser, a remembered answer for a retry and the
+   * journal all get it without the key, the secret or the signature. `note` is the journal's,
+   * for the call's first (or only) upstream request.
+   */
+  async function callVms(
+    method: string,
+    path: string,
+    body: Buffer | undefined,
+    waitMs: number,
+    note: CallNote | undefined,
+  ): Promise<VmsAnswer> {
+    // Built from nothing rather than filtered: no browser header (x-api-key, x-signature,
+    // authorization, cookie, hop-by-hop, anything else) can reach the VMS. undici adds `host`.
+    const signed = signatureHeaders(config.apiKey, config.apiSecret);
+    const headers: IncomingHttpHeaders = { accept: 'application/json', ...signed };
+    if (body) headers['content-type'] = 'application/json';
+    if (note) note.signature = signed['x-signature'];
+    const started = performance.now();
+    // The route fixes the path; the query is the checked one (forwardedQuery).
+    const answer = await pool.request({
+      method: method === 'POST' ? 'POST' : 'GET',
+      path: basePath + path,
+      headers,
+      body: body ?? null,
+      headersTimeout: waitMs,
+      bodyTimeout: waitMs,
+    });
+    const clean = credentials.answer(
+      pickHeaders(answer.headers),
+      await readBody(answer.body),
+      signed['x-signature'],
+    );
+    const kept = journalHeaders(answer.headers);
+    if (note) {
+      note.upstreamHeaders = kept;
+      if (clean.redacted) note.answerRedacted = true;
+    }
+    return {
+      outcome: { status: answer.statusCode, headers: clean.headers, body: clean.body },
+      url: `${upstream.origin}${basePath}${path}`,
+      journalHeaders: kept,
+      signature: signed['x-signature'],
+      latencyMs: performance.now() - started,
+    };
+  }
+
+  /**
+   * A VMS's answer in the portal's own dialect, read with the connection's profile. The journal
+   * keeps the answer as the VMS sent it. One the profile does not describe goes on as it came
+   * (a warning says why), so the user sees what the VMS said; a 2xx stays a 2xx, so the
+   * idempotency key is settled and the batch is never sent again.
+   */
+  function translated(
+    request: ProxyRequest,
+    operation: VmsOperation,
+    query: string,
+    answer: VmsAnswer,
+    note: CallNote | undefined,
+  ): CallOutcome {
+    const { outcome } = answer;
+    const batchId = new URLSearchParams(query.slice(1)).get('batchid') ?? '';
+    const text = answerFromVms(profile, operation, outcome.status, outcome.body.toString('utf8'), {
+      batchId,
+    });
+    if (note) note.upstreamBody = outcome.body;
+    if (typeof text !== 'string') {
+      request.log.warn(
+        { reqId: request.id, operation, upstreamStatus: outcome.status, problem: text.unreadable },
+        'vms answer not in its profile',
+      );
+      return outcome;
+    }
+    if (note && request.method === 'POST' && outcome.status < 300) {
+      note.batchId = (JSON.parse(text) as { batchid: string }).batchid;
+    }
+    return {
+      status: outcome.status,
+      headers: { ...outcome.headers, 'content-type': 'application/json; charset=utf-8' },
+      body: Buffer.from(text),
+    };
+  }
+
+  /**
+   * GET Requisitions from a VMS that pages its list: every page, each a signed call (and a
+   * journal entry) of its own, until one comes back short; the browser gets the whole list.
+   */
+  async function forwardPages(
+    request: ProxyRequest,
+    path: string,
+    waitMs: number,
+    note: CallNote | undefined,
+  ): Promise<CallOutcome> {
+    const size = pageSize(profile) ?? Number.POSITIVE_INFINITY;
+    const records: unknown[] = [];
+    for (let index = 0; index < maxListPages; index += 1) {
+      const answer = await callVms(
+        'GET',
+        withPage(profile, path, index),
+        undefined,
+        waitMs,
+        index === 0 ? note : undefined,
+      );
+      if (index === 0) {
+        if (note) {
+          note.url = answer.url;
+          note.upstreamBody = answer.outcome.body;
+        }
+      } else {
+        tap?.page(request, {
+          url: answer.url,
+          status: answer.outcome.status,
+          headers: answer.journalHeaders,
+          body: answer.outcome.body,
+          signature: answer.signature,
+          latencyMs: answer.latencyMs,
+        });
+      }
+      if (answer.outcome.status < 200 || answer.outcome.status >= 300) {
+        return translated(request, 'requisitions', '', answer, undefined);
+      }
+      const page = listRecordsFromVms(profile, answer.outcome.body.toString('utf8'));
+      if (!Array.isArray(page)) {
+        request.log.warn(
+          { reqId: request.id, operation: 'requisitions', page: index, problem: page.unreadable },
+          'vms answer not in its profile',
+        );
+        return answer.outcome;
+      }
+      records.push(...page);
+      if (page.length < size) {
+        return {
+          status: answer.outcome.status,
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+          body: Buffer.from(JSON.stringify(records)),
+        };
+      }
+    }
+    return errorOutcome(
+      new ApiError(
+        'upstream_unreadable',
+        `The VMS's requisition list did not end after ${maxListPages} pages of ${size}. Narrow the list with a filter, or check the connection's profile (list.paging).`,
+      ),
+    );
   }
 
   /** The browser's 504 while the portal goes on waiting for a keyed batch's answer. */
@@ -236,7 +392,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       note.orgs = orgs;
       note.itemCount = itemCount;
       note.idempotencyKey = key ?? null;
-      note.url = `${upstream.origin}${basePath}${operation}${query}`;
+      note.url = `${upstream.origin}${basePath}${vmsPath(operation, query)}`;
       // Most calls are no replay: they skip the await (a promise and its turns each).
       if (ProxyTap.isReplay(request)) note.replayOf = await tap.replayOf(request);
     }

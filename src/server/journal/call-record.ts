@@ -40,6 +40,11 @@ export interface CallToRecord {
    * the body the journal gets is clean, and the entry still says the VMS echoed one.
    */
   answerRedacted?: boolean;
+  /**
+   * The batch the call is about, when the proxy read it from an answer in another VMS's dialect
+   * (the body kept is the VMS's own, which the journal cannot read the id from).
+   */
+  batchId?: string | null;
   /** Who sent it (issue 15); null or absent with sign-in off, or refused before anyone was known. */
   sentBy?: CallSender | null;
 }
@@ -130,7 +135,7 @@ export class RecordMaker {
     const signature = call.signature ? (secretNeedles([call.signature])[0] ?? null) : null;
     const secrets = signature && call.signature ? [...this.secrets, call.signature] : this.secrets;
     const limit = this.bodyLimitBytes;
-    const batchId = this.batchIdOf(call);
+    const batchId = call.batchId ?? this.batchIdOf(call);
     return {
       // Whole milliseconds, as the tables keep them (the proxy's arithmetic with elapsedTime is not).
       at: Math.floor(call.at),

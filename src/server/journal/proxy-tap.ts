@@ -58,6 +58,13 @@ export interface CallNote {
   signature: string | null;
   /** The proxy replaced an echoed secret in the VMS's answer before passing it on. */
   answerRedacted: boolean;
+  /**
+   * The VMS's answer as it came (credentials replaced), when the browser got it translated from
+   * another VMS's dialect: the journal keeps what was on the wire.
+   */
+  upstreamBody: Buffer | null;
+  /** The batch id read from a translated answer. */
+  batchId: string | null;
   /** The call as handed to the journal, once its answer went out (its id comes when written). */
   recorded: RecordedCall | null;
   /** A late answer that arrived before the call was handed to the journal. */
@@ -177,6 +184,8 @@ export class ProxyTap {
       upstreamHeaders: null,
       signature: null,
       answerRedacted: false,
+      upstreamBody: null,
+      batchId: null,
       recorded: null,
       late: null,
     };
@@ -230,7 +239,8 @@ export class ProxyTap {
     const note = request.journalNote;
     const answer = note?.answer ?? null;
     const body = Buffer.isBuffer(request.body) ? request.body : null;
-    const responseBody = payloadBytes(payload);
+    const forwarded = answer?.outcome === 'forwarded' && !answer.replayed;
+    const responseBody = (forwarded ? note?.upstreamBody : null) ?? payloadBytes(payload);
     const operation = note?.operation ?? operationOfPath(request.url, this.prefix);
     const queryAt = request.url.indexOf('?');
     const recorded = this.journal.record({
@@ -268,12 +278,56 @@ export class ProxyTap {
           : this.answerHeaders(reply),
       signature: note?.signature ?? null,
       answerRedacted: answer?.outcome === 'forwarded' && note?.answerRedacted === true,
+      ...(forwarded && note?.batchId ? { batchId: note.batchId } : {}),
       sentBy: senderOf(request),
     });
     if (note && recorded !== null) {
       note.recorded = recorded;
       if (note.late) this.journal.recordLateAnswer(recorded, note.late);
     }
+  }
+
+  /**
+   * A further page of a list the proxy read page by page for one call of the browser's: each
+   * page is a signed call of its own, so each is an entry of its own, as the VMS answered it.
+   */
+  page(
+    request: FastifyRequest,
+    page: {
+      url: string;
+      status: number;
+      headers: Record<string, string>;
+      body: Buffer;
+      signature: string;
+      latencyMs: number;
+    },
+  ): void {
+    const note = request.journalNote;
+    this.journal.record({
+      at: performance.timeOrigin + performance.now() - page.latencyMs,
+      operation: note?.operation ?? null,
+      method: request.method,
+      path: request.url,
+      url: page.url,
+      clientOrgId: note?.orgs?.clientOrgId ?? null,
+      vendorOrgId: note?.orgs?.vendorOrgId ?? null,
+      itemCount: null,
+      idempotencyKey: null,
+      replayed: false,
+      status: page.status,
+      upstreamStatus: page.status,
+      outcome: 'forwarded',
+      errorCode: null,
+      failure: null,
+      latencyMs: page.latencyMs,
+      replayOf: null,
+      unchecked: false,
+      requestBody: null,
+      responseBody: page.body,
+      responseHeaders: page.headers,
+      signature: page.signature,
+      sentBy: senderOf(request),
+    });
   }
 
   /** The portal's own answer's content type (a refusal, a failure, a remembered answer). */

@@ -1,0 +1,4 @@
+export * from './dialect';
+export * from './json-pointer';
+export * from './presets';
+export * from './profile';

@@ -1,0 +1,45 @@
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import {
+  answerInVmsDialect,
+  ownCallFromVms,
+  sandboxProfile,
+  speaksOwnDialect,
+  type OwnCall,
+  type VmsProfile,
+} from '../domain/vms-profile';
+
+/**
+ * The sandbox answering as a VMS of another profile would: calls arrive at the profile's paths
+ * with its parameter names, are read into the portal's dialect (which the sandbox's routes
+ * speak), and each answer is written back in the profile's field names, status words, paging,
+ * dates and error shape. With the sandbox's own profile nothing here runs.
+ */
+const calls = new WeakMap<IncomingMessage, OwnCall>();
+
+/** Fastify's `rewriteUrl` for the profile, or nothing when it is the sandbox's own. */
+export function profileUrlRewrite(profile: VmsProfile): Pick<FastifyServerOptions, 'rewriteUrl'> {
+  if (speaksOwnDialect(profile, sandboxProfile(profile.dates.outbound))) return {};
+  return {
+    rewriteUrl(raw) {
+      const url = raw.url ?? '/';
+      const call = ownCallFromVms(profile, raw.method ?? 'GET', url.replace(/^\//, ''));
+      if (!call) return url;
+      calls.set(raw, call);
+      return `/${call.operation}${call.query}`;
+    },
+  };
+}
+
+/** Writes every answer to a call read by profileUrlRewrite in the profile's dialect. */
+export function registerProfileAnswers(app: FastifyInstance, profile: VmsProfile): void {
+  if (speaksOwnDialect(profile, sandboxProfile(profile.dates.outbound))) return;
+  app.addHook('onSend', async (request, reply, payload) => {
+    const call = calls.get(request.raw);
+    if (!call || typeof payload !== 'string') return payload;
+    const answer = answerInVmsDialect(profile, call, reply.statusCode, payload);
+    reply.code(answer.status);
+    reply.header('content-type', 'application/json; charset=utf-8');
+    return answer.text;
+  });
+}
