@@ -203,6 +203,33 @@ describe('the skew window', () => {
   });
 });
 
+describe('signatures not written as the recipe writes them', () => {
+  const signed = (recipe: SignatureRecipe) =>
+    signRequest(recipe, { apiKey, secret, now }).headers['x-signature'] ?? '';
+
+  it('are refused, not thrown on: wrong length, wrong case, other padding', () => {
+    const hex = signed(sandboxSignatureRecipe);
+    const verify = (recipe: SignatureRecipe, signature: string) =>
+      verifyRequest(recipe, { apiKey, secret, signature, now });
+    expect(verify(sandboxSignatureRecipe, hex)).toBe(true);
+    expect(verify(sandboxSignatureRecipe, hex.slice(0, 62))).toBe(false);
+    expect(verify(sandboxSignatureRecipe, `${hex}00`)).toBe(false);
+    expect(verify(sandboxSignatureRecipe, '')).toBe(false);
+    expect(verify(sandboxSignatureRecipe, hex.toUpperCase())).toBe(false);
+    const base64Recipe: SignatureRecipe = { ...sandboxSignatureRecipe, encoding: 'base64' };
+    const base64 = signed(base64Recipe);
+    expect(verify(base64Recipe, base64)).toBe(true);
+    expect(verify(base64Recipe, base64.replace(/=$/, ''))).toBe(false);
+    // A 32-byte value in base64 ends in one character of which only 4 bits count: another
+    // character with the same 4 bits decodes to the same bytes but is not what was sent.
+    const last = base64.at(-2) ?? 'A';
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+    const sameBits = alphabet[alphabet.indexOf(last) ^ 1] ?? '';
+    expect(verify(base64Recipe, `${base64.slice(0, -2)}${sameBits}=`)).toBe(false);
+    expect(verify(base64Recipe, Buffer.alloc(64, 1).toString('base64'))).toBe(false);
+  });
+});
+
 describe('sign then verify, for any recipe and inputs', () => {
   const travel = fc.constantFrom<TimestampTravel>('none', { header: 'x-ts' }, { query: 'ts' });
   const recipe = fc
