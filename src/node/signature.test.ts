@@ -4,7 +4,7 @@ import { computeSignature, signatureHeaders, unixSeconds, verifySignature } from
 
 describe('computeSignature', () => {
   it('matches the published test vector', () => {
-    // vms-api-notes.md: a published vector for this exact scheme, confirmed with sha256sum.
+    // The real service's documentation publishes this example; confirmed with sha256sum.
     expect(
       computeSignature(
         '5bcef48a3f03d311ff27d156630baf849e3b438b8a48fec99239d5c9',
