@@ -53,7 +53,7 @@ export function buildSandboxApp(options: SandboxAppOptions): FastifyInstance {
   });
   registerErrorHandling(app);
   registerProfileAnswers(app, options.profile);
-  registerAuthentication(app, options.reference, options.now);
+  registerAuthentication(app, options.reference, options.now, options.profile.signature);
   registerBatchRoutes(app, options);
   registerRequisitionRoutes(app, options);
   registerReferenceRoutes(app, options.reference);

@@ -5,7 +5,8 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalEntrySchema, journalPageSchema } from '../domain/journal';
 import { candidateFor, requisitionInsert } from '../test-support/test-data';
-import { signatureHeaders } from '../node/signature';
+import type { VmsProfile } from '../domain/vms-profile';
+import { signRequest, signatureHeaders } from '../node/signature';
 import { sandboxDemo } from '../sandbox/index';
 import { loadConfig } from './config';
 import { startPortal, type RunningPortal } from './start';
@@ -20,6 +21,7 @@ import { startPortal, type RunningPortal } from './start';
 const orgs = 'Client_Org_Id=1001&Vendor_Org_Id=9001';
 let dir: string;
 let portal: RunningPortal;
+let profile: VmsProfile;
 
 async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
   const res = await request(`${portal.url}${path}`, {
@@ -33,9 +35,11 @@ async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
 
 /** The VMS's own answer, straight from the sandbox in its profile (no portal between). */
 async function upstreamText(path: string): Promise<string> {
-  const res = await request(`${portal.upstreamUrl}/${path}`, {
-    headers: signatureHeaders(sandboxDemo.apiKey, sandboxDemo.apiSecret),
+  const { headers } = signRequest(profile.signature, {
+    apiKey: sandboxDemo.apiKey,
+    secret: sandboxDemo.apiSecret,
   });
+  const res = await request(`${portal.upstreamUrl}/${path}`, { headers });
   return res.body.text();
 }
 
@@ -59,17 +63,16 @@ beforeAll(async () => {
   example.list.paging.pageSize = 5;
   const profileFile = join(dir, 'profile.json');
   writeFileSync(profileFile, JSON.stringify(example));
-  portal = await startPortal(
-    loadConfig({
-      PORT: '0',
-      SANDBOX_PORT: '0',
-      SANDBOX_DB: join(dir, 'sandbox.db'),
-      PORTAL_DB: join(dir, 'portal.db'),
-      VMS_PROFILE: profileFile,
-      LOG_LEVEL: 'silent',
-    }),
-    { sandbox: { processingDelayMs: 0 } },
-  );
+  const config = loadConfig({
+    PORT: '0',
+    SANDBOX_PORT: '0',
+    SANDBOX_DB: join(dir, 'sandbox.db'),
+    PORTAL_DB: join(dir, 'portal.db'),
+    VMS_PROFILE: profileFile,
+    LOG_LEVEL: 'silent',
+  });
+  profile = config.profile;
+  portal = await startPortal(config, { sandbox: { processingDelayMs: 0 } });
 });
 
 afterAll(async () => {
@@ -163,6 +166,14 @@ describe('a VMS with another profile', () => {
         (record) => (record.Req_Updated_Date_Time ?? '') >= '2026-03-02T14:30:00Z',
       ),
     ).toBe(true);
+  });
+
+  it('signs as the profile says: the sandbox’s own way is refused', async () => {
+    const res = await request(`${portal.upstreamUrl}/api/v2/requisitions?${orgs}`, {
+      headers: signatureHeaders(sandboxDemo.apiKey, sandboxDemo.apiSecret),
+    });
+    expect(res.statusCode).toBe(403);
+    expect(JSON.parse(await res.body.text())).toEqual({ fault: { detail: 'Not Authorized' } });
   });
 
   it('says what the VMS said when it refuses, in the portal’s error shape', async () => {

@@ -12,10 +12,11 @@ import {
   type CallOutcome,
   type ForwardResult,
 } from './idempotency';
-import { signatureHeaders } from '../node/signature';
+import { signRequest } from '../node/signature';
 import { CredentialScrubber } from './credential-scrub';
 import {
   answerFromVms,
+  joinQuery,
   listRecordsFromVms,
   pageSize,
   sandboxProfile,
@@ -231,15 +232,22 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   ): Promise<VmsAnswer> {
     // Built from nothing rather than filtered: no browser header (x-api-key, x-signature,
     // authorization, cookie, hop-by-hop, anything else) can reach the VMS. undici adds `host`.
-    const signed = signatureHeaders(config.apiKey, config.apiSecret);
-    const headers: IncomingHttpHeaders = { accept: 'application/json', ...signed };
+    const signed = signRequest(profile.signature, {
+      apiKey: config.apiKey,
+      secret: config.apiSecret,
+      ...(body ? { body } : {}),
+    });
+    const signature = signed.headers[profile.signature.signatureHeader] ?? '';
+    const headers: IncomingHttpHeaders = { accept: 'application/json', ...signed.headers };
     if (body) headers['content-type'] = 'application/json';
-    if (note) note.signature = signed['x-signature'];
+    if (note) note.signature = signature;
     const started = performance.now();
-    // The route fixes the path; the query is the checked one (forwardedQuery).
+    // The route fixes the path; the query is the checked one (forwardedQuery), with the
+    // signature's timestamp where the recipe sends it there.
+    const signedPath = joinQuery(path, new URLSearchParams(signed.query));
     const answer = await pool.request({
       method: method === 'POST' ? 'POST' : 'GET',
-      path: basePath + path,
+      path: basePath + signedPath,
       headers,
       body: body ?? null,
       headersTimeout: waitMs,
@@ -248,7 +256,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     const clean = credentials.answer(
       pickHeaders(answer.headers),
       await readBody(answer.body),
-      signed['x-signature'],
+      signature,
     );
     const kept = journalHeaders(answer.headers);
     if (note) {
@@ -257,9 +265,9 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     }
     return {
       outcome: { status: answer.statusCode, headers: clean.headers, body: clean.body },
-      url: `${upstream.origin}${basePath}${path}`,
+      url: `${upstream.origin}${basePath}${signedPath}`,
       journalHeaders: kept,
-      signature: signed['x-signature'],
+      signature,
       latencyMs: performance.now() - started,
     };
   }

@@ -200,9 +200,14 @@ function rowToVms(profile: VmsProfile, kind: ResultKind, row: JsonObject): JsonO
 
 // ── The proxy's side: the portal's call → the VMS's, the VMS's answer → the portal's ─────────
 
-/** Whether a profile speaks the portal's own dialect, so its calls and answers pass untouched. */
+/**
+ * Whether a profile speaks the portal's own dialect, so its calls and answers pass untouched.
+ * How calls are signed is not part of it: every call is signed by its profile's recipe anyway.
+ */
 export function speaksOwnDialect(profile: VmsProfile, ownProfile: VmsProfile): boolean {
-  return JSON.stringify(profile) === JSON.stringify(ownProfile);
+  const { signature: _mine, ...mine } = profile;
+  const { signature: _own, ...own } = ownProfile;
+  return JSON.stringify(mine) === JSON.stringify(own);
 }
 
 function splitQuery(query: string): URLSearchParams {
@@ -246,7 +251,8 @@ export function vmsCallPath(profile: VmsProfile, operation: VmsOperation, query:
   return joinQuery(template, params);
 }
 
-function joinQuery(template: string, params: URLSearchParams): string {
+/** `path` with more query parameters (a signature's timestamp, a page). */
+export function joinQuery(template: string, params: URLSearchParams): string {
   const rest = params.toString();
   if (rest === '') return template;
   return `${template}${template.includes('?') ? '&' : '?'}${rest}`;

@@ -1,5 +1,6 @@
 import type { DateFormat } from '../catalog-types';
 import type { VmsProfile } from './profile';
+import { sandboxSignatureRecipe } from './signature-recipe';
 
 /**
  * The profiles a connection can name instead of writing one out. `sandbox` is the portal's own
@@ -51,6 +52,7 @@ export function sandboxProfile(dateFormat: DateFormat = 'YYYY-MM-DD'): VmsProfil
     },
     errors: { message: '/error/message' },
     dates: { outbound: dateFormat, records: dateFormat, dateTimes: 'iso-8601' },
+    signature: sandboxSignatureRecipe,
   };
 }
 

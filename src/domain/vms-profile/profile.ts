@@ -3,6 +3,7 @@ import { candidateResultStatuses, requisitionResultStatuses } from '../batch-res
 import { dateFormats } from '../catalog-types';
 import { vmsOperations, type VmsOperation } from '../vms-contract';
 import { isJsonPointer } from './json-pointer';
+import { signatureRecipeSchema } from './signature-recipe';
 
 /**
  * A VMS profile: how one VMS does each thing the interface's specification leaves open — where
@@ -168,6 +169,8 @@ export const vmsProfileSchema = z.strictObject({
       error: `dates.dateTimes must be one of ${dateTimeFormats.join(', ')}`,
     }),
   }),
+  /** How each call is signed (signature-recipe.ts). */
+  signature: signatureRecipeSchema,
 });
 
 export type VmsProfile = z.infer<typeof vmsProfileSchema>;
