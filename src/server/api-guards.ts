@@ -18,6 +18,37 @@ const apiResponseHeaders = {
 };
 
 /**
+ * Where the answers carry personal or VMS data: the proxy, the journal, accounts, each user's
+ * records, sessions, invites and single sign-on.
+ */
+const privateApiPrefixes = [
+  '/api/vms/',
+  '/api/journal',
+  '/api/users',
+  '/api/me/',
+  '/api/session',
+  '/api/invites/',
+  '/api/auth/',
+];
+
+function isPrivateApi(url: string): boolean {
+  return privateApiPrefixes.some((prefix) => url.startsWith(prefix));
+}
+
+/**
+ * `Cache-Control: no-store` on every answer under the private prefixes (ASVS 5.0 V14.3.2), in one
+ * hook rather than per route so that a new route, an error and a refusal get it too: a browser's
+ * cache on a shared machine, or a cache between the portal and its users, must not keep them.
+ * onSend, so that it also replaces whatever caching advice a VMS answer came with.
+ */
+export function registerNoStore(app: FastifyInstance): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (isPrivateApi(request.raw.url ?? '')) reply.header('cache-control', 'no-store');
+    done(null, payload);
+  });
+}
+
+/**
  * What guards every /api/vms call before it is read: the answer's security headers, the DNS
  * rebinding defence of a loopback-only portal, the per-address rate limit, then (sign-in on) a
  * signed-in user with at least `role`, in that order, so that refusing strangers is rate-limited

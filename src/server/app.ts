@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { DestinationStream } from 'pino';
 import { portalConfigSchema } from '../domain/portal-config';
 import { upstreamLabel, type PortalConfig } from './config';
+import { registerNoStore } from './api-guards';
 import { sendError } from './portal-error';
 import { serveSpa } from './spa';
 import { openCallJournal } from './journal/open-journal';
@@ -223,6 +224,7 @@ export function buildPortal(
     (await auth.catch(() => null))?.close();
   });
   registerSessionHooks(app, config, auth);
+  registerNoStore(app);
 
   const healthChecks = options.healthChecks ?? [];
   app.get('/api/health', async () => {

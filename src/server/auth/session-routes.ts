@@ -26,9 +26,6 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (
   { config, auth: opening },
 ) => {
   acceptJsonOnly(app);
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
 
   app.get('/session', async (request): Promise<SessionState> => {
     if (!config.auth.required) {

@@ -52,8 +52,7 @@ export const userRecordRoutes: FastifyPluginAsync<UserRecordRoutesOptions> = asy
   { config, auth: opening },
 ) => {
   acceptJsonOnly(app);
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('cache-control', 'no-store');
+  app.addHook('onRequest', async (request) => {
     if (!config.auth.required) {
       throw new ApiError(
         'not_found',
