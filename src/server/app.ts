@@ -16,7 +16,7 @@ import { registerSessionHooks } from './auth/auth-hooks';
 import { PortalAuth } from './auth/portal-auth';
 import { sessionRoutes } from './auth/session-routes';
 import { ssoRoutes } from './auth/sso-routes';
-import { userRecordRoutes } from './auth/user-record-routes';
+import { userRecordRoutes, type UserRecordLimits } from './auth/user-record-routes';
 import { userRoutes } from './auth/user-routes';
 
 export interface BuildPortalOptions {
@@ -33,6 +33,8 @@ export interface BuildPortalOptions {
   healthChecks?: (() => string[])[];
   /** The sessions' clock (tests move it to expire sessions); default Date.now. */
   now?: () => number;
+  /** What one user may keep in /api/me, and how often they may call it (tests make them small). */
+  userRecordLimits?: Partial<UserRecordLimits>;
 }
 
 export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -261,7 +263,12 @@ export function buildPortal(
   });
   app.register(sessionRoutes, { prefix: '/api', config, auth });
   app.register(userRoutes, { prefix: '/api/users', config, auth });
-  app.register(userRecordRoutes, { prefix: '/api/me', config, auth });
+  app.register(userRecordRoutes, {
+    prefix: '/api/me',
+    config,
+    auth,
+    ...(options.userRecordLimits ? { limits: options.userRecordLimits } : {}),
+  });
   app.register(ssoRoutes, { prefix: '/api/auth/oidc', config, auth });
 
   serveSpa(app, options.distDir ?? defaultDistDir, configBody);
