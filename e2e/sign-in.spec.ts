@@ -21,6 +21,8 @@ const adminEmail = 'ada.admin@example.com';
 const adminPassword = 'correct horse battery staple';
 const recruiterEmail = 'rita.recruiter@example.com';
 const recruiterPassword = 'a long and quiet afternoon';
+/** A recruiter made with the admin, for the journeys that need one already there. */
+const rexEmail = 'rex.recruiter@example.com';
 
 interface AuthPortal extends RunningPortal {
   /** Moves the portal's clock forward. */
@@ -34,6 +36,13 @@ const test = base.extend<{ authPortal: AuthPortal }>({
     // The chromium-postgres project runs these journeys again with every store in PostgreSQL.
     const databaseUrl = testInfo.project.name === 'chromium-postgres' ? newTestDatabase() : null;
     await addUser(databaseUrl ? { databaseUrl } : portalDb, adminEmail, adminPassword, 'admin');
+    await addUser(
+      databaseUrl ? { databaseUrl } : portalDb,
+      rexEmail,
+      recruiterPassword,
+      'recruiter',
+      [1001],
+    );
     let offset = 0;
     const portal = await startPortal(
       loadConfig({
@@ -141,6 +150,35 @@ test('with sign-in on, a recruiter works only for their org, continues on anothe
   ).toBeVisible();
 
   for (const opened of [admin, first, second]) await opened.context.close();
+});
+
+test('a recruiter who opens /users is told it is for administrators; an admin ends their sessions', async ({
+  browser,
+  authPortal,
+}) => {
+  const url = authPortal.url;
+  const rex = await newPage(browser);
+  await signIn(rex.page, `${url}/users`, rexEmail, recruiterPassword);
+  await expect(rex.page.getByRole('heading', { name: 'Not allowed', level: 1 })).toBeVisible();
+  await expect(rex.page.getByText(/^This page is for administrators/)).toBeVisible();
+  await expect(rex.page.getByRole('heading', { name: 'Users', level: 1 })).toHaveCount(0);
+  await expect(rex.page.getByRole('button', { name: 'Invite' })).toHaveCount(0);
+
+  const admin = await newPage(browser);
+  await signIn(admin.page, `${url}/users`, adminEmail, adminPassword);
+  await admin.page.getByRole('button', { name: `End sessions of ${rexEmail}` }).click();
+  await expect(admin.page.getByRole('status').filter({ hasText: 'Ended 1 session of' })).toHaveText(
+    `Ended 1 session of ${rexEmail}. They can sign in again.`,
+  );
+
+  // Signed out wherever they were, not disabled.
+  await rex.page.goto(`${url}/requisitions`);
+  await expect(
+    rex.page.getByRole('heading', { name: 'Sign in to the VMS submission portal' }),
+  ).toBeVisible();
+  await signIn(rex.page, `${url}/requisitions`, rexEmail, recruiterPassword);
+  await expect(rex.page.getByText(`${rexEmail} (recruiter)`)).toBeVisible();
+  for (const opened of [admin, rex]) await opened.context.close();
 });
 
 test('a page on another site cannot make the portal send, by form or by fetch', async ({

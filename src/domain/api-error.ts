@@ -36,6 +36,8 @@ export const apiErrorCatalog = {
   /** An invite link that is unknown, used or past its 72 hours. */
   invite_invalid: 410,
   body_too_large: 413,
+  /** A user's records on the server would pass what one user may keep. */
+  quota_exceeded: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,

@@ -75,6 +75,10 @@ export const userSummarySchema = sessionUserSchema.extend({
 export type UserSummary = z.infer<typeof userSummarySchema>;
 export const userListSchema = z.object({ users: z.array(userSummarySchema) });
 
+/** `DELETE /api/users/:id/sessions` (admins): how many of the user's sessions were ended. */
+export const endedSessionsSchema = z.object({ ended: z.number().int().nonnegative() });
+export type EndedSessions = z.infer<typeof endedSessionsSchema>;
+
 /** `POST /api/users` (admins): a user invited; the link is shown once, to give to them. */
 export const createUserSchema = z.object({
   email: emailSchema,

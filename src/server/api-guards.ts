@@ -18,9 +18,41 @@ const apiResponseHeaders = {
 };
 
 /**
+ * Where the answers carry personal or VMS data: the proxy, the journal, accounts, each user's
+ * records, sessions, invites and single sign-on.
+ */
+const privateApiPrefixes = [
+  '/api/vms/',
+  '/api/journal',
+  '/api/users',
+  '/api/me/',
+  '/api/session',
+  '/api/invites/',
+  '/api/auth/',
+];
+
+function isPrivateApi(url: string): boolean {
+  return privateApiPrefixes.some((prefix) => url.startsWith(prefix));
+}
+
+/**
+ * `Cache-Control: no-store` on every answer under the private prefixes (ASVS 5.0 V14.3.2), in one
+ * hook rather than per route so that a new route, an error and a refusal get it too: a browser's
+ * cache on a shared machine, or a cache between the portal and its users, must not keep them.
+ * onSend, so that it also replaces whatever caching advice a VMS answer came with.
+ */
+export function registerNoStore(app: FastifyInstance): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (isPrivateApi(request.raw.url ?? '')) reply.header('cache-control', 'no-store');
+    done(null, payload);
+  });
+}
+
+/**
  * What guards every /api/vms call before it is read: the answer's security headers, the DNS
  * rebinding defence of a loopback-only portal, the per-address rate limit, then (sign-in on) a
- * signed-in user with at least `role`, so that refusing strangers is rate-limited too.
+ * signed-in user with at least `role`, in that order, so that refusing strangers is rate-limited
+ * too.
  */
 export async function registerApiGuards(
   app: FastifyInstance,
@@ -52,6 +84,10 @@ export async function registerApiGuards(
 
   if (config.rateLimitPerMinute > 0) {
     await app.register(rateLimit, {
+      // Not per route: the plugin would add its hook to each route's own, which run after this
+      // scope's, after the sign-in check, so that calls refused for want of a session were never
+      // counted. A hook of this scope, added before that check, counts every call.
+      global: false,
       max: config.rateLimitPerMinute,
       timeWindow: 60_000,
       // The x-ratelimit-* headers go on the 429 only: the browser has no use for them on every
@@ -67,7 +103,29 @@ export async function registerApiGuards(
           `Too many requests: this portal forwards at most ${context.max} per minute from one address (PORTAL_RATE_LIMIT_PER_MINUTE). Wait ${context.after} and try again.`,
         ),
     });
+    app.addHook('onRequest', app.rateLimit());
   }
 
   app.addHook('onRequest', requireUserHook(config, role));
+  if (config.auth.required) {
+    // A call refused before anyone signed in is one log line: what was asked, from where, the
+    // answer. Never its body, and nothing in the database (the journal records only calls someone
+    // signed in made), or anyone who can reach the portal could fill its disk without an account.
+    app.addHook('onResponse', (request, reply, done) => {
+      if (request.portalSession === null && reply.statusCode >= 400) {
+        // The app's logger: the proxy's routes log at error only.
+        app.log.info(
+          {
+            reqId: request.id,
+            method: request.method,
+            path: (request.raw.url ?? '').split('?')[0]?.slice(0, 200),
+            status: reply.statusCode,
+            address: request.ip,
+          },
+          'refused without a session',
+        );
+      }
+      done();
+    });
+  }
 }

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { DestinationStream } from 'pino';
 import { portalConfigSchema } from '../domain/portal-config';
 import { upstreamLabel, type PortalConfig } from './config';
+import { registerNoStore } from './api-guards';
 import { sendError } from './portal-error';
 import { serveSpa } from './spa';
 import { openCallJournal } from './journal/open-journal';
@@ -15,7 +16,7 @@ import { registerSessionHooks } from './auth/auth-hooks';
 import { PortalAuth } from './auth/portal-auth';
 import { sessionRoutes } from './auth/session-routes';
 import { ssoRoutes } from './auth/sso-routes';
-import { userRecordRoutes } from './auth/user-record-routes';
+import { userRecordRoutes, type UserRecordLimits } from './auth/user-record-routes';
 import { userRoutes } from './auth/user-routes';
 
 export interface BuildPortalOptions {
@@ -32,6 +33,8 @@ export interface BuildPortalOptions {
   healthChecks?: (() => string[])[];
   /** The sessions' clock (tests move it to expire sessions); default Date.now. */
   now?: () => number;
+  /** What one user may keep in /api/me, and how often they may call it (tests make them small). */
+  userRecordLimits?: Partial<UserRecordLimits>;
 }
 
 export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -223,6 +226,7 @@ export function buildPortal(
     (await auth.catch(() => null))?.close();
   });
   registerSessionHooks(app, config, auth);
+  registerNoStore(app);
 
   const healthChecks = options.healthChecks ?? [];
   app.get('/api/health', async () => {
@@ -259,7 +263,12 @@ export function buildPortal(
   });
   app.register(sessionRoutes, { prefix: '/api', config, auth });
   app.register(userRoutes, { prefix: '/api/users', config, auth });
-  app.register(userRecordRoutes, { prefix: '/api/me', config, auth });
+  app.register(userRecordRoutes, {
+    prefix: '/api/me',
+    config,
+    auth,
+    ...(options.userRecordLimits ? { limits: options.userRecordLimits } : {}),
+  });
   app.register(ssoRoutes, { prefix: '/api/auth/oidc', config, auth });
 
   serveSpa(app, options.distDir ?? defaultDistDir, configBody);

@@ -138,9 +138,12 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   );
   /** Keyed calls whose upstream answer is still awaited (they may outlive their request). */
   const settling = new Set<Promise<unknown>>();
-  // Every answer under this prefix is recorded by one hook (decision 025), refusals included.
+  // Every answer under this prefix is recorded by one hook (decision 025), refusals included,
+  // except (sign-in on) those to calls made without a session.
   const journal = (await journalOpening) ?? null;
-  const tap = journal ? new ProxyTap(journal, `${app.prefix}/`, upstreamUrl) : null;
+  const tap = journal
+    ? new ProxyTap(journal, `${app.prefix}/`, upstreamUrl, config.auth.required)
+    : null;
   app.decorateRequest('journalNote', null);
   if (tap) app.addHook('onSend', tap.onSend);
 

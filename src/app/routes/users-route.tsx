@@ -1,6 +1,11 @@
 import { UsersPage } from '../../features/account/components/users-page';
+import { RoleGate } from '../layout/role-gate';
 
-/** /users: admins manage who may use the portal (issue 15). */
+/** /users: admins manage who may use the portal (issue 15); anyone else is told it is not theirs. */
 export default function UsersRoute() {
-  return <UsersPage />;
+  return (
+    <RoleGate needs="admin">
+      <UsersPage />
+    </RoleGate>
+  );
 }

@@ -6,6 +6,7 @@ export type AuditEvent =
   | 'sign_in_failed'
   | 'sign_out'
   | 'sign_out_everywhere'
+  | 'sessions_ended'
   | 'session_expired'
   | 'user_created'
   | 'user_invited'

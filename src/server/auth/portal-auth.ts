@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
 import type { Role, SessionState, SessionUser, UserSummary } from '../../domain/auth';
 import type { PortalConfig } from '../config';
 import type { PortalStores } from '../store/portal-stores';
@@ -109,6 +110,17 @@ export class PortalAuth {
   }
 
   private dummy: Promise<string> | null = null;
+  private throttleKey: Promise<Buffer> | null = null;
+
+  /** The database's key for hashing the account names failed sign-ins are counted under. */
+  throttleSecret(): Promise<Buffer> {
+    this.throttleKey ??= this.failures.throttleSecret(randomBytes(32), this.now());
+    // A failed read is tried again at the next sign-in rather than remembered.
+    this.throttleKey.catch(() => {
+      this.throttleKey = null;
+    });
+    return this.throttleKey;
+  }
 
   /**
    * Verified against when there is no real hash to check (unknown account, invite pending), so

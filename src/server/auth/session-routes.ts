@@ -26,9 +26,6 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (
   { config, auth: opening },
 ) => {
   acceptJsonOnly(app);
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
-  });
 
   app.get('/session', async (request): Promise<SessionState> => {
     if (!config.auth.required) {
@@ -88,7 +85,15 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (
         auth.now(),
       );
       if (!user) throw invalid;
-      auth.audit('password_set', { userId: user.id, email: user.email, via: 'invite' });
+      // A new password ends every session the account had (ASVS 5.0 V7.4.3): whoever set it may
+      // be taking the account back from someone who knew the old one.
+      const ended = await auth.sessions.deleteForUser(user.id);
+      auth.audit('password_set', {
+        userId: user.id,
+        email: user.email,
+        via: 'invite',
+        sessionsEnded: ended,
+      });
       if (user.disabled) {
         throw new ApiError(
           'forbidden',

@@ -12,7 +12,9 @@ import {
   type CaptureUpstream,
   type TestPortal,
 } from '../../test-support/capture-upstream';
+import { testStoreEnv } from '../../test-support/postgres-server';
 import { addUser, TestBrowser } from '../../test-support/test-browser';
+import { runUsersCli } from '../cli/users';
 
 // Issue 15, point 2: server-side sessions in the portal database, as ASVS 5.0 level 2 asks.
 
@@ -254,6 +256,47 @@ describe('signing out', () => {
     const everywhere = await nobody.call('DELETE', '/api/sessions');
     expect(everywhere.status).toBe(401);
     expect(code(everywhere)).toBe('unauthenticated');
+  });
+});
+
+describe('a new password', () => {
+  it('ends every other session of the account (accepting an invite, a reset by a new invite)', async () => {
+    await addUser(dbPath, 'cara@example.com', password, 'recruiter', [1001]);
+    const here = await signedIn('cara@example.com');
+    const there = await signedIn('cara@example.com');
+    const other = await signedIn('bob@example.com');
+    // A reset: a new invite for an account that has a password.
+    let printed = '';
+    const code = await runUsersCli(['invite', 'cara@example.com'], {
+      env: testStoreEnv({ PORTAL_DB: dbPath, LOG_LEVEL: 'silent' }),
+      stdout: (text) => {
+        printed += text;
+      },
+      stderr: () => {},
+      readStdin: async () => '',
+      askHidden: null,
+    });
+    expect(code).toBe(0);
+    const token = /\/invite\/([A-Za-z0-9_-]{43})/.exec(printed)?.[1];
+    const fresh = new TestBrowser(portal.url);
+    const accepted = await fresh.call('POST', `/api/invites/${token}`, {
+      body: { password: 'a brand new passphrase' },
+    });
+    expect(accepted.status).toBe(200);
+    for (const old of [here, there]) {
+      const answer = await old.call('GET', `/api/vms/requisitions${orgs}`);
+      expect(answer.status).toBe(401);
+    }
+    expect((await fresh.call('GET', `/api/vms/requisitions${orgs}`)).status).toBe(200);
+    // Another account's sessions are not touched.
+    expect((await other.call('GET', `/api/vms/requisitions${orgs}`)).status).toBe(200);
+    expect(portal.logLines()).toContainEqual(
+      expect.objectContaining({
+        event: 'password_set',
+        email: 'cara@example.com',
+        sessionsEnded: 2,
+      }),
+    );
   });
 });
 

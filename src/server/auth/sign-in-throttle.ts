@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { FailureCount } from '../store/sign-in-failures';
 
 /**
@@ -18,8 +19,19 @@ export const throttlePolicy = {
   forgetAfterMs: 60 * 60_000,
 } as const;
 
-export function accountKey(email: string): string {
-  return `account:${email}`;
+/**
+ * The name an account's failures are counted under: an HMAC of the name tried, never the name.
+ * What is typed into the e-mail box is often a password (typed into the wrong box); kept as
+ * typed, it would sit in the database for whoever reads the file. The key is the database's own
+ * random one, so the same name always counts under the same key, on every process.
+ */
+export function accountKey(secret: Buffer, email: string): string {
+  return `account:${accountDigest(secret, email)}`;
+}
+
+/** The keyed hash of a name tried: what the throttle and an unknown name's audit line hold. */
+export function accountDigest(secret: Buffer, email: string): string {
+  return createHmac('sha256', secret).update(email, 'utf8').digest('base64url');
 }
 
 export function addressKey(address: string): string {

@@ -1,4 +1,4 @@
-import { queryTestDatabase } from '../../test-support/test-database';
+import { queryTestDatabase, testDatabaseBytes } from '../../test-support/test-database';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,6 +129,34 @@ describe('one answer for every failure', () => {
     );
     expect(portal.rawLog()).not.toContain('Sup3r-secret-typo!');
     expect(portal.rawLog()).not.toContain(password);
+  });
+});
+
+describe('what a failed sign-in keeps', () => {
+  it('keeps no name that is not an account, in the database or the log, and still limits it', async () => {
+    // A password typed into the e-mail box, then into the password box: what people do.
+    const typo = 'Wr0ng-B0x-Passw0rd!';
+    for (let i = 0; i < 5; i += 1) {
+      // Each from its own address: only the count per account name can stop the sixth.
+      expect((await browserAt().signIn(typo, 'the password box')).status).toBe(401);
+    }
+    expect((await browserAt().signIn(typo, 'the password box')).status).toBe(429);
+    // An e-mail-shaped name that is no account is not kept either.
+    const stranger = 'someone.unknown@example.org';
+    expect((await browserAt().signIn(stranger, 'anything at all')).status).toBe(401);
+
+    const bytes = testDatabaseBytes(dbPath);
+    for (const secret of [typo, typo.toLowerCase(), stranger]) {
+      expect(bytes.includes(Buffer.from(secret, 'utf8'))).toBe(false);
+      expect(bytes.includes(Buffer.from(Buffer.from(secret, 'utf8').toString('hex')))).toBe(false);
+      expect(portal.rawLog().toLowerCase()).not.toContain(secret.toLowerCase());
+    }
+    const keys = await queryTestDatabase<{ key: string }>(
+      dbPath,
+      'SELECT key FROM sign_in_failures',
+    );
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.some((row) => row.key.includes('example'))).toBe(false);
   });
 });
 

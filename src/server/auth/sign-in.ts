@@ -1,9 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/api-error';
-import { emailSchema } from '../../domain/auth';
 import type { PortalAuth, RequestSession } from './portal-auth';
 import { verifyPassword } from './passwords';
-import { accountKey, addressKey, throttlePolicy, waitBeforeAttempt } from './sign-in-throttle';
+import {
+  accountDigest,
+  accountKey,
+  addressKey,
+  throttlePolicy,
+  waitBeforeAttempt,
+} from './sign-in-throttle';
 
 /** The one answer to any failed sign-in: it says nothing about which part was wrong. */
 export const invalidCredentialsMessage =
@@ -24,7 +29,7 @@ function waitText(ms: number): string {
  * not yet accepted, a disabled account — costs one argon2id verification and gets the same 401;
  * the audit line (never the password) says which it was. Failures are counted per address tried
  * and per client address, and past the free ones an attempt is refused with 429 and Retry-After
- * before anything is checked.
+ * before the password is checked.
  */
 export async function signIn(
   auth: PortalAuth,
@@ -34,12 +39,23 @@ export async function signIn(
   password: string,
 ): Promise<RequestSession> {
   const name = normalizedEmail(email).slice(0, 320);
-  const keys = [accountKey(name), addressKey(request.ip)];
-  // An address that is no e-mail address (a password typed in the wrong box) is not logged.
-  const logged = emailSchema.safeParse(name).success ? name : null;
+  const secret = await auth.throttleSecret();
+  const keys = [accountKey(secret, name), addressKey(request.ip)];
+  const user = await auth.users.byEmail(name);
+  // A name that is no account is never written as typed, to the log or the database: it is often
+  // a password typed into the wrong box. Its keyed hash still lets a reader of the audit lines
+  // see one name tried again and again.
+  const tried = user
+    ? { email: user.email }
+    : { email: null, account: accountDigest(secret, name).slice(0, 16) };
   const wait = waitBeforeAttempt(await auth.failures.read(keys), auth.now());
   if (wait > 0) {
-    auth.audit('sign_in_failed', { email: logged, address: request.ip, reason: 'throttled' });
+    auth.audit('sign_in_failed', {
+      ...tried,
+      userId: user?.id ?? null,
+      address: request.ip,
+      reason: 'throttled',
+    });
     reply.header('retry-after', String(Math.ceil(wait / 1000)));
     throw new ApiError(
       'rate_limited',
@@ -47,13 +63,12 @@ export async function signIn(
     );
   }
 
-  const user = await auth.users.byEmail(name);
   const matches = await verifyPassword(user?.passwordHash ?? (await auth.dummyHash()), password);
   if (!user || user.passwordHash === null || user.disabled || !matches) {
     const now = auth.now();
     await auth.failures.fail(keys, now, now - throttlePolicy.forgetAfterMs);
     auth.audit('sign_in_failed', {
-      email: logged,
+      ...tried,
       userId: user?.id ?? null,
       address: request.ip,
       reason: !user
@@ -67,7 +82,7 @@ export async function signIn(
     throw new ApiError('invalid_credentials', invalidCredentialsMessage);
   }
 
-  await auth.failures.clear(accountKey(name));
+  await auth.failures.clear(accountKey(secret, name));
   const session = await auth.startSession(request, reply, user);
   auth.audit('sign_in', {
     userId: user.id,

@@ -54,8 +54,7 @@ export const ssoRoutes: FastifyPluginAsync<SsoRoutesOptions> = async (
 ) => {
   const settings = config.auth.sso;
   const configuration = settings ? providerConfiguration(settings) : null;
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
+  app.addHook('onRequest', async () => {
     if (!configuration) {
       throw new ApiError(
         'not_found',

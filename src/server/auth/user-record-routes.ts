@@ -1,3 +1,4 @@
+import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../domain/api-error';
@@ -13,10 +14,46 @@ import { requireUser } from './auth-hooks';
 import { acceptJsonOnly, parseBody } from './json-body';
 import type { PortalAuth } from './portal-auth';
 
+/**
+ * What one user may keep on the server and how often they may ask. A draft is a few KB and a
+ * submission's record holds its batch's items, so these leave a team's work ample room while a
+ * script with someone's session cannot fill the portal database or keep it busy.
+ */
+export interface UserRecordLimits {
+  /** One record's value, as JSON. */
+  recordBytes: number;
+  /** All of a user's records (keys and values, every collection). */
+  userBytes: number;
+  /** A user's records, not counting tombstones (whose keys count in `userBytes`). */
+  userRecords: number;
+  /** Calls to /api/me per minute per user (reads and writes). */
+  perMinute: number;
+}
+
+export const userRecordLimits: UserRecordLimits = {
+  recordBytes: 1024 * 1024,
+  userBytes: 50 * 1024 * 1024,
+  userRecords: 20_000,
+  perMinute: 600,
+};
+
 export interface UserRecordRoutesOptions {
   config: PortalConfig;
   auth: Promise<PortalAuth>;
+  /** Tests make them small; default userRecordLimits. */
+  limits?: Partial<UserRecordLimits>;
 }
+
+function size(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KB`;
+  return `${bytes} bytes`;
+}
+
+const kindOf = (collection: UserCollection) => (collection === 'drafts' ? 'draft' : 'submission');
+
+const keptHere =
+  'It stays in this browser: delete drafts you no longer need, and it is saved on the server at the next sync.';
 
 /** Most records one GET returns; the browser asks again from `version` while pages are full. */
 export const userRecordPageSize = 200;
@@ -49,11 +86,11 @@ function collectionOf(name: string): UserCollection {
  */
 export const userRecordRoutes: FastifyPluginAsync<UserRecordRoutesOptions> = async (
   app,
-  { config, auth: opening },
+  { config, auth: opening, limits: given },
 ) => {
+  const limits = { ...userRecordLimits, ...given };
   acceptJsonOnly(app);
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('cache-control', 'no-store');
+  app.addHook('onRequest', async (request) => {
     if (!config.auth.required) {
       throw new ApiError(
         'not_found',
@@ -62,6 +99,62 @@ export const userRecordRoutes: FastifyPluginAsync<UserRecordRoutesOptions> = asy
     }
     requireUser(request, config);
   });
+  // Per user, after the session check (it gives the user): one person's script cannot keep the
+  // database busy, and people behind one address do not share a count.
+  await app.register(rateLimit, {
+    global: false,
+    max: limits.perMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => request.portalSession?.user.id ?? request.ip,
+    addHeadersOnExceeding: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+    },
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(
+        'rate_limited',
+        `Too many requests for your drafts and submissions: the portal takes at most ${context.max} a minute from one user. Wait ${context.after} and it goes on by itself; your work stays in this browser meanwhile.`,
+      ),
+  });
+  app.addHook('onRequest', app.rateLimit());
+
+  /**
+   * A write that would pass one of the limits is refused before anything is written. Checked
+   * outside the write's transaction: two writes at once may pass a limit by one record, which
+   * a quota can bear.
+   */
+  async function checkRoom(
+    auth: PortalAuth,
+    userId: string,
+    collection: UserCollection,
+    key: string,
+    value: string | null,
+  ): Promise<void> {
+    const kind = kindOf(collection);
+    const valueBytes = value === null ? 0 : Buffer.byteLength(value);
+    if (valueBytes > limits.recordBytes) {
+      throw new ApiError(
+        'body_too_large',
+        `This ${kind} is ${size(valueBytes)}; the server keeps at most ${size(limits.recordBytes)} for one draft or submission, so it was not saved there. It stays in this browser; make it smaller (fewer items in one batch) to keep it on the server too.`,
+        [{ field: 'value', message: 'too large' }],
+      );
+    }
+    const used = await auth.records.usage(userId, { collection, key });
+    if (value !== null && used.records + 1 > limits.userRecords) {
+      throw new ApiError(
+        'quota_exceeded',
+        `You keep ${used.records} drafts and submissions on the server, the most one user may, so this ${kind} was not saved there. ${keptHere}`,
+      );
+    }
+    const bytes = Buffer.byteLength(key) + valueBytes;
+    if (used.bytes + bytes > limits.userBytes) {
+      throw new ApiError(
+        'quota_exceeded',
+        `Your drafts and submissions on the server take ${size(used.bytes)} of the ${size(limits.userBytes)} one user may keep, and this ${kind} (${size(bytes)}) does not fit, so it was not saved there. ${keptHere}`,
+      );
+    }
+  }
 
   app.get<{ Params: { collection: string } }>('/:collection', async (request) => {
     const session = requireUser(request, config);
@@ -108,12 +201,14 @@ export const userRecordRoutes: FastifyPluginAsync<UserRecordRoutesOptions> = asy
         ]);
       }
       const auth = await opening;
+      const value = deleted ? null : JSON.stringify(body.value);
+      await checkRoom(auth, session.user.id, collection, key.data, value);
       const result = await auth.records.put(
         session.user.id,
         collection,
         key.data,
         {
-          value: deleted ? null : JSON.stringify(body.value),
+          value,
           baseVersion: body.baseVersion,
           deleted,
         },

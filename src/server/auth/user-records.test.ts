@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryTestDatabase } from '../../test-support/test-database';
 import { apiErrorBodySchema } from '../../domain/api-error';
 import { userRecordConflictSchema, userRecordSchema, userRecordsSchema } from '../../domain/auth';
 import {
@@ -153,5 +154,98 @@ describe('per-user records', () => {
     expect((await put(laptop, 'x', { value: 1, baseVersion: -1 })).status).toBe(400);
     const nobody = new TestBrowser(portal.url);
     expect((await nobody.call('GET', '/api/me/drafts')).status).toBe(401);
+  });
+});
+
+describe('what one user may keep, and how often they may ask', () => {
+  const limits = { recordBytes: 2000, userBytes: 5000, userRecords: 3, perMinute: 20 };
+  let small: TestPortal;
+  let dbPath: string;
+
+  beforeAll(async () => {
+    dbPath = join(dir, 'small.db');
+    small = await startTestPortal(testConfig(upstream.url, { AUTH: 'on', PORTAL_DB: dbPath }), {
+      userRecordLimits: limits,
+    });
+    for (const name of ['una', 'vic', 'wes', 'xan']) {
+      await addUser(dbPath, `${name}@example.com`, password, 'recruiter', [1001]);
+    }
+  });
+
+  afterAll(async () => {
+    await small.close();
+  });
+
+  async function as(name: string) {
+    const browser = new TestBrowser(small.url);
+    expect((await browser.signIn(`${name}@example.com`, password)).status).toBe(200);
+    return browser;
+  }
+
+  const refusal = (answer: { json(): unknown }) => apiErrorBodySchema.parse(answer.json()).error;
+
+  it('refuses a record larger than one may be, saying so, and keeps nothing of it', async () => {
+    const una = await as('una');
+    const answer = await put(una, 'big', { value: 'x'.repeat(2100), baseVersion: 0 });
+    expect(answer.status).toBe(413);
+    expect(refusal(answer)).toMatchObject({ code: 'body_too_large' });
+    expect(refusal(answer).message).toContain('at most 2 KB for one draft or submission');
+    expect(refusal(answer).message).toContain('stays in this browser');
+    expect((await read(una)).records).toEqual([]);
+  });
+
+  it('refuses a record past the most one user may keep; a deletion makes room', async () => {
+    const vic = await as('vic');
+    for (const key of ['a', 'b', 'c']) {
+      expect((await put(vic, key, { value: key, baseVersion: 0 })).status).toBe(200);
+    }
+    const fourth = await put(vic, 'd', { value: 'd', baseVersion: 0 }, 'submissions');
+    expect(fourth.status).toBe(413);
+    expect(refusal(fourth).code).toBe('quota_exceeded');
+    expect(refusal(fourth).message).toMatch(/^You keep 3 drafts and submissions on the server/);
+    expect(refusal(fourth).message).toContain('delete drafts you no longer need');
+    // Changing a record it already has is no new one.
+    const [a] = (await read(vic)).records;
+    const changed = await put(vic, 'a', { value: 'a2', baseVersion: a?.version ?? 0 });
+    expect(changed.status, changed.text).toBe(200);
+    const b = (await read(vic)).records.find((record) => record.key === 'b');
+    const gone = await put(vic, 'b', { value: null, baseVersion: b?.version ?? 0, deleted: true });
+    expect(gone.status, gone.text).toBe(200);
+    expect((await put(vic, 'd', { value: 'd', baseVersion: 0 }, 'submissions')).status).toBe(200);
+  });
+
+  it('refuses a record that would pass the bytes one user may keep', async () => {
+    const wes = await as('wes');
+    const value = 'y'.repeat(1800);
+    expect((await put(wes, 'one', { value, baseVersion: 0 })).status).toBe(200);
+    expect((await put(wes, 'two', { value, baseVersion: 0 })).status).toBe(200);
+    const third = await put(wes, 'three', { value, baseVersion: 0 });
+    expect(third.status).toBe(413);
+    expect(refusal(third).code).toBe('quota_exceeded');
+    expect(refusal(third).message).toMatch(
+      /^Your drafts and submissions on the server take 3\.\d KB of the 4\.9 KB one user may keep/,
+    );
+    const [stored] = await queryTestDatabase<{ n: number }>(
+      dbPath,
+      `SELECT count(*) AS n FROM user_records WHERE key = 'three'`,
+    );
+    expect(Number(stored?.n)).toBe(0);
+  });
+
+  it('answers 429 past the calls one user may make in a minute; other users go on', async () => {
+    const xan = await as('xan');
+    const statuses: number[] = [];
+    for (let i = 0; i < limits.perMinute + 1; i += 1) {
+      statuses.push((await xan.call('GET', '/api/me/drafts')).status);
+    }
+    expect(statuses.slice(0, limits.perMinute).every((status) => status === 200)).toBe(true);
+    const over = await xan.call('GET', '/api/me/drafts');
+    expect(over.status).toBe(429);
+    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refusal(over).code).toBe('rate_limited');
+    expect(refusal(over).message).toContain('at most 20 a minute from one user');
+    // Another user on the same address is not held up.
+    const una = await as('una');
+    expect((await una.call('GET', '/api/me/drafts')).status).toBe(200);
   });
 });

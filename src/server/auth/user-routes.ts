@@ -2,7 +2,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../domain/api-error';
 import type { userListSchema } from '../../domain/auth';
-import { createUserSchema, updateUserSchema, type UserSummary } from '../../domain/auth';
+import {
+  createUserSchema,
+  updateUserSchema,
+  type EndedSessions,
+  type UserSummary,
+} from '../../domain/auth';
 import type { z } from 'zod';
 import type { PortalConfig } from '../config';
 import { requireUser } from './auth-hooks';
@@ -32,8 +37,9 @@ const sameOrgs = (a: readonly number[], b: readonly number[]) =>
 
 /**
  * Accounts, for admins (decision 026): the list, inviting a user (the answer holds the one-time
- * invite link), and changing a user's role, grants or whether they may sign in. Disabling a user
- * ends their sessions at once; a role or grant change applies to their next call.
+ * invite link), changing a user's role, grants or whether they may sign in, and ending their
+ * sessions. Disabling a user ends their sessions at once; a role or grant change applies to their
+ * next call.
  */
 export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
   app,
@@ -137,4 +143,24 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
     }
     return auth.summary(after);
   });
+
+  // Ending someone's sessions without disabling them: a lost laptop, a shared machine left signed
+  // in. They may sign in again at once, which disabling would not let them do.
+  app.delete<{ Params: { id: string } }>(
+    '/:id/sessions',
+    async (request): Promise<EndedSessions> => {
+      const auth = await opening;
+      const admin = requireUser(request, config, 'admin');
+      const user = await auth.users.byId(request.params.id);
+      if (!user) throw new ApiError('not_found', 'There is no such user. Reload the list.');
+      const ended = await auth.sessions.deleteForUser(user.id);
+      auth.audit('sessions_ended', {
+        userId: user.id,
+        email: user.email,
+        sessions: ended,
+        by: admin?.user.id ?? null,
+      });
+      return { ended };
+    },
+  );
 };

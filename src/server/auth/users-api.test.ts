@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../../domain/api-error';
 import {
   createdUserSchema,
+  endedSessionsSchema,
   sessionStateSchema,
   userListSchema,
   userSummarySchema,
@@ -183,6 +184,40 @@ describe('changing users', () => {
     );
   });
 
+  it('ends a user’s sessions without disabling them, and says how many', async () => {
+    const created = await invite('eli@example.com');
+    const eli = new TestBrowser(portal.url);
+    await eli.call('POST', `/api/invites/${tokenOf(created.invitePath)}`, { body: { password } });
+    const elsewhere = new TestBrowser(portal.url);
+    expect((await elsewhere.signIn('eli@example.com', password)).status).toBe(200);
+    const other = new TestBrowser(portal.url);
+    expect((await other.signIn('ada@example.com', password)).status).toBe(200);
+
+    const ended = await admin.call('DELETE', `/api/users/${created.user.id}/sessions`);
+    expect(ended.status).toBe(200);
+    expect(endedSessionsSchema.parse(ended.json())).toEqual({ ended: 2 });
+    expect((await eli.session()).user).toBeNull();
+    expect((await elsewhere.session()).user).toBeNull();
+    // Someone else's session, and the admin's own, go on.
+    expect((await other.session()).user?.email).toBe('ada@example.com');
+    expect((await admin.session()).user?.email).toBe('ada@example.com');
+    // Not disabled: they sign in again.
+    expect((await new TestBrowser(portal.url).signIn('eli@example.com', password)).status).toBe(
+      200,
+    );
+    expect(portal.logLines()).toContainEqual(
+      expect.objectContaining({
+        audit: true,
+        event: 'sessions_ended',
+        email: 'eli@example.com',
+        sessions: 2,
+      }),
+    );
+    const none = await admin.call('DELETE', '/api/users/nobody/sessions');
+    expect(none.status).toBe(404);
+    expect(errorOf(none).message).toContain('Reload the list');
+  });
+
   it('never leaves the portal without an enabled admin', async () => {
     const list = userListSchema.parse((await admin.call('GET', '/api/users')).json());
     const ada = list.users.find((user) => user.email === 'ada@example.com');
@@ -203,6 +238,10 @@ describe('changing users', () => {
       body: { email: 'y@example.com', role: 'admin', clientOrgIds: [] },
     });
     expect(post.status).toBe(403);
+    const list = userListSchema.parse((await admin.call('GET', '/api/users')).json());
+    const ada = list.users.find((user) => user.email === 'ada@example.com');
+    expect((await qa.call('DELETE', `/api/users/${ada?.id}/sessions`)).status).toBe(403);
+    expect((await admin.session()).user?.email).toBe('ada@example.com');
     expect((await new TestBrowser(portal.url).call('GET', '/api/users')).status).toBe(401);
   });
 });

@@ -7,7 +7,11 @@ import { runUsersCli } from './users';
  */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk));
+  for await (const chunk of process.stdin) {
+    chunks.push(Buffer.from(chunk));
+    // Only the first line is read (users.ts): a pipe that never ends (`yes pw |`) must not hang.
+    if (Buffer.from(chunk).includes(0x0a)) break;
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 

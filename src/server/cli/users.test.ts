@@ -177,4 +177,17 @@ describe('npm run users', () => {
     expect((await browser.signIn('quinn@example.com', password)).status).toBe(200);
     expect((await cli(['disable', 'nobody@example.com'])).code).toBe(1);
   });
+
+  it('reads one line from --password-stdin: typed twice or ended by CRLF, the password signs in', async () => {
+    for (const [email, stdin] of [
+      // printf 'pw\npw\n' | npm run users -- add --password-stdin …: confirmation, out of habit.
+      ['dan@example.com', `${password}\n${password}\n`],
+      ['eve@example.com', `${password}\r\n`],
+    ] as const) {
+      const added = await npmRunUsers(['add', '--password-stdin', email], stdin);
+      expect(added.stderr).toBe('');
+      expect(added.code).toBe(0);
+      expect((await new TestBrowser(portal.url).signIn(email, password)).status).toBe(200);
+    }
+  });
 });

@@ -7,8 +7,8 @@
  *   npm run users -- list
  *   npm run users -- disable EMAIL | enable EMAIL
  *
- * `add` asks for the password twice without echoing it, or reads one line from standard input
- * with --password-stdin (scripts, tests). Exit 0 when done, 1 when refused (the address is taken,
+ * `add` asks for the password twice without echoing it, or reads the first line of standard input
+ * with --password-stdin (scripts, tests); the rest is ignored. Exit 0 when done, 1 when refused (the address is taken,
  * no such user, a password too short), 2 for a usage or configuration problem.
  */
 import { randomUUID } from 'node:crypto';
@@ -86,10 +86,19 @@ function parseEmail(positionals: string[]): string {
   return parsed.data;
 }
 
+/** Text up to its first line end, without it. */
+export function firstLine(text: string): string {
+  const end = text.indexOf('\n');
+  return (end < 0 ? text : text.slice(0, end)).replace(/\r$/, '');
+}
+
 async function readPassword(io: UsersCliIo, fromStdin: boolean): Promise<string> {
   let password: string;
   if (fromStdin) {
-    password = (await io.readStdin()).replace(/\r?\n$/, '');
+    // The first line, without its line end (\n or \r\n): `printf 'pw\npw\n'` (a habit from
+    // commands that ask twice) must set "pw", not a password with a line break that no one can
+    // type into the sign-in page.
+    password = firstLine(await io.readStdin());
   } else {
     if (!io.askHidden) {
       throw usageProblem(

@@ -152,7 +152,6 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
           : 'application/x-ndjson; charset=utf-8',
       )
       .header('content-disposition', `attachment; filename="vms-calls-${stamp}.${format}"`)
-      .header('cache-control', 'no-store')
       .send(Readable.from(chunks));
   });
 

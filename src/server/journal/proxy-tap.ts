@@ -160,7 +160,8 @@ function errorCodeOf(body: Buffer | null): string | null {
 /**
  * Connects the proxy to the journal: a note per call that the handler fills in, and one onSend
  * hook that records every answer under /api/vms — forwarded, failed, or refused by the proxy
- * before or after its handler ran (org checks, body shape, 413, 415, 429, unknown paths).
+ * before or after its handler ran (org checks, body shape, 413, 415, 429, unknown paths) — save,
+ * with sign-in on, those to calls made without a session.
  * Recording is a push onto the journal's queue; nothing here waits.
  */
 export class ProxyTap {
@@ -170,6 +171,8 @@ export class ProxyTap {
     private readonly prefix: string,
     /** The VMS base, ending in `/`. */
     private readonly upstreamUrl: string,
+    /** Sign-in is on: a call without a session is not recorded (api-guards logs it instead). */
+    private readonly signInRequired = false,
   ) {}
 
   begin(request: FastifyRequest, operation: VmsOperation): CallNote {
@@ -236,6 +239,10 @@ export class ProxyTap {
   };
 
   private record(request: FastifyRequest, reply: FastifyReply, payload: unknown): void {
+    // With sign-in on, the journal is the record of what signed-in people sent. A call without a
+    // session is refused before anything is sent, and recording it would let anyone who can
+    // reach the portal write to its database without an account.
+    if (this.signInRequired && request.portalSession === null) return;
     const note = request.journalNote;
     const answer = note?.answer ?? null;
     const body = Buffer.isBuffer(request.body) ? request.body : null;

@@ -72,3 +72,19 @@ export function createSsoLoginsTable(db: PortalSqlite): void {
     );
   `);
 }
+
+/**
+ * Schema version 6: the portal's own random keys, made once per database so that every process
+ * on it uses the same (`sign_in_throttle`: the HMAC key of the account names that failed sign-ins
+ * are counted under). The account names counted before were kept as typed and go.
+ */
+export function createPortalSecretsTable(db: PortalSqlite): void {
+  db.exec(`
+    CREATE TABLE portal_secrets (
+      name TEXT PRIMARY KEY,
+      secret BLOB NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    DELETE FROM sign_in_failures WHERE key LIKE 'account:%';
+  `);
+}

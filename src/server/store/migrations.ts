@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { createAuthTables, createSsoLoginsTable } from './auth-schema';
+import { createAuthTables, createPortalSecretsTable, createSsoLoginsTable } from './auth-schema';
 import { createIdempotencyKeysTable } from './idempotency-keys';
 import { addJournalSender, createJournalTables } from './journal-schema';
 import {
@@ -7,6 +7,7 @@ import {
   postgresIdempotencyKeys,
   postgresJournalSender,
   postgresJournalTables,
+  postgresPortalSecrets,
   postgresSsoLogins,
 } from './postgres/schema';
 
@@ -42,6 +43,8 @@ export const migrations: readonly Migration[] = [
   { name: 'journal sender', sqlite: addJournalSender, postgres: postgresJournalSender },
   // 5: single sign-on attempts in progress (issue 15, 026)
   { name: 'single sign-on attempts', sqlite: createSsoLoginsTable, postgres: postgresSsoLogins },
+  // 6: the portal's own keys; failed sign-ins counted by a keyed hash of the name tried (026)
+  { name: 'portal secrets', sqlite: createPortalSecretsTable, postgres: postgresPortalSecrets },
 ];
 
 /** The schema version this portal brings a database to. */

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { migrations, newerSchemaMessage } from './migrations';
 
@@ -14,13 +14,35 @@ export interface PortalDatabase {
 }
 
 /**
+ * The file made before SQLite opens it, readable and writable by the portal's user only (0600),
+ * in folders made 0700: it holds accounts, sessions and every call's bodies, and SQLite would make
+ * it 0644 under the usual umask, readable by every user of the machine. SQLite gives the -wal and
+ * -shm files it makes beside it the main file's mode. A file or folder that exists keeps the mode
+ * its owner gave it.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // 'a': made when missing, never truncated.
+  closeSync(openSync(path, 'a', 0o600));
+}
+
+/**
  * Opens the portal's own database (`PORTAL_DB`): an SQLite file in WAL mode, the schema brought
  * up to date. Stores reach it through their small interfaces (IdempotencyKeyStore, JournalStore), so a
  * PostgreSQL store can sit beside this one (architecture.md, "One store interface, two
  * databases"). Statements are prepared once: a keyed POST costs two of them (decision 002).
  */
 export async function openPortalDatabase(path: string): Promise<PortalDatabase> {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    try {
+      createPrivately(path);
+    } catch (error) {
+      throw new Error(
+        `The portal database ${path} (PORTAL_DB) could not be made: ${error instanceof Error ? error.message : String(error)}. Check that the portal's user may write to its folder, or point PORTAL_DB elsewhere.`,
+        { cause: error },
+      );
+    }
+  }
   const db = new Database(path);
   try {
     // WAL: readers never wait for the writer. NORMAL: durable against a crash of the process,

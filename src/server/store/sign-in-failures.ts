@@ -23,7 +23,16 @@ export interface SignInFailureStore {
   ): Promise<Map<string, FailureCount>>;
   clear(key: string): Promise<void>;
   purge(before: number): Promise<number>;
+  /**
+   * The database's key for the account names failures are counted under: `candidate` is stored
+   * when there is none yet, and whichever was stored first is returned, so that every process on
+   * one database counts a name under the same key.
+   */
+  throttleSecret(candidate: Buffer, now: number): Promise<Buffer>;
 }
+
+/** The portal_secrets row of the sign-in throttle's key. */
+export const throttleSecretName = 'sign_in_throttle';
 
 interface FailureRow {
   key: string;
@@ -45,6 +54,12 @@ export function createSignInFailureStore(db: PortalSqlite): SignInFailureStore {
     ),
     clear: db.prepare<[string]>('DELETE FROM sign_in_failures WHERE key = ?'),
     purge: db.prepare<[number]>('DELETE FROM sign_in_failures WHERE last_failure_at <= ?'),
+    addSecret: db.prepare<[string, Buffer, number]>(
+      'INSERT INTO portal_secrets (name, secret, created_at) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
+    ),
+    secret: db.prepare<[string], { secret: Buffer }>(
+      'SELECT secret FROM portal_secrets WHERE name = ?',
+    ),
   };
   const toMap = (rows: FailureRow[]) =>
     new Map(
@@ -75,6 +90,12 @@ export function createSignInFailureStore(db: PortalSqlite): SignInFailureStore {
     },
     async purge(before) {
       return statements.purge.run(before).changes;
+    },
+    async throttleSecret(candidate, now) {
+      statements.addSecret.run(throttleSecretName, candidate, now);
+      const row = statements.secret.get(throttleSecretName);
+      if (!row) throw new Error('the sign-in throttle key could not be kept in the database');
+      return row.secret;
     },
   };
 }

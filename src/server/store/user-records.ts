@@ -36,6 +36,14 @@ export interface UserRecordStore {
     write: UserRecordWrite,
     now: number,
   ): Promise<UserRecordPut>;
+  /**
+   * What the user keeps, every collection, leaving out one record (the one about to be written):
+   * how many records (not tombstones) and the bytes of their keys and values (tombstones' too).
+   */
+  usage(
+    userId: string,
+    except: { collection: UserCollection; key: string },
+  ): Promise<{ records: number; bytes: number }>;
 }
 
 export interface RecordRow {
@@ -68,6 +76,11 @@ export function createUserRecordStore(db: PortalSqlite): UserRecordStore {
     get: db.prepare<[string, string, string], RecordRow>(
       `SELECT key, version, value, deleted, updated_at FROM user_records
        WHERE user_id = ? AND collection = ? AND key = ?`,
+    ),
+    usage: db.prepare<[string, string, string], { records: number; bytes: number }>(
+      `SELECT count(*) FILTER (WHERE deleted = 0) AS records,
+         coalesce(sum(length(CAST(key AS BLOB)) + coalesce(length(CAST(value AS BLOB)), 0)), 0) AS bytes
+       FROM user_records WHERE user_id = ? AND NOT (collection = ? AND key = ?)`,
     ),
     upsert: db.prepare<[string, string, string, number, string | null, number, number]>(
       `INSERT INTO user_records (user_id, collection, key, version, value, deleted, updated_at)
@@ -119,6 +132,11 @@ export function createUserRecordStore(db: PortalSqlite): UserRecordStore {
     },
     async put(userId, collection, key, write, now) {
       return put(userId, collection, key, write, now);
+    },
+    async usage(userId, except) {
+      return (
+        statements.usage.get(userId, except.collection, except.key) ?? { records: 0, bytes: 0 }
+      );
     },
   };
 }

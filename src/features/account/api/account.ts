@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { Role } from '../../../domain/auth';
 import {
   createdUserSchema,
+  endedSessionsSchema,
   sessionStateSchema,
   userListSchema,
   userSummarySchema,
@@ -61,4 +62,16 @@ export async function updateUser(
       },
     )
   ).data;
+}
+
+/** Ends every session of a user (admins); they stay enabled and may sign in again. */
+export async function endUserSessions(id: string): Promise<number> {
+  return (
+    await requestJson(
+      `/api/users/${encodeURIComponent(id)}/sessions`,
+      endedSessionsSchema,
+      'Ending the sessions',
+      { method: 'DELETE' },
+    )
+  ).data.ended;
 }

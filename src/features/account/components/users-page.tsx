@@ -7,7 +7,7 @@ import { clientOrgLabel } from '../../../domain/portal-config';
 import { errorMessage } from '../../../shared/api/http';
 import { useOrg } from '../../../shared/config/org-context';
 import { formatDateTime } from '../../../shared/lib/format';
-import { createUser, updateUser, usersQueryOptions } from '../api/account';
+import { createUser, endUserSessions, updateUser, usersQueryOptions } from '../api/account';
 
 /** /users (admins, issue 15): who may use the portal, with which role, for which client orgs. */
 export function UsersPage() {
@@ -140,6 +140,7 @@ function UserRow({ user }: { user: UserSummary }) {
     mutationFn: (change: Parameters<typeof updateUser>[1]) => updateUser(user.id, change),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
   });
+  const endSessions = useMutation({ mutationFn: () => endUserSessions(user.id) });
   return (
     <tr>
       <td className="user-text">
@@ -192,8 +193,34 @@ function UserRow({ user }: { user: UserSummary }) {
           onClick={() => save.mutate({ disabled: !user.disabled })}
         >
           {user.disabled ? 'Enable' : 'Disable'}
+        </button>{' '}
+        <button
+          type="button"
+          className="button button--secondary button--small"
+          aria-label={`End sessions of ${user.email}`}
+          disabled={endSessions.isPending}
+          onClick={() => endSessions.mutate()}
+        >
+          End sessions
         </button>
+        {endSessions.isSuccess ? (
+          <span role="status" className="notice notice--success">
+            {endedText(endSessions.data, user.email)}
+          </span>
+        ) : null}
+        {endSessions.isError ? (
+          <span role="alert" className="notice notice--error">
+            {errorMessage(endSessions.error)}
+          </span>
+        ) : null}
       </td>
     </tr>
   );
+}
+
+/** What ending a user's sessions did, and that it did not lock them out. */
+function endedText(ended: number, email: string): string {
+  return ended === 0
+    ? `${email} had no session to end.`
+    : `Ended ${ended} session${ended === 1 ? '' : 's'} of ${email}. They can sign in again.`;
 }

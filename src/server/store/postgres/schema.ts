@@ -147,3 +147,13 @@ export const postgresSsoLogins = `
     created_at BIGINT NOT NULL
   );
 `;
+
+/** Version 6: the portal's own random keys; failed sign-ins' account names as typed go. */
+export const postgresPortalSecrets = `
+  CREATE TABLE portal_secrets (
+    name TEXT PRIMARY KEY,
+    secret BYTEA NOT NULL,
+    created_at BIGINT NOT NULL
+  );
+  DELETE FROM sign_in_failures WHERE key LIKE 'account:%';
+`;

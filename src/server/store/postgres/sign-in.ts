@@ -1,4 +1,8 @@
-import type { FailureCount, SignInFailureStore } from '../sign-in-failures';
+import {
+  throttleSecretName,
+  type FailureCount,
+  type SignInFailureStore,
+} from '../sign-in-failures';
 import type { SsoLogin, SsoLoginStore } from '../sso-logins';
 import { inTransaction, type PortalPool } from './pool';
 
@@ -49,6 +53,19 @@ export function createPostgresSignInFailureStore(pool: PortalPool): SignInFailur
         (await pool.query('DELETE FROM sign_in_failures WHERE last_failure_at <= $1', [before]))
           .rowCount ?? 0
       );
+    },
+    async throttleSecret(candidate, now) {
+      await pool.query(
+        'INSERT INTO portal_secrets (name, secret, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING',
+        [throttleSecretName, candidate, now],
+      );
+      const { rows } = await pool.query<{ secret: Buffer }>(
+        'SELECT secret FROM portal_secrets WHERE name = $1',
+        [throttleSecretName],
+      );
+      const row = rows[0];
+      if (!row) throw new Error('the sign-in throttle key could not be kept in the database');
+      return row.secret;
     },
   };
 }

@@ -21,6 +21,15 @@ export function createPostgresUserRecordStore(pool: PortalPool): UserRecordStore
       );
       return { records: rows.map(toRecord), version: version.rows[0]?.version ?? 0 };
     },
+    async usage(userId, except) {
+      const { rows } = await pool.query<{ records: number; bytes: number }>(
+        `SELECT count(*) FILTER (WHERE deleted = 0)::bigint AS records,
+           coalesce(sum(octet_length(key) + coalesce(octet_length(value), 0)), 0)::bigint AS bytes
+         FROM user_records WHERE user_id = $1 AND NOT (collection = $2 AND key = $3)`,
+        [userId, except.collection, except.key],
+      );
+      return { records: Number(rows[0]?.records ?? 0), bytes: Number(rows[0]?.bytes ?? 0) };
+    },
     async put(userId, collection, key, write, now): Promise<UserRecordPut> {
       return inTransaction(pool, async (client) => {
         await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
