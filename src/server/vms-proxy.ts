@@ -247,7 +247,10 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     const started = performance.now();
     // The route fixes the path; the query is the checked one (forwardedQuery), with the
     // signature's timestamp where the recipe sends it there.
-    const signedPath = joinQuery(path, new URLSearchParams(signed.query));
+    const signedPath =
+      Object.keys(signed.query).length === 0
+        ? path
+        : joinQuery(path, new URLSearchParams(signed.query));
     const answer = await pool.request({
       method: method === 'POST' ? 'POST' : 'GET',
       path: basePath + signedPath,
