@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ApiError } from '../../domain/api-error';
 import {
   putUserRecordSchema,
+  recordOwnerHeader,
   userCollections,
   userRecordSchema,
   type UserCollection,
@@ -60,7 +61,16 @@ export const userRecordRoutes: FastifyPluginAsync<UserRecordRoutesOptions> = asy
         'Sign-in is off on this portal, so nothing is kept per user on the server: drafts and submissions stay in this browser.',
       );
     }
-    requireUser(request, config);
+    const session = requireUser(request, config);
+    const owner = request.headers[recordOwnerHeader];
+    if (session && typeof owner === 'string' && owner !== session.user.id) {
+      // The page acts for someone who is no longer the one signed in on this browser: as far as
+      // their work is concerned, they are signed out, and nothing of theirs is read or written.
+      throw new ApiError(
+        'unauthenticated',
+        'Someone else has signed in on this browser since this page was opened, so your work was not saved under their name. Sign in again to go on.',
+      );
+    }
   });
 
   app.get<{ Params: { collection: string } }>('/:collection', async (request) => {
