@@ -3,7 +3,8 @@ import { useMemo } from 'react';
 import { SignInPage } from '../features/account/components/sign-in-page';
 import { OrgProvider } from '../shared/config/org-context';
 import type { PortalConfig } from '../shared/config/portal-config';
-import { SessionProvider, useSessionQuery } from '../shared/session/session';
+import { useLocalOwnership } from '../shared/session/local-ownership';
+import { SessionProvider, useSessionQuery, useSigningOut } from '../shared/session/session';
 
 /**
  * Sign-in first when the server asks for it (issue 15): no page, no data until someone is signed
@@ -26,6 +27,17 @@ export function SessionGate({ config, children }: { config: PortalConfig; childr
   }, [config, user]);
 
   const required = state?.authRequired ?? config.authRequired ?? false;
+  const signingOut = useSigningOut();
+  // With sign-in on, the browser may be shared: the work in it is made this user's (or set aside
+  // for whoever it belongs to) before any page can show it.
+  const owned = useLocalOwnership(required && user ? user.id : null);
+  if (signingOut) {
+    return (
+      <main className="boot" aria-busy="true">
+        <p>Saving your work and signing out…</p>
+      </main>
+    );
+  }
   if (required && session.isPending) {
     return (
       <main className="boot" aria-busy="true">
@@ -34,6 +46,13 @@ export function SessionGate({ config, children }: { config: PortalConfig; childr
     );
   }
   if (required && !user) return <SignInPage session={state} />;
+  if (required && !owned) {
+    return (
+      <main className="boot" aria-busy="true">
+        <p>Getting your work ready…</p>
+      </main>
+    );
+  }
   if (
     user &&
     user.role !== 'admin' &&
