@@ -56,7 +56,9 @@ function useUserSync(user: SessionUser): [SyncStatus, () => void] {
 const describe = (collection: string, key: string) =>
   collection === 'drafts'
     ? `Your draft ${key.split(':').slice(1).join(' · ')}`
-    : `The record of batch ${key}`;
+    : collection === 'tray'
+      ? `Your batch not yet sent (${key.split(':').slice(1).join(' · ')})`
+      : `The record of batch ${key}`;
 
 /**
  * The sync's state where the user sees it: when their work was last saved on the server, what
