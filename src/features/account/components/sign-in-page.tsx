@@ -3,6 +3,7 @@ import type { FormEvent } from 'react';
 import { useId, useState } from 'react';
 import type { SessionState } from '../../../domain/auth';
 import { errorMessage, RequestFailure } from '../../../shared/api/http';
+import { takeSignedOutNote } from '../../../shared/session/local-ownership';
 import { signIn } from '../../../shared/session/session';
 
 /** What came back from single sign-on (`/?sso_error=…`), in words. */
@@ -27,6 +28,8 @@ export function SignInPage({ session }: { session: SessionState | null }) {
     return sso === null ? null : (ssoProblems[sso] ?? ssoProblems['failed'] ?? null);
   });
   const [busy, setBusy] = useState(false);
+  // What signing out did, said once on the page it ends at.
+  const [note] = useState(takeSignedOutNote);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -58,6 +61,7 @@ export function SignInPage({ session }: { session: SessionState | null }) {
     <main id="main" className="boot sign-in">
       <title>Sign in · VMS submission portal</title>
       <h1>Sign in to the VMS submission portal</h1>
+      <div role="status">{note ? <p className="notice">{note}</p> : null}</div>
       <form
         className="sign-in__form"
         onSubmit={(event) => void onSubmit(event)}
