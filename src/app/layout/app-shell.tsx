@@ -39,7 +39,12 @@ function UserBar() {
         onClick={() => {
           // The app makes way at once; the code that saves and clears the work follows.
           startSigningOut();
-          void import('../../core/batch/sync/sign-out').then((module) => module.signOutHere(user));
+          void import('../../core/batch/sync/sign-out').then(
+            (module) => module.signOutHere(user),
+            // The code could not be loaded (offline): the page starts again, still signed in,
+            // rather than stay on "signing out" for ever.
+            () => location.replace('/'),
+          );
         }}
       >
         Sign out

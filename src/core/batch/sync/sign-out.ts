@@ -51,10 +51,17 @@ export async function signOutHere(user: SessionUser, everywhere = false): Promis
     );
   }
   if (ended && unsaved === null) {
-    await clearUserWork(user.id);
-    notes.push(
-      'Your drafts and batches are saved on the server and were removed from this browser; you will find them when you sign in again.',
-    );
+    try {
+      await clearUserWork(user.id);
+      notes.push(
+        'Your drafts and batches are saved on the server and were removed from this browser; you will find them when you sign in again.',
+      );
+    } catch (error) {
+      // Still tagged as theirs, so the next person's sign-in sets it aside all the same.
+      notes.push(
+        `Your drafts and batches are saved on the server, but this browser would not let the portal remove its copy (${errorMessage(error)}). It stays out of sight of anyone else who signs in here.`,
+      );
+    }
   } else if (ended) {
     notes.push(
       `Your latest work could not all be saved on the server (${unsaved}). It stays in this browser, out of sight of anyone else who signs in here, and comes back when you sign in here again.`,
