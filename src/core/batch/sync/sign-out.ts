@@ -1,6 +1,7 @@
 import type { SessionUser } from '../../../domain/auth';
 import { errorMessage } from '../../../shared/api/http';
-import { clearUserWork, leaveSignedOutNote } from '../../../shared/session/local-ownership';
+import { leaveSignedOutNote } from '../../../shared/session/local-ownership';
+import { clearUserWork } from '../../../shared/session/local-work';
 import { endSession, startSigningOut } from '../../../shared/session/session';
 import { syncCollection } from '../../../shared/sync/user-sync';
 import { userDataSync } from './user-data';
