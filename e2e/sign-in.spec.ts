@@ -67,7 +67,7 @@ test('with sign-in on, a recruiter works only for their org, continues on anothe
   await first.page.waitForTimeout(800);
   await first.page.evaluate(() => dispatchEvent(new Event('focus')));
   await expect(
-    first.page.getByText(/^Drafts and submissions saved on the server at/),
+    first.page.getByText(/^Drafts, batches and submissions saved on the server at/),
   ).toBeVisible();
   await first.page.waitForTimeout(1500);
 
@@ -75,7 +75,7 @@ test('with sign-in on, a recruiter works only for their org, continues on anothe
   const second = await newPage(browser);
   await signIn(second.page, `${url}/submissions`, recruiterEmail, recruiterPassword);
   await expect(
-    second.page.getByText(/^Drafts and submissions saved on the server at/),
+    second.page.getByText(/^Drafts, batches and submissions saved on the server at/),
   ).toBeVisible();
   await expect(second.page.getByRole('article')).toHaveCount(1);
   await second.page.goto(`${url}/requisitions/new`);

@@ -12,7 +12,7 @@ import { addToBatch, fillRequiredInsert, insertData } from './support/requisitio
 const rita = { email: 'rita.recruiter@example.com', password: 'a long and quiet afternoon' };
 const sam = { email: 'sam.recruiter@example.com', password: 'an early and noisy morning' };
 const signInHeading = { name: 'Sign in to the VMS submission portal' };
-const syncedNote = /^Drafts and submissions saved on the server at/;
+const syncedNote = /^Drafts, batches and submissions saved on the server at/;
 
 async function addUsers(portal: AuthPortal) {
   await portal.addUser(rita.email, rita.password);

@@ -44,7 +44,7 @@ function collectionOf(name: string): UserCollection {
 }
 
 /**
- * Each user's drafts and submissions, synced with the browser's copy (decision 026). GET gives
+ * Each user's drafts, submissions and unsent batches, synced with the browser's copy (decision 026). GET gives
  * what changed after `since`; PUT writes when `baseVersion` is the server's version, else 409 with
  * the server's record, so the browser can keep both and ask.
  */
@@ -58,7 +58,7 @@ export const userRecordRoutes: FastifyPluginAsync<UserRecordRoutesOptions> = asy
     if (!config.auth.required) {
       throw new ApiError(
         'not_found',
-        'Sign-in is off on this portal, so nothing is kept per user on the server: drafts and submissions stay in this browser.',
+        'Sign-in is off on this portal, so nothing is kept per user on the server: drafts, batches and submissions stay in this browser.',
       );
     }
     const session = requireUser(request, config);

@@ -14,7 +14,7 @@ interface SyncStatus {
 }
 
 /**
- * Keeps a signed-in user's drafts and submissions in step with the server: at once, every 15 s,
+ * Keeps a signed-in user's drafts, submissions and unsent batches in step with the server: at once, every 15 s,
  * when the window comes back into focus and when the browser is back online. One sync at a time.
  */
 function useUserSync(user: SessionUser): [SyncStatus, () => void] {
@@ -75,7 +75,7 @@ export function UserSyncBar({ user }: { user: SessionUser }) {
         </p>
       ) : status.at ? (
         <p className="field__hint user-sync__at">
-          Drafts and submissions saved on the server at {formatDateTime(status.at)}.
+          Drafts, batches and submissions saved on the server at {formatDateTime(status.at)}.
         </p>
       ) : null}
       {status.conflicts.map(({ collection, key }) => {
