@@ -10,8 +10,8 @@ import { RequestFailure, requestJson } from '../api/http';
 import { localStore, storageKey } from '../storage/local-store';
 
 /**
- * A signed-in user's records (drafts, submissions, the batch not yet sent) kept on the server as well as in this browser
- * (issue 15, point 4), so they continue on another machine. Each side keeps working on its own
+ * A signed-in user's records (drafts, submissions, the batch not yet sent) kept on the server as
+ * well as in this browser, so they continue on another machine. Each side keeps working on its own
  * (offline edits included); a sync sends what changed here since the last one and takes what
  * changed there. When both changed the same record, neither is lost: the server's version is
  * kept beside this one as a conflict, and the user chooses.

@@ -12,7 +12,7 @@ import { storedDraftSchema } from '../model/drafts';
 import { submissionSchema } from '../model/submissions-state';
 
 /**
- * What of this browser's data follows a signed-in user to another machine (issue 15, point 4):
+ * What of this browser's data follows a signed-in user to another machine:
  * the form drafts (one per kind, client org and form), the submissions history (one record per
  * batch) and the batch not yet sent (one per kind and client org). The batch is kept on the
  * server too because signing out clears it from a shared browser: it must be there when its
