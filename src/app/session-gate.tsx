@@ -31,13 +31,8 @@ export function SessionGate({ config, children }: { config: PortalConfig; childr
   // With sign-in on, the browser may be shared: the work in it is made this user's (or set aside
   // for whoever it belongs to) before any page can show it.
   const owned = useLocalOwnership(required && user ? user.id : null);
-  if (signingOut) {
-    return (
-      <main className="boot" aria-busy="true">
-        <p>Saving your work and signing out…</p>
-      </main>
-    );
-  }
+  // The sign-in form takes the app's place at once; it can be used once the work is cleared.
+  if (signingOut) return <SignInPage session={null} signingOut />;
   if (required && session.isPending) {
     return (
       <main className="boot" aria-busy="true">
@@ -46,7 +41,21 @@ export function SessionGate({ config, children }: { config: PortalConfig; childr
     );
   }
   if (required && !user) return <SignInPage session={state} />;
-  if (required && !owned) {
+  if (required && owned === 'failed') {
+    return (
+      <main className="boot">
+        <h1>Your work could not be opened</h1>
+        <div role="alert" className="notice notice--error">
+          <p>
+            This browser would not let the portal sort out the work kept in it, so nothing is shown
+            rather than risk showing someone else’s. Reload the page to try again; if it keeps
+            happening, ask your portal administrator for help.
+          </p>
+        </div>
+      </main>
+    );
+  }
+  if (required && owned !== 'ready') {
     return (
       <main className="boot" aria-busy="true">
         <p>Getting your work ready…</p>

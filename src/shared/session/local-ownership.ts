@@ -50,12 +50,15 @@ function ensureOwnership(userId: string): Promise<void> {
 }
 
 /**
- * Whether the signed-in user's pages may be drawn: once the browser's work is theirs. A page that
- * already showed one user's work reloads when another user is signed in (here, or in another tab
- * of this browser: the owner tag changes), so nothing the first left in memory reaches the second.
+ * Whether the signed-in user's pages may be drawn: 'ready' once the browser's work is theirs,
+ * 'failed' when the browser would not let it be sorted out (then nothing of anyone's is shown).
+ * A page that already showed one user's work reloads when another user is signed in (here, or in
+ * another tab of this browser: the owner tag changes), so nothing the first left in memory
+ * reaches the second.
  */
-export function useLocalOwnership(userId: string | null): boolean {
+export function useLocalOwnership(userId: string | null): 'pending' | 'ready' | 'failed' {
   const [ready, setReady] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
   const switched = userId !== null && pageUser !== null && pageUser !== userId;
 
   useEffect(() => {
@@ -71,8 +74,7 @@ export function useLocalOwnership(userId: string | null): boolean {
         if (current) setReady(userId);
       },
       () => {
-        // Storage could not be sorted out (blocked, broken): nothing of anyone's can be shown
-        // safely, so the page stays at its boot screen; a reload tries again.
+        if (current) setFailed(true);
       },
     );
     return () => {
@@ -89,5 +91,6 @@ export function useLocalOwnership(userId: string | null): boolean {
     return () => removeEventListener('storage', listener);
   }, []);
 
-  return !switched && userId !== null && ready === userId;
+  if (failed) return 'failed';
+  return !switched && userId !== null && ready === userId ? 'ready' : 'pending';
 }

@@ -14,13 +14,14 @@ import {
 } from '../storage/user-owned';
 import { local, localOwner, ownerKey } from './owner-tag';
 
-/**
+/*
  * Whose work this browser holds (the owner tag), and the two moves that keep one person's work
  * from the next on a shared browser: clearing it when they sign out (after it is saved on the
  * server), and setting it aside when someone else signs in while it is still here (a session
  * that expired or was ended elsewhere, a closed tab). The lists of what is whose are in
  * user-owned.ts. With sign-in off none of this runs: one person, their own machine.
  */
+
 /** Drops a whole database; a page that has it open closes it when asked (lazyDatabase). */
 function dropDatabase(name: string): Promise<void> {
   return new Promise((resolve) => {

@@ -20,7 +20,14 @@ const ssoProblems: Record<string, string> = {
  * Sign in (issue 15). One message whatever was wrong (no one learns which e-mail addresses have
  * accounts); after repeated failures the server asks to wait, and the page says how long.
  */
-export function SignInPage({ session }: { session: SessionState | null }) {
+export function SignInPage({
+  session,
+  signingOut = false,
+}: {
+  session: SessionState | null;
+  /** The previous user's work is still being saved and cleared: the form waits for it. */
+  signingOut?: boolean;
+}) {
   const queryClient = useQueryClient();
   const id = useId();
   const [problem, setProblem] = useState<string | null>(() => {
@@ -61,14 +68,27 @@ export function SignInPage({ session }: { session: SessionState | null }) {
     <main id="main" className="boot sign-in">
       <title>Sign in · VMS submission portal</title>
       <h1>Sign in to the VMS submission portal</h1>
-      <div role="status">{note ? <p className="notice">{note}</p> : null}</div>
+      <div role="status">
+        {signingOut ? (
+          <p className="notice">Saving your work and signing out…</p>
+        ) : note ? (
+          <p className="notice">{note}</p>
+        ) : null}
+      </div>
       <form
         className="sign-in__form"
         onSubmit={(event) => void onSubmit(event)}
         aria-describedby={problem ? `${id}-problem` : undefined}
       >
         <label htmlFor={`${id}-email`}>E-mail</label>
-        <input id={`${id}-email`} name="email" type="email" autoComplete="username" required />
+        <input
+          id={`${id}-email`}
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          disabled={signingOut}
+        />
         <label htmlFor={`${id}-password`}>Password</label>
         <input
           id={`${id}-password`}
@@ -76,13 +96,14 @@ export function SignInPage({ session }: { session: SessionState | null }) {
           type="password"
           autoComplete="current-password"
           required
+          disabled={signingOut}
         />
         {problem ? (
           <p id={`${id}-problem`} role="alert" className="notice notice--error">
             {problem}
           </p>
         ) : null}
-        <button type="submit" className="button" disabled={busy}>
+        <button type="submit" className="button" disabled={busy || signingOut}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
