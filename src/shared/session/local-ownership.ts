@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { storageKey } from '../storage/local-store';
+import { freezePortalStorage, storageKey } from '../storage/local-store';
 import { signedOutPart } from '../storage/user-owned';
 import { localOwner, ownerKey } from './owner-tag';
 
@@ -64,6 +64,7 @@ export function useLocalOwnership(userId: string | null): 'pending' | 'ready' | 
   useEffect(() => {
     if (userId === null) return;
     if (pageUser !== null && pageUser !== userId) {
+      freezePortalStorage();
       location.reload();
       return;
     }
@@ -85,7 +86,9 @@ export function useLocalOwnership(userId: string | null): 'pending' | 'ready' | 
   useEffect(() => {
     const listener = (event: StorageEvent) => {
       if (event.key !== ownerKey && event.key !== null) return;
-      if (pageUser !== null && localOwner() !== pageUser) location.reload();
+      if (pageUser === null || localOwner() === pageUser) return;
+      freezePortalStorage();
+      location.reload();
     };
     addEventListener('storage', listener);
     return () => removeEventListener('storage', listener);

@@ -3,6 +3,7 @@ import { errorMessage } from '../../../shared/api/http';
 import { leaveSignedOutNote } from '../../../shared/session/local-ownership';
 import { clearUserWork } from '../../../shared/session/local-work';
 import { endSession, startSigningOut } from '../../../shared/session/session';
+import { freezePortalStorage } from '../../../shared/storage/local-store';
 import { syncCollection } from '../../../shared/sync/user-sync';
 import { userDataSync } from './user-data';
 
@@ -69,5 +70,6 @@ export async function signOutHere(user: SessionUser, everywhere = false): Promis
     );
   }
   leaveSignedOutNote(notes.join(' '));
+  freezePortalStorage();
   location.replace('/');
 }
