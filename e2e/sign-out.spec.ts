@@ -191,3 +191,34 @@ test('signing out everywhere ends the recruiter’s other sessions and says how 
   await expect(desktop.page.getByRole('heading', signInHeading)).toBeVisible();
   for (const opened of [laptop, desktop]) await opened.context.close();
 });
+
+test('signing out in one tab takes the recruiter’s pages out of the browser’s other tabs too', async ({
+  browser,
+  authPortal,
+}) => {
+  test.setTimeout(90_000);
+  const url = authPortal.url;
+  await addUsers(authPortal);
+  const { context, page } = await newPage(browser);
+  await signIn(page, `${url}/requisitions/new`, rita.email, rita.password);
+  await expect(page.getByText(`${rita.email} (recruiter)`)).toBeVisible();
+  const work = await leaveUnsentWork(page, url);
+  const other = await context.newPage();
+  await other.goto(`${url}/requisitions/new`);
+  await expect(other.getByText(work.batchedTitle, { exact: true })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByRole('status')).toContainText('You have signed out.');
+  // The other tab, left alone, no longer shows her pages or her work.
+  await expect(other.getByRole('heading', signInHeading)).toBeVisible();
+  await expect(other.locator('body')).not.toContainText(rita.email);
+  await expect(other.locator('body')).not.toContainText(work.batchedTitle);
+
+  // Sam signs in there: nothing of hers.
+  await fillSignIn(other, sam.email, sam.password);
+  await signedInAndSynced(other, sam.email);
+  await other.goto(`${url}/requisitions/new`);
+  await expect(other.getByLabel(/^Job title/)).toHaveValue('');
+  await expect(other.locator('body')).not.toContainText(work.batchedTitle);
+  await context.close();
+});
