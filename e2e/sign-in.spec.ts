@@ -1,12 +1,5 @@
-import { test as base, type Browser, type Page } from '@playwright/test';
 import Fastify from 'fastify';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { addUser } from '../src/test-support/test-browser';
-import { loadConfig } from '../src/server/config';
-import { newTestDatabase } from './support/postgres';
-import { startPortal, type RunningPortal } from '../src/server/start';
+import { adminEmail, adminPassword, newPage, signIn, test } from './support/auth-portal';
 import { expect } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData, sendBatch } from './support/requisitions';
 
@@ -17,62 +10,10 @@ import { addToBatch, fillRequiredInsert, insertData, sendBatch } from './support
  * portal's clock) signs them out; a cross-site form or fetch cannot send; five wrong passwords
  * slow further attempts.
  */
-const adminEmail = 'ada.admin@example.com';
-const adminPassword = 'correct horse battery staple';
 const recruiterEmail = 'rita.recruiter@example.com';
 const recruiterPassword = 'a long and quiet afternoon';
 /** A recruiter made with the admin, for the journeys that need one already there. */
 const rexEmail = 'rex.recruiter@example.com';
-
-interface AuthPortal extends RunningPortal {
-  /** Moves the portal's clock forward. */
-  advance(ms: number): void;
-}
-
-const test = base.extend<{ authPortal: AuthPortal }>({
-  authPortal: async ({}, use, testInfo) => {
-    const dir = mkdtempSync(join(tmpdir(), 'vms-portal-auth-'));
-    const portalDb = join(dir, 'portal.db');
-    // The chromium-postgres project runs these journeys again with every store in PostgreSQL.
-    const databaseUrl = testInfo.project.name === 'chromium-postgres' ? newTestDatabase() : null;
-    await addUser(databaseUrl ? { databaseUrl } : portalDb, adminEmail, adminPassword, 'admin');
-    await addUser(
-      databaseUrl ? { databaseUrl } : portalDb,
-      rexEmail,
-      recruiterPassword,
-      'recruiter',
-      [1001],
-    );
-    let offset = 0;
-    const portal = await startPortal(
-      loadConfig({
-        PORT: '0',
-        SANDBOX_PORT: '0',
-        SANDBOX_DB: join(dir, 'sandbox.db'),
-        PORTAL_DB: portalDb,
-        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-        AUTH: 'on',
-        LOG_LEVEL: 'silent',
-      }),
-      { sandbox: { processingDelayMs: 50 }, now: () => Date.now() + offset },
-    );
-    await use({ ...portal, advance: (ms) => (offset += ms) });
-    await portal.close();
-    rmSync(dir, { recursive: true, force: true });
-  },
-});
-
-async function signIn(page: Page, url: string, email: string, password: string) {
-  await page.goto(url);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-async function newPage(browser: Browser) {
-  const context = await browser.newContext();
-  return { context, page: await context.newPage() };
-}
 
 test('with sign-in on, a recruiter works only for their org, continues on another browser, and is signed out when idle', async ({
   browser,
@@ -128,7 +69,7 @@ test('with sign-in on, a recruiter works only for their org, continues on anothe
   await first.page.waitForTimeout(800);
   await first.page.evaluate(() => dispatchEvent(new Event('focus')));
   await expect(
-    first.page.getByText(/^Drafts and submissions saved on the server at/),
+    first.page.getByText(/^Drafts, batches and submissions saved on the server at/),
   ).toBeVisible();
   await first.page.waitForTimeout(1500);
 
@@ -136,7 +77,7 @@ test('with sign-in on, a recruiter works only for their org, continues on anothe
   const second = await newPage(browser);
   await signIn(second.page, `${url}/submissions`, recruiterEmail, recruiterPassword);
   await expect(
-    second.page.getByText(/^Drafts and submissions saved on the server at/),
+    second.page.getByText(/^Drafts, batches and submissions saved on the server at/),
   ).toBeVisible();
   await expect(second.page.getByRole('article')).toHaveCount(1);
   await second.page.goto(`${url}/requisitions/new`);
@@ -157,6 +98,7 @@ test('a recruiter who opens /users is told it is for administrators; an admin en
   authPortal,
 }) => {
   const url = authPortal.url;
+  await authPortal.addUser(rexEmail, recruiterPassword);
   const rex = await newPage(browser);
   await signIn(rex.page, `${url}/users`, rexEmail, recruiterPassword);
   await expect(rex.page.getByRole('heading', { name: 'Not allowed', level: 1 })).toBeVisible();

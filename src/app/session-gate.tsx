@@ -3,7 +3,8 @@ import { useMemo } from 'react';
 import { SignInPage } from '../features/account/components/sign-in-page';
 import { OrgProvider } from '../shared/config/org-context';
 import type { PortalConfig } from '../shared/config/portal-config';
-import { SessionProvider, useSessionQuery } from '../shared/session/session';
+import { useLocalOwnership } from '../shared/session/local-ownership';
+import { SessionProvider, useSessionQuery, useSigningOut } from '../shared/session/session';
 
 /**
  * Sign-in first when the server asks for it (issue 15): no page, no data until someone is signed
@@ -26,6 +27,12 @@ export function SessionGate({ config, children }: { config: PortalConfig; childr
   }, [config, user]);
 
   const required = state?.authRequired ?? config.authRequired ?? false;
+  const signingOut = useSigningOut();
+  // With sign-in on, the browser may be shared: the work in it is made this user's (or set aside
+  // for whoever it belongs to) before any page can show it.
+  const owned = useLocalOwnership(required && user ? user.id : null);
+  // The sign-in form takes the app's place at once; it can be used once the work is cleared.
+  if (signingOut) return <SignInPage session={null} signingOut />;
   if (required && session.isPending) {
     return (
       <main className="boot" aria-busy="true">
@@ -34,6 +41,27 @@ export function SessionGate({ config, children }: { config: PortalConfig; childr
     );
   }
   if (required && !user) return <SignInPage session={state} />;
+  if (required && owned === 'failed') {
+    return (
+      <main className="boot">
+        <h1>Your work could not be opened</h1>
+        <div role="alert" className="notice notice--error">
+          <p>
+            This browser would not let the portal sort out the work kept in it, so nothing is shown
+            rather than risk showing someone else’s. Reload the page to try again; if it keeps
+            happening, ask your portal administrator for help.
+          </p>
+        </div>
+      </main>
+    );
+  }
+  if (required && owned !== 'ready') {
+    return (
+      <main className="boot" aria-busy="true">
+        <p>Getting your work ready…</p>
+      </main>
+    );
+  }
   if (
     user &&
     user.role !== 'admin' &&

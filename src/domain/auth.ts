@@ -58,6 +58,22 @@ export const sessionStateSchema = z.object({
 });
 export type SessionState = z.infer<typeof sessionStateSchema>;
 
+/**
+ * `DELETE /api/sessions`: every session of the user ended, this one too. `otherSessions` counts
+ * those on other browsers and devices, so the page can say what happened there.
+ */
+export const signedOutEverywhereSchema = z.object({
+  otherSessions: z.number().int().nonnegative(),
+});
+export type SignedOutEverywhere = z.infer<typeof signedOutEverywhereSchema>;
+
+/**
+ * The header a browser names the user its per-user records belong to with (`/api/me/…`): a page
+ * still holding one person's work after another signed in on the same browser (shared cookie) is
+ * refused rather than writing that work into the other's records.
+ */
+export const recordOwnerHeader = 'x-portal-user';
+
 /** `POST /api/session`: sign in with a password. */
 export const signInSchema = z.object({ email: z.string(), password: z.string() });
 
@@ -117,8 +133,12 @@ export const userRecordSchema = z.object({
 });
 export type UserRecord = z.infer<typeof userRecordSchema>;
 
-/** The kinds of per-user records: `GET /api/me/:collection?since=<version>`. */
-export const userCollections = ['drafts', 'submissions'] as const;
+/**
+ * The kinds of per-user records: `GET /api/me/:collection?since=<version>`. The tray (the batch
+ * not yet sent, one record per payload kind and client org) is among them so that signing out,
+ * which clears it from a shared browser, never loses it.
+ */
+export const userCollections = ['drafts', 'submissions', 'tray'] as const;
 export type UserCollection = (typeof userCollections)[number];
 
 export const userRecordsSchema = z.object({

@@ -1,11 +1,9 @@
 import { lazy, Suspense, useEffect, useId, useRef } from 'react';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import type { Role } from '../../domain/auth';
-import { signOut } from '../../features/account/api/account';
 import { ClientOrgSelect } from '../../shared/config/client-org-select';
 import { useOrg } from '../../shared/config/org-context';
-import { useMay, useSessionUser } from '../../shared/session/session';
-import { useQueryClient } from '@tanstack/react-query';
+import { startSigningOut, useMay, useSessionUser } from '../../shared/session/session';
 import { useStorageProblem } from '../../shared/storage/local-store';
 
 // Only for a signed-in user: its code (the drafts' and history's stores) stays out of the first load.
@@ -29,7 +27,6 @@ const navItems: ReadonlyArray<{ to: string; label: string; end: boolean; role: R
 /** Who is signed in, and Sign out (only when sign-in is on). */
 function UserBar() {
   const user = useSessionUser();
-  const queryClient = useQueryClient();
   if (!user) return null;
   return (
     <div className="org-bar__item">
@@ -39,12 +36,16 @@ function UserBar() {
       <button
         type="button"
         className="link-button app-header__sign-out"
-        onClick={() =>
-          void signOut().finally(() => {
-            queryClient.clear();
-            void queryClient.invalidateQueries({ queryKey: ['session'] });
-          })
-        }
+        onClick={() => {
+          // The app makes way at once; the code that saves and clears the work follows.
+          startSigningOut();
+          void import('../../core/batch/sync/sign-out').then(
+            (module) => module.signOutHere(user),
+            // The code could not be loaded (offline): the page starts again, still signed in,
+            // rather than stay on "signing out" for ever.
+            () => location.replace('/'),
+          );
+        }}
       >
         Sign out
       </button>

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { ApiError } from '../../domain/api-error';
-import { acceptInviteSchema, signInSchema, type SessionState } from '../../domain/auth';
+import {
+  acceptInviteSchema,
+  signInSchema,
+  type SessionState,
+  type SignedOutEverywhere,
+} from '../../domain/auth';
 import type { PortalConfig } from '../config';
 import { requireUser } from './auth-hooks';
 import { hashPassword } from './passwords';
@@ -52,19 +57,19 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (
     return reply.code(204).send();
   });
 
-  app.delete('/sessions', async (request, reply) => {
+  app.delete('/sessions', async (request, reply): Promise<SignedOutEverywhere> => {
     const session = requireUser(request, config);
-    if (session) {
-      const auth = await opening;
-      const ended = await auth.sessions.deleteForUser(session.user.id);
-      await auth.endSession(request, reply);
-      auth.audit('sign_out_everywhere', {
-        userId: session.user.id,
-        email: session.user.email,
-        sessions: ended,
-      });
-    }
-    return reply.code(204).send();
+    if (!session) return { otherSessions: 0 };
+    const auth = await opening;
+    const ended = await auth.sessions.deleteForUser(session.user.id);
+    await auth.endSession(request, reply);
+    auth.audit('sign_out_everywhere', {
+      userId: session.user.id,
+      email: session.user.email,
+      sessions: ended,
+    });
+    // This request's own session was one of them: the rest were on other browsers or devices.
+    return { otherSessions: Math.max(0, ended - 1) };
   });
 
   app.post<{ Params: { token: string } }>(

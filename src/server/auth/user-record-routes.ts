@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ApiError } from '../../domain/api-error';
 import {
   putUserRecordSchema,
+  recordOwnerHeader,
   userCollections,
   userRecordSchema,
   type UserCollection,
@@ -80,7 +81,7 @@ function collectionOf(name: string): UserCollection {
 }
 
 /**
- * Each user's drafts and submissions, synced with the browser's copy (decision 026). GET gives
+ * Each user's drafts, submissions and unsent batches, synced with the browser's copy (decision 026). GET gives
  * what changed after `since`; PUT writes when `baseVersion` is the server's version, else 409 with
  * the server's record, so the browser can keep both and ask.
  */
@@ -94,10 +95,19 @@ export const userRecordRoutes: FastifyPluginAsync<UserRecordRoutesOptions> = asy
     if (!config.auth.required) {
       throw new ApiError(
         'not_found',
-        'Sign-in is off on this portal, so nothing is kept per user on the server: drafts and submissions stay in this browser.',
+        'Sign-in is off on this portal, so nothing is kept per user on the server: drafts, batches and submissions stay in this browser.',
       );
     }
-    requireUser(request, config);
+    const session = requireUser(request, config);
+    const owner = request.headers[recordOwnerHeader];
+    if (session && typeof owner === 'string' && owner !== session.user.id) {
+      // The page acts for someone who is no longer the one signed in on this browser: as far as
+      // their work is concerned, they are signed out, and nothing of theirs is read or written.
+      throw new ApiError(
+        'unauthenticated',
+        'Someone else has signed in on this browser since this page was opened, so your work was not saved under their name. Sign in again to go on.',
+      );
+    }
   });
   // Per user, after the session check (it gives the user): one person's script cannot keep the
   // database busy, and people behind one address do not share a count.

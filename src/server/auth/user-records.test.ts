@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryTestDatabase } from '../../test-support/test-database';
 import { apiErrorBodySchema } from '../../domain/api-error';
-import { userRecordConflictSchema, userRecordSchema, userRecordsSchema } from '../../domain/auth';
+import {
+  recordOwnerHeader,
+  sessionStateSchema,
+  userRecordConflictSchema,
+  userRecordSchema,
+  userRecordsSchema,
+} from '../../domain/auth';
 import {
   startCaptureUpstream,
   startTestPortal,
@@ -47,6 +53,8 @@ afterAll(async () => {
   await upstream.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+const code = (answer: { json(): unknown }) => apiErrorBodySchema.parse(answer.json()).error.code;
 
 const put = (
   browser: TestBrowser,
@@ -154,6 +162,40 @@ describe('per-user records', () => {
     expect((await put(laptop, 'x', { value: 1, baseVersion: -1 })).status).toBe(400);
     const nobody = new TestBrowser(portal.url);
     expect((await nobody.call('GET', '/api/me/drafts')).status).toBe(401);
+  });
+
+  it('keeps the batch not yet sent as well, one record per kind and client org', async () => {
+    const tray = { items: [{ id: 'i-1' }], sendKey: null, lost: null };
+    const answer = await put(
+      laptop,
+      'tray:requisition:1001',
+      { value: tray, baseVersion: 0 },
+      'tray',
+    );
+    expect(answer.status).toBe(200);
+    expect((await read(desktop, 0, 'tray')).records.map((record) => record.value)).toEqual([tray]);
+    expect((await read(other, 0, 'tray')).records).toEqual([]);
+  });
+
+  it('refuses a page that acts for another user than the one signed in on its browser', async () => {
+    const idOf = async (browser: TestBrowser) =>
+      sessionStateSchema.parse((await browser.call('GET', '/api/session')).json()).user?.id ?? '';
+    const rita = await idOf(laptop);
+    const sam = await idOf(other);
+    const before = await read(other, 0, 'tray');
+    // Sam is signed in on the browser; a page still holding Rita's work tries to save it.
+    const asRita = { [recordOwnerHeader]: rita };
+    const written = await other.call('PUT', '/api/me/tray/tray:requisition:1001', {
+      body: { value: { items: [], sendKey: 'rita' }, baseVersion: 0 },
+      headers: asRita,
+    });
+    expect(written.status).toBe(401);
+    expect(code(written)).toBe('unauthenticated');
+    expect((await other.call('GET', '/api/me/tray', { headers: asRita })).status).toBe(401);
+    expect(await read(other, 0, 'tray')).toEqual(before);
+    // Naming the user who is signed in is fine.
+    const own = await other.call('GET', '/api/me/tray', { headers: { [recordOwnerHeader]: sam } });
+    expect(own.status).toBe(200);
   });
 });
 

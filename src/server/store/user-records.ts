@@ -15,7 +15,7 @@ export type UserRecordPut =
   | { kind: 'conflict'; current: UserRecord };
 
 /**
- * Each user's synced records, drafts and submissions (decision 026). A record's version is the
+ * Each user's synced records, drafts, submissions and unsent batches (decision 026). A record's version is the
  * collection's change number at its last write: every write takes the next number of that
  * user's collection, so `since` (the highest number the browser has seen) finds every change,
  * tombstones included. Asynchronous so a PostgreSQL store can implement it.

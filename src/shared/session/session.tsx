@@ -1,9 +1,9 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { createContext, useContext, useEffect } from 'react';
+import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
 import type { Role, SessionState, SessionUser } from '../../domain/auth';
-import { sessionStateSchema } from '../../domain/auth';
-import { onSignedOut, requestJson, setCsrfToken } from '../api/http';
+import { sessionStateSchema, signedOutEverywhereSchema } from '../../domain/auth';
+import { onSignedOut, requestJson, requestOk, setCsrfToken } from '../api/http';
 
 /**
  * Who is signed in (issue 15): `GET /api/session`, read once and again whenever the server says
@@ -90,4 +90,46 @@ export async function signIn(email: string, password: string): Promise<SessionSt
   ).data;
   setCsrfToken(state.csrfToken);
   return state;
+}
+
+/**
+ * Ends this browser's session, or with `everywhere` every session of the user; resolves with how
+ * many sessions on other browsers and devices ended (0 for this one alone).
+ */
+export async function endSession(everywhere = false): Promise<number> {
+  let others = 0;
+  if (everywhere) {
+    others = (
+      await requestJson('/api/sessions', signedOutEverywhereSchema, 'Signing out everywhere', {
+        method: 'DELETE',
+      })
+    ).data.otherSessions;
+  } else {
+    await requestOk('/api/session', 'Signing out', { method: 'DELETE' });
+  }
+  setCsrfToken(null);
+  return others;
+}
+
+/**
+ * Signing out is under way: from the click on, the app is replaced by a page that shows nothing
+ * of the user's while their work is saved and cleared.
+ */
+let signingOut = false;
+const signingOutListeners = new Set<() => void>();
+
+export function startSigningOut(): void {
+  signingOut = true;
+  for (const listener of signingOutListeners) listener();
+}
+
+export function useSigningOut(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      signingOutListeners.add(listener);
+      return () => signingOutListeners.delete(listener);
+    },
+    () => signingOut,
+    () => false,
+  );
 }

@@ -4,6 +4,7 @@ import { afterPaintAndIdle } from '../lib/after-paint';
 import type { LocalStore } from './local-store';
 import { lazyDatabase, scopeRange } from './indexed-db';
 import { localStore, reportStorageFailure } from './local-store';
+import { databases } from './user-owned';
 
 /**
  * A list of items with ids (the batch tray) kept in IndexedDB one item per record, so a change to
@@ -27,13 +28,13 @@ interface ListSchema extends DBSchema {
   lists: { key: string; value: { key: string; order: string[]; rest: Record<string, unknown> } };
 }
 
-const database = lazyDatabase<ListSchema>('vms-portal-lists', 1, (db) => {
+const database = lazyDatabase<ListSchema>(databases.lists, 1, (db) => {
   db.createObjectStore('items');
   db.createObjectStore('lists', { keyPath: 'key' });
 });
 
 const channel =
-  typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('vms-portal-lists');
+  typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(databases.lists);
 
 /** A promise React's `use` can read synchronously once settled. */
 function trackedPromise(promise: Promise<void>): PromiseLike<void> {
@@ -229,5 +230,56 @@ export async function clearIndexedLists(): Promise<void> {
   if (!db) return;
   const tx = db.transaction(['lists', 'items'], 'readwrite');
   await Promise.all([tx.objectStore('lists').clear(), tx.objectStore('items').clear(), tx.done]);
+  channel?.postMessage('*');
+}
+
+/** The keys of the lists kept in IndexedDB (none where it cannot be used). */
+export async function indexedListKeys(): Promise<string[]> {
+  const db = await database();
+  if (!db) return [];
+  return db.getAllKeys('lists');
+}
+
+/**
+ * Moves lists to other keys, items and all, in one transaction: each list whose key `rename` maps
+ * to another (null: left where it is). A list already under the new key is replaced. Pages
+ * holding the lists in memory are told to read them again.
+ */
+export async function renameIndexedLists(rename: (key: string) => string | null): Promise<void> {
+  await Promise.all([...stores.values()].map((store) => store.flush()));
+  const db = await database();
+  if (!db) return;
+  const tx = db.transaction(['lists', 'items'], 'readwrite');
+  const lists = tx.objectStore('lists');
+  const items = tx.objectStore('items');
+  for (const list of await lists.getAll()) {
+    const target = rename(list.key);
+    if (target === null || target === list.key) continue;
+    const [keys, values] = await Promise.all([
+      items.getAllKeys(scopeRange(list.key)),
+      items.getAll(scopeRange(list.key)),
+    ]);
+    await items.delete(scopeRange(target));
+    await Promise.all(keys.map((itemKey, index) => items.put(values[index], [target, itemKey[1]])));
+    await items.delete(scopeRange(list.key));
+    await lists.put({ ...list, key: target });
+    await lists.delete(list.key);
+  }
+  await tx.done;
+  channel?.postMessage('*');
+}
+
+/** Removes the lists whose key `match` picks, items and all; the others stay. */
+export async function removeIndexedLists(match: (key: string) => boolean): Promise<void> {
+  await Promise.all([...stores.values()].map((store) => store.flush()));
+  const db = await database();
+  if (!db) return;
+  const tx = db.transaction(['lists', 'items'], 'readwrite');
+  for (const key of await tx.objectStore('lists').getAllKeys()) {
+    if (!match(key)) continue;
+    await tx.objectStore('items').delete(scopeRange(key));
+    await tx.objectStore('lists').delete(key);
+  }
+  await tx.done;
   channel?.postMessage('*');
 }

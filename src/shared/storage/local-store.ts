@@ -80,6 +80,18 @@ function describeWriteFailure(error: unknown): string {
 
 const stores = new Map<string, LocalStore<unknown>>();
 
+/** Set when the page is about to be left because the browser's work now belongs to someone else. */
+let frozen = false;
+
+/**
+ * From now on this page writes nothing to localStorage: it is about to reload because another
+ * user signed in on the browser, or its user's work was just cleared, and a form saving its last
+ * keystrokes as the page goes must not put one person's draft back under the next one's keys.
+ */
+export function freezePortalStorage(): void {
+  frozen = true;
+}
+
 /**
  * The store for `key` (created once). `fallback` is what it reads as when nothing valid is
  * stored; it must be a constant so that readers see a stable value.
@@ -125,6 +137,12 @@ export function localStore<T>(key: string, schema: z.ZodType<T>, fallback: T): L
 
   const set = (value: T): boolean => {
     snapshot = value;
+    if (frozen) {
+      // The page is leaving for another user's: what it still saves stays in its memory.
+      pinned = true;
+      notify();
+      return true;
+    }
     const text = JSON.stringify(value);
     try {
       const target = storage();

@@ -1,6 +1,7 @@
 import type { DBSchema } from 'idb';
 import type { RequisitionRecord } from '../../domain';
 import { lazyDatabase, scopeRange } from './indexed-db';
+import { databases } from './user-owned';
 
 /**
  * The browser's copy of each client's requisitions (issue 11), in IndexedDB through `idb`: each
@@ -33,7 +34,7 @@ const chunkKey = (scope: string, index: number): [string, string] => [
   String(index).padStart(6, '0'),
 ];
 
-const database = lazyDatabase<CacheSchema>('vms-portal-requisitions', 2, (db, oldVersion) => {
+const database = lazyDatabase<CacheSchema>(databases.requisitions, 2, (db, oldVersion) => {
   // Version 1 kept a value per record. A copy is a cache of the VMS's list: dropped, the next
   // visit loads the list afresh, and nothing the user made is lost.
   if (oldVersion === 1) {

@@ -1,12 +1,17 @@
 import { z } from 'zod';
 import type { UserCollection, UserRecord } from '../../domain/auth';
-import { userRecordConflictSchema, userRecordSchema, userRecordsSchema } from '../../domain/auth';
+import {
+  recordOwnerHeader,
+  userRecordConflictSchema,
+  userRecordSchema,
+  userRecordsSchema,
+} from '../../domain/auth';
 import { RequestFailure, requestJson } from '../api/http';
 import { localStore, storageKey } from '../storage/local-store';
 
 /**
- * A signed-in user's records (drafts, submissions) kept on the server as well as in this browser
- * (issue 15, point 4), so they continue on another machine. Each side keeps working on its own
+ * A signed-in user's records (drafts, submissions, the batch not yet sent) kept on the server as
+ * well as in this browser, so they continue on another machine. Each side keeps working on its own
  * (offline edits included); a sync sends what changed here since the last one and takes what
  * changed there. When both changed the same record, neither is lost: the server's version is
  * kept beside this one as a conflict, and the user chooses.
@@ -14,10 +19,11 @@ import { localStore, storageKey } from '../storage/local-store';
 export interface SyncAdapter {
   collection: UserCollection;
   /** The keys of the records this browser has now. */
-  keys(): string[];
+  keys(): string[] | Promise<string[]>;
+  /** The record as stored here; undefined when there is none (or it is empty). */
   read(key: string): unknown;
-  write(key: string, value: unknown): void;
-  remove(key: string): void;
+  write(key: string, value: unknown): void | Promise<void>;
+  remove(key: string): void | Promise<void>;
 }
 
 const ledgerSchema = z.object({
@@ -37,7 +43,11 @@ export function ledgerStore(userId: string, collection: UserCollection) {
 
 const textOf = (value: unknown) => (value === undefined ? '' : JSON.stringify(value));
 
+/** Every call names the user the records are for: the server refuses it for anyone else. */
+const ownerHeaders = (userId: string) => ({ [recordOwnerHeader]: userId });
+
 async function put(
+  userId: string,
   collection: UserCollection,
   key: string,
   body: { value: unknown; baseVersion: number; deleted?: boolean },
@@ -47,7 +57,7 @@ async function put(
       `/api/me/${collection}/${encodeURIComponent(key)}`,
       userRecordSchema,
       'Saving your work on the server',
-      { method: 'PUT', body },
+      { method: 'PUT', body, headers: ownerHeaders(userId) },
     );
     return { ok: true, record: answer.data };
   } catch (error) {
@@ -59,11 +69,20 @@ async function put(
   }
 }
 
+/** One sync at a time, whoever asks (the timer, signing out): each reads the ledger the last wrote. */
+let syncing: Promise<unknown> = Promise.resolve();
+
 /**
  * One sync of a collection: take in what the server has that is newer, then send what changed
  * here. Returns the keys now in conflict.
  */
-export async function syncCollection(userId: string, adapter: SyncAdapter): Promise<string[]> {
+export function syncCollection(userId: string, adapter: SyncAdapter): Promise<string[]> {
+  const run = syncing.catch(() => undefined).then(() => syncOnce(userId, adapter));
+  syncing = run;
+  return run;
+}
+
+async function syncOnce(userId: string, adapter: SyncAdapter): Promise<string[]> {
   const store = ledgerStore(userId, adapter.collection);
   const ledger: Ledger = structuredClone(store.get());
 
@@ -72,12 +91,13 @@ export async function syncCollection(userId: string, adapter: SyncAdapter): Prom
       `/api/me/${adapter.collection}?since=${ledger.since}`,
       userRecordsSchema,
       'Reading your work from the server',
+      { headers: ownerHeaders(userId) },
     )
   ).data;
   for (const record of pulled.records) {
     const known = ledger.synced[record.key];
     if (known && known.version >= record.version) continue;
-    const local = textOf(adapter.read(record.key));
+    const local = textOf(await adapter.read(record.key));
     const changedHere = known ? local !== known.text : local !== '';
     const serverText = record.deleted ? '' : textOf(record.value);
     if (changedHere && local !== serverText) {
@@ -85,20 +105,20 @@ export async function syncCollection(userId: string, adapter: SyncAdapter): Prom
       ledger.conflicts[record.key] = record;
       continue;
     }
-    if (record.deleted) adapter.remove(record.key);
-    else adapter.write(record.key, record.value);
+    if (record.deleted) await adapter.remove(record.key);
+    else await adapter.write(record.key, record.value);
     ledger.synced[record.key] = { version: record.version, text: serverText };
   }
   ledger.since = Math.max(ledger.since, pulled.version);
 
-  const keys = new Set([...adapter.keys(), ...Object.keys(ledger.synced)]);
+  const keys = new Set([...(await adapter.keys()), ...Object.keys(ledger.synced)]);
   for (const key of keys) {
     if (ledger.conflicts[key]) continue;
-    const value = adapter.read(key);
+    const value = await adapter.read(key);
     const text = textOf(value);
     const known = ledger.synced[key];
     if (known ? known.text === text : text === '') continue;
-    const result = await put(adapter.collection, key, {
+    const result = await put(userId, adapter.collection, key, {
       value: value ?? null,
       baseVersion: known?.version ?? 0,
       ...(value === undefined ? { deleted: true } : {}),
@@ -122,15 +142,15 @@ export async function settleConflict(
   const theirs = ledger.conflicts[key];
   if (!theirs) return;
   if (keep === 'theirs') {
-    if (theirs.deleted) adapter.remove(key);
-    else adapter.write(key, theirs.value);
+    if (theirs.deleted) await adapter.remove(key);
+    else await adapter.write(key, theirs.value);
     ledger.synced[key] = {
       version: theirs.version,
       text: theirs.deleted ? '' : textOf(theirs.value),
     };
   } else {
-    const value = adapter.read(key);
-    const result = await put(adapter.collection, key, {
+    const value = await adapter.read(key);
+    const result = await put(userId, adapter.collection, key, {
       value: value ?? null,
       baseVersion: theirs.version,
       ...(value === undefined ? { deleted: true } : {}),

@@ -14,7 +14,7 @@ interface SyncStatus {
 }
 
 /**
- * Keeps a signed-in user's drafts and submissions in step with the server: at once, every 15 s,
+ * Keeps a signed-in user's drafts, submissions and unsent batches in step with the server: at once, every 15 s,
  * when the window comes back into focus and when the browser is back online. One sync at a time.
  */
 function useUserSync(user: SessionUser): [SyncStatus, () => void] {
@@ -56,7 +56,9 @@ function useUserSync(user: SessionUser): [SyncStatus, () => void] {
 const describe = (collection: string, key: string) =>
   collection === 'drafts'
     ? `Your draft ${key.split(':').slice(1).join(' · ')}`
-    : `The record of batch ${key}`;
+    : collection === 'tray'
+      ? `Your batch not yet sent (${key.split(':').slice(1).join(' · ')})`
+      : `The record of batch ${key}`;
 
 /**
  * The sync's state where the user sees it: when their work was last saved on the server, what
@@ -73,7 +75,7 @@ export function UserSyncBar({ user }: { user: SessionUser }) {
         </p>
       ) : status.at ? (
         <p className="field__hint user-sync__at">
-          Drafts and submissions saved on the server at {formatDateTime(status.at)}.
+          Drafts, batches and submissions saved on the server at {formatDateTime(status.at)}.
         </p>
       ) : null}
       {status.conflicts.map(({ collection, key }) => {

@@ -1,5 +1,6 @@
 import type { DBSchema } from 'idb';
 import { lazyDatabase } from '../../../shared/storage/indexed-db';
+import { databases } from '../../../shared/storage/user-owned';
 import type { ImportSource, ImportState } from './import-table';
 
 /**
@@ -22,7 +23,7 @@ interface ImportSchema extends DBSchema {
   states: { key: string; value: { meta: ImportMeta; state: ImportState } };
 }
 
-const database = lazyDatabase<ImportSchema>('vms-portal-imports', 1, (db) => {
+const database = lazyDatabase<ImportSchema>(databases.imports, 1, (db) => {
   db.createObjectStore('sources');
   db.createObjectStore('states');
 });

@@ -7,16 +7,12 @@ import {
   userListSchema,
   userSummarySchema,
 } from '../../../domain/auth';
-import { requestJson, requestOk, setCsrfToken } from '../../../shared/api/http';
+import { requestJson, setCsrfToken } from '../../../shared/api/http';
 
-/** Sign-in, invites and users (issue 15), as the server's API offers them (domain/auth.ts). */
-export async function signOut(everywhere = false): Promise<void> {
-  await requestOk(everywhere ? '/api/sessions' : '/api/session', 'Signing out', {
-    method: 'DELETE',
-  });
-  setCsrfToken(null);
-}
-
+/*
+ * Invites and users (issue 15), as the server's API offers them (domain/auth.ts). Signing in and
+ * out are the session's (shared/session).
+ */
 export async function acceptInvite(token: string, password: string) {
   const state = (
     await requestJson(

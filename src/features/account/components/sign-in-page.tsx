@@ -3,6 +3,7 @@ import type { FormEvent } from 'react';
 import { useId, useState } from 'react';
 import type { SessionState } from '../../../domain/auth';
 import { errorMessage, RequestFailure } from '../../../shared/api/http';
+import { takeSignedOutNote } from '../../../shared/session/local-ownership';
 import { signIn } from '../../../shared/session/session';
 
 /** What came back from single sign-on (`/?sso_error=…`), in words. */
@@ -19,7 +20,14 @@ const ssoProblems: Record<string, string> = {
  * Sign in (issue 15). One message whatever was wrong (no one learns which e-mail addresses have
  * accounts); after repeated failures the server asks to wait, and the page says how long.
  */
-export function SignInPage({ session }: { session: SessionState | null }) {
+export function SignInPage({
+  session,
+  signingOut = false,
+}: {
+  session: SessionState | null;
+  /** The previous user's work is still being saved and cleared: the form waits for it. */
+  signingOut?: boolean;
+}) {
   const queryClient = useQueryClient();
   const id = useId();
   const [problem, setProblem] = useState<string | null>(() => {
@@ -27,6 +35,8 @@ export function SignInPage({ session }: { session: SessionState | null }) {
     return sso === null ? null : (ssoProblems[sso] ?? ssoProblems['failed'] ?? null);
   });
   const [busy, setBusy] = useState(false);
+  // What signing out did, said once on the page it ends at.
+  const [note] = useState(takeSignedOutNote);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -58,13 +68,27 @@ export function SignInPage({ session }: { session: SessionState | null }) {
     <main id="main" className="boot sign-in">
       <title>Sign in · VMS submission portal</title>
       <h1>Sign in to the VMS submission portal</h1>
+      <div role="status">
+        {signingOut ? (
+          <p className="notice">Saving your work and signing out…</p>
+        ) : note ? (
+          <p className="notice">{note}</p>
+        ) : null}
+      </div>
       <form
         className="sign-in__form"
         onSubmit={(event) => void onSubmit(event)}
         aria-describedby={problem ? `${id}-problem` : undefined}
       >
         <label htmlFor={`${id}-email`}>E-mail</label>
-        <input id={`${id}-email`} name="email" type="email" autoComplete="username" required />
+        <input
+          id={`${id}-email`}
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          disabled={signingOut}
+        />
         <label htmlFor={`${id}-password`}>Password</label>
         <input
           id={`${id}-password`}
@@ -72,13 +96,14 @@ export function SignInPage({ session }: { session: SessionState | null }) {
           type="password"
           autoComplete="current-password"
           required
+          disabled={signingOut}
         />
         {problem ? (
           <p id={`${id}-problem`} role="alert" className="notice notice--error">
             {problem}
           </p>
         ) : null}
-        <button type="submit" className="button" disabled={busy}>
+        <button type="submit" className="button" disabled={busy || signingOut}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>
       </form>

@@ -7,6 +7,47 @@ import { clearPortalStorage, portalStorageKeys } from '../../../shared/storage/l
 import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
 import { displaySettings, themes } from '../../../shared/ui/display-settings';
 import { useLocalStore } from '../../../shared/storage/local-store';
+import { signOutHere } from '../../../core/batch/sync/sign-out';
+import type { SessionUser } from '../../../domain/auth';
+import { useSessionUser } from '../../../shared/session/session';
+
+/**
+ * Signing out everywhere, for a user who left a session open on another computer: every session
+ * of theirs ends, this one too (so this browser is cleared as on any sign-out), and the sign-in
+ * page that follows says how many others there were.
+ */
+function AccountSection({ user }: { user: SessionUser }) {
+  const [confirming, setConfirming] = useState(false);
+  return (
+    <section className="settings-section" aria-labelledby="settings-account">
+      <h2 id="settings-account">Your account</h2>
+      <p>
+        Signed in as <strong>{user.email}</strong>. If you are still signed in on another computer
+        or browser (a shared one, or one you cannot reach), sign out everywhere: every session of
+        yours ends, this one too. Your work is saved on the server first.
+      </p>
+      <button type="button" className="button button--warning" onClick={() => setConfirming(true)}>
+        Sign out everywhere
+      </button>
+      <ConfirmDialog
+        open={confirming}
+        title="Sign out everywhere?"
+        confirmLabel="Sign out everywhere"
+        cancelLabel="Stay signed in"
+        onConfirm={() => {
+          setConfirming(false);
+          void signOutHere(user, true);
+        }}
+        onCancel={() => setConfirming(false)}
+      >
+        <p>
+          You will be signed out on every browser and device, this one included, and will need to
+          sign in again on each.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}
 
 /**
  * What this portal is set up for (from the server's settings; changed there, not here), the
@@ -20,6 +61,7 @@ export function SettingsPage() {
   const orgId = useId();
   const display = useLocalStore(displaySettings);
   const wireNamesId = useId();
+  const user = useSessionUser();
 
   return (
     <div className="page">
@@ -44,6 +86,8 @@ export function SettingsPage() {
           </div>
         </dl>
       </section>
+
+      {user ? <AccountSection user={user} /> : null}
 
       <section className="settings-section" aria-labelledby="settings-display">
         <h2 id="settings-display">Display</h2>
@@ -111,8 +155,10 @@ export function SettingsPage() {
         <p>
           Drafts, batches not yet sent, the submissions history and suggestions are kept in this
           browser only ({keyCount} {keyCount === 1 ? 'entry' : 'entries'} in its local storage, and
-          the batches and a copy of the requisition lists in its database). Nothing here is sent
-          anywhere until you send a batch.
+          the batches and a copy of the requisition lists in its database).{' '}
+          {user
+            ? 'Your drafts, batches and history are also saved on the server under your account, and leave this browser when you sign out.'
+            : 'Nothing here is sent anywhere until you send a batch.'}
         </p>
         <button
           type="button"

@@ -1,0 +1,68 @@
+import { test as base, type Browser, type Page } from '@playwright/test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addUser } from '../../src/test-support/test-browser';
+import { loadConfig } from '../../src/server/config';
+import { startPortal, type RunningPortal } from '../../src/server/start';
+import { newTestDatabase } from './postgres';
+
+/** Sign-in on (AUTH=on) with an admin account; journeys add the accounts they need. */
+export const adminEmail = 'ada.admin@example.com';
+export const adminPassword = 'correct horse battery staple';
+
+export interface AuthPortal extends RunningPortal {
+  /** Moves the portal's clock forward. */
+  advance(ms: number): void;
+  /** An account with a password (recruiters for Northwind Health, 1001, unless told). */
+  addUser(email: string, password: string, orgs?: readonly number[]): Promise<void>;
+}
+
+export const test = base.extend<{ authPortal: AuthPortal }>({
+  authPortal: async ({}, use, testInfo) => {
+    const dir = mkdtempSync(join(tmpdir(), 'vms-portal-auth-'));
+    const portalDb = join(dir, 'portal.db');
+    // The chromium-postgres project runs these journeys again with every store in PostgreSQL.
+    const databaseUrl = testInfo.project.name === 'chromium-postgres' ? newTestDatabase() : null;
+    const database = databaseUrl ? { databaseUrl } : portalDb;
+    await addUser(database, adminEmail, adminPassword, 'admin');
+    let offset = 0;
+    const portal = await startPortal(
+      loadConfig({
+        PORT: '0',
+        SANDBOX_PORT: '0',
+        SANDBOX_DB: join(dir, 'sandbox.db'),
+        PORTAL_DB: portalDb,
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        AUTH: 'on',
+        LOG_LEVEL: 'silent',
+      }),
+      { sandbox: { processingDelayMs: 50 }, now: () => Date.now() + offset },
+    );
+    await use({
+      ...portal,
+      advance: (ms) => (offset += ms),
+      addUser: (email, password, orgs = [1001]) =>
+        addUser(database, email, password, 'recruiter', orgs),
+    });
+    await portal.close();
+    rmSync(dir, { recursive: true, force: true });
+  },
+});
+
+/** Fills in the sign-in form the page shows, and sends it. */
+export async function fillSignIn(page: Page, email: string, password: string) {
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export async function signIn(page: Page, url: string, email: string, password: string) {
+  await page.goto(url);
+  await fillSignIn(page, email, password);
+}
+
+export async function newPage(browser: Browser) {
+  const context = await browser.newContext();
+  return { context, page: await context.newPage() };
+}
