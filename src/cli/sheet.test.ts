@@ -110,6 +110,40 @@ describe('a CSV of requisitions', () => {
     );
   });
 
+  it('numbers rows as the spreadsheet does, past a blank line and a row Excel wrote as ;;;;', async () => {
+    const semicolon = (line: string) => line.split(',').join(';');
+    const blankRow = ';'.repeat(header.split(',').length - 1);
+    const lines = [
+      semicolon(header),
+      semicolon(good('SEMI-1')),
+      blankRow,
+      semicolon(good('SEMI-3')),
+      '',
+      semicolon('Staff nurse,2,SEMI-6,1,101,8,9,Night shift,mreyes,2027-01-11'),
+      semicolon(good('SEMI-1')),
+      '',
+    ];
+    const { code, report } = await check(
+      '--kind',
+      'requisition',
+      '--org',
+      '1001',
+      sheet(lines.join('\r\n')),
+    );
+    expect(code).toBe(1);
+    // Rows 3 and 5 are empty: the others are where Excel shows them.
+    expect(report?.rows.map((row) => [row.row, row.valid])).toEqual([
+      [2, true],
+      [4, true],
+      [6, false],
+      [7, false],
+    ]);
+    expect(report?.rows[2]?.errors.map((error) => error.field)).toEqual(['daysperweek']);
+    expect(report?.rows[3]?.errors[0]?.message).toBe(
+      'Row 2 already has “SEMI-1”, which may be sent once; remove or change one of them.',
+    );
+  });
+
   it('reads Windows-1252 (Excel’s CSV on Windows) and UTF-8 with a byte-order mark alike', async () => {
     const title = 'Crèche nurse, Zürich';
     const text = [header, good('CSV-1', `"${title}"`)].join('\r\n');
@@ -255,6 +289,39 @@ describe('an XLSX workbook', () => {
     expect(named.code).toBe(0);
     const missing = await main(['--kind', 'requisition', '--sheet', 'Nope', path]);
     expect(missing.stderr).toMatch(/has no sheet “Nope”; its sheets are “Notes”, “Requisitions”/);
+  });
+
+  it('skips an empty row in the middle, numbering the rest as Excel shows them', async () => {
+    const row = (reference: string, days: number) => [
+      'Staff nurse',
+      2,
+      reference,
+      '1',
+      101,
+      8,
+      days,
+      'Night shift',
+      'mreyes',
+      new Date(Date.UTC(2027, 0, 11)),
+    ];
+    const path = await workbook([
+      {
+        sheet: 'Requisitions',
+        data: [
+          header.split(','),
+          row('XL-2', 5),
+          header.split(',').map(() => null),
+          row('XL-4', 9),
+        ],
+      },
+    ]);
+    const result = await main(['--kind', 'requisition', '--org', '1001', path]);
+    const report = reportSchema.parse(JSON.parse(result.stdout));
+    expect(report.rows.map((entry) => [entry.row, entry.valid])).toEqual([
+      [2, true],
+      [4, false],
+    ]);
+    expect(report.rows[1]?.errors.map((error) => error.field)).toEqual(['daysperweek']);
   });
 
   it('says a file that is not a workbook is not one', async () => {

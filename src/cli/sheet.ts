@@ -10,7 +10,7 @@ import Papa from 'papaparse';
 import readXlsxFile from 'read-excel-file/node';
 import { z } from 'zod';
 import type { DateFormat, PayloadKind, SheetReport } from '../domain';
-import { catalogOf, cellText, checkSheet, decodeSheet, mapHeaders } from '../domain';
+import { catalogOf, cellText, checkSheet, decodeSheet, mapHeaders, sheetBody } from '../domain';
 import { cannotRead, UsageError } from './usage-error';
 
 const mappingSchema = z.record(z.string(), z.string());
@@ -53,7 +53,8 @@ export function checkSheetFile(
   options: SheetOptions,
 ): SheetReport {
   const { text } = decodeSheet(readBytes(file));
-  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: 'greedy' });
+  // Blank rows are kept here so sheetBody can leave them out without renumbering the rest.
+  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: false });
   return checkRows(kind, file, parsed.data, options);
 }
 
@@ -88,13 +89,14 @@ function checkRows(
   data: readonly (readonly string[])[],
   { dateFormat, mapping, org }: SheetOptions,
 ): SheetReport {
-  const [headers, ...rows] = data;
-  if (!headers || rows.length === 0)
+  const body = sheetBody(data);
+  if (!body)
     throw new UsageError(`${file} has no rows under a header row; put the field names in row 1`);
+  const { header: headers, rows, rowNumbers } = body;
   const columns = mapHeaders(headers, catalogOf(kind), readMapping(mapping));
   if (columns.every((column) => column.key === null))
     throw new UsageError(
       `${file}: no header names a ${kind} field (row 1 reads ${headers.slice(0, 5).join(', ')}…); name the columns by label or wire name, or give --mapping`,
     );
-  return checkSheet(kind, rows, columns, { dateFormat, org });
+  return checkSheet(kind, rows, columns, { dateFormat, org, rowNumbers });
 }

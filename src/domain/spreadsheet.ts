@@ -214,6 +214,40 @@ export function mapHeaders(
   });
 }
 
+/** A sheet's header and its data rows, each with the row number the spreadsheet shows. */
+export interface SheetBody<Row extends readonly string[] = string[]> {
+  header: Row;
+  rows: Row[];
+  /** Per row, its number in the sheet (the header's is usually 1): blank rows keep theirs. */
+  rowNumbers: number[];
+}
+
+const isBlankRow = (row: readonly string[]) => row.every((cell) => cell.trim() === '');
+
+/**
+ * A sheet as read (every row, blank ones included) → the header (its first row with anything
+ * in it) and the rows under it, blank rows left out (the same arrays, not copies: a sheet may
+ * have 100,000 rows). Each row keeps the number the spreadsheet shows it at, so a problem in what
+ * Excel calls row 6 is reported as row 6 even when a blank line (or `;;;;;;`, as Excel writes an
+ * empty row of a semicolon CSV) comes before it. Null when there is no header with rows under it.
+ */
+export function sheetBody<Row extends readonly string[]>(
+  data: readonly Row[],
+): SheetBody<Row> | null {
+  const headerAt = data.findIndex((row) => !isBlankRow(row));
+  const header = data[headerAt];
+  if (headerAt < 0 || !header) return null;
+  const rows: Row[] = [];
+  const rowNumbers: number[] = [];
+  for (let at = headerAt + 1; at < data.length; at += 1) {
+    const row = data[at];
+    if (!row || isBlankRow(row)) continue;
+    rows.push(row);
+    rowNumbers.push(at + 1);
+  }
+  return rows.length === 0 ? null : { header, rows, rowNumbers };
+}
+
 /** A date cell read for the wire: the value to send, or why it cannot be read. */
 export type DateCell = { ok: true; value: string } | { ok: false; message: string };
 
@@ -550,9 +584,15 @@ export function checkSheet(
   kind: PayloadKind,
   rows: readonly (readonly string[])[],
   columns: readonly MappedColumn[],
-  options: { dateFormat: DateFormat; org?: string | undefined },
+  options: {
+    dateFormat: DateFormat;
+    org?: string | undefined;
+    /** Each row's number in the sheet (sheetBody); the row's position + 2 without them. */
+    rowNumbers?: readonly number[] | undefined;
+  },
 ): SheetReport {
   const check = sheetRowChecker(kind, columns, options);
+  const numberOf = (index: number) => options.rowNumbers?.[index] ?? index + 2;
   const checked = rows.map(check);
   const columnOf = new Map(
     columns.flatMap((column) => (column.key === null ? [] : [[column.key, column.header]])),
@@ -562,9 +602,9 @@ export function checkSheet(
     const repeat = repeats.get(index);
     // A repeat is what the user must settle first on its cell: it stands for that cell.
     const errors = repeat
-      ? withRepeat(row.errors, repeat.first + 2, repeat.identity, columnOf)
+      ? withRepeat(row.errors, numberOf(repeat.first), repeat.identity, columnOf)
       : row.errors;
-    return { row: index + 2, valid: errors.length === 0, errors };
+    return { row: numberOf(index), valid: errors.length === 0, errors };
   });
   return { valid: reports.every((report) => report.valid), columns: [...columns], rows: reports };
 }

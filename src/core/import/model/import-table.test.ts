@@ -163,6 +163,20 @@ describe('window', () => {
     ]);
   });
 
+  it('numbers rows as the sheet does when blank rows were left out above them', () => {
+    const t = new ImportTable(requisitions);
+    // The sheet's rows 3, 5 and 8 were blank.
+    t.load(headers, [...mixedRows().slice(0, 4), row('R-1')], {}, [2, 4, 6, 7, 9]);
+    expect(shown(t).map(([rowNumber]) => rowNumber)).toEqual([2, 4, 6, 7, 9]);
+    expect(shown(t).at(-1)).toEqual([9, [repeatOf(2, 'R-1')]]);
+    const again = new ImportTable(requisitions);
+    again.restore(
+      { headers, rows: mixedRows(), rowNumbers: [2, 4, 6, 7, 9] },
+      { mapping: {}, edits: [], removed: [] },
+    );
+    expect(shown(again, true).map(([rowNumber]) => rowNumber)).toEqual([4, 6, 7]);
+  });
+
   it('filters the rows with errors, counting from the first of them', () => {
     const t = table(mixedRows());
     const errors = t.window(0, 10, true);

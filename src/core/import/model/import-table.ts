@@ -56,6 +56,8 @@ export interface GridRow {
 export interface ImportSource {
   headers: string[];
   rows: string[][];
+  /** Each row's number in the sheet; absent in an import kept by an older version (position + 2). */
+  rowNumbers?: number[];
 }
 
 /** What the user did to it since: stored after each change (small next to the file). */
@@ -99,6 +101,8 @@ export class ImportTable {
    * and stores it), and a 100,000-row file is not copied whole to be opened.
    */
   private rows: (readonly string[])[] = [];
+  /** Each row's number in the sheet, as the spreadsheet shows it; empty: position + 2. */
+  private rowNumbers: readonly number[] = [];
   private copied = new Set<number>();
   private mapping: Record<string, string> = {};
   private edits = new Map<string, [number, number, string]>();
@@ -148,9 +152,15 @@ export class ImportTable {
   }
 
   /** A file's header and rows; `mapping` (a template, the user's choices) over the matching. */
-  load(headers: readonly string[], rows: string[][], mapping: Record<string, string> = {}): void {
+  load(
+    headers: readonly string[],
+    rows: string[][],
+    mapping: Record<string, string> = {},
+    rowNumbers: readonly number[] = [],
+  ): void {
     this.headers = [...headers];
     this.rows = rows.map((row) => padded(row, headers.length));
+    this.rowNumbers = rowNumbers;
     this.copied.clear();
     this.mapping = { ...mapping };
     this.edits.clear();
@@ -162,12 +172,18 @@ export class ImportTable {
   restore(source: ImportSource, state: ImportState): void {
     this.headers = [...source.headers];
     this.rows = source.rows.map((row) => padded(row, source.headers.length));
+    this.rowNumbers = source.rowNumbers ?? [];
     this.copied.clear();
     this.mapping = { ...state.mapping };
     this.edits.clear();
     this.removed = new Set(state.removed);
     for (const [index, column, value] of state.edits) this.setCell(index, column, value);
     this.mapAndCheck();
+  }
+
+  /** The number the spreadsheet shows row `index` at. */
+  private rowNumberOf(index: number): number {
+    return this.rowNumbers[index] ?? index + 2;
   }
 
   state(): ImportState {
@@ -300,7 +316,7 @@ export class ImportTable {
       total: list.length,
       rows: list.slice(start, start + count).map((index) => ({
         index,
-        rowNumber: index + 2,
+        rowNumber: this.rowNumberOf(index),
         cells: this.rows[index] ?? [],
         errors: [...(this.shown[index] ?? none)],
       })),
@@ -498,7 +514,7 @@ export class ImportTable {
       } else if (first !== undefined && first !== index) {
         shown = withRepeat(
           own,
-          first + 2,
+          this.rowNumberOf(first),
           identityKeyOf(this.options.kind, identity),
           this.columnOf,
         );

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
 import { parseDelimited, readSheets, UnreadableFile } from './read-sheet';
+import { sheetBody } from '../../../domain';
 
 /*
  * Issue 13, point 1: the import reads CSV and TSV (UTF-8 with or without a byte-order mark, or
@@ -83,13 +84,17 @@ describe('delimited text', () => {
     ]);
   });
 
-  it('parses pasted cells: blank lines skipped, quoted line breaks kept in their cell', () => {
-    expect(parseDelimited('Title\tNotes\n\n  \nNurse\t"line one\nline two"\n')).toEqual({
-      rows: [
-        ['Title', 'Notes'],
-        ['Nurse', 'line one\nline two'],
-      ],
+  it('parses pasted cells: blank lines kept for their row numbers, quoted line breaks kept in their cell', () => {
+    const parsed = parseDelimited('Title\tNotes\n\n  \nNurse\t"line one\nline two"\n\n');
+    expect(parsed).toEqual({
+      rows: [['Title', 'Notes'], [''], ['  '], ['Nurse', 'line one\nline two']],
       delimiter: '\t',
+    });
+    // What the import then reads: the row where the spreadsheet has it.
+    expect(sheetBody(parsed.rows)).toEqual({
+      header: ['Title', 'Notes'],
+      rows: [['Nurse', 'line one\nline two']],
+      rowNumbers: [4],
     });
   });
 });

@@ -21,10 +21,17 @@ export class UnreadableFile extends Error {
 const isZip = (bytes: Uint8Array) =>
   bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 
-/** Delimited text (a file's or pasted cells) into rows; blank lines skipped. */
+/**
+ * Delimited text (a file's or pasted cells) into rows, blank ones in the middle included: the
+ * domain's sheetBody leaves them out without renumbering the rows after them. The delimiter is
+ * guessed from the first rows that have something in them (a blank line would hide it).
+ */
 export function parseDelimited(text: string): { rows: string[][]; delimiter: string } {
-  const parsed = Papa.parse<string[]>(text, { skipEmptyLines: 'greedy' });
-  return { rows: parsed.data, delimiter: parsed.meta.delimiter };
+  const { delimiter } = Papa.parse<string[]>(text, { preview: 20, skipEmptyLines: 'greedy' }).meta;
+  const rows = Papa.parse<string[]>(text, { delimiter, skipEmptyLines: false }).data;
+  // Blank rows at the end (the file's last line break) are nobody's row number.
+  while (rows.length > 0 && (rows.at(-1) ?? []).every((cell) => cell.trim() === '')) rows.pop();
+  return { rows, delimiter };
 }
 
 const delimiterNames: Record<string, string> = {

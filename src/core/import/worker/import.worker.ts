@@ -2,7 +2,7 @@
 import '../../../shared/lib/zod-config';
 import * as Comlink from 'comlink';
 import type { MappingTemplate } from '../../../domain';
-import { chooseTemplate } from '../../../domain';
+import { chooseTemplate, sheetBody } from '../../../domain';
 import type { ImportMeta } from '../model/import-store';
 import { dropImport, loadImport, saveSource, saveState } from '../model/import-store';
 import type { GridRow, ImportOptions, ImportSummary } from '../model/import-table';
@@ -72,15 +72,17 @@ async function loadSheet(
   fileMeta: Omit<ImportMeta, 'sheet' | 'template'>,
 ): Promise<OpenResult> {
   const sheet = sheets.find((entry) => entry.name === name) ?? sheets[0];
-  const [headers, ...rows] = sheet?.rows ?? [];
-  if (!sheet || !headers || rows.length === 0)
+  const body = sheetBody(sheet?.rows ?? []);
+  if (!sheet || !body)
     return {
       ok: false,
       message: `${fileMeta.fileName}${sheets.length > 1 ? ` (sheet “${sheet?.name ?? name}”)` : ''} has no rows under a header row. Put the column names in row 1 and the ${options.kind}s under them.`,
     };
+  const { rows, rowNumbers } = body;
+  const headers = [...body.header];
   const template = chooseTemplate(headers, options.templates);
   const next = new ImportTable(options);
-  next.load(headers, rows, template?.mapping ?? {});
+  next.load(headers, rows, template?.mapping ?? {}, rowNumbers);
   next.setKnown(new Map(options.known));
   table = next;
   storeKey = options.storeKey;
@@ -91,12 +93,7 @@ async function loadSheet(
   // reload. Later writes queue behind it, in order.
   sourceSaved = queue(async () => {
     await afterAnswer();
-    return saveSource(
-      options.storeKey,
-      { headers, rows: sheet.rows.slice(1) },
-      savedMeta,
-      next.state(),
-    );
+    return saveSource(options.storeKey, { headers, rows, rowNumbers }, savedMeta, next.state());
   });
   return { ok: true, opened: { meta: savedMeta, summary: next.summary(), stored: true } };
 }
