@@ -144,6 +144,31 @@ describe('a CSV of requisitions', () => {
     );
   });
 
+  it('reads a choice written as its label, in any case, as its code; a word that names none is an error', async () => {
+    const lines = [
+      header,
+      'Staff nurse,2,WORD-1,Contract,101,8,5,Night shift,mreyes,2027-01-11',
+      'Staff nurse,2,WORD-2,contract to perm,101,8,5,Night shift,mreyes,2027-01-11',
+      'Staff nurse,2,WORD-3, PERM ,101,8,5,Night shift,mreyes,2027-01-11',
+      'Staff nurse,2,WORD-4,Contractor,101,8,5,Night shift,mreyes,2027-01-11',
+    ];
+    const { report } = await check(
+      '--kind',
+      'requisition',
+      '--org',
+      '1001',
+      sheet(lines.join('\n')),
+    );
+    expect(report?.rows.map((row) => [row.row, row.valid])).toEqual([
+      [2, true],
+      [3, true],
+      [4, true],
+      [5, false],
+    ]);
+    expect(report?.rows[3]?.errors.map((error) => error.field)).toEqual(['engagementtype']);
+    expect(report?.rows[3]?.errors[0]?.message).toContain('Contract');
+  });
+
   it('reads Windows-1252 (Excel’s CSV on Windows) and UTF-8 with a byte-order mark alike', async () => {
     const title = 'Crèche nurse, Zürich';
     const text = [header, good('CSV-1', `"${title}"`)].join('\r\n');

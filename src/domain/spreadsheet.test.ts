@@ -13,6 +13,7 @@ import {
   jsonSheet,
   mapHeaders,
   normalizeHeader,
+  readChoiceCell,
   readDateCell,
   repeatedItems,
   rowToItem,
@@ -444,5 +445,24 @@ describe('checking rows', () => {
       { dateFormat: 'YYYY-MM-DD' },
     );
     expect(candidates.valid).toBe(true);
+  });
+});
+
+describe('readChoiceCell', () => {
+  const choices = new Map([
+    ['contract', '1'],
+    ['contract to perm', '2'],
+    ['1', '1'],
+    ['2', '2'],
+  ]);
+
+  it('reads a label in any case and spacing as its code, and a code as itself', () => {
+    expect(readChoiceCell('Contract', choices)).toBe('1');
+    expect(readChoiceCell('CONTRACT  to   Perm', choices)).toBe('2');
+    expect(readChoiceCell('2', choices)).toBe('2');
+  });
+
+  it('leaves a word that names no choice as written', () => {
+    expect(readChoiceCell('Contractor', choices)).toBe('Contractor');
   });
 });

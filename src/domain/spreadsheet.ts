@@ -305,20 +305,54 @@ export interface SheetItem {
   cellProblems: ReadonlyMap<string, string>;
 }
 
-/** Which cell fills which wire key, and whether it holds a date: worked out once per mapping. */
+/**
+ * Which cell fills which wire key, whether it holds a date, and for a choice the codes its words
+ * stand for: worked out once per mapping.
+ */
 interface CellPlan {
   index: number;
   key: string;
   date: boolean;
+  /** A choice's codes by their label and by themselves, in any case (`contract` → `1`); null for other fields. */
+  choices: ReadonlyMap<string, string> | null;
+}
+
+const choiceWord = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
+
+/** A choice field's codes by what people write for them: the label, or the code itself. */
+export function choicesOf(def: FieldDef): ReadonlyMap<string, string> | null {
+  if (!def.options) return null;
+  const choices = new Map<string, string>();
+  for (const option of def.options) choices.set(choiceWord(option.label), option.value);
+  // A code wins over another option's label that reads the same.
+  for (const option of def.options) choices.set(choiceWord(option.value), option.value);
+  return choices;
 }
 
 function cellPlan(columns: readonly MappedColumn[], catalog: readonly FieldDef[]): CellPlan[] {
-  const types = new Map(catalog.map((def) => [def.key, def.type]));
-  return columns.flatMap((column) =>
-    column.key === null
-      ? []
-      : [{ index: column.column, key: column.key, date: types.get(column.key) === 'DATE' }],
-  );
+  const defs = new Map(catalog.map((def) => [def.key, def]));
+  return columns.flatMap((column) => {
+    const def = column.key === null ? undefined : defs.get(column.key);
+    if (column.key === null) return [];
+    return [
+      {
+        index: column.column,
+        key: column.key,
+        date: def?.type === 'DATE',
+        choices: def ? choicesOf(def) : null,
+      },
+    ];
+  });
+}
+
+/**
+ * A choice cell as its code: written as the code, or as its label in any case (`Contract`,
+ * `yes`, `High`), it is read as the code; a word that names no choice stays as written, for the
+ * field's rule to report.
+ */
+export function readChoiceCell(cell: string, choices: ReadonlyMap<string, string>): string {
+  // Most cells hold the code itself: found without normalising the text.
+  return choices.get(cell) ?? choices.get(choiceWord(cell)) ?? cell;
 }
 
 /** A row's mapped cells written into `wire`, trimmed; the cells that could not be read, or null. */
@@ -329,10 +363,10 @@ function readCells(
   wire: Record<string, string>,
 ): Map<string, string> | null {
   let cellProblems: Map<string, string> | null = null;
-  for (const { index, key, date } of plan) {
+  for (const { index, key, date, choices } of plan) {
     const cell = (row[index] ?? '').trim();
     if (!date) {
-      wire[key] = cell;
+      wire[key] = choices === null || cell === '' ? cell : readChoiceCell(cell, choices);
       continue;
     }
     const read = readDateCell(cell, dateFormat);

@@ -398,6 +398,7 @@ const RowCells = memo(function RowCells({
       </th>
       {columns.map((column) => {
         const value = row.cells[column.column] ?? '';
+        const readAs = row.readAs[column.column];
         const issue = column.key ? byField.get(column.key) : undefined;
         const errorId = `${errorIdBase}-${row.index}-${column.column}`;
         const name = column.label ?? column.header;
@@ -420,11 +421,17 @@ const RowCells = memo(function RowCells({
               <button
                 type="button"
                 className="import-cell__value"
-                aria-label={`${name}, row ${row.rowNumber}: ${value === '' ? 'blank' : value}`}
+                aria-label={`${name}, row ${row.rowNumber}: ${value === '' ? 'blank' : value}${readAs === undefined ? '' : `, read as ${readAs}`}`}
                 aria-describedby={issue ? errorId : undefined}
                 onClick={() => actions.startEdit(row.index, column.column)}
               >
                 {value}
+                {readAs === undefined ? null : (
+                  <span className="import-cell__read-as" aria-hidden="true">
+                    {' '}
+                    → {readAs}
+                  </span>
+                )}
               </button>
             )}
             {issue ? (

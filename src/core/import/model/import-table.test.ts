@@ -177,6 +177,25 @@ describe('window', () => {
     expect(shown(again, true).map(([rowNumber]) => rowNumber)).toEqual([4, 6, 7]);
   });
 
+  it('shows a choice written as its label with the code it is read as, and sends the code', () => {
+    const t = table([
+      row('W-1', { [col.engagement]: 'Contract To Perm' }),
+      row('W-2'),
+      row('W-3', { [col.engagement]: 'Temp' }),
+    ]);
+    expect(t.window(0, 3, false).rows.map((r) => r.readAs)).toEqual([
+      { [col.engagement]: '2' },
+      {},
+      {},
+    ]);
+    expect(shown(t)).toEqual([
+      [2, []],
+      [3, []],
+      [4, [expect.stringContaining('Engagement type')]],
+    ]);
+    expect(t.validItems(10).map((item) => item.wire.engagementtype)).toEqual(['2', '1']);
+  });
+
   it('filters the rows with errors, counting from the first of them', () => {
     const t = table(mixedRows());
     const errors = t.window(0, 10, true);

@@ -6,7 +6,14 @@ import type {
   SheetIssue,
   SheetRequisition,
 } from '../../../domain';
-import { catalogOf, mapHeaders, sheetRowChecker, withRepeat } from '../../../domain';
+import {
+  catalogOf,
+  choicesOf,
+  mapHeaders,
+  readChoiceCell,
+  sheetRowChecker,
+  withRepeat,
+} from '../../../domain';
 import { identityKeyOf, identityValueOf } from '../../../domain/spreadsheet';
 
 /**
@@ -50,6 +57,8 @@ export interface GridRow {
   rowNumber: number;
   cells: readonly string[];
   errors: SheetIssue[];
+  /** Cells of choice columns written as a label and read as its code, by column: `Contract` → `1`. */
+  readAs: Readonly<Record<number, string>>;
 }
 
 /** The file as read: stored once when it is opened. */
@@ -108,6 +117,8 @@ export class ImportTable {
   private edits = new Map<string, [number, number, string]>();
   private removed = new Set<number>();
   private columns: MappedColumn[] = [];
+  /** The codes of each choice field by what people write for them (readChoiceCell). */
+  private readonly choiceColumns = new Map<string, ReadonlyMap<string, string>>();
   private columnOf = new Map<string, string>();
   private check: ReturnType<typeof sheetRowChecker> = Object.assign(
     () => ({ wire: {}, errors: [], identity: '' }),
@@ -149,6 +160,10 @@ export class ImportTable {
 
   constructor(options: ImportOptions) {
     this.options = options;
+    for (const def of catalogOf(options.kind)) {
+      const choices = choicesOf(def);
+      if (choices) this.choiceColumns.set(def.key, choices);
+    }
   }
 
   /** A file's header and rows; `mapping` (a template, the user's choices) over the matching. */
@@ -179,6 +194,19 @@ export class ImportTable {
     this.removed = new Set(state.removed);
     for (const [index, column, value] of state.edits) this.setCell(index, column, value);
     this.mapAndCheck();
+  }
+
+  /** A row's choice cells written as words, with the codes they are read as (shown in the grid). */
+  private readAs(row: readonly string[]): Record<number, string> {
+    const read: Record<number, string> = {};
+    for (const column of this.columns) {
+      const choices = column.key === null ? null : this.choiceColumns.get(column.key);
+      const cell = (row[column.column] ?? '').trim();
+      if (!choices || cell === '') continue;
+      const code = readChoiceCell(cell, choices);
+      if (code !== cell) read[column.column] = code;
+    }
+    return read;
   }
 
   /** The number the spreadsheet shows row `index` at. */
@@ -319,6 +347,7 @@ export class ImportTable {
         rowNumber: this.rowNumberOf(index),
         cells: this.rows[index] ?? [],
         errors: [...(this.shown[index] ?? none)],
+        readAs: this.readAs(this.rows[index] ?? []),
       })),
     };
   }
