@@ -48,6 +48,15 @@ describe('INTEGER', () => {
 });
 
 describe('DECIMAL', () => {
+  it('says a decimal comma is one, and what to write instead', () => {
+    expect(problem(maxpayrate, '7,5')).toBe(
+      'Max pay rate is a number written with a decimal comma (7,5); write it with a point: 7.5',
+    );
+    // Three digits after the comma may be thousands: both readings are offered.
+    expect(problem(maxpayrate, '1,500')).toBe(
+      'Max pay rate has a comma in it (1,500): numbers take no thousands separator and a point for decimals; write 1500, or 1.500 if the comma is a decimal comma',
+    );
+  });
   it.each(['0', '42', '42.5', '42.50', '0.125', '100000'])('accepts %j', (value) => {
     expect(problem(maxpayrate, value)).toBeNull();
   });

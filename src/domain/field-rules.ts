@@ -24,6 +24,9 @@ export function describeOptions(def: FieldDef): string {
     .join(', ');
 }
 
+/** A number written with a decimal comma and no thousands separators: 7,5 or 42,50. */
+const decimalComma = /^(-?\d+),(\d+)$/;
+
 function boundsMessage(def: FieldDef): string {
   const { label, min, max, maxDecimals } = def;
   const decimals = maxDecimals === undefined ? '' : ` with at most ${maxDecimals} decimals`;
@@ -65,6 +68,15 @@ export function fieldProblem(def: FieldDef, value: string, dateFormat: DateForma
       return checkBounds(def, value);
     case 'DECIMAL':
       if (!decimalNumber.test(value)) {
+        // "7,5" is how much of the world writes 7.5, and how their spreadsheets save it.
+        const comma = decimalComma.exec(value.trim());
+        if (comma) {
+          const [, whole = '', part = ''] = comma;
+          // Three digits after the comma may be thousands (1,500) as well as a fraction (1,500 = 1.5).
+          return part.length === 3
+            ? `${label} has a comma in it (${value.trim()}): numbers take no thousands separator and a point for decimals; write ${whole}${part}, or ${whole}.${part} if the comma is a decimal comma`
+            : `${label} is a number written with a decimal comma (${value.trim()}); write it with a point: ${whole}.${part}`;
+        }
         return def.min !== undefined || def.max !== undefined
           ? boundsMessage(def)
           : `${label} must be a number such as 42 or 42.50 (digits and an optional decimal point)`;

@@ -281,11 +281,18 @@ describe('bounds', () => {
   it.each(['0', '24', '7.25', '7.5', '24.00', '0.01'])('hoursunitsperday accepts %j', (value) => {
     expectValid(insert({ hoursunitsperday: value }));
   });
-  it.each(['-1', '24.01', '25', '7.125', 'abc', '7,5'])('hoursunitsperday refuses %j', (value) => {
+  it.each(['-1', '24.01', '25', '7.125', 'abc'])('hoursunitsperday refuses %j', (value) => {
     expectIssue(insert({ hoursunitsperday: value }), 'hoursunitsperday', [
       'Hours per day',
       /between 0 and 24/,
       /at most 2 decimals/,
+    ]);
+  });
+  it('hoursunitsperday refuses "7,5", saying to write 7.5', () => {
+    expectIssue(insert({ hoursunitsperday: '7,5' }), 'hoursunitsperday', [
+      'Hours per day',
+      /decimal comma/,
+      /with a point: 7\.5$/,
     ]);
   });
 
