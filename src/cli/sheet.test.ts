@@ -169,6 +169,35 @@ describe('a CSV of requisitions', () => {
     expect(report?.rows[3]?.errors[0]?.message).toContain('Contract');
   });
 
+  it('reads skill and question columns headed as the form labels them, numbering them by position', async () => {
+    const formHeader = [
+      header,
+      'Skill 1 description',
+      'Skill 1 required/desired',
+      'Skill 1 amount of experience',
+      'Skill 1 experience unit',
+      'Skill 1 expertise rating',
+      'Skill 2 description',
+      'Skill 2 required/desired',
+      'Question 1 text',
+    ].join(',');
+    const lines = [
+      formHeader,
+      `${good('FORM-1')},Java 17,1,5,4,3,Kotlin,2,Notice period?`,
+      `${good('FORM-2')},,,,,,,,`,
+      `${good('FORM-3')},Java 17,1,5,4,3,,,`,
+    ];
+    const result = await main(['--kind', 'requisition', '--org', '1001', sheet(lines.join('\n'))]);
+    expect(result.stderr).toBe('');
+    const report = reportSchema.parse(JSON.parse(result.stdout));
+    expect(report.rows.map((row) => [row.row, row.valid, row.errors])).toEqual([
+      [2, true, []],
+      [3, true, []],
+      [4, true, []],
+    ]);
+    expect(result.code).toBe(0);
+  });
+
   it('reads Windows-1252 (Excel’s CSV on Windows) and UTF-8 with a byte-order mark alike', async () => {
     const title = 'Crèche nurse, Zürich';
     const text = [header, good('CSV-1', `"${title}"`)].join('\r\n');

@@ -466,3 +466,26 @@ describe('readChoiceCell', () => {
     expect(readChoiceCell('Contractor', choices)).toBe('Contractor');
   });
 });
+
+describe('sequence numbers no column gives', () => {
+  it('are derived from the row’s position when any other part of that row is filled', () => {
+    const headers = [
+      'Client internal req',
+      'Skill 1 description',
+      'Skill 2 description',
+      'Question 1 text',
+    ];
+    const columns = mapHeaders(headers, requisitionCatalog, {});
+    const read = (cells: string[]) =>
+      rowToItem(cells, columns, requisitionCatalog, 'YYYY-MM-DD').wire;
+    expect(read(['R-1', 'Java', 'Kotlin', 'Notice?'])).toMatchObject({
+      skill1: '1',
+      skill2: '2',
+      question1: '1',
+    });
+    expect(read(['R-2', '', '', ''])).toMatchObject({ skill1: '', skill2: '', question1: '' });
+    // A column of sequence numbers is read as written.
+    const own = mapHeaders(['Skill 1', 'Skill 1 description'], requisitionCatalog, {});
+    expect(rowToItem(['7', 'Java'], own, requisitionCatalog, 'YYYY-MM-DD').wire.skill1).toBe('7');
+  });
+});
