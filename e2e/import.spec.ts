@@ -71,7 +71,7 @@ test('a CSV of 50 requisitions in Windows-1252 imports, is fixed in the grid, is
     ['Number of openings', 7, /^Number of openings must be at least 1/],
     ['Job title', 15, /^Job title is required for Insert$/],
     ['Days per week', 15, /^Days per week must be between 0 and 7/],
-    ['Start date', 24, /^“31\/03\/2027” reads as day first/],
+    ['Start date', 24, /^“31\/03\/27” has a two-digit year/],
     ['Engagement type', 33, /^Engagement type must be one of: 1 \(Contract\)/],
     ['End date', 33, /^End date 2027-02-14 is before the start date/],
     ['Client internal req', 46, /^Row 12 already has “IMP-.+-11”, which may be sent once/],
@@ -206,6 +206,97 @@ test('columns mapped by hand and saved as a template map a second file with the 
   await expect(page.getByText(/columns mapped by the template “Weekly sheet”/)).toBeVisible();
   await expect(summary(page)).toHaveText('5 rows · 5 ready · 0 with errors');
   await expect(page.getByText('Columns: 10 of 11 matched · template “Weekly sheet”')).toBeVisible();
+});
+
+test('a semicolon CSV from a US export, headed like the form, with an empty row and a decimal comma, reads as the recruiter wrote it', async ({
+  page,
+}) => {
+  const id = runId();
+  const header = [
+    'Job title',
+    'Number of openings',
+    'Client internal req',
+    'Engagement type',
+    'Req class ID',
+    'Hours per day',
+    'Days per week',
+    'Short description',
+    'Requisition owner ID',
+    'Start date',
+    'Skill 1 description',
+    'Skill 1 required/desired',
+  ];
+  const line = (cells: string[]) => cells.join(';');
+  const text = [
+    line(header),
+    line([
+      'Ward nurse',
+      '2',
+      `US-${id}-1`,
+      'Contract',
+      '101',
+      '8',
+      '5',
+      'Nights',
+      'mreyes',
+      '5/14/2027',
+      'Triage',
+      'Required',
+    ]),
+    ';'.repeat(header.length - 1),
+    line([
+      'Ward nurse',
+      '2',
+      `US-${id}-4`,
+      'contract',
+      '101',
+      '7,5',
+      '5',
+      'Nights',
+      'mreyes',
+      '3/4/2027',
+      '',
+      '',
+    ]),
+    line([
+      'Ward nurse',
+      '1',
+      `US-${id}-5`,
+      'Perm',
+      '101',
+      '8',
+      '5',
+      'Days',
+      'mreyes',
+      '1/10/2027',
+      'Phlebotomy',
+      'Desired',
+    ]),
+  ].join('\r\n');
+  await page.goto('/requisitions/import');
+  await choose(page, 'us-export.csv', new TextEncoder().encode(text), 'text/csv');
+
+  // The empty row 3 is skipped without renumbering: the decimal comma is in row 4, as Excel shows.
+  await expect(summary(page)).toHaveText('3 rows · 2 ready · 1 with errors');
+  await expect(page.getByText('Columns: 12 of 12 matched')).toBeVisible();
+  const rows = grid(page, 'us-export.csv');
+  await expect(rows.locator('.import-cell__error')).toHaveText([
+    'Hours per day is a number written with a decimal comma (7,5); write it with a point: 7.5',
+  ]);
+  await expect(cell(page, 'Hours per day', 4)).toBeVisible();
+  // Words read as codes, and month-first dates read as the column proves, each shown as sent.
+  await expect(cell(page, 'Engagement type', 2)).toHaveAccessibleName(
+    'Engagement type, row 2: Contract, read as 1',
+  );
+  await expect(cell(page, 'Start date', 4)).toHaveAccessibleName(
+    'Start date, row 4: 3/4/2027, read as 2027-03-04',
+  );
+  await expect(cell(page, 'Skill 1 required/desired', 5)).toHaveAccessibleName(
+    'Skill 1 required/desired, row 5: Desired, read as 3',
+  );
+  await expectNoAxeViolations(page);
+  await editCell(page, 'Hours per day', 4, '7.5');
+  await expect(summary(page)).toHaveText('3 rows · 3 ready · 0 with errors');
 });
 
 test('a 20,000-row import scrolls with every drawn row showing its own cells, and a far row is fixed in place', async ({

@@ -163,11 +163,11 @@ export function requisitionsCsv(runId: string): ImportFile {
   // A title left out, and half a day in a whole-number column.
   spoil(15, 'Job title', 'titlerole', '');
   spoil(15, 'Days per week', 'daysperweek', '5.5');
-  // A date typed day first, as in Europe; fixed by typing it year first.
-  spoil(24, 'Start date', 'startdate', '31/03/2027');
+  // A date with a two-digit year; fixed by typing it year first.
+  spoil(24, 'Start date', 'startdate', '31/03/27');
   fixable.push({ row: 24, header: 'Start date', field: 'startdate', value: '2027-03-31' });
-  // The label of an engagement type instead of its code, and an end before the start.
-  spoil(33, 'Engagement type', 'engagementtype', 'Contract');
+  // A word that names no engagement type, and an end before the start.
+  spoil(33, 'Engagement type', 'engagementtype', 'Contractor');
   spoil(33, 'End date', 'enddate', '2027-02-14');
   // Row 12's reference again: the later row is the one in error.
   spoil(46, 'Client internal req', 'clientinternalreq', references[repeatedRow - 2] ?? '');
@@ -406,7 +406,8 @@ export async function candidatesXlsx(runId: string, requisitionIds: string[]): P
     throw new RangeError('row 12 must go to a requisition with at least 2 skills');
   spoil(6, 'E-mail', 'candemail', typo.email.replace('@', '.'));
   fixable.push({ row: 6, header: 'E-mail', field: 'candemail', value: typo.email });
-  spoil(12, 'Skill 2 response', 'skill2response', 'Meets');
+  // A word that names no skill response (Meets, mistyped).
+  spoil(12, 'Skill 2 response', 'skill2response', 'Meats');
   errors.push({ row: repeatRow, header: 'E-mail', field: 'candemail' });
 
   const buffer = await writeXlsxFile([

@@ -87,7 +87,7 @@ describe('a CSV of requisitions', () => {
     const rows = [
       header,
       good('CSV-1'),
-      'Staff nurse,2,CSV-1,1,101,8,9,Night shift,mreyes,31/03/2027',
+      'Staff nurse,2,CSV-1,1,101,8,9,Night shift,mreyes,31/03/27',
       good('CSV-3'),
     ];
     const { code, report } = await check(
@@ -196,6 +196,43 @@ describe('a CSV of requisitions', () => {
       [4, true, []],
     ]);
     expect(result.code).toBe(0);
+  });
+
+  it('reads dates the way the column proves: a US export month first, nothing flagged', async () => {
+    const dated = (reference: string, date: string) =>
+      `Staff nurse,2,${reference},1,101,8,5,Night shift,mreyes,${date}`;
+    const us = [
+      header,
+      dated('US-1', '5/14/2027'),
+      dated('US-2', '1/10/2027'),
+      dated('US-3', '3/4/2027'),
+    ];
+    const { code, report } = await check(
+      '--kind',
+      'requisition',
+      '--org',
+      '1001',
+      sheet(us.join('\n')),
+    );
+    expect(report?.rows.flatMap((row) => row.errors)).toEqual([]);
+    expect(code).toBe(0);
+    // A column with both kinds proves nothing: what reads either way is asked, not guessed.
+    const mixed = [
+      header,
+      dated('MX-1', '5/14/2027'),
+      dated('MX-2', '14/5/2027'),
+      dated('MX-3', '3/4/2027'),
+    ];
+    const second = await check('--kind', 'requisition', '--org', '1001', sheet(mixed.join('\n')));
+    expect(second.report?.rows.map((row) => row.errors.map((error) => error.message))).toEqual([
+      [],
+      [
+        '“14/5/2027” reads as day first, which this import does not guess; write it as YYYY-MM-DD or MM/DD/YYYY',
+      ],
+      [
+        '“3/4/2027” could be read month first or day first; write it as YYYY-MM-DD (2027-03-04 or 2027-04-03)',
+      ],
+    ]);
   });
 
   it('reads Windows-1252 (Excel’s CSV on Windows) and UTF-8 with a byte-order mark alike', async () => {

@@ -116,6 +116,7 @@ export {
 } from './submittable';
 export type {
   DateCell,
+  DateOrder,
   HeaderMatch,
   MappedColumn,
   MappingTemplate,
@@ -132,6 +133,7 @@ export {
   cellText,
   checkSheet,
   choicesOf,
+  dateOrders,
   chooseTemplate,
   decodeSheet,
   headerAliases,

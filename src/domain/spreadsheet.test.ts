@@ -14,6 +14,7 @@ import {
   mapHeaders,
   normalizeHeader,
   readChoiceCell,
+  dateOrders,
   readDateCell,
   repeatedItems,
   rowToItem,
@@ -487,5 +488,46 @@ describe('sequence numbers no column gives', () => {
     // A column of sequence numbers is read as written.
     const own = mapHeaders(['Skill 1', 'Skill 1 description'], requisitionCatalog, {});
     expect(rowToItem(['7', 'Java'], own, requisitionCatalog, 'YYYY-MM-DD').wire.skill1).toBe('7');
+  });
+});
+
+describe('dateOrders', () => {
+  const columns = mapHeaders(['Start date', 'End date'], requisitionCatalog, {});
+  it('finds the order each date column proves, and none where it proves both or neither', () => {
+    const rows = [
+      ['5/14/2027', '14/05/2027'],
+      ['1/10/2027', '03/04/2027'],
+    ];
+    expect(dateOrders(rows, columns, requisitionCatalog)).toEqual(
+      new Map([
+        ['startdate', 'month-first'],
+        ['enddate', 'day-first'],
+      ]),
+    );
+    expect(
+      dateOrders(
+        [
+          ['5/14/2027', '2027-01-01'],
+          ['14/5/2027', ''],
+        ],
+        columns,
+        requisitionCatalog,
+      ),
+    ).toEqual(new Map());
+    expect(
+      dateOrders([['1/2/2027', '']], columns, requisitionCatalog, 'day-first').get('startdate'),
+    ).toBe('day-first');
+  });
+
+  it('reads a date that reads either way by the order given', () => {
+    expect(readDateCell('03/04/2027', 'YYYY-MM-DD', 'month-first')).toEqual({
+      ok: true,
+      value: '2027-03-04',
+    });
+    expect(readDateCell('03/04/2027', 'YYYY-MM-DD', 'day-first')).toEqual({
+      ok: true,
+      value: '2027-04-03',
+    });
+    expect(readDateCell('5/14/2027', 'MM/DD/YYYY', 'day-first').ok).toBe(false);
   });
 });

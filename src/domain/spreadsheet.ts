@@ -214,6 +214,8 @@ export function mapHeaders(
   });
 }
 
+const noOrders: ReadonlyMap<string, DateOrder> = new Map();
+
 /** A sheet's header and its data rows, each with the row number the spreadsheet shows. */
 export interface SheetBody<Row extends readonly string[] = string[]> {
   header: Row;
@@ -259,30 +261,45 @@ function fromSerial(serial: number): string | null {
   return date.toISOString().slice(0, 10);
 }
 
+/** Which way round a column writes its slashed dates, when its cells prove it. */
+export type DateOrder = 'month-first' | 'day-first';
+
+const slashed = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+
 /**
  * A date cell as people type it: `2026-03-31`, `3/31/2026` (month first, as the spec's
- * MM/DD/YYYY), or a spreadsheet's serial number (46112). Anything else is reported rather than
- * guessed: a date that reads either way (`03/04/2026`), one that can only be day first
- * (`31/03/2026`), a two-digit year. The value is sent in `dateFormat`; a blank cell stays blank.
+ * MM/DD/YYYY), or a spreadsheet's serial number (46112). A date that reads either way
+ * (`03/04/2026`) is read the way `order` says, when the column's other dates prove it (see
+ * dateOrders) or the user said so; otherwise it is reported rather than guessed, as are a
+ * day-first date in a column not known to be day first, and a two-digit year. The value is sent
+ * in `dateFormat`; a blank cell stays blank.
  */
-export function readDateCell(cell: string, dateFormat: DateFormat): DateCell {
+export function readDateCell(
+  cell: string,
+  dateFormat: DateFormat,
+  order: DateOrder | null = null,
+): DateCell {
   const value = cell.trim();
   if (value === '') return { ok: true, value: '' };
   // Most cells are YYYY-MM-DD: read once, before the other forms are tried.
   let iso = parseWireDate(value, 'YYYY-MM-DD');
   if (iso === null) {
-    const slash = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
+    const slash = slashed.exec(value);
     if (slash) {
       const [, first = '', second = '', year = ''] = slash;
       const isoOf = (month: string, day: string) =>
         `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+      const either = Number(first) <= 12 && Number(second) <= 12;
       // 03/04/2027 is 4 March in the US and 3 April in most of the world: asked, never guessed.
-      if (Number(first) <= 12 && Number(second) <= 12 && Number(first) !== Number(second))
+      if (either && order === null && Number(first) !== Number(second))
         return {
           ok: false,
           message: `“${value}” could be read month first or day first; write it as YYYY-MM-DD (${isoOf(first, second)} or ${isoOf(second, first)})`,
         };
-      iso = parseWireDate(isoOf(first, second), 'YYYY-MM-DD');
+      iso = parseWireDate(
+        order === 'day-first' ? isoOf(second, first) : isoOf(first, second),
+        'YYYY-MM-DD',
+      );
     } else if (/^\d{1,7}$/.test(value)) iso = fromSerial(Number(value));
   }
   if (iso !== null) return { ok: true, value: formatWireDate(iso, dateFormat) };
@@ -296,6 +313,41 @@ export function readDateCell(cell: string, dateFormat: DateFormat): DateCell {
         ? `“${value}” reads as day first, which this import does not guess; write it as YYYY-MM-DD or MM/DD/YYYY`
         : `“${value}” is not a date; write it as YYYY-MM-DD or MM/DD/YYYY, e.g. 2026-03-31`,
   };
+}
+
+/**
+ * The order each date column's cells prove: a column with `5/14/2027` (no 14th month) is month
+ * first, one with `14/5/2027` day first; one with both, or neither, proves nothing. `chosen` (the
+ * user's word for the whole file) wins over what the cells prove.
+ */
+export function dateOrders(
+  rows: readonly (readonly string[])[],
+  columns: readonly MappedColumn[],
+  catalog: readonly FieldDef[],
+  chosen: DateOrder | null = null,
+): Map<string, DateOrder> {
+  const dates = new Set(catalog.filter((def) => def.type === 'DATE').map((def) => def.key));
+  const orders = new Map<string, DateOrder>();
+  for (const column of columns) {
+    if (column.key === null || !dates.has(column.key)) continue;
+    if (chosen) {
+      orders.set(column.key, chosen);
+      continue;
+    }
+    let monthFirst = false;
+    let dayFirst = false;
+    for (const row of rows) {
+      const cell = row[column.column] ?? '';
+      if (!cell.includes('/')) continue;
+      const slash = slashed.exec(cell.trim());
+      if (!slash) continue;
+      if (Number(slash[2]) > 12 && Number(slash[1]) <= 12) monthFirst = true;
+      if (Number(slash[1]) > 12 && Number(slash[2]) <= 12) dayFirst = true;
+      if (monthFirst && dayFirst) break;
+    }
+    if (monthFirst !== dayFirst) orders.set(column.key, monthFirst ? 'month-first' : 'day-first');
+  }
+  return orders;
 }
 
 export interface SheetItem {
@@ -315,6 +367,8 @@ interface CellPlan {
   date: boolean;
   /** A choice's codes by their label and by themselves, in any case (`contract` → `1`); null for other fields. */
   choices: ReadonlyMap<string, string> | null;
+  /** A date column's order, when its cells prove it or the user said (dateOrders). */
+  order: DateOrder | null;
 }
 
 const choiceWord = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
@@ -347,7 +401,11 @@ interface ReadPlan {
   sequences: DerivedSequence[];
 }
 
-function cellPlan(columns: readonly MappedColumn[], catalog: readonly FieldDef[]): ReadPlan {
+function cellPlan(
+  columns: readonly MappedColumn[],
+  catalog: readonly FieldDef[],
+  orders: ReadonlyMap<string, DateOrder> = noOrders,
+): ReadPlan {
   const defs = new Map(catalog.map((def) => [def.key, def]));
   const cells = columns.flatMap((column) => {
     const def = column.key === null ? undefined : defs.get(column.key);
@@ -358,6 +416,7 @@ function cellPlan(columns: readonly MappedColumn[], catalog: readonly FieldDef[]
         key: column.key,
         date: def?.type === 'DATE',
         choices: def ? choicesOf(def) : null,
+        order: orders.get(column.key) ?? null,
       },
     ];
   });
@@ -397,13 +456,13 @@ function readCells(
   wire: Record<string, string>,
 ): Map<string, string> | null {
   let cellProblems: Map<string, string> | null = null;
-  for (const { index, key, date, choices } of plan.cells) {
+  for (const { index, key, date, choices, order } of plan.cells) {
     const cell = (row[index] ?? '').trim();
     if (!date) {
       wire[key] = choices === null || cell === '' ? cell : readChoiceCell(cell, choices);
       continue;
     }
-    const read = readDateCell(cell, dateFormat);
+    const read = readDateCell(cell, dateFormat, order);
     if (read.ok) wire[key] = read.value;
     else {
       wire[key] = cell;
@@ -425,8 +484,9 @@ export function rowReader(
   catalog: readonly FieldDef[],
   dateFormat: DateFormat,
   defaults: Readonly<Record<string, string>> = {},
+  orders: ReadonlyMap<string, DateOrder> = noOrders,
 ): (row: readonly string[]) => SheetItem {
-  const plan = cellPlan(columns, catalog);
+  const plan = cellPlan(columns, catalog, orders);
   const defaultEntries = Object.entries(defaults);
   return (row) => {
     const wire: Record<string, string> = {};
@@ -546,6 +606,8 @@ export function sheetRowChecker(
      * form is, and one for a requisition that is not there or takes no candidates is flagged.
      */
     requisitions?: ReadonlyMap<string, SheetRequisition> | undefined;
+    /** Each date column's order (dateOrders): its dates that read either way are read so. */
+    dateOrders?: ReadonlyMap<string, DateOrder> | undefined;
   },
 ): RowChecker {
   const catalog = catalogOf(kind);
@@ -554,8 +616,8 @@ export function sheetRowChecker(
     columns.flatMap((column) => (column.key === null ? [] : [[column.key, column.header]])),
   );
   const requisitions = kind === 'candidate' ? options.requisitions : undefined;
-  const read = rowReader(columns, catalog, options.dateFormat, defaults);
-  const plan = cellPlan(columns, catalog);
+  const read = rowReader(columns, catalog, options.dateFormat, defaults, options.dateOrders);
+  const plan = cellPlan(columns, catalog, options.dateOrders);
   const context = { dateFormat: options.dateFormat };
 
   const checkItem = (
@@ -660,9 +722,12 @@ export function checkSheet(
     org?: string | undefined;
     /** Each row's number in the sheet (sheetBody); the row's position + 2 without them. */
     rowNumbers?: readonly number[] | undefined;
+    /** The order the user says the file writes its dates in; otherwise what its columns prove. */
+    dateOrder?: DateOrder | null | undefined;
   },
 ): SheetReport {
-  const check = sheetRowChecker(kind, columns, options);
+  const orders = dateOrders(rows, columns, catalogOf(kind), options.dateOrder ?? null);
+  const check = sheetRowChecker(kind, columns, { ...options, dateOrders: orders });
   const numberOf = (index: number) => options.rowNumbers?.[index] ?? index + 2;
   const checked = rows.map(check);
   const columnOf = new Map(

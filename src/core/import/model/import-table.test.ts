@@ -58,16 +58,16 @@ const row = (reference: string, change: Record<number, string> = {}): string[] =
 
 const daysMessage = 'Days per week must be between 0 and 7';
 const openingsMessage = 'Number of openings must be at least 1';
-const dayFirstMessage =
-  '“31/03/2027” reads as day first, which this import does not guess; write it as YYYY-MM-DD or MM/DD/YYYY';
+const twoDigitYearMessage =
+  '“31/03/27” has a two-digit year; write the date as YYYY-MM-DD, e.g. 2026-03-31';
 const repeatOf = (rowNumber: number, value: string) =>
   `Row ${rowNumber} already has “${value}”, which may be sent once; remove or change one of them.`;
 
-/** Five rows: 0 and 4 valid, 1 and 3 with bad days per week, 2 with a day-first date, 3 with 0 openings. */
+/** Five rows: 0 and 4 valid, 1 and 3 with bad days per week, 2 with a two-digit year, 3 with 0 openings. */
 const mixedRows = () => [
   row('R-1'),
   row('R-2', { [col.days]: '9' }),
-  row('R-3', { [col.start]: '31/03/2027' }),
+  row('R-3', { [col.start]: '31/03/27' }),
   row('R-4', { [col.days]: '8', [col.openings]: '0' }),
   row('R-5'),
 ];
@@ -159,7 +159,7 @@ describe('window', () => {
     ]);
     expect(all.rows.map((r) => r.errors)).toEqual([
       [{ field: 'daysperweek', column: 'Days per week', message: daysMessage }],
-      [{ field: 'startdate', column: 'Start date', message: dayFirstMessage }],
+      [{ field: 'startdate', column: 'Start date', message: twoDigitYearMessage }],
     ]);
   });
 
@@ -194,6 +194,27 @@ describe('window', () => {
       [4, [expect.stringContaining('Engagement type')]],
     ]);
     expect(t.validItems(10).map((item) => item.wire.engagementtype)).toEqual(['2', '1']);
+  });
+
+  it('reads a US export month first when its dates prove it, and shows what each date is sent as', () => {
+    const t = table([
+      row('US-1', { [col.start]: '5/14/2027' }),
+      row('US-2', { [col.start]: '3/4/2027' }),
+      row('US-3', { [col.start]: '46752' }),
+      row('US-4'),
+    ]);
+    expect(shown(t)).toEqual([
+      [2, []],
+      [3, []],
+      [4, []],
+      [5, []],
+    ]);
+    expect(t.window(0, 4, false).rows.map((r) => r.readAs[col.start])).toEqual([
+      '2027-05-14',
+      '2027-03-04',
+      '2027-12-31',
+      undefined,
+    ]);
   });
 
   it('filters the rows with errors, counting from the first of them', () => {
@@ -556,7 +577,7 @@ describe('errorCsv', () => {
     ]);
     expect(rows.map((r) => r[headers.length])).toEqual([
       `Days per week: ${daysMessage}`,
-      `Start date: ${dayFirstMessage}`,
+      `Start date: ${twoDigitYearMessage}`,
       `Number of openings: ${openingsMessage}\nDays per week: ${daysMessage}`,
       `Client internal req: ${repeatOf(2, 'R-1')}`,
     ]);

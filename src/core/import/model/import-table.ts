@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import type {
   DateFormat,
+  DateOrder,
   MappedColumn,
   PayloadKind,
   SheetIssue,
@@ -9,8 +10,10 @@ import type {
 import {
   catalogOf,
   choicesOf,
+  dateOrders,
   mapHeaders,
   readChoiceCell,
+  readDateCell,
   sheetRowChecker,
   withRepeat,
 } from '../../../domain';
@@ -119,6 +122,9 @@ export class ImportTable {
   private columns: MappedColumn[] = [];
   /** The codes of each choice field by what people write for them (readChoiceCell). */
   private readonly choiceColumns = new Map<string, ReadonlyMap<string, string>>();
+  private readonly dateColumns = new Set<string>();
+  /** Each date column's order, as its cells prove it (dateOrders). */
+  private orders: ReadonlyMap<string, DateOrder> = new Map();
   private columnOf = new Map<string, string>();
   private check: ReturnType<typeof sheetRowChecker> = Object.assign(
     () => ({ wire: {}, errors: [], identity: '' }),
@@ -163,6 +169,7 @@ export class ImportTable {
     for (const def of catalogOf(options.kind)) {
       const choices = choicesOf(def);
       if (choices) this.choiceColumns.set(def.key, choices);
+      if (def.type === 'DATE') this.dateColumns.add(def.key);
     }
   }
 
@@ -196,15 +203,28 @@ export class ImportTable {
     this.mapAndCheck();
   }
 
-  /** A row's choice cells written as words, with the codes they are read as (shown in the grid). */
+  /**
+   * A row's cells that are sent as something other than what they say, with what is sent (shown
+   * in the grid): a choice written as its label (`Contract` → `1`), a date written another way
+   * or as a spreadsheet's day number (`46752` → `2027-12-31`).
+   */
   private readAs(row: readonly string[]): Record<number, string> {
     const read: Record<number, string> = {};
     for (const column of this.columns) {
-      const choices = column.key === null ? null : this.choiceColumns.get(column.key);
       const cell = (row[column.column] ?? '').trim();
-      if (!choices || cell === '') continue;
-      const code = readChoiceCell(cell, choices);
-      if (code !== cell) read[column.column] = code;
+      if (column.key === null || cell === '') continue;
+      const choices = this.choiceColumns.get(column.key);
+      let sent: string | null = null;
+      if (choices) sent = readChoiceCell(cell, choices);
+      else if (this.dateColumns.has(column.key)) {
+        const date = readDateCell(
+          cell,
+          this.options.dateFormat,
+          this.orders.get(column.key) ?? null,
+        );
+        sent = date.ok ? date.value : null;
+      }
+      if (sent !== null && sent !== cell) read[column.column] = sent;
     }
     return read;
   }
@@ -438,7 +458,12 @@ export class ImportTable {
     this.columnOf = new Map(
       this.columns.flatMap((column) => (column.key === null ? [] : [[column.key, column.header]])),
     );
-    this.check = sheetRowChecker(this.options.kind, this.columns, this.options);
+    // Which way round each date column writes dates that read either way, as its cells prove.
+    this.orders = dateOrders(this.rows, this.columns, catalogOf(this.options.kind));
+    this.check = sheetRowChecker(this.options.kind, this.columns, {
+      ...this.options,
+      dateOrders: this.orders,
+    });
     this.checkAll();
   }
 
