@@ -1,5 +1,5 @@
-import { createServer, request, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
+import { startVmsHop } from './vms-hop';
 
 /**
  * A real HTTP hop between the portal and the sandbox that answers like a careless VMS: it quotes
@@ -20,64 +20,43 @@ function quote(headers: IncomingHttpHeaders): string {
 }
 
 export async function startEchoingVms(targetUrl: string): Promise<EchoingVms> {
-  const target = new URL(targetUrl);
   const seen = new Set<string>();
   let refuseSends = false;
-  const server = createServer((incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
-      for (const name of ['x-api-key', 'x-signature']) {
-        const value = incoming.headers[name];
-        if (typeof value === 'string') seen.add(value);
-      }
-      const echo = quote(incoming.headers);
-      if (incoming.method === 'POST' && refuseSends) {
-        outgoing.writeHead(401, {
+  const remember = (headers: IncomingHttpHeaders) => {
+    for (const name of ['x-api-key', 'x-signature']) {
+      const value = headers[name];
+      if (typeof value === 'string') seen.add(value);
+    }
+  };
+  const hop = await startVmsHop(targetUrl, {
+    intercept(incoming) {
+      remember(incoming.headers);
+      if (incoming.method !== 'POST' || !refuseSends) return null;
+      return {
+        status: 401,
+        headers: {
           'content-type': 'application/json',
           'retry-after': String(incoming.headers['x-signature']),
-        });
-        outgoing.end(JSON.stringify({ message: `Signature rejected. ${echo}` }));
-        return;
-      }
-      const forwarded = request(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: incoming.method,
-          path: incoming.url,
-          headers: { ...incoming.headers, host: target.host },
         },
-        (answer) => {
-          const body: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => body.push(chunk));
-          answer.on('end', () => {
-            let text = Buffer.concat(body).toString('utf8');
-            if ((incoming.url ?? '').split('?')[0]?.endsWith('results')) {
-              text = text.replace(/"(Cand)?ErrorMessage":"/g, (field) => `${field}${echo} `);
-            }
-            const headers = { ...answer.headers };
-            delete headers['content-length'];
-            outgoing.writeHead(answer.statusCode ?? 502, headers);
-            outgoing.end(text);
-          });
-        },
-      );
-      forwarded.on('error', () => outgoing.destroy());
-      forwarded.end(Buffer.concat(chunks));
-    });
+        body: Buffer.from(
+          JSON.stringify({ message: `Signature rejected. ${quote(incoming.headers)}` }),
+        ),
+      };
+    },
+    answer(incoming, answer, send) {
+      if (!(incoming.url ?? '').split('?')[0]?.endsWith('results')) return send(answer);
+      const text = answer.body
+        .toString('utf8')
+        .replace(/"(Cand)?ErrorMessage":"/g, (field) => `${field}${quote(incoming.headers)} `);
+      send({ ...answer, body: Buffer.from(text) });
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: hop.url,
     credentialsSeen: () => [...seen],
     setRefuseSends: (refuse) => {
       refuseSends = refuse;
     },
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => hop.close(),
   };
 }

@@ -1,5 +1,4 @@
-import { createServer, request, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startVmsHop } from './vms-hop';
 
 /**
  * A real HTTP hop between the portal and the sandbox whose answers to POSTs arrive late: the VMS
@@ -15,59 +14,30 @@ export interface SlowVms {
 }
 
 export async function startSlowVms(targetUrl: string, answerDelayMs: number): Promise<SlowVms> {
-  const target = new URL(targetUrl);
   let posts = 0;
   let delay = answerDelayMs;
   const timers = new Set<NodeJS.Timeout>();
-  const server = createServer((incoming, outgoing) => {
-    const chunks: Buffer[] = [];
-    incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-    incoming.on('end', () => {
+  const hop = await startVmsHop(targetUrl, {
+    answer(incoming, answer, send) {
       const isPost = incoming.method === 'POST';
       if (isPost) posts += 1;
-      const headers: IncomingHttpHeaders = { ...incoming.headers, host: target.host };
-      const forwarded = request(
-        {
-          host: target.hostname,
-          port: target.port,
-          method: incoming.method,
-          path: incoming.url,
-          headers,
-        },
-        (answer) => {
-          const body: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => body.push(chunk));
-          answer.on('end', () => {
-            const reply = () => {
-              if (outgoing.destroyed) return;
-              outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-              outgoing.end(Buffer.concat(body));
-            };
-            if (!isPost || delay === 0) return reply();
-            const timer = setTimeout(() => {
-              timers.delete(timer);
-              reply();
-            }, delay);
-            timers.add(timer);
-          });
-        },
-      );
-      forwarded.on('error', () => outgoing.destroy());
-      forwarded.end(Buffer.concat(chunks));
-    });
+      if (!isPost || delay === 0) return send(answer);
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        send(answer);
+      }, delay);
+      timers.add(timer);
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: hop.url,
     posts: () => posts,
     setAnswerDelay: (ms) => {
       delay = ms;
     },
     close: async () => {
       for (const timer of timers) clearTimeout(timer);
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await hop.close();
     },
   };
 }
