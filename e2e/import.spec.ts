@@ -201,7 +201,19 @@ test('columns mapped by hand and saved as a template map a second file with the 
   await page.getByRole('button', { name: 'Save mapping as template' }).click();
   await expect(page.getByText(/^Template “Weekly sheet” saved\./)).toBeVisible();
 
+  // Its rows are not in the batch yet: another file asks before it replaces them.
+  await editCell(page, 'Job title', 2, 'Charge nurse');
   await choose(page, 'week-47.csv', customHeaderCsv(id, 2).bytes, 'text/csv');
+  const replace = page.getByRole('dialog', { name: 'Replace week-46.csv?' });
+  await expect(replace).toContainText(
+    'week-46.csv still has 5 rows not added to the batch, with 1 cell you changed. Opening week-47.csv replaces them: they are not kept anywhere else.',
+  );
+  await replace.getByRole('button', { name: 'Keep week-46.csv' }).click();
+  await expect(replace).toBeHidden();
+  await expect(page.getByRole('heading', { name: 'week-46.csv' })).toBeVisible();
+  await expect(cell(page, 'Job title', 2)).toHaveAccessibleName('Job title, row 2: Charge nurse');
+  await choose(page, 'week-47.csv', customHeaderCsv(id, 2).bytes, 'text/csv');
+  await replace.getByRole('button', { name: 'Open week-47.csv' }).click();
   await expect(page.getByRole('heading', { name: 'week-47.csv' })).toBeVisible();
   await expect(page.getByText(/columns mapped by the template “Weekly sheet”/)).toBeVisible();
   await expect(summary(page)).toHaveText('5 rows · 5 ready · 0 with errors');

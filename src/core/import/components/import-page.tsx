@@ -7,7 +7,8 @@ import type { BatchKind } from '../../batch/model/batch-kind';
 import { useImportSession } from '../hooks/use-import-session';
 import { ColumnMapping } from './column-mapping';
 import { ImportGrid } from './import-grid';
-import { groupDigits } from '../../../shared/lib/format';
+import { countOf, groupDigits } from '../../../shared/lib/format';
+import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
 
 const accept = '.csv,.tsv,.txt,.xlsx,.json,text/csv,text/tab-separated-values,application/json';
 const count = groupDigits;
@@ -26,13 +27,25 @@ export function ImportPage({ kind }: { kind: BatchKind }) {
   const [dragging, setDragging] = useState(false);
   const [onlyErrors, setOnlyErrors] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  /** Another file chosen while this one still holds work: it waits for the user's answer. */
+  const [replacing, setReplacing] = useState<{ input: File | string; name: string } | null>(null);
   const catalog = catalogOf(kind.id);
+
+  // Opening another file replaces this one: its rows not yet in the batch and the cells edited
+  // in them would be gone, so the user is asked first.
+  const open = (input: File | string, name: string) => {
+    if (opened && summary && (summary.rows > 0 || summary.edited > 0)) {
+      setReplacing({ input, name });
+      return;
+    }
+    void session.open(input, name);
+  };
 
   const onDrop = (event: DragEvent<HTMLElement>) => {
     event.preventDefault();
     setDragging(false);
     const file = event.dataTransfer.files[0];
-    if (file) void session.open(file, file.name);
+    if (file) open(file, file.name);
   };
 
   // The same list while the summary is the same: the grid's rows are drawn again only when it changes.
@@ -74,7 +87,7 @@ export function ImportPage({ kind }: { kind: BatchKind }) {
           onChange={(event) => {
             const file = event.target.files?.[0];
             event.target.value = '';
-            if (file) void session.open(file, file.name);
+            if (file) open(file, file.name);
           }}
         />
         <span className="field__hint">or drop it here</span>
@@ -84,7 +97,7 @@ export function ImportPage({ kind }: { kind: BatchKind }) {
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            if (pasted.trim() !== '') void session.open(pasted, 'Pasted cells');
+            if (pasted.trim() !== '') open(pasted, 'Pasted cells');
           }}
         >
           <label htmlFor={pasteId}>
@@ -105,6 +118,30 @@ export function ImportPage({ kind }: { kind: BatchKind }) {
           </button>
         </form>
       </details>
+
+      <ConfirmDialog
+        open={replacing !== null}
+        title={`Replace ${opened?.fileName ?? 'this import'}?`}
+        confirmLabel={`Open ${replacing?.name ?? 'the other file'}`}
+        cancelLabel={`Keep ${opened?.fileName ?? 'this import'}`}
+        destructive
+        onConfirm={() => {
+          const next = replacing;
+          setReplacing(null);
+          if (next) void session.open(next.input, next.name);
+        }}
+        onCancel={() => setReplacing(null)}
+      >
+        <p>
+          {opened?.fileName} still has {countOf(summary?.rows ?? 0, 'row', 'rows')} not added to the
+          batch
+          {summary && summary.edited > 0
+            ? `, with ${countOf(summary.edited, 'cell', 'cells')} you changed`
+            : ''}
+          . Opening {replacing?.name} replaces {summary && summary.rows === 1 ? 'it' : 'them'}: they
+          are not kept anywhere else.
+        </p>
+      </ConfirmDialog>
 
       <div aria-live="polite" className="import-page__messages">
         {busy ? <p className="notice notice--info">{busy}</p> : null}

@@ -46,6 +46,8 @@ export interface ColumnSummary extends MappedColumn {
 export interface ImportSummary {
   /** Rows still in the import (rows added to the batch leave it). */
   rows: number;
+  /** Cells the user has changed: lost, with the rows, if another file replaces this one. */
+  edited: number;
   withErrors: number;
   valid: number;
   columns: ColumnSummary[];
@@ -319,6 +321,7 @@ export class ImportTable {
     const samples = this.samples(live);
     return {
       rows: live.length,
+      edited: this.edits.size,
       withErrors,
       valid: live.length - withErrors,
       columns: this.columns.map((column, position) => ({
