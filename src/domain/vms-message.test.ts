@@ -58,6 +58,24 @@ describe('withFieldLabels', () => {
     );
   });
 
+  it('labels numbered fields named in a list, as an Incomplete candidate’s message names them', () => {
+    expect(
+      withFieldLabels(
+        'Submitted as Incomplete because these are blank: answer1, skill2response.',
+        candidateCatalog,
+      ),
+    ).toBe(
+      'Submitted as Incomplete because these are blank: Answer to question 1 (answer1), Skill 2 response (skill2response).',
+    );
+    // Labelled once, whichever way the message names it.
+    expect(withFieldLabels('answer2: is blank', candidateCatalog)).toBe(
+      'Answer to question 2 (answer2): is blank',
+    );
+    expect(withFieldLabels('Room 101 and B2B are not fields', candidateCatalog)).toBe(
+      'Room 101 and B2B are not fields',
+    );
+  });
+
   it('leaves text that names no field as it is', () => {
     expect(withFieldLabels('Note: the VMS is busy', requisitionCatalog)).toBe(
       'Note: the VMS is busy',

@@ -32,11 +32,21 @@ export function fieldNamedIn(message: string, catalog: readonly FieldDef[]): str
  */
 export function withFieldLabels(message: string, catalog: readonly FieldDef[]): string {
   const labels = new Map(catalog.map((field) => [field.key, field.label]));
-  return message.replace(
+  const prefixed = message.replace(
     /(^|;\s*)([A-Za-z][A-Za-z0-9_]*):\s*/g,
     (whole, start: string, key: string) => {
       const label = labels.get(key.toLowerCase());
       return label ? `${start}${label} (${key}): ` : whole;
+    },
+  );
+  // A numbered field named anywhere else (`these are blank: answer1, skill2response`) gets its
+  // label too: such a word (letters and a number run together) is no word of a sentence. One
+  // already labelled above is left as it is.
+  return prefixed.replace(
+    /(?<![\p{L}\p{N}_(])([a-z]+\d+[a-z]*)(?![\p{L}\p{N}_)])(?!\)?:)/gu,
+    (whole, key: string) => {
+      const label = labels.get(key);
+      return label ? `${label} (${key})` : whole;
     },
   );
 }
