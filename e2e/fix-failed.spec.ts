@@ -61,6 +61,9 @@ test('Fix all failed puts every failed row in the batch; corrected and sent once
   await expect(items).toHaveCount(2);
   await expect(items.first()).toContainText(`Resends row 2 of batch ${firstBatchId}`);
   await expect(items.first()).toContainText(refusedClass);
+  // As the VMS refused them, they pass the portal's checks but are not ready.
+  await expect(items.getByText('Needs your correction', { exact: true })).toHaveCount(2);
+  await expect(items.getByText('Ready', { exact: true })).toHaveCount(0);
   // A second click adds nothing twice.
   await first.getByRole('button', { name: 'Fix all failed (2)' }).click();
   await expect(first.getByText(/already in the batch/)).toBeVisible();
@@ -76,6 +79,8 @@ test('Fix all failed puts every failed row in the batch; corrected and sent once
     await reqClass.fill('102');
     await page.getByRole('button', { name: `Update item ${index + 1} in the batch` }).click();
   }
+  await expect(items.getByText('Ready', { exact: true })).toHaveCount(2);
+  await expect(items.getByText('Needs your correction', { exact: true })).toHaveCount(0);
 
   const second = await sendBatch(page);
   await expect(second.getByRole('status').first()).toHaveText(
@@ -92,6 +97,10 @@ test('Fix all failed puts every failed row in the batch; corrected and sent once
     .click();
   const older = page.getByRole('article').filter({ hasText: firstBatchId });
   await older.getByRole('button', { name: 'Show results' }).click();
+  // Its failures were all sent again and succeeded: it reads as done, and no filter calls it failed.
+  await expect(
+    older.getByText(`2 rows sent again in batch ${secondBatchId}: every item succeeded.`),
+  ).toBeVisible();
   const rows = older.getByRole('rowgroup').nth(1).getByRole('row');
   for (const n of [2, 3]) {
     await expect(rows.nth(n - 1)).toContainText(`Resent in batch ${secondBatchId}`);
@@ -110,14 +119,17 @@ test('Fix all failed puts every failed row in the batch; corrected and sent once
 
   // By outcome, then exported as CSV.
   await page.getByLabel('Batch ID contains').fill('');
+  // The first batch's failures were all sent again, and succeeded: nothing needs attention.
   await page.getByLabel('Outcome').selectOption({ label: 'With errors or incomplete items' });
-  await expect(page.getByRole('article')).toHaveCount(1);
-  await expect(page.getByRole('article')).toContainText(firstBatchId);
+  await expect(page.getByRole('article')).toHaveCount(0);
+  await page.getByLabel('Outcome').selectOption({ label: 'Every item succeeded' });
+  await expect(page.getByRole('article')).toHaveCount(2);
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export these as CSV' }).click();
   const file = await (await download).path();
   const lines = (await readFile(file, 'utf8')).trim().split(/\r?\n/);
   expect(lines[0]).toBe('Batch ID,Kind,Client org,Sent at,Items,Results,Success,Error');
-  expect(lines).toHaveLength(2);
-  expect(lines[1]).toMatch(new RegExp(`^${firstBatchId},requisition,1001,[^,]+,3,final,1,2$`));
+  expect(lines).toHaveLength(3);
+  expect(lines[1]).toMatch(new RegExp(`^${secondBatchId},requisition,1001,[^,]+,2,final,2,0$`));
+  expect(lines[2]).toMatch(new RegExp(`^${firstBatchId},requisition,1001,[^,]+,3,final,1,2$`));
 });

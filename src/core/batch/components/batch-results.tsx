@@ -16,6 +16,8 @@ import type { Submission } from '../model/submissions-state';
 import { countStatuses, resentRows } from '../model/submissions-state';
 import type { ResultsSummary } from '../model/results-summary';
 import { summarizeResults } from '../model/results-summary';
+import type { Outcome } from '../model/submissions-view';
+import { resendsOf } from '../model/submissions-view';
 
 export interface BatchResultsProps {
   kind: BatchKind;
@@ -98,6 +100,13 @@ function ResultsTabs({
   );
 }
 
+/** How the batch that sent rows again went, in a sentence's words. */
+const resendOutcomeWords: Record<Outcome, string> = {
+  succeeded: 'every item succeeded',
+  attention: 'some items need attention',
+  pending: 'results still coming',
+};
+
 export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResultsProps) {
   const { query, rows, raw, settled, summary } = useBatchResults(kind, submission);
   const [view, setView] = useState<'rows' | 'raw'>('rows');
@@ -107,6 +116,10 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
   const resent = useMemo(
     () => resentRows(submissions, submission.batchId),
     [submissions, submission.batchId],
+  );
+  const resends = useMemo(
+    () => resendsOf(submissions, submission.batchId, new Map([[kind.id as string, kind]])),
+    [submissions, submission.batchId, kind],
   );
   // Failed rows that can be sent again: their items are kept and no later batch resent them.
   const fixable = (rows ?? []).filter(
@@ -135,6 +148,15 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
         ) : summary ? (
           <ResultsSummaryLine summary={summary} settled={settled} kind={kind} />
         ) : null}
+        {resends.map((resend) => (
+          <p key={resend.batchId} className="results__resent">
+            {countOf(resend.rows, 'row', 'rows')} sent again in batch{' '}
+            <Link to={`/submissions?batch=${encodeURIComponent(resend.batchId)}`}>
+              {resend.batchId}
+            </Link>
+            : {resendOutcomeWords[resend.outcome]}.
+          </p>
+        ))}
       </div>
       {settled && fixable.length > 0 ? (
         <FixAllFailed kind={kind} submission={submission} rows={fixable} />

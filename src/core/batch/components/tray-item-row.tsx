@@ -116,6 +116,14 @@ export const TrayItemRow = memo(function TrayItemRow({
           <StatusBadge tone="error">Changed in the VMS</StatusBadge>
         ) : problems === null ? (
           <StatusBadge tone="pending">Checking</StatusBadge>
+        ) : problems.length === 0 && item.asRefused ? (
+          <>
+            <StatusBadge tone="warning">Needs your correction</StatusBadge>
+            <span className="tray-item__problem user-text">
+              {' '}
+              It is as the VMS refused it: edit what its message names before sending it again.
+            </span>
+          </>
         ) : problems.length === 0 ? (
           <StatusBadge tone="success">Ready</StatusBadge>
         ) : (

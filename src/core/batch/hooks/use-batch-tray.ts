@@ -113,7 +113,7 @@ export function useBatchTray(
         const now = new Date().toISOString();
         const { state: next, added } = addResends(
           store.get(),
-          resends.map((resend) => ({ id: newId(), addedAt: now, ...resend })),
+          resends.map((resend) => ({ id: newId(), addedAt: now, ...resend, asRefused: true })),
         );
         if (added > 0) store.set(next);
         return added;

@@ -6,6 +6,7 @@ import {
   filterSubmissions,
   outcomeOf,
   readSubmissionsView,
+  resendsOf,
   submissionsCsv,
 } from './submissions-view';
 
@@ -59,6 +60,32 @@ describe('the Submissions view', () => {
       'attention',
       'pending',
     ]);
+  });
+
+  it('counts a batch whose failed rows were all sent again as done, and says how the resend went', () => {
+    const first = sent('rb_EEE', 'requisition', { Success: 2, Error: 2 });
+    const resend = {
+      ...sent('rb_FFF', 'requisition', { Success: 2 }),
+      resendOf: [
+        { batchId: 'rb_EEE', row: 2, message: 'bad class' },
+        { batchId: 'rb_EEE', row: 4, message: 'bad class' },
+      ],
+    };
+    const partly = { ...resend, resendOf: [resend.resendOf[0] ?? null, null] };
+    const withAll = [resend, first];
+    const filter = (all: Submission[], outcome: string) =>
+      filterSubmissions(
+        all,
+        kinds,
+        readSubmissionsView(new URLSearchParams(`outcome=${outcome}`)),
+      ).map((submission) => submission.batchId);
+    expect(filter(withAll, 'attention')).toEqual([]);
+    expect(filter(withAll, 'succeeded')).toEqual(['rb_FFF', 'rb_EEE']);
+    expect(resendsOf(withAll, 'rb_EEE', kinds)).toEqual([
+      { batchId: 'rb_FFF', rows: 2, outcome: 'succeeded' },
+    ]);
+    // One of the two resent: the other still needs attention.
+    expect(filter([partly, first], 'attention')).toEqual(['rb_EEE']);
   });
 
   it('filters by kind, outcome and a part of the batch id, any case, from the address', () => {

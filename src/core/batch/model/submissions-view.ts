@@ -1,6 +1,7 @@
 import Papa from 'papaparse';
 import type { BatchKind } from './batch-kind';
 import type { Submission } from './submissions-state';
+import { resentRows } from './submissions-state';
 
 /**
  * What the Submissions page shows: batches of one kind or all, by outcome, and those whose batch
@@ -24,14 +25,37 @@ export function readSubmissionsView(params: URLSearchParams): SubmissionsView {
   return { kind: params.get('kind'), outcome, batch: params.get('batch') ?? '' };
 }
 
-/** A batch's outcome, by the tones of its final statuses (its kind knows them). */
-export function outcomeOf(submission: Submission, kind: BatchKind): Outcome {
+/**
+ * A batch's outcome, by the tones of its final statuses (its kind knows them). Rows that needed
+ * attention and were sent again (`resent`) are settled here: what became of them is the outcome
+ * of the batch that resent them.
+ */
+export function outcomeOf(submission: Submission, kind: BatchKind, resent = 0): Outcome {
   if (!submission.finalCounts) return 'pending';
-  const attention = Object.entries(submission.finalCounts).some(([status, count]) => {
+  let attention = 0;
+  for (const [status, count] of Object.entries(submission.finalCounts)) {
     const tone = kind.toneOf(status);
-    return count > 0 && (tone === 'error' || tone === 'warning');
+    if (tone === 'error' || tone === 'warning') attention += count;
+  }
+  return attention > resent ? 'attention' : 'succeeded';
+}
+
+/** The batches that sent rows of `batchId` again: each with how many, and how it went. */
+export function resendsOf(
+  list: readonly Submission[],
+  batchId: string,
+  kinds: ReadonlyMap<string, BatchKind>,
+): Array<{ batchId: string; rows: number; outcome: Outcome }> {
+  const byBatch = new Map<string, number>();
+  for (const resender of resentRows(list, batchId).values())
+    byBatch.set(resender, (byBatch.get(resender) ?? 0) + 1);
+  return [...byBatch].map(([resender, rows]) => {
+    const submission = list.find((entry) => entry.batchId === resender);
+    const kind = submission ? kinds.get(submission.kind) : undefined;
+    const outcome =
+      submission && kind ? outcomeOf(submission, kind, resentRows(list, resender).size) : 'pending';
+    return { batchId: resender, rows, outcome };
   });
-  return attention ? 'attention' : 'succeeded';
 }
 
 export function filterSubmissions(
@@ -44,7 +68,11 @@ export function filterSubmissions(
     const kind = kinds.get(submission.kind);
     if (!kind) return false;
     if (view.kind !== null && submission.kind !== view.kind) return false;
-    if (view.outcome !== null && outcomeOf(submission, kind) !== view.outcome) return false;
+    if (
+      view.outcome !== null &&
+      outcomeOf(submission, kind, resentRows(list, submission.batchId).size) !== view.outcome
+    )
+      return false;
     return needle === '' || submission.batchId.toLowerCase().includes(needle);
   });
 }

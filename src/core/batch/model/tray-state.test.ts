@@ -183,6 +183,24 @@ describe('resends (Fix all failed)', () => {
   });
 });
 
+describe('an item put back as the VMS refused it', () => {
+  const refused: TrayItem = {
+    ...item('r1', 'Refused'),
+    resendOf: { batchId: 'B1', row: 2, message: 'reqclassid: 999 is not a req class' },
+    asRefused: true,
+  };
+
+  it('stays so when saved unchanged, and is no longer so once edited', () => {
+    const before = addItem(emptyTray, refused);
+    const same = replaceItem(before, 'r1', { ...refused.wire }, 'now');
+    expect(same.items[0]?.asRefused).toBe(true);
+    const edited = replaceItem(before, 'r1', { ...refused.wire, titlerole: 'Fixed' }, 'now');
+    expect(edited.items[0]?.asRefused).toBeUndefined();
+    expect(edited.items[0]?.resendOf).toEqual(refused.resendOf);
+    expect(trayStateSchema.parse(JSON.parse(JSON.stringify(same)))).toEqual(same);
+  });
+});
+
 describe('the JSON edited by hand (issue 14)', () => {
   const counter = () => {
     let n = 0;

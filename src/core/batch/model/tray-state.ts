@@ -22,6 +22,11 @@ export interface TrayItem {
   /** A failed row of a sent batch, sent again (Fix, Fix all failed), with what the VMS said. */
   resendOf?: ResendOf | undefined;
   /**
+   * Put back by Fix all failed exactly as the VMS refused it, and not edited since: it passes the
+   * portal's checks but not the VMS's, so it needs the user's correction before it is ready.
+   */
+  asRefused?: true | undefined;
+  /**
    * Sent exactly as this JSON value instead of `wire` (which then only describes it): an item
    * edited as raw JSON into something that is not an object of text values (issue 14). The
    * portal's checks cannot pass it; it goes only in a send without local checks.
@@ -87,6 +92,7 @@ export const trayStateSchema: z.ZodType<TrayState> = z.object({
         .object({ current: loadedRecordSchema, conflicts: z.array(conflictSchema) })
         .optional(),
       resendOf: resendOfSchema.optional(),
+      asRefused: z.literal(true).optional(),
       raw: z.unknown().optional(),
     }),
   ),
@@ -144,6 +150,11 @@ export function addResends(
   return { state: changed(state, [...state.items, ...fresh]), added: fresh.length };
 }
 
+function sameWire(a: WireItem, b: WireItem): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}
+
 /** Replaces an item's payload in place (Edit); an item no longer in the tray is appended. */
 export function replaceItem(
   state: TrayState,
@@ -158,7 +169,17 @@ export function replaceItem(
   return changed(
     state,
     state.items.map((item) =>
-      item.id === id ? { id, wire, addedAt: item.addedAt, loaded, resendOf: item.resendOf } : item,
+      item.id === id
+        ? {
+            id,
+            wire,
+            addedAt: item.addedAt,
+            loaded,
+            resendOf: item.resendOf,
+            // Saved again unchanged, it is still what the VMS refused.
+            ...(item.asRefused && sameWire(item.wire, wire) ? { asRefused: true as const } : {}),
+          }
+        : item,
     ),
   );
 }
