@@ -41,6 +41,16 @@ test('Fix shows what the VMS said and flags the field it named until the field i
   await reqClass.fill('101');
   await expect(reqClass).not.toHaveAttribute('aria-invalid');
   await expect(summary).toHaveCount(0);
+
+  // Fixed stays fixed: the draft comes back after a reload with the flag gone for good.
+  await page.reload();
+  await expect(page.getByLabel(/^Req class ID/)).toHaveValue('101');
+  await expect(page.getByLabel(/^Req class ID/)).not.toHaveAttribute('aria-invalid');
+  await expect(page.getByLabel(/^Req class ID/)).not.toHaveAccessibleDescription(/The VMS said/);
+  await expect(summary).toHaveCount(0);
+  // Typed back to what the VMS refused, it is flagged again.
+  await page.getByLabel(/^Req class ID/).fill('999');
+  await expect(page.getByLabel(/^Req class ID/)).toHaveAttribute('aria-invalid', 'true');
 });
 
 test('Fix all failed puts every failed row in the batch; corrected and sent once, each is a Success and its row says where it went', async ({

@@ -4,6 +4,7 @@ import type { FieldDef } from '../../../domain';
 import { fieldNamedIn } from '../../../domain';
 import type { FormProblem } from '../../../shared/form/field-ids';
 import type { DraftOrigin } from '../model/drafts';
+import type { Submission } from '../model/submissions-state';
 import type { TrayItem } from '../model/tray-state';
 
 /**
@@ -26,41 +27,67 @@ export const vmsMessageFor = (origin: DraftOrigin, trayItems: readonly TrayItem[
 
 /**
  * When the VMS's message names a field (by wire name or label), that field carries the message
- * inline, and the returned problem goes in the error summary, until the user changes the field.
- * `toPath` places a wire key on the form (`skilldescription3` → `skills.2.description`).
+ * inline, and the returned problem goes in the error summary, for as long as it still holds what
+ * the VMS refused. `refused` is the item as it was sent (null when the batch's items were not
+ * kept: the field's value when the form started stands for it); `toWire` turns the form's values
+ * into what would be sent, so the comparison holds over a reload of the draft, whose values are
+ * already the corrected ones. `toPath` places a wire key on the form (`skilldescription3` →
+ * `skills.2.description`).
  */
 export function useVmsFlag<V extends FieldValues>(
   form: UseFormReturn<V>,
   message: string | undefined,
   catalog: readonly FieldDef[],
   toPath: (key: string) => string,
+  refused: Readonly<Record<string, string>> | null = null,
+  toWire: ((values: V) => Readonly<Record<string, string>>) | null = null,
 ): FormProblem | null {
   const flagged = useMemo(() => {
     if (!message) return null;
     const key = fieldNamedIn(message, catalog);
-    return key ? { name: toPath(key), message: `The VMS said: ${message}` } : null;
+    return key ? { key, name: toPath(key), message: `The VMS said: ${message}` } : null;
     // toPath depends on the values the form started with, which `message` comes with.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [message, catalog]);
-  const [changed, setChanged] = useState<string | null>(null);
+  const [fixed, setFixed] = useState<string | null>(null);
 
   useEffect(() => {
     if (!flagged) return;
     const name = flagged.name as FieldPath<V>;
     const original = JSON.stringify(form.getValues(name));
-    form.setError(name, { type: 'vms', message: flagged.message });
-    const unsubscribe = form.subscribe({
-      name,
-      formState: { values: true },
-      callback: () => {
-        if (JSON.stringify(form.getValues(name)) === original) return;
-        form.clearErrors(name);
-        setChanged(flagged.name);
-        unsubscribe();
-      },
-    });
-    return unsubscribe;
+    const refusedValue = refused?.[flagged.key];
+    // Still what the VMS refused: compared in what is sent when the refused item is known.
+    const stillRefused = () =>
+      refusedValue !== undefined && toWire
+        ? (toWire(form.getValues())[flagged.key] ?? '') === refusedValue
+        : JSON.stringify(form.getValues(name)) === original;
+    const show = () => {
+      if (stillRefused()) {
+        form.setError(name, { type: 'vms', message: flagged.message });
+        setFixed(null);
+      } else {
+        if (form.getFieldState(name).error?.type === 'vms') form.clearErrors(name);
+        setFixed(flagged.name);
+      }
+    };
+    show();
+    return form.subscribe({ name, formState: { values: true }, callback: show });
+    // `refused` and `toWire` are read when the flag is set up; they do not change while fixing.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [form, flagged]);
 
-  return flagged && changed !== flagged.name ? flagged : null;
+  return flagged && fixed !== flagged.name
+    ? { name: flagged.name, message: flagged.message }
+    : null;
+}
+
+/** The item as the VMS refused it, when the batch that sent it is kept with its items. */
+export function refusedItem(
+  origin: DraftOrigin,
+  trayItems: readonly TrayItem[],
+  submissions: readonly Submission[],
+): Readonly<Record<string, string>> | null {
+  const row = rowBeingFixed(origin, trayItems);
+  if (!row) return null;
+  return submissions.find((entry) => entry.batchId === row.batchId)?.items[row.row - 1] ?? null;
 }

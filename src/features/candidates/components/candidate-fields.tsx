@@ -58,12 +58,7 @@ function sectionFields(section: string): Array<FieldDef<CandidateWireKey>> {
 
 function CandidateField({ field }: { field: FieldDef<CandidateWireKey> }) {
   if (field.key === 'billrate') return <BillRateField field={field} />;
-  return (
-    <CatalogField
-      def={field}
-      required={field.requirement === 'required'}
-    />
-  );
+  return <CatalogField def={field} required={field.requirement === 'required'} />;
 }
 
 /** The explanation is asked for, and required, only when the citizenship status is Other. */

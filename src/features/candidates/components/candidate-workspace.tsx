@@ -20,7 +20,12 @@ import {
 } from '../../../core/batch/components/workspace-frame';
 import { useSubmissions } from '../../../core/batch/hooks/use-submissions';
 import { useTrayTarget } from '../../../core/batch/hooks/use-tray-target';
-import { rowBeingFixed, useVmsFlag, vmsMessageFor } from '../../../core/batch/hooks/use-vms-flag';
+import {
+  refusedItem,
+  rowBeingFixed,
+  useVmsFlag,
+  vmsMessageFor,
+} from '../../../core/batch/hooks/use-vms-flag';
 import type {
   WorkspaceSession,
   WorkspaceSessionOptions,
@@ -124,6 +129,8 @@ function CandidateEditor({
     vmsMessageFor(start.origin, trayItems),
     candidateCatalog,
     candidateFormPath,
+    refusedItem(start.origin, trayItems, submissions),
+    candidateFormToWire,
   );
 
   const { preview, actions } = useFormEditorParts<CandidateForm>({

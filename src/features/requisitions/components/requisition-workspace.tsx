@@ -20,7 +20,8 @@ import { EditorNotices } from '../../../core/batch/components/editor-notices';
 import { useFormEditorParts } from '../../../core/batch/components/form-editor-parts';
 import { AddedNote, WorkspaceFrame } from '../../../core/batch/components/workspace-frame';
 import { useTrayTarget } from '../../../core/batch/hooks/use-tray-target';
-import { useVmsFlag, vmsMessageFor } from '../../../core/batch/hooks/use-vms-flag';
+import { refusedItem, useVmsFlag, vmsMessageFor } from '../../../core/batch/hooks/use-vms-flag';
+import { useSubmissions } from '../../../core/batch/hooks/use-submissions';
 import type { WorkspaceSession } from '../../../core/batch/hooks/use-workspace-session';
 import {
   useDraftAutosave,
@@ -86,11 +87,14 @@ function RequisitionEditor({
   };
 
   // Fixing a failed row: the field the VMS named is flagged with its message.
+  const submissions = useSubmissions();
   const flagged = useVmsFlag(
     form,
     vmsMessageFor(start.origin, target.tray.state.items),
     requisitionCatalog,
     (key) => requisitionFormPath(key, start.values),
+    refusedItem(start.origin, target.tray.state.items, submissions),
+    (values) => requisitionFormToWire(values, dateFormat),
   );
 
   const { preview, actions } = useFormEditorParts<RequisitionForm>({
