@@ -1,3 +1,4 @@
+import Papa from 'papaparse';
 import type { Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import { expect, test } from './support/fixtures';
@@ -137,9 +138,38 @@ test('Fix all failed puts every failed row in the batch; corrected and sent once
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export these as CSV' }).click();
   const file = await (await download).path();
-  const lines = (await readFile(file, 'utf8')).trim().split(/\r?\n/);
-  expect(lines[0]).toBe('Batch ID,Kind,Client org,Sent at,Items,Results,Success,Error');
-  expect(lines).toHaveLength(3);
-  expect(lines[1]).toMatch(new RegExp(`^${secondBatchId},requisition,1001,[^,]+,2,final,2,0$`));
-  expect(lines[2]).toMatch(new RegExp(`^${firstBatchId},requisition,1001,[^,]+,3,final,1,2$`));
+  // One line per item: its batch and row, what it is, and how the VMS answered it.
+  const lines = Papa.parse<string[]>((await readFile(file, 'utf8')).trim()).data;
+  expect(lines[0]).toEqual([
+    'Batch ID',
+    'Row',
+    'Kind',
+    'Reference',
+    'Title',
+    'Client org',
+    'Sent at',
+    'Status',
+    'Message',
+    'Created ID',
+  ]);
+  const exported = lines
+    .slice(1)
+    .map(([batch, row, , reference, , , , status, message, created]) => ({
+      batch,
+      row,
+      reference,
+      status,
+      message,
+      created,
+    }));
+  expect(exported.map(({ batch, row, status }) => [batch, row, status])).toEqual([
+    [secondBatchId, '1', 'Success'],
+    [secondBatchId, '2', 'Success'],
+    [firstBatchId, '1', 'Success'],
+    [firstBatchId, '2', 'Error'],
+    [firstBatchId, '3', 'Error'],
+  ]);
+  expect(exported[1]?.reference).toBe(refused[1]?.reference);
+  expect(exported[0]?.created).toMatch(/^\d+$/);
+  expect(exported[3]?.message).toMatch(/^Req class ID \(reqclassid\): 999 is not/);
 });

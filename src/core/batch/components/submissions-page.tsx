@@ -1,5 +1,6 @@
+import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useAddressParams } from '../../../shared/ui/use-address-params';
 import { countOf, formatDateTime } from '../../../shared/lib/format';
 import { Disclosure } from '../../../shared/ui/disclosure';
@@ -17,6 +18,8 @@ import {
   submissionsCsv,
 } from '../model/submissions-view';
 import { BatchResults } from './batch-results';
+import { batchResultsQueryOptions } from '../api/batch-results';
+import type { ResultRow } from '../model/batch-kind';
 
 export interface SubmissionsPageProps {
   /** The payload kinds whose batches are listed. */
@@ -91,6 +94,30 @@ export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
   const shown = filterSubmissions(all, byId, view);
   const filtered = view.kind !== null || view.outcome !== null || view.batch.trim() !== '';
   const ids = { kind: useId(), outcome: useId(), batch: useId() };
+  const queryClient = useQueryClient();
+  const [exporting, setExporting] = useState<string | null>(null);
+
+  // One line per item, with its result: each batch's results are read (final ones from what the
+  // page already holds), one batch at a time so a long history does not flood the VMS.
+  const exportCsv = async (list: readonly Submission[]) => {
+    const results = new Map<string, readonly ResultRow[] | null>();
+    for (const [index, submission] of list.entries()) {
+      const kind = byId.get(submission.kind);
+      if (!kind) continue;
+      setExporting(`Reading the results of batch ${index + 1} of ${list.length}…`);
+      const orgs = { clientOrgId: submission.clientOrgId, vendorOrgId: submission.vendorOrgId };
+      const answer = await queryClient
+        .fetchQuery(batchResultsQueryOptions(kind, orgs, submission.batchId))
+        .catch(() => null);
+      results.set(submission.batchId, answer?.rows ?? null);
+    }
+    setExporting(null);
+    downloadText(
+      submissionsCsv(list, byId, results),
+      `submissions-${new Date().toISOString().slice(0, 10)}.csv`,
+      'text/csv',
+    );
+  };
 
   return (
     <div className="page">
@@ -163,17 +190,16 @@ export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
             <button
               type="button"
               className="button button--secondary button--small"
-              disabled={shown.length === 0}
-              onClick={() =>
-                downloadText(
-                  submissionsCsv(shown),
-                  `submissions-${new Date().toISOString().slice(0, 10)}.csv`,
-                  'text/csv',
-                )
-              }
+              disabled={shown.length === 0 || exporting !== null}
+              onClick={() => void exportCsv(shown)}
             >
               Export {filtered ? 'these' : 'all'} as CSV
             </button>
+            {exporting ? (
+              <span role="status" className="list-status">
+                {exporting}
+              </span>
+            ) : null}
           </div>
           {shown.length === 0 ? (
             <div className="empty-state">

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import type { BatchKind } from './batch-kind';
+import type { BatchKind, ResultRow } from './batch-kind';
 import type { Submission } from './submissions-state';
 import {
   filterSubmissions,
@@ -96,41 +96,101 @@ describe('the Submissions view', () => {
     expect(shown('outcome=nonsense')).toHaveLength(4);
   });
 
-  it('exports one CSV line per batch with a column per status, quoting as CSV needs', () => {
-    const csv = submissionsCsv([...list, sent('rb_"quoted",x', 'requisition', { Success: 1 })]);
+  it('exports one CSV line per item, with what identifies it and its result, quoting as CSV needs', () => {
+    const summarizing = (id: string) =>
+      ({
+        ...kind(id),
+        summarize: (item: Record<string, string>) => ({
+          badge: 'I',
+          badgeLabel: 'Insert',
+          reference: item.clientinternalreq ?? '',
+          title: item.titlerole ?? '',
+        }),
+        describeMessage: (message: string) => message.replace('reqclassid', 'Req class ID'),
+      }) as unknown as BatchKind;
+    const exportKinds = new Map([['requisition', summarizing('requisition')]]);
+    const batch: Submission = {
+      ...sent('rb_"quoted",x', 'requisition', { Success: 1, Error: 1 }),
+      items: [
+        { clientinternalreq: 'REQ-1', titlerole: 'Nurse, nights' },
+        { clientinternalreq: 'REQ-2', titlerole: 'Welder' },
+      ],
+    };
+    const row = (n: number, status: string, message: string, createdId: string): ResultRow => ({
+      row: n,
+      status,
+      tone: status === 'Error' ? 'error' : 'success',
+      pending: false,
+      failed: status === 'Error',
+      message,
+      createdId,
+      reference: '',
+    });
+    const unread: Submission = {
+      ...sent('rb_UNREAD', 'requisition', null),
+      items: [{ clientinternalreq: 'REQ-9' }],
+    };
+    const csv = submissionsCsv(
+      [batch, { ...unread, itemCount: 1 }],
+      exportKinds,
+      new Map([
+        [
+          'rb_"quoted",x',
+          [row(2, 'Error', 'reqclassid: 999 is not a class', ''), row(1, 'Success', '', '40077')],
+        ],
+        ['rb_UNREAD', null],
+      ]),
+    );
     const parsed = Papa.parse<string[]>(csv.trim()).data;
-    expect(parsed[0]).toEqual([
-      'Batch ID',
-      'Kind',
-      'Client org',
-      'Sent at',
-      'Items',
-      'Results',
-      'Success',
-      'Error',
-      'New',
-      'Incomplete',
+    expect(parsed).toEqual([
+      [
+        'Batch ID',
+        'Row',
+        'Kind',
+        'Reference',
+        'Title',
+        'Client org',
+        'Sent at',
+        'Status',
+        'Message',
+        'Created ID',
+      ],
+      [
+        'rb_"quoted",x',
+        '1',
+        'requisition',
+        'REQ-1',
+        'Nurse, nights',
+        '1001',
+        '2026-11-23T10:00:00.000Z',
+        'Success',
+        '',
+        '40077',
+      ],
+      [
+        'rb_"quoted",x',
+        '2',
+        'requisition',
+        'REQ-2',
+        'Welder',
+        '1001',
+        '2026-11-23T10:00:00.000Z',
+        'Error',
+        'Req class ID: 999 is not a class',
+        '',
+      ],
+      [
+        'rb_UNREAD',
+        '1',
+        'requisition',
+        'REQ-9',
+        '',
+        '1001',
+        '2026-11-23T10:00:00.000Z',
+        'results not read',
+        '',
+        '',
+      ],
     ]);
-    expect(parsed[1]).toEqual([
-      'rb_AAA',
-      'requisition',
-      '1001',
-      '2026-11-23T10:00:00.000Z',
-      '3',
-      'final',
-      '2',
-      '1',
-      '0',
-      '0',
-    ]);
-    expect(parsed[4]?.slice(0, 6)).toEqual([
-      'cb_DDD',
-      'candidate',
-      '1001',
-      '2026-11-23T10:00:00.000Z',
-      '2',
-      'pending',
-    ]);
-    expect(parsed[5]?.[0]).toBe('rb_"quoted",x');
   });
 });

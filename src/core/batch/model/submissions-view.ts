@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import type { BatchKind } from './batch-kind';
+import type { BatchKind, ResultRow } from './batch-kind';
 import type { Submission } from './submissions-state';
 import { resentRows } from './submissions-state';
 
@@ -78,23 +78,50 @@ export function filterSubmissions(
 }
 
 /**
- * The batches as CSV (RFC 4180, via Papa Parse): one line per batch, with a column per result
- * status seen in any of them, so a spreadsheet can sum them.
+ * The items of the batches as CSV (RFC 4180, via Papa Parse): one line per item sent, with its
+ * batch, row, kind, what identifies it, and its result (status, the VMS's message, the id it
+ * made), so a spreadsheet can sort, filter and count them. `results` holds each batch's rows as
+ * read; a batch whose results could not be read says so on its items.
  */
-export function submissionsCsv(list: readonly Submission[]): string {
-  const statuses = [
-    ...new Set(list.flatMap((submission) => Object.keys(submission.finalCounts ?? {}))),
-  ];
+export function submissionsCsv(
+  list: readonly Submission[],
+  kinds: ReadonlyMap<string, BatchKind>,
+  results: ReadonlyMap<string, readonly ResultRow[] | null>,
+): string {
+  const data = list.flatMap((submission) => {
+    const kind = kinds.get(submission.kind);
+    const rows = results.get(submission.batchId) ?? null;
+    return Array.from({ length: submission.itemCount }, (_, index) => {
+      const item = submission.items[index];
+      const summary = item && kind ? kind.summarize(item) : null;
+      const result = rows?.find((row) => row.row === index + 1);
+      return [
+        submission.batchId,
+        String(index + 1),
+        submission.kind,
+        summary?.reference || result?.reference || '',
+        summary?.title ?? '',
+        String(submission.clientOrgId),
+        submission.sentAt,
+        result?.status ?? (rows === null ? 'results not read' : 'not in the results'),
+        result && kind ? kind.describeMessage(result.message) : '',
+        result?.createdId ?? '',
+      ];
+    });
+  });
   return Papa.unparse({
-    fields: ['Batch ID', 'Kind', 'Client org', 'Sent at', 'Items', 'Results', ...statuses],
-    data: list.map((submission) => [
-      submission.batchId,
-      submission.kind,
-      String(submission.clientOrgId),
-      submission.sentAt,
-      String(submission.itemCount),
-      submission.finalCounts ? 'final' : 'pending',
-      ...statuses.map((status) => String(submission.finalCounts?.[status] ?? 0)),
-    ]),
+    fields: [
+      'Batch ID',
+      'Row',
+      'Kind',
+      'Reference',
+      'Title',
+      'Client org',
+      'Sent at',
+      'Status',
+      'Message',
+      'Created ID',
+    ],
+    data,
   });
 }
