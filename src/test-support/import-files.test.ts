@@ -148,7 +148,7 @@ describe('the CSV of 50 requisitions', () => {
         24,
         'Start date',
         'startdate',
-        '“31/03/2027” reads as day first, which this import does not guess; write it as YYYY-MM-DD or MM/DD/YYYY',
+        '“31/03/27” has a two-digit year; write the date as YYYY-MM-DD, e.g. 2026-03-31',
       ],
       [
         33,
