@@ -86,6 +86,10 @@ test('a CSV of 50 requisitions in Windows-1252 imports, is fixed in the grid, is
     ).toContainText('1 error');
   }
   await expectNoAxeViolations(page);
+  // A row's problem count takes focus, and the view, to its first cell in error.
+  await page.getByRole('button', { name: 'Row 33: 2 problems; go to the first' }).click();
+  await expect(cell(page, 'Engagement type', 33)).toBeFocused();
+  await expect(cell(page, 'Engagement type', 33)).toBeInViewport();
 
   // Two fixed in place; each row is checked again, and the fixes survive a reload.
   await editCell(page, 'Number of openings', 7, '2');

@@ -395,6 +395,31 @@ const RowCells = memo(function RowCells({
           />{' '}
           {row.rowNumber}
         </label>
+        {row.errors.length > 0 ? (
+          <button
+            type="button"
+            className="link-button import-grid__problems"
+            aria-label={`Row ${row.rowNumber}: ${row.errors.length === 1 ? '1 problem' : `${row.errors.length} problems`}; go to the first`}
+            onClick={(event) => {
+              // The first cell in error may be far to the side: brought into view and focused.
+              // A problem no column shows is in the row's last cell.
+              const at = columns.findIndex(
+                (column) => column.key !== null && byField.has(column.key),
+              );
+              const cell = event.currentTarget
+                .closest('tr')
+                ?.querySelector(
+                  at < 0 ? 'td:last-of-type' : `td:nth-of-type(${at + 1}) .import-cell__value`,
+                );
+              if (cell instanceof HTMLElement) {
+                cell.scrollIntoView({ block: 'nearest', inline: 'center' });
+                cell.focus({ preventScroll: true });
+              }
+            }}
+          >
+            {row.errors.length}
+          </button>
+        ) : null}
       </th>
       {columns.map((column) => {
         const value = row.cells[column.column] ?? '';
