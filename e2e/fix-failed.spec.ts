@@ -27,6 +27,9 @@ test('Fix shows what the VMS said and flags the field it named until the field i
   const notice = page.getByText(/^Fixing row 1 of batch/).locator('..');
   await expect(notice).toContainText(refusedClass);
   const reqClass = page.getByLabel(/^Req class ID/);
+  // Fix takes the user to what needs fixing: the named field, in view, with the VMS's words.
+  await expect(reqClass).toBeFocused();
+  await expect(reqClass).toBeInViewport();
   await expect(reqClass).toHaveAttribute('aria-invalid', 'true');
   await expect(reqClass).toHaveAccessibleDescription(
     /The VMS said: Req class ID \(reqclassid\): 999 is not/,

@@ -2,6 +2,7 @@ import { useDraft } from '../hooks/use-workspace-session';
 import type { WorkspaceSession } from '../hooks/use-workspace-session';
 import type { Start } from '../model/drafts';
 import { DraftNotice } from './draft-notice';
+import { fixNoticeId } from '../hooks/use-vms-flag';
 
 /** Above a workspace form: "Draft restored" (with Discard), or which result row is being fixed. */
 export function EditorNotices<V>({
@@ -21,7 +22,7 @@ export function EditorNotices<V>({
         <DraftNotice savedAt={draft?.savedAt ?? null} onDiscard={onDiscard} />
       ) : null}
       {origin.type === 'result' ? (
-        <div className="notice notice--info">
+        <div className="notice notice--info" id={fixNoticeId}>
           <p>
             Fixing row {origin.row} of batch <code>{origin.batchId}</code>: correct it, then add it
             to a new batch.

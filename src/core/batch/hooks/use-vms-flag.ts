@@ -91,3 +91,48 @@ export function refusedItem(
   if (!row) return null;
   return submissions.find((entry) => entry.batchId === row.batchId)?.items[row.row - 1] ?? null;
 }
+
+/** Where the "Fixing row n" notice is: EditorNotices gives it this id. */
+export const fixNoticeId = 'fixing-row-notice';
+
+/**
+ * Fix moves the user to what needs fixing: once, when a refused item is loaded (not when its
+ * draft is restored), focus goes to the field the VMS named, which carries the VMS's words; the
+ * "Fixing row n" notice stays in view above it when both fit on the screen.
+ */
+export function useRevealFix(fixing: boolean, flagged: FormProblem | null): void {
+  const name = flagged?.name ?? null;
+  useEffect(() => {
+    if (!fixing || name === null) return;
+    let cancelled = false;
+    // The long form draws its lower sections just after its first paint: the field may come a
+    // few frames later (about two seconds at most).
+    void (async () => {
+      for (let frame = 0; frame < 120 && !cancelled; frame += 1) {
+        const field = document.getElementsByName(name)[0];
+        if (field instanceof HTMLElement) {
+          reveal(field, document.getElementById(fixNoticeId));
+          return;
+        }
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+    // Once per loaded item: the editor is mounted afresh for each.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+}
+
+/** Focuses `field`: with the notice above it when both fit on the screen, else in the middle. */
+function reveal(field: HTMLElement, notice: HTMLElement | null): void {
+  field.focus({ preventScroll: true });
+  const top = notice ? notice.getBoundingClientRect().top + window.scrollY : null;
+  const bottom = field.getBoundingClientRect().bottom + window.scrollY;
+  if (top !== null && bottom - top <= window.innerHeight - 24) {
+    window.scrollTo({ top: Math.max(0, top - 12) });
+  } else {
+    field.scrollIntoView({ block: 'center' });
+  }
+}

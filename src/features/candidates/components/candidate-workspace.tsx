@@ -22,6 +22,7 @@ import { useSubmissions } from '../../../core/batch/hooks/use-submissions';
 import { useTrayTarget } from '../../../core/batch/hooks/use-tray-target';
 import {
   refusedItem,
+  useRevealFix,
   rowBeingFixed,
   useVmsFlag,
   vmsMessageFor,
@@ -132,6 +133,7 @@ function CandidateEditor({
     refusedItem(start.origin, trayItems, submissions),
     candidateFormToWire,
   );
+  useRevealFix(start.origin.type === 'result' && !start.restored, flagged);
 
   const { preview, actions } = useFormEditorParts<CandidateForm>({
     fileName: 'candidate.json',

@@ -20,7 +20,12 @@ import { EditorNotices } from '../../../core/batch/components/editor-notices';
 import { useFormEditorParts } from '../../../core/batch/components/form-editor-parts';
 import { AddedNote, WorkspaceFrame } from '../../../core/batch/components/workspace-frame';
 import { useTrayTarget } from '../../../core/batch/hooks/use-tray-target';
-import { refusedItem, useVmsFlag, vmsMessageFor } from '../../../core/batch/hooks/use-vms-flag';
+import {
+  refusedItem,
+  useRevealFix,
+  useVmsFlag,
+  vmsMessageFor,
+} from '../../../core/batch/hooks/use-vms-flag';
 import { useSubmissions } from '../../../core/batch/hooks/use-submissions';
 import type { WorkspaceSession } from '../../../core/batch/hooks/use-workspace-session';
 import {
@@ -96,6 +101,7 @@ function RequisitionEditor({
     refusedItem(start.origin, target.tray.state.items, submissions),
     (values) => requisitionFormToWire(values, dateFormat),
   );
+  useRevealFix(start.origin.type === 'result' && !start.restored, flagged);
 
   const { preview, actions } = useFormEditorParts<RequisitionForm>({
     fileName: 'requisition.json',
