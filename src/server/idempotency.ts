@@ -19,6 +19,14 @@ export function parseIdempotencyKey(value: string | string[] | undefined): strin
   return value;
 }
 
+/**
+ * The header's key when it is well formed, else null, never throwing: what the journal records
+ * of a call refused before its key was read (a wrong org, a bad body), so QA can find it by key.
+ */
+export function wellFormedKey(value: string | string[] | undefined): string | null {
+  return typeof value === 'string' && keyPattern.test(value) ? value : null;
+}
+
 /** The same key may only ever stand for the same operation, orgs and body bytes. */
 export function callFingerprint(method: string, url: string, body: Buffer | undefined): string {
   const hash = createHash('sha256').update(`${method} ${url}\n`);

@@ -199,6 +199,26 @@ describe('recording every call', () => {
     });
   });
 
+  it('keeps the Idempotency-Key of a call refused before its key was read, and no malformed one', async () => {
+    for (const [key, kept] of [
+      ['refused-key-1', 'refused-key-1'],
+      ['not a key!', null],
+    ] as const) {
+      const res = await portal.call(
+        'POST',
+        '/api/vms/candidates?Client_Org_Id=666&Vendor_Org_Id=9001',
+        {
+          headers: { ...json, 'idempotency-key': key },
+          body: '[{}]',
+        },
+      );
+      expect(res.status).toBe(403);
+      const [entry] = (await journalPage()).entries;
+      expect(entry).toMatchObject({ outcome: 'refused', errorCode: 'org_not_permitted' });
+      expect(entry?.idempotencyKey).toBe(kept);
+    }
+  });
+
   it.each([
     [
       'an org this portal may not act for',

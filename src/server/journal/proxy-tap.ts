@@ -4,6 +4,7 @@ import { ApiError, apiErrorBodySchema } from '../../domain/api-error';
 import { replayOfHeader, uncheckedHeader, type JournalFailure } from '../../domain/journal';
 import { vmsOperations, type OrgScope, type VmsOperation } from '../../domain/vms-contract';
 import type { ForwardResult } from '../idempotency';
+import { wellFormedKey } from '../idempotency';
 import type { CallJournal, LateAnswerToRecord, RecordedCall } from './call-journal';
 import type { CallSender } from './call-record';
 
@@ -267,7 +268,8 @@ export class ProxyTap {
       clientOrgId: note?.orgs?.clientOrgId ?? orgParameter(request.query, 'Client_Org_Id'),
       vendorOrgId: note?.orgs?.vendorOrgId ?? orgParameter(request.query, 'Vendor_Org_Id'),
       itemCount: note?.itemCount ?? null,
-      idempotencyKey: note?.idempotencyKey ?? null,
+      idempotencyKey:
+        note?.idempotencyKey ?? wellFormedKey(request.headers['idempotency-key']) ?? null,
       replayed: answer?.replayed ?? false,
       status: reply.statusCode,
       upstreamStatus: answer?.upstreamStatus ?? null,
