@@ -34,5 +34,7 @@ export function afterNextPaint(): Promise<void> {
 export async function afterPaintAndIdle(maxWaitMs: number): Promise<void> {
   await afterNextPaint();
   if (typeof requestIdleCallback === 'undefined') return;
-  await new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: maxWaitMs }));
+  await new Promise<void>((resolve) =>
+    requestIdleCallback(() => resolve(), { timeout: maxWaitMs }),
+  );
 }

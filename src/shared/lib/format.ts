@@ -1,5 +1,8 @@
-/** `2026-11-21T19:31:00Z` → "21 Nov 2026, 19:31" in the user's time zone; other text unchanged. */
-export function formatDateTime(iso: string): string {
+/**
+ * `2026-11-21T19:31:00Z` → "21 Nov 2026, 19:31" in the user's time zone (with `seconds`,
+ * "21 Nov 2026, 19:31:07", for calls made moments apart); other text unchanged.
+ */
+export function formatDateTime(iso: string, { seconds = false } = {}): string {
   const date = new Date(iso);
   if (iso === '' || Number.isNaN(date.getTime())) return iso;
   return date.toLocaleString(undefined, {
@@ -8,6 +11,7 @@ export function formatDateTime(iso: string): string {
     year: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
+    ...(seconds ? { second: '2-digit' } : {}),
   });
 }
 

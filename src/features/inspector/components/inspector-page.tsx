@@ -164,7 +164,7 @@ export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
                 {entries.map((entry) => (
                   <tr key={entry.id} aria-current={entry.id === openId ? 'true' : undefined}>
                     <td>
-                      <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+                      <time dateTime={entry.at}>{formatDateTime(entry.at, { seconds: true })}</time>
                     </td>
                     <td>
                       <button

@@ -53,7 +53,7 @@ function CallList({
             #{call.id} {call.method} {call.operation ?? call.path}
           </button>{' '}
           <StatusBadge tone={statusTone(call)}>{statusText(call)}</StatusBadge>{' '}
-          <time dateTime={call.at}>{formatDateTime(call.at)}</time>
+          <time dateTime={call.at}>{formatDateTime(call.at, { seconds: true })}</time>
         </li>
       ))}
     </ul>
@@ -179,7 +179,7 @@ function Detail({
         <div>
           <dt>Time</dt>
           <dd>
-            <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+            <time dateTime={entry.at}>{formatDateTime(entry.at, { seconds: true })}</time>
           </dd>
         </div>
         <div>
