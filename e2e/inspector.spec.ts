@@ -95,6 +95,24 @@ test('a sent batch is found by a word of its body, exported, copied as cURL, and
   await expect(page.locator('.inspector__detail')).toContainText('Replay of');
 });
 
+test('the list of calls shows a call made elsewhere while it is open, newest first, without a click', async ({
+  page,
+}) => {
+  await page.goto('/inspector');
+  const rows = page.locator('.inspector__list tbody tr');
+  await expect(page.getByText(/calls?( shown, more below)?$|No call recorded yet/)).toBeVisible();
+  const before = await rows.count();
+  // Another tab reads the requisition list: a call through the proxy, journaled.
+  const other = await page.context().newPage();
+  const res = await other.request.get(
+    '/api/vms/requisitions?Client_Org_Id=1001&Vendor_Org_Id=9001&filterfield=Req_Id&filteroperator=%3D&filtervalue=40001',
+  );
+  expect(res.status()).toBe(200);
+  await other.close();
+  await expect(rows).toHaveCount(before + 1, { timeout: 10_000 });
+  await expect(rows.first()).toContainText('GET requisitions');
+});
+
 test('Edit and send opens a recorded batch in the JSON editor, and its send is recorded as a replay', async ({
   page,
 }) => {

@@ -46,8 +46,15 @@ export function journalPagesQueryOptions(filters: JournalFilters) {
       ).data,
     initialPageParam: '',
     getNextPageParam: (page) => page.next ?? undefined,
+    // Live while the inspector is open and in view: a call made meanwhile (in another tab, by a
+    // colleague, by a script) appears without a click. The pages are read again from the first,
+    // each cursor taken from the page just read, so none is skipped or shown twice.
+    refetchInterval: journalLiveMs,
   });
 }
+
+/** How often an open inspector asks for calls made since. */
+export const journalLiveMs = 3000;
 
 export function journalEntryQueryOptions(id: number) {
   return queryOptions({
