@@ -235,6 +235,28 @@ describe('a CSV of requisitions', () => {
     ]);
   });
 
+  it('reads dates day first when told the file writes them so (--date-order)', async () => {
+    const dated = (reference: string, date: string) =>
+      `Staff nurse,2,${reference},1,101,8,5,Night shift,mreyes,${date}`;
+    const path = sheet([header, dated('EU-1', '03/04/2027'), dated('EU-2', '1/2/2027')].join('\n'));
+    expect((await check('--kind', 'requisition', '--org', '1001', path)).code).toBe(1);
+    const told = await check(
+      '--kind',
+      'requisition',
+      '--org',
+      '1001',
+      '--date-order',
+      'day-first',
+      path,
+    );
+    expect(told.code).toBe(0);
+    const wrong = await main(['--kind', 'requisition', '--date-order', 'sideways', path]);
+    expect(wrong).toMatchObject({ code: 2, stdout: '' });
+    expect(wrong.stderr).toMatch(
+      /^validate: --date-order must be month-first or day-first; usage:/,
+    );
+  });
+
   it('reads Windows-1252 (Excel’s CSV on Windows) and UTF-8 with a byte-order mark alike', async () => {
     const title = 'Crèche nurse, Zürich';
     const text = [header, good('CSV-1', `"${title}"`)].join('\r\n');

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import readXlsxFile from 'read-excel-file/node';
 import { z } from 'zod';
-import type { DateFormat, PayloadKind, SheetReport } from '../domain';
+import type { DateFormat, DateOrder, PayloadKind, SheetReport } from '../domain';
 import { catalogOf, cellText, checkSheet, decodeSheet, mapHeaders, sheetBody } from '../domain';
 import { cannotRead, UsageError } from './usage-error';
 
@@ -36,6 +36,8 @@ interface SheetOptions {
   dateFormat: DateFormat;
   mapping: string | undefined;
   org?: string | undefined;
+  /** How the sheet writes its dates, when the user says so. */
+  dateOrder?: DateOrder | undefined;
 }
 
 function readBytes(file: string): Uint8Array {
@@ -87,7 +89,7 @@ function checkRows(
   kind: PayloadKind,
   file: string,
   data: readonly (readonly string[])[],
-  { dateFormat, mapping, org }: SheetOptions,
+  { dateFormat, mapping, org, dateOrder }: SheetOptions,
 ): SheetReport {
   const body = sheetBody(data);
   if (!body)
@@ -98,5 +100,5 @@ function checkRows(
     throw new UsageError(
       `${file}: no header names a ${kind} field (row 1 reads ${headers.slice(0, 5).join(', ')}…); name the columns by label or wire name, or give --mapping`,
     );
-  return checkSheet(kind, rows, columns, { dateFormat, org, rowNumbers });
+  return checkSheet(kind, rows, columns, { dateFormat, org, rowNumbers, dateOrder });
 }

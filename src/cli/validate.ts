@@ -14,7 +14,14 @@ import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
-import type { BatchItemReport, BatchReport, DateFormat, PayloadKind, SheetReport } from '../domain';
+import type {
+  BatchItemReport,
+  BatchReport,
+  DateFormat,
+  DateOrder,
+  PayloadKind,
+  SheetReport,
+} from '../domain';
 import { batchShapeProblem, dateFormats, itemReport, payloadKinds, validateBatch } from '../domain';
 import { eachArrayObject } from './json-array';
 import { isSheetFile, isXlsxFile } from './sheet-files';
@@ -25,8 +32,7 @@ export const streamAboveBytes = 64 * 1024 * 1024;
 /** Items validated together while streaming. */
 const streamChunk = 1000;
 
-const usage =
-  'usage: npm run validate -- --kind requisition|candidate FILE.json|.csv|.tsv|.xlsx [--date-format YYYY-MM-DD|MM/DD/YYYY] [--mapping TEMPLATE.json] [--org CLIENT_ORG_ID] [--sheet NAME]';
+const usage = `usage: npm run validate -- --kind requisition|candidate FILE.json|.csv|.tsv|.xlsx [--date-format ${dateFormats.join('|')}] [--date-order month-first|day-first] [--mapping TEMPLATE.json] [--org CLIENT_ORG_ID] [--sheet NAME]`;
 
 function isOneOf<T extends string>(list: readonly T[], value: string | undefined): value is T {
   return list.some((item) => item === value);
@@ -42,6 +48,8 @@ interface Command {
   org: string | undefined;
   /** The sheet of an XLSX workbook to read (the first when not given). */
   sheet: string | undefined;
+  /** How a sheet writes its dates, when the user says so (otherwise as its columns prove). */
+  dateOrder: DateOrder | undefined;
 }
 
 interface Result {
@@ -59,6 +67,7 @@ function parseCommand(argv: string[]): Command {
       mapping: { type: 'string' },
       org: { type: 'string' },
       sheet: { type: 'string' },
+      'date-order': { type: 'string' },
     },
     allowPositionals: true,
   });
@@ -67,7 +76,10 @@ function parseCommand(argv: string[]): Command {
     throw new UsageError(`--kind must be requisition or candidate; ${usage}`);
   const dateFormat = values['date-format'] ?? 'YYYY-MM-DD';
   if (!isOneOf<DateFormat>(dateFormats, dateFormat))
-    throw new UsageError(`--date-format must be YYYY-MM-DD or MM/DD/YYYY; ${usage}`);
+    throw new UsageError(`--date-format must be one of ${dateFormats.join(', ')}; ${usage}`);
+  const dateOrder = values['date-order'];
+  if (dateOrder !== undefined && !isOneOf<DateOrder>(['month-first', 'day-first'], dateOrder))
+    throw new UsageError(`--date-order must be month-first or day-first; ${usage}`);
   if (positionals.length !== 1) throw new UsageError(`give exactly one FILE; ${usage}`);
   if (values.org !== undefined && !/^[1-9]\d{0,15}$/.test(values.org))
     throw new UsageError(`--org must be a client org id such as 1001; ${usage}`);
@@ -78,6 +90,7 @@ function parseCommand(argv: string[]): Command {
     mapping: values.mapping,
     org: values.org,
     sheet: values.sheet,
+    dateOrder,
   };
 }
 
@@ -202,12 +215,12 @@ export async function runStreamed(argv: string[]): Promise<Result> {
  */
 export async function runSheet(argv: string[]): Promise<Result> {
   try {
-    const { kind, dateFormat, file, mapping, org, sheet } = parseCommand(argv);
+    const { kind, dateFormat, file, mapping, org, sheet, dateOrder } = parseCommand(argv);
     const { checkSheetFile, checkXlsxFile } = await import('./sheet');
     return reported(
       isXlsxFile(file)
-        ? await checkXlsxFile(kind, file, { dateFormat, mapping, org, sheet })
-        : checkSheetFile(kind, file, { dateFormat, mapping, org }),
+        ? await checkXlsxFile(kind, file, { dateFormat, mapping, org, sheet, dateOrder })
+        : checkSheetFile(kind, file, { dateFormat, mapping, org, dateOrder }),
     );
   } catch (error) {
     return failed(error);

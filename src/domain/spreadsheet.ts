@@ -812,6 +812,8 @@ export function sheetDefaults(
 export interface MappingTemplate {
   name: string;
   mapping: Record<string, string>;
+  /** How the files it maps write their dates, when the user said so. */
+  dateOrder?: DateOrder | undefined;
 }
 
 /**

@@ -30,6 +30,9 @@ export function ImportPage({ kind }: { kind: BatchKind }) {
   /** Another file chosen while this one still holds work: it waits for the user's answer. */
   const [replacing, setReplacing] = useState<{ input: File | string; name: string } | null>(null);
   const catalog = catalogOf(kind.id);
+  const dateOrderId = useId();
+  const dateFields = new Set(catalog.filter((def) => def.type === 'DATE').map((def) => def.key));
+  const hasDates = summary?.columns.some((column) => column.key && dateFields.has(column.key));
 
   // Opening another file replaces this one: its rows not yet in the batch and the cells edited
   // in them would be gone, so the user is asked first.
@@ -218,6 +221,29 @@ export function ImportPage({ kind }: { kind: BatchKind }) {
             onSave={(name) => void session.saveTemplate(name)}
             onApply={(template) => void session.applyTemplate(template)}
           />
+          {hasDates ? (
+            <div className="field import-date-order">
+              <label htmlFor={dateOrderId} className="field__label">
+                Dates in this file
+              </label>
+              <select
+                id={dateOrderId}
+                value={summary.dateOrder ?? ''}
+                disabled={busy !== null}
+                onChange={(event) => {
+                  const value = event.target.value;
+                  void session.setDateOrder(
+                    value === 'month-first' || value === 'day-first' ? value : null,
+                  );
+                }}
+              >
+                <option value="">As the file shows (a 5/14/2027 proves month first)</option>
+                <option value="month-first">Month first: 3/4/2027 is 4 March</option>
+                <option value="day-first">Day first: 3/4/2027 is 3 April</option>
+              </select>
+              <p className="field__hint">Kept in a template saved from this file.</p>
+            </div>
+          ) : null}
 
           <div className="button-row import-actions">
             {selected.size > 0 ? (

@@ -7,7 +7,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import type { MappingTemplate, SheetRequisition } from '../../../domain';
+import type { DateOrder, MappingTemplate, SheetRequisition } from '../../../domain';
 import {
   notSubmittableText,
   recordNotSubmittable,
@@ -51,6 +51,7 @@ export interface ImportSession {
   open(input: File | string, name: string): Promise<void>;
   chooseSheet(name: string): Promise<void>;
   setColumn(column: number, key: string): Promise<void>;
+  setDateOrder(order: DateOrder | null): Promise<void>;
   applyTemplate(template: MappingTemplate): Promise<void>;
   saveTemplate(name: string): Promise<void>;
   editCell(index: number, column: number, value: string): Promise<void>;
@@ -265,6 +266,10 @@ export function useImportSession(
       const next = await run('Checking the rows again…', () => worker.setColumn(column, key));
       if (next) showSummary(next);
     },
+    async setDateOrder(order) {
+      const next = await run('Checking the dates again…', () => worker.setDateOrder(order));
+      if (next) showSummary(next);
+    },
     async applyTemplate(template) {
       const next = await run(`Applying “${template.name}”…`, () => worker.applyTemplate(template));
       if (!next) return;
@@ -275,7 +280,10 @@ export function useImportSession(
     async saveTemplate(name) {
       const mapping = await run('Saving the template…', () => worker.currentMapping());
       if (!mapping) return;
-      templateStore.set(withTemplate(templateStore.get(), { name, mapping }));
+      const dateOrder = summary?.dateOrder ?? undefined;
+      templateStore.set(
+        withTemplate(templateStore.get(), { name, mapping, ...(dateOrder ? { dateOrder } : {}) }),
+      );
       setOpened((meta) => (meta ? { ...meta, template: name } : meta));
       setDone(
         `Template “${name}” saved. A file with these column names will be mapped by it without a click.`,

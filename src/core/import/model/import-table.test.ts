@@ -217,6 +217,34 @@ describe('window', () => {
     ]);
   });
 
+  it('reads dates the way the user says the file writes them, kept over a reload', () => {
+    const t = table([
+      row('EU-1', { [col.start]: '03/04/2027' }),
+      row('EU-2', { [col.start]: '1/2/2027' }),
+    ]);
+    // Nothing proves either way: both are asked about.
+    expect(t.summary()).toMatchObject({ withErrors: 2, dateOrder: null });
+    t.setDateOrder('day-first');
+    expect(t.summary()).toMatchObject({ withErrors: 0, dateOrder: 'day-first' });
+    expect(t.validItems(2).map((item) => item.wire.startdate)).toEqual([
+      '2027-04-03',
+      '2027-02-01',
+    ]);
+    const again = new ImportTable(requisitions);
+    again.restore({ headers, rows: [row('EU-1', { [col.start]: '03/04/2027' })] }, t.state());
+    expect(again.validItems(1).map((item) => item.wire.startdate)).toEqual(['2027-04-03']);
+    t.setDateOrder(null);
+    expect(t.summary().withErrors).toBe(2);
+  });
+
+  it('takes the date order of a template with its mapping', () => {
+    const t = new ImportTable(requisitions);
+    t.load(headers, [row('EU-3', { [col.start]: '03/04/2027' })], {}, [], 'month-first');
+    expect(t.validItems(1).map((item) => item.wire.startdate)).toEqual(['2027-03-04']);
+    t.setMapping({}, 'day-first');
+    expect(t.validItems(1).map((item) => item.wire.startdate)).toEqual(['2027-04-03']);
+  });
+
   it('filters the rows with errors, counting from the first of them', () => {
     const t = table(mixedRows());
     const errors = t.window(0, 10, true);

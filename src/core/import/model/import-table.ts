@@ -48,6 +48,8 @@ export interface ImportSummary {
   rows: number;
   /** Cells the user has changed: lost, with the rows, if another file replaces this one. */
   edited: number;
+  /** How the user said the file writes its dates; null: as its columns prove. */
+  dateOrder: DateOrder | null;
   withErrors: number;
   valid: number;
   columns: ColumnSummary[];
@@ -81,6 +83,8 @@ export interface ImportState {
   edits: Array<[number, number, string]>;
   /** Rows added to the batch. */
   removed: number[];
+  /** How the user said the file writes its dates; null or absent: as its columns prove. */
+  dateOrder?: DateOrder | null | undefined;
 }
 
 const none: readonly SheetIssue[] = Object.freeze([]);
@@ -125,8 +129,10 @@ export class ImportTable {
   /** The codes of each choice field by what people write for them (readChoiceCell). */
   private readonly choiceColumns = new Map<string, ReadonlyMap<string, string>>();
   private readonly dateColumns = new Set<string>();
-  /** Each date column's order, as its cells prove it (dateOrders). */
+  /** Each date column's order, as its cells prove it or the user said (dateOrders). */
   private orders: ReadonlyMap<string, DateOrder> = new Map();
+  /** The user's word for the whole file, over what its columns prove. */
+  private dateOrder: DateOrder | null = null;
   private columnOf = new Map<string, string>();
   private check: ReturnType<typeof sheetRowChecker> = Object.assign(
     () => ({ wire: {}, errors: [], identity: '' }),
@@ -181,12 +187,14 @@ export class ImportTable {
     rows: string[][],
     mapping: Record<string, string> = {},
     rowNumbers: readonly number[] = [],
+    dateOrder?: DateOrder,
   ): void {
     this.headers = [...headers];
     this.rows = rows.map((row) => padded(row, headers.length));
     this.rowNumbers = rowNumbers;
     this.copied.clear();
     this.mapping = { ...mapping };
+    this.dateOrder = dateOrder ?? null;
     this.edits.clear();
     this.removed.clear();
     this.mapAndCheck();
@@ -201,6 +209,7 @@ export class ImportTable {
     this.mapping = { ...state.mapping };
     this.edits.clear();
     this.removed = new Set(state.removed);
+    this.dateOrder = state.dateOrder ?? null;
     for (const [index, column, value] of state.edits) this.setCell(index, column, value);
     this.mapAndCheck();
   }
@@ -241,6 +250,7 @@ export class ImportTable {
       mapping: this.mapping,
       edits: [...this.edits.values()],
       removed: [...this.removed],
+      dateOrder: this.dateOrder,
     };
   }
 
@@ -282,9 +292,16 @@ export class ImportTable {
     if (this.options.kind === 'candidate' && this.headers.length > 0) this.mapAndCheck();
   }
 
-  /** Applies a whole mapping (a chosen template). */
-  setMapping(mapping: Record<string, string>): void {
+  /** Applies a whole mapping (a chosen template), with its date order when it has one. */
+  setMapping(mapping: Record<string, string>, dateOrder?: DateOrder): void {
     this.mapping = { ...mapping };
+    if (dateOrder) this.dateOrder = dateOrder;
+    this.mapAndCheck();
+  }
+
+  /** The user says how the file writes dates (null: as its columns prove); rows are checked again. */
+  setDateOrder(order: DateOrder | null): void {
+    this.dateOrder = order;
     this.mapAndCheck();
   }
 
@@ -322,6 +339,7 @@ export class ImportTable {
     return {
       rows: live.length,
       edited: this.edits.size,
+      dateOrder: this.dateOrder,
       withErrors,
       valid: live.length - withErrors,
       columns: this.columns.map((column, position) => ({
@@ -462,7 +480,7 @@ export class ImportTable {
       this.columns.flatMap((column) => (column.key === null ? [] : [[column.key, column.header]])),
     );
     // Which way round each date column writes dates that read either way, as its cells prove.
-    this.orders = dateOrders(this.rows, this.columns, catalogOf(this.options.kind));
+    this.orders = dateOrders(this.rows, this.columns, catalogOf(this.options.kind), this.dateOrder);
     this.check = sheetRowChecker(this.options.kind, this.columns, {
       ...this.options,
       dateOrders: this.orders,

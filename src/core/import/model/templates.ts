@@ -8,7 +8,11 @@ import { localStore, storageKey } from '../../../shared/storage/local-store';
  * every header a template names is mapped by it without a click (domain `chooseTemplate`).
  */
 const templatesSchema: z.ZodType<MappingTemplate[]> = z.array(
-  z.object({ name: z.string().min(1), mapping: z.record(z.string(), z.string()) }),
+  z.object({
+    name: z.string().min(1),
+    mapping: z.record(z.string(), z.string()),
+    dateOrder: z.enum(['month-first', 'day-first']).optional(),
+  }),
 );
 
 const none: MappingTemplate[] = [];

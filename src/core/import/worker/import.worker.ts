@@ -1,7 +1,7 @@
 /// <reference lib="webworker" />
 import '../../../shared/lib/zod-config';
 import * as Comlink from 'comlink';
-import type { MappingTemplate } from '../../../domain';
+import type { DateOrder, MappingTemplate } from '../../../domain';
 import { chooseTemplate, sheetBody } from '../../../domain';
 import type { ImportMeta } from '../model/import-store';
 import { dropImport, loadImport, saveSource, saveState } from '../model/import-store';
@@ -82,7 +82,7 @@ async function loadSheet(
   const headers = [...body.header];
   const template = chooseTemplate(headers, options.templates);
   const next = new ImportTable(options);
-  next.load(headers, rows, template?.mapping ?? {}, rowNumbers);
+  next.load(headers, rows, template?.mapping ?? {}, rowNumbers, template?.dateOrder);
   next.setKnown(new Map(options.known));
   table = next;
   storeKey = options.storeKey;
@@ -171,8 +171,14 @@ const api = {
     return current().summary();
   },
 
+  async setDateOrder(order: DateOrder | null): Promise<ImportSummary> {
+    current().setDateOrder(order);
+    await persistState();
+    return current().summary();
+  },
+
   async applyTemplate(template: MappingTemplate): Promise<ImportSummary> {
-    current().setMapping(template.mapping);
+    current().setMapping(template.mapping, template.dateOrder);
     if (meta) meta = { ...meta, template: template.name };
     await persistState();
     return current().summary();
