@@ -54,6 +54,23 @@ test('works at 390 px wide: nothing overflows the page sideways', async ({ page 
   await expectNoAxeViolations(page);
 });
 
+test('on a phone, Send in the bar at the foot of the screen takes the view and focus to the batch’s results', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/requisitions/new');
+  await fillRequiredInsert(page, insertData('Phone sender'));
+  await addToBatch(page);
+  await page.locator('.tray-bar').getByRole('button', { name: 'Send' }).click();
+  const results = page.getByRole('region', { name: 'Batch just sent' });
+  await expect(results).toBeFocused();
+  await expect(results).toBeInViewport();
+  await expect(results.getByRole('status').first()).toHaveText(
+    'All 1 requisition processed: 1 Success',
+    { timeout: 30_000 },
+  );
+});
+
 test('the sandbox is announced, and the org context is always visible', async ({ page }) => {
   await page.goto('/submissions');
   await expect(

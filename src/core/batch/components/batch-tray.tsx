@@ -1,3 +1,4 @@
+import { followNextResults } from './latest-results';
 import { useIsMutating } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
@@ -308,8 +309,9 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
           disabled={sending || blockReason !== null}
           aria-describedby={blockReason && items.length > 0 ? reasonId : undefined}
           onClick={() => {
+            // The view stays while it is sent; its results, when they come, take it and focus.
+            followNextResults();
             send();
-            headingRef.current?.scrollIntoView?.({ block: 'start' });
           }}
         >
           {sending ? 'Sending…' : 'Send'}
