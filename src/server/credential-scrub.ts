@@ -22,6 +22,8 @@ const shortestSecret = 6;
  * it was called with). Each distinct form is searched for.
  */
 function echoedForms(secret: string): string[] {
+  // Most credentials (a hex signature, a plain key) read the same in every form: one search.
+  if (/^[A-Za-z0-9_.~-]*$/.test(secret)) return [secret];
   const forms = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
   return [...forms];
 }
