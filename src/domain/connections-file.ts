@@ -99,7 +99,7 @@ const profileSetting = z
       z.enum(profilePresetNames).meta({ description: 'A profile preset.' }),
       z
         .string()
-        .regex(/\.json$/i, {
+        .regex(/\.json$/, {
           error: (issue) =>
             `must be ${profileRule}; "${String(issue.input)}" is neither a preset nor a .json file`,
         })

@@ -196,6 +196,22 @@ describe('VMS_CONNECTIONS', () => {
     expect(config.profile).toBe(uatConnection?.profile);
   });
 
+  it('reads docs/examples/connections.json, its profile file found beside it', () => {
+    const config = loadConfig({
+      ...secretsEnv,
+      VMS_CONNECTIONS: 'docs/examples/connections.json',
+    });
+    expect(config.connections.map(({ name, production }) => ({ name, production }))).toEqual([
+      { name: 'sandbox', production: false },
+      { name: 'uat', production: false },
+      { name: 'production', production: true },
+    ]);
+    expect(config.connections[1]?.dateFormat).toBe('MM/DD/YYYY');
+    // docs/examples/profile-other-vms.json, named relative to the example.
+    expect(config.connections[2]?.profile.paths.candidates).toBe('api/v2/candidates/submit');
+    expect(config.defaultConnection).toBe('sandbox');
+  });
+
   it('takes the only connection as the default, and a sandbox as default starts the sandbox', () => {
     writeConnections({ connections: [{ name: 'qa', sandbox: true }] });
     const config = loadConfig({ VMS_CONNECTIONS: file });
