@@ -25,6 +25,23 @@ export const portalConfigSchema = z.object({
     kind: z.enum(['sandbox', 'remote']),
     label: z.string().min(1),
   }),
+  /**
+   * The VMS connections of this deployment, for the browser to name and (later) switch between:
+   * names, labels and kinds only. Keys, secrets and addresses stay on the server.
+   */
+  connections: z
+    .array(
+      z.object({
+        name: z.string().min(1),
+        label: z.string().min(1),
+        /** Calls reach real people. */
+        production: z.boolean(),
+        kind: z.enum(['sandbox', 'remote']),
+      }),
+    )
+    .min(1),
+  /** The connection the page starts with, and the one every call goes to for now. */
+  defaultConnection: z.string().min(1),
   /** Sign-in is on (issue 15): the page asks who you are before anything else. */
   authRequired: z.boolean().optional(),
 });

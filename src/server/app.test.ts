@@ -47,10 +47,64 @@ describe('GET /api/config and /api/health', () => {
       maxBatch: 500,
       timeoutMs: 30_000,
       upstream: { kind: 'remote', label: '127.0.0.1:9' },
+      connections: [{ name: 'default', label: '127.0.0.1:9', production: true, kind: 'remote' }],
+      defaultConnection: 'default',
       authRequired: false,
     });
     expect(res.body).not.toContain('test-key');
     expect(res.body).not.toContain('test-secret');
+  });
+
+  it('lists the connections by name, label and kind, and nothing that reaches them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portal-connections-'));
+    const secrets = {
+      UAT_KEY: 'uat-key-5c2e81f0a9',
+      UAT_SECRET: 'uat-secret-7b4d93e1c6',
+      PROD_KEY: 'prod-key-1a8f47d2e3',
+      PROD_SECRET: 'prod-secret-9e6c05b7a4',
+    };
+    const remoteConnection = (name: string, baseUrl: string, key: string, production: boolean) => ({
+      name,
+      label: name === 'uat' ? 'Acme UAT' : 'Acme',
+      baseUrl,
+      apiKeyEnv: `${key}_KEY`,
+      apiSecretEnv: `${key}_SECRET`,
+      clientOrgs: [{ id: 1001 }],
+      vendorOrgId: 9001,
+      production,
+    });
+    try {
+      writeFileSync(
+        join(dir, 'connections.json'),
+        JSON.stringify({
+          connections: [
+            { name: 'sandbox', label: 'Sandbox', sandbox: true },
+            remoteConnection('uat', upstream, 'UAT', false),
+            remoteConnection('production', 'https://vms.acme-prod.example/api/', 'PROD', true),
+          ],
+          default: 'uat',
+        }),
+      );
+      const config = loadConfig({
+        ...secrets,
+        VMS_CONNECTIONS: join(dir, 'connections.json'),
+        LOG_LEVEL: 'silent',
+        PORTAL_DB: ':memory:',
+      });
+      const res = await buildPortal(config, { distDir }).inject('/api/config');
+      const body = portalConfigSchema.parse(res.json());
+      expect(body.connections).toEqual([
+        { name: 'sandbox', label: 'Sandbox', production: false, kind: 'sandbox' },
+        { name: 'uat', label: 'Acme UAT', production: false, kind: 'remote' },
+        { name: 'production', label: 'Acme', production: true, kind: 'remote' },
+      ]);
+      expect(body.defaultConnection).toBe('uat');
+      for (const secret of Object.values(secrets)) expect(res.body).not.toContain(secret);
+      expect(res.body).not.toContain('acme-prod');
+      expect(res.body).not.toContain('UAT_KEY');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('labels the embedded sandbox as such', async () => {

@@ -48,6 +48,10 @@ const redactedPaths = [
   'apiSecret',
   '*.apiKey',
   '*.apiSecret',
+  'connections[*].apiKey',
+  'connections[*].apiSecret',
+  '*.connections[*].apiKey',
+  '*.connections[*].apiSecret',
   'clientSecret',
   '*.clientSecret',
   'req.headers["x-api-key"]',
@@ -199,6 +203,14 @@ export function buildPortal(
     maxBatch: config.maxBatch,
     timeoutMs: config.timeoutMs,
     upstream: upstreamLabel(config),
+    // Picked field by field, so a key, a secret or an address can never come along.
+    connections: config.connections.map((connection) => ({
+      name: connection.name,
+      label: connection.label,
+      production: connection.production,
+      kind: connection.upstream.kind,
+    })),
+    defaultConnection: config.defaultConnection,
   });
   app.get('/api/config', async () => configBody);
   // Opened once; the proxy awaits it when it registers (and closes it). The catch only keeps an

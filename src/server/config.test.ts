@@ -27,9 +27,38 @@ function problem(env: NodeJS.ProcessEnv): string {
 
 describe('loadConfig', () => {
   it('defaults to the embedded sandbox with its demo identity', () => {
+    const sandboxProfile = expect.objectContaining({
+      paths: expect.objectContaining({
+        requisitionresults: 'requisitionresults?batchid={batchid}',
+      }),
+      accepted: { statuses: [202], batchId: '/batchid' },
+      dates: { outbound: 'YYYY-MM-DD', records: 'YYYY-MM-DD', dateTimes: 'iso-8601' },
+    });
     expect(loadConfig({})).toEqual({
       port: 8787,
       host: '127.0.0.1',
+      // The shorthand: the one connection the VMS_* variables describe, here the sandbox.
+      connections: [
+        {
+          name: 'sandbox',
+          label: 'Sandbox',
+          production: false,
+          upstream: { kind: 'sandbox', processingDelayMs: 20 },
+          apiKey: sandboxDemo.apiKey,
+          apiSecret: sandboxDemo.apiSecret,
+          apiKeyEnv: null,
+          apiSecretEnv: null,
+          clientOrgIds: [1001, 1002],
+          clientOrgNames: { '1001': 'Northwind Health', '1002': 'Contoso Manufacturing' },
+          vendorOrgId: 9001,
+          profile: sandboxProfile,
+          dateFormat: 'YYYY-MM-DD',
+          maxBatch: 500,
+          timeoutMs: 30_000,
+          lateAnswerMs: 600_000,
+        },
+      ],
+      defaultConnection: 'sandbox',
       vmsBaseUrl: null,
       apiKey: sandboxDemo.apiKey,
       apiSecret: sandboxDemo.apiSecret,
@@ -38,13 +67,7 @@ describe('loadConfig', () => {
       clientOrgNames: { '1001': 'Northwind Health', '1002': 'Contoso Manufacturing' },
       vendorOrgId: 9001,
       // The sandbox's own dialect, as the portal's browser code reads it.
-      profile: expect.objectContaining({
-        paths: expect.objectContaining({
-          requisitionresults: 'requisitionresults?batchid={batchid}',
-        }),
-        accepted: { statuses: [202], batchId: '/batchid' },
-        dates: { outbound: 'YYYY-MM-DD', records: 'YYYY-MM-DD', dateTimes: 'iso-8601' },
-      }),
+      profile: sandboxProfile,
       dateFormat: 'YYYY-MM-DD',
       maxBatch: 500,
       timeoutMs: 30_000,
@@ -96,6 +119,45 @@ describe('loadConfig', () => {
     });
     expect(upstreamLabel(config)).toEqual({ kind: 'remote', label: 'vms.example.com' });
     expect(upstreamLabel(loadConfig({}))).toEqual({ kind: 'sandbox', label: 'sandbox' });
+  });
+
+  it('makes the VMS_* variables one connection named "default", as the top-level fields say', () => {
+    const config = loadConfig({
+      ...remote,
+      VMS_CLIENT_ORGS: '11:Northwind Health,12',
+      VMS_MAX_BATCH: '50',
+      VMS_TIMEOUT_MS: '20000',
+      VMS_LATE_ANSWER_MS: '700000',
+    });
+    expect(config.defaultConnection).toBe('default');
+    expect(config.connections).toEqual([
+      {
+        name: 'default',
+        label: 'vms.example.com',
+        // Nothing says a lone remote VMS is not production, so it is treated as one.
+        production: true,
+        upstream: { kind: 'remote', baseUrl: 'https://vms.example.com/api/v1/' },
+        apiKey: 'k',
+        apiSecret: 's',
+        apiKeyEnv: 'VMS_API_KEY',
+        apiSecretEnv: 'VMS_API_SECRET',
+        clientOrgIds: [11, 12],
+        clientOrgNames: { '11': 'Northwind Health' },
+        vendorOrgId: 21,
+        profile: config.profile,
+        dateFormat: 'YYYY-MM-DD',
+        maxBatch: 50,
+        timeoutMs: 20_000,
+        lateAnswerMs: 700_000,
+      },
+    ]);
+    expect(config).toMatchObject({
+      vmsBaseUrl: 'https://vms.example.com/api/v1/',
+      maxBatch: 50,
+      timeoutMs: 20_000,
+      lateAnswerMs: 700_000,
+      bodyLimitBytes: 5 * 1024 * 1024,
+    });
   });
 
   it.each([

@@ -12,14 +12,32 @@ import {
 import { sandboxDemo } from '../sandbox/index';
 import type { VmsProfile } from '../domain/vms-profile';
 import { profileFromSetting } from '../node/profile-setting';
+import {
+  connectionDefaults,
+  defaultLateAnswerMs,
+  loadConnections,
+  type Connection,
+} from './connections';
+
+export type { Connection, ConnectionUpstream } from './connections';
 
 /**
  * The portal server's settings, read from the environment (and `.env`, which main.ts loads) and
  * validated once at start-up. docs/configuration.md documents each one; keep the two in step.
+ *
+ * The VMS fields (vmsBaseUrl to lateAnswerMs, sandboxProcessingDelayMs) describe the default
+ * connection, so code written for one VMS keeps working while a deployment holds several.
  */
 export interface PortalConfig {
   port: number;
   host: string;
+  /**
+   * Every VMS this deployment may talk to (VMS_CONNECTIONS), or the one the VMS_* variables
+   * describe; never empty.
+   */
+  connections: Connection[];
+  /** The name of the connection people start with; the fields below describe it. */
+  defaultConnection: string;
   /** The upstream VMS, always ending in `/`; null → start the embedded sandbox and use it. */
   vmsBaseUrl: string | null;
   apiKey: string;
@@ -117,6 +135,13 @@ export type LogLevel = (typeof logLevels)[number];
 /** A setting that is missing or malformed; the message is one line that names the variable. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  /** Each problem on its own, for a reader that lists them (the message joins them). */
+  readonly problems: readonly string[];
+
+  constructor(message: string, problems: readonly string[] = [message]) {
+    super(message);
+    this.problems = problems;
+  }
 }
 
 const MB = 1024 * 1024;
@@ -251,6 +276,7 @@ const databaseUrl = optional.transform((value, ctx) => {
 export const portalEnvSchema = z.object({
   PORT: withDefault(wholeNumber('PORT', 0, 65535, '8787'), 8787),
   HOST: withDefault(optional, '127.0.0.1'),
+  VMS_CONNECTIONS: optional,
   VMS_BASE_URL: baseUrl,
   VMS_API_KEY: optional,
   VMS_API_SECRET: optional,
@@ -260,7 +286,10 @@ export const portalEnvSchema = z.object({
   VMS_VENDOR_ORG_ID: wholeNumber('VMS_VENDOR_ORG_ID', 1, Number.MAX_SAFE_INTEGER, '9001'),
   VMS_PROFILE: optional,
   ...sharedSettings,
-  VMS_TIMEOUT_MS: withDefault(wholeNumber('VMS_TIMEOUT_MS', 1, 600_000, '30000'), 30_000),
+  VMS_TIMEOUT_MS: withDefault(
+    wholeNumber('VMS_TIMEOUT_MS', 1, 600_000, String(connectionDefaults.timeoutMs)),
+    connectionDefaults.timeoutMs,
+  ),
   VMS_LATE_ANSWER_MS: wholeNumber('VMS_LATE_ANSWER_MS', 1, 24 * 60 * 60 * 1000, '600000'),
   VMS_BODY_LIMIT_BYTES: withDefault(
     wholeNumber('VMS_BODY_LIMIT_BYTES', 1024, 1024 * MB, String(5 * MB)),
@@ -320,6 +349,74 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
     throw new ConfigError(settingsProblem(parsed.error));
   }
   const values = parsed.data;
+  const connectionTimeoutMs = values.PORTAL_CONNECTION_TIMEOUT_MS;
+  const auth = authSettings(values);
+  let connections: Connection[];
+  let defaultConnection: string;
+  if (values.VMS_CONNECTIONS !== undefined) {
+    const reading = loadConnections(values.VMS_CONNECTIONS, env, {
+      bodyLimitBytes: values.VMS_BODY_LIMIT_BYTES,
+      connectionTimeoutMs,
+    });
+    if ('problems' in reading) {
+      throw new ConfigError(reading.problems.join(' '), reading.problems);
+    }
+    ({ connections, defaultConnection } = reading);
+  } else {
+    const connection = connectionFromVariables(values);
+    connections = [connection];
+    defaultConnection = connection.name;
+  }
+  const chosen = connections.find((connection) => connection.name === defaultConnection);
+  if (chosen === undefined) throw new ConfigError(`No connection is named "${defaultConnection}".`);
+
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    connections,
+    defaultConnection,
+    vmsBaseUrl: chosen.upstream.kind === 'remote' ? chosen.upstream.baseUrl : null,
+    apiKey: chosen.apiKey,
+    apiSecret: chosen.apiSecret,
+    clientOrgIds: chosen.clientOrgIds,
+    clientOrgNames: chosen.clientOrgNames,
+    vendorOrgId: chosen.vendorOrgId,
+    profile: chosen.profile,
+    dateFormat: chosen.dateFormat,
+    maxBatch: chosen.maxBatch,
+    timeoutMs: chosen.timeoutMs,
+    lateAnswerMs: chosen.lateAnswerMs,
+    bodyLimitBytes: chosen.bodyLimitBytes ?? values.VMS_BODY_LIMIT_BYTES,
+    requestTimeoutMs: values.PORTAL_REQUEST_TIMEOUT_MS,
+    connectionTimeoutMs,
+    portalDb: values.PORTAL_DB,
+    databaseUrl: values.DATABASE_URL,
+    journal: {
+      enabled: values.JOURNAL === 'on',
+      retentionMs: values.JOURNAL_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+      maxBytes: values.JOURNAL_MAX_MB * MB,
+      bodyLimitBytes: values.JOURNAL_BODY_LIMIT_KB * 1024,
+    },
+    rateLimitPerMinute: values.PORTAL_RATE_LIMIT_PER_MINUTE,
+    auth,
+    logLevel: values.LOG_LEVEL,
+    sandboxPort: values.SANDBOX_PORT,
+    sandboxDb: values.SANDBOX_DB,
+    sandboxProcessingDelayMs:
+      connections.find(
+        (connection): connection is Connection & { upstream: { kind: 'sandbox' } } =>
+          connection.upstream.kind === 'sandbox',
+      )?.upstream.processingDelayMs ?? values.SANDBOX_PROCESSING_DELAY_MS,
+  };
+}
+
+/**
+ * The shorthand: without VMS_CONNECTIONS the VMS_* variables describe one connection, as they
+ * always have, so a deployment that never needed a second VMS changes nothing. It is named
+ * `sandbox` when it is the embedded sandbox (VMS_BASE_URL unset) and `default` otherwise; a
+ * remote one counts as production, since nothing says it is not.
+ */
+function connectionFromVariables(values: z.output<typeof portalEnvSchema>): Connection {
   if (values.VMS_CLIENT_ORGS !== undefined && values.VMS_CLIENT_ORG_IDS !== undefined) {
     throw new ConfigError(
       'VMS_CLIENT_ORGS and VMS_CLIENT_ORG_IDS are both set: VMS_CLIENT_ORG_IDS is its earlier name. Keep VMS_CLIENT_ORGS only.',
@@ -332,10 +429,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
     const problems = requiredForRemote
       .filter(([name]) => given[name] === undefined)
       .map(([name, how]) => `${name} is required when VMS_BASE_URL is set: ${how}`);
-    if (problems.length > 0) throw new ConfigError(problems.join(' '));
+    if (problems.length > 0) throw new ConfigError(problems.join(' '), problems);
   }
   const timeoutMs = values.VMS_TIMEOUT_MS;
-  const lateAnswerMs = values.VMS_LATE_ANSWER_MS ?? Math.max(600_000, timeoutMs);
+  const lateAnswerMs = values.VMS_LATE_ANSWER_MS ?? defaultLateAnswerMs(timeoutMs);
   if (lateAnswerMs < timeoutMs) {
     throw new ConfigError(
       `VMS_LATE_ANSWER_MS (${lateAnswerMs}) must not be shorter than VMS_TIMEOUT_MS (${timeoutMs}): it is how long the portal keeps waiting for a batch's answer after telling the browser it is late.`,
@@ -347,18 +444,21 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
       `PORTAL_CONNECTION_TIMEOUT_MS (${connectionTimeoutMs}) must be longer than VMS_TIMEOUT_MS (${timeoutMs}): a browser's connection is silent while the portal waits for the VMS.`,
     );
   }
-
-  const auth = authSettings(values);
   const profile = profileFromSetting('VMS_PROFILE', values.VMS_PROFILE, values.VMS_DATE_FORMAT);
   if ('problem' in profile) throw new ConfigError(profile.problem);
 
   return {
-    port: values.PORT,
-    host: values.HOST,
-    vmsBaseUrl: remote,
+    name: remote ? 'default' : 'sandbox',
+    label: remote ? new URL(remote).host : 'Sandbox',
+    production: remote !== null,
+    upstream: remote
+      ? { kind: 'remote', baseUrl: remote }
+      : { kind: 'sandbox', processingDelayMs: values.SANDBOX_PROCESSING_DELAY_MS },
     // Against the sandbox the demo identity always applies: the sandbox knows no other key.
     apiKey: remote ? (values.VMS_API_KEY ?? '') : sandboxDemo.apiKey,
     apiSecret: remote ? (values.VMS_API_SECRET ?? '') : sandboxDemo.apiSecret,
+    apiKeyEnv: remote ? 'VMS_API_KEY' : null,
+    apiSecretEnv: remote ? 'VMS_API_SECRET' : null,
     clientOrgIds: clientOrgs?.map((org) => org.id) ?? [...sandboxDemo.clientOrgIds],
     // Names given in the setting; against the sandbox, the sandbox's own for those not given.
     clientOrgNames: Object.fromEntries(
@@ -378,23 +478,6 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
     maxBatch: values.VMS_MAX_BATCH,
     timeoutMs,
     lateAnswerMs,
-    bodyLimitBytes: values.VMS_BODY_LIMIT_BYTES,
-    requestTimeoutMs: values.PORTAL_REQUEST_TIMEOUT_MS,
-    connectionTimeoutMs,
-    portalDb: values.PORTAL_DB,
-    databaseUrl: values.DATABASE_URL,
-    journal: {
-      enabled: values.JOURNAL === 'on',
-      retentionMs: values.JOURNAL_RETENTION_DAYS * 24 * 60 * 60 * 1000,
-      maxBytes: values.JOURNAL_MAX_MB * MB,
-      bodyLimitBytes: values.JOURNAL_BODY_LIMIT_KB * 1024,
-    },
-    rateLimitPerMinute: values.PORTAL_RATE_LIMIT_PER_MINUTE,
-    auth,
-    logLevel: values.LOG_LEVEL,
-    sandboxPort: values.SANDBOX_PORT,
-    sandboxDb: values.SANDBOX_DB,
-    sandboxProcessingDelayMs: values.SANDBOX_PROCESSING_DELAY_MS,
   };
 }
 
