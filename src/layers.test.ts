@@ -52,6 +52,11 @@ describe('import direction', () => {
       'src/core/probe.ts',
       "import { fullRequisitionForm } from '../test-support/test-data';\nexport const probe = fullRequisitionForm;\n",
     ],
+    [
+      'the command line importing the portal server past the connection check',
+      'src/cli/probe.ts',
+      "import { loadConfig } from '../server/config';\nexport const probe = loadConfig;\n",
+    ],
   ])('fails lint: %s', async (_what, path, code) => {
     expect(await ruleIds(path, code)).toContain('import-x/no-restricted-paths');
   });
@@ -66,6 +71,11 @@ describe('import direction', () => {
       'the portal server using the sandbox through its entry',
       'src/server/probe.ts',
       "import { startSandbox } from '../sandbox/index';\nexport const probe = startSandbox;\n",
+    ],
+    [
+      'the command line running the connection check through its entry',
+      'src/cli/probe.ts',
+      "import { main } from '../server/doctor/check-command';\nexport const probe = main;\n",
     ],
   ])('passes lint: %s', async (_what, path, code) => {
     expect(await ruleIds(path, code)).toEqual([]);

@@ -206,15 +206,13 @@ describe('doctor', () => {
   it('lists its subcommands in --help', async () => {
     const result = await doctor(['--help'], io());
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/subcommands:\n {2}find-recipe /);
+    expect(result.stdout).toMatch(/subcommands:\n {2}check .*\n {2}find-recipe /);
   });
 
-  it('exits 2 naming the subcommands when none or an unknown one is given', async () => {
-    for (const argv of [[], ['check-connection']]) {
-      const result = await doctor(argv, io());
-      expect(result.code).toBe(2);
-      expect(oneLine(result.stderr)).toMatch(/the subcommands are: find-recipe/);
-    }
+  it('exits 2 naming the subcommands when an unknown one is given', async () => {
+    const result = await doctor(['check-connection'], io());
+    expect(result.code).toBe(2);
+    expect(oneLine(result.stderr)).toMatch(/the subcommands are: check, find-recipe/);
   });
 
   it('runs as `npm run doctor` does, with the secret from the environment', () => {

@@ -33,6 +33,8 @@ export const apiErrorCatalog = {
   user_exists: 409,
   /** The change would leave the portal without an enabled admin. */
   last_admin: 409,
+  /** A connection check's test requisition asked for on a production VMS, without force. */
+  production_send_refused: 409,
   /** An invite link that is unknown, used or past its 72 hours. */
   invite_invalid: 410,
   body_too_large: 413,

@@ -52,6 +52,13 @@ export function buildSandboxApp(options: SandboxAppOptions): FastifyInstance {
     }
   });
   registerErrorHandling(app);
+  // Every answer's Date header from the sandbox's own clock (which may be skewed on purpose), as
+  // a real VMS's comes from its clock: a client compares the two to see whether its signatures'
+  // timestamps will be accepted.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('date', options.now().toUTCString());
+    return payload;
+  });
   registerProfileAnswers(app, options.profile);
   registerAuthentication(app, options.reference, options.now, options.profile.signature);
   registerBatchRoutes(app, options);

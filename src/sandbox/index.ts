@@ -27,6 +27,11 @@ export interface SandboxOptions {
   logger?: boolean;
   /** The sandbox's clock: signatures, timestamps and the no-new-submittals date. */
   now?: () => Date;
+  /**
+   * Puts the sandbox's clock this far ahead (negative: behind) of `now`, for signatures and its
+   * Date header, so a client can be shown what a VMS with a wrong clock does to its calls.
+   */
+  clockSkewMs?: number;
   /** Caps the database at this many pages (SQLite `max_page_count`): a full disk, on purpose. */
   maxDatabasePages?: number;
   /** First wait before the worker retries after a storage failure (default 500 ms). */
@@ -68,7 +73,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const parsed = optionsSchema.parse(options);
   const profile = options.profile ?? sandboxProfile(parsed.dateFormat);
   const settings = { ...parsed, dateFormat: profile.dates.outbound };
-  const now = options.now ?? (() => new Date());
+  const clock = options.now ?? (() => new Date());
+  const skewMs = options.clockSkewMs ?? 0;
+  const now = skewMs === 0 ? clock : () => new Date(clock().getTime() + skewMs);
   const db = openSandboxDatabase(settings.dbPath);
   if (options.maxDatabasePages !== undefined)
     db.pragma(`max_page_count = ${options.maxDatabasePages}`);

@@ -38,9 +38,10 @@ async function main(): Promise<void> {
     dateFormat: env.VMS_DATE_FORMAT,
     maxBatch: env.VMS_MAX_BATCH,
     profile: profile.profile,
+    clockSkewMs: env.SANDBOX_CLOCK_SKEW_MS,
   });
   console.log(
-    `Sandbox VMS listening on ${sandbox.url} (database ${dbPath}${env.SANDBOX_PROFILE ? `, profile ${env.SANDBOX_PROFILE}` : ''})`,
+    `Sandbox VMS listening on ${sandbox.url} (database ${dbPath}${env.SANDBOX_PROFILE ? `, profile ${env.SANDBOX_PROFILE}` : ''}${env.SANDBOX_CLOCK_SKEW_MS === 0 ? '' : `, clock ${env.SANDBOX_CLOCK_SKEW_MS} ms off`})`,
   );
   console.log(
     `Demo credentials: x-api-key ${sandboxDemo.apiKey}, vendor org ${sandboxDemo.vendorOrgId}, ` +

@@ -1,9 +1,25 @@
 import { z } from 'zod';
 import { sharedSettings, unsetWhenBlank } from '../domain/settings';
 
+const dayMs = 24 * 60 * 60 * 1000;
+
+/** Milliseconds, negative for a clock behind; within a day either way. */
+const clockSkew = unsetWhenBlank.transform((value, ctx) => {
+  if (value === undefined) return 0;
+  const parsed = /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(parsed) || Math.abs(parsed) > dayMs) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `SANDBOX_CLOCK_SKEW_MS must be a whole number of milliseconds from -${dayMs} to ${dayMs} (for example 600000 for ten minutes ahead); got "${value}".`,
+    });
+    return z.NEVER;
+  }
+  return parsed;
+});
+
 /**
  * `npm run sandbox`'s settings: the ones it shares with the portal server (and their defaults)
- * from domain/settings.ts, nothing of its own.
+ * from domain/settings.ts, and its clock skew.
  */
 export const sandboxEnvSchema = z.object({
   SANDBOX_PORT: sharedSettings.SANDBOX_PORT,
@@ -13,5 +29,7 @@ export const sandboxEnvSchema = z.object({
   VMS_MAX_BATCH: sharedSettings.VMS_MAX_BATCH,
   /** Answer as a VMS of this profile: a preset's name or a profile JSON file (default its own). */
   SANDBOX_PROFILE: unsetWhenBlank,
+  /** Puts the sandbox's clock this many ms ahead (negative: behind), to try a client's clock check. */
+  SANDBOX_CLOCK_SKEW_MS: clockSkew,
 });
 export type SandboxEnv = z.infer<typeof sandboxEnvSchema>;

@@ -19,7 +19,7 @@ const apiResponseHeaders = {
 
 /**
  * Where the answers carry personal or VMS data: the proxy, the journal, accounts, each user's
- * records, sessions, invites and single sign-on.
+ * records, sessions, invites, single sign-on and connection checks.
  */
 const privateApiPrefixes = [
   '/api/vms/',
@@ -29,6 +29,7 @@ const privateApiPrefixes = [
   '/api/session',
   '/api/invites/',
   '/api/auth/',
+  '/api/connections/',
 ];
 
 function isPrivateApi(url: string): boolean {

@@ -18,6 +18,7 @@ import { sessionRoutes } from './auth/session-routes';
 import { ssoRoutes } from './auth/sso-routes';
 import { userRecordRoutes, type UserRecordLimits } from './auth/user-record-routes';
 import { userRoutes } from './auth/user-routes';
+import { connectionRoutes } from './doctor/connection-routes';
 
 export interface BuildPortalOptions {
   /**
@@ -282,6 +283,11 @@ export function buildPortal(
     ...(options.userRecordLimits ? { limits: options.userRecordLimits } : {}),
   });
   app.register(ssoRoutes, { prefix: '/api/auth/oidc', config, auth });
+  app.register(connectionRoutes, {
+    prefix: '/api/connections',
+    config,
+    upstreamUrl: withTrailingSlash(upstreamUrl),
+  });
 
   serveSpa(app, options.distDir ?? defaultDistDir, configBody);
 

@@ -1,0 +1,11 @@
+import { ConnectionsPage } from '../../features/settings/components/connections-page';
+import { RoleGate } from '../layout/role-gate';
+
+/** /connections: admins check the VMS connection; anyone else is told it is not theirs. */
+export default function ConnectionsRoute() {
+  return (
+    <RoleGate needs="admin">
+      <ConnectionsPage />
+    </RoleGate>
+  );
+}

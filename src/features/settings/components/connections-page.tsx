@@ -1,0 +1,105 @@
+import { useMutation } from '@tanstack/react-query';
+import { useId } from 'react';
+import type { DoctorReport, ProbeVerdict } from '../../../domain/connection-check';
+import { errorMessage } from '../../../shared/api/http';
+import { useOrg } from '../../../shared/config/org-context';
+import { formatDateTime } from '../../../shared/lib/format';
+import { checkConnection } from '../api/connections';
+
+/** Each verdict in words: the colour beside it only repeats what the word says. */
+const verdictLabels: Record<ProbeVerdict, string> = {
+  passed: 'Passed',
+  failed: 'Failed',
+  undecided: 'Undecided',
+};
+
+function summary(report: DoctorReport): string {
+  const count = (verdict: ProbeVerdict) =>
+    report.probes.filter((probe) => probe.verdict === verdict).length;
+  if (report.verdict === 'passed') return `Every check passed (${report.probes.length}).`;
+  return `${count('failed')} failed, ${count('undecided')} undecided, ${count('passed')} passed.`;
+}
+
+function CheckReport({ report, headingId }: { report: DoctorReport; headingId: string }) {
+  return (
+    <section aria-labelledby={headingId} className="connection-check">
+      <h3 id={headingId}>Checked {formatDateTime(report.checkedAt)}</h3>
+      <p
+        className={`notice ${report.verdict === 'passed' ? 'notice--success' : report.verdict === 'failed' ? 'notice--error' : 'notice--warning'}`}
+      >
+        {summary(report)}
+      </p>
+      <ol className="connection-check__probes">
+        {report.probes.map((probe) => (
+          <li
+            key={probe.id}
+            className={`connection-check__probe connection-check__probe--${probe.verdict}`}
+          >
+            <p className="connection-check__title">
+              <strong>{probe.title}</strong>{' '}
+              <span
+                className={`connection-check__verdict connection-check__verdict--${probe.verdict}`}
+              >
+                {verdictLabels[probe.verdict]}
+              </span>
+            </p>
+            <p className="user-text">{probe.finding}</p>
+            {probe.fix === null ? null : (
+              <p className="user-text">
+                <strong>What to change:</strong> {probe.fix}
+              </p>
+            )}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/**
+ * /connections (admins): the VMS connection this portal sends to, and the connection doctor's
+ * safe probes of it on demand, each with what it found and what to change.
+ */
+export function ConnectionsPage() {
+  const { config } = useOrg();
+  const id = useId();
+  const check = useMutation({ mutationFn: () => checkConnection('default') });
+  return (
+    <div className="page">
+      <title>Connections · VMS submission portal</title>
+      <h1>Connections</h1>
+      <p className="page__lead">
+        The VMS this portal sends to. A check calls it with the portal's key and signature and reads
+        what it answers, without sending anything: whether it is reachable, whether its clock
+        agrees, whether it accepts the key, and whether its answers look the way the profile says.
+      </p>
+      <section aria-labelledby={`${id}-default`}>
+        <h2 id={`${id}-default`}>default</h2>
+        <p>
+          {config.upstream.kind === 'sandbox'
+            ? 'The embedded sandbox VMS (VMS_BASE_URL is not set).'
+            : `The VMS at ${config.upstream.label} (the VMS_* settings).`}
+        </p>
+        <button
+          type="button"
+          className="button"
+          onClick={() => check.mutate()}
+          disabled={check.isPending}
+        >
+          Check this connection
+        </button>
+        <div aria-live="polite">
+          {check.isPending ? <p>Checking the connection…</p> : null}
+          {check.isError ? (
+            <p role="alert" className="notice notice--error">
+              {errorMessage(check.error)}
+            </p>
+          ) : null}
+        </div>
+        {check.data && !check.isPending ? (
+          <CheckReport report={check.data} headingId={`${id}-report`} />
+        ) : null}
+      </section>
+    </div>
+  );
+}

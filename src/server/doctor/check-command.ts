@@ -1,0 +1,155 @@
+/**
+ * `npm run doctor -- [check] [--connection NAME] [--json] [--send-test-requisition [--yes]
+ * [--force]]`: the connection doctor from the command line. Reads the portal's settings as the
+ * server does (the caller loads `.env` first); without VMS_BASE_URL it starts the embedded
+ * sandbox itself, on a free port and a database of its own, with the configured profile, and
+ * stops it at the end. Exit 0 when every probe passed, 1 when one failed, 3 when none failed but
+ * some could not tell, 2 when the command or the settings are wrong (one line on stderr).
+ *
+ * The command line's dispatcher (src/cli/doctor.ts) reaches the server's code only through this
+ * module.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { DoctorReport, ProbeVerdict } from '../../domain/connection-check';
+import { startSandbox, type RunningSandbox } from '../../sandbox/index';
+import { ConfigError, loadConfig, type PortalConfig } from '../config';
+import { runDoctor, SendTestRefused } from './run-doctor';
+import { defaultConnectionName, targetFromConfig } from './target';
+
+export const checkUsage =
+  'usage: npm run doctor -- [check] [--connection NAME] [--json] [--send-test-requisition [--yes] [--force]]';
+
+export interface CheckIo {
+  env: Record<string, string | undefined>;
+  /** Whether a person is at the terminal to confirm the test send. */
+  isTTY?: boolean;
+  /** Asks a yes/no question on the terminal. */
+  confirm?(question: string): Promise<boolean>;
+}
+
+export interface CheckResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+const exitCodes: Record<ProbeVerdict, number> = { passed: 0, failed: 1, undecided: 3 };
+
+const marks: Record<ProbeVerdict, string> = {
+  passed: '[passed]   ',
+  failed: '[FAILED]   ',
+  undecided: '[undecided]',
+};
+
+/** The report for a person: one line per probe (mark, title, finding), its fix below it. */
+export function humanReport(report: DoctorReport): string {
+  const lines = [`Connection ${report.connection} (${report.vms}), checked ${report.checkedAt}:`];
+  for (const probe of report.probes) {
+    lines.push(`  ${marks[probe.verdict]} ${probe.title}: ${probe.finding}`);
+    if (probe.fix !== null) lines.push(`                Fix: ${probe.fix}`);
+  }
+  const count = (verdict: ProbeVerdict) =>
+    report.probes.filter((probe) => probe.verdict === verdict).length;
+  lines.push(
+    report.verdict === 'passed'
+      ? `Every check passed (${report.probes.length}).`
+      : `${count('failed')} failed, ${count('undecided')} undecided, ${count('passed')} passed.`,
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+function usage(message: string): CheckResult {
+  return {
+    code: 2,
+    stdout: '',
+    stderr: `doctor: ${message.replace(/\s*[\r\n]+\s*/g, ' ')}\n`,
+  };
+}
+
+export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
+  let values;
+  try {
+    const parsed = parseArgs({
+      args: argv,
+      options: {
+        connection: { type: 'string' },
+        json: { type: 'boolean' },
+        'send-test-requisition': { type: 'boolean' },
+        yes: { type: 'boolean' },
+        force: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+    });
+    values = parsed.values;
+    const extra = parsed.positionals.filter((word, index) => !(index === 0 && word === 'check'));
+    if (extra.length > 0) return usage(`unexpected argument ${extra[0]}; ${checkUsage}`);
+  } catch (error) {
+    return usage(`${(error as Error).message}; ${checkUsage}`);
+  }
+  if (values.help === true) return { code: 0, stdout: `${checkUsage}\n`, stderr: '' };
+  const name = values.connection ?? defaultConnectionName;
+  if (name !== defaultConnectionName) {
+    return usage(
+      `there is no connection named "${name}"; this portal has one, "${defaultConnectionName}" (its VMS_* settings)`,
+    );
+  }
+  const sendTest = values['send-test-requisition'] === true;
+  if ((values.yes === true || values.force === true) && !sendTest) {
+    return usage(`--yes and --force go with --send-test-requisition; ${checkUsage}`);
+  }
+
+  let config: PortalConfig;
+  try {
+    config = loadConfig(io.env);
+  } catch (error) {
+    if (error instanceof ConfigError) return usage(`settings error: ${error.message}`);
+    throw error;
+  }
+
+  if (sendTest && values.yes !== true && io.isTTY === true && io.confirm) {
+    const where = config.vmsBaseUrl === null ? 'the embedded sandbox' : config.vmsBaseUrl;
+    const sure = await io.confirm(
+      `Send one test requisition (marked CONNECTION CHECK) to ${where} for client org ${config.clientOrgIds[0]}? It is a real POST and cannot be taken back. [y/N] `,
+    );
+    if (!sure)
+      return usage('the test requisition was not sent (not confirmed); nothing was checked');
+  }
+
+  let sandbox: RunningSandbox | null = null;
+  let sandboxDir: string | null = null;
+  try {
+    if (config.vmsBaseUrl === null) {
+      // A database of its own: a portal running beside it keeps its sandbox's file to itself.
+      sandboxDir = mkdtempSync(join(tmpdir(), 'portal-doctor-'));
+      sandbox = await startSandbox({
+        host: '127.0.0.1',
+        port: 0,
+        dbPath: join(sandboxDir, 'sandbox.db'),
+        profile: config.profile,
+        dateFormat: config.dateFormat,
+        maxBatch: config.maxBatch,
+        processingDelayMs: config.sandboxProcessingDelayMs,
+      });
+    }
+    const target = targetFromConfig(config, sandbox?.url ?? null);
+    const report = await runDoctor(target, {
+      sendTest,
+      force: values.force === true,
+    });
+    return {
+      code: exitCodes[report.verdict],
+      stdout: values.json === true ? `${JSON.stringify(report, null, 2)}\n` : humanReport(report),
+      stderr: '',
+    };
+  } catch (error) {
+    if (error instanceof SendTestRefused) return usage(error.message);
+    throw error;
+  } finally {
+    await sandbox?.close();
+    if (sandboxDir !== null) rmSync(sandboxDir, { recursive: true, force: true });
+  }
+}

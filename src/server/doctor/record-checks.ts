@@ -1,0 +1,133 @@
+import { dateFormats, type DateFormat } from '../../domain/catalog-types';
+import { parseWireDate } from '../../domain/dates';
+import { requisitionCatalog } from '../../domain/requisition-catalog';
+import {
+  dateTimeFormats,
+  dateTimeToOwn,
+  type DateTimeFormat,
+  type VmsProfile,
+} from '../../domain/vms-profile';
+
+/**
+ * What the doctor checks in the requisition records a VMS lists: how their fields are named and
+ * how their dates are written, each against the profile, with the setting that would fit when the
+ * profile does not.
+ */
+
+export type JsonRecord = Record<string, unknown>;
+
+const catalogFields = requisitionCatalog.filter((def) => def.key !== 'requesttype');
+
+/** Names only PascalCase records use (TitleRole), and only payload-style ones (titlerole). */
+const pascalOnly = new Set(
+  catalogFields
+    .filter((def) => def.responseName !== undefined && def.responseName !== def.key)
+    .map((def) => def.responseName as string),
+);
+const payloadOnly = new Set(
+  catalogFields
+    .filter((def) => def.responseName !== undefined && def.responseName !== def.key)
+    .map((def) => def.key as string),
+);
+
+/** The DATE fields of a record, under either naming style. */
+const dateFields = catalogFields
+  .filter((def) => def.type === 'DATE')
+  .map((def) => ({ pascal: def.responseName ?? def.key, payload: def.key as string }));
+
+export interface StyleVerdict {
+  /** The style the records use, or null when their field names do not tell. */
+  seen: VmsProfile['list']['fieldNames'] | null;
+  example: string | null;
+}
+
+/** Which naming style the records' payload fields follow. */
+export function fieldNameStyle(records: readonly JsonRecord[]): StyleVerdict {
+  let pascal: string | null = null;
+  let payload: string | null = null;
+  for (const record of records) {
+    for (const key of Object.keys(record)) {
+      if (pascal === null && pascalOnly.has(key)) pascal = key;
+      if (payload === null && payloadOnly.has(key)) payload = key;
+    }
+  }
+  if (pascal !== null && payload === null) return { seen: 'PascalCase', example: pascal };
+  if (payload !== null && pascal === null) return { seen: 'payload', example: payload };
+  return { seen: null, example: null };
+}
+
+/** Keys of the records that look like the one a `list.fields` name was meant for. */
+export function lookalikes(records: readonly JsonRecord[], field: string): string[] {
+  const pattern =
+    field === 'reqId' ? /req.*id|^id$/i : field === 'created' ? /creat/i : /updat|modif/i;
+  const keys = new Set<string>();
+  for (const record of records) for (const key of Object.keys(record)) keys.add(key);
+  return [...keys].filter((key) => pattern.test(key)).slice(0, 3);
+}
+
+function text(value: unknown): string {
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number') return String(value);
+  return '';
+}
+
+/** Whether a date-time reads in a format (dateTimeToOwn passes a value it cannot read unchanged). */
+export function dateTimeReads(value: string, format: DateTimeFormat): boolean {
+  if (format === 'iso-8601') {
+    return (
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value) &&
+      !Number.isNaN(Date.parse(value))
+    );
+  }
+  return dateTimeToOwn(value, format) !== value;
+}
+
+export interface DateFinding {
+  /** The values looked at (non-empty). */
+  values: string[];
+  /** Whether every value reads in the profile's format. */
+  fits: boolean;
+  /** A value that does not, for the finding. */
+  misfit: string | null;
+  /** The formats every value reads in. */
+  fitting: string[];
+}
+
+function judge<F extends string>(
+  values: string[],
+  configured: F,
+  formats: readonly F[],
+  reads: (value: string, format: F) => boolean,
+): DateFinding {
+  const misfit = values.find((value) => !reads(value, configured)) ?? null;
+  return {
+    values,
+    fits: misfit === null,
+    misfit,
+    fitting: formats.filter((format) => values.every((value) => reads(value, format))),
+  };
+}
+
+/** The records' created/updated date-times against `dates.dateTimes`. */
+export function checkDateTimes(profile: VmsProfile, records: readonly JsonRecord[]): DateFinding {
+  const { created, updated } = profile.list.fields;
+  const values = records
+    .flatMap((record) => [text(record[created]), text(record[updated])])
+    .filter((value) => value !== '');
+  return judge(values, profile.dates.dateTimes, dateTimeFormats, dateTimeReads);
+}
+
+/** The records' DATE fields (StartDate…) against `dates.records`. */
+export function checkRecordDates(profile: VmsProfile, records: readonly JsonRecord[]): DateFinding {
+  const values = records
+    .flatMap((record) =>
+      dateFields.map((field) => text(record[field.pascal] ?? record[field.payload])),
+    )
+    .filter((value) => value !== '');
+  return judge<DateFormat>(
+    values,
+    profile.dates.records,
+    dateFormats,
+    (value, format) => parseWireDate(value, format) !== null,
+  );
+}

@@ -1,0 +1,595 @@
+import { randomBytes } from 'node:crypto';
+import {
+  overallVerdict,
+  probeTitles,
+  type DoctorReport,
+  type ProbeId,
+  type ProbeResult,
+  type ProbeVerdict,
+} from '../../domain/connection-check';
+import { blankRequisitionWire } from '../../domain/requisition-wire';
+import {
+  answerFromVms,
+  readPointer,
+  vmsCallPath,
+  withPage,
+  type VmsProfile,
+} from '../../domain/vms-profile';
+import { networkFailure, ProbeClient, type ProbeAnswer } from './probe-client';
+import {
+  checkDateTimes,
+  checkRecordDates,
+  fieldNameStyle,
+  lookalikes,
+  type JsonRecord,
+} from './record-checks';
+import type { DoctorTarget } from './target';
+
+/**
+ * The connection doctor: safe probes of one VMS connection, in order, each passed, failed or
+ * undecided with a one-line finding and, when it did not pass, what to change. Every probe is a
+ * GET signed by the connection's profile, as the proxy would sign it; the one POST (a test
+ * requisition) is sent only when asked, once, never retried. The report never holds the key, the
+ * secret or a signature.
+ */
+
+export interface DoctorOptions {
+  /** Send one clearly-marked test requisition and read its result (never by default). */
+  sendTest?: boolean;
+  /** Allow the test send on a production connection. */
+  force?: boolean;
+  /** This machine's clock, ms (tests). */
+  now?: () => number;
+  /** How long to wait for the test requisition's result, and how often to look. */
+  sendTestWaitMs?: number;
+  sendTestPollMs?: number;
+}
+
+/** The test send asked for on a production connection without `force`. */
+export class SendTestRefused extends Error {
+  override name = 'SendTestRefused';
+  constructor(connection: string) {
+    super(
+      `The ${connection} connection is a production VMS: the test requisition would be a real one there. Check it without the test send, or force it if you mean it (--force; "force": true).`,
+    );
+  }
+}
+
+/** The clock differences the doctor warns at and fails at; the sandbox refuses beyond 300 s. */
+export const clockWarnSeconds = 60;
+export const clockFailSeconds = 240;
+
+type Outcome = Omit<ProbeResult, 'id' | 'title'>;
+
+const pass = (finding: string): Outcome => ({ verdict: 'passed', finding, fix: null });
+const fail = (finding: string, fix: string): Outcome => ({ verdict: 'failed', finding, fix });
+const undecided = (finding: string, fix: string | null = null): Outcome => ({
+  verdict: 'undecided',
+  finding,
+  fix,
+});
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+const isRecord = (value: unknown): value is JsonRecord =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function oneLine(value: string, max = 160): string {
+  const line = value.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+/** The VMS's own message in an answer: at `errors.message`, or null. */
+function messageAt(profile: VmsProfile, text: string): string | null {
+  const message = readPointer(parseJson(text), profile.errors.message);
+  return typeof message === 'string' && message.trim() !== '' ? oneLine(message) : null;
+}
+
+function looksLikeHtml(answer: ProbeAnswer): boolean {
+  return (
+    (answer.headers['content-type'] ?? '').includes('html') ||
+    /^\s*<(!doctype|html)/i.test(answer.text)
+  );
+}
+
+/** What an answer said, for a finding: the message at errors.message, or what the body is. */
+function said(profile: VmsProfile, answer: ProbeAnswer): string {
+  const message = messageAt(profile, answer.text);
+  if (message !== null) return `"${message}"`;
+  if (looksLikeHtml(answer)) return 'an HTML page';
+  if (answer.text.trim() === '') return 'an empty body';
+  return `a body without a message at "${profile.errors.message}" (errors.message): ${oneLine(answer.text, 80)}`;
+}
+
+const ok = (answer: ProbeAnswer) => answer.status >= 200 && answer.status < 300;
+
+/** An array somewhere near the top of a body, as a hint for `list.records` / `results.*.rows`. */
+function arrayPointer(body: unknown, depth = 0): string | null {
+  if (Array.isArray(body)) return '';
+  if (!isRecord(body) || depth > 2) return null;
+  for (const [key, value] of Object.entries(body)) {
+    const below = arrayPointer(value, depth + 1);
+    if (below !== null) return `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}${below}`;
+  }
+  return null;
+}
+
+const recipeFix =
+  'Check the API key and secret of this connection (VMS_API_KEY, VMS_API_SECRET) against the VMS account page; then the profile\'s "signature" key: if the VMS signs differently, run `npm run doctor -- find-recipe` with a signed example from the VMS\'s onboarding documents and put its answer in the profile\'s "signature".';
+
+/** The probes' shared state: what earlier probes learnt that later ones need. */
+interface Context {
+  target: DoctorTarget;
+  client: ProbeClient;
+  now: () => number;
+  reachable?: ProbeAnswer;
+  clockSkewSeconds?: number;
+  records?: JsonRecord[];
+}
+
+function orgQuery(target: DoctorTarget, clientOrgId: number, extra: Record<string, string> = {}) {
+  const params = new URLSearchParams({
+    Client_Org_Id: String(clientOrgId),
+    Vendor_Org_Id: String(target.vendorOrgId),
+    ...extra,
+  });
+  return `?${params.toString()}`;
+}
+
+/** The requisitions GET that lists nothing: only a Req_Id of 0, which no VMS gives. */
+function emptyListPath(target: DoctorTarget, clientOrgId: number): string {
+  return vmsCallPath(
+    target.profile,
+    'requisitions',
+    orgQuery(target, clientOrgId, {
+      filterfield: 'Req_Id',
+      filteroperator: '=',
+      filtervalue: '0',
+    }),
+  );
+}
+
+async function probeReachable(context: Context): Promise<Outcome> {
+  const { target, client } = context;
+  try {
+    const answer = await client.call('GET', '');
+    context.reachable = answer;
+    const where = new URL(target.baseUrl).host;
+    return pass(
+      `${where} answered over HTTP (status ${answer.status} for the base address, in ${Math.max(0, answer.answeredAt - answer.sentAt)} ms).`,
+    );
+  } catch (error) {
+    const failure = networkFailure(error, target);
+    return fail(failure.finding, failure.fix);
+  }
+}
+
+async function probeClock(context: Context): Promise<Outcome> {
+  const answer = context.reachable;
+  const header = answer?.headers.date;
+  const vmsTime = header === undefined ? Number.NaN : Date.parse(header);
+  if (!answer || Number.isNaN(vmsTime)) {
+    return undecided(
+      'The VMS sent no readable Date header, so its clock cannot be compared with this one.',
+      'Make sure this machine keeps its clock in sync (NTP): signatures carry the time, and a VMS refuses those too far from its own clock.',
+    );
+  }
+  // A Date header is whole seconds, written at some moment of its second: its middle is the
+  // best guess, against the middle of the call on this side.
+  const here = (answer.sentAt + answer.answeredAt) / 2;
+  const seconds = Math.round((vmsTime + 500 - here) / 1000);
+  context.clockSkewSeconds = seconds;
+  const how =
+    seconds === 0
+      ? 'agrees with this machine to the second'
+      : `is ${Math.abs(seconds)} s ${seconds > 0 ? 'ahead of' : 'behind'} this machine`;
+  const fix = `Sync this machine's clock (NTP: timedatectl set-ntp true, or your platform's time service); if this machine is right, the VMS's clock is off: tell its operator.`;
+  if (Math.abs(seconds) >= clockFailSeconds) {
+    return fail(
+      `The VMS's clock (Date header) ${how}: signed calls carry this machine's time, and a VMS refuses a timestamp a few minutes off (the sandbox: more than 300 s).`,
+      fix,
+    );
+  }
+  if (Math.abs(seconds) >= clockWarnSeconds) {
+    return undecided(
+      `The VMS's clock (Date header) ${how}: still within what most VMSs accept, but close to where signatures are refused.`,
+      fix,
+    );
+  }
+  return pass(`The VMS's clock (Date header) ${how}.`);
+}
+
+async function probeCredentials(context: Context): Promise<Outcome> {
+  const { target, client } = context;
+  const orgId = target.clientOrgIds[0];
+  if (orgId === undefined) {
+    return fail(
+      'The connection lists no client org to ask the VMS about.',
+      'List the client orgs this portal acts for in VMS_CLIENT_ORGS.',
+    );
+  }
+  const answer = await client.call('GET', emptyListPath(target, orgId));
+  if (ok(answer)) {
+    return pass(
+      `The VMS accepted the key and the signature (a requisitions list for client org ${orgId}: status ${answer.status}).`,
+    );
+  }
+  if (answer.status === 401 || answer.status === 403) {
+    return fail(
+      `The VMS refused the key or the signature (status ${answer.status}, ${said(target.profile, answer)}).`,
+      `${recipeFix} If the VMS names the vendor org, check VMS_VENDOR_ORG_ID (${target.vendorOrgId}).`,
+    );
+  }
+  if (answer.status === 404) {
+    return fail(
+      `The VMS has no requisitions list at ${target.profile.paths.requisitions} (status 404, ${said(target.profile, answer)}).`,
+      'Set paths.requisitions in the profile to where the VMS lists requisitions (its API reference names it).',
+    );
+  }
+  return fail(
+    `The requisitions list for client org ${orgId} answered status ${answer.status} (${said(target.profile, answer)}).`,
+    "Check paths.requisitions and list.filter (the filter parameter names) in the profile against the VMS's API reference.",
+  );
+}
+
+async function probeClientOrgs(context: Context): Promise<Outcome> {
+  const { target, client } = context;
+  const refused: string[] = [];
+  for (const orgId of target.clientOrgIds) {
+    const answer = await client.call('GET', emptyListPath(target, orgId));
+    if (!ok(answer)) {
+      refused.push(
+        `client org ${orgId} (status ${answer.status}, ${said(target.profile, answer)})`,
+      );
+    }
+  }
+  const all = target.clientOrgIds.join(', ');
+  if (refused.length === 0) {
+    return pass(`The VMS accepts this key for every client org of the connection (${all}).`);
+  }
+  return fail(
+    `The VMS refused ${refused.join('; ')}.`,
+    "Remove the refused org from VMS_CLIENT_ORGS (the connection's client orgs), or ask the VMS to let this API key act for it.",
+  );
+}
+
+async function probeListRecords(context: Context): Promise<Outcome> {
+  const { target, client } = context;
+  const { profile } = target;
+  const orgId = target.clientOrgIds[0] ?? 0;
+  const path = withPage(profile, vmsCallPath(profile, 'requisitions', orgQuery(target, orgId)), 0);
+  const answer = await client.call('GET', path);
+  if (!ok(answer)) {
+    return fail(
+      `The requisitions list for client org ${orgId} answered status ${answer.status} (${said(profile, answer)}).`,
+      "Check paths.requisitions and list.paging in the profile against the VMS's API reference.",
+    );
+  }
+  const body = parseJson(answer.text);
+  const records = readPointer(body, profile.list.records);
+  if (!Array.isArray(records)) {
+    const hint = arrayPointer(body);
+    return fail(
+      body === undefined
+        ? `The requisitions list is not JSON (${looksLikeHtml(answer) ? 'an HTML page' : oneLine(answer.text, 80)}).`
+        : `The requisitions list has no array of records at "${profile.list.records}" (list.records).`,
+      hint === null
+        ? 'Set list.records in the profile to where the VMS puts the records ("" when the body is the array); check paths.requisitions too.'
+        : `Set list.records in the profile to "${hint}", where the answer has an array.`,
+    );
+  }
+  const sample = records.filter(isRecord).slice(0, 50);
+  if (sample.length === 0) {
+    return undecided(
+      `The VMS listed no requisitions for client org ${orgId}, so their field names cannot be checked (nor their dates).`,
+      'Check again once the client org has a requisition (or send a test one with --send-test-requisition).',
+    );
+  }
+  context.records = sample;
+  const problems: string[] = [];
+  const fixes: string[] = [];
+  for (const key of ['reqId', 'created', 'updated'] as const) {
+    const name = profile.list.fields[key];
+    if (sample.every((record) => record[name] !== undefined)) continue;
+    const seen = lookalikes(sample, key);
+    problems.push(`the records have no "${name}" field (list.fields.${key})`);
+    fixes.push(
+      seen.length > 0
+        ? `set list.fields.${key} to "${seen[0]}"`
+        : `set list.fields.${key} to the records' field for it`,
+    );
+  }
+  const style = fieldNameStyle(sample);
+  if (style.seen !== null && style.seen !== profile.list.fieldNames) {
+    problems.push(
+      `the records name their fields in ${style.seen} style (such as "${style.example}") but list.fieldNames says ${profile.list.fieldNames}`,
+    );
+    fixes.push(`set list.fieldNames to "${style.seen}"`);
+  }
+  if (problems.length > 0) {
+    return fail(
+      `In the requisitions list: ${problems.join('; ')}.`,
+      `In the profile, ${fixes.join(', and ')}.`,
+    );
+  }
+  return pass(
+    `${sample.length} record${sample.length === 1 ? '' : 's'} at "${profile.list.records}" with ${profile.list.fields.reqId}, ${profile.list.fields.created}, ${profile.list.fields.updated} and ${style.seen ?? profile.list.fieldNames} field names, as the profile says.`,
+  );
+}
+
+/** Whether an answer to a results call for an unknown batch reads as "no such batch". */
+function resultsVerdict(
+  profile: VmsProfile,
+  kind: 'requisition' | 'candidate',
+  batchId: string,
+  answer: ProbeAnswer,
+): { fits: boolean; what: string } {
+  const pathKey = `paths.${kind}results`;
+  if (ok(answer)) {
+    const rows = readPointer(parseJson(answer.text), profile.results[kind].rows);
+    if (Array.isArray(rows) && rows.length === 0) {
+      return {
+        fits: true,
+        what: `${pathKey}: no rows for an unknown batch (status ${answer.status})`,
+      };
+    }
+    return {
+      fits: false,
+      what: `${pathKey}: status ${answer.status} with ${looksLikeHtml(answer) ? 'an HTML page' : `no empty array of rows at "${profile.results[kind].rows}"`} for an unknown batch`,
+    };
+  }
+  const message = messageAt(profile, answer.text);
+  const aboutBatch =
+    message !== null &&
+    (message.includes(batchId) ||
+      (/batch/i.test(message) && !/\b(route|path|operation|endpoint|url)\b/i.test(message)));
+  if (answer.status >= 400 && answer.status < 500 && aboutBatch) {
+    return { fits: true, what: `${pathKey}: "unknown batch" (status ${answer.status})` };
+  }
+  return {
+    fits: false,
+    what: `${pathKey}: status ${answer.status} with ${said(profile, answer)}, not an "unknown batch" answer`,
+  };
+}
+
+async function probeResultsPaths(context: Context): Promise<Outcome> {
+  const { target, client } = context;
+  const { profile } = target;
+  const orgId = target.clientOrgIds[0] ?? 0;
+  const batchId = `doctor-${randomBytes(8).toString('hex')}`;
+  const verdicts = [];
+  for (const kind of ['requisition', 'candidate'] as const) {
+    const operation = kind === 'requisition' ? 'requisitionresults' : 'candidateresults';
+    const path = vmsCallPath(profile, operation, orgQuery(target, orgId, { batchid: batchId }));
+    verdicts.push({
+      kind,
+      ...resultsVerdict(profile, kind, batchId, await client.call('GET', path)),
+    });
+  }
+  const wrong = verdicts.filter((verdict) => !verdict.fits);
+  if (wrong.length === 0) {
+    return pass(`Both results paths know batches: ${verdicts.map((v) => v.what).join('; ')}.`);
+  }
+  return fail(
+    `${wrong.map((v) => v.what).join('; ')}: the path is probably wrong.`,
+    `Set ${wrong.map((v) => `paths.${v.kind}results`).join(' and ')} in the profile to where the VMS answers a batch's results (with {batchid} where the batch id goes); if the path is right, check errors.message.`,
+  );
+}
+
+async function probeDates(context: Context): Promise<Outcome> {
+  const { profile } = context.target;
+  const records = context.records ?? [];
+  const dateTimes = checkDateTimes(profile, records);
+  const dates = checkRecordDates(profile, records);
+  const problems: string[] = [];
+  const fixes: string[] = [];
+  for (const [finding, key, configured, what] of [
+    [dateTimes, 'dates.dateTimes', profile.dates.dateTimes, 'created/updated date-times'],
+    [dates, 'dates.records', profile.dates.records, 'DATE fields (StartDate…)'],
+  ] as const) {
+    if (finding.fits) continue;
+    problems.push(
+      `the records' ${what} such as "${finding.misfit}" do not read as ${configured} (${key})`,
+    );
+    fixes.push(
+      finding.fitting.length > 0
+        ? `set ${key} to "${finding.fitting[0]}"${finding.fitting.length > 1 ? ` (${finding.fitting.slice(1).join(', ')} read them too: pick the VMS's documented one)` : ''}`
+        : `no format the portal knows reads "${finding.misfit}": ask the VMS how it writes them`,
+    );
+  }
+  if (problems.length > 0) {
+    const finding = problems.join('; ');
+    return fail(
+      `${finding.charAt(0).toUpperCase()}${finding.slice(1)}.`,
+      `In the profile, ${fixes.join(', and ')}.`,
+    );
+  }
+  if (dateTimes.values.length === 0 && dates.values.length === 0) {
+    return undecided(
+      'The records listed have no dates filled in, so their format cannot be checked.',
+    );
+  }
+  return pass(
+    `The records' dates read as the profile says (date-times ${profile.dates.dateTimes}${dates.values.length > 0 ? `, DATE fields ${profile.dates.records}` : ''}).`,
+  );
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function probeSendTest(context: Context, options: DoctorOptions): Promise<Outcome> {
+  const { target, client } = context;
+  const { profile } = target;
+  const orgId = target.clientOrgIds[0] ?? 0;
+  const reference = `DOCTOR-${randomBytes(4).toString('hex').toUpperCase()}`;
+  const requisition = {
+    ...blankRequisitionWire(),
+    requesttype: 'I',
+    orgid: String(orgId),
+    reqclassid: '101',
+    titlerole: 'CONNECTION CHECK - test requisition, do not fill',
+    noofopenings: '1',
+    clientinternalreq: reference,
+    hoursunitsperday: '8',
+    daysperweek: '5',
+    engagementtype: '1',
+    shortdescription: 'Sent by the portal connection check (npm run doctor); not a real opening.',
+    reqownerid: 'mreyes',
+  };
+  const body = Buffer.from(JSON.stringify([requisition]));
+  const path = vmsCallPath(profile, 'requisitionimport', orgQuery(target, orgId));
+  let answer: ProbeAnswer;
+  try {
+    // Once: a POST whose answer was lost may still have arrived, so it is never sent again.
+    answer = await client.call('POST', path, body);
+  } catch (error) {
+    return undecided(
+      `The test requisition ${reference} was sent, but no answer came (${networkFailure(error, target).finding}); it may have arrived.`,
+      `Look for ${reference} in the VMS before sending another.`,
+    );
+  }
+  if (!ok(answer)) {
+    return fail(
+      `The VMS refused the test requisition ${reference}: status ${answer.status}, ${said(profile, answer)}.`,
+      "Check paths.requisitionimport in the profile and the VMS's message.",
+    );
+  }
+  const accepted = answerFromVms(profile, 'requisitionimport', answer.status, answer.text);
+  if (typeof accepted !== 'string') {
+    return fail(
+      `The VMS accepted the test requisition ${reference} (status ${answer.status}) but the portal cannot read its answer: ${accepted.unreadable}.`,
+      'Set accepted.batchId in the profile to where the VMS puts the batch id.',
+    );
+  }
+  const batchId = (JSON.parse(accepted) as { batchid: string }).batchid;
+  const note = profile.accepted.statuses.includes(answer.status)
+    ? ''
+    : ` (status ${answer.status}, not one of accepted.statuses: add it)`;
+  const deadline = context.now() + (options.sendTestWaitMs ?? 30_000);
+  const resultsPath = vmsCallPath(
+    profile,
+    'requisitionresults',
+    orgQuery(target, orgId, { batchid: batchId }),
+  );
+  for (;;) {
+    const results = await client.call('GET', resultsPath);
+    const rows = answerFromVms(profile, 'requisitionresults', results.status, results.text, {
+      batchId,
+    });
+    if (typeof rows !== 'string' || !ok(results)) {
+      return fail(
+        `The test requisition ${reference} was accepted as batch ${batchId}${note}, but its results do not read: ${typeof rows === 'string' ? `status ${results.status}` : rows.unreadable}.`,
+        'Check paths.requisitionresults and results.requisition in the profile.',
+      );
+    }
+    const row = (JSON.parse(rows) as Array<Record<string, string>>)[0];
+    const status = row?.Status ?? '';
+    if (row && status !== 'Pending') {
+      if (status === 'Success') {
+        return pass(
+          `The test requisition ${reference} was accepted as batch ${batchId}${note} and created as Req_Id ${row.Req_Id ?? '?'}; close it in the VMS.`,
+        );
+      }
+      return undecided(
+        `The test requisition ${reference} went through (batch ${batchId}${note}) and its result reads, but the VMS refused the requisition itself (${status}: ${row.ErrorMessage ?? ''}).`,
+        "The profile's accepted and results keys fit; the test requisition's values (org, class, owner) are the sandbox's, which this VMS need not know.",
+      );
+    }
+    if (context.now() >= deadline) {
+      return undecided(
+        `The test requisition ${reference} was accepted as batch ${batchId}${note}, but it is still ${row ? 'Pending' : 'without a result row'}.`,
+        'Check its results later in the portal (batch id above).',
+      );
+    }
+    await wait(options.sendTestPollMs ?? 1000);
+  }
+}
+
+/** The key, the secret and every signature sent, out of the report, wherever a VMS echoed them. */
+function scrubbed(report: DoctorReport, secrets: readonly string[]): DoctorReport {
+  let json = JSON.stringify(report);
+  for (const secret of secrets) {
+    if (secret.length < 4) continue;
+    const quoted = JSON.stringify(secret).slice(1, -1);
+    json = json.split(quoted).join('[redacted]');
+  }
+  return JSON.parse(json) as DoctorReport;
+}
+
+/** Which probes each needs to have passed (list records only to have found records). */
+const needs: Partial<Record<ProbeId, ProbeId[]>> = {
+  clock: ['reachable'],
+  credentials: ['reachable', 'clock'],
+  clientOrgs: ['credentials'],
+  listRecords: ['credentials'],
+  resultsPaths: ['credentials'],
+  dates: ['credentials'],
+  sendTest: ['credentials'],
+};
+
+export async function runDoctor(
+  target: DoctorTarget,
+  options: DoctorOptions = {},
+): Promise<DoctorReport> {
+  if (options.sendTest === true && target.production && options.force !== true) {
+    throw new SendTestRefused(target.name);
+  }
+  const now = options.now ?? Date.now;
+  const client = new ProbeClient(target, now);
+  const context: Context = { target, client, now };
+  const probes: Array<[ProbeId, () => Promise<Outcome>]> = [
+    ['reachable', () => probeReachable(context)],
+    ['clock', () => probeClock(context)],
+    ['credentials', () => probeCredentials(context)],
+    ['clientOrgs', () => probeClientOrgs(context)],
+    ['listRecords', () => probeListRecords(context)],
+    ['resultsPaths', () => probeResultsPaths(context)],
+    [
+      'dates',
+      async () =>
+        context.records === undefined
+          ? undecided('Skipped: no requisition records were read (see the requisition list).')
+          : probeDates(context),
+    ],
+  ];
+  if (options.sendTest === true) probes.push(['sendTest', () => probeSendTest(context, options)]);
+  const results: ProbeResult[] = [];
+  const verdicts = new Map<ProbeId, ProbeVerdict>();
+  try {
+    for (const [id, run] of probes) {
+      const failedNeed = (needs[id] ?? []).find((need) => verdicts.get(need) === 'failed');
+      let outcome: Outcome;
+      if (failedNeed !== undefined) {
+        outcome = undecided(
+          `Skipped: the ${probeTitles[failedNeed].toLowerCase()} check failed; fix it first.`,
+        );
+      } else {
+        try {
+          outcome = await run();
+        } catch (error) {
+          const failure = networkFailure(error, target);
+          outcome = undecided(`The check could not finish: ${failure.finding}`, failure.fix);
+        }
+      }
+      verdicts.set(id, outcome.verdict);
+      results.push({ id, title: probeTitles[id], ...outcome });
+    }
+  } finally {
+    await client.close();
+  }
+  return scrubbed(
+    {
+      connection: target.name,
+      vms: target.label,
+      checkedAt: new Date(now()).toISOString(),
+      verdict: overallVerdict(results),
+      probes: results,
+    },
+    [target.apiKey, target.apiSecret, ...client.signatures],
+  );
+}
