@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctorReportSchema } from '../domain/connection-check';
@@ -44,11 +46,56 @@ afterAll(async () => {
   db.remove();
 });
 
+describe('npm run doctor with a connections file', () => {
+  it('checks the connection it is named, and names the connections there are for one that is not', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'doctor-connections-'));
+    try {
+      const file = join(dir, 'connections.json');
+      writeFileSync(
+        file,
+        JSON.stringify({
+          connections: [
+            { name: 'sandbox', sandbox: true },
+            {
+              name: 'uat',
+              label: 'Acme UAT',
+              baseUrl: behind.url,
+              apiKeyEnv: 'UAT_KEY',
+              apiSecretEnv: 'UAT_SECRET',
+              clientOrgs: [{ id: 1001 }],
+              vendorOrgId: sandboxDemo.vendorOrgId,
+              production: false,
+            },
+          ],
+          default: 'sandbox',
+        }),
+      );
+      const env = {
+        VMS_CONNECTIONS: file,
+        UAT_KEY: sandboxDemo.apiKey,
+        UAT_SECRET: sandboxDemo.apiSecret,
+      };
+      const uat = await doctor(['--connection', 'uat'], io(env));
+      // The sandbox behind it runs two minutes slow: the clock warns, nothing fails.
+      expect(uat.code).toBe(3);
+      expect(uat.stdout).toMatch(/^Connection uat \(Acme UAT \(127\.0\.0\.1:\d+\)\)/);
+      const missing = await doctor(['--connection', 'production'], io(env));
+      expect(missing.code).toBe(2);
+      expect(oneLine(missing.stderr)).toContain(
+        'there is no connection named "production"; the connections are "sandbox", "uat"',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('npm run doctor, checking a connection', () => {
   it('exits 0 when every probe passes against the embedded sandbox, one line per probe', async () => {
     const result = await doctor(['--connection', 'default'], io());
     expect(result.code, result.stdout).toBe(0);
-    expect(result.stdout).toMatch(/^Connection default \(embedded sandbox\)/);
+    // `default` stands for the default connection: without VMS_BASE_URL, the sandbox.
+    expect(result.stdout).toMatch(/^Connection sandbox \(the embedded sandbox\)/);
     for (const title of ['VMS reachable', 'Clock', 'Key and signature', 'Dates']) {
       expect(result.stdout).toMatch(new RegExp(`^ {2}\\[passed\\] +${title}: `, 'm'));
     }

@@ -17,7 +17,7 @@ import type { DoctorReport, ProbeVerdict } from '../../domain/connection-check';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index';
 import { ConfigError, loadConfig, type PortalConfig } from '../config';
 import { runDoctor, SendTestRefused } from './run-doctor';
-import { defaultConnectionName, targetFromConfig } from './target';
+import { defaultConnectionName, targetFor } from './target';
 
 export const checkUsage =
   'usage: npm run doctor -- [check] [--connection NAME] [--json] [--send-test-requisition [--yes] [--force]]';
@@ -92,11 +92,6 @@ export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
   }
   if (values.help === true) return { code: 0, stdout: `${checkUsage}\n`, stderr: '' };
   const name = values.connection ?? defaultConnectionName;
-  if (name !== defaultConnectionName) {
-    return usage(
-      `there is no connection named "${name}"; this portal has one, "${defaultConnectionName}" (its VMS_* settings)`,
-    );
-  }
   const sendTest = values['send-test-requisition'] === true;
   if ((values.yes === true || values.force === true) && !sendTest) {
     return usage(`--yes and --force go with --send-test-requisition; ${checkUsage}`);
@@ -110,10 +105,19 @@ export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
     throw error;
   }
 
+  const wanted = name === defaultConnectionName ? config.defaultConnection : name;
+  const connection = config.connections.find((entry) => entry.name === wanted);
+  if (!connection) {
+    return usage(
+      `there is no connection named "${name}"; the connections are ${config.connections.map((entry) => `"${entry.name}"`).join(', ')} ("${defaultConnectionName}" stands for "${config.defaultConnection}")`,
+    );
+  }
+
   if (sendTest && values.yes !== true && io.isTTY === true && io.confirm) {
-    const where = config.vmsBaseUrl === null ? 'the embedded sandbox' : config.vmsBaseUrl;
+    const where =
+      connection.upstream.kind === 'sandbox' ? 'the embedded sandbox' : connection.upstream.baseUrl;
     const sure = await io.confirm(
-      `Send one test requisition (marked CONNECTION CHECK) to ${where} for client org ${config.clientOrgIds[0]}? It is a real POST and cannot be taken back. [y/N] `,
+      `Send one test requisition (marked CONNECTION CHECK) to ${where} for client org ${connection.clientOrgIds[0]}? It is a real POST and cannot be taken back. [y/N] `,
     );
     if (!sure)
       return usage('the test requisition was not sent (not confirmed); nothing was checked');
@@ -122,20 +126,21 @@ export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
   let sandbox: RunningSandbox | null = null;
   let sandboxDir: string | null = null;
   try {
-    if (config.vmsBaseUrl === null) {
+    if (connection.upstream.kind === 'sandbox') {
       // A database of its own: a portal running beside it keeps its sandbox's file to itself.
       sandboxDir = mkdtempSync(join(tmpdir(), 'portal-doctor-'));
       sandbox = await startSandbox({
         host: '127.0.0.1',
         port: 0,
         dbPath: join(sandboxDir, 'sandbox.db'),
-        profile: config.profile,
-        dateFormat: config.dateFormat,
-        maxBatch: config.maxBatch,
-        processingDelayMs: config.sandboxProcessingDelayMs,
+        profile: connection.profile,
+        dateFormat: connection.dateFormat,
+        maxBatch: connection.maxBatch,
+        processingDelayMs: connection.upstream.processingDelayMs,
       });
     }
-    const target = targetFromConfig(config, sandbox?.url ?? null);
+    const target = targetFor(config, connection.name, sandbox?.url ?? null);
+    if (target === null) throw new Error(`connection ${connection.name} could not be reached`);
     const report = await runDoctor(target, {
       sendTest,
       force: values.force === true,

@@ -5,15 +5,15 @@ import { registerApiGuards } from '../api-guards';
 import { acceptJsonOnly, parseBody } from '../auth/json-body';
 import type { PortalConfig } from '../config';
 import { runDoctor, SendTestRefused } from './run-doctor';
-import { defaultConnectionName, targetFromConfig, type DoctorTarget } from './target';
+import { targetFor, type DoctorTarget } from './target';
 
 export interface ConnectionRoutesOptions {
   config: PortalConfig;
   /** Where the proxy calls: VMS_BASE_URL, or the embedded sandbox. */
   upstreamUrl: string;
   /**
-   * The connection of a name, or null when there is none. Default: the environment's VMS_*
-   * settings, named `default`, the only connection a portal has until connections are named.
+   * The connection of a name, or null when there is none. Default: the deployment's
+   * connections (`default` standing for the default one).
    */
   connection?: (name: string) => DoctorTarget | null;
 }
@@ -30,8 +30,8 @@ export const connectionRoutes: FastifyPluginAsync<ConnectionRoutesOptions> = asy
 ) => {
   const connectionNamed =
     connection ??
-    ((name: string) =>
-      name === defaultConnectionName ? targetFromConfig(config, upstreamUrl) : null);
+    // The embedded sandbox runs for the default connection only, when that is the sandbox.
+    ((name: string) => targetFor(config, name, config.vmsBaseUrl === null ? upstreamUrl : null));
   acceptJsonOnly(app);
   await registerApiGuards(app, config, 'admin');
 

@@ -23,28 +23,49 @@ export interface DoctorTarget {
   label: string;
 }
 
-/** The name of the connection the environment's VMS_* settings describe. */
+/** What `--connection default` and `/api/connections/default/check` stand for: the default connection. */
 export const defaultConnectionName = 'default';
 
 /**
- * The environment's connection. Without VMS_BASE_URL it is the embedded sandbox, whose address is
+ * The connection named `name` (`default`: the deployment's default connection) as the doctor
+ * checks it, or null when there is none. The sandbox connection is reachable only where a sandbox
+ * runs for it: `sandboxUrl` is that sandbox's address (null: none runs).
+ */
+export function targetFor(
+  config: PortalConfig,
+  name: string,
+  sandboxUrl: string | null,
+): DoctorTarget | null {
+  const wanted = name === defaultConnectionName ? config.defaultConnection : name;
+  const connection = config.connections.find((entry) => entry.name === wanted);
+  if (!connection) return null;
+  const url = connection.upstream.kind === 'remote' ? connection.upstream.baseUrl : sandboxUrl;
+  if (url === null) return null;
+  return {
+    name: connection.name,
+    baseUrl: url.endsWith('/') ? url : `${url}/`,
+    apiKey: connection.apiKey,
+    apiSecret: connection.apiSecret,
+    clientOrgIds: [...connection.clientOrgIds],
+    vendorOrgId: connection.vendorOrgId,
+    profile: connection.profile,
+    production: connection.production,
+    timeoutMs: connection.timeoutMs,
+    label:
+      connection.upstream.kind === 'remote'
+        ? `${connection.label} (${new URL(connection.upstream.baseUrl).host})`
+        : 'the embedded sandbox',
+  };
+}
+
+/**
+ * The default connection. Without VMS_BASE_URL it is the embedded sandbox, whose address is
  * known only once it listens: `sandboxUrl` then says where.
  */
 export function targetFromConfig(config: PortalConfig, sandboxUrl: string | null): DoctorTarget {
-  const url = config.vmsBaseUrl ?? sandboxUrl;
-  if (url === null) {
+  const target = targetFor(config, defaultConnectionName, sandboxUrl);
+  if (target === null) {
     throw new Error('targetFromConfig: the embedded sandbox is used, but its address is not known');
   }
-  return {
-    name: defaultConnectionName,
-    baseUrl: url.endsWith('/') ? url : `${url}/`,
-    apiKey: config.apiKey,
-    apiSecret: config.apiSecret,
-    clientOrgIds: [...config.clientOrgIds],
-    vendorOrgId: config.vendorOrgId,
-    profile: config.profile,
-    production: false,
-    timeoutMs: config.timeoutMs,
-    label: config.vmsBaseUrl === null ? 'embedded sandbox' : new URL(config.vmsBaseUrl).host,
-  };
+  return target;
 }
