@@ -24,7 +24,10 @@ export function profileUrlRewrite(profile: VmsProfile): Pick<FastifyServerOption
     rewriteUrl(raw) {
       const url = raw.url ?? '/';
       const call = ownCallFromVms(profile, raw.method ?? 'GET', url.replace(/^\//, ''));
-      if (!call) return url;
+      // A path the profile does not name is none of this VMS's: the sandbox's own routes (its
+      // dialect's paths) must not answer it, or a client with the wrong paths would seem right.
+      // Its own pages under /_sandbox/ stay reachable.
+      if (!call) return url.startsWith('/_sandbox/') ? url : `/_not_in_this_profile${url}`;
       calls.set(raw, call);
       return `/${call.operation}${call.query}`;
     },

@@ -201,3 +201,17 @@ describe('a VMS with another profile', () => {
     });
   });
 });
+
+describe('the sandbox speaking another profile', () => {
+  it('answers its own dialect’s paths with 404, as that VMS would', async () => {
+    const { headers } = signRequest(profile.signature, {
+      apiKey: sandboxDemo.apiKey,
+      secret: sandboxDemo.apiSecret,
+    });
+    const res = await request(`${portal.upstreamUrl}/requisitionresults?${orgs}&batchid=rb_x`, {
+      headers,
+    });
+    expect(res.statusCode).toBe(404);
+    await res.body.dump();
+  });
+});
