@@ -208,9 +208,8 @@ describe('the sandbox speaking another profile', () => {
       apiKey: sandboxDemo.apiKey,
       secret: sandboxDemo.apiSecret,
     });
-    const res = await request(`${portal.upstreamUrl}/requisitionresults?${orgs}&batchid=rb_x`, {
-      headers,
-    });
+    // The sandbox's own list path: a 200 with its records, were it answered.
+    const res = await request(`${portal.upstreamUrl}/requisitions?${orgs}`, { headers });
     expect(res.statusCode).toBe(404);
     await res.body.dump();
   });
