@@ -1,4 +1,4 @@
-// The validator benchmark's peer (issue 11): ajv checking a requisition file against an
+// The validator benchmark's peer: ajv checking a requisition file against an
 // equivalent JSON Schema (bench/validator.ts writes it from the catalog), with a report of the
 // same shape as `npm run validate`. Plain node, as the built validator runs.
 // usage: node bench/ajv-validate.mjs SCHEMA.json FILE.json

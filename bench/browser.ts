@@ -1,5 +1,5 @@
 /**
- * Browser benchmark (issue 11): the built portal in the system Chromium with a 4× CPU throttle,
+ * Browser benchmark: the built portal in the system Chromium with a 4× CPU throttle,
  * each figure a ratio to a peer measured in the same run, medians of interleaved rounds.
  * - list: 2,000 vs 12 requisitions, first visit (a fresh browser profile) and repeat visit
  *   (reload): time until the first row is drawn, longest task, DOM size;

@@ -1,5 +1,5 @@
 /**
- * Domain benchmark (issue 2): validate and assemble 1,000 full requisitions (10 skills,
+ * Domain benchmark: validate and assemble 1,000 full requisitions (10 skills,
  * 5 questions, all custom fields) and 1,000 full candidates, as a batch is before it is sent.
  * Budget: 1,000 requisitions in under 50 ms on this 2-core machine (median of 21 warm runs).
  */

@@ -1,5 +1,5 @@
 /**
- * The import benchmark's file (issue 13): a CSV of new requisitions with the label headers a
+ * The import benchmark's file: a CSV of new requisitions with the label headers a
  * recruiter's sheet has (as src/cli/sheet.test.ts), every client internal req unique, titles with
  * quoted commas and dates in both forms the import reads, and one row in ten thousand with an
  * error, each in a different column (one of them a repeated reference).

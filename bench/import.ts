@@ -1,5 +1,5 @@
 /**
- * Import benchmark (issue 13): a 100,000-row CSV of requisitions (bench/import-sheet.ts) chosen
+ * Import benchmark: a 100,000-row CSV of requisitions (bench/import-sheet.ts) chosen
  * on the built portal's import page, in the system Chromium, against a peer measured in the same
  * run: Papa Parse alone on the same text plus the domain's item rules alone on the same rows,
  * in a Web Worker like the portal's (bench/import-peer). Medians of interleaved rounds.

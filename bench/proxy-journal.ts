@@ -1,9 +1,9 @@
 /**
- * The call journal at volume (issue 14): 100,000 recorded calls, then the inspector's first page
+ * The call journal at volume: 100,000 recorded calls, then the inspector's first page
  * and full-text searches through the real portal (GET /api/journal), timed. Budget: under 300 ms
  * each, the slowest of the runs (the first, cold one included). Before that, for context, the
  * store's writing on its own: the proxy's hot path hands it batches of up to 64 calls. In SQLite,
- * then in PostgreSQL (issue 15) on a server of its own when one is installed (the Debian
+ * then in PostgreSQL on a server of its own when one is installed (the Debian
  * `postgresql` package, as the tests use; BENCH_POSTGRES=off skips it).
  *
  * The calls are written through the journal's own store, as the proxy would have written them: a
@@ -53,7 +53,7 @@ export interface JournalVolumeResult {
   withinBudget: boolean;
 }
 
-/** SQLite's figures, and PostgreSQL's when it is installed (issue 15; else null). */
+/** SQLite's figures, and PostgreSQL's when it is installed (else null). */
 export interface JournalListResult extends JournalVolumeResult {
   calls: number;
   postgres: JournalVolumeResult | null;

@@ -1,9 +1,9 @@
 /**
  * Sandbox throughput: requisition batches POSTed through the portal's signing proxy to the
  * embedded sandbox, timed from the POST until no row reads Pending.
- * - processing delay 0, 500 items (issue 4): within 2 s;
+ * - processing delay 0, 500 items: within 2 s;
  * - `npm start`'s defaults (the default processing delay), 100 items within 10 s and 500 within
- *   20 s (issue 11).
+ *   20 s.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * Validator benchmark (issue 11): `node build/cli/validate.mjs` on 10,000 requisitions against
+ * Validator benchmark: `node build/cli/validate.mjs` on 10,000 requisitions against
  * ajv on an equivalent JSON Schema (bench/ajv-validate.mjs), both plain `node` processes reading
  * the same file and printing a report of the same shape; wall time, medians of interleaved
  * rounds. The JSON Schema is written from the catalog: each field's type (integers, decimals with

@@ -3,7 +3,7 @@ import { colleagueAmends } from './support/colleague';
 import { expect, test } from './support/fixtures';
 import { addToBatch, fetchRequisition, formJson, sendBatch } from './support/requisitions';
 
-// Issue 9: an Amend sends what the user changed, and only that; it knows when the requisition
+// An Amend sends what the user changed, and only that; it knows when the requisition
 // moved since it was loaded. 40012 is seeded Open with 2 openings… see docs/sandbox.md.
 
 async function openAmend(page: Page, reqId: string) {

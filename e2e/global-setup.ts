@@ -1,7 +1,7 @@
 import { postgresEnvName, startTestPostgres } from '../src/test-support/postgres-server';
 
 /**
- * One real PostgreSQL server for the run, used by the chromium-postgres project (issue 15: the
+ * One real PostgreSQL server for the run, used by the chromium-postgres project (the
  * sign-in journeys again with DATABASE_URL); its URL reaches the workers through the environment.
  */
 export default async function globalSetup(): Promise<() => void> {

@@ -15,7 +15,7 @@ import {
 import { sendBatch } from './support/requisitions';
 
 /*
- * Issue 13, "Done when": spreadsheets of requisitions and candidates import, map without a click,
+ * Spreadsheets of requisitions and candidates import, map without a click,
  * show exactly their error cells with counts, are fixed in the grid, go to the batch and come back
  * from the sandbox; the rows left export as CSV with their messages; a saved template maps a
  * second file.

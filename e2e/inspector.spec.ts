@@ -7,7 +7,7 @@ import { expect, expectNoAxeViolations, test } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData, sendBatch } from './support/requisitions';
 
 /*
- * Issue 14, "Done when": a sent batch is found in the inspector by a word of its body, filtered by
+ * A sent batch is found in the inspector by a word of its body, filtered by
  * status and method, opened, exported as a HAR that validates, copied as a cURL that holds no
  * secret and works with the shown snippet and the demo credentials, and sent again after a
  * confirmation, the replay linked to its original.

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, slowVmsTest as test } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData } from './support/requisitions';
 
-// Issue 9, point 3: the VMS accepts a batch but its answer does not reach the browser in time.
+// The VMS accepts a batch but its answer does not reach the browser in time.
 // The batch must reach the VMS exactly once, whatever the user does next.
 
 async function requisitionsWithReference(page: Page, reference: string): Promise<number> {

@@ -3,7 +3,7 @@ import { expect, test } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData } from './support/requisitions';
 
 /*
- * Issue 14, point 4 and 5: the batch's JSON edited by hand, with lint markers from the domain's
+ * The batch's JSON edited by hand, with lint markers from the domain's
  * rules; an invalid item sent without local checks on purpose, to see what the VMS answers; the
  * results' Raw tab with the answer as received.
  */

@@ -4,7 +4,7 @@ import { expect } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData, sendBatch } from './support/requisitions';
 
 /*
- * Issue 15, "Done when", with sign-in on: an admin invites a recruiter for one client org; the
+ * With sign-in on: an admin invites a recruiter for one client org; the
  * recruiter cannot see or send for the other (403 even by hand), sends a batch, signs in on a
  * second browser and finds the draft and the submission; idle expiry (the test moves the
  * portal's clock) signs them out; a cross-site form or fetch cannot send; five wrong passwords

@@ -1,7 +1,7 @@
 import { requisitionInsert } from '../src/test-support/test-data';
 import { expect, test } from './support/fixtures';
 
-// Issue 11: the tray moved from one localStorage entry to IndexedDB. A tray and a draft left by
+// The tray moved from one localStorage entry to IndexedDB. A tray and a draft left by
 // the earlier version are there, intact, after the update; the old entry is gone only once the
 // tray is safely in IndexedDB.
 

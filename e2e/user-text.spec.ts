@@ -2,7 +2,7 @@ import { requisitionInsert } from '../src/test-support/test-data';
 import { insertRequisitions } from './support/colleague';
 import { expect, test } from './support/fixtures';
 
-// Issue 9, point 5: text users typed can be 5,000 characters without a break, or carry a
+// Text users typed can be 5,000 characters without a break, or carry a
 // right-to-left override; neither may widen the page or reorder the text around it.
 
 test('a 5,000-character title wraps on the candidate page and in the list', async ({ page }) => {

@@ -3,7 +3,7 @@ import { requisitionInsert } from '../src/test-support/test-data';
 import { colleagueAmends, insertRequisitions } from './support/colleague';
 import { expect, test } from './support/fixtures';
 
-// Issue 11: the requisition list at 2,000 requisitions, seeded through the sandbox's API.
+// The requisition list at 2,000 requisitions, seeded through the sandbox's API.
 test.use({ sandboxDelayMs: 0 });
 test.setTimeout(180_000);
 

@@ -1,7 +1,7 @@
 /**
  * The initial JavaScript of the production build, gzipped: the entry chunk plus every chunk it
  * imports statically (what the browser must fetch before the first page can render; routes
- * loaded on demand are not counted). Issue 5 sets the budget at 150 KB; above it this fails.
+ * loaded on demand are not counted). The budget is 150 KB; above it this fails.
  * Run after `vite build` (npm run build does both). Also prints each lazy chunk for reference.
  */
 import { readFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
  * Writes dist/route-preloads.json after `vite build`: for each page of src/app/route-table.ts, the
  * chunks (and style sheets) it needs beyond what index.html already loads. The portal server puts
  * them in index.html as `<link rel="modulepreload">` for the URL asked for, so a page's code
- * downloads together with the entry instead of after the entry has run (issue 11, cold start).
+ * downloads together with the entry instead of after the entry has run (a cold start).
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

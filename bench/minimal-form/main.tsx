@@ -1,5 +1,5 @@
 /**
- * The browser benchmark's peer (issue 11): the requisition catalog's fields as a plain
+ * The browser benchmark's peer: the requisition catalog's fields as a plain
  * react-hook-form page: a label and an input (or select, or textarea) per field, "required" for
  * the Insert-required ones, and an error summary after a submit. No catalog rules, no drafts, no
  * tray: what a minimal form of the same fields costs in the same browser.

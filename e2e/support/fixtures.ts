@@ -153,7 +153,7 @@ export const outageTest = base.extend<OutageFixtures & { portal: RunningPortal }
 
 /** axe-core on the page as it is now: no violation of any rule (WCAG A/AA and best practice). */
 /**
- * A portal whose VMS answers POSTs late (a lost answer, issue 9): the sandbox behind a real slow
+ * A portal whose VMS answers POSTs late (a lost answer): the sandbox behind a real slow
  * hop. The portal gives the browser 504 after 1 s and keeps waiting up to `VMS_LATE_ANSWER_MS`.
  */
 export const slowVmsTest = base.extend<{

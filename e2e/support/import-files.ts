@@ -5,7 +5,7 @@ import { seedRequisitions } from '../../src/sandbox/seed-requisitions';
 import { questionNumbers, skillNumbers } from '../../src/sandbox/requisition-record';
 
 /**
- * The files the bulk-import journeys import (issue 13, "Done when"), built from a run id so their
+ * The files the bulk-import journeys import, built from a run id so their
  * client internal reqs, e-mails and vendor candidate ids are new to the VMS on every run. Each
  * file says which cells it puts in error and which of them a person fixes by typing a value;
  * src/test-support/import-files.test.ts proves those claims against the domain's own rules and

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
-// Issue 10, point 1: the catalog is the one place a field's requirement is written. Flipping it
+// The catalog is the one place a field's requirement is written. Flipping it
 // must change the wire rules, the form rules, the form's "(required)" and the field docs
 // together. Each case loads the modules afresh after changing the catalog entry in memory, so a
 // rule kept anywhere else (a hand-written list) would not follow and the test would fail.

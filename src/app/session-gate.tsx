@@ -7,7 +7,7 @@ import { useLocalOwnership } from '../shared/session/local-ownership';
 import { SessionProvider, useSessionQuery, useSigningOut } from '../shared/session/session';
 
 /**
- * Sign-in first when the server asks for it (issue 15): no page, no data until someone is signed
+ * Sign-in first when the server asks for it: no page, no data until someone is signed
  * in, and then only their client orgs. With sign-in off (one person on their own machine, the
  * default on loopback) the app starts at once, as before, while the session is read beside it.
  */

@@ -9,7 +9,7 @@ import { decodeSheet } from '../domain';
 import { main } from './validate';
 
 /*
- * Issue 13, point 5: `npm run validate` reads sheets saved as CSV or TSV with the import's header
+ * `npm run validate` reads sheets saved as CSV or TSV with the import's header
  * matching, reporting the spreadsheet row and the column of each problem, and flagging a client
  * internal req that a file inserts twice.
  */

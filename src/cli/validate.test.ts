@@ -16,7 +16,7 @@ import { buildCli } from '../../scripts/build-cli';
 import { main, run } from './validate';
 
 /*
- * The offline validator (issue 2, "The offline validator"): one JSON report on stdout, exit 0 when
+ * The offline validator: one JSON report on stdout, exit 0 when
  * every item is valid, 1 when any is invalid, 2 when the file cannot be checked (one line on
  * stderr, nothing on stdout).
  */
@@ -32,7 +32,7 @@ function file(contents: string): string {
 }
 const json = (value: unknown) => file(JSON.stringify(value));
 
-/** The report's shape, as issue 2 gives it. */
+/** The report's shape, as the README gives it. */
 const reportSchema = z.strictObject({
   valid: z.boolean(),
   items: z.array(

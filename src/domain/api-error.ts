@@ -12,7 +12,7 @@ export const apiErrorCatalog = {
   invalid_parameter: 400,
   missing_api_key: 401,
   unknown_api_key: 401,
-  /** The portal's sign-in (issue 15): no session, or it ended. */
+  /** The portal's sign-in: no session, or it ended. */
   unauthenticated: 401,
   /** Sign-in refused: one message whatever was wrong (no user enumeration). */
   invalid_credentials: 401,

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
 /**
- * Sign-in, sessions, roles and per-user data (issue 15): the HTTP shapes the portal server
+ * Sign-in, sessions, roles and per-user data: the HTTP shapes the portal server
  * answers with and the browser parses, in one place. Secrets (passwords, session ids, invite
  * tokens once used) never appear in an answer.
  */
 
-/** What each role may do (issue 15, point 3). */
+/** What each role may do. */
 export const roles = ['recruiter', 'qa', 'admin'] as const;
 export type Role = (typeof roles)[number];
 
@@ -114,7 +114,7 @@ export const updateUserSchema = z.object({
   disabled: z.boolean().optional(),
 });
 
-// ── Per-user data, synced with the browser's copy (issue 15, point 4) ────────────────────────────
+// ── Per-user data, synced with the browser's copy ────────────────────────────
 
 /**
  * A record kept per user (a draft, a submission), versioned by the server: a write names the

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { vmsOperations, type VmsOperation } from './vms-contract';
 
 /**
- * The call journal's HTTP API (issue 14; docs/decisions/025-call-journal.md): every call through
+ * The call journal's HTTP API (docs/decisions/025-call-journal.md): every call through
  * the signing proxy, as the inspector lists, opens, searches and exports it. The portal server
  * answers with these shapes and the browser parses them with the same schemas. Bodies are text
  * here; the key, the secret and signatures are never part of any of it.
@@ -92,7 +92,7 @@ export const journalSummarySchema = z.object({
   /** Full sizes in bytes of the bodies; null when there was none. */
   requestSize: z.number().int().nonnegative().nullable(),
   responseSize: z.number().int().nonnegative().nullable(),
-  /** Who sent it, when sign-in is on (issue 15); null for calls made without an account. */
+  /** Who sent it, when sign-in is on; null for calls made without an account. */
   sentBy: z.object({ userId: z.string(), email: z.string() }).nullable(),
 });
 

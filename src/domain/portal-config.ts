@@ -42,7 +42,7 @@ export const portalConfigSchema = z.object({
     .min(1),
   /** The connection the page starts with, and the one every call goes to for now. */
   defaultConnection: z.string().min(1),
-  /** Sign-in is on (issue 15): the page asks who you are before anything else. */
+  /** Sign-in is on: the page asks who you are before anything else. */
   authRequired: z.boolean().optional(),
 });
 

@@ -132,7 +132,7 @@ export interface Freshness {
 }
 
 /**
- * Compares a loaded Amend with the VMS's current record (issue 9, point 2). A field this Amend
+ * Compares a loaded Amend with the VMS's current record. A field this Amend
  * sets that someone else changed since loading is a conflict, unless both made the same change.
  */
 export function amendFreshness(

@@ -89,7 +89,7 @@ function lastFilledRow(record: RequisitionRecord, group: 'skills' | 'questions')
 }
 
 /**
- * How many skills and questions the requisition has: what a candidate must answer (issue 6).
+ * How many skills and questions the requisition has: what a candidate must answer.
  * Rows are numbered without gaps, so the last filled row is the count.
  */
 export function requisitionRecordShape(record: RequisitionRecord): RequisitionContext {

@@ -14,7 +14,7 @@ import {
 import { requisitionWireSchema } from './requisition-wire';
 
 /*
- * Issue 2, "Done when": form → wire → form is the identity over generated valid payloads, and
+ * Form → wire → form is the identity over generated valid payloads, and
  * every generated wire object passes the wire schema. The arbitraries' conventions (trimmed
  * values, hidden alternatives blank…) are documented in arbitraries.ts.
  */

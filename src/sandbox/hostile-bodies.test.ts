@@ -5,7 +5,7 @@ import { sandboxDemo } from './demo';
 import { call, errorOf, startTestSandbox, type TestSandbox } from '../test-support/sandbox-client';
 import { requisitionInsert } from '../test-support/test-data';
 
-// Issue 9, point 5: hostile JSON gets an honest 400 from the sandbox, never a 500.
+// Hostile JSON gets an honest 400 from the sandbox, never a 500.
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { requisitionInsert } from '../test-support/test-data';
 import { tempDbPath } from '../test-support/sandbox-client';
 import { createBatchWorker, type BatchWorker } from './worker';
 
-// Issue 9, point 5: a full disk inside the batch worker leaves the items Pending, is retried with
+// A full disk inside the batch worker leaves the items Pending, is retried with
 // back-off, shows in health, and never escapes as an exception (it would end the process).
 
 let temp: ReturnType<typeof tempDbPath>;

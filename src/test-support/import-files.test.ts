@@ -23,7 +23,7 @@ import {
 import { startTestSandbox, type TestSandbox } from './sandbox-client';
 
 /*
- * The bulk-import journeys (issue 13) import these files and count on what each one claims: the
+ * The bulk-import journeys import these files and count on what each one claims: the
  * cells in error, the ones a person fixes by typing, and that every other row is valid. Here the
  * files are read back as the import reads them (decodeSheet and Papa Parse; read-excel-file and
  * cellText), checked by the domain's own rules, and their valid rows sent to the sandbox. The

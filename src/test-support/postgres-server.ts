@@ -8,7 +8,7 @@ import { freePort } from '../server/free-port';
 /**
  * For tests: a real PostgreSQL server (the Debian `postgresql` package's binaries), in its own
  * data directory on a free loopback port, trusting local connections, without fsync (a test's
- * data need not survive a power cut). Never a mock (issue 15).
+ * data need not survive a power cut). Never a mock.
  */
 export interface TestPostgres {
   /** `postgres://portal@127.0.0.1:PORT/postgres`: the server's maintenance database. */

@@ -2,7 +2,7 @@ import { ImportPage } from '../../core/import/components/import-page';
 import { useOrg } from '../../shared/config/org-context';
 import { batchKinds } from '../kinds/batch-kinds';
 
-/** /requisitions/import, /candidates/import: a spreadsheet's rows into the batch (issue 13). */
+/** /requisitions/import, /candidates/import: a spreadsheet's rows into the batch. */
 export default function ImportRoute({ kind }: { kind: string }) {
   const { clientOrgId } = useOrg();
   const chosen = batchKinds.find((entry) => entry.id === kind) ?? batchKinds[0];

@@ -2,7 +2,7 @@ import { InspectorPage } from '../../features/inspector/components/inspector-pag
 import { batchKinds } from '../kinds/batch-kinds';
 import { RoleGate } from '../layout/role-gate';
 
-/** /inspector[?id=…&q=…]: the calls the portal made to the VMS (issue 14), for QA and admins. */
+/** /inspector[?id=…&q=…]: the calls the portal made to the VMS, for QA and admins. */
 export default function InspectorRoute() {
   return (
     <RoleGate needs="qa">

@@ -3,7 +3,7 @@ import { startRequisitionSync } from '../../shared/api/requisition-sync-client';
 
 // The list's worker starts as this page's code arrives, not after the page's first render: on a
 // repeat visit, loading the worker and opening the browser's copy was most of the wait for the
-// first row (issue 11). Other pages that read the list (the form's suggestions) start it later,
+// first row. Other pages that read the list (the form's suggestions) start it later,
 // so their own first paint does not share the CPU with it.
 startRequisitionSync();
 

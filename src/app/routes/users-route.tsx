@@ -1,7 +1,7 @@
 import { UsersPage } from '../../features/account/components/users-page';
 import { RoleGate } from '../layout/role-gate';
 
-/** /users: admins manage who may use the portal (issue 15); anyone else is told it is not theirs. */
+/** /users: admins manage who may use the portal; anyone else is told it is not theirs. */
 export default function UsersRoute() {
   return (
     <RoleGate needs="admin">

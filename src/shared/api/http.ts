@@ -46,7 +46,7 @@ export interface JsonAnswer<T> {
 }
 
 /**
- * The CSRF token of this browser's session (issue 15): sent in `x-csrf-token` on every call that
+ * The CSRF token of this browser's session: sent in `x-csrf-token` on every call that
  * changes something. Read from `GET /api/session` the first time one is made, and again when the
  * server refuses it (a new session after signing in).
  */

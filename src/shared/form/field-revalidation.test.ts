@@ -74,7 +74,9 @@ describe('fieldRevalidationResolver', () => {
     values.skills[9] = { ...blankSkillRow(), expertiserating: '34' };
     expect(await answer).toEqual({ values: {}, errors: {} });
     // The newer key's own check is made, and finds the form's problems.
-    expect(flatten((await fast(values, undefined, options([field]))).errors).length).toBeGreaterThan(0);
+    expect(
+      flatten((await fast(values, undefined, options([field]))).errors).length,
+    ).toBeGreaterThan(0);
   });
 
   it('parses the whole form when a value is not of the shape, or on a submit', async () => {

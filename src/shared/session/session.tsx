@@ -6,7 +6,7 @@ import { sessionStateSchema, signedOutEverywhereSchema } from '../../domain/auth
 import { onSignedOut, requestJson, requestOk, setCsrfToken } from '../api/http';
 
 /**
- * Who is signed in (issue 15): `GET /api/session`, read once and again whenever the server says
+ * Who is signed in: `GET /api/session`, read once and again whenever the server says
  * the session is gone. Its CSRF token goes with every call that changes something.
  */
 export function sessionQueryOptions(enabled = true) {

@@ -8,7 +8,7 @@ import { databases } from './user-owned';
 
 /**
  * A list of items with ids (the batch tray) kept in IndexedDB one item per record, so a change to
- * one item of 500 writes that item, not the whole list (issue 11). The value is held in memory and
+ * one item of 500 writes that item, not the whole list. The value is held in memory and
  * read synchronously, like a LocalStore; writes go to IndexedDB in order, in one transaction per
  * change, and `flush()` tells when they are all committed (a send waits for its key to be stored
  * before anything leaves). Loaded once (`ready`); a list still in localStorage from an earlier

@@ -4,7 +4,7 @@ import { lazyDatabase, scopeRange } from './indexed-db';
 import { databases } from './user-owned';
 
 /**
- * The browser's copy of each client's requisitions (issue 11), in IndexedDB through `idb`: each
+ * The browser's copy of each client's requisitions, in IndexedDB through `idb`: each
  * scope's records in chunks, and per scope where the copy stands. It is a cache: when IndexedDB is
  * unavailable or fails, the list is simply loaded from the VMS, nothing is lost.
  */
@@ -18,7 +18,7 @@ export interface RequisitionCopyState {
 /**
  * The records are kept in chunks of `chunkRecords`, each one IndexedDB value, not one value per
  * record: reading a value has a fixed cost, and at 2,012 requisitions it was most of the read
- * (getAll of 2,012 values ~100 ms, of 9 chunks ~30 ms, in Chromium; issue 11, the list's repeat
+ * (getAll of 2,012 values ~100 ms, of 9 chunks ~30 ms, in Chromium, on the list's repeat
  * visit).
  */
 interface CacheSchema extends DBSchema {

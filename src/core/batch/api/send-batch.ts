@@ -21,7 +21,7 @@ export interface BatchAccepted {
  * batch id) throws a RequestFailure carrying the server's message.
  */
 export interface SendOptions {
-  /** A send without local checks (issue 14): the portal server marks it in its journal. */
+  /** A send without local checks: the portal server marks it in its journal. */
   unchecked?: boolean | undefined;
   /** The journal entry this send repeats (the inspector's Send again). */
   replayOf?: string | undefined;

@@ -69,7 +69,7 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
   // A send without local checks: chosen for one send, then off again.
   const [unchecked, setUnchecked] = useState(false);
   const uncheckedId = useId();
-  // Sends without local checks are QA's (issue 15): recruiters fix their items instead.
+  // Sends without local checks are QA's: recruiters fix their items instead.
   const mayProbe = useMay('qa');
   const invalidCount = checks.filter((problems) => problems !== null && problems.length > 0).length;
   const checkingCount = checks.filter((problems) => problems === null).length;

@@ -36,7 +36,7 @@ const editorTheme = EditorView.theme({
 });
 
 /**
- * The batch's JSON, editable (issue 14, point 4): CodeMirror 6 with the JSON language, folding,
+ * The batch's JSON, editable: CodeMirror 6 with the JSON language, folding,
  * search (Ctrl+F) and lint markers from the domain's rules at the key they concern. Apply puts
  * the edited items back in the tray (and so in their forms); text that is not a JSON array is
  * not applied. Loaded only when opened.

@@ -53,7 +53,7 @@ export interface BatchTray {
     }>,
   ): Promise<number>;
   replace(id: string, wire: WireItem, loaded?: LoadedRecord): void;
-  /** The whole tray from its JSON edited by hand (issue 14): element i replaces item i. */
+  /** The whole tray from its JSON edited by hand: element i replaces item i. */
   replaceFromJson(elements: ReadonlyArray<{ wire: WireItem; raw?: unknown }>): void;
   split(id: string, wires: readonly WireItem[]): void;
   revise(id: string, revise: (item: TrayItem) => TrayItem): void;

@@ -12,7 +12,7 @@ import { decideStart, sameOrigin, storedDraftSchema } from '../model/drafts';
 import { settleLoad, usePendingLoad } from '../model/load-requests';
 import type { WireItem } from '../model/batch-kind';
 
-/** Saves are debounced: a burst of typing is one write (issue 5: "saved on change, debounced"). */
+/** Saves are debounced: a burst of typing is one write. */
 export const draftSaveDelayMs = 300;
 
 export function draftStore(

@@ -51,7 +51,7 @@ export interface ItemAdvice {
   fix(item: WireItem): WireItem[];
 }
 
-/** What a kind found out just before a send (issue 9, point 2). */
+/** What a kind found out just before a send. */
 export interface PreSendCheck {
   /** Items to store as they now are: re-based on the VMS's current record, or held. */
   revised: ReadonlyMap<string, TrayItem>;
@@ -70,8 +70,8 @@ export interface SentCheck {
 /**
  * A payload kind: everything the generic batch pieces (tray, JSON preview, send, submissions,
  * results, drafts) need to know about requisitions or candidates. The workspaces supply one
- * each; the pieces never branch on the kind themselves (issue 6: "one implementation serving
- * both payloads, not a copy per payload").
+ * each; the pieces never branch on the kind themselves: one implementation serves
+ * both payloads, not a copy per payload.
  */
 export interface BatchKind {
   id: PayloadKind;

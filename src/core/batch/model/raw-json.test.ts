@@ -3,7 +3,7 @@ import { validateRequisitionItem } from '../../../domain';
 import { requisitionInsert } from '../../../test-support/test-data';
 import { readRawJson } from './raw-json';
 
-/* Issue 14, point 4: the tray's JSON edited by hand, read back with each problem at its place. */
+/* The tray's JSON edited by hand, read back with each problem at its place. */
 const validate = (item: Record<string, string>) => {
   const result = validateRequisitionItem(item, { dateFormat: 'YYYY-MM-DD' });
   return result.ok ? [] : result.issues;

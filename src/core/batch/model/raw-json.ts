@@ -4,7 +4,7 @@ import type { FieldIssue } from '../../../domain';
 import type { WireItem } from './batch-kind';
 
 /**
- * The batch as raw JSON (issue 14, point 4): the text a QA engineer edits, read back into items,
+ * The batch as raw JSON: the text a QA engineer edits, read back into items,
  * with each problem placed where it is in the text (a key the domain's rules reject, a value
  * that is not text, a syntax error), for the editor's lint markers. Pure: no editor, no DOM.
  */

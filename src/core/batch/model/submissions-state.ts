@@ -28,7 +28,7 @@ export interface Submission {
   itemsDropped?: boolean | undefined;
   /** Per item, the failed row of an earlier batch it sends again (null for other items). */
   resendOf?: (ResendOf | null)[] | undefined;
-  /** Sent without the portal's local checks (a QA probe, issue 14). */
+  /** Sent without the portal's local checks (a QA probe). */
   unchecked?: boolean | undefined;
 }
 

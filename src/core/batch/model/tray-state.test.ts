@@ -201,7 +201,7 @@ describe('an item put back as the VMS refused it', () => {
   });
 });
 
-describe('the JSON edited by hand (issue 14)', () => {
+describe('the JSON edited by hand', () => {
   const counter = () => {
     let n = 0;
     return () => `new-${++n}`;

@@ -28,7 +28,7 @@ export interface TrayItem {
   asRefused?: true | undefined;
   /**
    * Sent exactly as this JSON value instead of `wire` (which then only describes it): an item
-   * edited as raw JSON into something that is not an object of text values (issue 14). The
+   * edited as raw JSON into something that is not an object of text values. The
    * portal's checks cannot pass it; it goes only in a send without local checks.
    */
   raw?: unknown;
@@ -66,7 +66,7 @@ export interface TrayState {
   lost?: LostSend | null | undefined;
   /**
    * The journal entry whose request the tray now holds to send again, edited (the inspector's
-   * "Edit and send", issue 14): the next send is recorded as its replay.
+   * "Edit and send"): the next send is recorded as its replay.
    */
   replayOf?: number | null | undefined;
 }

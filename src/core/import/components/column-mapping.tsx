@@ -10,7 +10,7 @@ const matchText: Record<string, string> = {
 };
 
 /**
- * How the file's columns were read (issue 13, point 2): each column with a few of its values,
+ * How the file's columns were read: each column with a few of its values,
  * the field it fills and how that was decided, changeable; saving the mapping as a template, and
  * applying one.
  */

@@ -30,7 +30,7 @@ interface Blocks {
 }
 
 /**
- * The rows of an import (issue 13, point 3), drawn only while in view (TanStack Virtual) and
+ * The rows of an import, drawn only while in view (TanStack Virtual) and
  * fetched from the worker a block at a time, so 100,000 rows cost what 30 do. Each cell in error
  * shows its message under its value; a cell is edited in place (Enter or leaving it keeps the
  * value, Escape drops it) and its row is checked again.

@@ -14,7 +14,7 @@ const accept = '.csv,.tsv,.txt,.xlsx,.json,text/csv,text/tab-separated-values,ap
 const count = groupDigits;
 
 /**
- * Requisitions → Import, Candidates → Import (issue 13): a spreadsheet's rows mapped to fields,
+ * Requisitions → Import, Candidates → Import: a spreadsheet's rows mapped to fields,
  * checked cell by cell by the domain's rules in a worker, fixed in place, and added to the batch.
  */
 export function ImportPage({ kind }: { kind: BatchKind }) {

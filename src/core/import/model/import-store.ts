@@ -4,8 +4,7 @@ import { databases } from '../../../shared/storage/user-owned';
 import type { ImportSource, ImportState } from './import-table';
 
 /**
- * An import in progress, kept in IndexedDB so that it survives a reload or a crash (issue 13,
- * point 4): the file as read, written once when it is opened, and what the user did since,
+ * An import in progress, kept in IndexedDB so that it survives a reload or a crash: the file as read, written once when it is opened, and what the user did since,
  * written after each change. One import per kind and client org (`key`).
  */
 export interface ImportMeta {

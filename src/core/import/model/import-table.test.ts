@@ -6,7 +6,7 @@ import type { ImportOptions, ImportTable as Table } from './import-table';
 import { ImportTable } from './import-table';
 
 /*
- * Issue 13, points 3 and 4: a file's rows checked cell by cell by the domain's rules, counted per
+ * A file's rows checked cell by cell by the domain's rules, counted per
  * column, re-checked as the user edits them (with the rows that repeat their identity), exported
  * with their errors, and kept over a reload as the file plus the user's changes.
  *

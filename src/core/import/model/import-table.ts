@@ -20,7 +20,7 @@ import {
 import { identityKeyOf, identityValueOf } from '../../../domain/spreadsheet';
 
 /**
- * A file being imported (issue 13): its rows as read, the columns as mapped, and each row's
+ * A file being imported: its rows as read, the columns as mapped, and each row's
  * problems by the domain's rules. Held in the import's Web Worker; the page asks it for counts
  * and for the rows in view, never for the whole file. Work is proportional to the change: a
  * file is checked once, an edited row (and the rows sharing its identity) again.

@@ -4,7 +4,7 @@ import type { Submission } from '../../batch/model/submissions-state';
 import type { TrayItem } from '../../batch/model/tray-state';
 
 /**
- * What an import's rows must not repeat (issue 13, point 3): the identities of the items in the
+ * What an import's rows must not repeat: the identities of the items in the
  * batch, of the client org's requisitions in the VMS (the browser's copy of the list) and of
  * those sent from this browser, each with where it is, for the row's message. The batch says
  * most (it is what goes next), then the VMS, then the history.

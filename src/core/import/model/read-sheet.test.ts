@@ -4,7 +4,7 @@ import { parseDelimited, readSheets, UnreadableFile } from './read-sheet';
 import { sheetBody } from '../../../domain';
 
 /*
- * Issue 13, point 1: the import reads CSV and TSV (UTF-8 with or without a byte-order mark, or
+ * The import reads CSV and TSV (UTF-8 with or without a byte-order mark, or
  * Windows-1252 as Excel on Windows saves it), XLSX workbooks and JSON arrays of objects into
  * sheets of text cells, and says what to do with a file it cannot read.
  */

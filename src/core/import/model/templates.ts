@@ -4,7 +4,7 @@ import type { LocalStore } from '../../../shared/storage/local-store';
 import { localStore, storageKey } from '../../../shared/storage/local-store';
 
 /**
- * Saved column mappings (issue 13, point 2), per client org and kind: a file whose headers hold
+ * Saved column mappings, per client org and kind: a file whose headers hold
  * every header a template names is mapped by it without a click (domain `chooseTemplate`).
  */
 const templatesSchema: z.ZodType<MappingTemplate[]> = z.array(

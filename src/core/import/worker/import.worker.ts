@@ -11,7 +11,7 @@ import type { ReadSheets } from '../model/read-sheet';
 import { readSheets, UnreadableFile } from '../model/read-sheet';
 
 /**
- * The import's Web Worker (issue 13): reads the file, maps and checks every row, and keeps them,
+ * The import's Web Worker: reads the file, maps and checks every row, and keeps them,
  * so the page's thread only draws what is in view. Each change is stored (import-store.ts) before
  * its answer is given, so what the page shows is what a reload brings back.
  */

@@ -10,7 +10,7 @@ import {
 import { requestJson, setCsrfToken } from '../../../shared/api/http';
 
 /*
- * Invites and users (issue 15), as the server's API offers them (domain/auth.ts). Signing in and
+ * Invites and users, as the server's API offers them (domain/auth.ts). Signing in and
  * out are the session's (shared/session).
  */
 export async function acceptInvite(token: string, password: string) {

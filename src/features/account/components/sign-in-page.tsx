@@ -17,7 +17,7 @@ const ssoProblems: Record<string, string> = {
 };
 
 /**
- * Sign in (issue 15). One message whatever was wrong (no one learns which e-mail addresses have
+ * Sign in. One message whatever was wrong (no one learns which e-mail addresses have
  * accounts); after repeated failures the server asks to wait, and the page says how long.
  */
 export function SignInPage({

@@ -9,7 +9,7 @@ import { useOrg } from '../../../shared/config/org-context';
 import { formatDateTime } from '../../../shared/lib/format';
 import { createUser, endUserSessions, updateUser, usersQueryOptions } from '../api/account';
 
-/** /users (admins, issue 15): who may use the portal, with which role, for which client orgs. */
+/** /users (admins): who may use the portal, with which role, for which client orgs. */
 export function UsersPage() {
   const { config } = useOrg();
   const queryClient = useQueryClient();

@@ -4,7 +4,7 @@ import { journalCurlSchema, journalDetailSchema, journalPageSchema } from '../..
 import { requestJson } from '../../../shared/api/http';
 
 /**
- * The portal server's call journal (issue 14): pages of calls newest first, one call in full,
+ * The portal server's call journal: pages of calls newest first, one call in full,
  * and the cURL of one. The answers are parsed with the schemas the server answers with.
  */
 export const journalFilterKeys = [

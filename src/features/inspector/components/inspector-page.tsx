@@ -15,7 +15,7 @@ import { JournalDetailView } from './journal-detail';
 import { groupDigits } from '../../../shared/lib/format';
 
 /**
- * /inspector (issue 14): every call the portal made to the VMS, newest first, filtered and
+ * /inspector: every call the portal made to the VMS, newest first, filtered and
  * searched in the bodies, each opened in full, exported as HAR or JSON Lines, copied as cURL and
  * sent again. The secret never appears: the portal server records none of it.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JournalBody, JournalDetail } from '../../../domain/journal';
 import { replayElements, whyNotReplayable } from './replay';
 
-/* Issue 14, point 3: which recorded calls can be sent again, and how their body goes back to the tray. */
+/* Which recorded calls can be sent again, and how their body goes back to the tray. */
 const body = (text: string, extra: Partial<JournalBody> = {}): JournalBody => ({
   text,
   encoding: 'utf8',

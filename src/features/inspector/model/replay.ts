@@ -5,7 +5,7 @@ import { trayElementOf } from '../../../core/batch/model/raw-json';
 import { groupDigits } from '../../../shared/lib/format';
 
 /**
- * What the inspector can do again with a recorded call (issue 14, point 3): only a POST that
+ * What the inspector can do again with a recorded call: only a POST that
  * reached the VMS, whose body was kept whole and unredacted, can be sent again as it was.
  */
 export function whyNotReplayable(entry: JournalDetail): string | null {

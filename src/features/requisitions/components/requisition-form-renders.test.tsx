@@ -13,7 +13,7 @@ import { RequisitionField } from './form-fields';
 import { RequisitionFormView, useRequisitionForm } from './requisition-form';
 
 /**
- * Issue 5: "typing into one field does not re-render the other fields", measured with React's
+ * "typing into one field does not re-render the other fields", measured with React's
  * Profiler (its onRender runs once per commit of the tree it wraps, in development builds).
  */
 const orgs = { clientOrgId: 1001, vendorOrgId: 9001 };

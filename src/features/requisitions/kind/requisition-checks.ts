@@ -67,7 +67,7 @@ function describeMoved(
 }
 
 /**
- * Issue 9, point 2: before a send, each loaded Amend is compared with the VMS's current record.
+ * Before a send, each loaded Amend is compared with the VMS's current record.
  * One call covers them all: every requisition updated since the earliest load (a record only
  * ever gets newer, so each loaded one is in the answer).
  */
