@@ -1,7 +1,7 @@
 import { expect, type Page } from '@playwright/test';
 
 /**
- * Test data and form steps for the candidate journeys (one generator module, style.md). The
+ * Test data and form steps for the candidate journeys (one generator module). The
  * seeded requisitions are in docs/sandbox.md: 40001 is Open with 3 skills and 2 questions,
  * 40005 is Closed/Cancelled.
  */

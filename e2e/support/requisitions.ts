@@ -1,7 +1,7 @@
 import { expect, type Page } from '@playwright/test';
 
 /**
- * Test data and form steps for the requisition journeys (one generator module, style.md).
+ * Test data and form steps for the requisition journeys (one generator module).
  * Values are valid for the sandbox's client org 1001 (docs/sandbox.md, "Seeded data").
  */
 let counter = 0;
@@ -47,7 +47,7 @@ export function insertData(title = 'Platform Engineer'): InsertData {
   return { reference, title: `${title} ${reference}` };
 }
 
-/** Fills every field a new requisition needs (decisions.md, "Requisition rules"). */
+/** Fills every field a new requisition needs (decision 000, "Requisition"). */
 export async function fillRequiredInsert(page: Page, data: InsertData): Promise<void> {
   await page.getByLabel(/^Job title/).fill(data.title);
   await page.getByLabel(/^Number of openings/).fill('2');

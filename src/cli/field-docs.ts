@@ -1,6 +1,6 @@
 /**
- * Renders docs/fields.md from the field catalogs (style.md: the docs' field tables derive from
- * the catalog). `npm run docs:fields` rewrites the file; a unit test fails when it is stale.
+ * Renders docs/fields.md from the field catalogs, so the documented rules are the rules checked:
+ * written once, in the catalog. `npm run docs:fields` rewrites the file; a unit test fails when it is stale.
  */
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * One error body shape for the portal server and the sandbox VMS (decisions.md, "Operations and
- * their responses"): `{"error": {"code": "<snake_case>", "message": "<sentence>", "details": [...]}}`.
+ * One error body shape for the portal server and the sandbox VMS (docs/sandbox.md, "Operations"):
+ * `{"error": {"code": "<snake_case>", "message": "<sentence>", "details": [...]}}`.
  * The browser parses it with the same schema, so a message always reaches the user.
  */
 export const apiErrorCatalog = {

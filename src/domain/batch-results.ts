@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /**
- * GET requisitionresults / candidateresults (decisions.md, "Operations and their responses"; for
- * candidates vms-api-notes.md): one row per item, in order. The sandbox answers in exactly these
+ * GET requisitionresults / candidateresults (docs/sandbox.md, "Operations"; for
+ * candidates the real service's documentation, decision 031): one row per item, in order. The
+ * sandbox answers in exactly these
  * fields (its rows are typed by these schemas' input) and the browser reads them with the same
  * schemas, leniently, since a real VMS may send `Row` as "3" or leave a text field out.
  */

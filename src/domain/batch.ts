@@ -39,7 +39,7 @@ const maxDetails = 20;
 
 /**
  * Why `input` is not a batch, or null when it is: a JSON array of 1..maxItems objects (spec,
- * "Resources and their fields"; decisions.md: anything else is refused whole). The one check the
+ * "Resources and their fields"; decision 000: anything else is refused whole). The one check the
  * portal server, the sandbox and the validator all make. Items are numbered from 1.
  */
 export function batchShapeProblem(

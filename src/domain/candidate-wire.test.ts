@@ -7,7 +7,7 @@ import { validCandidateWire } from '../test-support/test-data';
 import { expectIssueIn } from '../test-support/issue-expectations';
 
 /*
- * The candidate wire rules: the spec's types, enumerations and bounds, and decisions.md's
+ * The candidate wire rules: the spec's types, enumerations and bounds, and decision 000's
  * "Candidate rules that can be checked locally". Expected values are the spec's, transcribed.
  */
 type Item = Record<string, unknown>;
@@ -72,7 +72,7 @@ describe('a valid candidate', () => {
   });
 });
 
-describe('required fields (decisions.md)', () => {
+describe('required fields (decision 000)', () => {
   it.each(['requirementid', 'firstname', 'lastname', 'candemail', 'engagementtype'])(
     '%s is required',
     (field) => {

@@ -75,7 +75,7 @@ function candidateItemRules(
     );
   }
   if (!context) return;
-  // Only the requisition's own questions and skills can be answered (decisions.md).
+  // Only the requisition's own questions and skills can be answered (decision 000).
   for (const n of oneTo(MAX_ANSWERS)) {
     if (n > context.questionCount && !isBlank(read(answerKey(n)))) {
       issues.add(

@@ -12,7 +12,7 @@ import {
 /*
  * The spec's field tables, transcribed by hand (../shared/spec/000_4f2887db2c22a6c1.txt,
  * "Resources and their fields"), in their documented order. Required column: "I, A" →
- * insert-amend; "Y" → insert (clientinternalreq → insert-amend, decisions.md: Amend requires it);
+ * insert-amend; "Y" → insert (clientinternalreq → insert-amend, decision 000: Amend requires it);
  * the reqclassid/fullreqpath and reqowner alternatives → either; "conditional" → conditional;
  * candidate "Y" → required; "no" → optional.
  */
@@ -362,13 +362,13 @@ describe('generated items', () => {
   });
 });
 
-describe('bounds and formats from the spec and decisions.md', () => {
+describe('bounds and formats from the spec and decision 000', () => {
   it('bounds hoursunitsperday to 0–24 with 2 decimals and daysperweek to 0–7', () => {
     expect(requisitionField('hoursunitsperday')).toMatchObject({ min: 0, max: 24, maxDecimals: 2 });
     expect(requisitionField('daysperweek')).toMatchObject({ min: 0, max: 7 });
   });
 
-  it('needs at least one opening (decisions.md: noofopenings ≥ 1)', () => {
+  it('needs at least one opening (decision 000: noofopenings ≥ 1)', () => {
     expect(requisitionField('noofopenings')?.min).toBe(1);
   });
 
@@ -384,7 +384,7 @@ describe('bounds and formats from the spec and decisions.md', () => {
 });
 
 describe('requisitionResponseName', () => {
-  it('gives the PascalCase names of GET Requisitions records (vms-api-notes.md)', () => {
+  it('gives the PascalCase names of GET Requisitions records (the real service’s documentation, decision 031)', () => {
     const documented: Array<[RequisitionWireKey, string]> = [
       ['altemail', 'AltEmail'],
       ['amountofexperience1', 'AmountOfExperience1'],

@@ -4,8 +4,7 @@ import { dateFormats } from './catalog-types';
 /**
  * The body of the portal server's `GET /api/config`: the non-secret settings the browser needs.
  * Lives in the domain (no Node APIs) so the browser parses the response with the same schema the
- * server builds it with. The API key and secret are deliberately absent (decisions.md,
- * "Authentication and who may act for whom").
+ * server builds it with. The API key and secret are deliberately absent (decision 001).
  */
 export const portalConfigSchema = z.object({
   /** The client orgs this deployment may act for (`VMS_CLIENT_ORGS`). */

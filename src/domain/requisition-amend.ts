@@ -8,8 +8,8 @@ import type { RequisitionWire } from './requisition-wire';
 import { blankRequisitionWire, questionRowKeys, skillRowKeys } from './requisition-wire';
 
 /**
- * A requisition as the user loaded it from the VMS to amend it (decisions.md, "Amend sends
- * changes, not forms"): its Req ID, when the VMS last changed it, and its values by wire key.
+ * A requisition as the user loaded it from the VMS to amend it (decision 003): its Req ID, when
+ * the VMS last changed it, and its values by wire key.
  * Kept with the form, its draft and the tray item, so what is sent is measured against it.
  */
 export interface LoadedRecord {

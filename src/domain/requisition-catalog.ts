@@ -543,7 +543,10 @@ export function isRequisitionWireKey(key: string): key is RequisitionWireKey {
   return byKey.has(key);
 }
 
-/** PascalCase name of a field in GET Requisitions records (vms-api-notes.md). */
+/**
+ * PascalCase name of a field in GET Requisitions records (the real service's documentation,
+ * decision 031).
+ */
 export function requisitionResponseName(key: RequisitionWireKey): string {
   return byKey.get(key)?.responseName ?? key;
 }

@@ -93,7 +93,10 @@ export function requisitionFormDefaults(requesttype: 'I' | 'A' = 'I'): Requisiti
   return { ...scalars, ...defaultChoices, requesttype, skills: [], questions: [] };
 }
 
-/** Form → the wire object exactly as sent (decisions.md): every key, blanks as '', rows numbered. */
+/**
+ * Form → the wire object exactly as sent (decision 000): every key, blanks as '', rows numbered.
+ *
+ */
 export function requisitionFormToWire(
   form: RequisitionForm,
   dateFormat: DateFormat,

@@ -6,7 +6,8 @@ import { requisitionCatalog } from './requisition-catalog';
 
 /**
  * One record of GET Requisitions, as the browser reads it. The service names fields in
- * PascalCase and sends every value as a string (vms-api-notes.md, "GET Requisitions"); the
+ * PascalCase and sends every value as a string (the real service's documentation, decision 031);
+ * the
  * catalog's `responseName` maps each back to its wire key. Every payload field except
  * `requesttype` may appear; a missing one reads as blank, so a service that leaves out empty
  * fields still parses. Extra fields are ignored. A value that is not a string is a shape we do

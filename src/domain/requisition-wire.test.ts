@@ -11,7 +11,7 @@ import { validAmendWire, validRequisitionWire } from '../test-support/test-data'
 import { expectIssueIn } from '../test-support/issue-expectations';
 
 /*
- * The requisition wire rules: the spec's types, enumerations and bounds, and decisions.md's
+ * The requisition wire rules: the spec's types, enumerations and bounds, and decision 000's
  * "Requisition rules that can be checked locally". Expected values are the spec's, transcribed.
  */
 type Item = Record<string, unknown>;
@@ -398,7 +398,7 @@ describe('values that are not strings, items that are not objects', () => {
   );
 });
 
-describe('Insert requirements (decisions.md)', () => {
+describe('Insert requirements (decision 000)', () => {
   it.each([
     'orgid',
     'titlerole',
@@ -454,7 +454,7 @@ describe('Insert requirements (decisions.md)', () => {
   });
 });
 
-describe('Amend requirements (decisions.md)', () => {
+describe('Amend requirements (decision 000)', () => {
   it('needs only requesttype, orgid and clientinternalreq', () => {
     expectValid(amend());
     for (const field of ['orgid', 'clientinternalreq']) {
@@ -487,7 +487,7 @@ describe('Amend requirements (decisions.md)', () => {
   });
 });
 
-describe('a person given by name needs both names (decisions.md, spec rule 3)', () => {
+describe('a person given by name needs both names (decision 000, spec rule 3)', () => {
   it.each([
     ['clientcontact', 'Client contact'],
     ['reqowner', 'Requisition owner'],

@@ -73,7 +73,7 @@ interface NumberedRow {
 
 /**
  * Skill and question rows are numbered from 1 by their order, without gaps; a filled row needs
- * its text (decisions.md: the user never types the numbers).
+ * its text (decision 000: the user never types the numbers).
  */
 function checkNumberedRows(
   rows: readonly NumberedRow[],
@@ -204,7 +204,7 @@ function requisitionItemRules(
     }
   }
 
-  // A person given by name needs both names (decisions.md; spec rule 3).
+  // A person given by name needs both names (decision 000; spec rule 3).
   for (const { who, first, last } of peopleByName) {
     if (isBlank(read(first)) !== isBlank(read(last))) {
       const missing = isBlank(read(first)) ? first : last;
@@ -225,7 +225,7 @@ function requisitionItemRules(
     );
   }
 
-  // billrangefrom is the Hourly High, billrangeto the Hourly Low (spec, decisions.md).
+  // billrangefrom is the Hourly High, billrangeto the Hourly Low (spec, decision 000).
   const high = read('billrangefrom');
   const low = read('billrangeto');
   if (

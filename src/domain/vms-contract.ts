@@ -1,6 +1,6 @@
 /**
- * The VMS interface as both sides of the portal see it (spec, "Endpoints"; decisions.md,
- * "Operations and their responses"): the operations, who a call is for, how GET Requisitions
+ * The VMS interface as both sides of the portal see it (spec, "Endpoints"; docs/sandbox.md,
+ * "Operations"): the operations, who a call is for, how GET Requisitions
  * filters, and which requisitions take candidates. The browser, the portal server and the sandbox
  * all read these; nothing else lists them.
  */
@@ -27,7 +27,10 @@ export interface OrgScope {
   vendorOrgId: number;
 }
 
-/** GET Requisitions filters (vms-api-notes.md): a field, an operator and a value. */
+/**
+ * GET Requisitions filters (the real service's documentation, decision 031): a field, an operator
+ * and a value.
+ */
 export const requisitionFilterFields = [
   { value: 'Req_Id', label: 'Req ID' },
   { value: 'Req_Created_Date_Time', label: 'Created' },

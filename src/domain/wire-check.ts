@@ -48,7 +48,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /**
  * The wire rules, the one place they are applied: every documented key is a string; a missing key
- * reads as blank; an unknown key is an error, never dropped (decisions.md, "Wire format"); each
+ * reads as blank; an unknown key is an error, never dropped (decision 000); each
  * field's type, enumeration and bounds (field-rules.ts); then the payload's item rules, which run
  * even when some fields failed, so one pass reports every problem. The zod schema
  * (wire-schema.ts) and the direct checks below both run it.

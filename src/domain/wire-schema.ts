@@ -8,7 +8,7 @@ import type { WireCheck, WireRecord } from './wire-check';
  * The wire schema: one object exactly as sent, checked by the payload's wire rules
  * (compileWireCheck). Every documented key is a string; a missing key reads as blank (`''` in the
  * output, which lists every key in documented order); an unknown key is an error, never dropped
- * (decisions.md, "Wire format"), reported with `unknownKey` for toFieldIssues to explain.
+ * (decision 000), reported with `unknownKey` for toFieldIssues to explain.
  */
 export function buildWireSchema<K extends string>(rules: WireCheck<K>): WireSchema<K> {
   return z.unknown().transform((input, ctx): WireRecord<K> => {

@@ -17,7 +17,7 @@ import type { StoredRequisition } from './requisition-record';
 import { questionNumbers, skillNumbers } from './requisition-record';
 import type { ItemOutcome } from './store';
 
-/** Candidates go only to requisitions in these states (decisions.md, candidate rules). */
+/** Candidates go only to requisitions in these states (decision 000, "Candidate"). */
 
 function lastOf(numbers: readonly number[]): number {
   return numbers.length === 0 ? 0 : Math.max(...numbers);

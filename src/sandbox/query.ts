@@ -42,7 +42,7 @@ const orgIdSchema = z
   .regex(/^[1-9]\d{0,9}$/)
   .transform(Number);
 
-/** Client_Org_Id and Vendor_Org_Id: VMS org ids, integers, both required (decisions.md). */
+/** Client_Org_Id and Vendor_Org_Id: VMS org ids, integers, both required (decision 000). */
 export function orgIdParam(query: Query, name: string, example: number): number {
   const value = requiredParam(query, name, String(example));
   const parsed = orgIdSchema.safeParse(value);

@@ -11,8 +11,8 @@ import type {
 import { accountingKindNames, orgIdsOf } from './reference';
 
 /**
- * Server-side checks of a payload against the client's reference data (decisions.md, "Server-side
- * rules the sandbox enforces"). Each check pushes issues naming the wire field, saying why and,
+ * Server-side checks of a payload against the client's reference data (docs/sandbox.md,
+ * "Server-side rules"). Each check pushes issues naming the wire field, saying why and,
  * where the list is short, which values would do; and returns the resolved entry when it has one.
  */
 

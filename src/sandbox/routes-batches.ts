@@ -38,7 +38,7 @@ const referenceKeys: Record<BatchKind, string> = {
 };
 
 /**
- * The body must be a JSON array of 1..maxBatch objects (decisions.md); anything else is refused
+ * The body must be a JSON array of 1..maxBatch objects (decision 000); anything else is refused
  * whole, saying exactly what is wrong. What is inside each object is the item's own business: an
  * invalid item gets an Error result, the others are still processed.
  */
@@ -126,7 +126,8 @@ export function registerBatchRoutes(app: FastifyInstance, options: BatchRoutesOp
               Batch_Id: batchId,
               Row: row.row,
               Status: candidateStatus,
-              // The real service names the status Cand_Status (vms-api-notes.md); both are given.
+              // The real service names the status Cand_Status (the real service's documentation,
+              // decision 031); both are given.
               Cand_Status: candidateStatus,
               CandErrorMessage: row.errorMessage,
               Cand_Id: row.resultId,

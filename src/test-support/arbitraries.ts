@@ -1,6 +1,6 @@
 /**
  * fast-check arbitraries for VALID form models, for the property tests. Allowed values and bounds
- * are transcribed from the spec and decisions.md, not read from the catalogs, so the properties
+ * are transcribed from the spec and decision 000, not read from the catalogs, so the properties
  * check the catalogs too.
  *
  * Conventions the form → wire → form identity relies on (the form conversion's documented
@@ -110,7 +110,7 @@ const skillRow: Arb<SkillRow> = fc.record({
 });
 const questionRow: Arb<QuestionRow> = fc.record({ description: text });
 
-/** A person: by ID (possibly blank, the default) or by both names (decisions.md). */
+/** A person: by ID (possibly blank, the default) or by both names (decision 000). */
 function person(stem: string, required: boolean) {
   const byId = (required ? text : orBlank(text)).map((id) => ({
     [`${stem}By`]: 'id',
@@ -146,7 +146,7 @@ function reqClass(required: boolean) {
 }
 
 /**
- * A valid requisition form. Insert fills everything decisions.md requires; Amend only
+ * A valid requisition form. Insert fills everything decision 000 requires; Amend only
  * requesttype, orgid and clientinternalreq, every other field optional.
  */
 export function requisitionFormArb(requesttype: 'I' | 'A'): Arb<RequisitionForm> {
@@ -282,7 +282,7 @@ export const candidateFormArb: Arb<{ context: RequisitionContext; form: Candidat
             candcitizenshipstatus: fc.constantFrom(...citizenships),
             candcitizenshipexplain: orBlank(text),
           }),
-          // Other needs an explanation (decisions.md).
+          // Other needs an explanation (decision 000).
           text.map((why) => ({ candcitizenshipstatus: 'Other', candcitizenshipexplain: why })),
         ),
         answers: fc.array(

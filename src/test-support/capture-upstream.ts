@@ -40,7 +40,7 @@ export interface CaptureUpstream {
   close(): Promise<void>;
 }
 
-/** The sandbox's answer to an accepted batch (decisions.md), and an empty list for GETs. */
+/** The sandbox's answer to an accepted batch (decision 000), and an empty list for GETs. */
 export const defaultResponder: Responder = (captured) =>
   captured.method === 'POST'
     ? {

@@ -1,5 +1,5 @@
 /**
- * Test data, one generator module (style.md) for the domain's, the sandbox's and the portal's
+ * Test data, one generator module for the domain's, the sandbox's and the portal's
  * tests, the e2e journeys and the benchmarks. Every id in it exists in the sandbox's seed for
  * Northwind Health (client org 1001), so the same items pass the domain's rules and the sandbox's
  * (test-data.test.ts sends them).
@@ -119,7 +119,7 @@ export function fullCandidateForm(i = 0): CandidateForm {
 }
 
 /**
- * The smallest valid Insert requisition on the wire, written out by hand from decisions.md's
+ * The smallest valid Insert requisition on the wire, written out by hand from decision 000's
  * Insert list (keys left out read as blank), so wire tests do not depend on the form conversion.
  */
 export function validRequisitionWire(): Partial<RequisitionWire> {
@@ -138,12 +138,15 @@ export function validRequisitionWire(): Partial<RequisitionWire> {
   };
 }
 
-/** The smallest valid Amend: decisions.md requires only requesttype, orgid and clientinternalreq. */
+/**
+ * The smallest valid Amend: decision 000 requires only requesttype, orgid and clientinternalreq.
+ *
+ */
 export function validAmendWire(): Partial<RequisitionWire> {
   return { requesttype: 'A', orgid: '1001', clientinternalreq: 'CIR-000001' };
 }
 
-/** The smallest valid candidate on the wire (the five required fields of decisions.md). */
+/** The smallest valid candidate on the wire (the five required fields of decision 000). */
 export function validCandidateWire(): Partial<CandidateWire> {
   return {
     requirementid: '40001',

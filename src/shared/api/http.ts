@@ -5,8 +5,8 @@ import { apiErrorBodySchema } from '../../domain/api-error';
 /**
  * Every call the browser makes goes to its own origin (`/api/...`) through here, so every
  * failure reaches the user as one kind of error with a message that says what is wrong and what
- * to do (style.md, "Errors are part of the product"), and every answer is parsed with a schema
- * (style.md, "Parse at every boundary").
+ * to do, and every answer is parsed with a schema: what crosses a boundary is checked where it
+ * arrives, never trusted.
  */
 export type FailureKind = 'offline' | 'timeout' | 'http' | 'shape';
 

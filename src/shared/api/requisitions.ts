@@ -8,7 +8,7 @@ import { fetchRequisitions } from './requisitions-fetch';
 import type { OrgScope } from './vms';
 
 /**
- * GET Requisitions through the proxy (decisions.md, "Operations and their responses"), with the
+ * GET Requisitions through the proxy (docs/sandbox.md, "Operations"), with the
  * filter the API takes: a field, an operator and a value.
  */
 export {

@@ -3,8 +3,8 @@ import type { z } from 'zod';
 
 /**
  * Browser storage for what must survive a reload, a crash or a closed tab: drafts, the batch
- * tray, the submissions history, suggestions, the chosen client org (architecture.md, "Data
- * never lost"). One store per key, shared by every component that reads it; other tabs' writes
+ * tray, the submissions history, suggestions, the chosen client org: typed data is never lost.
+ * One store per key, shared by every component that reads it; other tabs' writes
  * arrive through the `storage` event. Values are parsed with a zod schema when read, so data
  * written by an older version (or edited by hand) cannot crash a page: it reads as the fallback
  * and stays in storage untouched until the next write.

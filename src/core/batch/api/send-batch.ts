@@ -4,7 +4,7 @@ import type { OrgScope } from '../../../shared/api/vms';
 import { vmsUrl } from '../../../shared/api/vms';
 import type { BatchKind } from '../model/batch-kind';
 
-/** The VMS's acceptance of a batch (decisions.md): 202 with the batch id and the item count. */
+/** The VMS's acceptance of a batch (decision 000): 202 with the batch id and the item count. */
 export const batchAcceptedSchema = z.looseObject({
   batchid: z.string({ error: 'batchid is missing' }).min(1, 'batchid is empty'),
   received: z.number().int().nonnegative().optional(),

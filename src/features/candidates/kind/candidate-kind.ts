@@ -20,7 +20,7 @@ export const candidateKind: BatchKind = {
   toneOf,
   describeMessage: (message) => withFieldLabels(message, candidateCatalog),
   // The interface has no call that updates a submitted candidate, and the VMS refuses the same
-  // e-mail to the same requisition again unless the first ended in Error (decisions.md).
+  // e-mail to the same requisition again unless the first ended in Error (decision 000).
   completeNote:
     'To complete it, answer the missing questions in the VMS itself: this interface cannot update a submitted candidate, and the VMS refuses the same e-mail to this requisition again.',
   resultRowsSchema: resultRowsOf(candidateResultRowSchema, toneOf, 'candidate'),

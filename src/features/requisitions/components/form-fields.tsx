@@ -7,7 +7,7 @@ import type { ChoiceKey, LayoutEntry, RequisitionMode, SectionName } from '../mo
 import { alternativeFields, choiceMeta, isRequired, sectionEntries } from '../model/form-layout';
 import { datalistId, suggestionKeyOf } from '../model/suggestions';
 
-/** Blank in a select: on Amend it leaves the value unchanged (decisions.md). */
+/** Blank in a select: on Amend it leaves the value unchanged (decision 000). */
 function blankLabel(mode: RequisitionMode): string {
   return mode === 'amend' ? 'Leave unchanged' : 'Not set';
 }

@@ -19,7 +19,7 @@ const toneOf = tonesOf({ Pending: 'pending', Success: 'success', Error: 'error' 
 
 /**
  * Two Inserts with the same client internal req in one batch: the VMS refuses the second
- * (decisions.md: clientinternalreq is unique within the client organization).
+ * (decision 000: clientinternalreq is unique within the client organization).
  */
 function duplicateInserts(items: readonly WireItem[]): ReadonlyMap<number, string> {
   const repeats = repeatedItems(items, (item) =>

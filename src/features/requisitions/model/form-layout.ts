@@ -81,7 +81,7 @@ export function alternativeFields(
   return keys.flatMap((key) => requisitionCatalog.filter((def) => def.key === key));
 }
 
-/** Whether the form shows a field as required in this mode (decisions.md, "Requisition rules"). */
+/** Whether the form shows a field as required in this mode (decision 000, "Requisition"). */
 export function isRequired(def: FieldDef, mode: RequisitionMode): boolean {
   if (def.requirement === 'insert-amend') return true;
   return mode === 'insert' && (def.requirement === 'insert' || def.requirement === 'either');
