@@ -148,10 +148,13 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   /** Keeps `call` in `calls` until it ends, and counts it if it ends during a drain. */
   function track(calls: Set<Promise<unknown>>, call: Promise<unknown>): void {
     calls.add(call);
-    void call.finally(() => {
-      calls.delete(call);
-      if (lifecycle?.draining) finishedWhileDraining += 1;
-    });
+    // Whoever awaits the call sees its failure; this bookkeeping must not add an unhandled one.
+    call
+      .finally(() => {
+        calls.delete(call);
+        if (lifecycle?.draining) finishedWhileDraining += 1;
+      })
+      .catch(() => {});
   }
   // Every answer under this prefix is recorded by one hook (decision 025), refusals included,
   // except (sign-in on) those to calls made without a session.
