@@ -51,6 +51,8 @@ const postgresSuite = [
   'src/server/vms-proxy-idempotency.test.ts',
   'src/server/vms-proxy-journal.test.ts',
   'src/server/vms-proxy-lost-answers.test.ts',
+  'src/server/drain.test.ts',
+  'src/server/health-probes.test.ts',
   'src/server/journal/journal-routes.test.ts',
   'src/server/journal/curl.test.ts',
   'src/server/cli/users.test.ts',

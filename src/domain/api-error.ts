@@ -48,6 +48,8 @@ export const apiErrorCatalog = {
   upstream_unreadable: 502,
   app_not_built: 503,
   store_unavailable: 503,
+  /** This portal process is shutting down: a new send is refused, never forwarded. */
+  draining: 503,
   upstream_timeout: 504,
 } as const;
 

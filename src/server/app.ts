@@ -9,6 +9,10 @@ import { registerNoStore } from './api-guards';
 import { sendError } from './portal-error';
 import { serveSpa } from './spa';
 import { openCallJournal } from './journal/open-journal';
+import { journalReadyBacklog, type CallJournal } from './journal/call-journal';
+import { PortalLifecycle, type DrainReport } from './drain';
+import { portalSchemaVersion } from './store/migrations';
+import { withDeadline } from './upstream-answer';
 import { journalRoutes } from './journal/journal-routes';
 import { openPortalStores, type PortalStores } from './store/portal-stores';
 import { vmsProxy } from './vms-proxy';
@@ -37,6 +41,25 @@ export interface BuildPortalOptions {
   /** What one user may keep in /api/me, and how often they may call it (tests make them small). */
   userRecordLimits?: Partial<UserRecordLimits>;
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Drains and closes the portal (SIGTERM, SIGINT): new sends are refused with 503 `draining`
+     * and readiness says 503; calls at the VMS get up to PORTAL_DRAIN_TIMEOUT_MS to finish, then
+     * the keys of those still waiting become unknown; the journal is written, the database
+     * closed. Calling it again returns the same drain.
+     */
+    drainPortal(): Promise<DrainReport>;
+  }
+}
+
+/**
+ * How long readiness waits for the database to answer: a probe must answer well within a
+ * load balancer's own timeout (commonly 1 to 5 s), and a database that takes longer is not one
+ * to route sends to.
+ */
+const readyDatabaseWaitMs = 2000;
 
 export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
 
@@ -225,6 +248,13 @@ export function buildPortal(
     journalProblem = problem;
   });
   journal.catch(() => {});
+  // For readiness, which must not wait on the journal opening.
+  let openedJournal: CallJournal | null = null;
+  journal.then(
+    (opened) => (openedJournal = opened),
+    () => {},
+  );
+  const lifecycle = new PortalLifecycle();
   // Sessions, users and per-user records on the same database (issue 15, decision 026).
   const auth = database.then((opened) =>
     PortalAuth.open({
@@ -240,6 +270,13 @@ export function buildPortal(
   });
   registerSessionHooks(app, config, auth);
   registerNoStore(app);
+  // While draining, each answer ends its connection: a browser's next call opens a new one, which
+  // the load balancer sends to a process that is ready, and close() is not left waiting for
+  // keep-alive connections that became idle after it had closed the idle ones.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (lifecycle.draining) reply.header('connection', 'close');
+    done(null, payload);
+  });
 
   const healthChecks = options.healthChecks ?? [];
   app.get('/api/health', async () => {
@@ -258,6 +295,83 @@ export function buildPortal(
       : { status: 'degraded', database: store, reasons };
   });
 
+  // Liveness: the process answers. Nothing else is asked of it (no database, no journal), so a
+  // database outage or a drain never makes an orchestrator kill a process that could recover or
+  // is finishing its calls.
+  app.get('/api/health/live', async () => ({ status: 'ok' }));
+
+  // Readiness: whether a load balancer should send calls here now. Only conditions read afresh
+  // on each probe count: a past write failure (which /api/health reports) would keep a process
+  // out of rotation forever, since without calls no write could show that it works again.
+  const databaseKind: PortalStores['kind'] = config.databaseUrl === null ? 'sqlite' : 'postgres';
+  app.get('/api/health/ready', async (_request, reply) => {
+    const reasons: string[] = [];
+    if (lifecycle.draining) {
+      reasons.push('draining: this portal process is shutting down and takes no new sends');
+    }
+    const { database: store, problem } = await withDeadline(
+      databaseHealth(database, databaseKind),
+      readyDatabaseWaitMs,
+      () => ({
+        database: { kind: databaseKind, schemaVersion: null },
+        problem: `the portal database did not answer within ${readyDatabaseWaitMs} ms`,
+      }),
+    );
+    if (problem !== null) {
+      reasons.push(problem);
+    } else if (store.schemaVersion !== portalSchemaVersion) {
+      reasons.push(
+        `the portal database's schema is version ${store.schemaVersion}, but this portal works with version ${portalSchemaVersion}`,
+      );
+    }
+    const backlog = openedJournal?.backlog ?? 0;
+    if (backlog >= journalReadyBacklog) {
+      reasons.push(
+        `call journal: ${backlog} calls wait to be written (ready below ${journalReadyBacklog})`,
+      );
+    }
+    if (reasons.length > 0) reply.code(503);
+    return reasons.length === 0
+      ? { status: 'ok', database: store }
+      : { status: lifecycle.draining ? 'draining' : 'unavailable', database: store, reasons };
+  });
+
+  let draining: Promise<DrainReport> | null = null;
+  app.decorate('drainPortal', () => {
+    draining ??= drain();
+    return draining;
+  });
+  async function drain(): Promise<DrainReport> {
+    const started = performance.now();
+    lifecycle.draining = true;
+    const writtenBefore = openedJournal?.written ?? 0;
+    app.log.info(
+      {
+        event: 'drain_start',
+        callsInFlight: lifecycle.proxy?.inFlight() ?? 0,
+        journalQueued: openedJournal?.backlog ?? 0,
+        timeoutMs: config.drainTimeoutMs,
+      },
+      'drain started',
+    );
+    const settled = (await lifecycle.proxy?.settle(config.drainTimeoutMs)) ?? {
+      finished: 0,
+      markedUnknown: 0,
+      timedOut: false,
+    };
+    // The proxy's onClose writes the journal's queue and closes the database after the calls.
+    await app.close();
+    const report: DrainReport = {
+      callsFinished: settled.finished,
+      keysMarkedUnknown: settled.markedUnknown,
+      journalFlushed: (openedJournal?.written ?? 0) - writtenBefore,
+      timedOut: settled.timedOut,
+      durationMs: Math.round(performance.now() - started),
+    };
+    app.log.info({ event: 'drain_end', ...report }, 'drain finished');
+    return report;
+  }
+
   app.register(vmsProxy, {
     prefix: '/api/vms',
     config,
@@ -267,6 +381,7 @@ export function buildPortal(
       databaseProblem = problem;
     },
     journal,
+    lifecycle,
   });
   app.register(journalRoutes, {
     prefix: '/api/journal',

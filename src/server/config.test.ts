@@ -75,6 +75,7 @@ describe('loadConfig', () => {
       bodyLimitBytes: 5 * 1024 * 1024,
       requestTimeoutMs: 60_000,
       connectionTimeoutMs: 120_000,
+      drainTimeoutMs: 20_000,
       portalDb: './data/portal.db',
       databaseUrl: null,
       journal: {
@@ -245,6 +246,13 @@ describe('loadConfig', () => {
       connectionTimeoutMs: 2000,
       portalDb: ':memory:',
     });
+  });
+
+  it('reads the drain timeout, 0 (mark every call still waiting at once) included', () => {
+    expect(loadConfig({ PORTAL_DRAIN_TIMEOUT_MS: '0' }).drainTimeoutMs).toBe(0);
+    expect(loadConfig({ PORTAL_DRAIN_TIMEOUT_MS: '45000' }).drainTimeoutMs).toBe(45_000);
+    expect(problem({ PORTAL_DRAIN_TIMEOUT_MS: 'soon' })).toContain('PORTAL_DRAIN_TIMEOUT_MS');
+    expect(problem({ PORTAL_DRAIN_TIMEOUT_MS: '-1' })).toContain('PORTAL_DRAIN_TIMEOUT_MS');
   });
 
   it('reads the call journal’s settings', () => {

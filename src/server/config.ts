@@ -62,6 +62,11 @@ export interface PortalConfig {
   requestTimeoutMs: number;
   /** Most time a connection may stay silent before the server closes it. */
   connectionTimeoutMs: number;
+  /**
+   * On SIGTERM/SIGINT, how long the drain waits for calls still at the VMS before it marks their
+   * keys outcome unknown and closes (PORTAL_DRAIN_TIMEOUT_MS).
+   */
+  drainTimeoutMs: number;
   /** The portal's own database (idempotency keys, call journal): an SQLite file, or `:memory:`. */
   portalDb: string;
   /**
@@ -307,6 +312,10 @@ export const portalEnvSchema = z.object({
     wholeNumber('PORTAL_CONNECTION_TIMEOUT_MS', 1000, 3_600_000, '120000'),
     120_000,
   ),
+  PORTAL_DRAIN_TIMEOUT_MS: withDefault(
+    wholeNumber('PORTAL_DRAIN_TIMEOUT_MS', 0, 3_600_000, '20000'),
+    20_000,
+  ),
   PORTAL_DB: withDefault(optional, './data/portal.db'),
   DATABASE_URL: databaseUrl,
   JOURNAL: withDefault(oneOf('JOURNAL', ['on', 'off']), 'on'),
@@ -389,6 +398,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
     bodyLimitBytes: chosen.bodyLimitBytes ?? values.VMS_BODY_LIMIT_BYTES,
     requestTimeoutMs: values.PORTAL_REQUEST_TIMEOUT_MS,
     connectionTimeoutMs,
+    drainTimeoutMs: values.PORTAL_DRAIN_TIMEOUT_MS,
     portalDb: values.PORTAL_DB,
     databaseUrl: values.DATABASE_URL,
     journal: {

@@ -17,7 +17,7 @@ try {
   printUpstream(config, portal);
   closeOnSignals(async () => {
     await vite.close();
-    await portal.close();
+    await portal.drain();
   });
 } catch (error) {
   console.error(describeStartFailure(error, config));

@@ -155,6 +155,27 @@ export class IdempotencyGate {
     return this.inFlight.size;
   }
 
+  /**
+   * A drain's end: this process's calls still waiting for the VMS will not be waited for any
+   * longer, so their keys become unknown now, in the database, where every other process reads
+   * them at once (409 outcome_unknown) instead of waiting for an owner that is going away. The
+   * calls themselves are left to end (the proxy aborts them); should an answer still slip in, it
+   * settles or frees the key as usual, which is only ever more truthful. Returns how many keys
+   * were marked; one whose write fails stays `in_flight`, which reads as unknown too.
+   */
+  async abandonInFlight(): Promise<number> {
+    let marked = 0;
+    for (const key of [...this.inFlight.keys()]) {
+      try {
+        if (await this.store.markUnknown(key, this.now())) marked += 1;
+        this.storeWorked();
+      } catch (error) {
+        this.storeFailed(error);
+      }
+    }
+    return marked;
+  }
+
   async admit(key: string, fingerprint: string): Promise<Admission> {
     const admission = await this.tryAdmit(key, fingerprint);
     this.storeWorked();

@@ -47,13 +47,23 @@ export function printUpstream(config: PortalConfig, portal: RunningPortal): void
   }
 }
 
-export function closeOnSignals(close: () => Promise<void>): void {
+/**
+ * SIGTERM (an orchestrator, systemd) or SIGINT (Ctrl-C): `stop` drains the portal and the process
+ * exits 0 once it is done. A second signal during the drain exits at once, with 1: the calls still
+ * waiting are given up without their keys being marked, which is safe (a key left `in_flight` is
+ * never read as "not sent": another process refuses it, a restart marks it unknown) but not a
+ * clean stop, and the exit status says so.
+ */
+export function closeOnSignals(stop: () => Promise<void>): void {
   let closing = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (closing) process.exit(1); // a second Ctrl-C means "now"
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) {
+      console.log(`${signal} again: stopping now, without waiting for the calls in flight`);
+      process.exit(1);
+    }
     closing = true;
-    console.log(`${signal}: stopping…`);
-    close().then(
+    console.log(`${signal}: draining…`);
+    stop().then(
       () => process.exit(0),
       (error: unknown) => {
         console.error(error);
@@ -61,6 +71,6 @@ export function closeOnSignals(close: () => Promise<void>): void {
       },
     );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 }

@@ -7,7 +7,9 @@ try {
   const portal = await startPortal(config);
   console.log(`VMS submission portal: ${portal.url}`);
   printUpstream(config, portal);
-  closeOnSignals(portal.close);
+  closeOnSignals(async () => {
+    await portal.drain();
+  });
 } catch (error) {
   console.error(describeStartFailure(error, config));
   process.exit(1);

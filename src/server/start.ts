@@ -1,6 +1,7 @@
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox/index';
 import { buildPortal, type BuildPortalOptions } from './app';
 import type { PortalConfig } from './config';
+import type { DrainReport } from './drain';
 
 export interface StartPortalOptions extends Omit<BuildPortalOptions, 'sandboxUrl'> {
   /** Passed to the embedded sandbox when VMS_BASE_URL is unset (e2e tests shorten its delay). */
@@ -17,6 +18,12 @@ export interface RunningPortal {
   upstreamUrl: string;
   /** Stops the portal, then the sandbox it started (if any). */
   close(): Promise<void>;
+  /**
+   * Stops the portal without losing a send (SIGTERM): refuses new sends, lets the calls at the
+   * VMS finish for up to PORTAL_DRAIN_TIMEOUT_MS, marks the keys of any still waiting unknown,
+   * writes the journal and closes the database; then stops the sandbox it started.
+   */
+  drain(): Promise<DrainReport>;
 }
 
 /** An address a browser can open: a wildcard bind is reachable on loopback, IPv6 is bracketed. */
@@ -63,6 +70,11 @@ export async function startPortal(
       close: async () => {
         await app.close();
         await sandbox?.close();
+      },
+      drain: async () => {
+        const report = await app.drainPortal();
+        await sandbox?.close();
+        return report;
       },
     };
   } catch (error) {

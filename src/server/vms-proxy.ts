@@ -31,6 +31,7 @@ import { registerApiGuards } from './api-guards';
 import { checkUserScope } from './auth/user-scope';
 import { pickHeaders, readBody, withDeadline } from './upstream-answer';
 import type { CallJournal } from './journal/call-journal';
+import { drainingError, type PortalLifecycle } from './drain';
 import {
   journalHeaders,
   noteAnswer,
@@ -57,6 +58,8 @@ export interface VmsProxyOptions {
   onDatabaseHealth?: (problem: string | null) => void;
   /** The call journal (being opened), or null when JOURNAL=off. The proxy closes it. */
   journal?: Promise<CallJournal | null>;
+  /** The process's shutdown state: draining refuses new sends; the drain settles the calls. */
+  lifecycle?: PortalLifecycle;
 }
 
 /** Most pages of a paged requisition list read for one call: 1,000 pages of the profile's size. */
@@ -114,7 +117,7 @@ interface CallLine {
  */
 export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   app,
-  { config, upstreamUrl, database: opening, onDatabaseHealth, journal: journalOpening },
+  { config, upstreamUrl, database: opening, onDatabaseHealth, journal: journalOpening, lifecycle },
 ) => {
   const upstreamHost = new URL(upstreamUrl).host;
   const credentials = new CredentialScrubber([config.apiKey, config.apiSecret]);
@@ -138,6 +141,21 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   );
   /** Keyed calls whose upstream answer is still awaited (they may outlive their request). */
   const settling = new Set<Promise<unknown>>();
+  /** Calls without a key still at the VMS: a drain lets them finish too. */
+  const unkeyed = new Set<Promise<unknown>>();
+  /** Calls that got their answer (or failed) since the drain began, for its report. */
+  let finishedWhileDraining = 0;
+  /** Keeps `call` in `calls` until it ends, and counts it if it ends during a drain. */
+  function track(calls: Set<Promise<unknown>>, call: Promise<unknown>): void {
+    calls.add(call);
+    // Whoever awaits the call sees its failure; this bookkeeping must not add an unhandled one.
+    call
+      .finally(() => {
+        calls.delete(call);
+        if (lifecycle?.draining) finishedWhileDraining += 1;
+      })
+      .catch(() => {});
+  }
   // Every answer under this prefix is recorded by one hook (decision 025), refusals included,
   // except (sign-in on) those to calls made without a session.
   const journal = (await journalOpening) ?? null;
@@ -172,6 +190,40 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   });
 
   await registerApiGuards(app, config, 'recruiter');
+
+  if (lifecycle) {
+    // A send that arrives while the process drains is refused before its body is read or its key
+    // recorded: nothing is sent, so the browser may send it again to whichever process answers
+    // next. Reads go on: they change nothing at the VMS, and a list the user is waiting for may as
+    // well come from here until the drain ends.
+    app.addHook('onRequest', async (request) => {
+      if (lifecycle.draining && request.method === 'POST') throw drainingError();
+    });
+    lifecycle.proxy = {
+      inFlight: () => settling.size + unkeyed.size,
+      settle: async (timeoutMs) => {
+        const deadline = performance.now() + timeoutMs;
+        // A loop, not one wait: a read that starts during the drain is waited for as well.
+        while (settling.size + unkeyed.size > 0) {
+          const left = deadline - performance.now();
+          if (left <= 0) break;
+          const next = Promise.race([...settling, ...unkeyed]).then(
+            () => false,
+            () => false,
+          );
+          await withDeadline(next, left, () => true);
+        }
+        // Counted now: calls aborted below end during the drain too, but without an answer.
+        const finished = finishedWhileDraining;
+        const timedOut = settling.size + unkeyed.size > 0;
+        // Keys first, then the calls: once a key reads unknown, an answer lost to the abort below
+        // can no longer be mistaken for a batch that was never sent.
+        const markedUnknown = timedOut ? await idempotency.abandonInFlight() : 0;
+        if (timedOut) await pool.destroy();
+        return { finished, markedUnknown, timedOut };
+      },
+    };
+  }
 
   // Keep the raw bytes: the VMS receives exactly what the browser sent. Only JSON is accepted,
   // which also means a cross-site page cannot post here without a CORS preflight we never grant.
@@ -415,7 +467,9 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     let upstreamStatus: number | null = null;
     let replayed = false;
     if (key === undefined) {
-      const result = await forward(request, operation, query, body, config.timeoutMs, note);
+      const call = forward(request, operation, query, body, config.timeoutMs, note);
+      track(unkeyed, call);
+      const result = await call;
       outcome = result.kind === 'answered' ? result.outcome : errorOutcome(result.failure);
       upstreamStatus = result.kind === 'answered' ? result.outcome.status : null;
       if (note) note.answer = noteAnswer(result);
@@ -440,6 +494,10 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
         );
         replayed = answered;
         if (note) note.answer = answered ? replayedAnswer : stillWaitingAnswer;
+      } else if (lifecycle?.draining) {
+        // The drain began while this key was being recorded: it is freed again, unsent.
+        // (The journal records it as refused: the note has no answer.)
+        outcome = await admission.finish({ kind: 'not_sent', failure: drainingError() });
       } else {
         // Not abandoned when the browser's wait ends: a late answer still settles the key.
         let late = false;
@@ -458,8 +516,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
             return answer;
           },
         );
-        settling.add(settled);
-        void settled.finally(() => settling.delete(settled));
+        track(settling, settled);
         outcome = await withDeadline(settled, config.timeoutMs, () => {
           late = true;
           if (note) note.answer = stillWaitingAnswer;

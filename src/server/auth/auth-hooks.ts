@@ -16,6 +16,14 @@ function startsSession(method: string, path: string): boolean {
   return method === 'POST' && (path === '/api/session' || path.startsWith('/api/invites/'));
 }
 
+/** An orchestrator's or load balancer's health probe (app.ts): no session, no database. */
+function isProbe(method: string, path: string): boolean {
+  return (
+    (method === 'GET' || method === 'HEAD') &&
+    (path === '/api/health/live' || path === '/api/health/ready')
+  );
+}
+
 function pathOf(request: FastifyRequest): string {
   const url = request.raw.url ?? '/';
   const queryAt = url.indexOf('?');
@@ -40,6 +48,9 @@ export function registerSessionHooks(
   app.addHook('onRequest', async (request, reply) => {
     const path = pathOf(request);
     if (!path.startsWith('/api/') && path !== '/api') return;
+    // The probes need no user, like /api/health, and must not read the database for a session
+    // a probe never has: liveness promises no database call at all.
+    if (isProbe(request.method, path)) return;
     const changing = changesState(request.method);
     if (changing) {
       const reason = crossSiteReason(request, config.auth.publicOrigin);

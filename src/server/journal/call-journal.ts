@@ -75,6 +75,13 @@ const turnBudgetMs = 8;
 /** Past these, calls go unrecorded rather than pile up in memory (a store far behind or broken). */
 const maxQueued = 10_000;
 const maxQueuedBytes = 64 * 1024 * 1024;
+/**
+ * Past this many calls waiting to be written, /api/health/ready says the journal does not keep
+ * up: a tenth of the point where calls start going unrecorded, so a load balancer sends calls
+ * elsewhere well before any is lost. A healthy writer holds at most a batch or two (64 calls
+ * each, written every 50 ms).
+ */
+export const journalReadyBacklog = 1000;
 
 function pendingBytes(item: Pending): number {
   return item.kind === 'call' ? item.bytes : (item.answer.body?.length ?? 0);
@@ -128,6 +135,8 @@ export class CallJournal {
   private overflowing = false;
   private pruning: Promise<void> | null = null;
   private readonly pruneTimer: NodeJS.Timeout;
+  /** Calls and late answers written since the journal opened (a drain reports what it flushed). */
+  private writtenCount = 0;
 
   private constructor(private readonly options: CallJournalOptions) {
     this.store = options.store;
@@ -197,6 +206,16 @@ export class CallJournal {
   async reader(): Promise<JournalReader> {
     await this.flush();
     return this.store;
+  }
+
+  /** Calls and late answers waiting to be written. */
+  get backlog(): number {
+    return this.queue.length;
+  }
+
+  /** Calls and late answers written since the journal opened. */
+  get written(): number {
+    return this.writtenCount;
   }
 
   /** Writes everything queued so far. */
@@ -273,6 +292,7 @@ export class CallJournal {
       handles.forEach((handle, index) => {
         handle.id = ids[index] ?? null;
       });
+      this.writtenCount += records.length + late.length;
       this.worked();
     } catch (error) {
       this.failed(error, records.length);

@@ -22,7 +22,8 @@ export interface IdempotencyKeyStore {
   insertInFlight(key: string, fingerprint: string, now: number): Promise<boolean>;
   find(key: string): Promise<KeyRecord | undefined>;
   settle(key: string, outcome: CallOutcome, now: number): Promise<void>;
-  markUnknown(key: string, now: number): Promise<void>;
+  /** A key still in flight becomes unknown; false when it was not in flight (nothing written). */
+  markUnknown(key: string, now: number): Promise<boolean>;
   /** The call certainly did not reach the VMS, or the VMS refused it: the key may be used again. */
   forget(key: string): Promise<void>;
   /**
@@ -132,7 +133,7 @@ export function createIdempotencyKeyStore(db: PortalSqlite): IdempotencyKeyStore
       );
     },
     async markUnknown(key, now) {
-      statements.markUnknown.run(now, key);
+      return statements.markUnknown.run(now, key).changes === 1;
     },
     async forget(key) {
       statements.forget.run(key);

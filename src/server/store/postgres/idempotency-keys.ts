@@ -39,10 +39,12 @@ export function createPostgresIdempotencyKeyStore(pool: PortalPool): Idempotency
       );
     },
     async markUnknown(key, now) {
-      await pool.query(
-        `UPDATE idempotency_keys SET state = 'unknown', settled_at = $1
-         WHERE key = $2 AND state = 'in_flight'`,
-        [now, key],
+      return (
+        (await count(
+          `UPDATE idempotency_keys SET state = 'unknown', settled_at = $1
+           WHERE key = $2 AND state = 'in_flight'`,
+          [now, key],
+        )) === 1
       );
     },
     async forget(key) {
