@@ -10,7 +10,6 @@ import {
   type CaptureUpstream,
   type TestPortal,
 } from '../test-support/capture-upstream';
-import { startTestPostgres, type TestPostgres } from '../test-support/postgres-server';
 import { queryTestDatabase } from '../test-support/test-database';
 import { portalSchemaVersion } from './store/migrations';
 
@@ -24,7 +23,6 @@ let dir: string;
 let portalDb: string;
 let upstream: CaptureUpstream;
 const portals: TestPortal[] = [];
-const servers: TestPostgres[] = [];
 
 async function portal(env: NodeJS.ProcessEnv = {}): Promise<TestPortal> {
   const started = await startTestPortal(testConfig(upstream.url, { PORTAL_DB: portalDb, ...env }));
@@ -62,7 +60,6 @@ beforeEach(async () => {
 
 afterEach(async () => {
   for (const running of portals.splice(0)) await running.close();
-  for (const server of servers.splice(0)) server.stop();
   await upstream.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -113,34 +110,4 @@ describe('GET /api/health/live and /api/health/ready', () => {
     await setSchemaVersion(portalSchemaVersion);
     expect((await probe(running, 'ready')).status).toBe(200);
   });
-
-  // Its own PostgreSQL server, to stop: once is enough (the postgres project would repeat it).
-  it.skipIf(process.env.PORTAL_TEST_STORE === 'postgres')(
-    'say not ready, while alive, when the PostgreSQL server stops answering',
-    async () => {
-      const server = await startTestPostgres();
-      servers.push(server);
-      const running = await portal({ DATABASE_URL: server.createDatabase(), AUTH: 'on' });
-      expect((await probe(running, 'ready')).status).toBe(200);
-
-      server.stop();
-      servers.splice(servers.indexOf(server), 1);
-      const ready = await probe(running, 'ready');
-      expect(ready.status).toBe(503);
-      expect(ready.json()).toMatchObject({
-        status: 'unavailable',
-        database: { kind: 'postgres', schemaVersion: null },
-      });
-      expect(String((ready.json() as { reasons: string[] }).reasons)).toContain(
-        'the portal database cannot be read',
-      );
-      // Liveness asks nothing of the database, not even a browser's session cookie.
-      const live = await running.call('GET', '/api/health/live', {
-        headers: { cookie: `vms_session=${'s'.repeat(43)}` },
-      });
-      expect(live.status).toBe(200);
-      expect(live.json()).toEqual({ status: 'ok' });
-    },
-    60_000,
-  );
 });
