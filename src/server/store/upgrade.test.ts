@@ -195,7 +195,10 @@ describe.each(['sqlite', 'postgres'] as const)('upgrading %s', (kind) => {
         createdAt: now,
       });
       expect(await upgraded.journal.count()).toBe(1);
-      const [summary] = await upgraded.journal.list({}, { order: 'newest', from: null, limit: 10 });
+      const [summary] = await upgraded.journal.list(
+        { from: undefined, to: undefined },
+        { order: 'newest', from: null, limit: 10 },
+      );
       const entry = await upgraded.journal.get(summary?.id ?? -1);
       expect(entry).toMatchObject({
         path: call.path,
