@@ -1,8 +1,9 @@
 import Database from 'better-sqlite3';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -26,6 +27,7 @@ import {
 } from '../../test-support/capture-upstream';
 import { createTestDatabase, pgBinary, postgresEnvName } from '../../test-support/postgres-server';
 import { portalSchemaVersion } from '../store/migrations';
+import { openPortalDatabase } from '../store/portal-database';
 import { REPLAYED_HEADER } from '../vms-proxy';
 
 /*
@@ -327,6 +329,36 @@ describe('npm run backup and restore, SQLite', () => {
     const usage = await npmRun('backup', [], { PORTAL_DB: dbPath });
     expect(usage.code).toBe(2);
     expect(usage.stderr).toBe('backup: Give a file.\nusage: npm run backup -- [--force] FILE\n');
+  });
+});
+
+describe('npm run backup on a full disk', () => {
+  it('says so in one line and leaves no partial file', async (context) => {
+    // A real full disk: a 256 KiB tmpfs. Mounting needs root; elsewhere this test is skipped.
+    const small = join(dir, 'small-disk');
+    rmSync(small, { recursive: true, force: true });
+    mkdirSync(small);
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', small]);
+    if (mounted.status !== 0) context.skip('mounting a small tmpfs needs root');
+    try {
+      const big = join(dir, 'big', 'portal.db');
+      const opened = await openPortalDatabase(big);
+      opened.db
+        .prepare(
+          "INSERT INTO idempotency_keys (key, fingerprint, state, created_at, body) VALUES ('k', 'f', 'settled', 1, randomblob(1048576))",
+        )
+        .run();
+      await opened.close();
+
+      const copy = join(small, 'portal.db');
+      const full = await npmRun('backup', [copy], { PORTAL_DB: big });
+      expect(full.stdout).toBe('');
+      expect(full.stderr).toBe(`backup: could not write ${copy}: the disk is full.\n`);
+      expect(full.code).toBe(1);
+      expect(readdirSync(small)).toEqual([]);
+    } finally {
+      spawnSync('umount', [small]);
+    }
   });
 });
 
