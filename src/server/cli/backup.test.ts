@@ -25,9 +25,11 @@ import {
   type CaptureUpstream,
   type TestPortal,
 } from '../../test-support/capture-upstream';
+import { openAtSchemaVersion } from '../../test-support/older-schema';
 import { createTestDatabase, pgBinary, postgresEnvName } from '../../test-support/postgres-server';
 import { portalSchemaVersion } from '../store/migrations';
 import { openPortalDatabase } from '../store/portal-database';
+import { openPortalStores } from '../store/portal-stores';
 import { REPLAYED_HEADER } from '../vms-proxy';
 
 /*
@@ -292,6 +294,34 @@ describe('npm run backup and restore, SQLite', () => {
     expect(readFileSync(dbPath).equals(before)).toBe(true);
   });
 
+  it('restores a backup from the previous schema version, which the portal then upgrades', async () => {
+    const old = join(dir, 'previous-release.db');
+    const stores = await openAtSchemaVersion(
+      { portalDb: old, databaseUrl: null },
+      portalSchemaVersion - 1,
+    );
+    await stores.idempotencyKeys.insertInFlight('old-key', 'fp', 1);
+    await stores.close();
+    const fresh = join(dir, 'fresh', 'deployment', 'portal.db');
+
+    const restored = await npmRun('restore', [old], { PORTAL_DB: fresh });
+    expect(restored.stderr).toBe('');
+    expect(restored.code).toBe(0);
+    expect(restored.stdout).toMatch(
+      new RegExp(
+        `^Restored .* into .*portal\\.db \\(PORTAL_DB\\): \\d+ bytes, schema version ${portalSchemaVersion - 1}; the portal upgrades it to ${portalSchemaVersion} when it starts\\.\\nStart the portal\\.\\n$`,
+      ),
+    );
+    expect(statSync(dirname(fresh)).mode & 0o777).toBe(0o700);
+    const upgraded = await openPortalStores({ portalDb: fresh, databaseUrl: null });
+    try {
+      expect(await upgraded.schemaVersion()).toBe(portalSchemaVersion);
+      expect(await upgraded.idempotencyKeys.find('old-key')).toMatchObject({ state: 'in_flight' });
+    } finally {
+      await upgraded.close();
+    }
+  });
+
   it('refuses to overwrite a file unless --force, and says what is wrong in one line', async () => {
     const existing = join(dir, 'existing.db');
     writeFileSync(existing, 'keep me');
@@ -304,6 +334,8 @@ describe('npm run backup and restore, SQLite', () => {
 
     const forced = await npmRun('backup', ['--force', existing], { PORTAL_DB: dbPath });
     expect(forced.code).toBe(0);
+    // The portal is stopped: the backup leaves no -wal or -shm of its own beside its database.
+    expect(readdirSync(dirname(dbPath)).filter((name) => /^portal\.db-/.test(name))).toEqual([]);
     expect(
       readSqlite<{ n: number }>(existing, 'SELECT count(*) AS n FROM idempotency_keys'),
     ).toEqual([{ n: 2 }]);

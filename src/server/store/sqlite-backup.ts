@@ -102,11 +102,17 @@ function copyInto(source: Database.Database, destination: string): { bytes: numb
   }
 }
 
-/** Opens `path` read-only; BackupRefused, naming it as `what`, when it is missing. */
-function openExisting(path: string, what: string): Database.Database {
+/**
+ * Opens `path`, which must exist; BackupRefused, naming it as `what`, when it is missing. The
+ * backup's source is opened read-write though nothing here writes to it (VACUUM INTO, refused
+ * under query_only, writes only its target): as the last connection to close, it lets SQLite fold
+ * and remove the -wal and -shm it made, so a backup of a stopped portal leaves its folder as it
+ * found it.
+ */
+function openExisting(path: string, what: string, readonly: boolean): Database.Database {
   if (!existsSync(path)) throw new BackupRefused(`${what} does not exist.`);
   try {
-    return new Database(path, { readonly: true, fileMustExist: true, timeout: 5000 });
+    return new Database(path, { readonly, fileMustExist: true, timeout: 5000 });
   } catch (error) {
     throw new BackupRefused(`could not open ${what}: ${describeFailure(error)}.`, {
       cause: error,
@@ -128,7 +134,7 @@ export function backupSqlite(portalDb: string, file: string, force: boolean): Ba
   if (existsSync(file) && !force) {
     throw new BackupRefused(`${file} already exists; choose another name or add --force.`);
   }
-  const source = openExisting(portalDb, `the portal database ${portalDb} (PORTAL_DB)`);
+  const source = openExisting(portalDb, `the portal database ${portalDb} (PORTAL_DB)`, false);
   try {
     const version = portalVersionOf(source, portalDb);
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
@@ -193,7 +199,7 @@ function stamp(now: number): string {
  * -wal or -shm beside it for SQLite to mistake for its own.
  */
 export function restoreSqlite(file: string, portalDb: string, now: number): RestoreResult {
-  const backup = openExisting(file, `the backup ${file}`);
+  const backup = openExisting(file, `the backup ${file}`, true);
   const folder = dirname(portalDb);
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   const incoming = join(folder, `.${stamp(now)}-${process.pid}.restoring`);
