@@ -50,6 +50,19 @@ export const migrations: readonly Migration[] = [
 /** The schema version this portal brings a database to. */
 export const portalSchemaVersion = migrations.length;
 
+export interface MigrateOptions {
+  /**
+   * Stop after this schema version instead of the newest: for tests that make a database as an
+   * older release left it, to check that this one upgrades it (the same migrations, not a copy).
+   */
+  upTo?: number;
+}
+
+/**
+ * Why a portal will not open a database a newer release has upgraded: its migrations may have
+ * changed what this code reads and writes, and there is no going down. Going back to this release
+ * means the backup taken before the upgrade.
+ */
 export function newerSchemaMessage(version: number, setting: string): string {
-  return `its schema is version ${version}, newer than this portal knows (${migrations.length}); run a newer portal or point ${setting} elsewhere`;
+  return `its schema is version ${version}, newer than this portal knows (it supports up to version ${migrations.length}): a newer release has upgraded it. Run that newer release, or to go back to this one restore the backup taken before the upgrade (npm run restore, docs/deployment.md "Upgrades"); or point ${setting} elsewhere`;
 }

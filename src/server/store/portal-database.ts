@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { migrations, newerSchemaMessage } from './migrations';
+import { migrations, newerSchemaMessage, type MigrateOptions } from './migrations';
 
 export type PortalSqlite = Database.Database;
 
@@ -32,7 +32,10 @@ function createPrivately(path: string): void {
  * PostgreSQL store can sit beside this one (architecture.md, "One store interface, two
  * databases"). Statements are prepared once: a keyed POST costs two of them (decision 002).
  */
-export async function openPortalDatabase(path: string): Promise<PortalDatabase> {
+export async function openPortalDatabase(
+  path: string,
+  options: MigrateOptions = {},
+): Promise<PortalDatabase> {
   if (path !== ':memory:') {
     try {
       createPrivately(path);
@@ -54,7 +57,7 @@ export async function openPortalDatabase(path: string): Promise<PortalDatabase> 
     if (version > migrations.length) {
       throw new Error(newerSchemaMessage(version, 'PORTAL_DB'));
     }
-    migrations.slice(version).forEach((migration, index) => {
+    migrations.slice(version, options.upTo ?? migrations.length).forEach((migration, index) => {
       db.transaction(() => {
         migration.sqlite(db);
         db.pragma(`user_version = ${version + index + 1}`);

@@ -1,4 +1,4 @@
-import { migrations, newerSchemaMessage } from '../migrations';
+import { migrations, newerSchemaMessage, type MigrateOptions } from '../migrations';
 import { createPool, describeDatabaseUrl, type PortalPool } from './pool';
 
 /** Any constant: the advisory lock that lets one process at a time bring the schema up to date. */
@@ -9,7 +9,7 @@ const migrationLock = 0x706f7274616c; // "portal"
  * versions as the SQLite file (migrations.ts). Processes starting together take turns through an
  * advisory lock; each migration runs in its own transaction with its version row.
  */
-export async function openPostgres(url: string): Promise<PortalPool> {
+export async function openPostgres(url: string, options: MigrateOptions = {}): Promise<PortalPool> {
   const pool = createPool(url);
   try {
     const client = await pool.connect();
@@ -22,7 +22,9 @@ export async function openPostgres(url: string): Promise<PortalPool> {
       )`);
       const version = await schemaVersion(client);
       if (version > migrations.length) throw new Error(newerSchemaMessage(version, 'DATABASE_URL'));
-      for (const [index, migration] of migrations.slice(version).entries()) {
+      for (const [index, migration] of migrations
+        .slice(version, options.upTo ?? migrations.length)
+        .entries()) {
         await client.query('BEGIN');
         try {
           await client.query(migration.postgres);

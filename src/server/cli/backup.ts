@@ -1,0 +1,247 @@
+/**
+ * Backups of the portal database, from the command line, on the database the server uses
+ * (PORTAL_DB or DATABASE_URL, from the environment and `.env` like `npm start`):
+ *
+ *   npm run backup -- [--force] FILE   a consistent copy while the portal runs
+ *   npm run restore -- FILE            puts a backup back, with the portal stopped
+ *
+ * SQLite: both done here (store/sqlite-backup.ts). PostgreSQL: `backup` runs pg_dump in its
+ * custom format when it is on PATH, and otherwise prints the command; `restore` prints the
+ * pg_restore command rather than running it, since it needs an empty database that only its
+ * administrator can make. Neither ever prints the password of DATABASE_URL.
+ *
+ * Exit 0 when done, 1 when refused or failed (the file exists, not a portal database, a newer
+ * schema, the portal running, the disk full), 2 for a usage or configuration problem, and when the
+ * command to run is printed instead.
+ */
+import { execFile } from 'node:child_process';
+import {
+  accessSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import { delimiter, dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { ConfigError, loadConfig, type PortalConfig } from '../config';
+import { portalSchemaVersion } from '../store/migrations';
+import { describeDatabaseUrl } from '../store/postgres/pool';
+import { BackupRefused, backupSqlite, restoreSqlite } from '../store/sqlite-backup';
+
+export const backupUsage = 'usage: npm run backup -- [--force] FILE';
+export const restoreUsage = 'usage: npm run restore -- FILE';
+
+export interface BackupCliIo {
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  now?: () => number;
+}
+
+class UsageProblem extends Error {}
+
+function parse(argv: string[], usage: string, allowForce: boolean) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: allowForce ? { force: { type: 'boolean' } } : {},
+    });
+  } catch (error) {
+    throw new UsageProblem(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (file === undefined || extra.length > 0) {
+    throw new UsageProblem(`${file === undefined ? 'Give a file.' : 'Give one file.'}\n${usage}`);
+  }
+  return { file, force: parsed.values.force === true };
+}
+
+function readConfig(env: NodeJS.ProcessEnv): PortalConfig {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError)
+      throw new UsageProblem(`Configuration error: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Quoted for a POSIX shell when it needs to be, so the printed command can be pasted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** DATABASE_URL without its password, and the password apart (for PGPASSWORD, never printed). */
+function splitPassword(url: string): { url: string; password: string | null } {
+  const parsed = new URL(url);
+  const password = parsed.password === '' ? null : decodeURIComponent(parsed.password);
+  parsed.password = '';
+  return { url: parsed.toString(), password };
+}
+
+const passwordNote =
+  'the password of DATABASE_URL goes in PGPASSWORD or ~/.pgpass, never on the command line';
+
+/** The first executable `name` on PATH, or null. */
+function findOnPath(name: string, env: NodeJS.ProcessEnv): string | null {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const candidate = join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** The schema version of the PostgreSQL database, read without migrating anything. */
+async function postgresVersion(databaseUrl: string): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl, connectionTimeoutMillis: 5000 });
+  const where = describeDatabaseUrl(databaseUrl);
+  try {
+    await client.connect();
+  } catch (error) {
+    throw new BackupRefused(
+      `could not connect to ${where} (DATABASE_URL): ${error instanceof Error ? error.message : String(error)}.`,
+    );
+  }
+  try {
+    const { rows } = await client.query<{ version: number | null }>(
+      'SELECT max(version) AS version FROM portal_schema_versions',
+    );
+    return rows[0]?.version ?? 0;
+  } catch {
+    throw new BackupRefused(
+      `${where} (DATABASE_URL) is not a portal database: it has no schema versions.`,
+    );
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ ok: boolean; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { env, maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
+      resolve({ ok: error === null, stderr: stderr || (error?.message ?? '') });
+    });
+  });
+}
+
+async function backupPostgres(
+  databaseUrl: string,
+  file: string,
+  force: boolean,
+  io: BackupCliIo,
+): Promise<number> {
+  const { url, password } = splitPassword(databaseUrl);
+  const args = ['--format=custom', `--dbname=${url}`];
+  const pgDump = findOnPath('pg_dump', io.env);
+  if (pgDump === null) {
+    io.stderr(
+      `backup: pg_dump is not on PATH (Debian: apt-get install postgresql-client, the server's major version or newer). With DATABASE_URL, back up with:\n  ${['pg_dump', ...args, `--file=${file}`].map(shellWord).join(' ')}\n(${passwordNote}.)\n`,
+    );
+    return 2;
+  }
+  if (existsSync(file) && !force) {
+    throw new BackupRefused(`${file} already exists; choose another name or add --force.`);
+  }
+  const version = await postgresVersion(databaseUrl);
+  if (version === 0) {
+    throw new BackupRefused(
+      `${describeDatabaseUrl(databaseUrl)} (DATABASE_URL) is not a portal database yet: nothing to back up.`,
+    );
+  }
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const partial = join(dirname(file), `.${Date.now()}-${process.pid}.partial`);
+  try {
+    // Made 0600 before pg_dump fills it: it holds accounts and every call's bodies.
+    closeSync(openSync(partial, 'wx', 0o600));
+    const dumped = await run(pgDump, [...args, `--file=${partial}`], {
+      ...io.env,
+      ...(password === null ? {} : { PGPASSWORD: password }),
+    });
+    if (!dumped.ok) {
+      const line = dumped.stderr.trim().split('\n')[0] ?? '';
+      throw new BackupRefused(`pg_dump failed: ${line.replaceAll(password ?? '\0', '***')}`);
+    }
+    renameSync(partial, file);
+  } finally {
+    rmSync(partial, { force: true });
+  }
+  io.stdout(
+    `Backed up ${describeDatabaseUrl(databaseUrl)} (DATABASE_URL) to ${file} with pg_dump (custom format): ${statSync(file).size} bytes, schema version ${version}.\n`,
+  );
+  return 0;
+}
+
+async function guarded(
+  name: 'backup' | 'restore',
+  io: BackupCliIo,
+  work: () => Promise<number>,
+): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof UsageProblem) {
+      io.stderr(`${name}: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof BackupRefused) {
+      io.stderr(`${name}: ${error.message}\n`);
+      return 1;
+    }
+    io.stderr(`${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+export function runBackupCli(argv: string[], io: BackupCliIo): Promise<number> {
+  return guarded('backup', io, async () => {
+    const { file, force } = parse(argv, backupUsage, true);
+    const config = readConfig(io.env);
+    if (config.databaseUrl !== null) return backupPostgres(config.databaseUrl, file, force, io);
+    const { bytes, version } = backupSqlite(config.portalDb, file, force);
+    io.stdout(
+      `Backed up ${config.portalDb} (PORTAL_DB) to ${file}: ${bytes} bytes, schema version ${version}.\n`,
+    );
+    return 0;
+  });
+}
+
+export function runRestoreCli(argv: string[], io: BackupCliIo): Promise<number> {
+  return guarded('restore', io, async () => {
+    const { file } = parse(argv, restoreUsage, false);
+    const config = readConfig(io.env);
+    if (config.databaseUrl !== null) {
+      const { url } = splitPassword(config.databaseUrl);
+      io.stderr(
+        `restore: with DATABASE_URL, restore with pg_restore into an empty database (drop and create it as its administrator), with every portal process stopped:\n  ${['pg_restore', '--no-owner', '--single-transaction', `--dbname=${url}`, file].map(shellWord).join(' ')}\n(${passwordNote}; docs/deployment.md "Backups".)\n`,
+      );
+      return 2;
+    }
+    const { version, bytes, keptAs } = restoreSqlite(file, config.portalDb, (io.now ?? Date.now)());
+    const upgrade =
+      version < portalSchemaVersion
+        ? `; the portal upgrades it to ${portalSchemaVersion} when it starts`
+        : '';
+    io.stdout(
+      `Restored ${file} into ${config.portalDb} (PORTAL_DB): ${bytes} bytes, schema version ${version}${upgrade}.\n${keptAs === null ? '' : `The database it replaced is kept as ${keptAs}.\n`}Start the portal.\n`,
+    );
+    return 0;
+  });
+}
