@@ -1,6 +1,5 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import type { DateFormat } from '../domain/catalog-types';
 import {
   oneOf,
   settingsProblem,
@@ -10,7 +9,6 @@ import {
   wholeNumber,
 } from '../domain/settings';
 import { sandboxDemo } from '../sandbox/index';
-import type { VmsProfile } from '../domain/vms-profile';
 import { profileFromSetting } from '../node/profile-setting';
 import {
   connectionDefaults,
@@ -28,7 +26,19 @@ export type { Connection, ConnectionUpstream } from './connections';
  * The VMS fields (vmsBaseUrl to lateAnswerMs, sandboxProcessingDelayMs) describe the default
  * connection, so code written for one VMS keeps working while a deployment holds several.
  */
-export interface PortalConfig {
+export interface PortalConfig extends Pick<
+  Connection,
+  | 'apiKey'
+  | 'apiSecret'
+  | 'clientOrgIds'
+  | 'clientOrgNames'
+  | 'vendorOrgId'
+  | 'profile'
+  | 'dateFormat'
+  | 'maxBatch'
+  | 'timeoutMs'
+  | 'lateAnswerMs'
+> {
   port: number;
   host: string;
   /**
@@ -36,27 +46,10 @@ export interface PortalConfig {
    * describe; never empty.
    */
   connections: Connection[];
-  /** The name of the connection people start with; the fields below describe it. */
+  /** The name of the connection people start with; the fields it gives (above) describe it. */
   defaultConnection: string;
   /** The upstream VMS, always ending in `/`; null → start the embedded sandbox and use it. */
   vmsBaseUrl: string | null;
-  apiKey: string;
-  apiSecret: string;
-  clientOrgIds: number[];
-  /** Names of the client orgs, by id, where known (VMS_CLIENT_ORGS, or the sandbox's). */
-  clientOrgNames: Record<string, string>;
-  vendorOrgId: number;
-  /** How the VMS does what the interface leaves open (VMS_PROFILE); the embedded sandbox speaks it too. */
-  profile: VmsProfile;
-  /** Outbound DATE format: the profile's. */
-  dateFormat: DateFormat;
-  maxBatch: number;
-  timeoutMs: number;
-  /**
-   * How long a keyed POST's upstream call is kept open after the browser got its 504, so that a
-   * late answer still settles the Idempotency-Key (decision 002).
-   */
-  lateAnswerMs: number;
   bodyLimitBytes: number;
   /** Most time a client may take to send a whole request (headers and body). */
   requestTimeoutMs: number;

@@ -48,6 +48,10 @@ export interface Connection {
   dateFormat: DateFormat;
   maxBatch: number;
   timeoutMs: number;
+  /**
+   * How long a keyed POST's upstream call is kept open after the browser got its 504, so that a
+   * late answer still settles the Idempotency-Key (decision 002).
+   */
   lateAnswerMs: number;
   /** A limit on request bodies lower than the portal-wide VMS_BODY_LIMIT_BYTES, when it has one. */
   bodyLimitBytes?: number;
