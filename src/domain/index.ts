@@ -132,7 +132,6 @@ export {
   catalogOf,
   cellText,
   checkSheet,
-  choicesOf,
   dateOrders,
   chooseTemplate,
   decodeSheet,

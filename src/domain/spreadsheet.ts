@@ -374,7 +374,7 @@ interface CellPlan {
 const choiceWord = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
 
 /** A choice field's codes by what people write for them: the label, or the code itself. */
-export function choicesOf(def: FieldDef): ReadonlyMap<string, string> | null {
+function choicesOf(def: FieldDef): ReadonlyMap<string, string> | null {
   if (!def.options) return null;
   const choices = new Map<string, string>();
   for (const option of def.options) choices.set(choiceWord(option.label), option.value);

@@ -9,11 +9,9 @@ import type {
 } from '../../../domain';
 import {
   catalogOf,
-  choicesOf,
   dateOrders,
   mapHeaders,
-  readChoiceCell,
-  readDateCell,
+  rowReader,
   sheetRowChecker,
   withRepeat,
 } from '../../../domain';
@@ -126,9 +124,8 @@ export class ImportTable {
   private edits = new Map<string, [number, number, string]>();
   private removed = new Set<number>();
   private columns: MappedColumn[] = [];
-  /** The codes of each choice field by what people write for them (readChoiceCell). */
-  private readonly choiceColumns = new Map<string, ReadonlyMap<string, string>>();
-  private readonly dateColumns = new Set<string>();
+  /** Reads a row's cells as the check does: what each is sent as (readAs). */
+  private reader: ReturnType<typeof rowReader> = () => ({ wire: {}, cellProblems: new Map() });
   /** Each date column's order, as its cells prove it or the user said (dateOrders). */
   private orders: ReadonlyMap<string, DateOrder> = new Map();
   /** The user's word for the whole file, over what its columns prove. */
@@ -174,11 +171,6 @@ export class ImportTable {
 
   constructor(options: ImportOptions) {
     this.options = options;
-    for (const def of catalogOf(options.kind)) {
-      const choices = choicesOf(def);
-      if (choices) this.choiceColumns.set(def.key, choices);
-      if (def.type === 'DATE') this.dateColumns.add(def.key);
-    }
   }
 
   /** A file's header and rows; `mapping` (a template, the user's choices) over the matching. */
@@ -220,22 +212,14 @@ export class ImportTable {
    * or as a spreadsheet's day number (`46752` → `2027-12-31`).
    */
   private readAs(row: readonly string[]): Record<number, string> {
+    const { wire } = this.reader(row);
     const read: Record<number, string> = {};
     for (const column of this.columns) {
       const cell = (row[column.column] ?? '').trim();
       if (column.key === null || cell === '') continue;
-      const choices = this.choiceColumns.get(column.key);
-      let sent: string | null = null;
-      if (choices) sent = readChoiceCell(cell, choices);
-      else if (this.dateColumns.has(column.key)) {
-        const date = readDateCell(
-          cell,
-          this.options.dateFormat,
-          this.orders.get(column.key) ?? null,
-        );
-        sent = date.ok ? date.value : null;
-      }
-      if (sent !== null && sent !== cell) read[column.column] = sent;
+      // A cell that could not be read is sent as written: only a real reading differs.
+      const sent = wire[column.key];
+      if (sent !== undefined && sent !== cell) read[column.column] = sent;
     }
     return read;
   }
@@ -480,7 +464,9 @@ export class ImportTable {
       this.columns.flatMap((column) => (column.key === null ? [] : [[column.key, column.header]])),
     );
     // Which way round each date column writes dates that read either way, as its cells prove.
-    this.orders = dateOrders(this.rows, this.columns, catalogOf(this.options.kind), this.dateOrder);
+    const catalog = catalogOf(this.options.kind);
+    this.orders = dateOrders(this.rows, this.columns, catalog, this.dateOrder);
+    this.reader = rowReader(this.columns, catalog, this.options.dateFormat, {}, this.orders);
     this.check = sheetRowChecker(this.options.kind, this.columns, {
       ...this.options,
       dateOrders: this.orders,
