@@ -90,18 +90,26 @@ export interface ScrubbedAnswer {
  */
 export class CredentialScrubber {
   private readonly needles: Buffer[];
+  /** The same secrets as text, for header values, made once. */
+  private readonly texts: string[];
 
   constructor(secrets: readonly string[]) {
     this.needles = secretNeedles(secrets);
+    this.texts = this.needles.map((needle) => needle.toString('utf8'));
   }
 
   answer(headers: Record<string, string>, body: Buffer, signature: string | null): ScrubbedAnswer {
-    const needles = signature ? [...this.needles, ...secretNeedles([signature])] : this.needles;
+    const signed = signature ? secretNeedles([signature]) : [];
+    const needles = signed.length > 0 ? [...this.needles, ...signed] : this.needles;
+    const texts =
+      signed.length > 0
+        ? [...this.texts, ...signed.map((needle) => needle.toString('utf8'))]
+        : this.texts;
     const cleanBody = scrub(body, needles);
     let redacted = cleanBody !== body;
     const cleanHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
-      const clean = scrubText(value, needles);
+      const clean = scrubTextWith(value, texts);
       if (clean !== value) redacted = true;
       cleanHeaders[name] = clean;
     }
