@@ -100,7 +100,9 @@ test('the list of calls shows a call made elsewhere while it is open, newest fir
 }) => {
   await page.goto('/inspector');
   const rows = page.locator('.inspector__list tbody tr');
-  await expect(page.getByText(/calls?( shown, more below)?$|No call recorded yet/)).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: /calls?( shown, more below)?$|No call recorded yet/ }),
+  ).toBeVisible();
   const before = await rows.count();
   // Another tab reads the requisition list: a call through the proxy, journaled.
   const other = await page.context().newPage();
