@@ -22,9 +22,13 @@ export const apiErrorCatalog = {
   /** A state-changing call from another site, or without this session's x-csrf-token. */
   csrf_failed: 403,
   org_not_permitted: 403,
+  /** Signed in, but the account may not use the VMS connection the call names. */
+  connection_not_permitted: 403,
   host_not_allowed: 403,
   not_found: 404,
   unknown_batch: 404,
+  /** A call names a VMS connection the deployment does not have. */
+  unknown_connection: 404,
   idempotency_conflict: 409,
   outcome_unknown: 409,
   /** A per-user record changed on the server since the version the write was based on. */

@@ -43,6 +43,8 @@ export const sessionUserSchema = z.object({
   role: z.enum(roles),
   /** The client orgs this user may act for (admins: every org of the deployment). */
   clientOrgIds: z.array(z.number().int()),
+  /** The VMS connections this user may use, by name (admins: every one of the deployment). */
+  connections: z.array(z.string()),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
@@ -87,6 +89,8 @@ export const userSummarySchema = sessionUserSchema.extend({
   invited: z.boolean(),
   createdAt: z.string(),
   lastSignInAt: z.string().nullable(),
+  /** No connection was named for them: they may use every one, those added later too. */
+  everyConnection: z.boolean(),
 });
 export type UserSummary = z.infer<typeof userSummarySchema>;
 export const userListSchema = z.object({ users: z.array(userSummarySchema) });
@@ -100,6 +104,8 @@ export const createUserSchema = z.object({
   email: emailSchema,
   role: z.enum(roles),
   clientOrgIds: z.array(z.number().int()),
+  /** The connections they may use; absent or null: every one. */
+  connections: z.array(z.string()).nullable().optional(),
 });
 export const createdUserSchema = z.object({
   user: userSummarySchema,
@@ -111,6 +117,8 @@ export const createdUserSchema = z.object({
 export const updateUserSchema = z.object({
   role: z.enum(roles).optional(),
   clientOrgIds: z.array(z.number().int()).optional(),
+  /** Null: every connection. */
+  connections: z.array(z.string()).nullable().optional(),
   disabled: z.boolean().optional(),
 });
 

@@ -94,6 +94,11 @@ export const journalSummarySchema = z.object({
   responseSize: z.number().int().nonnegative().nullable(),
   /** Who sent it, when sign-in is on; null for calls made without an account. */
   sentBy: z.object({ userId: z.string(), email: z.string() }).nullable(),
+  /**
+   * The connection the call went to (or, refused, was meant for); null for calls recorded before
+   * the deployment had several.
+   */
+  connection: z.string().nullable(),
 });
 
 /** The VMS's answer that came after the browser had been told 504 (a keyed batch's late answer). */
@@ -220,6 +225,13 @@ export const journalFilterSchema = z.object({
       .transform(Number)
       .optional(),
   ),
+  /** A connection's name: its calls, and those recorded before there were several when it is the default. */
+  connection: param.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'connection must be a connection name such as uat.')
+      .optional(),
+  ),
   batch: param.pipe(z.string().max(200, 'batch must be at most 200 characters.').optional()),
   key: param.pipe(z.string().max(128, 'key must be at most 128 characters.').optional()),
   from: instant('from'),
@@ -258,7 +270,13 @@ export const journalExportQuerySchema = journalFilterSchema.extend({
   format: oneOfParam('format', journalExportFormats),
 });
 
-export type JournalFilter = z.output<typeof journalFilterSchema>;
+export type JournalFilter = z.output<typeof journalFilterSchema> & {
+  /**
+   * With `connection`: also the calls recorded before the deployment named connections, which all
+   * went to its one VMS (set by the server for the default connection; not a URL parameter).
+   */
+  connectionOrUnnamed?: boolean;
+};
 export type JournalListQuery = z.output<typeof journalListQuerySchema>;
 /** What the browser puts in the address: every filter as text. */
 export type JournalListParams = z.input<typeof journalListQuerySchema>;

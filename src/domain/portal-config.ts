@@ -1,6 +1,23 @@
 import { z } from 'zod';
 import { dateFormats } from './catalog-types';
 
+/** What the browser needs of one VMS connection: how it is named, and the settings it sends with. */
+export const connectionSettingsSchema = z.object({
+  name: z.string().min(1),
+  label: z.string().min(1),
+  /** Calls reach real people. */
+  production: z.boolean(),
+  kind: z.enum(['sandbox', 'remote']),
+  clientOrgIds: z.array(z.number().int().positive()).min(1),
+  clientOrgNames: z.record(z.string(), z.string()),
+  vendorOrgId: z.number().int().positive(),
+  dateFormat: z.enum(dateFormats),
+  maxBatch: z.number().int().positive(),
+  timeoutMs: z.number().int().positive(),
+  upstream: z.object({ kind: z.enum(['sandbox', 'remote']), label: z.string().min(1) }),
+});
+export type ConnectionSettings = z.infer<typeof connectionSettingsSchema>;
+
 /**
  * The body of the portal server's `GET /api/config`: the non-secret settings the browser needs.
  * Lives in the domain (no Node APIs) so the browser parses the response with the same schema the
@@ -25,27 +42,40 @@ export const portalConfigSchema = z.object({
     label: z.string().min(1),
   }),
   /**
-   * The VMS connections of this deployment, for the browser to name and (later) switch between:
-   * names, labels and kinds only. Keys, secrets and addresses stay on the server.
+   * The VMS connections of this deployment, for the browser to name and switch between, with the
+   * settings each sends with. Keys, secrets and addresses stay on the server.
    */
-  connections: z
-    .array(
-      z.object({
-        name: z.string().min(1),
-        label: z.string().min(1),
-        /** Calls reach real people. */
-        production: z.boolean(),
-        kind: z.enum(['sandbox', 'remote']),
-      }),
-    )
-    .min(1),
-  /** The connection the page starts with, and the one every call goes to for now. */
+  connections: z.array(connectionSettingsSchema).min(1),
+  /** The connection a page starts with, and the one a call naming none goes to. */
   defaultConnection: z.string().min(1),
   /** Sign-in is on: the page asks who you are before anything else. */
   authRequired: z.boolean().optional(),
 });
 
 export type PortalConfigResponse = z.infer<typeof portalConfigSchema>;
+
+/**
+ * The settings as they apply while working on connection `name`: its orgs, vendor org, date
+ * format, limits and VMS in the top-level fields every page reads. An unknown name gives the
+ * settings as they are (the default connection's).
+ */
+export function settingsForConnection(
+  config: PortalConfigResponse,
+  name: string,
+): PortalConfigResponse {
+  const connection = config.connections.find((entry) => entry.name === name);
+  if (!connection) return config;
+  return {
+    ...config,
+    clientOrgIds: connection.clientOrgIds,
+    clientOrgNames: connection.clientOrgNames,
+    vendorOrgId: connection.vendorOrgId,
+    dateFormat: connection.dateFormat,
+    maxBatch: connection.maxBatch,
+    timeoutMs: connection.timeoutMs,
+    upstream: connection.upstream,
+  };
+}
 
 /** "1001 · Northwind Health", or "1001" when its name is not known. */
 export function clientOrgLabel(

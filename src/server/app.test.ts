@@ -47,7 +47,21 @@ describe('GET /api/config and /api/health', () => {
       maxBatch: 500,
       timeoutMs: 30_000,
       upstream: { kind: 'remote', label: '127.0.0.1:9' },
-      connections: [{ name: 'default', label: '127.0.0.1:9', production: true, kind: 'remote' }],
+      connections: [
+        {
+          name: 'default',
+          label: '127.0.0.1:9',
+          production: true,
+          kind: 'remote',
+          clientOrgIds: [1001, 1002],
+          clientOrgNames: { '1001': 'Northwind Health' },
+          vendorOrgId: 9001,
+          dateFormat: 'YYYY-MM-DD',
+          maxBatch: 500,
+          timeoutMs: 30_000,
+          upstream: { kind: 'remote', label: '127.0.0.1:9' },
+        },
+      ],
       defaultConnection: 'default',
       authRequired: false,
     });
@@ -91,13 +105,43 @@ describe('GET /api/config and /api/health', () => {
         LOG_LEVEL: 'silent',
         PORTAL_DB: ':memory:',
       });
-      const res = await buildPortal(config, { distDir }).inject('/api/config');
+      const res = await buildPortal(config, { distDir, sandboxUrl: 'http://127.0.0.1:9' }).inject(
+        '/api/config',
+      );
       const body = portalConfigSchema.parse(res.json());
-      expect(body.connections).toEqual([
-        { name: 'sandbox', label: 'Sandbox', production: false, kind: 'sandbox' },
-        { name: 'uat', label: 'Acme UAT', production: false, kind: 'remote' },
-        { name: 'production', label: 'Acme', production: true, kind: 'remote' },
+      expect(
+        body.connections.map(({ name, label, production, kind, upstream }) => ({
+          name,
+          label,
+          production,
+          kind,
+          upstream,
+        })),
+      ).toEqual([
+        {
+          name: 'sandbox',
+          label: 'Sandbox',
+          production: false,
+          kind: 'sandbox',
+          upstream: { kind: 'sandbox', label: 'sandbox' },
+        },
+        {
+          name: 'uat',
+          label: 'Acme UAT',
+          production: false,
+          kind: 'remote',
+          upstream: { kind: 'remote', label: 'Acme UAT' },
+        },
+        {
+          name: 'production',
+          label: 'Acme',
+          production: true,
+          kind: 'remote',
+          upstream: { kind: 'remote', label: 'Acme' },
+        },
       ]);
+      // Each with the orgs and limits a page sends with on it.
+      expect(body.connections[1]).toMatchObject({ clientOrgIds: [1001], vendorOrgId: 9001 });
       expect(body.defaultConnection).toBe('uat');
       for (const secret of Object.values(secrets)) expect(res.body).not.toContain(secret);
       expect(res.body).not.toContain('acme-prod');

@@ -4,7 +4,8 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance } from 
 import { fileURLToPath } from 'node:url';
 import type { DestinationStream } from 'pino';
 import { portalConfigSchema } from '../domain/portal-config';
-import { upstreamLabel, type PortalConfig } from './config';
+import { connectionUpstreamLabel, upstreamLabel, type PortalConfig } from './config';
+import { ConnectionUpstreams } from './connection-upstreams';
 import { registerNoStore } from './api-guards';
 import { sendError } from './portal-error';
 import { serveSpa } from './spa';
@@ -118,21 +119,21 @@ async function databaseHealth(
   }
 }
 
-function withTrailingSlash(url: string): string {
-  return url.endsWith('/') ? url : `${url}/`;
-}
-
 /** The portal server: security headers, /api/config, /api/health, the signing proxy, the SPA. */
 export function buildPortal(
   config: PortalConfig,
   options: BuildPortalOptions = {},
 ): FastifyInstance {
-  const upstreamUrl = config.vmsBaseUrl ?? options.sandboxUrl;
-  if (upstreamUrl === undefined) {
+  const sandboxUrl = options.sandboxUrl ?? null;
+  if (
+    sandboxUrl === null &&
+    config.connections.some(({ upstream }) => upstream.kind === 'sandbox')
+  ) {
     throw new Error(
-      'buildPortal: VMS_BASE_URL is unset (sandbox mode) and no sandboxUrl was given; use startPortal, which starts the sandbox first.',
+      'buildPortal: a connection is the embedded sandbox and no sandboxUrl was given; use startPortal, which starts the sandbox first.',
     );
   }
+  const upstreams = new ConnectionUpstreams(config, sandboxUrl);
 
   const app = Fastify({
     // Behind a reverse proxy (TRUST_PROXY): the client's address and scheme from X-Forwarded-*.
@@ -233,6 +234,13 @@ export function buildPortal(
       label: connection.label,
       production: connection.production,
       kind: connection.upstream.kind,
+      clientOrgIds: connection.clientOrgIds,
+      clientOrgNames: connection.clientOrgNames,
+      vendorOrgId: connection.vendorOrgId,
+      dateFormat: connection.dateFormat,
+      maxBatch: connection.maxBatch,
+      timeoutMs: connection.timeoutMs,
+      upstream: connectionUpstreamLabel(connection),
     })),
     defaultConnection: config.defaultConnection,
   });
@@ -375,7 +383,7 @@ export function buildPortal(
   app.register(vmsProxy, {
     prefix: '/api/vms',
     config,
-    upstreamUrl: withTrailingSlash(upstreamUrl),
+    upstreams,
     database,
     onDatabaseHealth: (problem) => {
       databaseProblem = problem;
@@ -387,7 +395,7 @@ export function buildPortal(
     prefix: '/api/journal',
     config,
     journal,
-    upstreamUrl: withTrailingSlash(upstreamUrl),
+    upstreams,
   });
   app.register(sessionRoutes, { prefix: '/api', config, auth });
   app.register(userRoutes, { prefix: '/api/users', config, auth });
@@ -401,7 +409,7 @@ export function buildPortal(
   app.register(connectionRoutes, {
     prefix: '/api/connections',
     config,
-    upstreamUrl: withTrailingSlash(upstreamUrl),
+    sandboxUrl,
   });
 
   serveSpa(app, options.distDir ?? defaultDistDir, configBody);

@@ -562,3 +562,16 @@ export function upstreamLabel(config: PortalConfig): { kind: 'sandbox' | 'remote
     ? { kind: 'sandbox', label: 'sandbox' }
     : { kind: 'remote', label: new URL(config.vmsBaseUrl).host };
 }
+
+/**
+ * A connection's VMS as the browser names it: the sandbox, or the connection's label (its address
+ * stays on the server; the shorthand connection's label is its host).
+ */
+export function connectionUpstreamLabel(connection: Connection): {
+  kind: 'sandbox' | 'remote';
+  label: string;
+} {
+  return connection.upstream.kind === 'sandbox'
+    ? { kind: 'sandbox', label: 'sandbox' }
+    : { kind: 'remote', label: connection.label };
+}

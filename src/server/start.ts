@@ -42,14 +42,17 @@ export async function startPortal(
   options: StartPortalOptions = {},
 ): Promise<RunningPortal> {
   let sandbox: RunningSandbox | undefined;
-  if (config.vmsBaseUrl === null) {
+  // The embedded sandbox runs for the connection that is it, default or not, and speaks as
+  // that connection's settings say.
+  const sandboxConnection = config.connections.find(({ upstream }) => upstream.kind === 'sandbox');
+  if (sandboxConnection) {
     sandbox = await startSandbox({
       host: '127.0.0.1',
       port: config.sandboxPort,
       dbPath: config.sandboxDb,
-      dateFormat: config.dateFormat,
-      profile: config.profile,
-      maxBatch: config.maxBatch,
+      dateFormat: sandboxConnection.dateFormat,
+      profile: sandboxConnection.profile,
+      maxBatch: sandboxConnection.maxBatch,
       processingDelayMs: config.sandboxProcessingDelayMs,
       ...options.sandbox,
     });

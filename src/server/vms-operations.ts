@@ -1,6 +1,6 @@
 import { ApiError } from '../domain/api-error';
 import type { OrgScope } from '../domain/vms-contract';
-import type { PortalConfig } from './config';
+import type { Connection } from './config';
 
 export { vmsOperations, type OrgScope, type VmsOperation } from '../domain/vms-contract';
 
@@ -39,7 +39,10 @@ function orgIdParameter(query: Query, name: string): number {
  * decisions.md, "Authentication and who may act for whom": the proxy acts only for its configured
  * orgs, and refuses any other before anything leaves. Missing or malformed → 400, not ours → 403.
  */
-export function checkOrgScope(query: Query, config: PortalConfig): OrgScope {
+export function checkOrgScope(
+  query: Query,
+  config: Pick<Connection, 'clientOrgIds' | 'vendorOrgId'>,
+): OrgScope {
   const clientOrgId = orgIdParameter(query, 'Client_Org_Id');
   const vendorOrgId = orgIdParameter(query, 'Vendor_Org_Id');
   if (!config.clientOrgIds.includes(clientOrgId)) {

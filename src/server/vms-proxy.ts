@@ -3,7 +3,12 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool } from 'undici';
 import { checkBatchBody } from './batch-body';
-import type { PortalConfig } from './config';
+import type { Connection, PortalConfig } from './config';
+import {
+  connectionHeader,
+  requestedConnection,
+  type ConnectionUpstreams,
+} from './connection-upstreams';
 import {
   callFingerprint,
   errorOutcome,
@@ -32,6 +37,7 @@ import { checkUserScope } from './auth/user-scope';
 import { pickHeaders, readBody, withDeadline } from './upstream-answer';
 import type { CallJournal } from './journal/call-journal';
 import { drainingError, type PortalLifecycle } from './drain';
+import type { VmsProfile } from '../domain/vms-profile';
 import {
   journalHeaders,
   noteAnswer,
@@ -50,8 +56,8 @@ import {
 
 export interface VmsProxyOptions {
   config: PortalConfig;
-  /** Where operations are sent: VMS_BASE_URL, or the embedded sandbox; ends in `/`. */
-  upstreamUrl: string;
+  /** Where each connection's operations are sent. */
+  upstreams: ConnectionUpstreams;
   /** The portal's stores (being opened); the proxy keeps its idempotency keys there. */
   database: Promise<PortalStores>;
   /** Told when the database fails a write (a reason) and when it works again (null). */
@@ -73,6 +79,30 @@ interface VmsAnswer {
   journalHeaders: Record<string, string>;
   signature: string;
   latencyMs: number;
+}
+
+/**
+ * Everything the proxy keeps for one connection: where its VMS is, the pool of sockets to it, how
+ * its calls are signed and translated, and the credentials its answers are cleaned of.
+ */
+interface Channel {
+  connection: Connection;
+  upstream: URL;
+  /** The base URL's path, ending in `/`: operation paths are appended to it. */
+  basePath: string;
+  host: string;
+  pool: Pool;
+  profile: VmsProfile;
+  /** The VMS speaks another dialect than the portal's: calls and answers are translated. */
+  translating: boolean;
+  credentials: CredentialScrubber;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The connection a proxied call was found to be for; null before (or outside the proxy). */
+    vmsChannel: Channel | null;
+  }
 }
 
 interface ProxyRoute {
@@ -100,7 +130,9 @@ interface CallLine {
   durationMs: number;
   replayed: boolean;
   idempotencyKey?: string;
-  /** The signed-in user (issue 15): their id and e-mail address, never more. */
+  /** The connection the call went to. */
+  connection: string;
+  /** The signed-in user: their id and e-mail address, never more. */
   userId?: string;
   email?: string;
   /** A POST's line is the audit line of a send (decision 026). */
@@ -117,13 +149,8 @@ interface CallLine {
  */
 export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   app,
-  { config, upstreamUrl, database: opening, onDatabaseHealth, journal: journalOpening, lifecycle },
+  { config, upstreams, database: opening, onDatabaseHealth, journal: journalOpening, lifecycle },
 ) => {
-  const upstreamHost = new URL(upstreamUrl).host;
-  const credentials = new CredentialScrubber([config.apiKey, config.apiSecret]);
-  const profile = config.profile;
-  // A VMS that speaks the portal's own dialect gets every call and answer untouched.
-  const translating = !speaksOwnDialect(profile, sandboxProfile(profile.dates.outbound));
   // Made once, not per request; see CallLine for why it has no redaction.
   const callLog = app.log.child({}, { redact: [] });
   const database = await opening;
@@ -134,8 +161,9 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     {
       shared: database.shared,
       // A repeat may wait for another process's call as long as for one of its own.
-      waitElsewhereMs: config.timeoutMs,
-      abandonedAfterMs: config.lateAnswerMs + 60_000,
+      waitElsewhereMs: Math.max(...config.connections.map((connection) => connection.timeoutMs)),
+      abandonedAfterMs:
+        Math.max(...config.connections.map((connection) => connection.lateAnswerMs)) + 60_000,
       databaseSetting: database.setting,
     },
   );
@@ -160,7 +188,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   // except (sign-in on) those to calls made without a session.
   const journal = (await journalOpening) ?? null;
   const tap = journal
-    ? new ProxyTap(journal, `${app.prefix}/`, upstreamUrl, config.auth.required)
+    ? new ProxyTap(journal, `${app.prefix}/`, journalConnectionOf, config.auth.required)
     : null;
   app.decorateRequest('journalNote', null);
   if (tap) app.addHook('onSend', tap.onSend);
@@ -168,22 +196,84 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   // undici straight, not @fastify/reply-from: the proxy buffers the answer anyway (it is
   // remembered for retries), so reply-from's streaming, header rewriting and URL cache were pure
   // overhead — about a fifth of the proxy's CPU per call in bench/proxy.ts.
-  const upstream = new URL(upstreamUrl);
-  const basePath = upstream.pathname;
-  const pool = new Pool(upstream.origin, {
-    connections: 128,
-    // No HTTP pipelining to the VMS: pipelining non-idempotent POSTs is discouraged
-    // (RFC 9112 §9.3.2), and one slow batch would hold up the calls queued behind it.
-    pipelining: 1,
-    connect: { timeout: Math.min(config.timeoutMs, 10_000) },
-    headersTimeout: config.timeoutMs,
-    bodyTimeout: config.timeoutMs,
-  });
+  const channels = new Map<string, Channel>();
+  for (const connection of config.connections) {
+    const url = upstreams.urlOf(connection);
+    // A sandbox connection without a sandbox to call: its calls are refused (channelOf).
+    if (url === null) continue;
+    const upstream = new URL(url);
+    const profile = connection.profile;
+    channels.set(connection.name, {
+      connection,
+      upstream,
+      basePath: upstream.pathname,
+      host: upstream.host,
+      pool: new Pool(upstream.origin, {
+        connections: 128,
+        // No HTTP pipelining to the VMS: pipelining non-idempotent POSTs is discouraged
+        // (RFC 9112 §9.3.2), and one slow batch would hold up the calls queued behind it.
+        pipelining: 1,
+        connect: { timeout: Math.min(connection.timeoutMs, 10_000) },
+        headersTimeout: connection.timeoutMs,
+        bodyTimeout: connection.timeoutMs,
+      }),
+      profile,
+      // A VMS that speaks the portal's own dialect gets every call and answer untouched.
+      translating: !speaksOwnDialect(profile, sandboxProfile(profile.dates.outbound)),
+      credentials: new CredentialScrubber([connection.apiKey, connection.apiSecret]),
+    });
+  }
+  const destroyPools = () =>
+    Promise.all([...channels.values()].map((channel) => channel.pool.destroy()));
+
+  /**
+   * The connection a call is for (header X-Vms-Connection, else the default), if the user may use
+   * it: an unknown name is a 404 and a connection not granted a 403, before anything is read.
+   */
+  function channelOf(request: FastifyRequest): Channel {
+    const connection = requestedConnection(upstreams, request.headers[connectionHeader], config);
+    const user = request.portalSession?.user;
+    if (user && !user.connections.includes(connection.name)) {
+      throw new ApiError(
+        'connection_not_permitted',
+        `Your account may not use the connection ${connection.label} (${connection.name}). ${
+          user.connections.length === 0
+            ? 'It has no connection yet'
+            : `It may use ${user.connections.join(', ')}`
+        }; ask an admin for access. Nothing was sent.`,
+        [{ field: connectionHeader, message: 'not granted to you' }],
+      );
+    }
+    const channel = channels.get(connection.name);
+    if (!channel) {
+      throw new ApiError(
+        'upstream_unreachable',
+        `The connection ${connection.label} is the embedded sandbox, which this portal process did not start. Nothing was sent; ask the administrator.`,
+      );
+    }
+    return channel;
+  }
+
+  /** For the journal: the connection a call named and where it would go, read without refusing. */
+  function journalConnectionOf(request: FastifyRequest): { name: string; baseUrl: string | null } {
+    const chosen = request.vmsChannel;
+    if (chosen) return { name: chosen.connection.name, baseUrl: chosen.upstream.href };
+    const header = request.headers[connectionHeader];
+    const named =
+      typeof header === 'string' && header !== ''
+        ? upstreams.named(header.trim().toLowerCase())
+        : upstreams.defaultConnection;
+    if (!named)
+      return { name: typeof header === 'string' ? header.slice(0, 40) : '', baseUrl: null };
+    return { name: named.name, baseUrl: upstreams.urlOf(named) };
+  }
+  app.decorateRequest('vmsChannel', null);
+
   app.addHook('onClose', async () => {
     stopIdempotency();
     // Calls still waiting for the VMS end now, recorded as outcome unknown; then the journal
     // writes what it has queued; then the database.
-    await pool.destroy();
+    await destroyPools();
     await Promise.allSettled(settling);
     await journal?.close();
     await database.close();
@@ -219,7 +309,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
         // Keys first, then the calls: once a key reads unknown, an answer lost to the abort below
         // can no longer be mistaken for a batch that was never sent.
         const markedUnknown = timedOut ? await idempotency.abandonInFlight() : 0;
-        if (timedOut) await pool.destroy();
+        if (timedOut) await destroyPools();
         return { finished, markedUnknown, timedOut };
       },
     };
@@ -240,6 +330,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
    * included, goes back as it came: never re-sent behind the user's back.
    */
   async function forward(
+    channel: Channel,
     request: ProxyRequest,
     operation: VmsOperation,
     query: string,
@@ -248,18 +339,27 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     note: CallNote | undefined,
   ): Promise<ForwardResult> {
     try {
-      const path = vmsPath(operation, query);
-      if (translating && operation === 'requisitions' && pageSize(profile) !== null) {
-        return { kind: 'answered', outcome: await forwardPages(request, path, waitMs, note) };
+      const path = vmsPath(channel, operation, query);
+      if (
+        channel.translating &&
+        operation === 'requisitions' &&
+        pageSize(channel.profile) !== null
+      ) {
+        return {
+          kind: 'answered',
+          outcome: await forwardPages(channel, request, path, waitMs, note),
+        };
       }
-      const answer = await callVms(request.method, path, body, waitMs, note);
+      const answer = await callVms(channel, request.method, path, body, waitMs, note);
       return {
         kind: 'answered',
-        outcome: translating ? translated(request, operation, query, answer, note) : answer.outcome,
+        outcome: channel.translating
+          ? translated(channel, request, operation, query, answer, note)
+          : answer.outcome,
       };
     } catch (error) {
       const failure = upstreamFailure(error, {
-        host: upstreamHost,
+        host: channel.host,
         timeoutMs: waitMs,
         method: request.method,
       });
@@ -268,8 +368,8 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   }
 
   /** Where the VMS answers `operation`, under the base URL: the route's own name, or the profile's path. */
-  function vmsPath(operation: VmsOperation, query: string): string {
-    return translating ? vmsCallPath(profile, operation, query) : operation + query;
+  function vmsPath(channel: Channel, operation: VmsOperation, query: string): string {
+    return channel.translating ? vmsCallPath(channel.profile, operation, query) : operation + query;
   }
 
   /**
@@ -279,6 +379,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
    * for the call's first (or only) upstream request.
    */
   async function callVms(
+    channel: Channel,
     method: string,
     path: string,
     body: Buffer | undefined,
@@ -287,9 +388,10 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   ): Promise<VmsAnswer> {
     // Built from nothing rather than filtered: no browser header (x-api-key, x-signature,
     // authorization, cookie, hop-by-hop, anything else) can reach the VMS. undici adds `host`.
+    const { connection, profile, upstream, basePath } = channel;
     const signed = signRequest(profile.signature, {
-      apiKey: config.apiKey,
-      secret: config.apiSecret,
+      apiKey: connection.apiKey,
+      secret: connection.apiSecret,
       ...(body ? { body } : {}),
     });
     const signature = signed.headers[profile.signature.signatureHeader] ?? '';
@@ -303,7 +405,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       Object.keys(signed.query).length === 0
         ? path
         : joinQuery(path, new URLSearchParams(signed.query));
-    const answer = await pool.request({
+    const answer = await channel.pool.request({
       method: method === 'POST' ? 'POST' : 'GET',
       path: basePath + signedPath,
       headers,
@@ -311,7 +413,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       headersTimeout: waitMs,
       bodyTimeout: waitMs,
     });
-    const clean = credentials.answer(
+    const clean = channel.credentials.answer(
       pickHeaders(answer.headers),
       await readBody(answer.body),
       signature,
@@ -337,6 +439,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
    * idempotency key is settled and the batch is never sent again.
    */
   function translated(
+    channel: Channel,
     request: ProxyRequest,
     operation: VmsOperation,
     query: string,
@@ -345,9 +448,13 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   ): CallOutcome {
     const { outcome } = answer;
     const batchId = new URLSearchParams(query.slice(1)).get('batchid') ?? '';
-    const text = answerFromVms(profile, operation, outcome.status, outcome.body.toString('utf8'), {
-      batchId,
-    });
+    const text = answerFromVms(
+      channel.profile,
+      operation,
+      outcome.status,
+      outcome.body.toString('utf8'),
+      { batchId },
+    );
     if (note) note.upstreamBody = outcome.body;
     if (typeof text !== 'string') {
       request.log.warn(
@@ -371,15 +478,18 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
    * journal entry) of its own, until one comes back short; the browser gets the whole list.
    */
   async function forwardPages(
+    channel: Channel,
     request: ProxyRequest,
     path: string,
     waitMs: number,
     note: CallNote | undefined,
   ): Promise<CallOutcome> {
+    const { profile } = channel;
     const size = pageSize(profile) ?? Number.POSITIVE_INFINITY;
     const records: unknown[] = [];
     for (let index = 0; index < maxListPages; index += 1) {
       const answer = await callVms(
+        channel,
         'GET',
         withPage(profile, path, index),
         undefined,
@@ -402,7 +512,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
         });
       }
       if (answer.outcome.status < 200 || answer.outcome.status >= 300) {
-        return translated(request, 'requisitions', '', answer, undefined);
+        return translated(channel, request, 'requisitions', '', answer, undefined);
       }
       const page = listRecordsFromVms(profile, answer.outcome.body.toString('utf8'));
       if (!Array.isArray(page)) {
@@ -430,13 +540,14 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   }
 
   /** The browser's 504 while the portal goes on waiting for a keyed batch's answer. */
-  function stillWaiting(first: boolean): CallOutcome {
-    const minutes = Math.round(config.lateAnswerMs / 60_000);
-    const wait = minutes >= 1 ? `${minutes} min` : `${config.lateAnswerMs} ms`;
+  function stillWaiting(channel: Channel, first: boolean): CallOutcome {
+    const { lateAnswerMs, timeoutMs } = channel.connection;
+    const minutes = Math.round(lateAnswerMs / 60_000);
+    const wait = minutes >= 1 ? `${minutes} min` : `${lateAnswerMs} ms`;
     return errorOutcome(
       new ApiError(
         'upstream_timeout',
-        `${first ? `The VMS at ${upstreamHost} did not answer within ${config.timeoutMs} ms (VMS_TIMEOUT_MS)` : 'The VMS has still not answered the first send of this batch'}. It may have received the batch, so the portal keeps waiting for its answer (up to ${wait}, VMS_LATE_ANSWER_MS). Send the same batch again, unchanged: you get the VMS's answer as soon as it comes, and the batch is never sent twice.`,
+        `${first ? `The VMS at ${channel.host} did not answer within ${timeoutMs} ms (VMS_TIMEOUT_MS)` : 'The VMS has still not answered the first send of this batch'}. It may have received the batch, so the portal keeps waiting for its answer (up to ${wait}, VMS_LATE_ANSWER_MS). Send the same batch again, unchanged: you get the VMS's answer as soon as it comes, and the batch is never sent twice.`,
       ),
     );
   }
@@ -444,12 +555,15 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   async function handle(request: ProxyRequest, reply: FastifyReply, operation: VmsOperation) {
     const started = performance.now();
     const note = tap?.begin(request, operation);
-    const orgs = checkOrgScope(request.query, config);
+    const channel = channelOf(request);
+    request.vmsChannel = channel;
+    const { connection } = channel;
+    const orgs = checkOrgScope(request.query, connection);
     checkUserScope(request, orgs.clientOrgId);
     const query = forwardedQuery(request.raw.url ?? '', orgs);
     const body = Buffer.isBuffer(request.body) ? request.body : undefined;
     const itemCount =
-      request.method === 'POST' ? checkBatchBody(body, config.maxBatch, operation) : null;
+      request.method === 'POST' ? checkBatchBody(body, connection.maxBatch, operation) : null;
     const key =
       request.method === 'POST'
         ? parseIdempotencyKey(request.headers['idempotency-key'])
@@ -458,7 +572,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       note.orgs = orgs;
       note.itemCount = itemCount;
       note.idempotencyKey = key ?? null;
-      note.url = `${upstream.origin}${basePath}${vmsPath(operation, query)}`;
+      note.url = `${channel.upstream.origin}${channel.basePath}${vmsPath(channel, operation, query)}`;
       // Most calls are no replay: they skip the await (a promise and its turns each).
       if (ProxyTap.isReplay(request)) note.replayOf = await tap.replayOf(request);
     }
@@ -467,7 +581,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     let upstreamStatus: number | null = null;
     let replayed = false;
     if (key === undefined) {
-      const call = forward(request, operation, query, body, config.timeoutMs, note);
+      const call = forward(channel, request, operation, query, body, connection.timeoutMs, note);
       track(unkeyed, call);
       const result = await call;
       outcome = result.kind === 'answered' ? result.outcome : errorOutcome(result.failure);
@@ -476,21 +590,23 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     } else {
       const admission = await idempotency.admit(
         key,
-        callFingerprint(request.method, request.url, body),
+        // The connection is part of what was sent: the same key on another connection is
+        // another batch, refused as a conflict rather than answered with the first one's result.
+        callFingerprint(request.method, `${connection.name} ${request.url}`, body),
       );
       if (admission.kind === 'replay') {
         outcome = admission.outcome;
         replayed = true;
         if (note) note.answer = replayedAnswer;
       } else if (admission.kind === 'in_flight_elsewhere') {
-        outcome = stillWaiting(false);
+        outcome = stillWaiting(channel, false);
         if (note) note.answer = stillWaitingAnswer;
       } else if (admission.kind === 'in_flight') {
         let answered = false;
         outcome = await withDeadline(
           admission.answer.then((answer) => ((answered = true), answer)),
-          config.timeoutMs,
-          () => stillWaiting(false),
+          connection.timeoutMs,
+          () => stillWaiting(channel, false),
         );
         replayed = answered;
         if (note) note.answer = answered ? replayedAnswer : stillWaitingAnswer;
@@ -501,26 +617,39 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       } else {
         // Not abandoned when the browser's wait ends: a late answer still settles the key.
         let late = false;
-        const settled = forward(request, operation, query, body, config.lateAnswerMs, note).then(
-          async (result) => {
-            upstreamStatus = result.kind === 'answered' ? result.outcome.status : null;
-            if (note && !late) note.answer = noteAnswer(result);
-            const answer = await admission.finish(result);
-            if (late) {
-              callLog.info(
-                { reqId: request.id, operation, idempotencyKey: key, upstreamStatus, late: true },
-                'vms late answer',
-              );
-              tap?.lateAnswer(request, result, performance.now() - started);
-            }
-            return answer;
-          },
-        );
+        const settled = forward(
+          channel,
+          request,
+          operation,
+          query,
+          body,
+          connection.lateAnswerMs,
+          note,
+        ).then(async (result) => {
+          upstreamStatus = result.kind === 'answered' ? result.outcome.status : null;
+          if (note && !late) note.answer = noteAnswer(result);
+          const answer = await admission.finish(result);
+          if (late) {
+            callLog.info(
+              {
+                reqId: request.id,
+                operation,
+                connection: connection.name,
+                idempotencyKey: key,
+                upstreamStatus,
+                late: true,
+              },
+              'vms late answer',
+            );
+            tap?.lateAnswer(request, result, performance.now() - started);
+          }
+          return answer;
+        });
         track(settling, settled);
-        outcome = await withDeadline(settled, config.timeoutMs, () => {
+        outcome = await withDeadline(settled, connection.timeoutMs, () => {
           late = true;
           if (note) note.answer = stillWaitingAnswer;
-          return stillWaiting(true);
+          return stillWaiting(channel, true);
         });
       }
     }
@@ -536,6 +665,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       upstreamStatus,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       replayed,
+      connection: connection.name,
       ...(key === undefined ? {} : { idempotencyKey: key }),
     };
     // Who sent it (issue 15); a POST's line is also the audit line of the send.

@@ -31,12 +31,27 @@ export interface OlderStores {
   close(): Promise<void>;
 }
 
+/**
+ * Columns a later version added to tables an older one already had, by the version that added
+ * them. Today's stores write them, so they are there while a test fills the older database and
+ * dropped again when it closes: what is left has exactly the older version's tables and columns
+ * (schema-parity and the migrations themselves check the columns are the ones named here).
+ */
+const laterColumns: readonly { since: number; table: string; column: string }[] = [
+  { since: 7, table: 'journal_calls', column: 'connection' },
+  { since: 7, table: 'users', column: 'connections' },
+];
+
 export async function openAtSchemaVersion(
   target: StoreTarget,
   version: number,
 ): Promise<OlderStores> {
+  const added = laterColumns.filter(({ since }) => since > version);
   if (target.databaseUrl !== null) {
     const pool = await openPostgres(target.databaseUrl, { upTo: version });
+    for (const { table, column } of added) {
+      await pool.query(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
+    }
     return {
       idempotencyKeys: createPostgresIdempotencyKeyStore(pool),
       journal: createPostgresJournalStore(pool),
@@ -44,10 +59,16 @@ export async function openAtSchemaVersion(
       sessions: createPostgresSessionStore(pool),
       userRecords: createPostgresUserRecordStore(pool),
       schemaVersion: () => schemaVersion(pool),
-      close: () => pool.end(),
+      close: async () => {
+        for (const { table, column } of added) {
+          await pool.query(`ALTER TABLE ${table} DROP COLUMN ${column}`);
+        }
+        await pool.end();
+      },
     };
   }
   const { db, close } = await openPortalDatabase(target.portalDb, { upTo: version });
+  for (const { table, column } of added) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
   return {
     idempotencyKeys: createIdempotencyKeyStore(db),
     journal: createJournalStore(db),
@@ -55,6 +76,9 @@ export async function openAtSchemaVersion(
     sessions: createSessionStore(db),
     userRecords: createUserRecordStore(db),
     schemaVersion: async () => Number(db.pragma('user_version', { simple: true })),
-    close,
+    close: async () => {
+      for (const { table, column } of added) db.exec(`ALTER TABLE ${table} DROP COLUMN ${column}`);
+      await close();
+    },
   };
 }

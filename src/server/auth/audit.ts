@@ -17,7 +17,10 @@ export type AuditEvent =
   | 'send';
 
 /** Values an audit line may hold: identifiers, counts, reasons. Never a password or a token. */
-export type AuditFields = Record<string, string | number | boolean | null | readonly number[]>;
+export type AuditFields = Record<
+  string,
+  string | number | boolean | null | readonly number[] | readonly string[]
+>;
 
 export type Audit = (event: AuditEvent, fields: AuditFields) => void;
 

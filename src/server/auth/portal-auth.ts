@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import type { Role, SessionState, SessionUser, UserSummary } from '../../domain/auth';
 import type { PortalConfig } from '../config';
+import { deploymentClientOrgIds, grantedConnections } from '../connections';
 import type { PortalStores } from '../store/portal-stores';
 import type { SessionStore } from '../store/sessions';
 import type { SignInFailureStore } from '../store/sign-in-failures';
@@ -150,11 +151,15 @@ export class PortalAuth {
     }
   }
 
-  /** The orgs a user acts for: every org of the deployment for admins, else their grants in it. */
+  /**
+   * The orgs a user acts for: every org of the deployment's connections for admins, else their
+   * grants among them. Which of them a given connection acts for, the proxy checks per call.
+   */
   clientOrgsOf(user: Pick<StoredUser, 'role' | 'clientOrgIds'>): number[] {
-    if (user.role === 'admin') return [...this.config.clientOrgIds];
+    const orgs = deploymentClientOrgIds(this.config.connections);
+    if (user.role === 'admin') return orgs;
     const granted = new Set(user.clientOrgIds);
-    return this.config.clientOrgIds.filter((id) => granted.has(id));
+    return orgs.filter((id) => granted.has(id));
   }
 
   portalUser(user: StoredUser): PortalUser {
@@ -163,6 +168,7 @@ export class PortalAuth {
       email: user.email,
       role: user.role,
       clientOrgIds: this.clientOrgsOf(user),
+      connections: grantedConnections(this.config.connections, user),
     };
   }
 
@@ -173,6 +179,7 @@ export class PortalAuth {
       invited: user.passwordHash === null,
       createdAt: new Date(user.createdAt).toISOString(),
       lastSignInAt: user.lastSignInAt === null ? null : new Date(user.lastSignInAt).toISOString(),
+      everyConnection: user.connections === null,
     };
   }
 

@@ -10,6 +10,7 @@ import {
 } from '../../domain/auth';
 import type { z } from 'zod';
 import type { PortalConfig } from '../config';
+import { deploymentClientOrgIds } from '../connections';
 import { requireUser } from './auth-hooks';
 import { acceptJsonOnly, parseBody } from './json-body';
 import type { PortalAuth } from './portal-auth';
@@ -21,15 +22,34 @@ export interface UserRoutesOptions {
 
 /** Grants name orgs of this deployment only: anything else is a 400 that names it. */
 export function checkGrantable(config: PortalConfig, clientOrgIds: readonly number[]): number[] {
-  const unknown = clientOrgIds.filter((id) => !config.clientOrgIds.includes(id));
+  const orgs = deploymentClientOrgIds(config.connections);
+  const unknown = clientOrgIds.filter((id) => !orgs.includes(id));
   if (unknown.length > 0) {
     throw new ApiError(
       'invalid_body',
-      `This portal does not act for client org ${unknown.join(', ')}; it acts for ${config.clientOrgIds.join(', ')} (VMS_CLIENT_ORGS). Grant only those.`,
+      `This portal does not act for client org ${unknown.join(', ')}; it acts for ${orgs.join(', ')} (the connections' client orgs). Grant only those.`,
       [{ field: 'clientOrgIds', message: 'not an org of this portal' }],
     );
   }
   return [...new Set(clientOrgIds)];
+}
+
+/** Connection grants name connections of this deployment only; null stands for every one. */
+export function checkGrantableConnections(
+  config: PortalConfig,
+  connections: readonly string[] | null,
+): string[] | null {
+  if (connections === null) return null;
+  const names = config.connections.map((connection) => connection.name);
+  const unknown = connections.filter((name) => !names.includes(name));
+  if (unknown.length > 0) {
+    throw new ApiError(
+      'invalid_body',
+      `This portal has no connection named ${unknown.map((name) => `"${name}"`).join(', ')}; it has ${names.join(', ')}. Grant only those.`,
+      [{ field: 'connections', message: 'not a connection of this portal' }],
+    );
+  }
+  return names.filter((name) => connections.includes(name));
 }
 
 const sameOrgs = (a: readonly number[], b: readonly number[]) =>
@@ -66,6 +86,7 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
     const admin = requireUser(request, config, 'admin');
     const body = parseBody(createUserSchema, request.body);
     const clientOrgIds = checkGrantable(config, body.clientOrgIds);
+    const connections = checkGrantableConnections(config, body.connections ?? null);
     const id = randomUUID();
     const created = await auth.users.create({
       id,
@@ -73,6 +94,7 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
       role: body.role,
       passwordHash: null,
       clientOrgIds,
+      connections,
       createdAt: auth.now(),
     });
     if (!created) {
@@ -90,6 +112,7 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
       email: user.email,
       role: user.role,
       clientOrgIds: auth.clientOrgsOf(user),
+      connections: auth.portalUser(user).connections,
       by: admin?.user.id ?? null,
     });
     return reply.code(201).send({ user: auth.summary(user), invitePath });
@@ -103,6 +126,10 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
     if (!before) throw new ApiError('not_found', 'There is no such user. Reload the list.');
     const clientOrgIds =
       changes.clientOrgIds === undefined ? undefined : checkGrantable(config, changes.clientOrgIds);
+    const connections =
+      changes.connections === undefined
+        ? undefined
+        : checkGrantableConnections(config, changes.connections);
     const losesAdmin =
       before.role === 'admin' &&
       !before.disabled &&
@@ -117,6 +144,7 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
       ...(changes.role === undefined ? {} : { role: changes.role }),
       ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
       ...(clientOrgIds === undefined ? {} : { clientOrgIds }),
+      ...(connections === undefined ? {} : { connections }),
     });
     if (!after) throw new ApiError('not_found', 'There is no such user. Reload the list.');
     const by = admin?.user.id ?? null;
@@ -130,7 +158,14 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
     }
     const orgsBefore = auth.clientOrgsOf(before);
     const orgsAfter = auth.clientOrgsOf(after);
-    if (before.role !== after.role || !sameOrgs(orgsBefore, orgsAfter)) {
+    const connectionsBefore = auth.portalUser(before).connections;
+    const connectionsAfter = auth.portalUser(after).connections;
+    if (
+      before.role !== after.role ||
+      !sameOrgs(orgsBefore, orgsAfter) ||
+      connectionsBefore.join() !== connectionsAfter.join() ||
+      (before.connections === null) !== (after.connections === null)
+    ) {
       auth.audit('grant_changed', {
         userId: after.id,
         email: after.email,
@@ -138,6 +173,8 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
         role: after.role,
         clientOrgIdsBefore: orgsBefore,
         clientOrgIds: orgsAfter,
+        connectionsBefore,
+        connections: connectionsAfter,
         by,
       });
     }

@@ -103,7 +103,7 @@ describe("a production connection's test send", () => {
     await app.register(connectionRoutes, {
       prefix: '/api/connections',
       config,
-      upstreamUrl: `${sandbox.url}/`,
+      sandboxUrl: `${sandbox.url}/`,
       connection: (name) =>
         name === 'live'
           ? { ...targetFromConfig(config, `${sandbox.url}/`), name, production: true }

@@ -9,8 +9,8 @@ import { targetFor, type DoctorTarget } from './target';
 
 export interface ConnectionRoutesOptions {
   config: PortalConfig;
-  /** Where the proxy calls: VMS_BASE_URL, or the embedded sandbox. */
-  upstreamUrl: string;
+  /** The embedded sandbox's address, for a sandbox connection; null when none runs. */
+  sandboxUrl: string | null;
   /**
    * The connection of a name, or null when there is none. Default: the deployment's
    * connections (`default` standing for the default one).
@@ -26,12 +26,9 @@ export interface ConnectionRoutesOptions {
  */
 export const connectionRoutes: FastifyPluginAsync<ConnectionRoutesOptions> = async (
   app,
-  { config, upstreamUrl, connection },
+  { config, sandboxUrl, connection },
 ) => {
-  const connectionNamed =
-    connection ??
-    // The embedded sandbox runs for the default connection only, when that is the sandbox.
-    ((name: string) => targetFor(config, name, config.vmsBaseUrl === null ? upstreamUrl : null));
+  const connectionNamed = connection ?? ((name: string) => targetFor(config, name, sandboxUrl));
   acceptJsonOnly(app);
   await registerApiGuards(app, config, 'admin');
 

@@ -47,6 +47,8 @@ export interface CallToRecord {
   batchId?: string | null;
   /** Who sent it (issue 15); null or absent with sign-in off, or refused before anyone was known. */
   sentBy?: CallSender | null;
+  /** The connection it went to (or, refused, named). */
+  connection?: string | null;
 }
 
 /** The signed-in user a call was made as, as they were then. */
@@ -165,6 +167,7 @@ export class RecordMaker {
       ),
       responseHeaders: this.cleanHeaders(call.responseHeaders, secrets),
       sentBy: call.sentBy ?? null,
+      connection: call.connection ?? null,
     };
   }
 

@@ -171,6 +171,7 @@ describe('curlFor', () => {
     requestSize: 4,
     responseSize: null,
     sentBy: null,
+    connection: null,
     url: `http://old-vms.example/requisitionimport${orgs}`,
     requestBody: null,
     responseHeaders: {},

@@ -7,11 +7,13 @@ import {
   journalListQuerySchema,
   journalPageSize,
   type JournalDetail,
+  type JournalFilter,
   type JournalPage,
   type JournalStatus,
 } from '../../domain/journal';
 import { registerApiGuards } from '../api-guards';
 import type { PortalConfig } from '../config';
+import type { ConnectionUpstreams } from '../connection-upstreams';
 import { JournalSearchError, type JournalReader } from '../store/journal-store';
 import type { CallJournal } from './call-journal';
 import { curlFor } from './curl';
@@ -21,8 +23,8 @@ export interface JournalRoutesOptions {
   config: PortalConfig;
   /** The journal (being opened), or null when JOURNAL=off. */
   journal: Promise<CallJournal | null>;
-  /** The VMS base the proxy forwards to, ending in `/` (for Copy as cURL). */
-  upstreamUrl: string;
+  /** Where each connection's VMS is (for Copy as cURL). */
+  upstreams: ConnectionUpstreams;
 }
 
 /** Reads a query string with its schema; anything unreadable is a 400 that names the parameter. */
@@ -100,7 +102,7 @@ function missing(id: number): ApiError {
  */
 export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
   app,
-  { config, journal: opening, upstreamUrl },
+  { config, journal: opening, upstreams },
 ) => {
   const journal = await opening;
   // The journal holds every call's bodies: QA's and admins' (issue 15).
@@ -124,8 +126,15 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
     return journal.reader();
   }
 
+  /** The default connection's calls include those recorded before connections had names. */
+  const withUnnamed = (filter: JournalFilter): JournalFilter =>
+    filter.connection === config.defaultConnection
+      ? { ...filter, connectionOrUnnamed: true }
+      : filter;
+
   app.get('/', { helmet: false }, async (request): Promise<JournalPage> => {
-    const { cursor, limit, ...filter } = parseQuery(journalListQuerySchema, request.query);
+    const { cursor, limit, ...asked } = parseQuery(journalListQuerySchema, request.query);
+    const filter = withUnnamed(asked);
     const size = limit ?? journalPageSize.default;
     const store = await reader();
     // One more than asked: whether there is a next page, without counting.
@@ -138,7 +147,8 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
   });
 
   app.get('/export', { helmet: false }, async (request, reply) => {
-    const { format = 'har', ...filter } = parseQuery(journalExportQuerySchema, request.query);
+    const { format = 'har', ...asked } = parseQuery(journalExportQuerySchema, request.query);
+    const filter = withUnnamed(asked);
     const store = await reader();
     const chunks = await searching(() =>
       exportChunks(store, filter, format, `${request.protocol}://${request.host}`),
@@ -181,6 +191,14 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
         `Call ${id} was to ${entry.path.split('?')[0]}, which is no VMS operation, so there is no call to the VMS to copy.`,
       );
     }
-    return curlFor(entry, entry.operation, upstreamUrl);
+    const connection = upstreams.named(entry.connection);
+    const base = connection ? upstreams.urlOf(connection) : null;
+    if (base === null) {
+      throw new ApiError(
+        'not_found',
+        `Call ${id} went to the connection "${entry.connection ?? ''}", which this portal no longer has, so there is no address to copy.`,
+      );
+    }
+    return curlFor(entry, entry.operation, base);
   });
 };

@@ -18,7 +18,8 @@ export async function openCallJournal(
   return CallJournal.open({
     store: stores.journal,
     settings: config.journal,
-    secrets: [config.apiKey, config.apiSecret],
+    // Every connection's: a call to one may echo any of them (a shared VMS, a shared secret).
+    secrets: config.connections.flatMap((connection) => [connection.apiKey, connection.apiSecret]),
     log,
     setting: stores.setting,
     onHealth,

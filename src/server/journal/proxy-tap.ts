@@ -170,8 +170,14 @@ export class ProxyTap {
     private readonly journal: CallJournal,
     /** Where the proxy's routes are mounted, e.g. /api/vms/ */
     private readonly prefix: string,
-    /** The VMS base, ending in `/`. */
-    private readonly upstreamUrl: string,
+    /**
+     * The connection a call was for and its VMS base (ending in `/`; null when unknown): read
+     * for every call, those refused before the proxy chose a connection too.
+     */
+    private readonly connectionOf: (request: FastifyRequest) => {
+      name: string;
+      baseUrl: string | null;
+    },
     /** Sign-in is on: a call without a session is not recorded (api-guards logs it instead). */
     private readonly signInRequired = false,
   ) {}
@@ -251,6 +257,7 @@ export class ProxyTap {
     const responseBody = (forwarded ? note?.upstreamBody : null) ?? payloadBytes(payload);
     const operation = note?.operation ?? operationOfPath(request.url, this.prefix);
     const queryAt = request.url.indexOf('?');
+    const connection = this.connectionOf(request);
     const recorded = this.journal.record({
       // When the call came in, on the monotonic clock anchored to the wall clock at start-up:
       // Date.now() counts whole milliseconds, so "now − elapsed" could put a call that came in
@@ -262,9 +269,9 @@ export class ProxyTap {
       path: request.url,
       url:
         note?.url ??
-        (operation === null
+        (operation === null || connection.baseUrl === null
           ? null
-          : `${this.upstreamUrl}${operation}${queryAt < 0 ? '' : request.url.slice(queryAt)}`),
+          : `${connection.baseUrl}${operation}${queryAt < 0 ? '' : request.url.slice(queryAt)}`),
       clientOrgId: note?.orgs?.clientOrgId ?? orgParameter(request.query, 'Client_Org_Id'),
       vendorOrgId: note?.orgs?.vendorOrgId ?? orgParameter(request.query, 'Vendor_Org_Id'),
       itemCount: note?.itemCount ?? null,
@@ -289,6 +296,7 @@ export class ProxyTap {
       answerRedacted: answer?.outcome === 'forwarded' && note?.answerRedacted === true,
       ...(forwarded && note?.batchId ? { batchId: note.batchId } : {}),
       sentBy: senderOf(request),
+      connection: connection.name,
     });
     if (note && recorded !== null) {
       note.recorded = recorded;
@@ -336,6 +344,7 @@ export class ProxyTap {
       responseHeaders: page.headers,
       signature: page.signature,
       sentBy: senderOf(request),
+      connection: this.connectionOf(request).name,
     });
   }
 

@@ -20,7 +20,7 @@ import type { JournalRecord } from './journal-store';
 export const callColumns = `at, operation, method, path, url, client_org_id, vendor_org_id, item_count,
   batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
   latency_ms, replay_of, unchecked, request_body, request_size, response_body, response_size,
-  response_headers, user_id, user_email`;
+  response_headers, user_id, user_email, connection`;
 export const callColumnCount = callColumns.split(',').length;
 
 /**
@@ -60,13 +60,14 @@ export function callValues(
     JSON.stringify(record.responseHeaders),
     record.sentBy?.userId ?? null,
     record.sentBy?.email ?? null,
+    record.connection ?? null,
   );
   return into;
 }
 
 export const summaryColumns = `id, at, operation, method, path, client_org_id, vendor_org_id, item_count,
   batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
-  latency_ms, replay_of, unchecked, request_size, response_size, user_id, user_email`;
+  latency_ms, replay_of, unchecked, request_size, response_size, user_id, user_email, connection`;
 
 export interface SummaryRow {
   id: number;
@@ -92,6 +93,7 @@ export interface SummaryRow {
   response_size: number | null;
   user_id: string | null;
   user_email: string | null;
+  connection: string | null;
 }
 
 interface BodyColumns {
@@ -185,6 +187,7 @@ export function toSummary(row: SummaryRow): JournalSummary {
     requestSize: row.request_size,
     responseSize: row.response_size,
     sentBy: row.user_id === null ? null : { userId: row.user_id, email: row.user_email ?? '' },
+    connection: row.connection,
   };
 }
 

@@ -79,3 +79,16 @@ export function addJournalSender(db: PortalSqlite): void {
     ALTER TABLE journal_calls ADD COLUMN user_email TEXT;
   `);
 }
+
+/**
+ * Schema version 7: which VMS connection each call went to, and which connections each account
+ * may use. A call recorded before there were several connections has none (it went to the one
+ * the deployment had); an account's `connections` is a JSON array of connection names, or null
+ * for every connection of the deployment (what accounts made before could use).
+ */
+export function addConnections(db: PortalSqlite): void {
+  db.exec(`
+    ALTER TABLE journal_calls ADD COLUMN connection TEXT;
+    ALTER TABLE users ADD COLUMN connections TEXT;
+  `);
+}

@@ -117,6 +117,13 @@ export function journalWhere(
   if (filter.org !== undefined) {
     conditions.push(`(client_org_id = ${bind(filter.org)} OR vendor_org_id = ${bind(filter.org)})`);
   }
+  if (filter.connection !== undefined) {
+    conditions.push(
+      filter.connectionOrUnnamed === true
+        ? `(connection = ${bind(filter.connection)} OR connection IS NULL)`
+        : `connection = ${bind(filter.connection)}`,
+    );
+  }
   if (filter.batch !== undefined) conditions.push(`batch_id = ${bind(filter.batch)}`);
   if (filter.key !== undefined) conditions.push(`idempotency_key = ${bind(filter.key)}`);
   if (filter.from !== undefined) conditions.push(`at >= ${bind(filter.from)}`);

@@ -46,6 +46,8 @@ export interface JournalRecord {
   responseHeaders: Record<string, string>;
   /** Who sent it (issue 15): absent or null when nobody was signed in. */
   sentBy?: { userId: string; email: string } | null;
+  /** The connection the call went to (or would have gone to); absent or null when not known. */
+  connection?: string | null;
 }
 
 /**

@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
 import { createAuthTables, createPortalSecretsTable, createSsoLoginsTable } from './auth-schema';
 import { createIdempotencyKeysTable } from './idempotency-keys';
-import { addJournalSender, createJournalTables } from './journal-schema';
+import { addConnections, addJournalSender, createJournalTables } from './journal-schema';
 import {
   postgresAuthTables,
+  postgresConnections,
   postgresIdempotencyKeys,
   postgresJournalSender,
   postgresJournalTables,
@@ -45,6 +46,8 @@ export const migrations: readonly Migration[] = [
   { name: 'single sign-on attempts', sqlite: createSsoLoginsTable, postgres: postgresSsoLogins },
   // 6: the portal's own keys; failed sign-ins counted by a keyed hash of the name tried (026)
   { name: 'portal secrets', sqlite: createPortalSecretsTable, postgres: postgresPortalSecrets },
+  // 7: the connection of each journal call; the connections each account may use
+  { name: 'connections', sqlite: addConnections, postgres: postgresConnections },
 ];
 
 /** The schema version this portal brings a database to. */

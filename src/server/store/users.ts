@@ -15,6 +15,11 @@ export interface StoredUser {
   lastSignInAt: number | null;
   /** The client orgs granted (admins act for every org of the deployment whatever this says). */
   clientOrgIds: number[];
+  /**
+   * The VMS connections the account may use, by name; null for every connection of the
+   * deployment (accounts made before there were several, and those an admin leaves open).
+   */
+  connections: string[] | null;
 }
 
 export interface NewUser {
@@ -23,12 +28,16 @@ export interface NewUser {
   role: Role;
   passwordHash: string | null;
   clientOrgIds: readonly number[];
+  /** Absent or null: every connection. */
+  connections?: readonly string[] | null;
   createdAt: number;
 }
 
 export interface UserChanges {
   role?: Role;
   clientOrgIds?: readonly number[];
+  /** Null: every connection. */
+  connections?: readonly string[] | null;
   disabled?: boolean;
   passwordHash?: string;
 }
@@ -81,10 +90,31 @@ interface UserRow {
   created_at: number;
   last_sign_in_at: number | null;
   grants: string | null;
+  connections: string | null;
+}
+
+/** The `connections` column as written: a JSON array of names, or null for every connection. */
+export function connectionsColumn(
+  connections: readonly string[] | null | undefined,
+): string | null {
+  return connections === null || connections === undefined
+    ? null
+    : JSON.stringify([...connections]);
+}
+
+/** The `connections` column read back; anything but an array of names reads as none granted. */
+export function readConnectionsColumn(text: string | null): string[] | null {
+  if (text === null) return null;
+  try {
+    const names: unknown = JSON.parse(text);
+    return Array.isArray(names) ? names.filter((name) => typeof name === 'string') : [];
+  } catch {
+    return [];
+  }
 }
 
 const userColumns = `u.id, u.email, u.role, u.password_hash, u.disabled, u.created_at,
-  u.last_sign_in_at, (SELECT json_group_array(client_org_id) FROM
+  u.last_sign_in_at, u.connections, (SELECT json_group_array(client_org_id) FROM
     (SELECT client_org_id FROM user_grants g WHERE g.user_id = u.id ORDER BY client_org_id)) AS grants`;
 
 function toUser(row: UserRow): StoredUser {
@@ -99,13 +129,15 @@ function toUser(row: UserRow): StoredUser {
     createdAt: row.created_at,
     lastSignInAt: row.last_sign_in_at,
     clientOrgIds: Array.isArray(grants) ? grants.filter((id) => typeof id === 'number') : [],
+    connections: readConnectionsColumn(row.connections),
   };
 }
 
 export function createUserStore(db: PortalSqlite): UserStore {
   const statements = {
-    insert: db.prepare<[string, string, string, string | null, number]>(
-      `INSERT INTO users (id, email, role, password_hash, created_at) VALUES (?, ?, ?, ?, ?)
+    insert: db.prepare<[string, string, string, string | null, number, string | null]>(
+      `INSERT INTO users (id, email, role, password_hash, created_at, connections)
+       VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (email) DO NOTHING`,
     ),
     byEmail: db.prepare<[string], UserRow>(`SELECT ${userColumns} FROM users u WHERE u.email = ?`),
@@ -118,6 +150,9 @@ export function createUserStore(db: PortalSqlite): UserStore {
     role: db.prepare<[string, string]>('UPDATE users SET role = ? WHERE id = ?'),
     disabled: db.prepare<[number, string]>('UPDATE users SET disabled = ? WHERE id = ?'),
     password: db.prepare<[string, string]>('UPDATE users SET password_hash = ? WHERE id = ?'),
+    connections: db.prepare<[string | null, string]>(
+      'UPDATE users SET connections = ? WHERE id = ?',
+    ),
     clearGrants: db.prepare<[string]>('DELETE FROM user_grants WHERE user_id = ?'),
     grant: db.prepare<[string, number]>(
       'INSERT OR IGNORE INTO user_grants (user_id, client_org_id) VALUES (?, ?)',
@@ -142,8 +177,14 @@ export function createUserStore(db: PortalSqlite): UserStore {
 
   const create = db.transaction((user: NewUser) => {
     const inserted =
-      statements.insert.run(user.id, user.email, user.role, user.passwordHash, user.createdAt)
-        .changes === 1;
+      statements.insert.run(
+        user.id,
+        user.email,
+        user.role,
+        user.passwordHash,
+        user.createdAt,
+        connectionsColumn(user.connections),
+      ).changes === 1;
     if (inserted) setGrants(user.id, user.clientOrgIds);
     return inserted;
   });
@@ -154,6 +195,9 @@ export function createUserStore(db: PortalSqlite): UserStore {
     if (changes.disabled !== undefined) statements.disabled.run(changes.disabled ? 1 : 0, id);
     if (changes.passwordHash !== undefined) statements.password.run(changes.passwordHash, id);
     if (changes.clientOrgIds !== undefined) setGrants(id, changes.clientOrgIds);
+    if (changes.connections !== undefined) {
+      statements.connections.run(connectionsColumn(changes.connections), id);
+    }
     const row = statements.byId.get(id);
     return row ? toUser(row) : undefined;
   });

@@ -157,3 +157,9 @@ export const postgresPortalSecrets = `
   );
   DELETE FROM sign_in_failures WHERE key LIKE 'account:%';
 `;
+
+/** Version 7: the connection of each journal call, and the connections each account may use. */
+export const postgresConnections = `
+  ALTER TABLE journal_calls ADD COLUMN connection TEXT;
+  ALTER TABLE users ADD COLUMN connections TEXT;
+`;

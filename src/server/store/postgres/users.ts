@@ -1,5 +1,11 @@
 import { roles } from '../../../domain/auth';
-import type { StoredUser, UserChanges, UserStore } from '../users';
+import {
+  connectionsColumn,
+  readConnectionsColumn,
+  type StoredUser,
+  type UserChanges,
+  type UserStore,
+} from '../users';
 import { inTransaction, type PortalClient, type PortalPool, type Queryable } from './pool';
 
 interface UserRow {
@@ -11,10 +17,11 @@ interface UserRow {
   created_at: number;
   last_sign_in_at: number | null;
   grants: number[] | null;
+  connections: string | null;
 }
 
 const userColumns = `u.id, u.email, u.role, u.password_hash, u.disabled, u.created_at,
-  u.last_sign_in_at, ARRAY(SELECT g.client_org_id FROM user_grants g WHERE g.user_id = u.id
+  u.last_sign_in_at, u.connections, ARRAY(SELECT g.client_org_id FROM user_grants g WHERE g.user_id = u.id
     ORDER BY g.client_org_id) AS grants`;
 
 function toUser(row: UserRow): StoredUser {
@@ -29,6 +36,7 @@ function toUser(row: UserRow): StoredUser {
     lastSignInAt: row.last_sign_in_at,
     // BIGINT[] comes back as strings (the pool's number parser is for plain BIGINT).
     clientOrgIds: (row.grants ?? []).map(Number),
+    connections: readConnectionsColumn(row.connections),
   };
 }
 
@@ -57,9 +65,16 @@ export function createPostgresUserStore(pool: PortalPool): UserStore {
         const inserted =
           (
             await client.query(
-              `INSERT INTO users (id, email, role, password_hash, created_at)
-               VALUES ($1, $2, $3, $4, $5) ON CONFLICT (email) DO NOTHING`,
-              [user.id, user.email, user.role, user.passwordHash, user.createdAt],
+              `INSERT INTO users (id, email, role, password_hash, created_at, connections)
+               VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (email) DO NOTHING`,
+              [
+                user.id,
+                user.email,
+                user.role,
+                user.passwordHash,
+                user.createdAt,
+                connectionsColumn(user.connections),
+              ],
             )
           ).rowCount === 1;
         if (inserted) await setGrants(client, user.id, user.clientOrgIds);
@@ -105,6 +120,12 @@ export function createPostgresUserStore(pool: PortalPool): UserStore {
           ]);
         }
         if (changes.clientOrgIds !== undefined) await setGrants(client, id, changes.clientOrgIds);
+        if (changes.connections !== undefined) {
+          await client.query('UPDATE users SET connections = $1 WHERE id = $2', [
+            connectionsColumn(changes.connections),
+            id,
+          ]);
+        }
         return userBy(client, 'id', id);
       });
     },
