@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { useMemo } from 'react';
 import { SignInPage } from '../features/account/components/sign-in-page';
+import { settingsForConnection } from '../domain/portal-config';
+import { settleConnection } from '../shared/config/current-connection';
 import { OrgProvider } from '../shared/config/org-context';
 import type { PortalConfig } from '../shared/config/portal-config';
 import { useLocalOwnership } from '../shared/session/local-ownership';
@@ -17,14 +19,27 @@ export function SessionGate({ config, children }: { config: PortalConfig; childr
   const session = useSessionQuery(config.authRequired !== false);
   const state = session.data ?? null;
   const user = state?.user ?? null;
+  // The connection this page works on (the one chosen last, if the user may use it), and the
+  // settings as they apply on it; settled before any page reads a store or calls the VMS.
+  const connection = useMemo(
+    () =>
+      settleConnection(
+        config.connections.map(({ name }) => name),
+        config.defaultConnection,
+        user?.connections ?? null,
+      ),
+    [config, user],
+  );
   const granted = useMemo(() => {
-    if (!user || user.role === 'admin') return config;
-    const clientOrgIds = config.clientOrgIds.filter((id) => user.clientOrgIds.includes(id));
+    const onConnection =
+      connection === null ? config : settingsForConnection(config, connection);
+    if (!user || user.role === 'admin') return onConnection;
+    const clientOrgIds = onConnection.clientOrgIds.filter((id) => user.clientOrgIds.includes(id));
     return {
-      ...config,
-      clientOrgIds: clientOrgIds.length > 0 ? clientOrgIds : config.clientOrgIds,
+      ...onConnection,
+      clientOrgIds: clientOrgIds.length > 0 ? clientOrgIds : onConnection.clientOrgIds,
     };
-  }, [config, user]);
+  }, [config, user, connection]);
 
   const required = state?.authRequired ?? config.authRequired ?? false;
   const signingOut = useSigningOut();
@@ -62,10 +77,21 @@ export function SessionGate({ config, children }: { config: PortalConfig; childr
       </main>
     );
   }
+  if (user && connection === null) {
+    return (
+      <main className="boot">
+        <h1>No VMS connection for you yet</h1>
+        <p>
+          You are signed in as {user.email}, but no VMS connection of this portal is granted to
+          you. Ask your portal administrator to grant one.
+        </p>
+      </main>
+    );
+  }
   if (
     user &&
     user.role !== 'admin' &&
-    !config.clientOrgIds.some((id) => user.clientOrgIds.includes(id))
+    !granted.clientOrgIds.some((id) => user.clientOrgIds.includes(id))
   ) {
     return (
       <main className="boot">

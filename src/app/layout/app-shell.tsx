@@ -5,6 +5,7 @@ import { ClientOrgSelect } from '../../shared/config/client-org-select';
 import { useOrg } from '../../shared/config/org-context';
 import { startSigningOut, useMay, useSessionUser } from '../../shared/session/session';
 import { useStorageProblem } from '../../shared/storage/local-store';
+import { ConnectionBar, ProductionBanner } from './connection-bar';
 
 // Only for a signed-in user: its code (the drafts' and history's stores) stays out of the first load.
 const UserSyncBar = lazy(() =>
@@ -67,7 +68,7 @@ function NavItem({ item }: { item: (typeof navItems)[number] }) {
 
 /** The client org choice and the vendor org, always visible: every call is made for them. */
 function OrgContextBar() {
-  const { config, vendorOrgId } = useOrg();
+  const { vendorOrgId } = useOrg();
   const selectId = useId();
   return (
     <div className="org-bar">
@@ -78,9 +79,7 @@ function OrgContextBar() {
       <div className="org-bar__item">
         <span>Vendor org</span> <strong>{vendorOrgId}</strong>
       </div>
-      <div className="org-bar__item">
-        <span>VMS</span> <strong>{config.upstream.label}</strong>
-      </div>
+      <ConnectionBar />
       <UserBar />
     </div>
   );
@@ -128,6 +127,7 @@ export function AppShell() {
             try anything, nothing reaches a client.
           </p>
         ) : null}
+        <ProductionBanner />
         <div className="app-header__bar">
           <p className="app-header__brand">VMS submission portal</p>
           <OrgContextBar />

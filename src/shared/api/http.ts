@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ApiErrorDetail } from '../../domain/api-error';
 import { apiErrorBodySchema } from '../../domain/api-error';
+import { connectionHeader, currentConnection } from '../config/current-connection';
 
 /**
  * Every call the browser makes goes to its own origin (`/api/...`) through here, so every
@@ -137,6 +138,10 @@ async function respond(url: string, what: string, options: RequestOptions): Prom
   const method = options.method ?? 'GET';
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
+  // Every VMS call goes to the page's connection, named explicitly: never the server's default
+  // by omission once the page knows which one it works on.
+  const connection = currentConnection();
+  if (connection !== null && url.startsWith('/api/vms/')) headers[connectionHeader] = connection;
 
   const send = async () => {
     if (changing(method)) {

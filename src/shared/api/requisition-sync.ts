@@ -6,6 +6,7 @@ import {
 } from '../storage/requisition-cache';
 import { fetchRequisitions } from './requisitions-fetch';
 import type { OrgScope } from './vms';
+import { workScope } from '../config/current-connection';
 
 /**
  * The sync of a client's requisition list with the browser's copy, run in a Web Worker
@@ -70,7 +71,7 @@ export async function syncRequisitions(
   }: { now?: number; onStored?: (records: RequisitionRecord[]) => void } = {},
 ): Promise<SyncResult> {
   let mainHas = pageHas;
-  const scope = `${orgs.vendorOrgId}:${orgs.clientOrgId}`;
+  const scope = `${orgs.vendorOrgId}:${workScope(orgs.clientOrgId)}`;
   const what = 'Loading the requisitions';
   let base = copies.get(scope) ?? null;
   let fromStorage = false;

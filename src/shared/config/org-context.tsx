@@ -3,6 +3,8 @@ import { createContext, useCallback, useContext, useMemo } from 'react';
 import { z } from 'zod';
 import type { OrgScope } from '../api/vms';
 import { localStore, storageKey, useLocalStore } from '../storage/local-store';
+import type { ConnectionSettings } from '../../domain/portal-config';
+import { currentConnection } from './current-connection';
 import type { PortalConfig } from './portal-config';
 
 /**
@@ -48,4 +50,14 @@ export function useOrg(): OrgContextValue {
 export function useOrgScope(): OrgScope {
   const { clientOrgId, vendorOrgId } = useOrg();
   return useMemo(() => ({ clientOrgId, vendorOrgId }), [clientOrgId, vendorOrgId]);
+}
+
+/**
+ * The VMS connection this page works on, with its label and whether it is production; null where
+ * the page has not settled one (no settings from the server).
+ */
+export function useCurrentConnection(): ConnectionSettings | null {
+  const { config } = useOrg();
+  const name = currentConnection();
+  return config.connections.find((connection) => connection.name === name) ?? null;
 }

@@ -52,11 +52,17 @@ export function indexedListStore<I extends { id: string }, T extends { items: re
   key: string,
   schema: z.ZodType<T>,
   fallback: T,
+  /**
+   * Where an earlier version kept this list (in IndexedDB or localStorage), if under another
+   * key: moved here the first time this key has no list of its own, then dropped there.
+   */
+  movedFrom: string | null = null,
 ): IndexedListStore<T> {
   const existing = stores.get(key);
   if (existing) return existing as IndexedListStore<T>;
 
   const legacy = localStore(key, schema, fallback);
+  const earlier = movedFrom === null ? null : localStore(movedFrom, schema, fallback);
   const listeners = new Set<() => void>();
   let snapshot: T = fallback;
   /** null: IndexedDB cannot be used; the localStorage store serves. */
@@ -67,12 +73,12 @@ export function indexedListStore<I extends { id: string }, T extends { items: re
     for (const listener of listeners) listener();
   };
 
-  async function read(from: IDBPDatabase<ListSchema>): Promise<T | null> {
+  async function read(from: IDBPDatabase<ListSchema>, at = key): Promise<T | null> {
     const tx = from.transaction(['lists', 'items'], 'readonly');
     const [list, keys, values] = await Promise.all([
-      tx.objectStore('lists').get(key),
-      tx.objectStore('items').getAllKeys(scopeRange(key)),
-      tx.objectStore('items').getAll(scopeRange(key)),
+      tx.objectStore('lists').get(at),
+      tx.objectStore('items').getAllKeys(scopeRange(at)),
+      tx.objectStore('items').getAll(scopeRange(at)),
     ]);
     if (!list) return null;
     const byId = new Map(keys.map((itemKey, index) => [itemKey[1], values[index]]));
@@ -81,8 +87,29 @@ export function indexedListStore<I extends { id: string }, T extends { items: re
       items: list.order.map((id) => byId.get(id)).filter((item) => item !== undefined),
     });
     if (parsed.success) return parsed.data;
-    console.warn(`Stored data under ${key} has an unexpected shape; it is ignored.`, parsed.error);
+    console.warn(`Stored data under ${at} has an unexpected shape; it is ignored.`, parsed.error);
     return fallback;
+  }
+
+  /** The list an earlier version kept under `movedFrom`, if any, and a way to drop it there. */
+  async function readEarlier(
+    from: IDBPDatabase<ListSchema>,
+  ): Promise<{ list: T; drop: () => Promise<void> } | null> {
+    if (movedFrom === null || earlier === null) return null;
+    const old = (await read(from, movedFrom)) ?? earlier.get();
+    if (old.items.length === 0 && old === fallback) return null;
+    return {
+      list: old,
+      drop: async () => {
+        const tx = from.transaction(['lists', 'items'], 'readwrite');
+        await Promise.all([
+          tx.objectStore('items').delete(scopeRange(movedFrom)),
+          tx.objectStore('lists').delete(movedFrom),
+          tx.done,
+        ]);
+        earlier.remove();
+      },
+    };
   }
 
   /** One transaction: the changed items, the removed ones, the order and the rest. */
@@ -140,8 +167,13 @@ export function indexedListStore<I extends { id: string }, T extends { items: re
       }
       try {
         const stored = await read(db);
+        const moving = stored ? null : await readEarlier(db);
         if (stored) {
           snapshot = stored;
+        } else if (moving) {
+          snapshot = moving.list;
+          queueWrite(moving.list, fallback, true);
+          if (await writes) await moving.drop();
         } else {
           // First run with IndexedDB: move the list kept by an earlier version, then drop it.
           const old = legacy.get();

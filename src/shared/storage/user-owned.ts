@@ -17,6 +17,8 @@ export const userKeyParts = [
   'import-templates',
   'suggestions',
   'client-org',
+  'connection',
+  'production-confirmed',
 ] as const;
 
 /** First parts of keys kept for whoever uses the browser next: how the screen looks. */

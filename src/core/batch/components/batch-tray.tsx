@@ -2,7 +2,12 @@ import { followNextResults } from './latest-results';
 import { useIsMutating } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { useOrg, useOrgScope } from '../../../shared/config/org-context';
+import { useCurrentConnection, useOrg, useOrgScope } from '../../../shared/config/org-context';
+import {
+  confirmProductionSends,
+  productionSendConfirmed,
+} from '../../../shared/config/current-connection';
+import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
 import { useMay } from '../../../shared/session/session';
 import { countOf } from '../../../shared/lib/format';
 import { useBatchTray } from '../hooks/use-batch-tray';
@@ -89,10 +94,20 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
               : null;
 
   const nouns = (count: number) => countOf(count, kind.noun.one, kind.noun.many);
-  const send = () => {
+  const connection = useCurrentConnection();
+  // A production connection's first send in the session asks first, naming where and how many.
+  const [confirmingProduction, setConfirmingProduction] = useState(false);
+  const sendNow = () => {
     setRemoved(null);
     sender.send({ unchecked });
     setUnchecked(false);
+  };
+  const send = () => {
+    if (connection?.production && !productionSendConfirmed(connection.name)) {
+      setConfirmingProduction(true);
+      return;
+    }
+    sendNow();
   };
 
   // Stable callbacks, so a change to one item re-renders that item's row only.
@@ -123,6 +138,25 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
 
   return (
     <section className="tray" id="batch-panel" aria-labelledby="tray-title">
+      {connection?.production ? (
+        <ConfirmDialog
+          open={confirmingProduction}
+          title={`Send to ${connection.label}, a production VMS?`}
+          confirmLabel={`Send ${nouns(items.length)} to ${connection.label}`}
+          destructive
+          onConfirm={() => {
+            confirmProductionSends(connection.name);
+            setConfirmingProduction(false);
+            sendNow();
+          }}
+          onCancel={() => setConfirmingProduction(false)}
+        >
+          <p>
+            {nouns(items.length)} will go to <strong>{connection.label}</strong>, where they reach
+            the client for real. Later sends on this connection in this session go without asking.
+          </p>
+        </ConfirmDialog>
+      ) : null}
       <h2 id="tray-title" className="tray__title" ref={headingRef} tabIndex={-1}>
         Batch to send
       </h2>

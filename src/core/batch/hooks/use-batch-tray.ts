@@ -4,6 +4,7 @@ import { newId } from '../../../shared/lib/ids';
 import type { IndexedListStore } from '../../../shared/storage/indexed-list-store';
 import { indexedListStore } from '../../../shared/storage/indexed-list-store';
 import { storageKey, useLocalStore } from '../../../shared/storage/local-store';
+import { unscopedKey, workScope } from '../../../shared/config/current-connection';
 import type { WireItem } from '../model/batch-kind';
 import type { Removed, ResendOf, TrayState } from '../model/tray-state';
 import {
@@ -29,9 +30,10 @@ import type { LoadedRecord } from '../../../domain';
  */
 export function trayStore(kind: PayloadKind, clientOrgId: number): IndexedListStore<TrayState> {
   return indexedListStore<TrayItem, TrayState>(
-    storageKey('tray', kind, clientOrgId),
+    storageKey('tray', kind, workScope(clientOrgId)),
     trayStateSchema,
     emptyTray,
+    unscopedKey(clientOrgId, (scope) => storageKey('tray', kind, scope)),
   );
 }
 

@@ -1,3 +1,8 @@
+import { useMemo } from 'react';
+import {
+  currentConnection,
+  isThisConnections,
+} from '../../../shared/config/current-connection';
 import { localStore, storageKey, useLocalStore } from '../../../shared/storage/local-store';
 import type { Submission } from '../model/submissions-state';
 import {
@@ -11,15 +16,19 @@ const empty: Submission[] = [];
 
 export const submissionsStore = localStore(storageKey('submissions'), submissionsSchema, empty);
 
+/** The batches sent on this page's connection, newest first. */
 export function useSubmissions(): Submission[] {
-  return useLocalStore(submissionsStore);
+  const all = useLocalStore(submissionsStore);
+  return useMemo(() => all.filter((entry) => isThisConnections(entry.connection)), [all]);
 }
 
 /**
  * Records an accepted batch. Should storage be full, the oldest batches' stored items are dropped
  * (their records stay) until the new record fits.
  */
-export function recordSubmission(submission: Submission): void {
+export function recordSubmission(sent: Submission): void {
+  const connection = currentConnection();
+  const submission = connection === null ? sent : { ...sent, connection };
   let next = addSubmission(submissionsStore.get(), submission);
   while (!submissionsStore.set(next)) {
     const shed = shedOldItems(next.slice(1));

@@ -5,6 +5,11 @@ import type { PayloadKind } from '../../../domain';
 import { debounce } from '../../../shared/lib/debounce';
 import { sameValues } from '../../../shared/lib/same-values';
 import type { LocalStore } from '../../../shared/storage/local-store';
+import {
+  adoptUnscoped,
+  unscopedKey,
+  workScope,
+} from '../../../shared/config/current-connection';
 import { localStore, storageKey, useLocalStore } from '../../../shared/storage/local-store';
 import type { DraftOrigin, Incoming, Start, StoredDraft } from '../model/drafts';
 import { loadedOf } from '../model/drafts';
@@ -20,11 +25,12 @@ export function draftStore(
   clientOrgId: number,
   form: string,
 ): LocalStore<StoredDraft | null> {
-  return localStore(
-    storageKey('draft', kind, clientOrgId, form),
-    storedDraftSchema.nullable(),
-    null,
+  const key = storageKey('draft', kind, workScope(clientOrgId), form);
+  adoptUnscoped(
+    key,
+    unscopedKey(clientOrgId, (scope) => storageKey('draft', kind, scope, form)),
   );
+  return localStore(key, storedDraftSchema.nullable(), null);
 }
 
 export interface WorkspaceSessionOptions<V> {

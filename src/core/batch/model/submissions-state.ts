@@ -30,6 +30,8 @@ export interface Submission {
   resendOf?: (ResendOf | null)[] | undefined;
   /** Sent without the portal's local checks (a QA probe). */
   unchecked?: boolean | undefined;
+  /** The VMS connection it was sent to; absent for batches sent before there were several. */
+  connection?: string | undefined;
 }
 
 export const submissionSchema: z.ZodType<Submission> = z.object({
@@ -45,6 +47,7 @@ export const submissionSchema: z.ZodType<Submission> = z.object({
   itemsDropped: z.boolean().optional(),
   resendOf: z.array(resendOfSchema.nullable()).optional(),
   unchecked: z.boolean().optional(),
+  connection: z.string().optional(),
 });
 
 /**

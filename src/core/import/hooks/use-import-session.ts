@@ -18,6 +18,7 @@ import { useOrgScope } from '../../../shared/config/org-context';
 import { useRequisitionList } from '../../../shared/config/use-requisition-list';
 import type { PortalConfig } from '../../../shared/config/portal-config';
 import { storageKey, useLocalStore } from '../../../shared/storage/local-store';
+import { workScope } from '../../../shared/config/current-connection';
 import { downloadText } from '../../../shared/ui/json-actions';
 import { useBatchTray } from '../../batch/hooks/use-batch-tray';
 import { useSubmissions } from '../../batch/hooks/use-submissions';
@@ -110,7 +111,7 @@ export function useImportSession(
       ]),
     );
   }, [kind.id, records, config.dateFormat]);
-  const storeKey = storageKey('import', kind.id, clientOrgId);
+  const storeKey = storageKey('import', kind.id, workScope(clientOrgId));
   const options: OpenOptions = useMemo(
     () => ({
       kind: kind.id,

@@ -2,6 +2,7 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { JournalListParams } from '../../../domain/journal';
 import { journalCurlSchema, journalDetailSchema, journalPageSchema } from '../../../domain/journal';
 import { requestJson } from '../../../shared/api/http';
+import { currentConnection } from '../../../shared/config/current-connection';
 
 /**
  * The portal server's call journal: pages of calls newest first, one call in full,
@@ -21,9 +22,14 @@ export const journalFilterKeys = [
 
 export type JournalFilters = Partial<Record<(typeof journalFilterKeys)[number], string>>;
 
-/** The filters as a query string (empty ones left out). */
+/**
+ * The filters as a query string (empty ones left out), for the calls of the page's connection
+ * only: the journal of one VMS is never mixed with another's.
+ */
 export function filterQuery(filters: JournalFilters, extra: Record<string, string> = {}): string {
   const query = new URLSearchParams();
+  const connection = currentConnection();
+  if (connection !== null) query.set('connection', connection);
   for (const key of journalFilterKeys) {
     const value = filters[key]?.trim();
     if (value) query.set(key, value);
