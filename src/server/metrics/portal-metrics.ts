@@ -1,0 +1,272 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { AuditEvent, AuditFields } from '../auth/audit';
+
+/** Every metric the portal exports starts with this, Node's process metrics included. */
+export const metricPrefix = 'vms_portal_';
+
+/**
+ * What the proxy's one line per call holds that the metrics read. `connection` is the VMS
+ * connection the call went to, when the line names one; lines without it count for the default.
+ */
+export interface CallLineFields {
+  operation: string;
+  itemCount: number | null;
+  status: number;
+  upstreamStatus: number | null;
+  durationMs: number;
+  replayed: boolean;
+  idempotencyKey?: string;
+  connection?: string;
+}
+
+/**
+ * How a call with an Idempotency-Key ended, as its answer shows: `forwarded` (the gate let it
+ * through to the VMS), `replayed` (a remembered answer), `waiting` (504: the batch's answer is
+ * still awaited, whether for its first send or a repeat), `unknown` (409 outcome_unknown: a first
+ * send whose answer never came, or a repeat of one, refused).
+ */
+export type IdempotencyOutcome = 'forwarded' | 'replayed' | 'waiting' | 'unknown';
+
+/** Null for a call without a key, and for a keyed send the drain refused before it left. */
+export function idempotencyOutcome(line: CallLineFields): IdempotencyOutcome | null {
+  if (line.idempotencyKey === undefined) return null;
+  if (line.replayed) return 'replayed';
+  if (line.upstreamStatus !== null) return 'forwarded';
+  if (line.status === 409) return 'unknown';
+  if (line.status === 504) return 'waiting';
+  if (line.status === 503) return null;
+  // No answer, but the call was let through: the VMS could not be reached or its answer read.
+  return 'forwarded';
+}
+
+/** 2xx, 4xx, 5xx: what a dashboard groups batches by. */
+export function statusClass(status: number): string {
+  return `${Math.floor(status / 100)}xx`;
+}
+
+/** Up to a minute: the VMS's default wait is 30 s, and a slow answer must still land in a bucket. */
+const vmsCallBuckets = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const httpBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** From half a millisecond: most store calls are a prepared SQLite statement. */
+const databaseBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+/** What the journal and the database report when scraped; each may be absent. */
+export interface ScrapeSources {
+  /** Calls waiting in the journal's queue. */
+  journalBacklog?: () => number;
+  /** Calls the journal holds, and the bytes it takes (read from the database on each scrape). */
+  journalSize?: () => Promise<{ entries: number; bytes: number }>;
+  /** PostgreSQL's pool: connections open, idle, and queries waiting for one. */
+  pool?: () => { total: number; idle: number; waiting: number };
+}
+
+/**
+ * The portal's metrics, in a registry of their own: two portals in one process (the tests, the
+ * benchmark) each count their own calls and never collide on a name.
+ */
+export class PortalMetrics {
+  readonly registry = new Registry();
+  private readonly defaultConnection: string;
+  private sources: ScrapeSources = {};
+
+  private readonly httpRequests: Counter<'method' | 'route' | 'status'>;
+  private readonly httpDuration: Histogram<'method' | 'route'>;
+  private readonly vmsCalls: Counter<'connection' | 'operation' | 'status'>;
+  private readonly vmsDuration: Histogram<'connection' | 'operation' | 'status'>;
+  private readonly batches: Counter<'connection' | 'operation' | 'outcome'>;
+  private readonly items: Counter<'connection' | 'operation' | 'outcome'>;
+  private readonly idempotency: Counter<'outcome'>;
+  private readonly signIns: Counter<'outcome' | 'method'>;
+  private readonly journalWrites: Counter;
+  private readonly journalPruned: Counter;
+  private readonly databaseDuration: Histogram<'store' | 'operation'>;
+  private readonly databaseErrors: Counter<'store' | 'operation'>;
+
+  constructor(options: { defaultConnection: string }) {
+    this.defaultConnection = options.defaultConnection;
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: metricPrefix });
+
+    this.httpRequests = new Counter({
+      name: `${metricPrefix}http_requests_total`,
+      help: 'Requests the portal answered, by route pattern (never the address asked for) and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.httpDuration = new Histogram({
+      name: `${metricPrefix}http_request_duration_seconds`,
+      help: 'Time from a request arriving to its answer being sent, by route pattern.',
+      labelNames: ['method', 'route'],
+      buckets: httpBuckets,
+      registers,
+    });
+    this.vmsCalls = new Counter({
+      name: `${metricPrefix}vms_calls_total`,
+      help: 'Calls through the signing proxy (one per call log line), by VMS connection, operation and the status answered.',
+      labelNames: ['connection', 'operation', 'status'],
+      registers,
+    });
+    this.vmsDuration = new Histogram({
+      name: `${metricPrefix}vms_call_duration_seconds`,
+      help: 'Time the proxy took to answer a call, the VMS call included, by connection, operation and status.',
+      labelNames: ['connection', 'operation', 'status'],
+      buckets: vmsCallBuckets,
+      registers,
+    });
+    this.batches = new Counter({
+      name: `${metricPrefix}batches_sent_total`,
+      help: 'POSTed batches the proxy answered other than from a remembered answer, by the class of the answer (2xx, 4xx, 5xx).',
+      labelNames: ['connection', 'operation', 'outcome'],
+      registers,
+    });
+    this.items = new Counter({
+      name: `${metricPrefix}batch_items_sent_total`,
+      help: 'Items in those batches, by the class of the batch answer.',
+      labelNames: ['connection', 'operation', 'outcome'],
+      registers,
+    });
+    this.idempotency = new Counter({
+      name: `${metricPrefix}idempotency_outcomes_total`,
+      help: 'Sends with an Idempotency-Key: forwarded to the VMS, replayed from a remembered answer, told to wait (504), or refused as outcome unknown (409).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.signIns = new Counter({
+      name: `${metricPrefix}sign_ins_total`,
+      help: 'Sign-ins: success, failure, or locked_out (refused after too many failures), by method (password, sso).',
+      labelNames: ['outcome', 'method'],
+      registers,
+    });
+    this.journalWrites = new Counter({
+      name: `${metricPrefix}journal_writes_total`,
+      help: 'Calls and late answers this process wrote to the call journal.',
+      registers,
+    });
+    this.journalPruned = new Counter({
+      name: `${metricPrefix}journal_pruned_total`,
+      help: 'Calls the journal retention deleted (by age or by size).',
+      registers,
+    });
+    this.databaseDuration = new Histogram({
+      name: `${metricPrefix}db_query_duration_seconds`,
+      help: 'Time one store call on the portal database took, by store and operation.',
+      labelNames: ['store', 'operation'],
+      buckets: databaseBuckets,
+      registers,
+    });
+    this.databaseErrors = new Counter({
+      name: `${metricPrefix}db_query_errors_total`,
+      help: 'Store calls on the portal database that failed, by store and operation.',
+      labelNames: ['store', 'operation'],
+      registers,
+    });
+
+    // Read when scraped, not kept up to date on every call: the sources are cheap to ask.
+    const sources = () => this.sources;
+    // One read of the journal's size serves both of its gauges in the same scrape.
+    let sizeRead: Promise<{ entries: number; bytes: number } | null> | null = null;
+    const readJournalSize = (from: ScrapeSources) => {
+      sizeRead ??= (from.journalSize?.() ?? Promise.resolve(null))
+        .catch(() => null)
+        .finally(() => setImmediate(() => (sizeRead = null)));
+      return sizeRead;
+    };
+    new Gauge({
+      name: `${metricPrefix}journal_backlog`,
+      help: 'Calls waiting in the call journal queue to be written.',
+      registers,
+      collect() {
+        const backlog = sources().journalBacklog;
+        if (backlog) this.set(backlog());
+      },
+    });
+    new Gauge({
+      name: `${metricPrefix}journal_entries`,
+      help: 'Calls the call journal holds (every process on a shared database counts the same ones).',
+      registers,
+      async collect() {
+        const size = await readJournalSize(sources());
+        if (size) this.set(size.entries);
+      },
+    });
+    new Gauge({
+      name: `${metricPrefix}journal_bytes`,
+      help: 'Bytes the call journal takes in the portal database (what JOURNAL_MAX_MB bounds).',
+      registers,
+      async collect() {
+        const size = await readJournalSize(sources());
+        if (size) this.set(size.bytes);
+      },
+    });
+    new Gauge({
+      name: `${metricPrefix}db_pool_connections`,
+      help: 'PostgreSQL pool connections by state: total open, idle, and queries waiting for one (absent on SQLite).',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const pool = sources().pool?.();
+        if (!pool) return;
+        this.set({ state: 'total' }, pool.total);
+        this.set({ state: 'idle' }, pool.idle);
+        this.set({ state: 'waiting' }, pool.waiting);
+      },
+    });
+  }
+
+  /** Where the scrape-time figures come from, once the journal and the database are open. */
+  setSources(sources: ScrapeSources): void {
+    this.sources = { ...this.sources, ...sources };
+  }
+
+  /** The Prometheus text format, with its content type. */
+  async scrape(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  httpRequest(method: string, route: string, status: number, seconds: number): void {
+    this.httpRequests.inc({ method, route, status: String(status) });
+    this.httpDuration.observe({ method, route }, seconds);
+  }
+
+  /** One call through the proxy, from its call line. */
+  vmsCall(line: CallLineFields): void {
+    const connection = line.connection ?? this.defaultConnection;
+    const labels = { connection, operation: line.operation, status: String(line.status) };
+    this.vmsCalls.inc(labels);
+    this.vmsDuration.observe(labels, line.durationMs / 1000);
+    const idempotency = idempotencyOutcome(line);
+    if (idempotency !== null) this.idempotency.inc({ outcome: idempotency });
+    if (line.itemCount !== null && !line.replayed) {
+      const batch = { connection, operation: line.operation, outcome: statusClass(line.status) };
+      this.batches.inc(batch);
+      this.items.inc(batch, line.itemCount);
+    }
+  }
+
+  /** A repeat refused before the proxy's call line: its key's outcome is unknown. */
+  idempotencyUnknown(): void {
+    this.idempotency.inc({ outcome: 'unknown' });
+  }
+
+  /** Sign-in outcomes, read from the audit events that record them. */
+  audit(event: AuditEvent, fields: AuditFields): void {
+    if (event !== 'sign_in' && event !== 'sign_in_failed') return;
+    const method = fields.method === 'sso' ? 'sso' : 'password';
+    const outcome =
+      event === 'sign_in' ? 'success' : fields.reason === 'throttled' ? 'locked_out' : 'failure';
+    this.signIns.inc({ outcome, method });
+  }
+
+  journalWritten(count: number): void {
+    if (count > 0) this.journalWrites.inc(count);
+  }
+
+  journalPrunedCalls(count: number): void {
+    if (count > 0) this.journalPruned.inc(count);
+  }
+
+  databaseCall(store: string, operation: string, seconds: number, failed: boolean): void {
+    this.databaseDuration.observe({ store, operation }, seconds);
+    if (failed) this.databaseErrors.inc({ store, operation });
+  }
+}
