@@ -81,8 +81,6 @@ const redactedPaths = [
   '*.connections[*].apiSecret',
   'clientSecret',
   '*.clientSecret',
-  'metricsToken',
-  '*.metricsToken',
   'metrics.token',
   '*.metrics.token',
   'req.headers["x-api-key"]',
@@ -244,13 +242,14 @@ export function buildPortal(
     defaultConnection: config.defaultConnection,
   });
   app.get('/api/config', async () => configBody);
-  // Opened once; the proxy awaits it when it registers (and closes it). The catch only keeps an
-  // early failure from counting as unhandled before then: listen() still fails with it.
   // Counted only where they are served (METRICS_PORT or METRICS_TOKEN); else nothing is counted.
   const metrics =
     config.metrics.port !== null || config.metrics.token !== null
       ? new PortalMetrics({ defaultConnection: config.defaultConnection })
       : null;
+  // Opened once; the proxy awaits it when it registers (and closes it). The catch only keeps an
+  // early failure from counting as unhandled before then: listen() still fails with it. With
+  // metrics, every store call is timed.
   const openedStores = openPortalStores(config);
   const database = metrics
     ? openedStores.then((stores) => instrumentStores(stores, metrics))

@@ -1,4 +1,5 @@
 import type { PortalStores } from '../store/portal-stores';
+import type { IdempotencyKeyStore } from '../store/idempotency-keys';
 import type { JournalStore } from '../store/journal-store';
 import type { PortalMetrics } from './portal-metrics';
 
@@ -27,20 +28,38 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
+type Count = (metrics: PortalMetrics, args: unknown[], result: unknown) => void;
+
 /**
- * What the journal's own calls tell besides their time: entries written, calls pruned. Named by
- * the store's methods, so renaming one there fails the type check here.
+ * What some store calls tell besides their time: the journal's entries written and calls pruned,
+ * and a key claimed for a first send, which is the send the idempotency gate lets through to the
+ * VMS (whatever its answer, late ones included). Named by the stores' methods, so renaming one
+ * there fails the type check here.
  */
-const journalCounts: Partial<
-  Record<keyof JournalStore, (metrics: PortalMetrics, args: unknown[], result: unknown) => void>
-> = {
-  write: (metrics, args) => {
-    const [records, late] = args as Parameters<JournalStore['write']>;
-    metrics.journalWritten(records.length + late.length);
+const storeCounts: {
+  journal: Partial<Record<keyof JournalStore, Count>>;
+  idempotencyKeys: Partial<Record<keyof IdempotencyKeyStore, Count>>;
+} = {
+  journal: {
+    write: (metrics, args) => {
+      const [records, late] = args as Parameters<JournalStore['write']>;
+      metrics.journalWritten(records.length + late.length);
+    },
+    pruneReceivedBefore: (metrics, _args, result) => metrics.journalPrunedCalls(Number(result)),
+    pruneOldest: (metrics, _args, result) => metrics.journalPrunedCalls(Number(result)),
   },
-  pruneReceivedBefore: (metrics, _args, result) => metrics.journalPrunedCalls(Number(result)),
-  pruneOldest: (metrics, _args, result) => metrics.journalPrunedCalls(Number(result)),
+  idempotencyKeys: {
+    insertInFlight: (metrics, _args, claimed) => {
+      if (claimed === true) metrics.idempotencyForwarded();
+    },
+  },
 };
+
+function countFor(store: TimedStore, operation: string): Count | undefined {
+  if (store !== 'journal' && store !== 'idempotencyKeys') return undefined;
+  const counts: Partial<Record<string, Count>> = storeCounts[store];
+  return counts[operation];
+}
 
 /**
  * `store` with each method call timed into the metrics. The calls themselves are untouched: the
@@ -55,8 +74,7 @@ function timedStore<T extends object>(store: T, name: TimedStore, metrics: Porta
       const known = wrappers.get(property);
       if (known) return known;
       const operation = String(property);
-      const counts =
-        name === 'journal' ? journalCounts[operation as keyof JournalStore] : undefined;
+      const counts = countFor(name, operation);
       const wrapper = (...args: unknown[]): unknown => {
         const started = performance.now();
         const done = (failed: boolean) =>

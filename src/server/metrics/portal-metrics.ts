@@ -20,23 +20,25 @@ export interface CallLineFields {
 }
 
 /**
- * How a call with an Idempotency-Key ended, as its answer shows: `forwarded` (the gate let it
- * through to the VMS), `replayed` (a remembered answer), `waiting` (504: the batch's answer is
- * still awaited, whether for its first send or a repeat), `unknown` (409 outcome_unknown: a first
- * send whose answer never came, or a repeat of one, refused).
+ * What became of a send with an Idempotency-Key. `forwarded`: the gate let it through to the VMS
+ * (counted when its key is claimed, so a first send whose answer comes late counts too). The
+ * others are what the browser was answered: `replayed` (a remembered answer), `waiting` (504: the
+ * batch's answer is still awaited, for its first send or a repeat), `unknown` (409
+ * outcome_unknown: a first send whose answer never came, or a repeat of one, refused).
  */
 export type IdempotencyOutcome = 'forwarded' | 'replayed' | 'waiting' | 'unknown';
 
-/** Null for a call without a key, and for a keyed send the drain refused before it left. */
-export function idempotencyOutcome(line: CallLineFields): IdempotencyOutcome | null {
+/** The answer's part, read from the call line: null for a call without a key, or another answer. */
+export function idempotencyAnswer(
+  line: CallLineFields,
+): Exclude<IdempotencyOutcome, 'forwarded'> | null {
   if (line.idempotencyKey === undefined) return null;
   if (line.replayed) return 'replayed';
-  if (line.upstreamStatus !== null) return 'forwarded';
+  if (line.upstreamStatus !== null) return null;
+  // No VMS answer: the gate's own answers, or a failure to reach the VMS (counted as forwarded).
   if (line.status === 409) return 'unknown';
   if (line.status === 504) return 'waiting';
-  if (line.status === 503) return null;
-  // No answer, but the call was let through: the VMS could not be reached or its answer read.
-  return 'forwarded';
+  return null;
 }
 
 /** 2xx, 4xx, 5xx: what a dashboard groups batches by. */
@@ -127,7 +129,7 @@ export class PortalMetrics {
     });
     this.idempotency = new Counter({
       name: `${metricPrefix}idempotency_outcomes_total`,
-      help: 'Sends with an Idempotency-Key: forwarded to the VMS, replayed from a remembered answer, told to wait (504), or refused as outcome unknown (409).',
+      help: 'Sends with an Idempotency-Key: forwarded (let through to the VMS), and answers replayed (a remembered answer), waiting (504, the answer still awaited) and unknown (409 outcome_unknown).',
       labelNames: ['outcome'],
       registers,
     });
@@ -234,13 +236,18 @@ export class PortalMetrics {
     const labels = { connection, operation: line.operation, status: String(line.status) };
     this.vmsCalls.inc(labels);
     this.vmsDuration.observe(labels, line.durationMs / 1000);
-    const idempotency = idempotencyOutcome(line);
+    const idempotency = idempotencyAnswer(line);
     if (idempotency !== null) this.idempotency.inc({ outcome: idempotency });
     if (line.itemCount !== null && !line.replayed) {
       const batch = { connection, operation: line.operation, outcome: statusClass(line.status) };
       this.batches.inc(batch);
       this.items.inc(batch, line.itemCount);
     }
+  }
+
+  /** A first send whose key the gate claimed: it goes to the VMS. */
+  idempotencyForwarded(): void {
+    this.idempotency.inc({ outcome: 'forwarded' });
   }
 
   /** A repeat refused before the proxy's call line: its key's outcome is unknown. */
