@@ -75,10 +75,10 @@ function timedStore<T extends object>(store: T, name: TimedStore, metrics: Porta
       if (known) return known;
       const operation = String(property);
       const counts = countFor(name, operation);
+      const timer = metrics.databaseTimer(name, operation);
       const wrapper = (...args: unknown[]): unknown => {
         const started = performance.now();
-        const done = (failed: boolean) =>
-          metrics.databaseCall(name, operation, (performance.now() - started) / 1000, failed);
+        const done = (failed: boolean) => timer((performance.now() - started) / 1000, failed);
         let result: unknown;
         try {
           result = Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
