@@ -5,6 +5,7 @@ import {
   startTestPortal,
   testConfig,
   type CaptureUpstream,
+  testCredentials,
   type TestPortal,
 } from '../../test-support/capture-upstream';
 import { parseScrape, sampleValue } from './scrape-text';
@@ -37,7 +38,12 @@ async function outcomes(): Promise<Record<string, number | undefined>> {
     headers: { authorization: `Bearer ${token}` },
   });
   expect(answer.status).toBe(200);
-  const scrape = parseScrape(answer.body.toString('utf8'));
+  const text = answer.body.toString('utf8');
+  // The VMS's key and secret, the token: nowhere in what a scraper reads.
+  for (const secret of [testCredentials.apiKey, testCredentials.apiSecret, token]) {
+    expect(text).not.toContain(secret);
+  }
+  const scrape = parseScrape(text);
   return Object.fromEntries(
     ['forwarded', 'replayed', 'waiting', 'unknown'].map((outcome) => [
       outcome,
