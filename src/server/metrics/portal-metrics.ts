@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AuditEvent, AuditFields } from '../auth/audit';
+import { withDeadline } from '../upstream-answer';
 
 /** Every metric the portal exports starts with this, Node's process metrics included. */
 export const metricPrefix = 'vms_portal_';
@@ -54,6 +55,9 @@ function cached<T>(map: Map<string, T>, key: string, make: () => T): T {
   }
   return found;
 }
+
+/** Well inside Prometheus' default scrape timeout of 10 s. */
+const journalSizeWaitMs = 2000;
 
 /** Up to a minute: the VMS's default wait is 30 s, and a slow answer must still land in a bucket. */
 const vmsCallBuckets = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
@@ -191,12 +195,15 @@ export class PortalMetrics {
 
     // Read when scraped, not kept up to date on every call: the sources are cheap to ask.
     const sources = () => this.sources;
-    // One read of the journal's size serves both of its gauges in the same scrape.
+    // One read of the journal's size serves both of its gauges in the same scrape. A database
+    // that does not answer in time leaves them at the last figure read, rather than make the
+    // scraper time out and lose every other figure with them.
     let sizeRead: Promise<{ entries: number; bytes: number } | null> | null = null;
     const readJournalSize = (from: ScrapeSources) => {
-      sizeRead ??= (from.journalSize?.() ?? Promise.resolve(null))
-        .catch(() => null)
-        .finally(() => setImmediate(() => (sizeRead = null)));
+      const reading = (from.journalSize?.() ?? Promise.resolve(null)).catch(() => null);
+      sizeRead ??= withDeadline(reading, journalSizeWaitMs, () => null).finally(() =>
+        setImmediate(() => (sizeRead = null)),
+      );
       return sizeRead;
     };
     new Gauge({
