@@ -13,7 +13,8 @@ import { exportedNames, parseScrape, type Scrape } from './scrape-text';
 /*
  * docs/grafana-dashboard.json is built on the portal's metric names: every query of every panel
  * (and of the dashboard's variables) may name only metrics a running portal exports, read from
- * its own scrape, and every family of the portal's own is on some panel.
+ * its own scrape, and every family of the portal's own is on some panel. The deployment guide's
+ * table of metrics is held to the same scrape.
  */
 
 const token = 'metrics-token-dashboard-4b8d2e';
@@ -151,5 +152,24 @@ describe('docs/grafana-dashboard.json', () => {
     );
     expect(own.length).toBeGreaterThan(10);
     expect(own.filter((family) => !shown(family))).toEqual([]);
+  });
+});
+
+describe('docs/deployment.md, Monitoring', () => {
+  const guide = readFileSync(new URL('../../../docs/deployment.md', import.meta.url), 'utf8');
+  const monitoring = guide.slice(guide.indexOf('## 13. Monitoring'));
+
+  it("names every family of the portal's own, and none it does not export", () => {
+    const named = new Set(
+      [...monitoring.matchAll(/`(vms_portal_[a-z0-9_]+)`/g)].map((match) => match[1] ?? ''),
+    );
+    const own = [...scrape.types.keys()].filter(
+      (family) =>
+        !family.startsWith(`${metricPrefix}process_`) &&
+        !family.startsWith(`${metricPrefix}nodejs_`),
+    );
+    expect(own.filter((family) => !named.has(family))).toEqual([]);
+    const exported = exportedNames(scrape);
+    expect([...named].filter((name) => !exported.has(name))).toEqual([]);
   });
 });
