@@ -56,6 +56,7 @@ const postgresSuite = [
   'src/server/journal/journal-routes.test.ts',
   'src/server/journal/curl.test.ts',
   'src/server/cli/users.test.ts',
+  'src/server/metrics/metrics.test.ts',
 ];
 
 /** Modules of the requisition workspace's first render, one chunk (build.rolldownOptions below). */

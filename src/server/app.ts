@@ -24,6 +24,9 @@ import { ssoRoutes } from './auth/sso-routes';
 import { userRecordRoutes, type UserRecordLimits } from './auth/user-record-routes';
 import { userRoutes } from './auth/user-routes';
 import { connectionRoutes } from './doctor/connection-routes';
+import { PortalMetrics } from './metrics/portal-metrics';
+import { instrumentStores } from './metrics/instrument-stores';
+import { registerMetrics } from './metrics/metrics-routes';
 
 export interface BuildPortalOptions {
   /**
@@ -79,6 +82,8 @@ const redactedPaths = [
   '*.connections[*].apiSecret',
   'clientSecret',
   '*.clientSecret',
+  'metrics.token',
+  '*.metrics.token',
   'req.headers["x-api-key"]',
   'req.headers["x-signature"]',
   'req.headers.authorization',
@@ -245,9 +250,18 @@ export function buildPortal(
     defaultConnection: config.defaultConnection,
   });
   app.get('/api/config', async () => configBody);
+  // Counted only where they are served (METRICS_PORT or METRICS_TOKEN); else nothing is counted.
+  const metrics =
+    config.metrics.port !== null || config.metrics.token !== null
+      ? new PortalMetrics({ defaultConnection: config.defaultConnection })
+      : null;
   // Opened once; the proxy awaits it when it registers (and closes it). The catch only keeps an
-  // early failure from counting as unhandled before then: listen() still fails with it.
-  const database = openPortalStores(config);
+  // early failure from counting as unhandled before then: listen() still fails with it. With
+  // metrics, every store call is timed.
+  const openedStores = openPortalStores(config);
+  const database = metrics
+    ? openedStores.then((stores) => instrumentStores(stores, metrics))
+    : openedStores;
   database.catch(() => {});
   let databaseProblem: string | null = null;
   let journalProblem: string | null = null;
@@ -270,11 +284,18 @@ export function buildPortal(
       database: opened,
       log: app.log,
       ...(options.now ? { now: options.now } : {}),
+      ...(metrics ? { onAudit: (event, fields) => metrics.audit(event, fields) } : {}),
     }),
   );
   auth.catch(() => {});
   app.addHook('onClose', async () => {
     (await auth.catch(() => null))?.close();
+  });
+  registerMetrics(app, metrics, {
+    settings: config.metrics,
+    host: config.host,
+    database: openedStores,
+    journal,
   });
   registerSessionHooks(app, config, auth);
   registerNoStore(app);

@@ -93,6 +93,7 @@ describe('loadConfig', () => {
         publicOrigin: null,
         sso: null,
       },
+      metrics: { port: null, token: null },
       logLevel: 'info',
       sandboxPort: 8788,
       sandboxDb: './data/sandbox.db',
@@ -446,6 +447,30 @@ describe('isLoopbackHost', () => {
       );
       expect(loadConfig({ ...oidc, OIDC_ISSUER: 'http://127.0.0.1:9999' }).auth.sso?.issuer).toBe(
         'http://127.0.0.1:9999',
+      );
+    });
+  });
+
+  describe('metrics', () => {
+    const token = 'a'.repeat(32);
+
+    it('reads the metrics port and token, off when unset', () => {
+      expect(loadConfig({}).metrics).toEqual({ port: null, token: null });
+      expect(loadConfig({ METRICS_PORT: '9464', METRICS_TOKEN: token }).metrics).toEqual({
+        port: 9464,
+        token,
+      });
+      expect(loadConfig({ METRICS_PORT: '0' }).metrics.port).toBe(0);
+    });
+
+    it("refuses a short token, a bad port and the portal's own port, never echoing the token", () => {
+      const short = problem({ METRICS_TOKEN: 'guessable' });
+      expect(short).toMatch(/^METRICS_TOKEN must be at least 16/);
+      expect(short).not.toContain('guessable');
+      expect(problem({ METRICS_TOKEN: `${token} ${token}` })).toMatch(/^METRICS_TOKEN must/);
+      expect(problem({ METRICS_PORT: 'x' })).toMatch(/^METRICS_PORT must be a whole number/);
+      expect(problem({ PORT: '9000', METRICS_PORT: '9000' })).toMatch(
+        /^METRICS_PORT \(9000\) must differ from PORT/,
       );
     });
   });

@@ -73,6 +73,8 @@ export interface PortalConfig extends Pick<
   rateLimitPerMinute: number;
   /** Sign-in and sessions (issue 15, decision 026). */
   auth: AuthSettings;
+  /** Prometheus metrics (decision 034): where they are served, if anywhere. */
+  metrics: MetricsSettings;
   logLevel: LogLevel;
   sandboxPort: number;
   sandboxDb: string;
@@ -90,6 +92,23 @@ export interface JournalSettings {
   /** Bodies longer than this are kept truncated (with their full length and SHA-256). */
   bodyLimitBytes: number;
 }
+
+export interface MetricsSettings {
+  /**
+   * A second listener on HOST that serves only GET /metrics (METRICS_PORT; 0 picks a free port);
+   * null: none.
+   */
+  port: number | null;
+  /**
+   * The bearer token a scrape must send (METRICS_TOKEN). When set, /metrics is served on the
+   * portal's own port too, and the metrics port asks for it as well; null: not on the portal's
+   * port, and the metrics port asks for nothing.
+   */
+  token: string | null;
+}
+
+/** Fewer characters than this are guessable by whoever can reach the port. */
+export const metricsTokenMinLength = 16;
 
 export interface AuthSettings {
   /**
@@ -256,6 +275,19 @@ const issuerUrl = optional.transform((value, ctx) => {
   return value;
 });
 
+/** The scrape's bearer token; the message never repeats it (it is a secret). */
+const metricsToken = optional.transform((value, ctx) => {
+  if (value === undefined) return null;
+  if (value.length < metricsTokenMinLength || !/^[\x21-\x7e]+$/.test(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `METRICS_TOKEN must be at least ${metricsTokenMinLength} printable characters without spaces (such as the output of "openssl rand -hex 32"); the value given is not.`,
+    });
+    return z.NEVER;
+  }
+  return value;
+});
+
 /** A PostgreSQL connection URL; the message never repeats it (it may hold a password). */
 const databaseUrl = optional.transform((value, ctx) => {
   if (value === undefined) return null;
@@ -318,6 +350,8 @@ export const portalEnvSchema = z.object({
     wholeNumber('JOURNAL_BODY_LIMIT_KB', 1, 1024 * 1024, '256'),
     256,
   ),
+  METRICS_PORT: wholeNumber('METRICS_PORT', 0, 65535, '9464'),
+  METRICS_TOKEN: metricsToken,
   LOG_LEVEL: withDefault(oneOf('LOG_LEVEL', logLevels), 'info'),
   AUTH: oneOf('AUTH', ['on', 'off']),
   TRUST_PROXY: withDefault(trustProxy, false),
@@ -353,6 +387,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
   const values = parsed.data;
   const connectionTimeoutMs = values.PORTAL_CONNECTION_TIMEOUT_MS;
   const auth = authSettings(values);
+  const metricsPort = values.METRICS_PORT ?? null;
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === values.PORT) {
+    throw new ConfigError(
+      `METRICS_PORT (${metricsPort}) must differ from PORT: it is a second listener that serves only the metrics. Pick another port, or leave METRICS_PORT unset and scrape /metrics on PORT with METRICS_TOKEN.`,
+    );
+  }
   let connections: Connection[];
   let defaultConnection: string;
   if (values.VMS_CONNECTIONS !== undefined) {
@@ -402,6 +442,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
     },
     rateLimitPerMinute: values.PORTAL_RATE_LIMIT_PER_MINUTE,
     auth,
+    metrics: { port: metricsPort, token: values.METRICS_TOKEN },
     logLevel: values.LOG_LEVEL,
     sandboxPort: values.SANDBOX_PORT,
     sandboxDb: values.SANDBOX_DB,

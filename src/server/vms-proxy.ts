@@ -679,6 +679,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       line.event = 'send';
     }
     callLog.info(line, 'vms call');
+    app.portalMetrics?.vmsCall(line);
 
     reply.code(outcome.status).headers(outcome.headers);
     if (replayed) reply.header(REPLAYED_HEADER, 'true');

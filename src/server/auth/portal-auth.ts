@@ -55,6 +55,8 @@ export interface PortalAuthOptions {
   log: FastifyBaseLogger;
   /** The clock (tests control it); default Date.now. */
   now?: () => number;
+  /** Told of each audit event after its line is written (the metrics count sign-ins). */
+  onAudit?: Audit;
 }
 
 /**
@@ -79,6 +81,7 @@ export class PortalAuth {
     database: PortalStores,
     readonly log: FastifyBaseLogger,
     now: () => number,
+    onAudit?: Audit,
   ) {
     this.required = config.auth.required;
     this.users = database.users;
@@ -86,7 +89,13 @@ export class PortalAuth {
     this.failures = database.signInFailures;
     this.records = database.userRecords;
     this.ssoLogins = database.ssoLogins;
-    this.audit = auditTo(log);
+    const written = auditTo(log);
+    this.audit = onAudit
+      ? (event, fields) => {
+          written(event, fields);
+          onAudit(event, fields);
+        }
+      : written;
     this.now = now;
     this.purgeTimer = setInterval(() => void this.purge(), 10 * 60_000);
     this.purgeTimer.unref();
@@ -98,6 +107,7 @@ export class PortalAuth {
       options.database,
       options.log,
       options.now ?? Date.now,
+      options.onAudit,
     );
     await auth.purge();
     // Made now so that the first failed sign-in costs no more than later ones.

@@ -46,6 +46,8 @@ export interface PortalStores {
   userRecords: UserRecordStore;
   /** The schema version, read from the database now (fails when it cannot be read). */
   schemaVersion(): Promise<number>;
+  /** PostgreSQL's pool, for the metrics: connections open, idle, and queries waiting for one. */
+  poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -70,6 +72,11 @@ export async function openPortalStores(target: StoreTarget): Promise<PortalStore
       ssoLogins: createPostgresSsoLoginStore(pool),
       userRecords: createPostgresUserRecordStore(pool),
       schemaVersion: () => postgresSchemaVersion(pool),
+      poolStats: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
       close: async () => {
         if (closed) return;
         closed = true;

@@ -1,0 +1,132 @@
+import type { PortalStores } from '../store/portal-stores';
+import type { IdempotencyKeyStore } from '../store/idempotency-keys';
+import type { JournalStore } from '../store/journal-store';
+import type { PortalMetrics } from './portal-metrics';
+
+/** The stores whose calls are timed: every one the portal reads and writes through. */
+const timedStores = [
+  'idempotencyKeys',
+  'journal',
+  'users',
+  'sessions',
+  'signInFailures',
+  'ssoLogins',
+  'userRecords',
+] as const satisfies readonly (keyof PortalStores)[];
+
+type TimedStore = (typeof timedStores)[number];
+
+function isTimedStore(name: string | symbol): name is TimedStore {
+  return (timedStores as readonly (string | symbol)[]).includes(name);
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+type Count = (metrics: PortalMetrics, args: unknown[], result: unknown) => void;
+
+/**
+ * What some store calls tell besides their time: the journal's entries written and calls pruned,
+ * and a key claimed for a first send, which is the send the idempotency gate lets through to the
+ * VMS (whatever its answer, late ones included). Named by the stores' methods, so renaming one
+ * there fails the type check here.
+ */
+const storeCounts: {
+  journal: Partial<Record<keyof JournalStore, Count>>;
+  idempotencyKeys: Partial<Record<keyof IdempotencyKeyStore, Count>>;
+} = {
+  journal: {
+    write: (metrics, args) => {
+      const [records, late] = args as Parameters<JournalStore['write']>;
+      metrics.journalWritten(records.length + late.length);
+    },
+    pruneReceivedBefore: (metrics, _args, result) => metrics.journalPrunedCalls(Number(result)),
+    pruneOldest: (metrics, _args, result) => metrics.journalPrunedCalls(Number(result)),
+  },
+  idempotencyKeys: {
+    insertInFlight: (metrics, _args, claimed) => {
+      if (claimed === true) metrics.idempotencyForwarded();
+    },
+  },
+};
+
+function countFor(store: TimedStore, operation: string): Count | undefined {
+  if (store !== 'journal' && store !== 'idempotencyKeys') return undefined;
+  const counts: Partial<Record<string, Count>> = storeCounts[store];
+  return counts[operation];
+}
+
+/**
+ * `store` with each method call timed into the metrics. The calls themselves are untouched: the
+ * same arguments, `this`, result and error; an answer that was a promise stays one.
+ */
+function timedStore<T extends object>(store: T, name: TimedStore, metrics: PortalMetrics): T {
+  const wrappers = new Map<string | symbol, unknown>();
+  return new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      const known = wrappers.get(property);
+      if (known) return known;
+      const operation = String(property);
+      const counts = countFor(name, operation);
+      const timer = metrics.databaseTimer(name, operation);
+      const wrapper = (...args: unknown[]): unknown => {
+        const started = performance.now();
+        const done = (failed: boolean) => timer((performance.now() - started) / 1000, failed);
+        let result: unknown;
+        try {
+          result = Reflect.apply(value as (...a: unknown[]) => unknown, target, args);
+        } catch (error) {
+          done(true);
+          throw error;
+        }
+        if (!isThenable(result)) {
+          done(false);
+          counts?.(metrics, args, result);
+          return result;
+        }
+        return Promise.resolve(result).then(
+          (resolved) => {
+            done(false);
+            counts?.(metrics, args, resolved);
+            return resolved;
+          },
+          (error: unknown) => {
+            done(true);
+            throw error;
+          },
+        );
+      };
+      wrappers.set(property, wrapper);
+      return wrapper;
+    },
+  });
+}
+
+/**
+ * The portal's stores with every store call timed (db_query_duration_seconds), and the journal's
+ * writes and prunes counted. Wrapping here, where the stores are handed out, keeps the timing out
+ * of every store and every caller; both databases are timed the same way. Each store is wrapped
+ * when first asked for, so the journal's (made on first use) is still never made with JOURNAL=off.
+ */
+export function instrumentStores(stores: PortalStores, metrics: PortalMetrics): PortalStores {
+  const wrapped = new Map<TimedStore, object>();
+  return new Proxy(stores, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (!isTimedStore(property) || typeof value !== 'object' || value === null) return value;
+      let store = wrapped.get(property);
+      if (store === undefined) {
+        store = timedStore(value, property, metrics);
+        wrapped.set(property, store);
+      }
+      return store;
+    },
+  });
+}
