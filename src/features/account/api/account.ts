@@ -34,7 +34,12 @@ export function usersQueryOptions() {
   });
 }
 
-export async function createUser(input: { email: string; role: Role; clientOrgIds: number[] }) {
+export async function createUser(input: {
+  email: string;
+  role: Role;
+  clientOrgIds: number[];
+  connections: string[];
+}) {
   return (
     await requestJson('/api/users', createdUserSchema, `Inviting ${input.email}`, {
       method: 'POST',
@@ -45,7 +50,7 @@ export async function createUser(input: { email: string; role: Role; clientOrgId
 
 export async function updateUser(
   id: string,
-  change: { role?: Role; clientOrgIds?: number[]; disabled?: boolean },
+  change: { role?: Role; clientOrgIds?: number[]; connections?: string[]; disabled?: boolean },
 ) {
   return (
     await requestJson(

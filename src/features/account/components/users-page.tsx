@@ -6,12 +6,23 @@ import { emailSchema, roleLabels, roles } from '../../../domain/auth';
 import { clientOrgLabel } from '../../../domain/portal-config';
 import { errorMessage } from '../../../shared/api/http';
 import { useOrg } from '../../../shared/config/org-context';
+import type { PortalConfig } from '../../../shared/config/portal-config';
 import { formatDateTime } from '../../../shared/lib/format';
 import { createUser, endUserSessions, updateUser, usersQueryOptions } from '../api/account';
+
+/** Every client org of the deployment, over all its connections: what may be granted. */
+function deploymentOrgs(config: PortalConfig): number[] {
+  return [...new Set(config.connections.flatMap((connection) => connection.clientOrgIds))];
+}
+
+/** A connection's name as admins choose it: its label, and whether it is production. */
+const connectionName = (connection: { label: string; production: boolean }) =>
+  connection.production ? `${connection.label} (production)` : connection.label;
 
 /** /users (admins): who may use the portal, with which role, for which client orgs. */
 export function UsersPage() {
   const { config } = useOrg();
+  const orgs = deploymentOrgs(config);
   const queryClient = useQueryClient();
   const users = useQuery(usersQueryOptions());
   const id = useId();
@@ -38,11 +49,16 @@ export function UsersPage() {
     }
     const role = String(data.get('role') ?? 'recruiter') as Role;
     const clientOrgIds = data.getAll('org').map(Number);
+    const connections = data.getAll('connection').map(String);
     if (role !== 'admin' && clientOrgIds.length === 0) {
       setProblem('Choose at least one client org this user may act for.');
       return;
     }
-    create.mutate({ email: email.data, role, clientOrgIds });
+    if (role !== 'admin' && connections.length === 0) {
+      setProblem('Choose at least one VMS connection this user may use.');
+      return;
+    }
+    create.mutate({ email: email.data, role, clientOrgIds, connections });
   };
 
   return (
@@ -74,12 +90,37 @@ export function UsersPage() {
           </fieldset>
           <fieldset>
             <legend>Client orgs</legend>
-            {config.clientOrgIds.map((org) => (
+            {orgs.map((org) => (
               <label key={org} className="checkbox">
                 <input type="checkbox" name="org" value={org} /> {clientOrgLabel(config, org)}
               </label>
             ))}
           </fieldset>
+          {config.connections.length > 1 ? (
+            <fieldset>
+              <legend>VMS connections</legend>
+              {config.connections.map((connection) => (
+                <label key={connection.name} className="checkbox">
+                  <input
+                    type="checkbox"
+                    name="connection"
+                    value={connection.name}
+                    defaultChecked={!connection.production}
+                  />{' '}
+                  {connectionName(connection)}
+                </label>
+              ))}
+            </fieldset>
+          ) : (
+            config.connections.map((connection) => (
+              <input
+                key={connection.name}
+                type="hidden"
+                name="connection"
+                value={connection.name}
+              />
+            ))
+          )}
           {problem ? (
             <p role="alert" className="notice notice--error">
               {problem}
@@ -115,6 +156,7 @@ export function UsersPage() {
                 <th scope="col">E-mail</th>
                 <th scope="col">Role</th>
                 <th scope="col">Client orgs</th>
+                {config.connections.length > 1 ? <th scope="col">VMS connections</th> : null}
                 <th scope="col">Last sign-in</th>
                 <th scope="col">
                   <span className="visually-hidden">Actions</span>
@@ -135,6 +177,7 @@ export function UsersPage() {
 
 function UserRow({ user }: { user: UserSummary }) {
   const { config } = useOrg();
+  const orgs = deploymentOrgs(config);
   const queryClient = useQueryClient();
   const save = useMutation({
     mutationFn: (change: Parameters<typeof updateUser>[1]) => updateUser(user.id, change),
@@ -162,7 +205,7 @@ function UserRow({ user }: { user: UserSummary }) {
         </select>
       </td>
       <td>
-        {config.clientOrgIds.map((org) => (
+        {orgs.map((org) => (
           <label key={org} className="checkbox">
             <input
               type="checkbox"
@@ -185,6 +228,29 @@ function UserRow({ user }: { user: UserSummary }) {
           </span>
         ) : null}
       </td>
+      {config.connections.length > 1 ? (
+        <td>
+          {config.connections.map((connection) => (
+            <label key={connection.name} className="checkbox">
+              <input
+                type="checkbox"
+                checked={user.connections.includes(connection.name)}
+                // Admins use every connection whatever is ticked.
+                disabled={user.role === 'admin'}
+                onChange={(event) =>
+                  save.mutate({
+                    connections: event.target.checked
+                      ? [...user.connections, connection.name]
+                      : user.connections.filter((other) => other !== connection.name),
+                  })
+                }
+                aria-label={`${user.email} may use ${connectionName(connection)}`}
+              />{' '}
+              {connectionName(connection)}
+            </label>
+          ))}
+        </td>
+      ) : null}
       <td>{user.lastSignInAt ? formatDateTime(user.lastSignInAt) : 'never'}</td>
       <td>
         <button
