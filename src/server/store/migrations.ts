@@ -1,11 +1,12 @@
 import type Database from 'better-sqlite3';
 import { createAuthTables, createPortalSecretsTable, createSsoLoginsTable } from './auth-schema';
 import { createIdempotencyKeysTable } from './idempotency-keys';
-import { addJournalSender, createJournalTables } from './journal-schema';
+import { addJournalSender, addJournalStartOrder, createJournalTables } from './journal-schema';
 import {
   postgresAuthTables,
   postgresIdempotencyKeys,
   postgresJournalSender,
+  postgresJournalStartOrder,
   postgresJournalTables,
   postgresPortalSecrets,
   postgresSsoLogins,
@@ -45,6 +46,12 @@ export const migrations: readonly Migration[] = [
   { name: 'single sign-on attempts', sqlite: createSsoLoginsTable, postgres: postgresSsoLogins },
   // 6: the portal's own keys; failed sign-ins counted by a keyed hash of the name tried (026)
   { name: 'portal secrets', sqlite: createPortalSecretsTable, postgres: postgresPortalSecrets },
+  // 7: journal calls listed by when they started, and each call's time to the VMS's first byte
+  {
+    name: 'journal start order and first byte',
+    sqlite: addJournalStartOrder,
+    postgres: postgresJournalStartOrder,
+  },
 ];
 
 /** The schema version this portal brings a database to. */

@@ -138,6 +138,12 @@ export const postgresJournalSender = `
   ALTER TABLE journal_calls ADD COLUMN user_email TEXT;
 `;
 
+/** The journal's calls by when they started, and time to first byte (addJournalStartOrder). */
+export const postgresJournalStartOrder = `
+  CREATE INDEX journal_calls_started ON journal_calls (at, id);
+  ALTER TABLE journal_calls ADD COLUMN first_byte_ms DOUBLE PRECISION;
+`;
+
 /** Version 5: single sign-on attempts in progress. */
 export const postgresSsoLogins = `
   CREATE TABLE sso_logins (
