@@ -9,7 +9,8 @@ import type { PortalSqlite } from './portal-database';
  * `remove_diacritics 2` so "zurich" finds "Zürich".
  *
  * Indexes are few on purpose: every one is written with every call. The list pages by id (the
- * primary key, newest first) and tests the other filters as it goes, which at 100,000 calls takes
+ * primary key, newest first; since addJournalStartOrder, by when calls started) and tests the
+ * other filters as it goes, which at 100,000 calls takes
  * a few milliseconds even when nothing matches (bench/proxy-journal.ts); the partial indexes
  * serve an entry's batch and its replays, and cost nothing on calls without those values. (The
  * idempotency key has none: every batch has one, and the filter by key is rare.)
