@@ -75,67 +75,81 @@ export function ComposeCall() {
         Sent through the portal like any call: signed, its orgs checked, and recorded here. A POST
         is a new batch at the VMS, with a new idempotency key.
       </p>
-      <div className="inspector__filters">
-        <label htmlFor={`${formId}-operation`}>Operation to send</label>
-        <select
-          id={`${formId}-operation`}
-          value={operation}
-          onChange={(event) =>
-            setOperation(
-              vmsOperations.find(({ name }) => name === event.target.value)?.name ?? operation,
-            )
-          }
-        >
-          {vmsOperations.map((candidate) => (
-            <option key={candidate.name} value={candidate.name}>
-              {candidate.method} {candidate.name}
-            </option>
-          ))}
-        </select>
-        <label htmlFor={`${formId}-client`}>Client org id</label>
-        <input
-          id={`${formId}-client`}
-          name="clientOrgId"
-          inputMode="numeric"
-          defaultValue={String(clientOrgId)}
-        />
-        <label htmlFor={`${formId}-vendor`}>Vendor org id</label>
-        <input
-          id={`${formId}-vendor`}
-          name="vendorOrgId"
-          inputMode="numeric"
-          defaultValue={String(vendorOrgId)}
-        />
+      <div className="inspector__compose-fields">
+        <div className="field">
+          <label htmlFor={`${formId}-operation`}>Operation to send</label>
+          <select
+            id={`${formId}-operation`}
+            value={operation}
+            onChange={(event) =>
+              setOperation(
+                vmsOperations.find(({ name }) => name === event.target.value)?.name ?? operation,
+              )
+            }
+          >
+            {vmsOperations.map((candidate) => (
+              <option key={candidate.name} value={candidate.name}>
+                {candidate.method} {candidate.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${formId}-client`}>Client org id</label>
+          <input
+            id={`${formId}-client`}
+            name="clientOrgId"
+            inputMode="numeric"
+            defaultValue={String(clientOrgId)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={`${formId}-vendor`}>Vendor org id</label>
+          <input
+            id={`${formId}-vendor`}
+            name="vendorOrgId"
+            inputMode="numeric"
+            defaultValue={String(vendorOrgId)}
+          />
+        </div>
         {operation === 'requisitions' ? (
           <>
-            <label htmlFor={`${formId}-field`}>Filter field</label>
-            <select id={`${formId}-field`} name="filterField" defaultValue="Req_Id">
-              {requisitionFilterFields.map((field) => (
-                <option key={field.value} value={field.value}>
-                  {field.label} ({field.value})
-                </option>
-              ))}
-            </select>
-            <label htmlFor={`${formId}-operator`}>Filter operator</label>
-            <select id={`${formId}-operator`} name="filterOperator" defaultValue="=">
-              {requisitionFilterOperators.map((operator) => (
-                <option key={operator.value} value={operator.value}>
-                  {operator.label}
-                </option>
-              ))}
-            </select>
-            <label htmlFor={`${formId}-value`}>Filter value (empty: no filter)</label>
-            <input id={`${formId}-value`} name="filterValue" />
+            <div className="field">
+              <label htmlFor={`${formId}-field`}>Filter field</label>
+              <select id={`${formId}-field`} name="filterField" defaultValue="Req_Id">
+                {requisitionFilterFields.map((field) => (
+                  <option key={field.value} value={field.value}>
+                    {field.label} ({field.value})
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor={`${formId}-operator`}>Filter operator</label>
+              <select id={`${formId}-operator`} name="filterOperator" defaultValue="=">
+                {requisitionFilterOperators.map((operator) => (
+                  <option key={operator.value} value={operator.value}>
+                    {operator.label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor={`${formId}-value`}>Filter value (empty: no filter)</label>
+              <input id={`${formId}-value`} name="filterValue" />
+            </div>
           </>
         ) : null}
         {isResults(operation) ? (
-          <>
+          <div className="field">
             <label htmlFor={`${formId}-batch`}>Batch id of the results</label>
             <input id={`${formId}-batch`} name="batchId" />
-          </>
+          </div>
         ) : null}
-        <label htmlFor={`${formId}-extra`}>Other query parameters</label>
-        <input id={`${formId}-extra`} name="extraQuery" placeholder="name=value&name=value" />
+        <div className="field">
+          <label htmlFor={`${formId}-extra`}>Other query parameters</label>
+          <input id={`${formId}-extra`} name="extraQuery" placeholder="name=value&name=value" />
+        </div>
       </div>
       {method === 'POST' ? (
         <div className="field">

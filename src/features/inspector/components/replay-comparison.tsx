@@ -18,37 +18,41 @@ function Differences({ label, comparison }: { label: string; comparison: BodyCom
     );
   }
   return (
-    <div className="inspector__diff" role="region" aria-label={label} tabIndex={0}>
-      {comparison.hunks.map((hunk) => (
-        <div key={`${hunk.original.start}-${hunk.replay.start}`}>
-          <p className="inspector__diff-where">
-            From line {hunk.original.start} of the original, line {hunk.replay.start} of the replay
-          </p>
-          {hunk.lines.map((line, index) => {
-            const text = (
-              <>
-                <span aria-hidden="true">{marks[line.kind]} </span>
-                {line.text}
-              </>
-            );
-            // ins and del say "added" and "removed" to assistive technology, not only by colour.
-            return line.kind === 'added' ? (
-              <ins key={index} className="inspector__diff-line inspector__diff-line--added">
-                {text}
-              </ins>
-            ) : line.kind === 'removed' ? (
-              <del key={index} className="inspector__diff-line inspector__diff-line--removed">
-                {text}
-              </del>
-            ) : (
-              <span key={index} className="inspector__diff-line">
-                {text}
-              </span>
-            );
-          })}
-        </div>
-      ))}
-    </div>
+    <>
+      <p className="inspector__diff-label">{label}:</p>
+      <div className="inspector__diff" role="region" aria-label={label} tabIndex={0}>
+        {comparison.hunks.map((hunk) => (
+          <div key={`${hunk.original.start}-${hunk.replay.start}`}>
+            <p className="inspector__diff-where">
+              From line {hunk.original.start} of the original, line {hunk.replay.start} of the
+              replay
+            </p>
+            {hunk.lines.map((line, index) => {
+              const text = (
+                <>
+                  <span aria-hidden="true">{marks[line.kind]} </span>
+                  {line.text}
+                </>
+              );
+              // ins and del say "added" and "removed" to assistive technology, not only by colour.
+              return line.kind === 'added' ? (
+                <ins key={index} className="inspector__diff-line inspector__diff-line--added">
+                  {text}
+                </ins>
+              ) : line.kind === 'removed' ? (
+                <del key={index} className="inspector__diff-line inspector__diff-line--removed">
+                  {text}
+                </del>
+              ) : (
+                <span key={index} className="inspector__diff-line">
+                  {text}
+                </span>
+              );
+            })}
+          </div>
+        ))}
+      </div>
+    </>
   );
 }
 
