@@ -13,8 +13,8 @@ import { signingHeaders, vmsRequest, type HeaderLine } from './call-request';
  * Postman, Insomnia). A call the proxy refused never reached the VMS: its entry is the browser's
  * call to the portal and the portal's answer. The request headers are those that were sent, less
  * the secret ones: the signing headers are never in the journal, so never here (the entries say
- * so), nor is anything of the browser's sign-in (cookie, CSRF token). Journal fields without a HAR place are custom `_fields`, which
- * the spec allows (and tells other readers to ignore).
+ * so), nor is anything of the browser's sign-in (cookie, CSRF token). Journal fields without a
+ * HAR place are custom `_fields`, which the spec allows (and tells other readers to ignore).
  */
 
 type HarNameValue = HeaderLine;
