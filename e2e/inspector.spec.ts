@@ -101,7 +101,9 @@ test('the list of calls shows a call made elsewhere while it is open, newest fir
   await page.goto('/inspector');
   const rows = page.locator('.inspector__list tbody tr');
   await expect(
-    page.getByRole('status').filter({ hasText: /calls?( shown, more below)?$|No call recorded yet/ }),
+    page
+      .getByRole('status')
+      .filter({ hasText: /calls?( shown, more below)?$|No call recorded yet/ }),
   ).toBeVisible();
   const before = await rows.count();
   // Another tab reads the requisition list: a call through the proxy, journaled.
@@ -151,4 +153,122 @@ test('Edit and send opens a recorded batch in the JSON editor, and its send is r
   await expect(detail.locator('.inspector__related').last()).toContainText(
     'POST requisitionimport',
   );
+});
+
+test('any call composed and sent from the inspector, copied as PowerShell and Node fetch, exported with its timings and headers, and a replay compared with its original', async ({
+  page,
+  portal,
+}) => {
+  test.setTimeout(90_000);
+  await page.goto('/inspector');
+  await page.getByRole('button', { name: 'Compose a call' }).click();
+  const compose = page.getByRole('form', { name: 'Compose a call' });
+
+  // A GET with its query: the requisitions list filtered, signed and journaled by the proxy.
+  await compose.getByLabel('Operation to send').selectOption('requisitions');
+  await compose.getByLabel('Filter field').selectOption('Req_Id');
+  await compose.getByLabel('Filter operator').selectOption('>=');
+  await compose.getByLabel('Filter value').fill('40001');
+  await compose.getByRole('button', { name: 'Send GET requisitions' }).click();
+  await expect(compose.getByRole('status')).toHaveText(
+    /^Answered 200 to \/api\/vms\/requisitions\?Client_Org_Id=\d+&Vendor_Org_Id=\d+&filterfield=Req_Id&filteroperator=%3E%3D&filtervalue=40001; the call is recorded/,
+  );
+  await expect(compose.getByRole('region', { name: 'Answer to the composed call' })).toHaveText(
+    /^\[/,
+  );
+  const rows = page.locator('.inspector__list tbody tr');
+  await expect(rows.first()).toContainText('GET requisitions');
+
+  // A results poll by batch id: whatever the VMS says, it shows as it came.
+  await compose.getByLabel('Operation to send').selectOption('requisitionresults');
+  await compose.getByLabel('Batch id of the results').fill('rb_no_such_batch');
+  await compose.getByRole('button', { name: 'Send GET requisitionresults' }).click();
+  await expect(compose.getByRole('status')).toContainText(
+    '/api/vms/requisitionresults?Client_Org_Id=',
+  );
+  await expect(compose.getByRole('status')).toContainText('batchid=rb_no_such_batch');
+  await expect(rows.first()).toContainText('GET requisitionresults');
+
+  // A batch's body as typed.
+  const word = `Quokka${Date.now().toString(36)}`;
+  await compose.getByLabel('Operation to send').selectOption('requisitionimport');
+  await compose
+    .getByLabel('Body to send (JSON, as typed)')
+    .fill(`[{"clientinternalreq":"${word}","titlerole":"Analyst"}]`);
+  await compose.getByRole('button', { name: 'Send POST requisitionimport' }).click();
+  await expect(compose.getByRole('status')).toHaveText(/^Answered 202 to /);
+  await expect(compose.getByRole('region', { name: 'Answer to the composed call' })).toContainText(
+    '"batchid"',
+  );
+  await page.getByRole('button', { name: 'Compose a call' }).click();
+  await expect(compose).toHaveCount(0);
+
+  // Copy as PowerShell and as Node fetch: no secret in either; the Node script works.
+  await rows.filter({ hasText: 'GET requisitions' }).first().getByRole('button').first().click();
+  const detail = page.locator('.inspector__detail');
+  await detail.getByRole('button', { name: 'Copy as PowerShell' }).click();
+  const powershell =
+    (await detail.getByRole('region', { name: 'PowerShell script' }).textContent()) ?? '';
+  expect(powershell).toContain('Invoke-RestMethod -Method Get');
+  expect(powershell).toContain('$env:VMS_API_SECRET');
+  await detail.getByRole('button', { name: 'Copy as Node fetch' }).click();
+  const script =
+    (await detail.getByRole('region', { name: 'Node fetch script' }).textContent()) ?? '';
+  expect(script).toContain('filtervalue=40001');
+  for (const secret of [sandboxDemo.apiKey, sandboxDemo.apiSecret]) {
+    expect(powershell).not.toContain(secret);
+    expect(script).not.toContain(secret);
+  }
+  // Not the runner's environment: its FORCE_COLOR would colour the status Node prints.
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
+    env: {
+      PATH: process.env.PATH,
+      VMS_API_KEY: sandboxDemo.apiKey,
+      VMS_API_SECRET: sandboxDemo.apiSecret,
+    },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  expect(stdout).toMatch(/^200 \[/);
+  expect(script).toContain(portal.upstreamUrl);
+
+  // Sent again, then compared with its original: the same body, answers that differ in the id.
+  await page.goto(`/inspector?q=${word}&method=POST`);
+  await rows.first().getByRole('button', { name: 'POST requisitionimport' }).click();
+  await detail.getByRole('button', { name: 'Send again' }).click();
+  await page
+    .getByRole('dialog', { name: 'Send this call to the VMS again?' })
+    .getByRole('button', { name: 'Send it again' })
+    .click();
+  await expect(detail.getByRole('heading', { name: 'Sent again as' })).toBeVisible();
+  await detail.locator('.inspector__related').last().getByRole('button').first().click();
+  await expect(detail).toContainText('Replay of');
+  await detail.getByRole('button', { name: 'Compare with original' }).click();
+  const compared = detail.getByRole('region', { name: 'Compared with the original' });
+  await expect(compared.getByRole('heading')).toHaveText(
+    /^Call #\d+ compared with its original, #\d+$/,
+  );
+  await expect(compared).toContainText('Request bodies: the same.');
+  const answers = compared.getByRole('region', { name: 'Answers' });
+  await expect(answers.locator('del')).toContainText('"batchid"');
+  await expect(answers.locator('ins')).toContainText('"batchid"');
+  await expectNoAxeViolations(page);
+
+  // The HAR: waiting and receiving apart, the headers sent and none of the secret ones, in the
+  // order the calls started.
+  await page.goto('/inspector?operation=requisitions');
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export HAR' }).click();
+  const har = harSchema.parse(JSON.parse(await readFile(await (await download).path(), 'utf8')));
+  const composed = har.log.entries.find((entry) => entry.request.url.includes('filtervalue=40001'));
+  expect(composed?.request.headers.map((header) => header.name)).toEqual(['host', 'accept']);
+  expect(composed?.timings.wait).toBeGreaterThan(0);
+  expect(composed?.timings.receive).toBeGreaterThanOrEqual(0);
+  for (const entry of har.log.entries) {
+    for (const { name, value } of entry.request.headers) {
+      expect(name).not.toMatch(/x-api-key|x-signature|cookie|authorization|csrf/i);
+      expect(value).not.toContain(sandboxDemo.apiSecret);
+    }
+  }
+  const started = har.log.entries.map((entry) => entry.startedDateTime);
+  expect(started).toEqual([...started].sort());
 });

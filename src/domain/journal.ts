@@ -120,6 +120,12 @@ export const journalEntrySchema = journalSummarySchema.extend({
   responseHeaders: z.record(z.string(), z.string()),
   /** The answer the browser got. */
   responseBody: journalBodySchema.nullable(),
+  /**
+   * From receiving the call to the first byte of the VMS's answer (its headers), in
+   * milliseconds: the rest of `latencyMs` is receiving the answer and passing it on. Null when
+   * no answer came from the VMS (refused, answered from memory, failed) or not recorded.
+   */
+  firstByteMs: z.number().nonnegative().nullable(),
   lateAnswer: journalLateAnswerSchema.nullable(),
 });
 
@@ -131,18 +137,28 @@ export const journalDetailSchema = journalEntrySchema.extend({
   replays: z.array(journalSummarySchema),
 });
 
-/** `GET /api/journal`: a page, newest first; `next` is the cursor of the following page. */
+/**
+ * `GET /api/journal`: a page, the latest started first; `next` is the cursor of the following
+ * page (opaque to the browser).
+ */
 export const journalPageSchema = z.object({
   entries: z.array(journalSummarySchema),
   next: z.string().nullable(),
 });
 
-/** `GET /api/journal/:id/curl`. */
+/**
+ * `GET /api/journal/:id/curl`: the call again, straight to the VMS, in three forms. None holds the
+ * key, the secret or a signature: each reads $VMS_API_KEY and $VMS_API_SECRET where it runs.
+ */
 export const journalCurlSchema = z.object({
   /** The whole command; the signature is computed by `snippet` from $VMS_API_KEY and $VMS_API_SECRET. */
   curl: z.string(),
   /** The shell code that computes x-signature (openssl, printf, date). */
   snippet: z.string(),
+  /** A PowerShell script (`Invoke-RestMethod`), Windows PowerShell 5.1 or PowerShell 7. */
+  powershell: z.string(),
+  /** A Node script (an ES module, Node 18 or later) that sends it with `fetch`. */
+  fetch: z.string(),
 });
 
 /** `GET /api/journal/status`: whether calls are recorded, and for how long. */
@@ -240,12 +256,15 @@ export const journalFilterSchema = z.object({
 });
 
 export const journalListQuerySchema = journalFilterSchema.extend({
-  /** The `next` of the previous page. */
+  /** The `next` of the previous page: when the last call shown started, and its id. */
   cursor: param.pipe(
     z
       .string()
-      .regex(/^[1-9]\d{0,15}$/, 'cursor must be the "next" value of the previous page.')
-      .transform(Number)
+      .regex(/^\d{1,16}\.[1-9]\d{0,15}$/, 'cursor must be the "next" value of the previous page.')
+      .transform((value) => {
+        const [at = '', id = ''] = value.split('.');
+        return { at: Number(at), id: Number(id) };
+      })
       .optional(),
   ),
   limit: param.pipe(

@@ -137,6 +137,9 @@ describe('recording every call', () => {
       'x-request-id': 'vms-req-77',
     });
     expect(full.lateAnswer).toBeNull();
+    // Waiting for the VMS, then receiving: the first byte came within the call's time.
+    expect(full.firstByteMs).toBeGreaterThan(0);
+    expect(full.firstByteMs).toBeLessThanOrEqual(full.latencyMs);
   });
 
   it('records a repeat answered from the idempotency store as replayed, not sent again', async () => {
@@ -155,6 +158,8 @@ describe('recording every call', () => {
       batchId: 'rb_journal_1',
       unchecked: false,
     });
+    // The VMS's first byte came for the first send, not this one.
+    expect((await detail(entry?.id ?? 0)).firstByteMs).toBeNull();
   });
 
   it('links a results poll to its POST, and a replay to its original', async () => {

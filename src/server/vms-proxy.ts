@@ -413,6 +413,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       headersTimeout: waitMs,
       bodyTimeout: waitMs,
     });
+    if (note) note.firstByteAt = performance.now();
     const clean = channel.credentials.answer(
       pickHeaders(answer.headers),
       await readBody(answer.body),

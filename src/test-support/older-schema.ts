@@ -4,6 +4,7 @@ import {
 } from '../server/store/idempotency-keys';
 import { createJournalStore } from '../server/store/journal-calls';
 import type { JournalStore } from '../server/store/journal-store';
+import { migrations } from '../server/store/migrations';
 import { openPortalDatabase } from '../server/store/portal-database';
 import type { StoreTarget } from '../server/store/portal-stores';
 import { openPostgres, schemaVersion } from '../server/store/postgres/database';
@@ -23,7 +24,7 @@ import { createUserStore, type UserStore } from '../server/store/users';
  */
 export interface OlderStores {
   idempotencyKeys: IdempotencyKeyStore;
-  journal: JournalStore;
+  journal: Pick<JournalStore, 'write'>;
   users: UserStore;
   sessions: SessionStore;
   userRecords: UserRecordStore;
@@ -32,15 +33,24 @@ export interface OlderStores {
 }
 
 /**
- * Columns a later version added to tables an older one already had, by the version that added
- * them. Today's stores write them, so they are there while a test fills the older database and
- * dropped again when it closes: what is left has exactly the older version's tables and columns
- * (schema-parity and the migrations themselves check the columns are the ones named here).
+ * Columns a later version added to tables an older one already had, by the migration that added
+ * them (found by name, so renumbering cannot break it). Today's stores write them, so they are
+ * there while a test fills the older database and dropped again when it closes: what is left has
+ * exactly the older version's tables and columns.
  */
-const laterColumns: readonly { since: number; table: string; column: string }[] = [
-  { since: 7, table: 'journal_calls', column: 'connection' },
-  { since: 7, table: 'users', column: 'connections' },
-];
+const laterColumns = [
+  {
+    migration: 'journal start order and first byte',
+    table: 'journal_calls',
+    column: 'first_byte_ms',
+    type: 'REAL',
+  },
+  { migration: 'connections', table: 'journal_calls', column: 'connection', type: 'TEXT' },
+  { migration: 'connections', table: 'users', column: 'connections', type: 'TEXT' },
+].map((entry) => ({
+  ...entry,
+  since: migrations.findIndex(({ name }) => name === entry.migration) + 1,
+}));
 
 export async function openAtSchemaVersion(
   target: StoreTarget,
@@ -49,8 +59,8 @@ export async function openAtSchemaVersion(
   const added = laterColumns.filter(({ since }) => since > version);
   if (target.databaseUrl !== null) {
     const pool = await openPostgres(target.databaseUrl, { upTo: version });
-    for (const { table, column } of added) {
-      await pool.query(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
+    for (const { table, column, type } of added) {
+      await pool.query(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
     }
     return {
       idempotencyKeys: createPostgresIdempotencyKeyStore(pool),
@@ -68,7 +78,9 @@ export async function openAtSchemaVersion(
     };
   }
   const { db, close } = await openPortalDatabase(target.portalDb, { upTo: version });
-  for (const { table, column } of added) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
+  for (const { table, column, type } of added) {
+    db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
   return {
     idempotencyKeys: createIdempotencyKeyStore(db),
     journal: createJournalStore(db),

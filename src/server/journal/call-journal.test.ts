@@ -374,7 +374,7 @@ describe.each(journalDatabaseKinds)('on %s', (kind) => {
 describe('two portal processes on one PostgreSQL database', () => {
   beforeEach(() => openDatabase('postgres'));
 
-  it('records every call of both once, each with an id of its own, newest first', async () => {
+  it('records every call of both once, each with an id of its own, the latest started first', async () => {
     const first = await open(await database.open());
     const second = await open(await database.open());
     const recorded: { call: RecordedCall; path: string }[] = [];
@@ -398,8 +398,8 @@ describe('two portal processes on one PostgreSQL database', () => {
     expect(new Set(ids).size).toBe(200);
     const entries = await listed(second);
     expect(entries).toHaveLength(200);
-    const listedIds = entries.map((entry) => entry.id);
-    expect(listedIds).toEqual([...listedIds].sort((a, b) => b - a));
+    // Listed by when they started, whichever process wrote first and got the lower id.
+    expect(entries.map((entry) => entry.path)).toEqual(recorded.map(({ path }) => path).reverse());
     const pathOf = new Map(entries.map((entry) => [entry.id, entry.path]));
     for (const { call: written, path } of recorded) expect(pathOf.get(written.id ?? 0)).toBe(path);
   });

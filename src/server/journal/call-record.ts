@@ -28,6 +28,11 @@ export interface CallToRecord {
   errorCode: string | null;
   failure: JournalFailure | null;
   latencyMs: number;
+  /**
+   * From receiving the call to the VMS's answer headers arriving, in milliseconds; null or absent
+   * when no answer came from the VMS (refused, remembered, failed before it answered).
+   */
+  firstByteMs?: number | null;
   replayOf: number | null;
   unchecked: boolean;
   requestBody: Buffer | null;
@@ -88,6 +93,16 @@ function batchIdOf(call: CallToRecord): string | null {
   if (queryAt < 0 || !call.operation?.endsWith('results')) return null;
   const batchId = new URLSearchParams(call.path.slice(queryAt + 1)).get('batchid');
   return batchId === null || batchId === '' ? null : batchId.slice(0, 200);
+}
+
+/**
+ * A call's time to first byte as kept: to a tenth of a millisecond like its latency, and never
+ * past it (the two are read off one clock, but rounded apart).
+ */
+function firstByteOf(call: CallToRecord): number | null {
+  const ms = call.firstByteMs;
+  if (ms === undefined || ms === null || !Number.isFinite(ms)) return null;
+  return Math.min(Math.max(Math.round(ms * 10) / 10, 0), Math.round(call.latencyMs * 10) / 10);
 }
 
 /** A kept body flagged as redacted when the proxy had already cleaned it; a new object, never the shared one. */
@@ -157,6 +172,7 @@ export class RecordMaker {
       errorCode: call.errorCode,
       failure: call.failure,
       latencyMs: Math.round(call.latencyMs * 10) / 10,
+      firstByteMs: firstByteOf(call),
       replayOf: call.replayOf,
       unchecked: call.unchecked,
       // The request body arrived before its signature was made: only the answer can echo it.

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -96,6 +96,80 @@ describe('the copied command against a capturing upstream', () => {
   });
 });
 
+describe('the copied Node script against a capturing upstream', () => {
+  let dir: string;
+  let upstream: CaptureUpstream;
+  let portal: TestPortal;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'journal-fetch-'));
+    upstream = await startCaptureUpstream();
+    portal = await startTestPortal(testConfig(upstream.url, { PORTAL_DB: join(dir, 'portal.db') }));
+  });
+
+  afterAll(async () => {
+    await portal.close();
+    await upstream.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Runs a copied Node script with the credentials in the environment; what it printed. */
+  async function runNode(script: string) {
+    const file = join(dir, 'call.mjs');
+    writeFileSync(file, script);
+    const { stdout } = await run(process.execPath, [file], {
+      env: {
+        PATH: process.env.PATH,
+        VMS_API_KEY: testCredentials.apiKey,
+        VMS_API_SECRET: testCredentials.apiSecret,
+      },
+    });
+    return stdout;
+  }
+
+  it('sends a batch’s body byte for byte and a list’s query, signed, with no secret in it', async () => {
+    const body = `[{"titlerole":"O'Brien's \\"lead\\" \${x} \`id\` — Zürich \u2028"}]`;
+    await portal.call('POST', `/api/vms/requisitionimport${orgs}`, { headers: json, body });
+    const batch = await lastCall(portal);
+    await portal.call(
+      'GET',
+      `/api/vms/requisitions${orgs}&filterfield=Req_Id&filteroperator=%3E&filtervalue=5`,
+    );
+    const list = await lastCall(portal);
+    for (const copied of [batch, list]) {
+      for (const text of [copied.fetch, copied.powershell]) {
+        for (const secret of [testCredentials.apiKey, testCredentials.apiSecret]) {
+          expect(text).not.toContain(secret);
+        }
+        expect(text).not.toMatch(/[0-9a-f]{64}/);
+        expect(text).toContain('VMS_API_KEY');
+        expect(text).toContain('VMS_API_SECRET');
+      }
+    }
+
+    upstream.requests.length = 0;
+    expect(await runNode(batch.fetch)).toMatch(/^202 /);
+    expect(await runNode(list.fetch)).toMatch(/^200 /);
+    const [posted, listed] = upstream.requests;
+    expect(posted?.method).toBe('POST');
+    expect(posted?.body.toString('utf8')).toBe(body);
+    expect(posted?.headers['content-type']).toBe('application/json');
+    expect(listed?.method).toBe('GET');
+    expect(listed?.query).toBe(`${orgs}&filterfield=Req_Id&filteroperator=%3E&filtervalue=5`);
+    for (const sent of [posted, listed]) {
+      expect(sent?.headers['x-api-key']).toBe(testCredentials.apiKey);
+      expect(
+        verifySignature(
+          testCredentials.apiKey,
+          testCredentials.apiSecret,
+          String(sent?.headers['x-signature']),
+          { skewSeconds: 5 },
+        ),
+      ).toBe(true);
+    }
+  });
+});
+
 describe('the copied command against the sandbox VMS', () => {
   let dir: string;
   let portal: RunningPortal;
@@ -176,6 +250,7 @@ describe('curlFor', () => {
     requestBody: null,
     responseHeaders: {},
     responseBody: null,
+    firstByteMs: null,
     lateAnswer: null,
     ...overrides,
   });
@@ -215,6 +290,42 @@ describe('curlFor', () => {
     expect(curl).toContain("printf '%s' 'AAEC' | base64 -d | curl");
     expect(curl).toContain('# The journal kept only part of this body (9000 bytes');
     expect(curl).toContain('# A secret in this body was replaced');
+  });
+
+  it('writes one call three ways: the same address, headers, body and notes', () => {
+    const copied = curlFor(
+      entry({
+        requestBody: { ...body, text: `[{"a":"it's ‘quoted’"}]`, truncated: true, size: 9000 },
+      }),
+      'requisitionimport',
+      'https://vms.example/',
+    );
+    const url = `https://vms.example/requisitionimport${orgs}`;
+    expect(copied.curl).toContain(`--url '${url}'`);
+    expect(copied.powershell).toContain(`-Uri '${url}'`);
+    expect(copied.fetch).toContain(`await fetch(${JSON.stringify(url)}, {`);
+    expect(copied.curl).toContain('# The journal kept only part of this body (9000 bytes');
+    expect(copied.powershell).toContain('# The journal kept only part of this body (9000 bytes');
+    expect(copied.fetch).toContain('// The journal kept only part of this body (9000 bytes');
+    // PowerShell: a single-quoted string, its quotes (typographic ones too) doubled; UTF-8 bytes.
+    expect(copied.powershell).toContain(
+      `$body = [Text.Encoding]::UTF8.GetBytes('[{"a":"it''s ‘‘quoted’’"}]')`,
+    );
+    expect(copied.powershell).toContain("'x-api-key' = $env:VMS_API_KEY");
+    expect(copied.powershell).toContain('$env:VMS_API_KEY$env:VMS_API_SECRET$seconds');
+    expect(copied.powershell).toMatch(/Invoke-RestMethod -Method Post `\n/);
+    expect(copied.fetch).toContain('body: "[{\\"a\\":\\"it\'s ‘quoted’\\"}]",');
+    expect(copied.fetch).toContain("'x-api-key': process.env.VMS_API_KEY".replaceAll("'", '"'));
+
+    const get = curlFor(
+      entry({ method: 'GET', operation: 'requisitions', requestBody: null }),
+      'requisitions',
+      'https://vms.example/',
+    );
+    expect(get.powershell).not.toContain('-Body');
+    expect(get.powershell).toContain('-Method Get');
+    expect(get.fetch).not.toContain('body:');
+    expect(get.curl).not.toContain('--data-binary');
   });
 
   it('quotes for the shell', () => {

@@ -1,49 +1,35 @@
 import type { JournalCurl, JournalEntry } from '../../domain/journal';
 import type { VmsOperation } from '../../domain/vms-contract';
+import {
+  credentialVariables,
+  signingHeaders,
+  vmsRequest,
+  vmsUrlFor,
+  type CallRequest,
+} from './call-request';
+import { fetchScript, powershellScript } from './copy-as';
 
 /**
- * "Copy as cURL" (issue 14): the call again, straight to the VMS, signed by the shell from
- * $VMS_API_KEY and $VMS_API_SECRET, so the command holds no key, secret or signature. The
- * signature is the lowercase hex SHA-256 of key + secret + Unix seconds (src/node/signature.ts,
- * decisions.md "Authentication"): `printf` joins the three without a newline, `openssl dgst -r`
- * prints "<hex> *stdin" in OpenSSL 1.1 and 3 alike, `cut` keeps the hex.
+ * "Copy as cURL": the call again, straight to the VMS, signed by the shell from $VMS_API_KEY and
+ * $VMS_API_SECRET, so the command holds no key, secret or signature. The signature is the
+ * lowercase hex SHA-256 of key + secret + Unix seconds (src/node/signature.ts, decisions.md
+ * "Authentication"): `printf` joins the three without a newline, `openssl dgst -r` prints
+ * "<hex> *stdin" in OpenSSL 1.1 and 3 alike, `cut` keeps the hex.
  */
-export const signatureSnippet =
-  'printf \'%s%s%s\' "$VMS_API_KEY" "$VMS_API_SECRET" "$(date +%s)" | openssl dgst -sha256 -r | cut -d\' \' -f1';
+export const signatureSnippet = `printf '%s%s%s' "$${credentialVariables.key}" "$${credentialVariables.secret}" "$(date +%s)" | openssl dgst -sha256 -r | cut -d' ' -f1`;
 
 /** A POSIX shell single-quoted word: nothing in it is expanded. */
 export function shellQuote(text: string): string {
   return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The query of the call as forwarded (the org ids as checked), or as received. */
-function queryOf(entry: JournalEntry): string {
-  const source = entry.url ?? entry.path;
-  const at = source.indexOf('?');
-  return at < 0 ? '' : source.slice(at);
-}
-
 /**
- * The command for a call to `operation`, against `upstreamUrl` (the configured VMS base, ending
- * in `/`). The body goes through `printf` (a shell builtin, so no argument-length limit) into
- * `--data-binary @-`, byte for byte.
+ * The command for a described call. The body goes through `printf` (a shell builtin, so no
+ * argument-length limit) into `--data-binary @-`, byte for byte.
  */
-export function curlFor(
-  entry: JournalEntry,
-  operation: VmsOperation,
-  upstreamUrl: string,
-): JournalCurl {
-  const url = `${upstreamUrl}${operation}${queryOf(entry)}`;
-  const body = entry.method === 'POST' ? entry.requestBody : null;
-  const lines: string[] = [];
-  if (body?.truncated) {
-    lines.push(
-      `# The journal kept only part of this body (${body.size} bytes, JOURNAL_BODY_LIMIT_KB): this sends that part.`,
-    );
-  }
-  if (body?.redacted) {
-    lines.push('# A secret in this body was replaced by [redacted] in the journal.');
-  }
+export function curlCommand(call: CallRequest): string {
+  const { body } = call;
+  const lines = call.notes.map((note) => `# ${note}`);
   const feed =
     body === null
       ? ''
@@ -51,14 +37,32 @@ export function curlFor(
         ? `printf '%s' ${shellQuote(body.text)} | base64 -d | `
         : `printf '%s' ${shellQuote(body.text)} | `;
   const options = [
-    `--request ${entry.method === 'POST' ? 'POST' : 'GET'}`,
-    `--url ${shellQuote(url)}`,
-    `--header 'accept: application/json'`,
-    ...(body === null ? [] : [`--header 'content-type: application/json'`]),
-    '--header "x-api-key: $VMS_API_KEY"',
-    `--header "x-signature: $(${signatureSnippet})"`,
+    `--request ${call.method}`,
+    `--url ${shellQuote(call.url)}`,
+    ...call.headers.map(({ name, value }) => `--header ${shellQuote(`${name}: ${value}`)}`),
+    `--header "${signingHeaders.key}: $${credentialVariables.key}"`,
+    `--header "${signingHeaders.signature}: $(${signatureSnippet})"`,
     ...(body === null ? [] : ['--data-binary @-']),
   ];
   lines.push(`${feed}curl --silent --show-error ${options.join(' \\\n  ')}`);
-  return { curl: lines.join('\n'), snippet: signatureSnippet };
+  return lines.join('\n');
+}
+
+/**
+ * The call to `operation` again against `upstreamUrl` (the configured VMS base, ending in `/`),
+ * as cURL with its signature snippet, as PowerShell and as a Node script: one description of the
+ * request, written three ways.
+ */
+export function curlFor(
+  entry: JournalEntry,
+  operation: VmsOperation,
+  upstreamUrl: string,
+): JournalCurl {
+  const call = vmsRequest(entry, vmsUrlFor(entry, operation, upstreamUrl));
+  return {
+    curl: curlCommand(call),
+    snippet: signatureSnippet,
+    powershell: powershellScript(call),
+    fetch: fetchScript(call),
+  };
 }

@@ -1,19 +1,23 @@
 import { STATUS_CODES } from 'node:http';
-import type { JournalBody, JournalEntry } from '../../domain/journal';
+import {
+  replayOfHeader,
+  uncheckedHeader,
+  type JournalBody,
+  type JournalEntry,
+} from '../../domain/journal';
+import { signingHeaders, vmsRequest, type HeaderLine } from './call-request';
 
 /**
  * Journal entries as HTTP Archive 1.2 (http://www.softwareishard.com/blog/har-12-spec/): what the
  * portal sent to the VMS and what came back, for tools that read HAR (browsers' network panels,
  * Postman, Insomnia). A call the proxy refused never reached the VMS: its entry is the browser's
- * call to the portal and the portal's answer. The signing headers are never in the journal, so
- * never here; the entries say so. Journal fields without a HAR place are custom `_fields`, which
- * the spec allows (and tells other readers to ignore).
+ * call to the portal and the portal's answer. The request headers are those that were sent, less
+ * the secret ones: the signing headers are never in the journal, so never here (the entries say
+ * so), nor is anything of the browser's sign-in (cookie, CSRF token). Journal fields without a
+ * HAR place are custom `_fields`, which the spec allows (and tells other readers to ignore).
  */
 
-interface HarNameValue {
-  name: string;
-  value: string;
-}
+type HarNameValue = HeaderLine;
 
 export interface HarEntry {
   startedDateTime: string;
@@ -48,8 +52,7 @@ export interface HarEntry {
   [custom: `_${string}`]: unknown;
 }
 
-const signedComment =
-  'The portal also sent x-api-key and x-signature (a new signature per call); the journal never keeps them.';
+const signedComment = `The portal also sent ${signingHeaders.key} and ${signingHeaders.signature} (a new signature per call); the journal never keeps them.`;
 
 export const harCreator = { name: 'VMS submission portal (call journal)', version: '1' };
 
@@ -68,6 +71,41 @@ function withComment<T extends object>(value: T, comment: string | undefined): T
   return comment === undefined ? value : { ...value, comment };
 }
 
+/**
+ * The headers of the request as it was sent, less the secret ones: to the VMS, those the proxy
+ * builds (call-request.ts) and the HTTP client's host and content-length; to the portal (a call
+ * it refused, or answered from memory), those the journal knows the browser sent, which are the
+ * ones that change what the portal does with a call.
+ */
+function sentHeaders(entry: JournalEntry, left: boolean, url: URL): HarNameValue[] {
+  const body = entry.requestBody;
+  const framing = [
+    { name: 'host', value: url.host },
+    ...(body ? [{ name: 'content-length', value: String(body.size) }] : []),
+  ];
+  if (left) return [...framing, ...vmsRequest(entry, url.href).headers];
+  return [
+    ...framing,
+    ...(body ? [{ name: 'content-type', value: 'application/json' }] : []),
+    ...(entry.idempotencyKey ? [{ name: 'idempotency-key', value: entry.idempotencyKey }] : []),
+    ...(entry.replayOf !== null ? [{ name: replayOfHeader, value: String(entry.replayOf) }] : []),
+    ...(entry.unchecked ? [{ name: uncheckedHeader, value: '1' }] : []),
+  ];
+}
+
+/**
+ * HAR's timings of a call: waiting until the VMS's first byte, then receiving its answer and
+ * passing it on. Without a first byte (refused, answered from memory, no answer, or recorded
+ * before the journal kept it), the whole call is waiting. They add up to `time`, as HAR asks.
+ */
+export function harTimings(entry: JournalEntry): { send: number; wait: number; receive: number } {
+  const total = entry.latencyMs;
+  const firstByte = entry.firstByteMs;
+  if (firstByte === null || firstByte > total) return { send: 0, wait: total, receive: 0 };
+  const receive = Math.round((total - firstByte) * 10) / 10;
+  return { send: 0, wait: Math.round((total - receive) * 10) / 10, receive };
+}
+
 /** `portalOrigin` (e.g. http://127.0.0.1:8787) places calls the proxy refused. */
 export function harEntry(entry: JournalEntry, portalOrigin: string): HarEntry {
   const left = entry.outcome !== 'refused' && !entry.replayed && entry.url !== null;
@@ -75,12 +113,7 @@ export function harEntry(entry: JournalEntry, portalOrigin: string): HarEntry {
   const parsedUrl = new URL(url);
   const request = entry.requestBody;
   const response = entry.responseBody;
-  const requestHeaders: HarNameValue[] = left
-    ? [
-        { name: 'accept', value: 'application/json' },
-        ...(request ? [{ name: 'content-type', value: 'application/json' }] : []),
-      ]
-    : [];
+  const requestHeaders = sentHeaders(entry, left, parsedUrl);
   const contentType = entry.responseHeaders['content-type'] ?? 'application/octet-stream';
   const notes = [
     left ? signedComment : '',
@@ -138,8 +171,7 @@ export function harEntry(entry: JournalEntry, portalOrigin: string): HarEntry {
         bodySize: response?.size ?? 0,
       },
       cache: {},
-      // The portal times the whole call; HAR's `time` must equal the sum of the timings.
-      timings: { send: 0, wait: entry.latencyMs, receive: 0 },
+      timings: harTimings(entry),
       _journalId: entry.id,
       _outcome: entry.outcome,
       _errorCode: entry.errorCode,

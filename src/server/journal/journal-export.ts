@@ -1,12 +1,12 @@
 import type { JournalEntry, JournalExportFormat, JournalFilter } from '../../domain/journal';
-import type { JournalReader } from '../store/journal-store';
+import { cursorAfter, type JournalReader } from '../store/journal-store';
 import { harCreator, harEntry } from './har';
 
 /** Entries read per page while exporting: enough to keep the stream busy, a few MB at most. */
 const exportPage = 100;
 
 /**
- * The export of a selection, oldest first (HAR's preferred order), as text chunks: a page of
+ * The export of a selection, the first started first (HAR's preferred order), as text chunks: a page of
  * entries is read, written out, and only then the next one read, so a selection of any size is
  * streamed without being held in memory. The first page is read before anything is sent (the
  * caller awaits it), so a search the store refuses is still a clean 400.
@@ -25,7 +25,11 @@ export async function exportChunks(
       yield page;
       const last = page.at(-1);
       if (page.length < exportPage || last === undefined) return;
-      page = await reader.entries(filter, { order: 'oldest', from: last.id, limit: exportPage });
+      page = await reader.entries(filter, {
+        order: 'oldest',
+        from: cursorAfter(last),
+        limit: exportPage,
+      });
     }
   }
 

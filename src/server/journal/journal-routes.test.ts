@@ -194,6 +194,12 @@ describe('GET /api/journal/export', () => {
     const [first] = har.log.entries;
     expect(first?.request.url).toBe(`${upstream.url}requisitions${orgs}&filtervalue=0`);
     expect(first?.request.queryString).toContainEqual({ name: 'filtervalue', value: '0' });
+    // The headers sent to the VMS, less the signing ones.
+    expect(first?.request.headers).toEqual([
+      { name: 'host', value: new URL(upstream.url).host },
+      { name: 'accept', value: 'application/json' },
+    ]);
+    expect(first?.timings.wait).toBeGreaterThan(0);
     expect(first?.response.content.text).toBe(`[{"Req_Id":"${`${orgs}&filtervalue=0`.length}"}]`);
   });
 

@@ -14,7 +14,7 @@ import {
 import { registerApiGuards } from '../api-guards';
 import type { PortalConfig } from '../config';
 import type { ConnectionUpstreams } from '../connection-upstreams';
-import { JournalSearchError, type JournalReader } from '../store/journal-store';
+import { cursorAfter, JournalSearchError, type JournalReader } from '../store/journal-store';
 import type { CallJournal } from './call-journal';
 import { curlFor } from './curl';
 import { exportChunks } from './journal-export';
@@ -143,7 +143,8 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
     );
     const page = entries.slice(0, size);
     const last = page.at(-1);
-    return { entries: page, next: entries.length > size && last ? String(last.id) : null };
+    const next = entries.length > size && last ? cursorAfter(last) : null;
+    return { entries: page, next: next ? `${next.at}.${next.id}` : null };
   });
 
   app.get('/export', { helmet: false }, async (request, reply) => {

@@ -55,6 +55,8 @@ export interface CallNote {
   url: string | null;
   answer: NoteAnswer | null;
   upstreamHeaders: Record<string, string> | null;
+  /** When the VMS's answer headers arrived (performance.now()), for the time to first byte. */
+  firstByteAt: number | null;
   /** The signature it was sent with: scrubbed from its bodies, never stored. */
   signature: string | null;
   /** The proxy replaced an echoed secret in the VMS's answer before passing it on. */
@@ -192,6 +194,7 @@ export class ProxyTap {
       url: null,
       answer: null,
       upstreamHeaders: null,
+      firstByteAt: null,
       signature: null,
       answerRedacted: false,
       upstreamBody: null,
@@ -258,12 +261,14 @@ export class ProxyTap {
     const operation = note?.operation ?? operationOfPath(request.url, this.prefix);
     const queryAt = request.url.indexOf('?');
     const connection = this.connectionOf(request);
+    const receivedAt = performance.now() - reply.elapsedTime;
+    const firstByteAt = note?.firstByteAt ?? null;
     const recorded = this.journal.record({
       // When the call came in, on the monotonic clock anchored to the wall clock at start-up:
       // Date.now() counts whole milliseconds, so "now − elapsed" could put a call that came in
       // after a sub-millisecond one before it, and the journal and its HAR export, oldest first,
       // out of order.
-      at: performance.timeOrigin + performance.now() - reply.elapsedTime,
+      at: performance.timeOrigin + receivedAt,
       operation,
       method: request.method,
       path: request.url,
@@ -284,6 +289,8 @@ export class ProxyTap {
       errorCode: answer?.outcome === 'forwarded' ? null : errorCodeOf(responseBody),
       failure: answer?.failure ?? null,
       latencyMs: reply.elapsedTime,
+      // A remembered answer's first byte was the VMS's long ago, not this call's.
+      firstByteMs: forwarded && firstByteAt !== null ? firstByteAt - receivedAt : null,
       replayOf: note?.replayOf ?? null,
       unchecked: header(request, uncheckedHeader) === '1',
       requestBody: body,

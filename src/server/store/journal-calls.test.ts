@@ -4,7 +4,12 @@ import { journalFilterSchema, type JournalFilter } from '../../domain/journal';
 import { createTestDatabase, postgresEnvName } from '../../test-support/postgres-server';
 import { keptBody } from '../journal/kept-body';
 import { searchExpression } from './journal-search';
-import { JournalSearchError, type JournalRecord, type JournalStore } from './journal-store';
+import {
+  cursorAfter,
+  JournalSearchError,
+  type JournalRecord,
+  type JournalStore,
+} from './journal-store';
 import {
   journalDatabaseKinds,
   openJournalTestDatabase,
@@ -96,7 +101,10 @@ describe.each(journalDatabaseKinds)('the journal store in %s', (kind) => {
       const big = JSON.stringify(
         Array.from({ length: 50 }, (_, i) => ({ titlerole: `Role ${i}` })),
       );
-      await store.write([call(1, { requestBody: body(big), replayOf: null, unchecked: true })], []);
+      await store.write(
+        [call(1, { requestBody: body(big), replayOf: null, unchecked: true, firstByteMs: 7.5 })],
+        [],
+      );
       const entry = await store.get(1);
       expect(entry).toMatchObject({
         id: 1,
@@ -107,6 +115,7 @@ describe.each(journalDatabaseKinds)('the journal store in %s', (kind) => {
         requestBody: { text: big, encoding: 'utf8', size: big.length, truncated: false },
         responseBody: { text: '{"batchid":"rb_1","received":1}' },
         responseHeaders: { 'content-type': 'application/json' },
+        firstByteMs: 7.5,
         lateAnswer: null,
       });
       // Over 1 KB: kept deflated; the small answer as it is.
@@ -329,8 +338,11 @@ describe.each(journalDatabaseKinds)('the journal store in %s', (kind) => {
     });
 
     it('pages newest first and oldest first from a cursor', async () => {
+      const cursor = (id: number) => ({ at: start + id * 60_000, id });
       const page = (order: 'newest' | 'oldest', from: number | null) =>
-        store.list(filter(), { order, from, limit: 2 }).then((entries) => entries.map((e) => e.id));
+        store
+          .list(filter(), { order, from: from === null ? null : cursor(from), limit: 2 })
+          .then((entries) => entries.map((e) => e.id));
       expect(await page('newest', null)).toEqual([6, 5]);
       expect(await page('newest', 5)).toEqual([4, 3]);
       expect(await page('newest', 1)).toEqual([]);
@@ -358,6 +370,51 @@ describe.each(journalDatabaseKinds)('the journal store in %s', (kind) => {
       expect(await ids({ q: 'REQ-2026-059*' })).toEqual([7]);
       expect(await ids({ q: 'REQ-2026-0601' })).toEqual([]);
       expect(await ids({ q: 'REQ-2026-0590 zurich' })).toEqual([]);
+    });
+
+    it('orders and pages calls by when they started, not by when they were written', async () => {
+      // Written after 1–6: 7 started before all of them (a slow call), 8 and 9 in the same
+      // millisecond as 3 (the id settles the order), 10 last.
+      await store.write(
+        [
+          call(7, { at: start, batchId: 'rb_7' }),
+          call(8, { at: start + 3 * 60_000 }),
+          call(9, { at: start + 3 * 60_000, batchId: 'rb_7' }),
+          call(10),
+        ],
+        [],
+      );
+      const started = [10, 6, 5, 4, 9, 8, 3, 2, 1, 7];
+      expect(await ids()).toEqual(started);
+      for (const order of ['newest', 'oldest'] as const) {
+        const seen: number[] = [];
+        let from: { at: string; id: number } | undefined;
+        for (let round = 0; round < 10; round += 1) {
+          const page = await store.list(filter(), {
+            order,
+            from: from ? cursorAfter(from) : null,
+            limit: 3,
+          });
+          seen.push(...page.map((entry) => entry.id));
+          from = page.at(-1);
+          if (page.length < 3) break;
+        }
+        expect(seen, order).toEqual(order === 'newest' ? started : [...started].reverse());
+        const entries: number[] = [];
+        let last: { at: string; id: number } | undefined;
+        for (let round = 0; round < 10; round += 1) {
+          const page = await store.entries(filter(), {
+            order,
+            from: last ? cursorAfter(last) : null,
+            limit: 4,
+          });
+          entries.push(...page.map((entry) => entry.id));
+          last = page.at(-1);
+          if (page.length < 4) break;
+        }
+        expect(entries, order).toEqual(seen);
+      }
+      expect((await store.sameBatch('rb_7', 0)).map((entry) => entry.id)).toEqual([7, 9]);
     });
 
     it('finds a batch’s other calls and a call’s replays', async () => {

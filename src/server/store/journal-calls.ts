@@ -69,10 +69,10 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
     ),
     get: db.prepare<[number], EntryRow>(`${entrySelect('journal_calls')} WHERE c.id = ?`),
     sameBatch: db.prepare<[string, number, number], SummaryRow>(
-      `SELECT ${summaryColumns} FROM journal_calls WHERE batch_id = ? AND id != ? ORDER BY id LIMIT ?`,
+      `SELECT ${summaryColumns} FROM journal_calls WHERE batch_id = ? AND id != ? ORDER BY at, id LIMIT ?`,
     ),
     replaysOf: db.prepare<[number, number], SummaryRow>(
-      `SELECT ${summaryColumns} FROM journal_calls WHERE replay_of = ? ORDER BY id LIMIT ?`,
+      `SELECT ${summaryColumns} FROM journal_calls WHERE replay_of = ? ORDER BY at, id LIMIT ?`,
     ),
     deleteReceivedBefore: db.prepare<
       [number, number],

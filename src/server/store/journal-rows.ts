@@ -20,7 +20,7 @@ import type { JournalRecord } from './journal-store';
 export const callColumns = `at, operation, method, path, url, client_org_id, vendor_org_id, item_count,
   batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
   latency_ms, replay_of, unchecked, request_body, request_size, response_body, response_size,
-  response_headers, user_id, user_email, connection`;
+  response_headers, user_id, user_email, connection, first_byte_ms`;
 export const callColumnCount = callColumns.split(',').length;
 
 /**
@@ -61,6 +61,7 @@ export function callValues(
     record.sentBy?.userId ?? null,
     record.sentBy?.email ?? null,
     record.connection ?? null,
+    record.firstByteMs ?? null,
   );
   return into;
 }
@@ -110,6 +111,7 @@ type Prefixed<P extends string, T> = { [K in keyof T as `${P}${K & string}`]: T[
 export type EntryRow = SummaryRow & {
   url: string | null;
   response_headers: string;
+  first_byte_ms: number | null;
   late_status: number | null;
   late_latency_ms: number | null;
   late_headers: string | null;
@@ -132,7 +134,7 @@ export function entrySelect(source: string): string {
   const bodies = (['rq', 'rs', 'lt'] as const)
     .flatMap((alias) => bodyColumnNames.map((name) => `${alias}.${name} AS ${alias}_${name}`))
     .join(', ');
-  return `SELECT ${columns}, c.url, c.response_headers, c.late_status, c.late_latency_ms,
+  return `SELECT ${columns}, c.url, c.response_headers, c.first_byte_ms, c.late_status, c.late_latency_ms,
     c.late_headers, ${bodies} FROM ${source} c ${bodyJoin('rq', 'request_body')}
     ${bodyJoin('rs', 'response_body')} ${bodyJoin('lt', 'late_body')}`;
 }
@@ -152,7 +154,7 @@ export function packBody(kept: Buffer): { data: Buffer; compressed: 0 | 1 } {
 /** A page of full entries: chosen on the calls alone, then joined with their bodies. */
 export function entryPageSql(where: JournalWhere): string {
   const chosen = `(SELECT * FROM journal_calls ${where.where} ${where.order} ${where.limit})`;
-  return `${where.with}${entrySelect(chosen)} ${where.order.replace('id', 'c.id')}`;
+  return `${where.with}${entrySelect(chosen)} ${where.order.replace(/\b(at|id)\b/g, 'c.$1')}`;
 }
 
 const outcomes: readonly JournalOutcome[] = ['forwarded', 'refused', 'failed'];
@@ -226,6 +228,7 @@ export function toEntry(row: EntryRow): JournalEntry {
     requestBody: readBody(row, 'rq'),
     responseHeaders: parseHeaders(row.response_headers),
     responseBody: readBody(row, 'rs'),
+    firstByteMs: row.first_byte_ms,
     lateAnswer:
       row.late_status === null
         ? null

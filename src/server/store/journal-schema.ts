@@ -9,7 +9,8 @@ import type { PortalSqlite } from './portal-database';
  * `remove_diacritics 2` so "zurich" finds "Zürich".
  *
  * Indexes are few on purpose: every one is written with every call. The list pages by id (the
- * primary key, newest first) and tests the other filters as it goes, which at 100,000 calls takes
+ * primary key, newest first; since addJournalStartOrder, by when calls started) and tests the
+ * other filters as it goes, which at 100,000 calls takes
  * a few milliseconds even when nothing matches (bench/proxy-journal.ts); the partial indexes
  * serve an entry's batch and its replays, and cost nothing on calls without those values. (The
  * idempotency key has none: every batch has one, and the filter by key is rare.)
@@ -81,7 +82,23 @@ export function addJournalSender(db: PortalSqlite): void {
 }
 
 /**
- * Schema version 7: which VMS connection each call went to, and which connections each account
+ * The journal's calls by when they started, and how long the VMS took to start answering each.
+ * The list and the export read calls in the order they started (`at`), which is not the order
+ * they are written in (a slow call is written when it ends): the index walks that order and
+ * pages from a cursor of (at, id). `at` rises with nearly every call written, so the index is
+ * appended to at its end, the cheapest an index can be to keep. `first_byte_ms` is from receiving
+ * the call to the VMS's answer headers arriving (null when the VMS was not reached), so an export
+ * can tell waiting for the VMS from receiving its answer.
+ */
+export function addJournalStartOrder(db: PortalSqlite): void {
+  db.exec(`
+    CREATE INDEX journal_calls_started ON journal_calls (at, id);
+    ALTER TABLE journal_calls ADD COLUMN first_byte_ms REAL;
+  `);
+}
+
+/**
+ * Schema version 8: which VMS connection each call went to, and which connections each account
  * may use. A call recorded before there were several connections has none (it went to the one
  * the deployment had); an account's `connections` is a JSON array of connection names, or null
  * for every connection of the deployment (what accounts made before could use).

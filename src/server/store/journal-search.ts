@@ -73,7 +73,8 @@ export interface JournalWhere {
 }
 
 /**
- * The conditions of a filter, and of where a page starts (ids below or above `from`); throws
+ * The conditions of a filter, and of where a page starts (calls that started before or after
+ * `from`, the id settling calls of the same millisecond); throws
  * JournalSearchError when `q` has nothing to search for.
  */
 export function journalWhere(
@@ -98,7 +99,9 @@ export function journalWhere(
     );
   }
   if (page.from !== null) {
-    conditions.push(`id ${page.order === 'newest' ? '<' : '>'} ${bind(page.from)}`);
+    // A row value, which both databases compare column by column and walk the (at, id) index for.
+    const beyond = page.order === 'newest' ? '<' : '>';
+    conditions.push(`(at, id) ${beyond} (${bind(page.from.at)}, ${bind(page.from.id)})`);
   }
   if (filter.operation !== undefined) conditions.push(`operation = ${bind(filter.operation)}`);
   if (filter.method !== undefined) conditions.push(`method = ${bind(filter.method)}`);
@@ -131,7 +134,7 @@ export function journalWhere(
   return {
     with: withClause,
     where: conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`,
-    order: page.order === 'newest' ? 'ORDER BY id DESC' : 'ORDER BY id ASC',
+    order: page.order === 'newest' ? 'ORDER BY at DESC, id DESC' : 'ORDER BY at ASC, id ASC',
     limit: `LIMIT ${bind(page.limit)}`,
     params,
   };

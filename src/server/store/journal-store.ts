@@ -39,6 +39,8 @@ export interface JournalRecord {
   errorCode: string | null;
   failure: JournalFailure | null;
   latencyMs: number;
+  /** From receiving the call to the VMS's first byte; null when the VMS did not answer it. */
+  firstByteMs?: number | null;
   replayOf: number | null;
   unchecked: boolean;
   requestBody: BodyToKeep | null;
@@ -78,12 +80,28 @@ export interface JournalLateRecord {
 }
 
 /**
- * A page: at most `limit` calls, newest first below the id `from`, or oldest first above it
- * (`from` null: from the newest, or the oldest).
+ * Where a page of calls starts: just past the call that started at `at` (milliseconds since the
+ * epoch) with the id `id`. Calls are in the order they started, not the order they were written:
+ * a slow call is written when it ends, after quicker ones that started later, and its id says
+ * nothing of its start. The id orders calls that started in the same millisecond.
+ */
+export interface JournalCursor {
+  at: number;
+  id: number;
+}
+
+/** The cursor just past a call, for the page that follows it. */
+export function cursorAfter(call: { at: string; id: number }): JournalCursor {
+  return { at: Date.parse(call.at), id: call.id };
+}
+
+/**
+ * A page: at most `limit` calls, newest first from just before `from`, or oldest first from just
+ * after it (`from` null: from the newest, or the oldest), by when they started.
  */
 export interface JournalPageRequest {
   order: 'newest' | 'oldest';
-  from: number | null;
+  from: JournalCursor | null;
   limit: number;
 }
 

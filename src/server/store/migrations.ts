@@ -1,12 +1,18 @@
 import type Database from 'better-sqlite3';
 import { createAuthTables, createPortalSecretsTable, createSsoLoginsTable } from './auth-schema';
 import { createIdempotencyKeysTable } from './idempotency-keys';
-import { addConnections, addJournalSender, createJournalTables } from './journal-schema';
+import {
+  addConnections,
+  addJournalSender,
+  addJournalStartOrder,
+  createJournalTables,
+} from './journal-schema';
 import {
   postgresAuthTables,
   postgresConnections,
   postgresIdempotencyKeys,
   postgresJournalSender,
+  postgresJournalStartOrder,
   postgresJournalTables,
   postgresPortalSecrets,
   postgresSsoLogins,
@@ -46,7 +52,13 @@ export const migrations: readonly Migration[] = [
   { name: 'single sign-on attempts', sqlite: createSsoLoginsTable, postgres: postgresSsoLogins },
   // 6: the portal's own keys; failed sign-ins counted by a keyed hash of the name tried (026)
   { name: 'portal secrets', sqlite: createPortalSecretsTable, postgres: postgresPortalSecrets },
-  // 7: the connection of each journal call; the connections each account may use
+  // 7: journal calls listed by when they started, and each call's time to the VMS's first byte
+  {
+    name: 'journal start order and first byte',
+    sqlite: addJournalStartOrder,
+    postgres: postgresJournalStartOrder,
+  },
+  // 8: the connection of each journal call; the connections each account may use
   { name: 'connections', sqlite: addConnections, postgres: postgresConnections },
 ];
 

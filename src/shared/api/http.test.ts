@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { RequestFailure, failureFromResponse, requestJson } from './http';
+import { RequestFailure, failureFromResponse, requestJson, requestText } from './http';
 
 /**
  * requestJson against a real HTTP server on a free port: each route answers the way a VMS or the
@@ -133,6 +133,25 @@ describe('requestJson', () => {
     });
     controller.abort();
     await expect(pending).rejects.not.toBeInstanceOf(RequestFailure);
+  });
+});
+
+describe('requestText', () => {
+  it('sends the text byte for byte as JSON, and gives a refusal as it came', async () => {
+    const text = '[ {"a": "1"}, ]';
+    const answer = await requestText(`${base}/refused`, 'Sending', { method: 'POST', text });
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.text)).toMatchObject({ error: { code: 'org_not_permitted' } });
+    const last = received[received.length - 1];
+    expect(last?.body).toBe(text);
+    expect(last?.headers['content-type']).toBe('application/json');
+    const plain = await requestText(`${base}/plain-500`, 'Reading');
+    expect(plain).toMatchObject({ status: 500, text: 'upstream exploded' });
+  });
+
+  it('still fails when no answer comes', async () => {
+    const error = await failure(requestText(`${base}/silent`, 'Reading', { timeoutMs: 50 }));
+    expect(error.kind).toBe('timeout');
   });
 });
 

@@ -131,13 +131,19 @@ export async function failureFromResponse(
  * Calls the portal server: the CSRF token added to a call that changes something, the network
  * failure, timeout or non-2xx status turned into a RequestFailure that says what to do.
  */
-async function respond(url: string, what: string, options: RequestOptions): Promise<Response> {
+async function respond(
+  url: string,
+  what: string,
+  options: RequestOptions & { text?: string },
+  anyStatus = false,
+): Promise<Response> {
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = combine(options.signal ? [options.signal, timeout] : [timeout]);
   const method = options.method ?? 'GET';
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.body !== undefined || options.text !== undefined)
+    headers['content-type'] = 'application/json';
   // Every VMS call goes to the page's connection, named explicitly: never the server's default
   // by omission once the page knows which one it works on.
   const connection = currentConnection();
@@ -152,7 +158,7 @@ async function respond(url: string, what: string, options: RequestOptions): Prom
     return fetch(url, {
       method,
       headers,
-      body: options.body === undefined ? null : JSON.stringify(options.body),
+      body: options.text ?? (options.body === undefined ? null : JSON.stringify(options.body)),
       signal,
       credentials: 'same-origin',
     });
@@ -191,7 +197,7 @@ async function respond(url: string, what: string, options: RequestOptions): Prom
     );
   }
 
-  if (!response.ok) {
+  if (!response.ok && !(anyStatus && response.status !== 401)) {
     const failure = await failureFromResponse(response, what);
     if (response.status === 401 && failure.code === 'unauthenticated')
       for (const listener of signedOutListeners) listener();
@@ -208,6 +214,27 @@ export async function requestOk(
 ): Promise<void> {
   const response = await respond(url, what, options);
   await response.body?.cancel();
+}
+
+/** An answer taken as it came, whatever its status. */
+export interface TextAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/**
+ * A call whose answer is wanted whatever its status (a call QA composes to see what the VMS
+ * says): `text` is sent byte for byte as JSON. A network failure, a timeout and a lost session
+ * (401) still throw, as for any call.
+ */
+export async function requestText(
+  url: string,
+  what: string,
+  options: Omit<RequestOptions, 'body'> & { text?: string } = {},
+): Promise<TextAnswer> {
+  const response = await respond(url, what, options, true);
+  return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
 /**

@@ -5,8 +5,9 @@ import { requestJson } from '../../../shared/api/http';
 import { currentConnection } from '../../../shared/config/current-connection';
 
 /**
- * The portal server's call journal: pages of calls newest first, one call in full,
- * and the cURL of one. The answers are parsed with the schemas the server answers with.
+ * The portal server's call journal: pages of calls, the latest started first, one call in full,
+ * and one call to copy as cURL, PowerShell or Node fetch. The answers are parsed with the schemas
+ * the server answers with.
  */
 export const journalFilterKeys = [
   'operation',
@@ -74,8 +75,8 @@ export function journalEntryQueryOptions(id: number) {
   });
 }
 
+/** A call as cURL (with its signature snippet), PowerShell and Node fetch, made by the server. */
 export async function fetchCurl(id: number) {
-  return (
-    await requestJson(`/api/journal/${id}/curl`, journalCurlSchema, `Making the cURL of call ${id}`)
-  ).data;
+  return (await requestJson(`/api/journal/${id}/curl`, journalCurlSchema, `Copying call ${id}`))
+    .data;
 }

@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { journalStatusFilters } from '../../../domain/journal';
 import { vmsOperations } from '../../../domain/vms-contract';
 import type { BatchKind } from '../../../core/batch/model/batch-kind';
@@ -11,13 +11,15 @@ import { useAddressParams } from '../../../shared/ui/use-address-params';
 import type { JournalFilters } from '../api/journal';
 import { filterQuery, journalFilterKeys, journalPagesQueryOptions } from '../api/journal';
 import { statusText, statusTone } from '../model/status';
+import { ComposeCall } from './compose-call';
 import { JournalDetailView } from './journal-detail';
 import { groupDigits } from '../../../shared/lib/format';
 
 /**
- * /inspector: every call the portal made to the VMS, newest first, filtered and
- * searched in the bodies, each opened in full, exported as HAR or JSON Lines, copied as cURL and
- * sent again. The secret never appears: the portal server records none of it.
+ * /inspector: every call the portal made to the VMS, by when it started, filtered and
+ * searched in the bodies, each opened in full, exported as HAR or JSON Lines, copied as cURL,
+ * PowerShell or Node fetch, sent again and compared with its original; and any call composed
+ * and sent from here. The secret never appears: the portal server records none of it.
  */
 export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
   const [params, setParams] = useAddressParams();
@@ -30,6 +32,7 @@ export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
   const query = useInfiniteQuery(journalPagesQueryOptions(filters));
   const entries = query.data?.pages.flatMap((page) => page.entries) ?? [];
   const formId = useId();
+  const [composing, setComposing] = useState(false);
 
   const onSearch = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -47,6 +50,15 @@ export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
       <div className="page__header">
         <h1>Inspector</h1>
         <div className="button-row">
+          <button
+            type="button"
+            className="button button--secondary"
+            aria-expanded={composing}
+            aria-controls={`${formId}-compose`}
+            onClick={() => setComposing((open) => !open)}
+          >
+            Compose a call
+          </button>
           <a className="button button--secondary" href={exportQuery('har')} download>
             Export HAR
           </a>
@@ -56,9 +68,11 @@ export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
         </div>
       </div>
       <p className="page__lead">
-        Every call the portal made to the VMS for you, newest first, with what was sent and what
-        came back. The API key, the secret and the signatures are never recorded.
+        Every call the portal made to the VMS for you, the latest started first, with what was sent
+        and what came back. The API key, the secret and the signatures are never recorded.
       </p>
+
+      <div id={`${formId}-compose`}>{composing ? <ComposeCall /> : null}</div>
 
       <form
         className="inspector__filters"

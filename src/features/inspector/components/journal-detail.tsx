@@ -18,6 +18,7 @@ import { copyText } from '../../../shared/ui/json-actions';
 import { StatusBadge } from '../../../shared/ui/status-badge';
 import { fetchCurl, journalEntryQueryOptions } from '../api/journal';
 import { prettyBody, replayElements, whyNotReplayable } from '../model/replay';
+import { ReplayComparison } from './replay-comparison';
 import { statusText, statusTone } from '../model/status';
 import { groupDigits } from '../../../shared/lib/format';
 
@@ -35,6 +36,60 @@ function Body({ title, body }: { title: string; body: JournalBody | null }) {
       </CodeBlock>
       <p className="field__hint">SHA-256 {body.sha256}</p>
     </details>
+  );
+}
+
+type CopyFormat = 'curl' | 'powershell' | 'fetch';
+
+/** "Copy as": one description of the call, in each form (made by the portal server). */
+const copyFormats: ReadonlyArray<{ as: CopyFormat; name: string; label: string }> = [
+  { as: 'curl', name: 'cURL', label: 'cURL command' },
+  { as: 'powershell', name: 'PowerShell', label: 'PowerShell script' },
+  { as: 'fetch', name: 'Node fetch', label: 'Node fetch script' },
+];
+
+function Copied({
+  copy,
+}: {
+  copy: { as: CopyFormat; text: string; snippet: string; copied: boolean };
+}) {
+  const format = copyFormats.find(({ as }) => as === copy.as) ?? copyFormats[0];
+  const label = format?.label ?? 'Command';
+  const where =
+    copy.as === 'curl' ? 'your shell' : copy.as === 'powershell' ? 'PowerShell' : 'the environment';
+  return (
+    <div className="inspector__curl">
+      <p role="status">
+        {copy.copied
+          ? `The ${label} is copied. It reads the key and the secret from ${where}:`
+          : `The ${label} (copy it from here). It reads the key and the secret from ${where}:`}
+      </p>
+      <CodeBlock label={label} className="inspector__code">
+        {copy.text}
+      </CodeBlock>
+      {copy.as === 'curl' ? (
+        <>
+          <p className="field__hint">
+            Set <code>VMS_API_KEY</code> and <code>VMS_API_SECRET</code> first; the signature is
+            computed by:
+          </p>
+          <CodeBlock label="Signature snippet" className="inspector__code">
+            {copy.snippet}
+          </CodeBlock>
+        </>
+      ) : copy.as === 'powershell' ? (
+        <p className="field__hint">
+          Set <code>$env:VMS_API_KEY</code> and <code>$env:VMS_API_SECRET</code> first; the script
+          computes the signature itself.
+        </p>
+      ) : (
+        <p className="field__hint">
+          Save it as <code>call.mjs</code>, set <code>VMS_API_KEY</code> and{' '}
+          <code>VMS_API_SECRET</code>, and run <code>node call.mjs</code> (Node 18 or later); it
+          computes the signature itself.
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -60,7 +115,10 @@ function CallList({
   );
 }
 
-/** One recorded call in full, with cURL, Send again and Edit and send. */
+/**
+ * One recorded call in full, with Copy as (cURL, PowerShell, Node fetch), Send again, Edit and
+ * send, and for a replay, Compare with original.
+ */
 export function JournalDetailView({
   id,
   kinds,
@@ -106,17 +164,24 @@ function Detail({
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const { setClientOrgId, vendorOrgId } = useOrg();
-  const [curl, setCurl] = useState<{ curl: string; snippet: string; copied: boolean } | null>(null);
+  const [copy, setCopy] = useState<{
+    as: CopyFormat;
+    text: string;
+    snippet: string;
+    copied: boolean;
+  } | null>(null);
+  const [comparing, setComparing] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [replay, setReplay] = useState<{ ok: boolean; message: string } | null>(null);
   const kind = kinds.find((candidate) => candidate.postOperation === entry.operation);
   const notReplayable = whyNotReplayable(entry);
   const elements = entry.requestBody ? replayElements(entry.requestBody) : null;
 
-  const copyCurl = async () => {
+  const copyAs = async (as: CopyFormat) => {
     try {
       const made = await fetchCurl(entry.id);
-      setCurl({ ...made, copied: await copyText(made.curl) });
+      const text = made[as];
+      setCopy({ as, text, snippet: made.snippet, copied: await copyText(text) });
     } catch (error) {
       setReplay({ ok: false, message: errorMessage(error) });
     }
@@ -266,9 +331,26 @@ function Detail({
       </dl>
 
       <div className="button-row">
-        <button type="button" className="button button--secondary" onClick={() => void copyCurl()}>
-          Copy as cURL
-        </button>
+        {copyFormats.map((format) => (
+          <button
+            key={format.as}
+            type="button"
+            className="button button--secondary"
+            onClick={() => void copyAs(format.as)}
+          >
+            Copy as {format.name}
+          </button>
+        ))}
+        {entry.replayOf ? (
+          <button
+            type="button"
+            className="button button--secondary"
+            aria-expanded={comparing}
+            onClick={() => setComparing((open) => !open)}
+          >
+            Compare with original
+          </button>
+        ) : null}
         {kind ? (
           <>
             <button
@@ -299,25 +381,8 @@ function Detail({
           {replay.message}
         </p>
       ) : null}
-      {curl ? (
-        <div className="inspector__curl">
-          <p role="status">
-            {curl.copied
-              ? 'The cURL command is copied. It reads the key and the secret from your shell:'
-              : 'The cURL command (copy it from here). It reads the key and the secret from your shell:'}
-          </p>
-          <CodeBlock label="cURL command" className="inspector__code">
-            {curl.curl}
-          </CodeBlock>
-          <p className="field__hint">
-            Set <code>VMS_API_KEY</code> and <code>VMS_API_SECRET</code> first; the signature is
-            computed by:
-          </p>
-          <CodeBlock label="Signature snippet" className="inspector__code">
-            {curl.snippet}
-          </CodeBlock>
-        </div>
-      ) : null}
+      {copy ? <Copied copy={copy} /> : null}
+      {comparing && entry.replayOf ? <ReplayComparison replay={entry} /> : null}
 
       <Body title="Request body" body={entry.requestBody} />
       <Body title="Response body" body={entry.responseBody} />

@@ -254,14 +254,14 @@ export function createPostgresJournalStore(pool: PortalPool): JournalStore {
     async sameBatch(batchId, exceptId) {
       const { rows } = await pool.query<SummaryRow>(
         `SELECT ${summaryColumns} FROM journal_calls WHERE batch_id = $1 AND id != $2
-         ORDER BY id LIMIT $3`,
+         ORDER BY at, id LIMIT $3`,
         [batchId, exceptId, relatedLimit],
       );
       return rows.map(toSummary);
     },
     async replaysOf(id) {
       const { rows } = await pool.query<SummaryRow>(
-        `SELECT ${summaryColumns} FROM journal_calls WHERE replay_of = $1 ORDER BY id LIMIT $2`,
+        `SELECT ${summaryColumns} FROM journal_calls WHERE replay_of = $1 ORDER BY at, id LIMIT $2`,
         [id, relatedLimit],
       );
       return rows.map(toSummary);

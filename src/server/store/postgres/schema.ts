@@ -138,6 +138,12 @@ export const postgresJournalSender = `
   ALTER TABLE journal_calls ADD COLUMN user_email TEXT;
 `;
 
+/** The journal's calls by when they started, and time to first byte (addJournalStartOrder). */
+export const postgresJournalStartOrder = `
+  CREATE INDEX journal_calls_started ON journal_calls (at, id);
+  ALTER TABLE journal_calls ADD COLUMN first_byte_ms DOUBLE PRECISION;
+`;
+
 /** Version 5: single sign-on attempts in progress. */
 export const postgresSsoLogins = `
   CREATE TABLE sso_logins (
@@ -158,7 +164,7 @@ export const postgresPortalSecrets = `
   DELETE FROM sign_in_failures WHERE key LIKE 'account:%';
 `;
 
-/** Version 7: the connection of each journal call, and the connections each account may use. */
+/** Version 8: the connection of each journal call, and the connections each account may use. */
 export const postgresConnections = `
   ALTER TABLE journal_calls ADD COLUMN connection TEXT;
   ALTER TABLE users ADD COLUMN connections TEXT;
