@@ -80,6 +80,8 @@ function remotePortalConfig(vmsUrl: string, portalDb: string, env: NodeJS.Proces
     VMS_API_SECRET: sandboxDemo.apiSecret,
     VMS_CLIENT_ORGS: sandboxDemo.clientOrgIds.join(','),
     VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
+    // A test VMS: no production banner or first-send question in journeys about other things.
+    VMS_PRODUCTION: 'off',
     LOG_LEVEL: 'silent',
     ...env,
   });

@@ -123,6 +123,13 @@ describe('loadConfig', () => {
     expect(upstreamLabel(loadConfig({}))).toEqual({ kind: 'sandbox', label: 'sandbox' });
   });
 
+  it('lets VMS_PRODUCTION=off say the one remote VMS is a test VMS; the sandbox never is', () => {
+    expect(loadConfig({ ...remote, VMS_PRODUCTION: 'off' }).connections[0]?.production).toBe(false);
+    expect(loadConfig({ ...remote, VMS_PRODUCTION: 'on' }).connections[0]?.production).toBe(true);
+    expect(loadConfig({ VMS_PRODUCTION: 'on' }).connections[0]?.production).toBe(false);
+    expect(() => loadConfig({ ...remote, VMS_PRODUCTION: 'no' })).toThrow(/VMS_PRODUCTION/);
+  });
+
   it('makes the VMS_* variables one connection named "default", as the top-level fields say', () => {
     const config = loadConfig({
       ...remote,

@@ -315,6 +315,8 @@ export const portalEnvSchema = z.object({
   VMS_CLIENT_ORG_IDS: clientOrgList('VMS_CLIENT_ORG_IDS'),
   VMS_VENDOR_ORG_ID: wholeNumber('VMS_VENDOR_ORG_ID', 1, Number.MAX_SAFE_INTEGER, '9001'),
   VMS_PROFILE: optional,
+  /** Whether the one remote VMS reaches real people; unset: yes for a remote VMS. */
+  VMS_PRODUCTION: oneOf('VMS_PRODUCTION', ['on', 'off']),
   ...sharedSettings,
   VMS_TIMEOUT_MS: withDefault(
     wholeNumber('VMS_TIMEOUT_MS', 1, 600_000, String(connectionDefaults.timeoutMs)),
@@ -458,7 +460,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
  * The shorthand: without VMS_CONNECTIONS the VMS_* variables describe one connection, as they
  * always have, so a deployment that never needed a second VMS changes nothing. It is named
  * `sandbox` when it is the embedded sandbox (VMS_BASE_URL unset) and `default` otherwise; a
- * remote one counts as production, since nothing says it is not.
+ * remote one counts as production unless VMS_PRODUCTION=off says it is a test VMS (UAT).
  */
 function connectionFromVariables(values: z.output<typeof portalEnvSchema>): Connection {
   if (values.VMS_CLIENT_ORGS !== undefined && values.VMS_CLIENT_ORG_IDS !== undefined) {
@@ -494,7 +496,7 @@ function connectionFromVariables(values: z.output<typeof portalEnvSchema>): Conn
   return {
     name: remote ? 'default' : 'sandbox',
     label: remote ? new URL(remote).host : 'Sandbox',
-    production: remote !== null,
+    production: remote !== null && values.VMS_PRODUCTION !== 'off',
     upstream: remote
       ? { kind: 'remote', baseUrl: remote }
       : { kind: 'sandbox', processingDelayMs: values.SANDBOX_PROCESSING_DELAY_MS },

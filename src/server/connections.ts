@@ -80,6 +80,7 @@ export const perConnectionVariables = [
   ['VMS_CLIENT_ORG_IDS', 'a connection\'s "clientOrgs"'],
   ['VMS_VENDOR_ORG_ID', 'a connection\'s "vendorOrgId"'],
   ['VMS_PROFILE', 'a connection\'s "profile"'],
+  ['VMS_PRODUCTION', 'a connection\'s "production"'],
   ['VMS_DATE_FORMAT', 'a connection\'s "dateFormat"'],
   ['VMS_MAX_BATCH', 'a connection\'s "limits.maxBatch"'],
   ['VMS_TIMEOUT_MS', 'a connection\'s "limits.timeoutMs"'],
