@@ -1,4 +1,7 @@
 import type { DateFormat } from './catalog-types';
+import { candidateCatalog } from './candidate-catalog';
+import { convertWireDate } from './dates';
+import { requisitionCatalog } from './requisition-catalog';
 import type { RequisitionContext } from './candidate-wire';
 import { candidateItemIssues } from './candidate-wire';
 import type { FieldIssue } from './field-issue';
@@ -117,4 +120,32 @@ export function validateBatch(
 ): BatchReport {
   const reports = items.map((item, index) => itemReport(kind, item, index, options));
   return { valid: reports.every((report) => report.valid), items: reports };
+}
+
+const dateKeys: Record<PayloadKind, ReadonlySet<string>> = {
+  requisition: new Set(
+    requisitionCatalog.filter((def) => def.type === 'DATE').map((def) => def.key),
+  ),
+  candidate: new Set(candidateCatalog.filter((def) => def.type === 'DATE').map((def) => def.key)),
+};
+
+/**
+ * An item of `kind` with its DATE fields written in another VMS's format (`from` → `to`), for
+ * work moved from one connection to another; every other value is kept as it is, and a date that
+ * does not read in `from` is left for the checks to flag.
+ */
+export function withDateFormat(
+  kind: PayloadKind,
+  item: Readonly<Record<string, string>>,
+  from: DateFormat,
+  to: DateFormat,
+): Record<string, string> {
+  if (from === to) return { ...item };
+  const keys = dateKeys[kind];
+  return Object.fromEntries(
+    Object.entries(item).map(([key, value]) => [
+      key,
+      keys.has(key) ? convertWireDate(value, from, to) : value,
+    ]),
+  );
 }

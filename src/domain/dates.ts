@@ -59,3 +59,10 @@ export function wireDateToIso(value: string, format: DateFormat): string {
 export function dateFormatExample(format: DateFormat): string {
   return formatWireDate('2026-03-31', format);
 }
+
+/** A wire DATE from one format to another; a value that does not read in `from` passes unchanged. */
+export function convertWireDate(value: string, from: DateFormat, to: DateFormat): string {
+  if (from === to) return value;
+  const iso = parseWireDate(value, from);
+  return iso === null ? value : formatWireDate(iso, to);
+}

@@ -82,7 +82,14 @@ export {
   skillResponseRowSchema,
 } from './candidate-form';
 export type { BatchItemReport, BatchReport, PayloadKind } from './batch';
-export { batchShapeProblem, itemProblems, itemReport, payloadKinds, validateBatch } from './batch';
+export {
+  batchShapeProblem,
+  itemProblems,
+  itemReport,
+  payloadKinds,
+  validateBatch,
+  withDateFormat,
+} from './batch';
 export { isPlainObject } from './wire-check';
 export type { RequisitionRecord, RequisitionRecordKey } from './requisition-record';
 export {

@@ -1,5 +1,4 @@
-import { parseWireDate, formatWireDate } from '../dates';
-import type { DateFormat } from '../catalog-types';
+import { convertWireDate } from '../dates';
 import { requisitionCatalog } from '../requisition-catalog';
 import type { VmsOperation } from '../vms-contract';
 import { readPointer, writePointer } from './json-pointer';
@@ -81,12 +80,6 @@ function recordName(profile: VmsProfile, field: (typeof recordFields)[number]): 
   return profile.list.fieldNames === 'PascalCase' ? field.own : field.payload;
 }
 
-function convertDate(value: string, from: DateFormat, to: DateFormat): string {
-  if (from === to) return value;
-  const iso = parseWireDate(value, from);
-  return iso === null ? value : formatWireDate(iso, to);
-}
-
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
 /** A VMS date-time → the portal's `YYYY-MM-DDTHH:MM:SSZ`; a value that does not read passes as it is. */
@@ -129,7 +122,7 @@ function recordToOwn(profile: VmsProfile, record: JsonObject): JsonObject {
     if (value === undefined || value === null) continue;
     const text = asText(value);
     result[field.own] = field.date
-      ? convertDate(text, profile.dates.records, profile.dates.outbound)
+      ? convertWireDate(text, profile.dates.records, profile.dates.outbound)
       : text;
   }
   return result;
@@ -147,7 +140,7 @@ function recordToVms(profile: VmsProfile, record: JsonObject): JsonObject {
     if (value === undefined) continue;
     const text = asText(value);
     result[recordName(profile, field)] = field.date
-      ? convertDate(text, profile.dates.outbound, profile.dates.records)
+      ? convertWireDate(text, profile.dates.outbound, profile.dates.records)
       : text;
   }
   return result;

@@ -57,8 +57,8 @@ export const connectionHeader = 'x-vms-connection';
  * page's connection (`1001@uat`). Keys of work kept before there were connections have the org
  * alone; migrateUnscopedWork gives them one.
  */
-export function workScope(clientOrgId: number | string): string {
-  return `${clientOrgId}@${current ?? ''}`;
+export function workScope(clientOrgId: number | string, connection = current): string {
+  return `${clientOrgId}@${connection ?? ''}`;
 }
 
 /**
@@ -70,8 +70,9 @@ export function workScope(clientOrgId: number | string): string {
 export function unscopedKey(
   clientOrgId: number | string,
   keyOf: (scope: string) => string,
+  connection = current,
 ): string | null {
-  return current !== null && current === unscopedOwner ? keyOf(String(clientOrgId)) : null;
+  return connection !== null && connection === unscopedOwner ? keyOf(String(clientOrgId)) : null;
 }
 
 /**

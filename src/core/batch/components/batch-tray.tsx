@@ -18,6 +18,7 @@ import type { BatchKind } from '../model/batch-kind';
 import type { Removed, TrayItem } from '../model/tray-state';
 import { trayPayload } from '../model/tray-state';
 import { LostSendNotice } from './lost-send-notice';
+import { CopyBatch } from './copy-batch';
 import { TrayItemList } from './tray-item-list';
 import { BatchResultsSummary } from './batch-results';
 import { JsonPreview } from './json-preview';
@@ -251,6 +252,7 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
             ) : null}
           </div>
         ) : null}
+        {!lost && !sending ? <CopyBatch kind={kind} items={items} /> : null}
         {blockReason && items.length > 0 ? (
           <p id={reasonId} className="field__hint">
             {blockReason}

@@ -28,12 +28,17 @@ import type { LoadedRecord } from '../../../domain';
  * The tray of one payload kind for one client org, kept in IndexedDB item by item (moved there
  * from its localStorage key of earlier versions, under the same name).
  */
-export function trayStore(kind: PayloadKind, clientOrgId: number): IndexedListStore<TrayState> {
+export function trayStore(
+  kind: PayloadKind,
+  clientOrgId: number,
+  /** Another connection's tray (a batch copied there); the page's own by default. */
+  connection?: string,
+): IndexedListStore<TrayState> {
   return indexedListStore<TrayItem, TrayState>(
-    storageKey('tray', kind, workScope(clientOrgId)),
+    storageKey('tray', kind, workScope(clientOrgId, connection)),
     trayStateSchema,
     emptyTray,
-    unscopedKey(clientOrgId, (scope) => storageKey('tray', kind, scope)),
+    unscopedKey(clientOrgId, (scope) => storageKey('tray', kind, scope), connection),
   );
 }
 
