@@ -1,6 +1,7 @@
 import type { RequisitionRecord } from '../../domain';
 import type { SyncRequest, SyncResult } from './requisition-sync';
 import { forgetCopies, syncRequisitions } from './requisition-sync';
+import { currentConnection } from '../config/current-connection';
 
 /**
  * Runs the requisition list's sync (requisition-sync.ts) in a Web Worker where the browser has
@@ -89,7 +90,8 @@ export function runSync(
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { records: [], onStored, resolve, reject });
-    target.postMessage({ id, request });
+    // The worker has no page of its own: it works on the page's connection, told each time.
+    target.postMessage({ id, request, connection: currentConnection() });
   });
 }
 

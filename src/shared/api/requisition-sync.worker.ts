@@ -4,6 +4,7 @@ import type { WorkerMessage } from './requisition-sync-client';
 import type { SyncRequest } from './requisition-sync';
 import { dropCopiesInMemory, syncRequisitions } from './requisition-sync';
 import { openRequisitionCopies } from '../storage/requisition-cache';
+import { adoptConnection } from '../config/current-connection';
 
 /** Records per message: each is taken in by the page as one short task. */
 const chunkSize = 250;
@@ -13,8 +14,18 @@ const post = (message: WorkerMessage) => scope.postMessage(message);
 
 scope.addEventListener(
   'message',
-  (event: MessageEvent<{ id: number; request?: SyncRequest; forget?: true; warm?: true }>) => {
-    const { id, request, forget, warm } = event.data;
+  (
+    event: MessageEvent<{
+      id: number;
+      request?: SyncRequest;
+      connection?: string | null;
+      forget?: true;
+      warm?: true;
+    }>,
+  ) => {
+    const { id, request, connection, forget, warm } = event.data;
+    // The list is read from, and kept for, the connection of the page that asks.
+    if (connection !== undefined) adoptConnection(connection);
     if (warm) {
       // The page is still rendering: open the browser's copy now, so the first read need not.
       void openRequisitionCopies();

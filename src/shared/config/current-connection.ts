@@ -38,6 +38,14 @@ export function settleConnection(
   return current;
 }
 
+/**
+ * For a worker, which has no page of its own: work on the connection of the page that asked.
+ * Its calls name it and its stores are kept under it, as the page's are.
+ */
+export function adoptConnection(name: string | null): void {
+  current = name;
+}
+
 /** The page's connection, or null before it is settled. */
 export function currentConnection(): string | null {
   return current;
