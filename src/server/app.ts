@@ -277,7 +277,7 @@ export function buildPortal(
     () => {},
   );
   const lifecycle = new PortalLifecycle();
-  // Sessions, users and per-user records on the same database (issue 15, decision 026).
+  // Sessions, users and per-user records on the same database (decision 026).
   const auth = database.then((opened) =>
     PortalAuth.open({
       config,

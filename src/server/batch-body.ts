@@ -8,7 +8,7 @@ const nouns: Partial<Record<VmsOperation, string>> = {
 };
 
 /**
- * Checks a POST body's shape (decisions.md: a JSON array of 1..VMS_MAX_BATCH objects, anything
+ * Checks a POST body's shape (docs/configuration.md, "What a forwarded call carries": a JSON array of 1..VMS_MAX_BATCH objects, anything
  * else refused whole with 400) and returns its item count. The items' contents are the VMS's to
  * judge; the forms check them before sending, and QA sometimes sends invalid items on purpose.
  */

@@ -381,7 +381,7 @@ describe('isLoopbackHost', () => {
     });
   });
 
-  describe('sign-in (issue 15)', () => {
+  describe('sign-in', () => {
     it('is off on loopback unless AUTH=on, and required beyond loopback or behind a proxy', () => {
       expect(loadConfig({}).auth.required).toBe(false);
       expect(loadConfig({ HOST: 'localhost' }).auth.required).toBe(false);

@@ -64,14 +64,14 @@ export interface PortalConfig extends Pick<
   portalDb: string;
   /**
    * PostgreSQL for every store instead of PORTAL_DB, so several portal processes act as one
-   * (issue 15, decision 027); null: the SQLite file.
+   * (decision 027); null: the SQLite file.
    */
   databaseUrl: string | null;
   /** The call journal (decision 025): every call through the proxy, kept for QA's inspector. */
   journal: JournalSettings;
   /** Requests per minute per client address on /api/vms; 0 turns the limit off. */
   rateLimitPerMinute: number;
-  /** Sign-in and sessions (issue 15, decision 026). */
+  /** Sign-in and sessions (decision 026). */
   auth: AuthSettings;
   /** Prometheus metrics (decision 034): where they are served, if anywhere. */
   metrics: MetricsSettings;

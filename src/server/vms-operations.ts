@@ -36,7 +36,7 @@ function orgIdParameter(query: Query, name: string): number {
 }
 
 /**
- * decisions.md, "Authentication and who may act for whom": the proxy acts only for its configured
+ * The proxy acts only for its configured
  * orgs, and refuses any other before anything leaves. Missing or malformed → 400, not ours → 403.
  */
 export function checkOrgScope(
@@ -76,7 +76,7 @@ function looseKey(name: string): string {
 const looseOrgKeys = new Map(orgParameters.map((name) => [looseKey(name), name]));
 
 /**
- * The query string the VMS receives (decisions.md, "A batch reaches the VMS once"): the org
+ * The query string the VMS receives (decision 001): the org
  * parameters rebuilt from the values the proxy checked, everything else as sent. A key that a
  * VMS reading keys leniently (any case, `[]` arrays) could take for an org parameter is refused,
  * so the VMS can never act for an org other than the one checked.

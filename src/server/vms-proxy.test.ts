@@ -87,7 +87,7 @@ describe('forwarding a batch', () => {
     expect(sent?.headers.cookie).toBeUndefined();
     expect(sent?.headers['x-custom']).toBeUndefined();
 
-    // decisions.md: lowercase hex SHA-256 of key + secret + Unix seconds, for a second within
+    // The VMS's documented signature: lowercase hex SHA-256 of key + secret + Unix seconds, for a second within
     // ±5 s of this test's clock.
     const candidates = new Set<string>();
     for (let ts = before - 5; ts <= after + 5; ts += 1) {
@@ -252,7 +252,7 @@ describe('what never reaches the VMS', () => {
       'invalid_parameter',
       'Client_Org_Id',
     ],
-    // Other spellings that a lenient VMS could read as the org parameters (issue 9, point 4).
+    // Other spellings that a lenient VMS could read as the org parameters.
     [
       '?client_org_id=999&Client_Org_Id=1001&Vendor_Org_Id=9001',
       400,

@@ -141,8 +141,7 @@ interface CallLine {
 }
 
 /**
- * The signing proxy under /api/vms (issue 3; decisions.md, "Authentication and who may act for
- * whom"). Forwards exactly the five operations, after checking the orgs and the batch shape,
+ * The signing proxy under /api/vms (decision 001). Forwards exactly the five operations, after checking the orgs and the batch shape,
  * signs each call afresh, and answers with the upstream's status and body unchanged but for an
  * echoed credential, which is replaced (credential-scrub.ts). Everything
  * else under /api/vms is a 404 that never leaves the machine.
@@ -669,7 +668,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       connection: connection.name,
       ...(key === undefined ? {} : { idempotencyKey: key }),
     };
-    // Who sent it (issue 15); a POST's line is also the audit line of the send.
+    // Who sent it; a POST's line is also the audit line of the send.
     const user = request.portalSession?.user;
     if (user) {
       line.userId = user.id;

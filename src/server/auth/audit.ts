@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 
-/** What the audit lines record (issue 15, point 6). */
+/** What the audit lines record. */
 export type AuditEvent =
   | 'sign_in'
   | 'sign_in_failed'

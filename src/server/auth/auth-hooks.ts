@@ -92,7 +92,7 @@ function endMessage(request: FastifyRequest, config: PortalConfig): string {
 
 /**
  * The signed-in user, with at least `role` (admin ⊃ qa ⊃ recruiter). With sign-in off, null:
- * whoever uses a loopback portal may do everything, as before issue 15.
+ * whoever uses a loopback portal may do everything, as before sign-in existed.
  */
 export function requireUser(
   request: FastifyRequest,

@@ -37,7 +37,7 @@ declare module 'fastify' {
   }
 }
 
-/** Invite links are valid this long and once (issue 15). */
+/** Invite links are valid this long and once. */
 export const inviteLifetimeMs = 72 * 60 * 60_000;
 
 /** A single sign-on attempt must come back from the provider within this. */
@@ -60,7 +60,7 @@ export interface PortalAuthOptions {
 }
 
 /**
- * Sign-in and sessions (issue 15, decision 026): the stores, the session checks every request
+ * Sign-in and sessions (decision 026): the stores, the session checks every request
  * goes through, and what the routes share. The session id is 256 random bits in the cookie; the
  * database keeps its SHA-256, the user, the CSRF token and two times, which give the idle and
  * absolute limits.

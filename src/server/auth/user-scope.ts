@@ -4,7 +4,7 @@ import { replayOfHeader, uncheckedHeader } from '../../domain/journal';
 import { roleRank } from './portal-auth';
 
 /**
- * What a signed-in user may send through the proxy (issue 15, point 3), checked after the
+ * What a signed-in user may send through the proxy, checked after the
  * deployment's own org check: the client org must be one granted to them (admins: all of the
  * deployment's), and re-sending a journal entry or sending without the browser's checks is QA's.
  * Hand-made calls get the same answer as the app's: 403 forbidden, nothing sent. Sign-in off: no

@@ -1,5 +1,5 @@
 /**
- * The accounts of a portal with sign-in (issue 15, decision 026), from the command line, on the
+ * The accounts of a portal with sign-in (decision 026), from the command line, on the
  * portal database the server uses (PORTAL_DB or DATABASE_URL, from the environment and `.env` like `npm start`):
  *
  *   npm run users -- add [--role recruiter|qa|admin] [--org 1001,1002] [--password-stdin] EMAIL

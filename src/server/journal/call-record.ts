@@ -50,7 +50,7 @@ export interface CallToRecord {
    * (the body kept is the VMS's own, which the journal cannot read the id from).
    */
   batchId?: string | null;
-  /** Who sent it (issue 15); null or absent with sign-in off, or refused before anyone was known. */
+  /** Who sent it; null or absent with sign-in off, or refused before anyone was known. */
   sentBy?: CallSender | null;
   /** The connection it went to (or, refused, named). */
   connection?: string | null;

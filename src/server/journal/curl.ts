@@ -12,8 +12,7 @@ import { fetchScript, powershellScript } from './copy-as';
 /**
  * "Copy as cURL": the call again, straight to the VMS, signed by the shell from $VMS_API_KEY and
  * $VMS_API_SECRET, so the command holds no key, secret or signature. The signature is the
- * lowercase hex SHA-256 of key + secret + Unix seconds (src/node/signature.ts, decisions.md
- * "Authentication"): `printf` joins the three without a newline, `openssl dgst -r` prints
+ * lowercase hex SHA-256 of key + secret + Unix seconds (src/node/signature.ts, decision 032): `printf` joins the three without a newline, `openssl dgst -r` prints
  * "<hex> *stdin" in OpenSSL 1.1 and 3 alike, `cut` keeps the hex.
  */
 export const signatureSnippet = `printf '%s%s%s' "$${credentialVariables.key}" "$${credentialVariables.secret}" "$(date +%s)" | openssl dgst -sha256 -r | cut -d' ' -f1`;

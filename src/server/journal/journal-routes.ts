@@ -105,7 +105,7 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
   { config, journal: opening, upstreams },
 ) => {
   const journal = await opening;
-  // The journal holds every call's bodies: QA's and admins' (issue 15).
+  // The journal holds every call's bodies: QA's and admins'.
   await registerApiGuards(app, config, 'qa');
 
   const status: JournalStatus = {

@@ -143,7 +143,7 @@ function payloadBytes(payload: unknown): Buffer | null {
   return null;
 }
 
-/** The signed-in user the call was made as (issue 15), or null. */
+/** The signed-in user the call was made as, or null. */
 function senderOf(request: FastifyRequest): CallSender | null {
   const user = request.portalSession?.user;
   return user ? { userId: user.id, email: user.email } : null;

@@ -1,7 +1,7 @@
 import type { PortalSqlite } from './portal-database';
 
 /**
- * Schema version 3 (issue 15, decision 026): accounts, their org grants, invites, sessions,
+ * Schema version 3 (decision 026): accounts, their org grants, invites, sessions,
  * failed sign-ins, and each user's synced records.
  *
  * Secrets are stored only as SHA-256 digests: a session id and an invite token are 256-bit random
@@ -59,7 +59,7 @@ export function createAuthTables(db: PortalSqlite): void {
 }
 
 /**
- * Schema version 5 (issue 15): single sign-on attempts in progress, by the SHA-256 of their
+ * Schema version 5: single sign-on attempts in progress, by the SHA-256 of their
  * `state`, with the nonce and the PKCE verifier the callback needs; one use, ten minutes.
  */
 export function createSsoLoginsTable(db: PortalSqlite): void {

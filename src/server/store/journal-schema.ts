@@ -70,7 +70,7 @@ export function createJournalTables(db: PortalSqlite): void {
 }
 
 /**
- * Schema version 4 (issue 15): who sent each call. The id and the e-mail address as they were
+ * Schema version 4: who sent each call. The id and the e-mail address as they were
  * then (an address may change later, the journal says who it was); null when sign-in is off or
  * the call was refused before anyone was known.
  */

@@ -46,7 +46,7 @@ export interface JournalRecord {
   requestBody: BodyToKeep | null;
   responseBody: BodyToKeep | null;
   responseHeaders: Record<string, string>;
-  /** Who sent it (issue 15): absent or null when nobody was signed in. */
+  /** Who sent it: absent or null when nobody was signed in. */
   sentBy?: { userId: string; email: string } | null;
   /** The connection the call went to (or would have gone to); absent or null when not known. */
   connection?: string | null;
@@ -112,7 +112,7 @@ export class JournalSearchError extends Error {
 
 /**
  * The journal's storage (decision 025), asynchronous so a PostgreSQL store can implement it beside
- * this SQLite one (architecture.md, "One store interface, two databases").
+ * this SQLite one (decision 027).
  */
 export interface JournalStore {
   /**

@@ -36,19 +36,19 @@ export interface Migration {
  * migration is never edited.
  */
 export const migrations: readonly Migration[] = [
-  // 1: idempotency keys (issue 9, decision 002)
+  // 1: idempotency keys (decision 002)
   {
     name: 'idempotency keys',
     sqlite: createIdempotencyKeysTable,
     postgres: postgresIdempotencyKeys,
   },
-  // 2: the call journal (issue 14, decision 025)
+  // 2: the call journal (decision 025)
   { name: 'call journal', sqlite: createJournalTables, postgres: postgresJournalTables },
-  // 3: accounts, grants, invites, sessions, sign-in failures, per-user records (issue 15, 026)
+  // 3: accounts, grants, invites, sessions, sign-in failures, per-user records (decision 026)
   { name: 'accounts and sessions', sqlite: createAuthTables, postgres: postgresAuthTables },
-  // 4: who sent each journal entry (issue 15)
+  // 4: who sent each journal entry
   { name: 'journal sender', sqlite: addJournalSender, postgres: postgresJournalSender },
-  // 5: single sign-on attempts in progress (issue 15, 026)
+  // 5: single sign-on attempts in progress (decision 026)
   { name: 'single sign-on attempts', sqlite: createSsoLoginsTable, postgres: postgresSsoLogins },
   // 6: the portal's own keys; failed sign-ins counted by a keyed hash of the name tried (026)
   { name: 'portal secrets', sqlite: createPortalSecretsTable, postgres: postgresPortalSecrets },

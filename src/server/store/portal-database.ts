@@ -29,8 +29,7 @@ function createPrivately(path: string): void {
 /**
  * Opens the portal's own database (`PORTAL_DB`): an SQLite file in WAL mode, the schema brought
  * up to date. Stores reach it through their small interfaces (IdempotencyKeyStore, JournalStore), so a
- * PostgreSQL store can sit beside this one (architecture.md, "One store interface, two
- * databases"). Statements are prepared once: a keyed POST costs two of them (decision 002).
+ * PostgreSQL store can sit beside this one (decision 027). Statements are prepared once: a keyed POST costs two of them (decision 002).
  */
 export async function openPortalDatabase(
   path: string,

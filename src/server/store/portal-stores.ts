@@ -24,8 +24,7 @@ export interface StoreTarget {
 }
 
 /**
- * Everything the portal server keeps, behind one interface per store (architecture.md, "One
- * store interface, two databases"; decision 027): an SQLite file by default, PostgreSQL when
+ * Everything the portal server keeps, behind one interface per store (decision 027): an SQLite file by default, PostgreSQL when
  * `DATABASE_URL` is set so that several processes act as one.
  */
 export interface PortalStores {
