@@ -8,7 +8,7 @@ import {
   fillCandidate,
   openCandidateForm,
 } from './support/candidates';
-import { expect } from './support/fixtures';
+import { expect, expectNoAxeViolations } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData } from './support/requisitions';
 import { adminEmail, adminPassword, test } from './support/two-connections';
 
@@ -91,6 +91,11 @@ test('requisitions and candidates go to the connection chosen, each with its own
   await expect(tray(page)).toContainText(keptHere.title);
   await expect(tray(page)).not.toContainText(sentHere.title);
   await expect(page.getByLabel(/^Job title/)).toHaveValue('');
+  // The marking passes the accessibility checks in light and in dark.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expectNoAxeViolations(page);
+  }
 
   // Its first send asks, naming the connection and the count; the VMS's own words read right.
   rows = await send(page, 'Send to Acme live, a production VMS?');
