@@ -1,5 +1,13 @@
 import type { JournalBody, JournalEntry } from '../../domain/journal';
 import type { VmsOperation } from '../../domain/vms-contract';
+import {
+  sandboxProfile,
+  sandboxSignatureRecipe,
+  speaksOwnDialect,
+  vmsCallPath,
+  type SignatureRecipe,
+  type VmsProfile,
+} from '../../domain/vms-profile';
 
 /**
  * A recorded call as a request to make again or to show: what "Copy as" writes in each language
@@ -28,6 +36,8 @@ export interface CallRequest {
   body: JournalBody | null;
   /** What to know before sending it again: a body cut short, a secret replaced in it. */
   notes: string[];
+  /** How the connection's VMS wants calls signed: each rendering signs by it. */
+  recipe: SignatureRecipe;
 }
 
 /** The query of the call as forwarded (the org ids as checked), or as received. */
@@ -37,8 +47,21 @@ function queryOf(entry: JournalEntry): string {
   return at < 0 ? '' : source.slice(at);
 }
 
-/** The address to send a call to `operation` again: the VMS configured now, with the call's query. */
-export function vmsUrlFor(entry: JournalEntry, operation: VmsOperation, upstreamUrl: string) {
+/**
+ * The address to send a call to `operation` again: the VMS configured now, with the call's query;
+ * for a VMS with its own paths and parameter names (its profile), translated from the call as the
+ * portal received it, as the proxy translates it.
+ */
+export function vmsUrlFor(
+  entry: JournalEntry,
+  operation: VmsOperation,
+  upstreamUrl: string,
+  profile: VmsProfile | null = null,
+) {
+  if (profile !== null && !speaksOwnDialect(profile, sandboxProfile(profile.dates.outbound))) {
+    const at = entry.path.indexOf('?');
+    return `${upstreamUrl}${vmsCallPath(profile, operation, at < 0 ? '' : entry.path.slice(at))}`;
+  }
   return `${upstreamUrl}${operation}${queryOf(entry)}`;
 }
 
@@ -47,7 +70,11 @@ export function vmsUrlFor(entry: JournalEntry, operation: VmsOperation, upstream
  * nothing (vms-proxy.ts, callVms), so they are known without having been recorded; host and
  * content-length are the HTTP client's, and the signing headers are each rendering's to make.
  */
-export function vmsRequest(entry: JournalEntry, url: string): CallRequest {
+export function vmsRequest(
+  entry: JournalEntry,
+  url: string,
+  recipe: SignatureRecipe = sandboxSignatureRecipe,
+): CallRequest {
   const body = entry.method === 'POST' ? entry.requestBody : null;
   const notes: string[] = [];
   if (body?.truncated) {
@@ -66,5 +93,6 @@ export function vmsRequest(entry: JournalEntry, url: string): CallRequest {
     ],
     body,
     notes,
+    recipe,
   };
 }

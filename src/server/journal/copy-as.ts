@@ -1,10 +1,17 @@
-import { credentialVariables, signingHeaders, type CallRequest } from './call-request';
+import { credentialVariables, type CallRequest } from './call-request';
+import { nodeSigning, powershellSigning, timestampTravel } from './signing-snippets';
 
 /**
  * "Copy as PowerShell" and "Copy as Node fetch": the same described call as the cURL command
- * (curl.ts), signed where it runs from $VMS_API_KEY and $VMS_API_SECRET, the same signature:
- * lowercase hex SHA-256 of key + secret + Unix seconds, as UTF-8.
+ * (curl.ts), signed where it runs from $VMS_API_KEY and $VMS_API_SECRET by the connection's
+ * signature recipe (signing-snippets.ts), the message as UTF-8.
  */
+
+/** The call's address, with the timestamp where the recipe sends it as a query parameter. */
+function withTimestampQuery(call: CallRequest, timestamp: (url: string, name: string) => string) {
+  const travel = timestampTravel(call.recipe);
+  return travel !== null && 'query' in travel ? timestamp(call.url, travel.query) : null;
+}
 
 /** A PowerShell single-quoted string: nothing in it is expanded; a quote is doubled. */
 export function powershellQuote(text: string): string {
@@ -16,23 +23,37 @@ export function powershellQuote(text: string): string {
  * string body would be encoded by Windows PowerShell in its own default, not UTF-8.
  */
 export function powershellScript(call: CallRequest): string {
-  const { body } = call;
+  const { body, recipe } = call;
   const lines = call.notes.map((note) => `# ${note}`);
+  const travel = timestampTravel(recipe);
+  const bodyText =
+    body === null
+      ? "''"
+      : body.encoding === 'base64'
+        ? `[Text.Encoding]::UTF8.GetString([Convert]::FromBase64String(${powershellQuote(body.text)}))`
+        : powershellQuote(body.text);
   lines.push(
-    `$seconds = [DateTimeOffset]::UtcNow.ToUnixTimeSeconds()`,
-    `$signed = [Text.Encoding]::UTF8.GetBytes("$env:${credentialVariables.key}$env:${credentialVariables.secret}$seconds")`,
-    `$signature = -join ([Security.Cryptography.SHA256]::Create().ComputeHash($signed) | ForEach-Object { $_.ToString('x2') })`,
+    ...powershellSigning(recipe, bodyText),
     `$headers = @{`,
     ...call.headers
       .filter(({ name }) => name !== 'content-type')
       .map(({ name, value }) => `  ${powershellQuote(name)} = ${powershellQuote(value)}`),
-    `  ${powershellQuote(signingHeaders.key)} = $env:${credentialVariables.key}`,
-    `  ${powershellQuote(signingHeaders.signature)} = $signature`,
+    `  ${powershellQuote(recipe.keyHeader)} = $env:${credentialVariables.key}`,
+    `  ${powershellQuote(recipe.signatureHeader)} = $signature`,
+    ...(travel !== null && 'header' in travel
+      ? [`  ${powershellQuote(travel.header)} = $timestamp`]
+      : []),
     `}`,
   );
+  const uri =
+    withTimestampQuery(
+      call,
+      (url, name) =>
+        `(${powershellQuote(url)} + '${url.includes('?') ? '&' : '?'}${name}=' + $timestamp)`,
+    ) ?? powershellQuote(call.url);
   const options = [
     `-Method ${call.method === 'POST' ? 'Post' : 'Get'}`,
-    `-Uri ${powershellQuote(call.url)}`,
+    `-Uri ${uri}`,
     '-Headers $headers',
   ];
   if (body !== null) {
@@ -52,24 +73,35 @@ export function powershellScript(call: CallRequest): string {
  * sends the call with the built-in fetch and prints the status and the answer.
  */
 export function fetchScript(call: CallRequest): string {
-  const { body } = call;
+  const { body, recipe } = call;
   const env = (name: string) => `process.env.${name}`;
+  const travel = timestampTravel(recipe);
   const headers = [
     ...call.headers.map(
       ({ name, value }) => `    ${JSON.stringify(name)}: ${JSON.stringify(value)},`,
     ),
-    `    ${JSON.stringify(signingHeaders.key)}: ${env(credentialVariables.key)},`,
-    `    ${JSON.stringify(signingHeaders.signature)}: signature,`,
+    `    ${JSON.stringify(recipe.keyHeader)}: ${env(credentialVariables.key)},`,
+    `    ${JSON.stringify(recipe.signatureHeader)}: signature,`,
+    ...(travel !== null && 'header' in travel
+      ? [`    ${JSON.stringify(travel.header)}: timestamp,`]
+      : []),
   ];
+  const bodyExpression =
+    body === null
+      ? "''"
+      : body.encoding === 'base64'
+        ? `Buffer.from(${JSON.stringify(body.text)}, 'base64').toString('utf8')`
+        : JSON.stringify(body.text);
+  const url =
+    withTimestampQuery(
+      call,
+      (address, name) =>
+        `${JSON.stringify(`${address}${address.includes('?') ? '&' : '?'}${name}=`)} + encodeURIComponent(timestamp)`,
+    ) ?? JSON.stringify(call.url);
   const lines = [
     ...call.notes.map((note) => `// ${note}`),
-    `import { createHash } from 'node:crypto';`,
-    '',
-    'const seconds = Math.floor(Date.now() / 1000);',
-    `const signature = createHash('sha256')`,
-    `  .update(\`\${${env(credentialVariables.key)}}\${${env(credentialVariables.secret)}}\${seconds}\`)`,
-    `  .digest('hex');`,
-    `const response = await fetch(${JSON.stringify(call.url)}, {`,
+    ...nodeSigning(recipe, bodyExpression),
+    `const response = await fetch(${url}, {`,
     `  method: ${JSON.stringify(call.method)},`,
     '  headers: {',
     ...headers,

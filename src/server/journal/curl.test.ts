@@ -312,7 +312,7 @@ describe('curlFor', () => {
       `$body = [Text.Encoding]::UTF8.GetBytes('[{"a":"it''s ‘‘quoted’’"}]')`,
     );
     expect(copied.powershell).toContain("'x-api-key' = $env:VMS_API_KEY");
-    expect(copied.powershell).toContain('$env:VMS_API_KEY$env:VMS_API_SECRET$seconds');
+    expect(copied.powershell).toContain('$env:VMS_API_KEY + $env:VMS_API_SECRET + $timestamp');
     expect(copied.powershell).toMatch(/Invoke-RestMethod -Method Post `\n/);
     expect(copied.fetch).toContain('body: "[{\\"a\\":\\"it\'s ‘quoted’\\"}]",');
     expect(copied.fetch).toContain("'x-api-key': process.env.VMS_API_KEY".replaceAll("'", '"'));
@@ -330,5 +330,73 @@ describe('curlFor', () => {
 
   it('quotes for the shell', () => {
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+  });
+});
+
+describe('the copied command against a VMS with its own paths and signature recipe', () => {
+  let dir: string;
+  let portal: RunningPortal;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'journal-curl-other-'));
+    // The embedded sandbox speaks the documented example: other paths and parameter names, an
+    // HMAC-SHA256 signature in base64 with its timestamp in a header.
+    portal = await startPortal(
+      loadConfig({
+        PORT: '0',
+        SANDBOX_PORT: '0',
+        SANDBOX_DB: ':memory:',
+        PORTAL_DB: join(dir, 'portal.db'),
+        SANDBOX_PROCESSING_DELAY_MS: '0',
+        VMS_PROFILE: 'docs/examples/profile-other-vms.json',
+        LOG_LEVEL: 'silent',
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await portal.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('signs by the recipe and calls the VMS’s own paths, in cURL and in Node', async () => {
+    const sent = await fetch(`${portal.url}/api/vms/requisitionimport${orgs}`, {
+      method: 'POST',
+      headers: json,
+      body: '[{"clientinternalreq":"CURL-2","titlerole":"Analyst"}]',
+    });
+    expect(sent.status).toBe(200);
+    const batch = await lastCall(portal);
+    expect(batch.curl).toContain(`--url '${portal.upstreamUrl}/api/v2/requisitions/import${orgs}'`);
+    expect(batch.curl).toContain('-hmac "$VMS_API_SECRET"');
+    expect(batch.curl).toContain('--header "x-timestamp: $ts"');
+    expect(batch.snippet).toContain('openssl base64 -A');
+    const posted = await runCurl(batch.curl, sandboxDemo);
+    expect(posted.status).toBe(200);
+    expect(posted.body).toMatch(/"id":"rb_/);
+
+    await fetch(
+      `${portal.url}/api/vms/requisitions${orgs}&filterfield=Req_Id&filteroperator=%3D&filtervalue=40001`,
+    );
+    const list = await lastCall(portal);
+    const listed = await runCurl(list.curl, sandboxDemo);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toContain('40001');
+
+    const file = join(dir, 'call.mjs');
+    writeFileSync(file, list.fetch);
+    const node = await run(process.execPath, [file], {
+      env: {
+        PATH: process.env.PATH,
+        VMS_API_KEY: sandboxDemo.apiKey,
+        VMS_API_SECRET: sandboxDemo.apiSecret,
+      },
+    });
+    expect(node.stdout).toMatch(/^200 /);
+
+    // Signed with the wrong secret, the VMS refuses: the 2xx above was the recipe's doing.
+    expect(
+      (await runCurl(list.curl, { apiKey: sandboxDemo.apiKey, apiSecret: 'wrong' })).status,
+    ).toBeGreaterThanOrEqual(400);
   });
 });

@@ -1,21 +1,27 @@
 import type { JournalCurl, JournalEntry } from '../../domain/journal';
 import type { VmsOperation } from '../../domain/vms-contract';
 import {
-  credentialVariables,
-  signingHeaders,
-  vmsRequest,
-  vmsUrlFor,
-  type CallRequest,
-} from './call-request';
+  sandboxSignatureRecipe,
+  type SignatureRecipe,
+  type VmsProfile,
+} from '../../domain/vms-profile';
+import { credentialVariables, vmsRequest, vmsUrlFor, type CallRequest } from './call-request';
 import { fetchScript, powershellScript } from './copy-as';
+import { shellSigning, timestampTravel } from './signing-snippets';
 
 /**
  * "Copy as cURL": the call again, straight to the VMS, signed by the shell from $VMS_API_KEY and
- * $VMS_API_SECRET, so the command holds no key, secret or signature. The signature is the
- * lowercase hex SHA-256 of key + secret + Unix seconds (src/node/signature.ts, decision 032): `printf` joins the three without a newline, `openssl dgst -r` prints
+ * $VMS_API_SECRET by the connection's signature recipe (signing-snippets.ts), so the command holds
+ * no key, secret or signature. For the default recipe (lowercase hex SHA-256 of key + secret +
+ * Unix seconds): `printf` joins the three without a newline, `openssl dgst -r` prints
  * "<hex> *stdin" in OpenSSL 1.1 and 3 alike, `cut` keeps the hex.
  */
-export const signatureSnippet = `printf '%s%s%s' "$${credentialVariables.key}" "$${credentialVariables.secret}" "$(date +%s)" | openssl dgst -sha256 -r | cut -d' ' -f1`;
+export function signatureSnippet(
+  recipe: SignatureRecipe = sandboxSignatureRecipe,
+  bodyWord = "''",
+) {
+  return shellSigning(recipe, bodyWord).signature;
+}
 
 /** A POSIX shell single-quoted word: nothing in it is expanded. */
 export function shellQuote(text: string): string {
@@ -27,20 +33,36 @@ export function shellQuote(text: string): string {
  * argument-length limit) into `--data-binary @-`, byte for byte.
  */
 export function curlCommand(call: CallRequest): string {
-  const { body } = call;
+  const { body, recipe } = call;
   const lines = call.notes.map((note) => `# ${note}`);
+  const bodyWord =
+    body === null
+      ? "''"
+      : body.encoding === 'base64'
+        ? `"$(printf '%s' ${shellQuote(body.text)} | base64 -d)"`
+        : shellQuote(body.text);
+  const signing = shellSigning(recipe, bodyWord);
+  lines.push(...signing.prelude);
   const feed =
     body === null
       ? ''
       : body.encoding === 'base64'
         ? `printf '%s' ${shellQuote(body.text)} | base64 -d | `
         : `printf '%s' ${shellQuote(body.text)} | `;
+  const travel = timestampTravel(recipe);
+  const url =
+    travel !== null && 'query' in travel
+      ? `${shellQuote(call.url)}"${call.url.includes('?') ? '&' : '?'}${travel.query}=${signing.timestamp}"`
+      : shellQuote(call.url);
   const options = [
     `--request ${call.method}`,
-    `--url ${shellQuote(call.url)}`,
+    `--url ${url}`,
     ...call.headers.map(({ name, value }) => `--header ${shellQuote(`${name}: ${value}`)}`),
-    `--header "${signingHeaders.key}: $${credentialVariables.key}"`,
-    `--header "${signingHeaders.signature}: $(${signatureSnippet})"`,
+    `--header "${recipe.keyHeader}: $${credentialVariables.key}"`,
+    `--header "${recipe.signatureHeader}: $(${signing.signature})"`,
+    ...(travel !== null && 'header' in travel
+      ? [`--header "${travel.header}: ${signing.timestamp}"`]
+      : []),
     ...(body === null ? [] : ['--data-binary @-']),
   ];
   lines.push(`${feed}curl --silent --show-error ${options.join(' \\\n  ')}`);
@@ -56,11 +78,13 @@ export function curlFor(
   entry: JournalEntry,
   operation: VmsOperation,
   upstreamUrl: string,
+  profile: VmsProfile | null = null,
 ): JournalCurl {
-  const call = vmsRequest(entry, vmsUrlFor(entry, operation, upstreamUrl));
+  const recipe = profile?.signature ?? sandboxSignatureRecipe;
+  const call = vmsRequest(entry, vmsUrlFor(entry, operation, upstreamUrl, profile), recipe);
   return {
     curl: curlCommand(call),
-    snippet: signatureSnippet,
+    snippet: signatureSnippet(recipe),
     powershell: powershellScript(call),
     fetch: fetchScript(call),
   };

@@ -200,6 +200,6 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
         `Call ${id} went to the connection "${entry.connection ?? ''}", which this portal no longer has, so there is no address to copy.`,
       );
     }
-    return curlFor(entry, entry.operation, base);
+    return curlFor(entry, entry.operation, base, connection?.profile ?? null);
   });
 };
