@@ -199,6 +199,12 @@ test('a user granted only the sandbox sees only it, and a hand-made call to Acme
       ).status(),
     )
     .toBe(200);
+
+  // The admin checks each connection: Acme live, read with its own profile, passes too.
+  await admin.page.goto('/connections');
+  await admin.page.getByRole('button', { name: 'Check Acme live' }).click();
+  const report = admin.page.getByRole('region', { name: /^Checked / });
+  await expect(report.getByText(/^Every check passed \(\d+\)\.$/)).toBeVisible({ timeout: 15_000 });
   await admin.context.close();
   await recruiter.context.close();
 });

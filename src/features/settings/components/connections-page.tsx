@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import type { DoctorReport, ProbeVerdict } from '../../../domain/connection-check';
+import type { ConnectionSettings } from '../../../domain/portal-config';
 import { errorMessage } from '../../../shared/api/http';
 import { useOrg } from '../../../shared/config/org-context';
 import { formatDateTime } from '../../../shared/lib/format';
@@ -56,50 +57,62 @@ function CheckReport({ report, headingId }: { report: DoctorReport; headingId: s
   );
 }
 
+/** One connection: what it is, and its check on demand. */
+function ConnectionSection({ connection }: { connection: ConnectionSettings }) {
+  const id = useId();
+  const check = useMutation({ mutationFn: () => checkConnection(connection.name) });
+  return (
+    <section aria-labelledby={`${id}-name`}>
+      <h2 id={`${id}-name`}>
+        {connection.label}
+        {connection.production ? ' (production)' : ''}
+      </h2>
+      <p>
+        {connection.kind === 'sandbox'
+          ? `The embedded sandbox VMS, named "${connection.name}".`
+          : `A VMS named "${connection.name}", acting as vendor org ${connection.vendorOrgId} for client orgs ${connection.clientOrgIds.join(', ')}.`}
+      </p>
+      <button
+        type="button"
+        className="button"
+        onClick={() => check.mutate()}
+        disabled={check.isPending}
+      >
+        Check {connection.label}
+      </button>
+      <div aria-live="polite">
+        {check.isPending ? <p>Checking {connection.label}…</p> : null}
+        {check.isError ? (
+          <p role="alert" className="notice notice--error">
+            {errorMessage(check.error)}
+          </p>
+        ) : null}
+      </div>
+      {check.data && !check.isPending ? (
+        <CheckReport report={check.data} headingId={`${id}-report`} />
+      ) : null}
+    </section>
+  );
+}
+
 /**
- * /connections (admins): the VMS connection this portal sends to, and the connection doctor's
- * safe probes of it on demand, each with what it found and what to change.
+ * /connections (admins): every VMS connection of this portal, and the connection doctor's safe
+ * probes of each on demand, each with what it found and what to change.
  */
 export function ConnectionsPage() {
   const { config } = useOrg();
-  const id = useId();
-  const check = useMutation({ mutationFn: () => checkConnection('default') });
   return (
     <div className="page">
       <title>Connections · VMS submission portal</title>
       <h1>Connections</h1>
       <p className="page__lead">
-        The VMS this portal sends to. A check calls it with the portal's key and signature and reads
+        The VMS connections of this portal. A check calls one with its key and signature and reads
         what it answers, without sending anything: whether it is reachable, whether its clock
-        agrees, whether it accepts the key, and whether its answers look the way the profile says.
+        agrees, whether it accepts the key, and whether its answers look the way its profile says.
       </p>
-      <section aria-labelledby={`${id}-default`}>
-        <h2 id={`${id}-default`}>default</h2>
-        <p>
-          {config.upstream.kind === 'sandbox'
-            ? 'The embedded sandbox VMS (VMS_BASE_URL is not set).'
-            : `The VMS at ${config.upstream.label} (the VMS_* settings).`}
-        </p>
-        <button
-          type="button"
-          className="button"
-          onClick={() => check.mutate()}
-          disabled={check.isPending}
-        >
-          Check this connection
-        </button>
-        <div aria-live="polite">
-          {check.isPending ? <p>Checking the connection…</p> : null}
-          {check.isError ? (
-            <p role="alert" className="notice notice--error">
-              {errorMessage(check.error)}
-            </p>
-          ) : null}
-        </div>
-        {check.data && !check.isPending ? (
-          <CheckReport report={check.data} headingId={`${id}-report`} />
-        ) : null}
-      </section>
+      {config.connections.map((connection) => (
+        <ConnectionSection key={connection.name} connection={connection} />
+      ))}
     </div>
   );
 }
