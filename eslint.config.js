@@ -9,7 +9,7 @@ import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 /**
- * Layers (architecture.md, style.md): domain ← shared ← core ← features ← app in the browser;
+ * Layers: domain ← shared ← core ← features ← app in the browser;
  * the portal server and the sandbox beside them on Node, with src/node for what both need; the
  * server reaches the sandbox only through its public entry. Each area lists what it must not
  * import; tests may reach further (they prove the pieces together) but not into the app.

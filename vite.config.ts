@@ -107,7 +107,7 @@ export default defineConfig(({ command }) => ({
             // one HTTP/1.1 origin, so each small chunk pushed a page's own code a round trip later.
             { name: 'app', tags: ['$initial'], priority: 2 },
             // What the requisition workspace draws first (form, tray, domain) in one chunk rather
-            // than seventeen, for the same reason (issue 11: form LCP); other pages add their own.
+            // than seventeen, for the same reason (the form's largest contentful paint); other pages add their own.
             // The JSON editor and the raw JSON view (CodeMirror, Lezer) stay apart: they load
             // when opened.
             {
@@ -128,7 +128,7 @@ export default defineConfig(({ command }) => ({
     // A timeout only catches a hung test. jsdom form tests that type a whole form take 2–5 s
     // when the 2 cores are busy, so the 5 s default failed healthy tests under load.
     testTimeout: 20_000,
-    // One real PostgreSQL server for the run (issue 15): the store tests and the postgres
+    // One real PostgreSQL server for the run: the store tests and the postgres
     // project make their databases on it.
     globalSetup: ['src/test-support/postgres-global-setup.ts'],
     projects: [

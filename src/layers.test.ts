@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// Issue 10, point 3: the layers are enforced by lint (eslint.config.js), so a wrong import or a
+// The layers are enforced by lint (eslint.config.js), so a wrong import or a
 // cycle fails `npm run lint`. These cases lint real code at the paths it would have.
 
 const root = fileURLToPath(new URL('..', import.meta.url));

@@ -11,7 +11,19 @@ import { describe, expect, it } from 'vitest';
 // pointer reads as an explanation and leads nowhere; the fact it stood for belongs in the text.
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const scanned = ['src', 'e2e', 'scripts', 'bench', 'docs', 'README.md'];
+const scanned = [
+  'src',
+  'e2e',
+  'scripts',
+  'bench',
+  'docs',
+  'README.md',
+  '.ci',
+  'eslint.config.js',
+  'vite.config.ts',
+  'playwright.config.ts',
+  'package.json',
+];
 /** This file names the citations it looks for. */
 const self = 'src/repository-standalone.test.ts';
 
@@ -91,8 +103,7 @@ function findingsIn(file: string): Finding[] {
     .toString('utf8')
     .split(/\r?\n/)
     .flatMap((text, index) =>
-      // Every match, not only a line's first: a pending "Issue 10" must not excuse an "issue 12"
-      // added beside it.
+      // Every match, not only a line's first.
       citations.flatMap(({ what, pattern }) =>
         [...text.matchAll(new RegExp(pattern.source, `${pattern.flags}g`))].map(([match]) => ({
           file,
@@ -105,51 +116,9 @@ function findingsIn(file: string): Finding[] {
     );
 }
 
-/**
- * Citations in src/ that this change leaves alone, because src/ is being reworded separately:
- * comments in tests, the catalog and the styles that still name the issue that asked for them or
- * the specification's file. Each goes, entry by entry, when its file no longer cites it, and the
- * last test below says when. Nothing is to be added here: a new citation is written as the fact it
- * stands for.
- */
-const pendingInSrc: Record<string, string[]> = {
-  'src/domain/catalog.test.ts': ['000_4f2887db2c22a6c1', '../shared/spec'],
-  'src/domain/requisition-catalog.ts': ['../shared/spec'],
-  'src/layers.test.ts': ['Issue 10'],
-  'src/server/auth/csrf.test.ts': ['Issue 15'],
-  'src/server/auth/roles.test.ts': ['Issue 15'],
-  'src/server/auth/sessions.test.ts': ['Issue 15'],
-  'src/server/auth/sign-in.test.ts': ['Issue 15'],
-  'src/server/auth/sso.test.ts': ['Issue 15'],
-  'src/server/auth/user-records.test.ts': ['Issue 15'],
-  'src/server/auth/users-api.test.ts': ['Issue 15'],
-  'src/server/cli/users.test.ts': ['Issue 15'],
-  'src/server/config-docs.test.ts': ['Issue 10'],
-  'src/server/hostile-requests.test.ts': ['Issue 9'],
-  'src/server/journal/curl.test.ts': ['Issue 14'],
-  'src/server/journal/journal-routes.test.ts': ['Issue 14'],
-  'src/server/sandbox-full-disk.test.ts': ['Issue 9'],
-  'src/server/two-processes.test.ts': ['Issue 15'],
-  'src/server/vms-proxy-journal-failures.test.ts': ['Issue 14'],
-  'src/server/vms-proxy-journal.test.ts': ['Issue 14'],
-  'src/server/vms-proxy-lost-answers.test.ts': ['Issue 9'],
-  'src/styles/app.css': ['issue 9', 'issue 13', 'issue 14'],
-};
-
 const findings = tracked
   .filter((file) => file !== self && !notText.test(file) && !lockfile.test(file))
   .flatMap(findingsIn);
-
-// Each pending entry excuses one finding of exactly that text in its file; what is left on
-// either side is reported.
-const unexcused: Finding[] = [];
-const excuses = new Map(Object.entries(pendingInSrc).map(([file, list]) => [file, [...list]]));
-for (const finding of findings) {
-  const left = excuses.get(finding.file) ?? [];
-  const at = left.indexOf(finding.match);
-  if (at === -1) unexcused.push(finding);
-  else left.splice(at, 1);
-}
 
 describe('the repository stands alone', () => {
   it('reads the files it is meant to', () => {
@@ -186,17 +155,10 @@ describe('the repository stands alone', () => {
 
   it('cites no issue number and no file outside the repository', () => {
     expect(
-      unexcused.map(
+      findings.map(
         ({ file, line, cites, match, text }) =>
           `${file}:${line}: ${cites} ("${match}"): ${text.trim()}`,
       ),
     ).toEqual([]);
-  });
-
-  it('lists as pending in src/ only what src/ still cites', () => {
-    const stale = [...excuses].flatMap(([file, left]) =>
-      left.map((match) => `${file} no longer cites "${match}": remove it from pendingInSrc`),
-    );
-    expect(stale).toEqual([]);
   });
 });

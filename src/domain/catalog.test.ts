@@ -10,7 +10,7 @@ import {
 } from './requisition-catalog';
 
 /*
- * The spec's field tables, transcribed by hand (../shared/spec/000_4f2887db2c22a6c1.txt,
+ * The spec's field tables, transcribed by hand (the interface specification,
  * "Resources and their fields"), in their documented order. Required column: "I, A" →
  * insert-amend; "Y" → insert (clientinternalreq → insert-amend, decision 000: Amend requires it);
  * the reqclassid/fullreqpath and reqowner alternatives → either; "conditional" → conditional;

@@ -13,7 +13,7 @@ import {
 
 /**
  * The requisition payload, field by field, in the spec's documented order
- * (../shared/spec, "Requisition payload object", then skill items 1–10, question items 1–5,
+ * (the interface specification, "Requisition payload object", then skill items 1–10, question items 1–5,
  * people, accounting references and custom fields 1–10).
  */
 export const MAX_SKILLS = 10;

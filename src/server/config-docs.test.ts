@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sandboxEnvSchema } from '../sandbox/index';
 import { portalEnvSchema } from './config';
 
-// Issue 10, point 4: the settings tables in the README and docs/ are checked against the
+// The settings tables in the README and docs/ are checked against the
 // configuration schemas, so a setting cannot be added, renamed or given a new default without
 // the docs saying so.
 

@@ -10,7 +10,7 @@ import {
   type TestPortal,
 } from '../test-support/capture-upstream';
 
-// Issue 9, point 5: requests built to hurt the server get a clear 4xx, never a 500 or a
+// Requests built to hurt the server get a clear 4xx, never a 500 or a
 // connection held open forever.
 
 const path = requisitionImportPath;

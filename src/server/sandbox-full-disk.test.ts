@@ -9,7 +9,7 @@ import { computeSignature, unixSeconds } from '../node/signature';
 import { startPortal, type RunningPortal } from './start';
 import { portalSchemaVersion } from './store/portal-database';
 
-// Issue 9, point 5: under `npm start` the sandbox runs inside the portal's process. A full disk
+// Under `npm start` the sandbox runs inside the portal's process. A full disk
 // in its batch worker must leave the portal up, say "degraded" in /api/health, and lose nothing.
 
 const temp = tempDbPath();

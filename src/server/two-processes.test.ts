@@ -15,7 +15,7 @@ import { addUser, TestBrowser } from '../test-support/test-browser';
 import { REPLAYED_HEADER } from './vms-proxy';
 
 /*
- * Issue 15, "Done when": two portal processes (the built server, each its own node) on one
+ * Two portal processes (the built server, each its own node) on one
  * PostgreSQL behave as one. The same keyed batch sent to both reaches the VMS once; a session
  * made on one is valid on the other, and signing out on one ends it on both.
  */

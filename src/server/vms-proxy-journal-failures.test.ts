@@ -14,7 +14,7 @@ import {
   type TestPortal,
 } from '../test-support/capture-upstream';
 
-// Issue 14, point 1: recording never fails a call; and a batch's late answer reaches its entry.
+// Recording never fails a call; and a batch's late answer reaches its entry.
 
 const json = { 'content-type': 'application/json' };
 const batch = '[{"clientinternalreq":"UNRECORDED-1","titlerole":"Confidential title"}]';

@@ -23,7 +23,7 @@ import {
 } from '../test-support/capture-upstream';
 import { freePort } from './free-port';
 
-// Issue 14, point 1: every call through the proxy is in the journal, forwarded or refused, with
+// Every call through the proxy is in the journal, forwarded or refused, with
 // what QA needs to read it, and nothing that signs a call.
 
 const orgs = '?Client_Org_Id=1001&Vendor_Org_Id=9001';

@@ -13,7 +13,7 @@ import {
 } from '../test-support/capture-upstream';
 import { REPLAYED_HEADER } from './vms-proxy';
 
-// Issue 9, point 3: a batch reaches the VMS once even when its answer is late, never comes, or
+// A batch reaches the VMS once even when its answer is late, never comes, or
 // the portal restarts in between. Every test counts what the upstream actually received.
 
 const path = requisitionImportPath;

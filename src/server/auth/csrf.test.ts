@@ -12,7 +12,7 @@ import {
 } from '../../test-support/capture-upstream';
 import { addUser, TestBrowser } from '../../test-support/test-browser';
 
-// Issue 15, point 2: no state-changing call from another site, with sign-in on or off.
+// No state-changing call from another site, with sign-in on or off.
 
 const password = 'correct horse battery staple';
 const send = '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001';

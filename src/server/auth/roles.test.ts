@@ -14,7 +14,7 @@ import {
 } from '../../test-support/capture-upstream';
 import { addUser, TestBrowser } from '../../test-support/test-browser';
 
-// Issue 15, point 3: the proxy checks the user's grants as well as the deployment's orgs, the
+// The proxy checks the user's grants as well as the deployment's orgs, the
 // journal is QA's, and every journal entry records who sent it.
 
 const password = 'correct horse battery staple';

@@ -16,7 +16,7 @@ import { testStoreEnv } from '../../test-support/postgres-server';
 import { addUser, TestBrowser } from '../../test-support/test-browser';
 import { runUsersCli } from '../cli/users';
 
-// Issue 15, point 2: server-side sessions in the portal database, as ASVS 5.0 level 2 asks.
+// Server-side sessions in the portal database, as ASVS 5.0 level 2 asks.
 
 const password = 'correct horse battery staple';
 const orgs = '?Client_Org_Id=1001&Vendor_Org_Id=9001';

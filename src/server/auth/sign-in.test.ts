@@ -13,7 +13,7 @@ import {
 } from '../../test-support/capture-upstream';
 import { addUser, TestBrowser } from '../../test-support/test-browser';
 
-// Issue 15, point 2: sign-in attempts limited per account and per address with back-off, and
+// Sign-in attempts limited per account and per address with back-off, and
 // one answer for every failure (no user enumeration).
 
 const password = 'correct horse battery staple';

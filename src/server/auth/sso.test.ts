@@ -16,7 +16,7 @@ import { buildPortal } from '../app';
 import { freePort } from '../free-port';
 import { addUser, TestBrowser } from '../../test-support/test-browser';
 
-// Issue 15, point 1: single sign-on through OpenID Connect, against a real provider (oidc-provider)
+// Single sign-on through OpenID Connect, against a real provider (oidc-provider)
 // started by the test, with its development login and consent pages driven over HTTP.
 
 const clientId = 'vms-portal';

@@ -21,7 +21,7 @@ import {
 import { addUser, TestBrowser } from '../../test-support/test-browser';
 import { userRecordPageSize } from './user-record-routes';
 
-// Issue 15, point 4: drafts and submissions per user on the server, versioned, with tombstones
+// Drafts and submissions per user on the server, versioned, with tombstones
 // and 409 when two devices wrote.
 
 const password = 'correct horse battery staple';

@@ -19,7 +19,7 @@ import {
 } from '../../test-support/capture-upstream';
 import { addUser, TestBrowser } from '../../test-support/test-browser';
 
-// Issue 15, points 1 and 3: admins invite users (one-time links, 72 hours), change their role and
+// Admins invite users (one-time links, 72 hours), change their role and
 // grants, disable them; the audit lines say so.
 
 const password = 'correct horse battery staple';

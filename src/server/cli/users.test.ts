@@ -18,7 +18,7 @@ import {
 import { TestBrowser } from '../../test-support/test-browser';
 import { runUsersCli, type UsersCliIo } from './users';
 
-// Issue 15, point 1: accounts made and managed from the command line, on the portal's database.
+// Accounts made and managed from the command line, on the portal's database.
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 /**

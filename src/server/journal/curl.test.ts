@@ -19,7 +19,7 @@ import { loadConfig } from '../config';
 import { startPortal, type RunningPortal } from '../start';
 import { curlFor, shellQuote } from './curl';
 
-// Issue 14: "Copy as cURL" reproduces the call against the VMS, signed by the shown snippet from
+// "Copy as cURL" reproduces the call against the VMS, signed by the shown snippet from
 // $VMS_API_KEY and $VMS_API_SECRET. These tests run it, with bash, openssl and curl.
 
 const run = promisify(execFile);

@@ -20,7 +20,7 @@ import {
 } from '../../test-support/capture-upstream';
 import { harSchema } from '../../test-support/har-schema';
 
-// Issue 14, point 2: the inspector's API over a journal of real calls through the proxy.
+// The inspector's API over a journal of real calls through the proxy.
 
 const orgs = '?Client_Org_Id=1001&Vendor_Org_Id=9001';
 const json = { 'content-type': 'application/json' };
