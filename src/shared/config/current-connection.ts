@@ -93,12 +93,16 @@ export function isThisConnections(connection: string | undefined): boolean {
     : connection === current;
 }
 
+/** Keys already looked after on this page: a form asks for its draft's store on every render. */
+const adopted = new Set<string>();
+
 /**
  * Moves work an earlier version kept in localStorage under `from` to `to`, once: when `to` has
  * nothing yet. The server's copy follows, as for any key that changes.
  */
 export function adoptUnscoped(to: string, from: string | null): void {
-  if (from === null || typeof localStorage === 'undefined') return;
+  if (from === null || adopted.has(to) || typeof localStorage === 'undefined') return;
+  adopted.add(to);
   try {
     const old = localStorage.getItem(from);
     if (old === null || localStorage.getItem(to) !== null) return;
