@@ -131,6 +131,43 @@ describe('inviting', () => {
   });
 });
 
+describe('granting connections', () => {
+  it('limits a user to the connections granted, refuses unknown names, and null gives every one', async () => {
+    const created = await invite('cora@example.com', 'recruiter', [1001]);
+    // Accounts may use every connection unless told otherwise.
+    expect(created.user).toMatchObject({ everyConnection: true, connections: ['default'] });
+    const cora = new TestBrowser(portal.url);
+    await cora.call('POST', `/api/invites/${tokenOf(created.invitePath)}`, { body: { password } });
+    const list = '/api/vms/requisitions?Client_Org_Id=1001&Vendor_Org_Id=9001';
+    expect((await cora.call('GET', list)).status).toBe(200);
+
+    const unknown = await admin.call('PATCH', `/api/users/${created.user.id}`, {
+      body: { connections: ['production'] },
+    });
+    expect(unknown.status).toBe(400);
+    expect(errorOf(unknown).details).toEqual([
+      { field: 'connections', message: 'not a connection of this portal' },
+    ]);
+
+    const none = await admin.call('PATCH', `/api/users/${created.user.id}`, {
+      body: { connections: [] },
+    });
+    expect(userSummarySchema.parse(none.json())).toMatchObject({
+      connections: [],
+      everyConnection: false,
+    });
+    const refused = await cora.call('GET', list);
+    expect(refused.status).toBe(403);
+    expect(errorOf(refused).code).toBe('connection_not_permitted');
+
+    const every = await admin.call('PATCH', `/api/users/${created.user.id}`, {
+      body: { connections: null },
+    });
+    expect(userSummarySchema.parse(every.json())).toMatchObject({ everyConnection: true });
+    expect((await cora.call('GET', list)).status).toBe(200);
+  });
+});
+
 describe('changing users', () => {
   it('lists them, changes role and grants (the next call sees it), and writes grant_changed', async () => {
     const created = await invite('quinn@example.com', 'recruiter', [1001]);
@@ -156,7 +193,14 @@ describe('changing users', () => {
       invited: false,
     });
     expect(
-      portal.logLines().find((line) => line.audit === true && line.event === 'grant_changed'),
+      portal
+        .logLines()
+        .find(
+          (line) =>
+            line.audit === true &&
+            line.event === 'grant_changed' &&
+            line.email === 'quinn@example.com',
+        ),
     ).toMatchObject({
       email: 'quinn@example.com',
       roleBefore: 'recruiter',
