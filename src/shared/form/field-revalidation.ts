@@ -16,24 +16,25 @@ const never: Conformance = () => false;
  * arrays and objects made of those. It is false whenever it cannot tell (other kinds, checks,
  * strict objects): the caller then parses for real. Built once, as it runs on every keystroke.
  */
-export function plainConformance(schema: z.core.$ZodType): Conformance {
-  if ((schema._zod.def.checks?.length ?? 0) > 0) return never;
+export function plainConformance(schema: z.ZodType): Conformance {
+  if ((schema.def.checks?.length ?? 0) > 0) return never;
   return shapeConformance(schema);
 }
 
 /** As plainConformance, leaving out the checks of `schema` itself (not of its parts). */
-function shapeConformance(schema: z.core.$ZodType): Conformance {
+function shapeConformance(schema: z.ZodType): Conformance {
   if (schema instanceof z.ZodString) return (value) => typeof value === 'string';
   if (schema instanceof z.ZodEnum) {
     const options = new Set<unknown>(schema.options);
     return (value) => options.has(value);
   }
   if (schema instanceof z.ZodArray) {
-    const item = plainConformance(schema.element);
+    // The forms are built with zod's classic API, whose parts are classic schemas too.
+    const item = plainConformance(schema.element as z.ZodType);
     return (value) => Array.isArray(value) && value.every(item);
   }
   if (schema instanceof z.ZodObject) {
-    if (schema._zod.def.catchall !== undefined) return never; // strict or catch-all objects
+    if (schema.def.catchall !== undefined) return never; // strict or catch-all objects
     const fields = Object.entries(schema.shape).map(
       ([key, field]) => [key, plainConformance(field)] as const,
     );
@@ -71,9 +72,8 @@ export function fieldRevalidationResolver<S extends z.ZodObject>(
   // zodResolver's overloads cannot resolve a generic schema's types; it is typed here once.
   type FormResolver = Resolver<z.input<S>, unknown, z.output<S>>;
   const whole = zodResolver(schema) as unknown as FormResolver;
-  // The schema's own checks (zod 4's definition is public to libraries: zod.dev/library-authors)
-  // on a value taken as it is.
-  const checks = (schema._zod.def.checks ?? []) as z.core.$ZodCheck<z.output<S>>[];
+  // The schema's own checks (its public `def`), on a value taken as it is.
+  const checks = (schema.def.checks ?? []) as z.core.$ZodCheck<z.output<S>>[];
   const checksOnly = z.custom<z.output<S>>().check(...checks);
   const plainlyShaped = shapeConformance(schema);
   return async (values, context, options) => {
