@@ -85,9 +85,19 @@ export async function loadRequisitionList(
  * Not structurally shared: the merge above already keeps unchanged records' identity, and
  * comparing 10,000 records field by field on every refresh would cost more than it saves.
  */
+/**
+ * The requisition queries' keys. Every one starts with `all`: a processed batch that changes
+ * requisitions refreshes them all by it.
+ */
+export const requisitionKeys = {
+  all: ['requisitions'] as const,
+  list: (orgs: OrgScope, source: string) => ['requisitions', 'list', orgs, source] as const,
+  detail: (orgs: OrgScope, reqId: string) => ['requisitions', 'detail', orgs, reqId] as const,
+};
+
 export function requisitionListQueryOptions(orgs: OrgScope, source: string) {
   return queryOptions({
-    queryKey: ['requisitions', 'list', orgs, source],
+    queryKey: requisitionKeys.list(orgs, source),
     queryFn: ({ client, queryKey }) =>
       loadRequisitionList(orgs, source, (records) => client.setQueryData(queryKey, records)),
     staleTime: 15_000,
@@ -98,7 +108,7 @@ export function requisitionListQueryOptions(orgs: OrgScope, source: string) {
 /** One requisition by Req ID (the API's Req_Id filter); null when the client has none such. */
 export function requisitionQueryOptions(orgs: OrgScope, reqId: string) {
   return queryOptions({
-    queryKey: ['requisitions', 'detail', orgs, reqId],
+    queryKey: requisitionKeys.detail(orgs, reqId),
     queryFn: async ({ signal }) => {
       const records = await fetchRequisitions(
         orgs,

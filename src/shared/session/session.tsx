@@ -9,9 +9,12 @@ import { onSignedOut, requestJson, requestOk, setCsrfToken } from '../api/http';
  * Who is signed in: `GET /api/session`, read once and again whenever the server says
  * the session is gone. Its CSRF token goes with every call that changes something.
  */
+/** Who is signed in: one query, refreshed whenever a call says the session changed. */
+const sessionKey = ['session'] as const;
+
 export function sessionQueryOptions(enabled = true) {
   return queryOptions({
-    queryKey: ['session'],
+    queryKey: sessionKey,
     // With sign-in off (the server says so in its settings) there is no one to ask about: the
     // page starts without the call, and the CSRF layer asks only if something is ever sent.
     enabled,
@@ -69,7 +72,7 @@ export function useSessionWatch(): void {
     () =>
       onSignedOut(() => {
         setCsrfToken(null);
-        void queryClient.invalidateQueries({ queryKey: ['session'] });
+        void queryClient.invalidateQueries({ queryKey: sessionKey });
       }),
     [queryClient],
   );

@@ -14,6 +14,7 @@ import { useBatchTray } from '../hooks/use-batch-tray';
 import { useItemChecks } from '../hooks/use-item-checks';
 import { useLoadIntoForm } from '../hooks/use-load-into-form';
 import { useSendBatch } from '../hooks/use-send-batch';
+import { sendMutationKey } from '../hooks/use-latest-sent';
 import type { BatchKind } from '../model/batch-kind';
 import type { Removed, TrayItem } from '../model/tray-state';
 import { trayPayload } from '../model/tray-state';
@@ -47,7 +48,7 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
   const loadIntoForm = useLoadIntoForm(kind);
   const sender = useSendBatch(kind, orgs, config.timeoutMs);
   const sendingElsewhere =
-    useIsMutating({ mutationKey: ['batches', kind.id, 'send', clientOrgId] }) > 0;
+    useIsMutating({ mutationKey: sendMutationKey(kind.id, clientOrgId) }) > 0;
   const sending = sender.isPending || sendingElsewhere;
   const [removed, setRemoved] = useState<Removed | null>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);

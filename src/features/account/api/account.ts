@@ -26,9 +26,12 @@ export async function acceptInvite(token: string, password: string) {
   return state;
 }
 
+/** The accounts list's query key, refreshed after any change to an account. */
+export const usersKey = ['users'] as const;
+
 export function usersQueryOptions() {
   return queryOptions({
-    queryKey: ['users'],
+    queryKey: usersKey,
     queryFn: async ({ signal }) =>
       (await requestJson('/api/users', userListSchema, 'Loading the users', { signal })).data.users,
   });

@@ -8,7 +8,13 @@ import { errorMessage } from '../../../shared/api/http';
 import { useOrg } from '../../../shared/config/org-context';
 import type { PortalConfig } from '../../../shared/config/portal-config';
 import { formatDateTime } from '../../../shared/lib/format';
-import { createUser, endUserSessions, updateUser, usersQueryOptions } from '../api/account';
+import {
+  createUser,
+  endUserSessions,
+  updateUser,
+  usersKey,
+  usersQueryOptions,
+} from '../api/account';
 
 /** Every client org of the deployment, over all its connections: what may be granted. */
 function deploymentOrgs(config: PortalConfig): number[] {
@@ -33,7 +39,7 @@ export function UsersPage() {
     mutationFn: createUser,
     onSuccess: async (created) => {
       setInvite({ email: created.user.email, link: `${location.origin}${created.invitePath}` });
-      await queryClient.invalidateQueries({ queryKey: ['users'] });
+      await queryClient.invalidateQueries({ queryKey: usersKey });
     },
     onError: (error) => setProblem(errorMessage(error)),
   });
@@ -181,7 +187,7 @@ function UserRow({ user }: { user: UserSummary }) {
   const queryClient = useQueryClient();
   const save = useMutation({
     mutationFn: (change: Parameters<typeof updateUser>[1]) => updateUser(user.id, change),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: usersKey }),
   });
   const endSessions = useMutation({ mutationFn: () => endUserSessions(user.id) });
   return (

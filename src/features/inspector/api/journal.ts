@@ -39,9 +39,16 @@ export function filterQuery(filters: JournalFilters, extra: Record<string, strin
   return query.toString();
 }
 
+/** The journal's query keys: every one starts with `all`, which a change to the journal refreshes. */
+export const journalKeys = {
+  all: ['journal'] as const,
+  pages: (filters: JournalFilters) => ['journal', 'pages', filters] as const,
+  entry: (id: number) => ['journal', 'entry', id] as const,
+};
+
 export function journalPagesQueryOptions(filters: JournalFilters) {
   return infiniteQueryOptions({
-    queryKey: ['journal', 'pages', filters],
+    queryKey: journalKeys.pages(filters),
     queryFn: async ({ pageParam, signal }) =>
       (
         await requestJson(
@@ -65,7 +72,7 @@ export const journalLiveMs = 3000;
 
 export function journalEntryQueryOptions(id: number) {
   return queryOptions({
-    queryKey: ['journal', 'entry', id],
+    queryKey: journalKeys.entry(id),
     queryFn: async ({ signal }) =>
       (
         await requestJson(`/api/journal/${id}`, journalDetailSchema, `Reading call ${id}`, {

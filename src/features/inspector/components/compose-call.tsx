@@ -13,6 +13,7 @@ import { newId } from '../../../shared/lib/ids';
 import { prettyJson } from '../../../shared/lib/format';
 import { CodeBlock } from '../../../shared/ui/code-block';
 import { composedPath, isResults, methodOf, type ComposedCall } from '../model/compose';
+import { journalKeys } from '../api/journal';
 
 const emptyBatch = '[\n  {}\n]';
 
@@ -61,7 +62,7 @@ export function ComposeCall() {
       setFailure(errorMessage(error));
     } finally {
       setSending(false);
-      await queryClient.invalidateQueries({ queryKey: ['journal'] });
+      await queryClient.invalidateQueries({ queryKey: journalKeys.all });
     }
   };
 

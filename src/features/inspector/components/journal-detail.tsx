@@ -16,7 +16,7 @@ import { CodeBlock } from '../../../shared/ui/code-block';
 import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
 import { copyText } from '../../../shared/ui/json-actions';
 import { StatusBadge } from '../../../shared/ui/status-badge';
-import { fetchCurl, journalEntryQueryOptions } from '../api/journal';
+import { fetchCurl, journalEntryQueryOptions, journalKeys } from '../api/journal';
 import { prettyBody, replayElements, whyNotReplayable } from '../model/replay';
 import { ReplayComparison } from './replay-comparison';
 import { statusText, statusTone } from '../model/status';
@@ -219,7 +219,7 @@ function Detail({
     } catch (error) {
       setReplay({ ok: false, message: errorMessage(error) });
     }
-    await queryClient.invalidateQueries({ queryKey: ['journal'] });
+    await queryClient.invalidateQueries({ queryKey: journalKeys.all });
   };
 
   const editAndSend = () => {

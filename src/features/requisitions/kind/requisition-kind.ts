@@ -14,6 +14,7 @@ import {
 import type { BatchKind, WireItem } from '../../../core/batch/model/batch-kind';
 import { readItem as read, resultRowsOf, tonesOf } from '../../../core/batch/model/result-fields';
 import { requisitionResultRowSchema } from '../../../domain/batch-results';
+import { requisitionKeys } from '../../../shared/api/requisitions';
 
 const toneOf = tonesOf({ Pending: 'pending', Success: 'success', Error: 'error' });
 
@@ -67,5 +68,5 @@ export const requisitionKind: BatchKind = {
     read(item, 'requesttype') === 'A' ? '/requisitions/amend' : '/requisitions/new',
   createdIdPath: (id) =>
     `/requisitions?${new URLSearchParams({ field: 'Req_Id', op: '=', value: id }).toString()}`,
-  affects: ['requisitions'],
+  affects: requisitionKeys.all,
 };
