@@ -6,6 +6,7 @@
  *   one file, its packages (Fastify, better-sqlite3's native module…) loaded from node_modules.
  */
 import { build } from 'esbuild';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -32,11 +33,23 @@ export async function buildCli(outDir = join(root, 'build', 'cli')): Promise<str
   return outfile;
 }
 
+/**
+ * What build/server/main.mjs is: a check of the Node version, then the portal. The portal's
+ * packages are imported when its module loads, and on an old Node its SQLite driver crashes
+ * there without a word; so the check runs in a module of its own first, and loads the portal
+ * only when the Node will do.
+ */
+async function serverEntry(): Promise<string> {
+  // The same check every npm command runs first, word for word: one source for the rule.
+  const check = await readFile(join(root, 'scripts', 'check-node.mjs'), 'utf8');
+  return `${check}\n// Built by scripts/build-cli.ts: the portal, once the Node will do.\nawait import('./portal.mjs');\n`;
+}
+
 export async function buildServer(outDir = join(root, 'build', 'server')): Promise<string> {
   const outfile = join(outDir, 'main.mjs');
   await build({
     entryPoints: [join(root, 'src', 'server', 'main.ts')],
-    outfile,
+    outfile: join(outDir, 'portal.mjs'),
     bundle: true,
     packages: 'external',
     platform: 'node',
@@ -45,6 +58,7 @@ export async function buildServer(outDir = join(root, 'build', 'server')): Promi
     sourcemap: true,
     logLevel: 'warning',
   });
+  await writeFile(outfile, await serverEntry());
   return outfile;
 }
 

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../scripts/build-cli';
 
@@ -47,5 +47,26 @@ describe('the built server', () => {
     } finally {
       child.kill('SIGTERM');
     }
+  });
+
+  it('on a Node too old for its SQLite driver, says so in one line and exits 1 before loading it', async () => {
+    const main = await buildServer(join(dir, 'old-node'));
+    // This Node, told to call itself 20.20.2 before the entry runs: the entry reads only the
+    // version, so it answers as it would on that Node, and must not load the portal.
+    const preload = join(dir, 'old-node', 'pretend-node-20.mjs');
+    writeFileSync(
+      preload,
+      "Object.defineProperty(process.versions, 'node', { value: '20.20.2' });\n",
+    );
+    const run = spawnSync(process.execPath, ['--import', pathToFileURL(preload).href, main], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, PORT: '0', LOG_LEVEL: 'silent' },
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'The VMS portal needs Node 22.12 or newer (Node 24 LTS recommended); this is Node 20.20.2. Install Node 24 (for example: nvm install 24) and run the command again.',
+    ]);
   });
 });
