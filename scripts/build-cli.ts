@@ -3,7 +3,8 @@
  * tsx, no TypeScript at run time.
  * - build/cli/validate.mjs (`npm run validate`): one file, dependencies included;
  * - build/server/main.mjs (`npm start`): the portal server and the embedded sandbox, our code in
- *   one file, its packages (Fastify, better-sqlite3's native module…) loaded from node_modules.
+ *   one file, its packages (Fastify, better-sqlite3's native module…) loaded from node_modules;
+ * - build/cli/users.mjs, backup.mjs, restore.mjs, doctor.mjs: the operator's commands, the same way.
  */
 import { build } from 'esbuild';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -62,7 +63,40 @@ export async function buildServer(outDir = join(root, 'build', 'server')): Promi
   return outfile;
 }
 
+/**
+ * The operator's commands (`npm run users`, `backup`, `restore`, `doctor`) as plain JavaScript,
+ * their packages loaded from node_modules like the server's: a deployment installed with
+ * `npm ci --omit=dev` runs them without tsx or TypeScript.
+ */
+const tools = {
+  users: ['src', 'server', 'cli', 'users-main.ts'],
+  backup: ['src', 'server', 'cli', 'backup-main.ts'],
+  restore: ['src', 'server', 'cli', 'restore-main.ts'],
+  doctor: ['src', 'cli', 'doctor.ts'],
+} as const;
+
+export async function buildTools(outDir = join(root, 'build', 'cli')): Promise<string[]> {
+  return Promise.all(
+    Object.entries(tools).map(async ([name, source]) => {
+      const outfile = join(outDir, `${name}.mjs`);
+      await build({
+        entryPoints: [join(root, ...source)],
+        outfile,
+        bundle: true,
+        packages: 'external',
+        platform: 'node',
+        format: 'esm',
+        target: 'node22',
+        sourcemap: true,
+        logLevel: 'warning',
+      });
+      return outfile;
+    }),
+  );
+}
+
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   console.log(`build-cli: ${await buildCli()}`);
   console.log(`build-cli: ${await buildServer()}`);
+  for (const tool of await buildTools()) console.log(`build-cli: ${tool}`);
 }
