@@ -31,7 +31,11 @@ export function sessionIdsOf(request: FastifyRequest): string[] {
   return cookieValues(request, sessionCookieName(request));
 }
 
-/** The values of the cookie `name` (a browser may send several), at most three. */
+/**
+ * The values of the cookie `name` (a browser may send several), at most three. Read here rather
+ * than with @fastify/cookie: its parser (the `cookie` package) keeps only the first value of a
+ * name, and a stale cookie set for another path, sent first, would then hide the live session.
+ */
 function cookieValues(request: FastifyRequest, name: string): string[] {
   const header = request.headers.cookie;
   if (header === undefined) return [];
