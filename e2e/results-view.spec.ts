@@ -80,6 +80,11 @@ for (const viewport of [
 
     await failed.getByRole('button', { name: 'Fix row 3' }).click();
     await expect(page.getByText(/^Fixing row 3 of batch/)).toBeVisible();
+    // The field the VMS named has focus, in view, with the notice of which row it is in view too.
+    const named = page.getByLabel(/^Req class ID/);
+    await expect(named).toBeFocused();
+    await expect(named).toBeInViewport();
+    await expect(page.getByText(/^Fixing row 3 of batch/)).toBeInViewport();
     await expect(page.getByLabel(/^Client internal req/)).toHaveValue(refused.reference);
   });
 }

@@ -22,7 +22,7 @@ export function EditorNotices<V>({
         <DraftNotice savedAt={draft?.savedAt ?? null} onDiscard={onDiscard} />
       ) : null}
       {origin.type === 'result' ? (
-        <div className="notice notice--info" id={fixNoticeId}>
+        <div className="notice notice--info fix-notice" id={fixNoticeId}>
           <p>
             Fixing row {origin.row} of batch <code>{origin.batchId}</code>: correct it, then add it
             to a new batch.

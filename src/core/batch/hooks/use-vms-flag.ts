@@ -98,7 +98,8 @@ export const fixNoticeId = 'fixing-row-notice';
 /**
  * Fix moves the user to what needs fixing: once, when a refused item is loaded (not when its
  * draft is restored), focus goes to the field the VMS named, which carries the VMS's words; the
- * "Fixing row n" notice stays in view above it when both fit on the screen.
+ * "Fixing row n" notice stays in view above it (it sticks to the top of the screen while the form
+ * scrolls under it).
  */
 export function useRevealFix(fixing: boolean, flagged: FormProblem | null): void {
   const name = flagged?.name ?? null;
@@ -125,14 +126,20 @@ export function useRevealFix(fixing: boolean, flagged: FormProblem | null): void
   }, []);
 }
 
-/** Focuses `field`: with the notice above it when both fit on the screen, else in the middle. */
+/**
+ * Focuses `field`: with the notice above it when both fit on the screen, else the field below the
+ * notice, which then sticks to the top of the screen.
+ */
 function reveal(field: HTMLElement, notice: HTMLElement | null): void {
   field.focus({ preventScroll: true });
   const top = notice ? notice.getBoundingClientRect().top + window.scrollY : null;
   const bottom = field.getBoundingClientRect().bottom + window.scrollY;
   if (top !== null && bottom - top <= window.innerHeight - 24) {
     window.scrollTo({ top: Math.max(0, top - 12) });
-  } else {
-    field.scrollIntoView({ block: 'center' });
+    return;
   }
+  // The notice's height is kept clear above the field, so the notice never covers it.
+  const clear = (notice?.getBoundingClientRect().height ?? 0) + 24;
+  const fieldTop = field.getBoundingClientRect().top + window.scrollY;
+  window.scrollTo({ top: Math.max(0, fieldTop - clear - (window.innerHeight - clear) / 3) });
 }
