@@ -124,6 +124,7 @@ export {
 export type {
   DateCell,
   DateOrder,
+  CellReading,
   HeaderMatch,
   MappedColumn,
   MappingTemplate,
@@ -140,6 +141,9 @@ export {
   cellText,
   checkSheet,
   dateOrders,
+  columnReadings,
+  decimalCommaColumns,
+  readDecimalCommaCell,
   chooseTemplate,
   decodeSheet,
   headerAliases,

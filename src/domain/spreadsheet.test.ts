@@ -15,6 +15,10 @@ import {
   normalizeHeader,
   readChoiceCell,
   dateOrders,
+  decimalCommaColumns,
+  readDecimalCommaCell,
+  columnReadings,
+  rowReader,
   readDateCell,
   repeatedItems,
   rowToItem,
@@ -488,6 +492,72 @@ describe('sequence numbers no column gives', () => {
     // A column of sequence numbers is read as written.
     const own = mapHeaders(['Skill 1', 'Skill 1 description'], requisitionCatalog, {});
     expect(rowToItem(['7', 'Java'], own, requisitionCatalog, 'YYYY-MM-DD').wire.skill1).toBe('7');
+  });
+});
+
+describe('decimal commas', () => {
+  const columns = mapHeaders(
+    ['Hours per day', 'Bill rate from', 'Days per week'],
+    requisitionCatalog,
+    {},
+  );
+  it('finds the decimal columns a file writes with a comma, and none where a point or nothing proves it', () => {
+    expect(
+      decimalCommaColumns(
+        [
+          ['8', '1,500', '5'],
+          ['7,5', '95.25', '4,5'],
+        ],
+        columns,
+        requisitionCatalog,
+      ),
+    ).toEqual(new Set(['hoursunitsperday']));
+    // A point beside the comma: the file proves nothing, and 7,5 is reported, not guessed.
+    expect(
+      decimalCommaColumns(
+        [
+          ['7,5', ''],
+          ['7.25', ''],
+        ],
+        columns,
+        requisitionCatalog,
+      ),
+    ).toEqual(new Set());
+    // 1,500 could be a thousand and a half or one and a half: alone it proves nothing.
+    expect(decimalCommaColumns([['1,500', '']], columns, requisitionCatalog)).toEqual(new Set());
+  });
+
+  it('reads such a column’s cells with a point, grouped thousands too, and leaves other text alone', () => {
+    expect(readDecimalCommaCell('7,5')).toBe('7.5');
+    expect(readDecimalCommaCell('1.234,50')).toBe('1234.50');
+    expect(readDecimalCommaCell('-0,25')).toBe('-0.25');
+    expect(readDecimalCommaCell('8')).toBe('8');
+    expect(readDecimalCommaCell('about 7,5')).toBe('about 7,5');
+  });
+
+  it('makes a semicolon CSV’s 7,5 read as 7.5 in the check, and keeps reporting it where the file proves nothing', () => {
+    const header = ['Hours per day'];
+    const mapped = mapHeaders(header, requisitionCatalog, {});
+    const proved = checkSheet('requisition', [['8'], ['7,5']], mapped, {
+      dateFormat: 'YYYY-MM-DD',
+    });
+    const unproved = checkSheet('requisition', [['7.5'], ['7,5']], mapped, {
+      dateFormat: 'YYYY-MM-DD',
+    });
+    const hoursProblem = (report: typeof proved, row: number) =>
+      report.rows[row]?.errors.find((issue) => issue.field === 'hoursunitsperday')?.message;
+    expect(hoursProblem(proved, 1)).toBeUndefined();
+    expect(hoursProblem(unproved, 1)).toContain('decimal comma (7,5); write it with a point: 7.5');
+    // What is sent for the row: the value with a point.
+    const rows = [['8'], ['7,5']];
+    const read = rowReader(
+      mapped,
+      requisitionCatalog,
+      'YYYY-MM-DD',
+      {},
+      columnReadings(rows, mapped, requisitionCatalog),
+    );
+    expect(read(['7,5']).wire.hoursunitsperday).toBe('7.5');
   });
 });
 

@@ -214,7 +214,7 @@ export function mapHeaders(
   });
 }
 
-const noOrders: ReadonlyMap<string, DateOrder> = new Map();
+const noOrders: ReadonlyMap<string, CellReading> = new Map();
 
 /** A sheet's header and its data rows, each with the row number the spreadsheet shows. */
 export interface SheetBody<Row extends readonly string[] = string[]> {
@@ -263,6 +263,12 @@ function fromSerial(serial: number): string | null {
 
 /** Which way round a column writes its slashed dates, when its cells prove it. */
 export type DateOrder = 'month-first' | 'day-first';
+
+/**
+ * How a column's cells are read, when the file proves it: the order of a date column's slashed
+ * dates, or a decimal column written with a decimal comma (`7,5`).
+ */
+export type CellReading = DateOrder | 'decimal-comma';
 
 const slashed = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 
@@ -350,6 +356,61 @@ export function dateOrders(
   return orders;
 }
 
+/** `7,5`, `-12,25`, `0,1234`: a comma that cannot be a thousands separator (not 3 digits after). */
+const provesDecimalComma = /^-?\d+,(?:\d{1,2}|\d{4,})$/;
+/** `7.5`: a decimal point, which a decimal-comma column never has. */
+const decimalPoint = /^-?\d+\.\d+$/;
+/** A number written with a decimal comma, its thousands grouped by points or not: `1.234,5`. */
+const commaNumber = /^-?(?:\d{1,3}(?:\.\d{3})+|\d+),\d+$/;
+
+/**
+ * The decimal columns whose cells prove a decimal comma: one cell such as `7,5` (a comma no
+ * thousands separator would make) and no cell with a decimal point. `1,500` alone proves nothing.
+ */
+export function decimalCommaColumns(
+  rows: readonly (readonly string[])[],
+  columns: readonly MappedColumn[],
+  catalog: readonly FieldDef[],
+): Set<string> {
+  const decimals = new Set(catalog.filter((def) => def.type === 'DECIMAL').map((def) => def.key));
+  const found = new Set<string>();
+  for (const column of columns) {
+    if (column.key === null || !decimals.has(column.key)) continue;
+    let comma = false;
+    let point = false;
+    for (const row of rows) {
+      const cell = (row[column.column] ?? '').trim();
+      if (provesDecimalComma.test(cell)) comma = true;
+      else if (decimalPoint.test(cell)) {
+        point = true;
+        break;
+      }
+    }
+    if (comma && !point) found.add(column.key);
+  }
+  return found;
+}
+
+/** A cell of a decimal-comma column as the wire writes it: `7,5` → `7.5`, `1.234,5` → `1234.5`. */
+export function readDecimalCommaCell(cell: string): string {
+  return commaNumber.test(cell) ? cell.replaceAll('.', '').replace(',', '.') : cell;
+}
+
+/**
+ * How each mapped column's cells are read, as the file proves it: the date columns' orders
+ * (dateOrders, `chosen` winning) and the decimal columns written with a decimal comma.
+ */
+export function columnReadings(
+  rows: readonly (readonly string[])[],
+  columns: readonly MappedColumn[],
+  catalog: readonly FieldDef[],
+  chosen: DateOrder | null = null,
+): Map<string, CellReading> {
+  const readings = new Map<string, CellReading>(dateOrders(rows, columns, catalog, chosen));
+  for (const key of decimalCommaColumns(rows, columns, catalog)) readings.set(key, 'decimal-comma');
+  return readings;
+}
+
 export interface SheetItem {
   /** The wire object: every mapped field, trimmed; dates in the outbound format. */
   wire: Record<string, string>;
@@ -369,6 +430,8 @@ interface CellPlan {
   choices: ReadonlyMap<string, string> | null;
   /** A date column's order, when its cells prove it or the user said (dateOrders). */
   order: DateOrder | null;
+  /** A decimal column the file writes with a decimal comma (decimalCommaColumns). */
+  decimalComma: boolean;
 }
 
 const choiceWord = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
@@ -401,10 +464,13 @@ interface ReadPlan {
   sequences: DerivedSequence[];
 }
 
+const dateOrderOf = (reading: CellReading | undefined): DateOrder | null =>
+  reading === 'month-first' || reading === 'day-first' ? reading : null;
+
 function cellPlan(
   columns: readonly MappedColumn[],
   catalog: readonly FieldDef[],
-  orders: ReadonlyMap<string, DateOrder> = noOrders,
+  readings: ReadonlyMap<string, CellReading> = noOrders,
 ): ReadPlan {
   const defs = new Map(catalog.map((def) => [def.key, def]));
   const cells = columns.flatMap((column) => {
@@ -416,7 +482,8 @@ function cellPlan(
         key: column.key,
         date: def?.type === 'DATE',
         choices: def ? choicesOf(def) : null,
-        order: orders.get(column.key) ?? null,
+        order: dateOrderOf(readings.get(column.key)),
+        decimalComma: readings.get(column.key) === 'decimal-comma',
       },
     ];
   });
@@ -456,10 +523,15 @@ function readCells(
   wire: Record<string, string>,
 ): Map<string, string> | null {
   let cellProblems: Map<string, string> | null = null;
-  for (const { index, key, date, choices, order } of plan.cells) {
+  for (const { index, key, date, choices, order, decimalComma } of plan.cells) {
     const cell = (row[index] ?? '').trim();
     if (!date) {
-      wire[key] = choices === null || cell === '' ? cell : readChoiceCell(cell, choices);
+      wire[key] =
+        choices === null || cell === ''
+          ? decimalComma
+            ? readDecimalCommaCell(cell)
+            : cell
+          : readChoiceCell(cell, choices);
       continue;
     }
     const read = readDateCell(cell, dateFormat, order);
@@ -484,9 +556,9 @@ export function rowReader(
   catalog: readonly FieldDef[],
   dateFormat: DateFormat,
   defaults: Readonly<Record<string, string>> = {},
-  orders: ReadonlyMap<string, DateOrder> = noOrders,
+  readings: ReadonlyMap<string, CellReading> = noOrders,
 ): (row: readonly string[]) => SheetItem {
-  const plan = cellPlan(columns, catalog, orders);
+  const plan = cellPlan(columns, catalog, readings);
   const defaultEntries = Object.entries(defaults);
   return (row) => {
     const wire: Record<string, string> = {};
@@ -606,8 +678,11 @@ export function sheetRowChecker(
      * form is, and one for a requisition that is not there or takes no candidates is flagged.
      */
     requisitions?: ReadonlyMap<string, SheetRequisition> | undefined;
-    /** Each date column's order (dateOrders): its dates that read either way are read so. */
-    dateOrders?: ReadonlyMap<string, DateOrder> | undefined;
+    /**
+     * How each column's cells read (columnReadings): a date column's dates that read either way
+     * are read in its order; a decimal-comma column's `7,5` is 7.5.
+     */
+    readings?: ReadonlyMap<string, CellReading> | undefined;
   },
 ): RowChecker {
   const catalog = catalogOf(kind);
@@ -616,8 +691,8 @@ export function sheetRowChecker(
     columns.flatMap((column) => (column.key === null ? [] : [[column.key, column.header]])),
   );
   const requisitions = kind === 'candidate' ? options.requisitions : undefined;
-  const read = rowReader(columns, catalog, options.dateFormat, defaults, options.dateOrders);
-  const plan = cellPlan(columns, catalog, options.dateOrders);
+  const read = rowReader(columns, catalog, options.dateFormat, defaults, options.readings);
+  const plan = cellPlan(columns, catalog, options.readings);
   const context = { dateFormat: options.dateFormat };
 
   const checkItem = (
@@ -726,8 +801,8 @@ export function checkSheet(
     dateOrder?: DateOrder | null | undefined;
   },
 ): SheetReport {
-  const orders = dateOrders(rows, columns, catalogOf(kind), options.dateOrder ?? null);
-  const check = sheetRowChecker(kind, columns, { ...options, dateOrders: orders });
+  const readings = columnReadings(rows, columns, catalogOf(kind), options.dateOrder ?? null);
+  const check = sheetRowChecker(kind, columns, { ...options, readings });
   const numberOf = (index: number) => options.rowNumbers?.[index] ?? index + 2;
   const checked = rows.map(check);
   const columnOf = new Map(

@@ -2,6 +2,7 @@ import Papa from 'papaparse';
 import type {
   DateFormat,
   DateOrder,
+  CellReading,
   MappedColumn,
   PayloadKind,
   SheetIssue,
@@ -9,7 +10,7 @@ import type {
 } from '../../../domain';
 import {
   catalogOf,
-  dateOrders,
+  columnReadings,
   mapHeaders,
   rowReader,
   sheetRowChecker,
@@ -126,8 +127,8 @@ export class ImportTable {
   private columns: MappedColumn[] = [];
   /** Reads a row's cells as the check does: what each is sent as (readAs). */
   private reader: ReturnType<typeof rowReader> = () => ({ wire: {}, cellProblems: new Map() });
-  /** Each date column's order, as its cells prove it or the user said (dateOrders). */
-  private orders: ReadonlyMap<string, DateOrder> = new Map();
+  /** How each column's cells read, as they prove it or the user said (columnReadings). */
+  private orders: ReadonlyMap<string, CellReading> = new Map();
   /** The user's word for the whole file, over what its columns prove. */
   private dateOrder: DateOrder | null = null;
   private columnOf = new Map<string, string>();
@@ -465,11 +466,11 @@ export class ImportTable {
     );
     // Which way round each date column writes dates that read either way, as its cells prove.
     const catalog = catalogOf(this.options.kind);
-    this.orders = dateOrders(this.rows, this.columns, catalog, this.dateOrder);
+    this.orders = columnReadings(this.rows, this.columns, catalog, this.dateOrder);
     this.reader = rowReader(this.columns, catalog, this.options.dateFormat, {}, this.orders);
     this.check = sheetRowChecker(this.options.kind, this.columns, {
       ...this.options,
-      dateOrders: this.orders,
+      readings: this.orders,
     });
     this.checkAll();
   }
