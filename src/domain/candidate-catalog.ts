@@ -291,7 +291,6 @@ export const candidateSections = [
   'Questions',
   'Custom fields',
 ] as const;
-export type CandidateSection = (typeof candidateSections)[number];
 
 export const skillResponseParts = ['response', 'duration', 'units', 'expertiserating'] as const;
 export type SkillResponsePart = (typeof skillResponseParts)[number];

@@ -30,7 +30,6 @@ const scalarKeys = scalarKeysOf<CandidateScalarKey>(candidateCatalog);
 
 export const answerRowSchema = z.object({ answer: z.string() });
 export const skillResponseRowSchema = z.object(stringFields(skillResponseParts));
-export type AnswerRow = z.infer<typeof answerRowSchema>;
 export type SkillResponseRow = z.infer<typeof skillResponseRowSchema>;
 
 export function blankSkillResponseRow(): SkillResponseRow {

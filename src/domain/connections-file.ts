@@ -263,7 +263,6 @@ export const connectionsFileSchema = z
       'The VMS connections one portal deployment holds (VMS_CONNECTIONS). Keys and secrets only by the names of environment variables. docs/configuration.md, "Connections".',
   });
 
-export type ConnectionsFile = z.output<typeof connectionsFileSchema>;
 export type SandboxConnectionEntry = z.output<typeof sandboxConnectionSchema>;
 export type RemoteConnectionEntry = z.output<typeof remoteConnectionSchema>;
 export type ConnectionEntry = SandboxConnectionEntry | RemoteConnectionEntry;

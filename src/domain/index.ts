@@ -2,17 +2,15 @@
  * The payload domain: field catalogs, wire and form schemas, conversions and validation.
  * Framework-free: imported by the browser, the portal server, the sandbox and web workers.
  */
-export type { DataType, DateFormat, FieldDef, FieldOption, Requirement } from './catalog-types';
+export type { DateFormat, FieldDef } from './catalog-types';
 export { dateFormats, describeRequirement } from './catalog-types';
 export * from './enumerations';
 export { formatWireDate, parseWireDate, wireDateToIso } from './dates';
 export type { FieldIssue } from './field-issue';
-export { describeOptions, fieldProblem, isBlank } from './field-rules';
-export type { ItemResult } from './wire-check';
+export { describeOptions, isBlank } from './field-rules';
 
 export type { RequisitionWireKey } from './requisition-catalog';
 export {
-  MAX_CUSTOM_FIELDS,
   MAX_QUESTIONS,
   MAX_SKILLS,
   requisitionCatalog,
@@ -24,7 +22,6 @@ export type { RequisitionWire } from './requisition-wire';
 export {
   blankRequisitionWire,
   questionKey,
-  requisitionWireSchema,
   skillKey,
   validateRequisitionItem,
 } from './requisition-wire';
@@ -32,54 +29,37 @@ export {
 export type { CandidateWireKey } from './candidate-catalog';
 export {
   MAX_ANSWERS,
-  MAX_CANDIDATE_CUSTOM_FIELDS,
   MAX_SKILL_RESPONSES,
   candidateCatalog,
   candidateField,
   candidateWireKeys,
-  defaultNoFlags,
 } from './candidate-catalog';
 export type { CandidateWire, RequisitionContext } from './candidate-wire';
 export {
   answerKey,
   blankCandidateWire,
-  candidateWireSchema,
   skillResponseKey,
   validateCandidateItem,
 } from './candidate-wire';
 
-export type {
-  QuestionRow,
-  RequisitionForm,
-  RequisitionScalarKey,
-  SkillRow,
-} from './requisition-form';
+export type { RequisitionForm } from './requisition-form';
 export {
   blankSkillRow,
-  questionRowSchema,
   requisitionChoices,
   requisitionFormDefaults,
   requisitionFormPath,
   requisitionFormSchema,
   requisitionFormToWire,
   requisitionWireToForm,
-  skillRowSchema,
 } from './requisition-form';
-export type {
-  AnswerRow,
-  CandidateForm,
-  CandidateScalarKey,
-  SkillResponseRow,
-} from './candidate-form';
+export type { CandidateForm } from './candidate-form';
 export {
-  answerRowSchema,
   blankSkillResponseRow,
   candidateFormDefaults,
   candidateFormPath,
   candidateFormSchema,
   candidateFormToWire,
   candidateWireToForm,
-  skillResponseRowSchema,
 } from './candidate-form';
 export type { BatchItemReport, BatchReport, PayloadKind } from './batch';
 export {
@@ -91,19 +71,18 @@ export {
   withDateFormat,
 } from './batch';
 export { isPlainObject } from './wire-check';
-export type { RequisitionRecord, RequisitionRecordKey } from './requisition-record';
+export type { RequisitionRecord } from './requisition-record';
 export {
   requisitionListSchema,
   requisitionRecordSchema,
   requisitionRecordShape,
   requisitionRecordToAmendWire,
 } from './requisition-record';
-export type { AmendConflict, FieldChange, Freshness, LoadedRecord } from './requisition-amend';
+export type { AmendConflict, LoadedRecord } from './requisition-amend';
 export {
   amendAsEdited,
   amendChanges,
   amendFreshness,
-  amendIdentifyingKeys,
   amendWire,
   loadedRecordOf,
   loadedRecordSchema,
@@ -114,7 +93,6 @@ export {
 export { skillRowParts } from './requisition-catalog';
 export { skillResponseParts } from './candidate-catalog';
 export { fieldNamedIn, withFieldLabels } from './vms-message';
-export type { NotSubmittable, NotSubmittableId, SubmittableFacts } from './submittable';
 export {
   notSubmittableText,
   recordNotSubmittable,
@@ -122,44 +100,29 @@ export {
   whyNotSubmittable,
 } from './submittable';
 export type {
-  DateCell,
   DateOrder,
   CellReading,
-  HeaderMatch,
   MappedColumn,
   MappingTemplate,
-  RowCheck,
-  SheetBody,
   SheetRequisition,
   SheetIssue,
-  SheetItem,
   SheetReport,
-  SheetRowReport,
 } from './spreadsheet';
 export {
   catalogOf,
   cellText,
   checkSheet,
-  dateOrders,
   columnReadings,
-  decimalCommaColumns,
-  readDecimalCommaCell,
   chooseTemplate,
   decodeSheet,
-  headerAliases,
   identityKey,
   jsonSheet,
   mapHeaders,
-  normalizeHeader,
-  readChoiceCell,
-  readDateCell,
   repeatedItems,
-  repeatMessage,
   rowReader,
   rowToItem,
   sheetBody,
   sheetDefaults,
-  sheetIdentity,
   sheetRowChecker,
   withRepeat,
 } from './spreadsheet';

@@ -27,7 +27,6 @@ export const journalPageSize = { default: 50, max: 200 } as const;
 
 export type JournalOutcome = (typeof journalOutcomes)[number];
 export type JournalFailure = (typeof journalFailures)[number];
-export type JournalStatusFilter = (typeof journalStatusFilters)[number];
 export type JournalExportFormat = (typeof journalExportFormats)[number];
 
 function isVmsOperation(value: unknown): value is VmsOperation {
@@ -171,7 +170,6 @@ export const journalStatusSchema = z.object({
 
 export type JournalBody = z.infer<typeof journalBodySchema>;
 export type JournalSummary = z.infer<typeof journalSummarySchema>;
-export type JournalLateAnswer = z.infer<typeof journalLateAnswerSchema>;
 export type JournalEntry = z.infer<typeof journalEntrySchema>;
 export type JournalDetail = z.infer<typeof journalDetailSchema>;
 export type JournalPage = z.infer<typeof journalPageSchema>;
@@ -296,7 +294,5 @@ export type JournalFilter = z.output<typeof journalFilterSchema> & {
    */
   connectionOrUnnamed?: boolean;
 };
-export type JournalListQuery = z.output<typeof journalListQuerySchema>;
 /** What the browser puts in the address: every filter as text. */
 export type JournalListParams = z.input<typeof journalListQuerySchema>;
-export type JournalExportParams = z.input<typeof journalExportQuerySchema>;

@@ -103,10 +103,3 @@ export function requiredOnInsert(group: AlternativeGroup): boolean {
     option.keys.some((key) => requisitionField(key)?.requirement === 'either'),
   );
 }
-
-/** The group a wire key belongs to, if any. */
-export function alternativeGroupOf(key: string): AlternativeGroup | undefined {
-  return requisitionAlternatives.find((group: AlternativeGroup) =>
-    group.options.some((option) => option.keys.some((candidate) => candidate === key)),
-  );
-}

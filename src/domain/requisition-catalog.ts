@@ -539,10 +539,6 @@ export function requisitionField(key: string): FieldDef<RequisitionWireKey> | un
   return byKey.get(key);
 }
 
-export function isRequisitionWireKey(key: string): key is RequisitionWireKey {
-  return byKey.has(key);
-}
-
 /**
  * PascalCase name of a field in GET Requisitions records (the real service's documentation,
  * decision 031).

@@ -12,25 +12,6 @@ import { blankRequisitionRecord } from './requisition-record';
  * them); created/updated times are fixed too, so the GET /requisitions filters can be tried.
  */
 
-/** Requisitions other code and the docs refer to by name. */
-export const seedReqIds = {
-  /** Open, 3 skills, 2 questions, may exceed max bill rate (maximumbillrate 1). */
-  openJavaDeveloper: 40001,
-  /** Open, 3 skills, 2 questions, maximumbillrate 0: a bill rate above 65.00 is refused. */
-  openQaAnalyst: 40002,
-  /** Interview occurring, 2 skills, 1 question. */
-  interviewingNetworkEngineer: 40003,
-  filledNurse: 40004,
-  closedAccountant: 40005,
-  onHoldDeveloper: 40006,
-  /** Open, but no new submittals after 2026-06-30. */
-  openPastSubmittalDate: 40007,
-  /** Open, no skills or questions: every accepted candidate is New. */
-  openNoSkills: 40008,
-  /** Contoso (1002), open, 3 skills, 2 questions, maximumbillrate 0. */
-  contosoOpenDesignEngineer: 40013,
-} as const;
-
 type Skill = readonly [
   description: string,
   requiredDesired: string,

@@ -17,7 +17,7 @@ import {
   type Connection,
 } from './connections';
 
-export type { Connection, ConnectionUpstream } from './connections';
+export type { Connection } from './connections';
 
 /**
  * The portal server's settings, read from the environment (and `.env`, which main.ts loads) and
