@@ -91,9 +91,9 @@ export class PortalAuth {
     this.ssoLogins = database.ssoLogins;
     const written = auditTo(log);
     this.audit = onAudit
-      ? (event, fields) => {
+      ? (event, fields, request) => {
           written(event, fields);
-          onAudit(event, fields);
+          onAudit(event, fields, request);
         }
       : written;
     this.now = now;
@@ -220,10 +220,11 @@ export class PortalAuth {
         await this.sessions.delete(idHash);
         end = expired ? 'expired' : idle ? 'idle' : 'unknown';
         if (idle || expired) {
-          this.audit('session_expired', {
-            userId: stored.userId,
-            reason: expired ? 'absolute' : 'idle',
-          });
+          this.audit(
+            'session_expired',
+            { userId: stored.userId, reason: expired ? 'absolute' : 'idle' },
+            request,
+          );
         }
         continue;
       }
