@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 /**
  * A request's place in a W3C Trace Context trace (https://www.w3.org/TR/trace-context/): the trace
@@ -24,6 +24,21 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Random bytes for ids, drawn from the system's generator 4 KB at a time: one call per request
+ * cost ~1.5 µs, most of what a trace context costs, on every /api request.
+ */
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+function randomHex(bytes: number): string {
+  if (used + bytes > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  used += bytes;
+  return pool.toString('hex', used - bytes, used);
+}
+
 const traceparentPattern = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 const zeros = /^0+$/;
 
@@ -41,7 +56,7 @@ export function traceContextOf(header: unknown): TraceContext {
     !(version === '00' && rest !== undefined) &&
     !zeros.test(traceId) &&
     !zeros.test(parentId);
-  const random = randomBytes(valid ? 8 : 24).toString('hex');
+  const random = randomHex(valid ? 8 : 24);
   const spanId = random.slice(0, 16);
   const trace = valid ? traceId : random.slice(16);
   // Only the sampled bit is defined; others are passed on cleared, as version 00 asks.
