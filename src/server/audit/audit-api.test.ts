@@ -61,6 +61,13 @@ beforeAll(async () => {
   expect((await rita.call('POST', send(1002), { body: [{ titlerole: 'Nurse' }] })).status).toBe(
     403,
   );
+  const foreignOrg = await rita.call('POST', send(1999), { body: [{ titlerole: 'Nurse' }] });
+  expect(apiErrorBodySchema.parse(foreignOrg.json()).error.code).toBe('org_not_permitted');
+  const unknownConnection = await rita.call('POST', send(1001), {
+    body: [{ titlerole: 'Nurse' }],
+    headers: { 'x-vms-connection': 'elsewhere' },
+  });
+  expect(unknownConnection.status).toBe(404);
   const noToken = await rita.call('POST', send(1001), {
     body: [{ titlerole: 'Nurse' }],
     noToken: true,
@@ -136,10 +143,16 @@ describe('the audit trail', () => {
     expect(JSON.stringify(rows)).not.toContain(password);
   });
 
-  it('records refusals once each: an org not granted, a missing CSRF token', async () => {
+  it('records refusals once each: an org not granted or not the portal’s, a missing CSRF token', async () => {
     const refused = await events('?event=refused&email=rita@example.com');
-    expect(refused.map((entry) => entry.details.code)).toEqual(['csrf_failed', 'forbidden']);
-    expect(refused[1]).toMatchObject({
+    // Not a 404 for an unknown connection: that is no refusal of who someone is.
+    expect(refused.map((entry) => entry.details.code)).toEqual([
+      'csrf_failed',
+      'org_not_permitted',
+      'forbidden',
+    ]);
+    expect(refused[1]?.details).toMatchObject({ clientOrgId: 1999 });
+    expect(refused[2]).toMatchObject({
       outcome: 'refused',
       status: 403,
       connection: config.defaultConnection,
@@ -198,5 +211,29 @@ describe('the audit trail', () => {
     const refused = await events('?event=refused&email=rita@example.com');
     expect(refused[0]?.details).toMatchObject({ code: 'forbidden', path: '/api/audit/export' });
     expect((await new TestBrowser(portal.url).call('GET', '/api/audit')).status).toBe(401);
+  });
+});
+
+describe('closing the portal', () => {
+  it('writes the events still queued before the database closes', async () => {
+    const closingDir = mkdtempSync(join(tmpdir(), 'portal-audit-close-'));
+    const closingDb = join(closingDir, 'portal.db');
+    try {
+      // Sign-in off: a send is recorded with nobody as its user.
+      const closing = await startTestPortal(testConfig(upstream.url, { PORTAL_DB: closingDb }));
+      const answer = await closing.call('POST', send(1001), {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify([{ titlerole: 'Nurse' }]),
+      });
+      expect(answer.status).toBe(202);
+      await closing.close();
+      const rows = await queryTestDatabase<{ event: string; email: string | null }>(
+        closingDb,
+        'SELECT event, email FROM audit_events',
+      );
+      expect(rows).toEqual([{ event: 'send', email: null }]);
+    } finally {
+      rmSync(closingDir, { recursive: true, force: true });
+    }
   });
 });
