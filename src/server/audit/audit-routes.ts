@@ -7,6 +7,7 @@ import {
   auditListQuerySchema,
   auditPageSize,
   type AuditEntry,
+  type AuditExportFormat,
   type AuditFilter,
   type AuditPage,
 } from '../../domain/audit';
@@ -87,6 +88,43 @@ function csvLine(entry: AuditEntry): string {
 }
 
 /**
+ * The export of a selection, oldest first, as text chunks: CSV (a header row first) or JSON Lines.
+ * The first page is read before anything is sent, so a store that fails is still a clean error;
+ * then a page at a time, each read only once the one before is written out, so a selection of any
+ * size is streamed without being held in memory.
+ */
+export async function exportLines(
+  store: AuditStore,
+  filter: AuditFilter,
+  format: AuditExportFormat,
+  pageSize = exportPage,
+): Promise<AsyncGenerator<string>> {
+  const first = await store.list(filter, { order: 'oldest', from: null, limit: pageSize });
+  async function* pages(): AsyncGenerator<AuditEntry[]> {
+    let page = first;
+    while (page.length > 0) {
+      yield page;
+      const last = page.at(-1);
+      if (page.length < pageSize || last === undefined) return;
+      page = await store.list(filter, {
+        order: 'oldest',
+        from: auditCursorAfter(last),
+        limit: pageSize,
+      });
+    }
+  }
+  async function* lines(): AsyncGenerator<string> {
+    if (format === 'csv') yield `${csvColumns.join(',')}\r\n`;
+    for await (const page of pages()) {
+      yield page
+        .map((entry) => (format === 'csv' ? csvLine(entry) : `${JSON.stringify(entry)}\n`))
+        .join('');
+    }
+  }
+  return lines();
+}
+
+/**
  * The audit trail's API under /api/audit, for admins (decision 036): the list, newest first in
  * pages, and the export of a selection as CSV or JSON Lines, streamed oldest first a page at a
  * time. Read-only: nothing here changes or deletes an event.
@@ -128,28 +166,7 @@ export const auditRoutes: FastifyPluginAsync<AuditRoutesOptions> = async (
   app.get('/export', { helmet: false }, async (request, reply) => {
     const { format = 'csv', ...filter } = parseQuery(auditExportQuerySchema, request.query);
     const store = await reader();
-    const first = await store.list(filter, { order: 'oldest', from: null, limit: exportPage });
-    async function* pages(filterToRead: AuditFilter): AsyncGenerator<AuditEntry[]> {
-      let page = first;
-      while (page.length > 0) {
-        yield page;
-        const last = page.at(-1);
-        if (page.length < exportPage || last === undefined) return;
-        page = await store.list(filterToRead, {
-          order: 'oldest',
-          from: auditCursorAfter(last),
-          limit: exportPage,
-        });
-      }
-    }
-    async function* lines(): AsyncGenerator<string> {
-      if (format === 'csv') yield `${csvColumns.join(',')}\r\n`;
-      for await (const page of pages(filter)) {
-        yield page
-          .map((entry) => (format === 'csv' ? csvLine(entry) : `${JSON.stringify(entry)}\n`))
-          .join('');
-      }
-    }
+    const lines = await exportLines(store, filter, format);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     return reply
       .header(
@@ -157,6 +174,6 @@ export const auditRoutes: FastifyPluginAsync<AuditRoutesOptions> = async (
         format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
       )
       .header('content-disposition', `attachment; filename="audit-${stamp}.${format}"`)
-      .send(Readable.from(lines()));
+      .send(Readable.from(lines));
   });
 };

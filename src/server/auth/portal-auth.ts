@@ -55,7 +55,10 @@ export interface PortalAuthOptions {
   log: FastifyBaseLogger;
   /** The clock (tests control it); default Date.now. */
   now?: () => number;
-  /** Told of each audit event after its line is written (the metrics count sign-ins). */
+  /**
+   * Told of each audit event after its line is written, with the request it happened in: the
+   * metrics count sign-ins, the audit trail keeps it (decision 036).
+   */
   onAudit?: Audit;
 }
 
