@@ -106,10 +106,19 @@ describe('the audit trail', () => {
       suppressed: 380,
       perMinute: 120,
     });
+    // A flood then quiet: the next round of retention writes the count.
+    for (let i = 0; i < 130; i += 1) trail.refused(anonymous(), refusal);
+    now += 61_000;
+    await trail.prune();
+    await trail.flush();
+    expect(
+      (await all(store)).filter((event) => event.event === 'events_suppressed').at(-1)?.details,
+    ).toMatchObject({ suppressed: 11 });
     // A refusal the trail does not record (not a 403 of its kind) costs nothing.
+    const before = await store.count();
     trail.refused(anonymous(), new ApiError('not_found', 'nothing here'));
     await trail.flush();
-    expect(await store.count()).toBe(events.length);
+    expect(await store.count()).toBe(before);
   });
 
   it('prunes events older than its retention', async () => {

@@ -257,8 +257,12 @@ export class AuditTrail {
     await this.flush();
   }
 
-  /** Events older than AUDIT_RETENTION_DAYS go, in chunks, yielding between them. */
+  /**
+   * Events older than AUDIT_RETENTION_DAYS go, in chunks, yielding between them. A count of
+   * events not kept in a minute now past is written too, should nothing have come since to write it.
+   */
   async prune(): Promise<void> {
+    if (this.now() - this.windowStart >= 60_000) this.noteSuppressed();
     try {
       const store = await this.options.store;
       const cutoff = this.now() - this.options.settings.retentionMs;
