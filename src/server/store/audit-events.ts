@@ -6,6 +6,7 @@ import {
   type AuditFilter,
   type AuditOutcome,
 } from '../../domain/audit';
+import type Database from 'better-sqlite3';
 import type { PortalSqlite } from './portal-database';
 
 /** One event as the trail writes it. Its id is the store's to give. */
@@ -167,17 +168,24 @@ export function createAuditStore(db: PortalSqlite): AuditStore {
   const append = db.transaction((records: readonly AuditRecord[]) => {
     for (const record of records) insert.run(...auditValues(record));
   });
+  // A page's statement depends only on which filters are set: a handful of shapes, each prepared once.
+  const pages = new Map<string, Database.Statement<(string | number)[], AuditRow>>();
+  const prepared = (sql: string) => {
+    let statement = pages.get(sql);
+    if (!statement) {
+      statement = db.prepare<(string | number)[], AuditRow>(sql);
+      pages.set(sql, statement);
+    }
+    return statement;
+  };
   return {
     async append(records) {
       append(records);
     },
     async list(filter, page) {
       const { where, values, order } = auditWhere(filter, page, () => '?');
-      return db
-        .prepare<(string | number)[], AuditRow>(
-          `SELECT ${auditColumns} FROM audit_events ${where} ${order} LIMIT ${Math.floor(page.limit)}`,
-        )
-        .all(...values)
+      return prepared(`SELECT ${auditColumns} FROM audit_events ${where} ${order} LIMIT ?`)
+        .all(...values, Math.floor(page.limit))
         .map(toAuditEntry);
     },
     async pruneBefore(cutoff, limit) {
