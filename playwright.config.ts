@@ -32,7 +32,7 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   projects: [
     { name: 'chromium' },
-    // The sign-in journeys again with every store in PostgreSQL (DATABASE_URL).
-    { name: 'chromium-postgres', testMatch: 'sign-in.spec.ts' },
+    // The sign-in journeys and the audit trail again with every store in PostgreSQL (DATABASE_URL).
+    { name: 'chromium-postgres', testMatch: ['sign-in.spec.ts', 'audit.spec.ts'] },
   ],
 });

@@ -57,6 +57,7 @@ const postgresSuite = [
   'src/server/journal/curl.test.ts',
   'src/server/cli/users.test.ts',
   'src/server/metrics/metrics.test.ts',
+  'src/server/audit/audit-api.test.ts',
 ];
 
 /** Modules of the requisition workspace's first render, one chunk (build.rolldownOptions below). */

@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark, one after the other; exit 1 when a budget is missed.
  * `BENCH_ONLY=import npm run bench` (names comma-separated) runs only those: the whole is long.
  */
+import { runAuditBench } from './audit-send';
 import { runBrowserBench } from './browser';
 import { runDomainBench } from './domain';
 import { runImportBench } from './import';
@@ -13,6 +14,7 @@ const suites: Record<string, () => Promise<{ withinBudget: boolean }>> = {
   domain: async () => runDomainBench(),
   sandbox: runSandboxBatchBench,
   proxy: runProxyBench,
+  audit: runAuditBench,
   validator: runValidatorBench,
   browser: runBrowserBench,
   import: runImportBench,

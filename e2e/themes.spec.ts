@@ -45,6 +45,13 @@ async function everyPageHasNoViolations(page: Page) {
   await expect(page.getByRole('article').first().getByText('Error', { exact: true })).toBeVisible();
   await expectNoAxeViolations(page);
 
+  // The audit trail, with the batch sent above in it (sign-in is off: every page is open).
+  await nav.getByRole('link', { name: 'Audit trail' }).click();
+  await expect(
+    page.getByRole('region', { name: 'Events' }).getByRole('row', { name: /Batch sent/ }),
+  ).not.toHaveCount(0);
+  await expectNoAxeViolations(page);
+
   await nav.getByRole('link', { name: 'Settings' }).click();
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   await expectNoAxeViolations(page);

@@ -179,7 +179,7 @@ export type JournalStatus = z.infer<typeof journalStatusSchema>;
 // ── Query parameters ────────────────────────────────────────────────────────────────────────────
 
 /** A query value as it arrives: `?a=` and an absent `a` both mean "no filter". */
-const param = z
+export const param = z
   .string()
   .optional()
   .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
@@ -187,7 +187,7 @@ const param = z
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A date (`2026-03-02`, UTC) or a date-time with its offset, as milliseconds since 1970. */
-function instant(name: 'from' | 'to') {
+export function instant(name: 'from' | 'to') {
   return param.transform((value, ctx) => {
     if (value === undefined) return undefined;
     const dateTime = z.iso.datetime({ offset: true }).safeParse(value).success;
@@ -205,7 +205,10 @@ function instant(name: 'from' | 'to') {
   });
 }
 
-function oneOfParam<const T extends readonly [string, ...string[]]>(name: string, values: T) {
+export function oneOfParam<const T extends readonly [string, ...string[]]>(
+  name: string,
+  values: T,
+) {
   return param.pipe(
     z
       .enum(values, {

@@ -19,7 +19,7 @@ const apiResponseHeaders = {
 
 /**
  * Where the answers carry personal or VMS data: the proxy, the journal, accounts, each user's
- * records, sessions, invites, single sign-on and connection checks.
+ * records, sessions, invites, single sign-on, connection checks and the audit trail.
  */
 const privateApiPrefixes = [
   '/api/vms/',
@@ -30,6 +30,7 @@ const privateApiPrefixes = [
   '/api/invites/',
   '/api/auth/',
   '/api/connections/',
+  '/api/audit',
 ];
 
 function isPrivateApi(url: string): boolean {

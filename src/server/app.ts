@@ -27,6 +27,9 @@ import { connectionRoutes } from './doctor/connection-routes';
 import { PortalMetrics } from './metrics/portal-metrics';
 import { instrumentStores } from './metrics/instrument-stores';
 import { registerMetrics } from './metrics/metrics-routes';
+import { AuditTrail } from './audit/audit-trail';
+import { auditRoutes } from './audit/audit-routes';
+import { registerTraceContext } from './trace-context';
 
 export interface BuildPortalOptions {
   /**
@@ -55,6 +58,8 @@ declare module 'fastify' {
      * closed. Calling it again returns the same drain.
      */
     drainPortal(): Promise<DrainReport>;
+    /** The audit trail (decision 036): the proxy records each send in it. */
+    auditTrail: AuditTrail;
   }
 }
 
@@ -190,8 +195,11 @@ export function buildPortal(
     strictTransportSecurity: false,
   });
 
+  // Every API error is answered here, whichever hook or route threw it: the one place a 403
+  // refusal (role, org, connection, CSRF) is recorded in the audit trail, once.
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
+      auditTrail.refused(request, error);
       return sendError(reply, error.code, error.message, error.details);
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -277,6 +285,16 @@ export function buildPortal(
     () => {},
   );
   const lifecycle = new PortalLifecycle();
+  // Made at once, writing once the database is open: refusals can come before it is.
+  const auditStore = database.then((opened) => opened.audit);
+  const auditTrail = new AuditTrail({
+    store: auditStore,
+    settings: config.audit,
+    log: app.log,
+    ...(options.now ? { now: options.now } : {}),
+  });
+  app.decorate('auditTrail', auditTrail);
+  registerTraceContext(app);
   // Sessions, users and per-user records on the same database (decision 026).
   const auth = database.then((opened) =>
     PortalAuth.open({
@@ -284,7 +302,10 @@ export function buildPortal(
       database: opened,
       log: app.log,
       ...(options.now ? { now: options.now } : {}),
-      ...(metrics ? { onAudit: (event, fields) => metrics.audit(event, fields) } : {}),
+      onAudit: (event, fields, request) => {
+        metrics?.audit(event, fields);
+        auditTrail.auth(event, fields, request);
+      },
     }),
   );
   auth.catch(() => {});
@@ -432,6 +453,9 @@ export function buildPortal(
     config,
     sandboxUrl,
   });
+
+  // After the proxy: its queue is written before the proxy closes the database (audit-routes.ts).
+  app.register(auditRoutes, { prefix: '/api/audit', config, trail: auditTrail, store: auditStore });
 
   serveSpa(app, options.distDir ?? defaultDistDir, configBody);
 

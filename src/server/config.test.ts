@@ -84,6 +84,7 @@ describe('loadConfig', () => {
         maxBytes: 500 * 1024 * 1024,
         bodyLimitBytes: 256 * 1024,
       },
+      audit: { retentionMs: 365 * 24 * 60 * 60 * 1000 },
       rateLimitPerMinute: 600,
       auth: {
         required: false,
@@ -282,6 +283,14 @@ describe('loadConfig', () => {
       'JOURNAL_MAX_MB must be a whole number from 1',
     );
     expect(problem({ JOURNAL_RETENTION_DAYS: 'forever' })).toContain('JOURNAL_RETENTION_DAYS');
+  });
+
+  it('reads the audit trail’s retention', () => {
+    expect(loadConfig({ AUDIT_RETENTION_DAYS: '90' }).audit).toEqual({
+      retentionMs: 90 * 24 * 60 * 60 * 1000,
+    });
+    expect(problem({ AUDIT_RETENTION_DAYS: '0' })).toContain('AUDIT_RETENTION_DAYS');
+    expect(problem({ AUDIT_RETENTION_DAYS: '3651' })).toContain('AUDIT_RETENTION_DAYS');
   });
 
   it('reads VMS_PROFILE as a preset or a profile file, dates included', () => {

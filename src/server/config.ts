@@ -69,6 +69,8 @@ export interface PortalConfig extends Pick<
   databaseUrl: string | null;
   /** The call journal (decision 025): every call through the proxy, kept for QA's inspector. */
   journal: JournalSettings;
+  /** The audit trail (decision 036): who did what, kept apart from the journal. */
+  audit: AuditSettings;
   /** Requests per minute per client address on /api/vms; 0 turns the limit off. */
   rateLimitPerMinute: number;
   /** Sign-in and sessions (decision 026). */
@@ -91,6 +93,11 @@ export interface JournalSettings {
   maxBytes: number;
   /** Bodies longer than this are kept truncated (with their full length and SHA-256). */
   bodyLimitBytes: number;
+}
+
+export interface AuditSettings {
+  /** Events older than this are pruned (AUDIT_RETENTION_DAYS). */
+  retentionMs: number;
 }
 
 export interface MetricsSettings {
@@ -352,6 +359,7 @@ export const portalEnvSchema = z.object({
     wholeNumber('JOURNAL_BODY_LIMIT_KB', 1, 1024 * 1024, '256'),
     256,
   ),
+  AUDIT_RETENTION_DAYS: withDefault(wholeNumber('AUDIT_RETENTION_DAYS', 1, 3650, '365'), 365),
   METRICS_PORT: wholeNumber('METRICS_PORT', 0, 65535, '9464'),
   METRICS_TOKEN: metricsToken,
   LOG_LEVEL: withDefault(oneOf('LOG_LEVEL', logLevels), 'info'),
@@ -442,6 +450,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
       maxBytes: values.JOURNAL_MAX_MB * MB,
       bodyLimitBytes: values.JOURNAL_BODY_LIMIT_KB * 1024,
     },
+    audit: { retentionMs: values.AUDIT_RETENTION_DAYS * 24 * 60 * 60 * 1000 },
     rateLimitPerMinute: values.PORTAL_RATE_LIMIT_PER_MINUTE,
     auth,
     metrics: { port: metricsPort, token: values.METRICS_TOKEN },

@@ -33,6 +33,7 @@ import type { PortalStores } from './store/portal-stores';
 import { certainlyNotSent, upstreamFailure } from './upstream-failure';
 import { describeOperations } from '../domain/vms-contract';
 import { registerApiGuards } from './api-guards';
+import { traceScope } from './trace-context';
 import { checkUserScope } from './auth/user-scope';
 import { pickHeaders, readBody, withDeadline } from './upstream-answer';
 import type { CallJournal } from './journal/call-journal';
@@ -135,6 +136,8 @@ interface CallLine {
   /** The signed-in user: their id and e-mail address, never more. */
   userId?: string;
   email?: string;
+  /** The W3C trace id of the call, as recorded in the audit trail and sent to the VMS. */
+  traceId: string | null;
   /** A POST's line is the audit line of a send (decision 026). */
   audit?: true;
   event?: 'send';
@@ -396,6 +399,8 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     const signature = signed.headers[profile.signature.signatureHeader] ?? '';
     const headers: IncomingHttpHeaders = { accept: 'application/json', ...signed.headers };
     if (body) headers['content-type'] = 'application/json';
+    const trace = traceScope.getStore();
+    if (trace) headers.traceparent = trace.traceparent;
     if (note) note.signature = signature;
     const started = performance.now();
     // The route fixes the path; the query is the checked one (forwardedQuery), with the
@@ -666,6 +671,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       replayed,
       connection: connection.name,
+      traceId: request.traceContext?.traceId ?? null,
       ...(key === undefined ? {} : { idempotencyKey: key }),
     };
     // Who sent it; a POST's line is also the audit line of the send.
@@ -679,6 +685,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       line.event = 'send';
     }
     callLog.info(line, 'vms call');
+    app.auditTrail.send(request, line, outcome.body);
     app.portalMetrics?.vmsCall(line);
 
     reply.code(outcome.status).headers(outcome.headers);
@@ -694,7 +701,8 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       exposeHeadRoute: false,
       logLevel: 'error',
       helmet: false,
-      handler: (request, reply) => handle(request, reply, name),
+      handler: (request, reply) =>
+        traceScope.run(request.traceContext, () => handle(request, reply, name)),
     });
   }
 

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 
 /** What the audit lines record. */
 export type AuditEvent =
@@ -22,7 +22,11 @@ export type AuditFields = Record<
   string | number | boolean | null | readonly number[] | readonly string[]
 >;
 
-export type Audit = (event: AuditEvent, fields: AuditFields) => void;
+/**
+ * Records an event. `request`, when the event happens in one, says who acted (its session), from
+ * where and in which trace: the audit trail's row takes them from it (decision 036).
+ */
+export type Audit = (event: AuditEvent, fields: AuditFields, request?: FastifyRequest) => void;
 
 /**
  * Structured audit lines (decision 026): one JSON line per event with `audit: true` and `event`,

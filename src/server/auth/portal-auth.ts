@@ -55,7 +55,10 @@ export interface PortalAuthOptions {
   log: FastifyBaseLogger;
   /** The clock (tests control it); default Date.now. */
   now?: () => number;
-  /** Told of each audit event after its line is written (the metrics count sign-ins). */
+  /**
+   * Told of each audit event after its line is written, with the request it happened in: the
+   * metrics count sign-ins, the audit trail keeps it (decision 036).
+   */
   onAudit?: Audit;
 }
 
@@ -91,9 +94,9 @@ export class PortalAuth {
     this.ssoLogins = database.ssoLogins;
     const written = auditTo(log);
     this.audit = onAudit
-      ? (event, fields) => {
+      ? (event, fields, request) => {
           written(event, fields);
-          onAudit(event, fields);
+          onAudit(event, fields, request);
         }
       : written;
     this.now = now;
@@ -220,10 +223,11 @@ export class PortalAuth {
         await this.sessions.delete(idHash);
         end = expired ? 'expired' : idle ? 'idle' : 'unknown';
         if (idle || expired) {
-          this.audit('session_expired', {
-            userId: stored.userId,
-            reason: expired ? 'absolute' : 'idle',
-          });
+          this.audit(
+            'session_expired',
+            { userId: stored.userId, reason: expired ? 'absolute' : 'idle' },
+            request,
+          );
         }
         continue;
       }

@@ -52,7 +52,7 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (
       const auth = await opening;
       const user = request.portalSession?.user;
       await auth.endSession(request, reply);
-      if (user) auth.audit('sign_out', { userId: user.id, email: user.email });
+      if (user) auth.audit('sign_out', { userId: user.id, email: user.email }, request);
     }
     return reply.code(204).send();
   });
@@ -63,11 +63,15 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (
     const auth = await opening;
     const ended = await auth.sessions.deleteForUser(session.user.id);
     await auth.endSession(request, reply);
-    auth.audit('sign_out_everywhere', {
-      userId: session.user.id,
-      email: session.user.email,
-      sessions: ended,
-    });
+    auth.audit(
+      'sign_out_everywhere',
+      {
+        userId: session.user.id,
+        email: session.user.email,
+        sessions: ended,
+      },
+      request,
+    );
     // This request's own session was one of them: the rest were on other browsers or devices.
     return { otherSessions: Math.max(0, ended - 1) };
   });
@@ -93,12 +97,16 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (
       // A new password ends every session the account had (ASVS 5.0 V7.4.3): whoever set it may
       // be taking the account back from someone who knew the old one.
       const ended = await auth.sessions.deleteForUser(user.id);
-      auth.audit('password_set', {
-        userId: user.id,
-        email: user.email,
-        via: 'invite',
-        sessionsEnded: ended,
-      });
+      auth.audit(
+        'password_set',
+        {
+          userId: user.id,
+          email: user.email,
+          via: 'invite',
+          sessionsEnded: ended,
+        },
+        request,
+      );
       if (user.disabled) {
         throw new ApiError(
           'forbidden',
@@ -106,13 +114,17 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (
         );
       }
       await auth.startSession(request, reply, user);
-      auth.audit('sign_in', {
-        userId: user.id,
-        email: user.email,
-        role: user.role,
-        address: request.ip,
-        method: 'invite',
-      });
+      auth.audit(
+        'sign_in',
+        {
+          userId: user.id,
+          email: user.email,
+          role: user.role,
+          address: request.ip,
+          method: 'invite',
+        },
+        request,
+      );
       return auth.state(request);
     },
   );

@@ -50,12 +50,16 @@ export async function signIn(
     : { email: null, account: accountDigest(secret, name).slice(0, 16) };
   const wait = waitBeforeAttempt(await auth.failures.read(keys), auth.now());
   if (wait > 0) {
-    auth.audit('sign_in_failed', {
-      ...tried,
-      userId: user?.id ?? null,
-      address: request.ip,
-      reason: 'throttled',
-    });
+    auth.audit(
+      'sign_in_failed',
+      {
+        ...tried,
+        userId: user?.id ?? null,
+        address: request.ip,
+        reason: 'throttled',
+      },
+      request,
+    );
     reply.header('retry-after', String(Math.ceil(wait / 1000)));
     throw new ApiError(
       'rate_limited',
@@ -67,29 +71,37 @@ export async function signIn(
   if (!user || user.passwordHash === null || user.disabled || !matches) {
     const now = auth.now();
     await auth.failures.fail(keys, now, now - throttlePolicy.forgetAfterMs);
-    auth.audit('sign_in_failed', {
-      ...tried,
-      userId: user?.id ?? null,
-      address: request.ip,
-      reason: !user
-        ? 'unknown_account'
-        : user.passwordHash === null
-          ? 'invite_pending'
-          : user.disabled
-            ? 'disabled'
-            : 'wrong_password',
-    });
+    auth.audit(
+      'sign_in_failed',
+      {
+        ...tried,
+        userId: user?.id ?? null,
+        address: request.ip,
+        reason: !user
+          ? 'unknown_account'
+          : user.passwordHash === null
+            ? 'invite_pending'
+            : user.disabled
+              ? 'disabled'
+              : 'wrong_password',
+      },
+      request,
+    );
     throw new ApiError('invalid_credentials', invalidCredentialsMessage);
   }
 
   await auth.failures.clear(accountKey(secret, name));
   const session = await auth.startSession(request, reply, user);
-  auth.audit('sign_in', {
-    userId: user.id,
-    email: user.email,
-    role: user.role,
-    address: request.ip,
-    method: 'password',
-  });
+  auth.audit(
+    'sign_in',
+    {
+      userId: user.id,
+      email: user.email,
+      role: user.role,
+      address: request.ip,
+      method: 'password',
+    },
+    request,
+  );
   return session;
 }

@@ -116,7 +116,11 @@ export const ssoRoutes: FastifyPluginAsync<SsoRoutesOptions> = async (
           : undefined;
       const address = request.ip;
       if (!login) {
-        auth.audit('sign_in_failed', { email: null, address, reason: 'sso_state', method: 'sso' });
+        auth.audit(
+          'sign_in_failed',
+          { email: null, address, reason: 'sso_state', method: 'sso' },
+          request,
+        );
         return refuse(reply, request, 'expired');
       }
       /** The e-mail claims, from the ID token or the UserInfo endpoint. */
@@ -140,45 +144,61 @@ export const ssoRoutes: FastifyPluginAsync<SsoRoutesOptions> = async (
             : idToken;
         claims = { email: profile.email, verified: profile.email_verified };
       } catch (error) {
-        auth.audit('sign_in_failed', {
-          email: null,
-          address,
-          reason: 'sso_error',
-          method: 'sso',
-          detail: error instanceof Error ? error.message.slice(0, 200) : 'unknown',
-        });
+        auth.audit(
+          'sign_in_failed',
+          {
+            email: null,
+            address,
+            reason: 'sso_error',
+            method: 'sso',
+            detail: error instanceof Error ? error.message.slice(0, 200) : 'unknown',
+          },
+          request,
+        );
         return refuse(reply, request, 'failed');
       }
       const email = emailSchema.safeParse(claims?.email);
       if (!email.success || claims?.verified !== true) {
-        auth.audit('sign_in_failed', {
-          email: email.success ? email.data : null,
-          address,
-          reason: 'sso_unverified_email',
-          method: 'sso',
-        });
+        auth.audit(
+          'sign_in_failed',
+          {
+            email: email.success ? email.data : null,
+            address,
+            reason: 'sso_unverified_email',
+            method: 'sso',
+          },
+          request,
+        );
         return refuse(reply, request, 'unverified_email');
       }
       const user = await auth.users.byEmail(email.data);
       if (!user || user.disabled) {
-        auth.audit('sign_in_failed', {
-          email: email.data,
-          userId: user?.id ?? null,
-          address,
-          reason: user ? 'disabled' : 'unknown_account',
-          method: 'sso',
-        });
+        auth.audit(
+          'sign_in_failed',
+          {
+            email: email.data,
+            userId: user?.id ?? null,
+            address,
+            reason: user ? 'disabled' : 'unknown_account',
+            method: 'sso',
+          },
+          request,
+        );
         return refuse(reply, request, 'no_account');
       }
       await auth.startSession(request, reply, user);
       setSsoCookie(request, reply, null);
-      auth.audit('sign_in', {
-        userId: user.id,
-        email: user.email,
-        role: user.role,
-        address,
-        method: 'sso',
-      });
+      auth.audit(
+        'sign_in',
+        {
+          userId: user.id,
+          email: user.email,
+          role: user.role,
+          address,
+          method: 'sso',
+        },
+        request,
+      );
       return reply.redirect('/', 302);
     },
   );

@@ -50,10 +50,18 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The journal's rows and the SQLite files' sizes, after what the journal had queued is written. */
+/**
+ * The journal's rows, the audit trail's and the SQLite files' sizes, after what the journal and
+ * the trail had queued is written.
+ */
 async function footprint() {
-  // Reading the journal writes what is queued first.
+  // Reading the journal or the trail writes what it has queued first.
   expect((await admin.call('GET', '/api/journal')).status).toBe(200);
+  expect((await admin.call('GET', '/api/audit')).status).toBe(200);
+  const [events] = await queryTestDatabase<{ n: number }>(
+    dbPath,
+    'SELECT count(*) AS n FROM audit_events',
+  );
   const [calls] = await queryTestDatabase<{ n: number }>(
     dbPath,
     'SELECT count(*) AS n FROM journal_calls',
@@ -66,6 +74,7 @@ async function footprint() {
   return {
     calls: Number(calls?.n),
     bodies: Number(bodies?.n),
+    events: Number(events?.n),
     bytes: size(dbPath) + size(`${dbPath}-wal`),
   };
 }

@@ -107,14 +107,18 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
     const invitePath = await auth.invite(id);
     const user = await auth.users.byId(id);
     if (!user) throw new Error('the user just created is not in the store');
-    auth.audit('user_created', {
-      userId: id,
-      email: user.email,
-      role: user.role,
-      clientOrgIds: auth.clientOrgsOf(user),
-      connections: auth.portalUser(user).connections,
-      by: admin?.user.id ?? null,
-    });
+    auth.audit(
+      'user_created',
+      {
+        userId: id,
+        email: user.email,
+        role: user.role,
+        clientOrgIds: auth.clientOrgsOf(user),
+        connections: auth.portalUser(user).connections,
+        by: admin?.user.id ?? null,
+      },
+      request,
+    );
     return reply.code(201).send({ user: auth.summary(user), invitePath });
   });
 
@@ -150,11 +154,15 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
     const by = admin?.user.id ?? null;
     if (after.disabled !== before.disabled) {
       if (after.disabled) await auth.sessions.deleteForUser(after.id);
-      auth.audit(after.disabled ? 'user_disabled' : 'user_enabled', {
-        userId: after.id,
-        email: after.email,
-        by,
-      });
+      auth.audit(
+        after.disabled ? 'user_disabled' : 'user_enabled',
+        {
+          userId: after.id,
+          email: after.email,
+          by,
+        },
+        request,
+      );
     }
     const orgsBefore = auth.clientOrgsOf(before);
     const orgsAfter = auth.clientOrgsOf(after);
@@ -166,17 +174,21 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
       connectionsBefore.join() !== connectionsAfter.join() ||
       (before.connections === null) !== (after.connections === null)
     ) {
-      auth.audit('grant_changed', {
-        userId: after.id,
-        email: after.email,
-        roleBefore: before.role,
-        role: after.role,
-        clientOrgIdsBefore: orgsBefore,
-        clientOrgIds: orgsAfter,
-        connectionsBefore,
-        connections: connectionsAfter,
-        by,
-      });
+      auth.audit(
+        'grant_changed',
+        {
+          userId: after.id,
+          email: after.email,
+          roleBefore: before.role,
+          role: after.role,
+          clientOrgIdsBefore: orgsBefore,
+          clientOrgIds: orgsAfter,
+          connectionsBefore,
+          connections: connectionsAfter,
+          by,
+        },
+        request,
+      );
     }
     return auth.summary(after);
   });
@@ -191,12 +203,16 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
       const user = await auth.users.byId(request.params.id);
       if (!user) throw new ApiError('not_found', 'There is no such user. Reload the list.');
       const ended = await auth.sessions.deleteForUser(user.id);
-      auth.audit('sessions_ended', {
-        userId: user.id,
-        email: user.email,
-        sessions: ended,
-        by: admin?.user.id ?? null,
-      });
+      auth.audit(
+        'sessions_ended',
+        {
+          userId: user.id,
+          email: user.email,
+          sessions: ended,
+          by: admin?.user.id ?? null,
+        },
+        request,
+      );
       return { ended };
     },
   );

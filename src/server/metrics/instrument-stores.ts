@@ -12,6 +12,7 @@ const timedStores = [
   'signInFailures',
   'ssoLogins',
   'userRecords',
+  'audit',
 ] as const satisfies readonly (keyof PortalStores)[];
 
 type TimedStore = (typeof timedStores)[number];

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { createAuditTable } from './audit-schema';
 import { createAuthTables, createPortalSecretsTable, createSsoLoginsTable } from './auth-schema';
 import { createIdempotencyKeysTable } from './idempotency-keys';
 import {
@@ -8,6 +9,7 @@ import {
   createJournalTables,
 } from './journal-schema';
 import {
+  postgresAuditTable,
   postgresAuthTables,
   postgresConnections,
   postgresIdempotencyKeys,
@@ -60,6 +62,8 @@ export const migrations: readonly Migration[] = [
   },
   // 8: the connection of each journal call; the connections each account may use
   { name: 'connections', sqlite: addConnections, postgres: postgresConnections },
+  // 9: who did what and when, kept apart from the journal with its own retention (decision 036)
+  { name: 'audit trail', sqlite: createAuditTable, postgres: postgresAuditTable },
 ];
 
 /** The schema version this portal brings a database to. */

@@ -1,9 +1,11 @@
+import { createAuditStore, type AuditStore } from './audit-events';
 import type { IdempotencyKeyStore } from './idempotency-keys';
 import { createIdempotencyKeyStore } from './idempotency-keys';
 import { createJournalStore } from './journal-calls';
 import type { JournalStore } from './journal-store';
 import { openPortalDatabase } from './portal-database';
 import { openPostgres, schemaVersion as postgresSchemaVersion } from './postgres/database';
+import { createPostgresAuditStore } from './postgres/audit-events';
 import { createPostgresIdempotencyKeyStore } from './postgres/idempotency-keys';
 import { createPostgresJournalStore } from './postgres/journal';
 import { describeDatabaseUrl } from './postgres/pool';
@@ -43,6 +45,8 @@ export interface PortalStores {
   signInFailures: SignInFailureStore;
   ssoLogins: SsoLoginStore;
   userRecords: UserRecordStore;
+  /** The audit trail (decision 036). */
+  audit: AuditStore;
   /** The schema version, read from the database now (fails when it cannot be read). */
   schemaVersion(): Promise<number>;
   /** PostgreSQL's pool, for the metrics: connections open, idle, and queries waiting for one. */
@@ -70,6 +74,7 @@ export async function openPortalStores(target: StoreTarget): Promise<PortalStore
       signInFailures: createPostgresSignInFailureStore(pool),
       ssoLogins: createPostgresSsoLoginStore(pool),
       userRecords: createPostgresUserRecordStore(pool),
+      audit: createPostgresAuditStore(pool),
       schemaVersion: () => postgresSchemaVersion(pool),
       poolStats: () => ({
         total: pool.totalCount,
@@ -100,6 +105,7 @@ export async function openPortalStores(target: StoreTarget): Promise<PortalStore
     signInFailures: createSignInFailureStore(db),
     ssoLogins: createSsoLoginStore(db),
     userRecords: createUserRecordStore(db),
+    audit: createAuditStore(db),
     schemaVersion: async () => Number(db.pragma('user_version', { simple: true })),
     close,
   };

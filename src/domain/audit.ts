@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { instant, oneOfParam, param } from './journal';
+
+/**
+ * The audit trail's HTTP API (docs/decisions/036-audit-trail.md): who did what and when — sign-ins
+ * and failed ones, accounts and grants changed, each send, each refusal — as admins list, filter
+ * and export it. The portal server answers with these shapes and the browser parses them with
+ * the same schemas. Details hold identifiers, counts and reasons; never a password, a token, a
+ * key or a body.
+ */
+
+/** Every event the trail records. */
+export const auditEvents = [
+  'sign_in',
+  'sign_in_failed',
+  'sign_out',
+  'sign_out_everywhere',
+  'sessions_ended',
+  'session_expired',
+  'user_created',
+  'user_invited',
+  'user_disabled',
+  'user_enabled',
+  'grant_changed',
+  'password_set',
+  /** A batch sent through the proxy (a POST), answered by the VMS or not. */
+  'send',
+  /** A call refused with 403: a role, an org or a connection not granted, a CSRF or origin check. */
+  'refused',
+  /** Refusals and failed sign-ins made without a session past what the trail keeps per minute. */
+  'events_suppressed',
+] as const;
+export type AuditEventName = (typeof auditEvents)[number];
+
+/** `ok`: done; `failed`: tried and did not succeed (a sign-in, a send the VMS refused); `refused`: the portal said no. */
+export const auditOutcomes = ['ok', 'failed', 'refused'] as const;
+export type AuditOutcome = (typeof auditOutcomes)[number];
+
+export const auditExportFormats = ['csv', 'jsonl'] as const;
+export type AuditExportFormat = (typeof auditExportFormats)[number];
+export const auditPageSize = { default: 50, max: 200 } as const;
+
+/** A value in an event's details: identifiers, counts, flags, reasons, lists of them. */
+const detailValue = z.union([
+  z.string(),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(z.union([z.string(), z.number()])),
+]);
+
+/** One event as the list and the export give it. */
+export const auditEntrySchema = z.object({
+  id: z.number().int().positive(),
+  /** When it happened (ISO 8601, UTC). */
+  at: z.iso.datetime(),
+  event: z.enum(auditEvents),
+  /** Who did it: the signed-in user, else the account it was about (a failed sign-in's); null when nobody is known. */
+  userId: z.string().nullable(),
+  email: z.string().nullable(),
+  /** The VMS connection, for a send or a refused call to one. */
+  connection: z.string().nullable(),
+  /** The client's address (behind a trusted reverse proxy, from X-Forwarded-For). */
+  address: z.string().nullable(),
+  outcome: z.enum(auditOutcomes),
+  /** The HTTP status answered, where there was one. */
+  status: z.number().int().nullable(),
+  details: z.record(z.string(), detailValue),
+  /** The W3C trace id of the request (its `traceparent`), to follow it into the VMS's own logs. */
+  traceId: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/** `GET /api/audit`: a page, newest first; `next` is the cursor of the following page. */
+export const auditPageSchema = z.object({
+  entries: z.array(auditEntrySchema),
+  next: z.string().nullable(),
+  /** How many days events are kept (AUDIT_RETENTION_DAYS). */
+  retentionDays: z.number().int().positive(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+/** The filters of the list and the export; from and to are inclusive (a date: the whole day). */
+export const auditFilterSchema = z.object({
+  event: oneOfParam('event', auditEvents),
+  /** The e-mail address of who did it (any case). */
+  email: param.pipe(
+    z
+      .string()
+      .max(320, 'email must be at most 320 characters.')
+      .transform((value) => value.toLowerCase())
+      .optional(),
+  ),
+  connection: param.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'connection must be a connection name such as uat.')
+      .optional(),
+  ),
+  from: instant('from'),
+  to: instant('to'),
+});
+export type AuditFilter = z.output<typeof auditFilterSchema>;
+
+const limitMessage = `limit must be a whole number from 1 to ${auditPageSize.max}.`;
+
+export const auditListQuerySchema = auditFilterSchema.extend({
+  /** The `next` of the previous page: when its last event happened, and its id. */
+  cursor: param.pipe(
+    z
+      .string()
+      .regex(/^\d{1,16}\.[1-9]\d{0,15}$/, 'cursor must be the "next" value of the previous page.')
+      .transform((value) => {
+        const [at = '', id = ''] = value.split('.');
+        return { at: Number(at), id: Number(id) };
+      })
+      .optional(),
+  ),
+  limit: param.pipe(
+    z
+      .string()
+      .regex(/^\d{1,4}$/, limitMessage)
+      .transform(Number)
+      .pipe(z.number().min(1, limitMessage).max(auditPageSize.max, limitMessage))
+      .optional(),
+  ),
+});
+
+export const auditExportQuerySchema = auditFilterSchema.extend({
+  format: oneOfParam('format', auditExportFormats),
+});
+
+/** What the browser puts in the address: every filter as text. */
+export type AuditListParams = z.input<typeof auditListQuerySchema>;

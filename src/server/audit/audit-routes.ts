@@ -1,0 +1,179 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { Readable } from 'node:stream';
+import type { z } from 'zod';
+import { ApiError } from '../../domain/api-error';
+import {
+  auditExportQuerySchema,
+  auditListQuerySchema,
+  auditPageSize,
+  type AuditEntry,
+  type AuditExportFormat,
+  type AuditFilter,
+  type AuditPage,
+} from '../../domain/audit';
+import { registerApiGuards } from '../api-guards';
+import type { PortalConfig } from '../config';
+import { auditCursorAfter, type AuditStore } from '../store/audit-events';
+import type { AuditTrail } from './audit-trail';
+
+export interface AuditRoutesOptions {
+  config: PortalConfig;
+  trail: AuditTrail;
+  store: Promise<AuditStore>;
+}
+
+/** Events read per page while exporting: enough to keep the stream busy, little memory. */
+const exportPage = 500;
+
+/** Reads a query string with its schema; anything unreadable is a 400 that names the parameter. */
+function parseQuery<S extends z.ZodObject>(schema: S, query: unknown): z.output<S> {
+  const values: Record<string, string> = {};
+  const known = new Set(Object.keys(schema.shape));
+  for (const [name, value] of Object.entries(typeof query === 'object' && query ? query : {})) {
+    if (!known.has(name) || typeof value !== 'string') {
+      throw new ApiError(
+        'invalid_parameter',
+        `The audit trail has no filter "${name}", or it was given more than once. Use ${[...known].join(', ')}, each once.`,
+        [{ field: name, message: 'unknown or repeated parameter' }],
+      );
+    }
+    values[name] = value;
+  }
+  const parsed = schema.safeParse(values);
+  if (!parsed.success) {
+    throw new ApiError(
+      'invalid_parameter',
+      parsed.error.issues.map((issue) => issue.message).join(' '),
+      parsed.error.issues.map((issue) => ({
+        field: String(issue.path[0] ?? 'query'),
+        message: issue.message,
+      })),
+    );
+  }
+  return parsed.data;
+}
+
+export const csvColumns = [
+  'id',
+  'at',
+  'event',
+  'userId',
+  'email',
+  'connection',
+  'address',
+  'outcome',
+  'status',
+  'traceId',
+  'details',
+] as const satisfies readonly (keyof AuditEntry)[];
+
+/**
+ * One CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break. A cell that a
+ * spreadsheet would run as a formula (=, +, -, @, a tab or a carriage return first) is given a
+ * leading apostrophe, so opening the export never runs what someone typed into the portal.
+ */
+export function csvCell(value: unknown): string {
+  let text =
+    value === null || value === undefined
+      ? ''
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+function csvLine(entry: AuditEntry): string {
+  return `${csvColumns.map((column) => csvCell(entry[column])).join(',')}\r\n`;
+}
+
+/**
+ * The export of a selection, oldest first, as text chunks: CSV (a header row first) or JSON Lines.
+ * The first page is read before anything is sent, so a store that fails is still a clean error;
+ * then a page at a time, each read only once the one before is written out, so a selection of any
+ * size is streamed without being held in memory.
+ */
+export async function exportLines(
+  store: AuditStore,
+  filter: AuditFilter,
+  format: AuditExportFormat,
+  pageSize = exportPage,
+): Promise<AsyncGenerator<string>> {
+  const first = await store.list(filter, { order: 'oldest', from: null, limit: pageSize });
+  async function* pages(): AsyncGenerator<AuditEntry[]> {
+    let page = first;
+    while (page.length > 0) {
+      yield page;
+      const last = page.at(-1);
+      if (page.length < pageSize || last === undefined) return;
+      page = await store.list(filter, {
+        order: 'oldest',
+        from: auditCursorAfter(last),
+        limit: pageSize,
+      });
+    }
+  }
+  async function* lines(): AsyncGenerator<string> {
+    if (format === 'csv') yield `${csvColumns.join(',')}\r\n`;
+    for await (const page of pages()) {
+      yield page
+        .map((entry) => (format === 'csv' ? csvLine(entry) : `${JSON.stringify(entry)}\n`))
+        .join('');
+    }
+  }
+  return lines();
+}
+
+/**
+ * The audit trail's API under /api/audit, for admins (decision 036): the list, newest first in
+ * pages, and the export of a selection as CSV or JSON Lines, streamed oldest first a page at a
+ * time. Read-only: nothing here changes or deletes an event.
+ */
+export const auditRoutes: FastifyPluginAsync<AuditRoutesOptions> = async (
+  app,
+  { config, trail, store: opening },
+) => {
+  await registerApiGuards(app, config, 'admin');
+  // Registered after the proxy, so closed before it: Fastify runs plugins' onClose hooks in the
+  // reverse order of registration, and the proxy's closes the database the queue is written to.
+  app.addHook('onClose', async () => {
+    await trail.close();
+  });
+  const retentionDays = Math.round(config.audit.retentionMs / (24 * 60 * 60 * 1000));
+
+  /** The store, with every event queued so far written first (one just made shows). */
+  async function reader(): Promise<AuditStore> {
+    await trail.flush();
+    return opening;
+  }
+
+  app.get('/', { helmet: false }, async (request): Promise<AuditPage> => {
+    const { cursor, limit, ...filter } = parseQuery(auditListQuerySchema, request.query);
+    const size = limit ?? auditPageSize.default;
+    const store = await reader();
+    // One more than asked: whether there is a next page, without counting.
+    const entries = await store.list(filter, {
+      order: 'newest',
+      from: cursor ?? null,
+      limit: size + 1,
+    });
+    const page = entries.slice(0, size);
+    const last = page.at(-1);
+    const next = entries.length > size && last ? auditCursorAfter(last) : null;
+    return { entries: page, next: next ? `${next.at}.${next.id}` : null, retentionDays };
+  });
+
+  app.get('/export', { helmet: false }, async (request, reply) => {
+    const { format = 'csv', ...filter } = parseQuery(auditExportQuerySchema, request.query);
+    const store = await reader();
+    const lines = await exportLines(store, filter, format);
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    return reply
+      .header(
+        'content-type',
+        format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+      )
+      .header('content-disposition', `attachment; filename="audit-${stamp}.${format}"`)
+      .send(Readable.from(lines));
+  });
+};
