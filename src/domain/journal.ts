@@ -98,6 +98,8 @@ export const journalSummarySchema = z.object({
    * the deployment had several.
    */
   connection: z.string().nullable(),
+  /** The W3C trace id (`traceparent`) the call was made under, as sent to the VMS. */
+  traceId: z.string().nullable(),
 });
 
 /** The VMS's answer that came after the browser had been told 504 (a keyed batch's late answer). */
@@ -250,6 +252,13 @@ export const journalFilterSchema = z.object({
       .optional(),
   ),
   batch: param.pipe(z.string().max(200, 'batch must be at most 200 characters.').optional()),
+  /** A W3C trace id: the calls of one trace. */
+  trace: param.pipe(
+    z
+      .string()
+      .regex(/^[0-9a-f]{32}$/, 'trace must be a trace id: 32 lowercase hex digits.')
+      .optional(),
+  ),
   key: param.pipe(z.string().max(128, 'key must be at most 128 characters.').optional()),
   from: instant('from'),
   to: instant('to'),

@@ -353,6 +353,34 @@ describe('recording every call', () => {
       expect(entry).toMatchObject({ outcome: 'failed', failure, errorCode: code, status });
     }
   });
+
+  it('records the trace a call came in, as the VMS was told it, and finds a trace’s calls', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const res = await portal.call(
+      'GET',
+      `/api/vms/requisitionresults${orgs}&batchid=rb_journal_1`,
+      {
+        headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+      },
+    );
+    expect(res.status).toBe(200);
+    // The VMS got the same trace, with the portal's span as the parent.
+    const sent = upstream.requests.at(-1);
+    expect(String(sent?.headers.traceparent)).toMatch(
+      new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`),
+    );
+    expect(String(sent?.headers.traceparent)).not.toContain('00f067aa0ba902b7');
+    const { entries } = await journalPage(`?trace=${traceId}`);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ traceId, operation: 'requisitionresults' });
+    // A call that came without one was recorded under a trace of its own.
+    const others = (await journalPage('?operation=requisitionimport')).entries;
+    expect(
+      others.every(
+        (entry) => /^[0-9a-f]{32}$/.test(entry.traceId ?? '') && entry.traceId !== traceId,
+      ),
+    ).toBe(true);
+  });
 });
 
 describe('secrets', () => {

@@ -54,6 +54,8 @@ export interface CallToRecord {
   sentBy?: CallSender | null;
   /** The connection it went to (or, refused, named). */
   connection?: string | null;
+  /** The W3C trace id it was made under. */
+  traceId?: string | null;
 }
 
 /** The signed-in user a call was made as, as they were then. */
@@ -184,6 +186,7 @@ export class RecordMaker {
       responseHeaders: this.cleanHeaders(call.responseHeaders, secrets),
       sentBy: call.sentBy ?? null,
       connection: call.connection ?? null,
+      traceId: call.traceId ?? null,
     };
   }
 

@@ -246,6 +246,7 @@ describe('curlFor', () => {
     responseSize: null,
     sentBy: null,
     connection: null,
+    traceId: null,
     url: `http://old-vms.example/requisitionimport${orgs}`,
     requestBody: null,
     responseHeaders: {},

@@ -38,6 +38,7 @@ function entry(overrides: Partial<JournalEntry> = {}): JournalEntry {
     responseSize: null,
     sentBy: null,
     connection: null,
+    traceId: null,
     url: `https://vms.example/api/requisitionimport${orgs}`,
     requestBody: body,
     responseHeaders: { 'content-type': 'application/json' },

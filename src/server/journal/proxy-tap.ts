@@ -304,6 +304,7 @@ export class ProxyTap {
       ...(forwarded && note?.batchId ? { batchId: note.batchId } : {}),
       sentBy: senderOf(request),
       connection: connection.name,
+      traceId: request.traceContext?.traceId ?? null,
     });
     if (note && recorded !== null) {
       note.recorded = recorded;
@@ -352,6 +353,7 @@ export class ProxyTap {
       signature: page.signature,
       sentBy: senderOf(request),
       connection: this.connectionOf(request).name,
+      traceId: request.traceContext?.traceId ?? null,
     });
   }
 

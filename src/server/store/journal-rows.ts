@@ -20,7 +20,7 @@ import type { JournalRecord } from './journal-store';
 export const callColumns = `at, operation, method, path, url, client_org_id, vendor_org_id, item_count,
   batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
   latency_ms, replay_of, unchecked, request_body, request_size, response_body, response_size,
-  response_headers, user_id, user_email, connection, first_byte_ms`;
+  response_headers, user_id, user_email, connection, first_byte_ms, trace_id`;
 export const callColumnCount = callColumns.split(',').length;
 
 /**
@@ -62,13 +62,14 @@ export function callValues(
     record.sentBy?.email ?? null,
     record.connection ?? null,
     record.firstByteMs ?? null,
+    record.traceId ?? null,
   );
   return into;
 }
 
 export const summaryColumns = `id, at, operation, method, path, client_org_id, vendor_org_id, item_count,
   batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
-  latency_ms, replay_of, unchecked, request_size, response_size, user_id, user_email, connection`;
+  latency_ms, replay_of, unchecked, request_size, response_size, user_id, user_email, connection, trace_id`;
 
 export interface SummaryRow {
   id: number;
@@ -95,6 +96,7 @@ export interface SummaryRow {
   user_id: string | null;
   user_email: string | null;
   connection: string | null;
+  trace_id: string | null;
 }
 
 interface BodyColumns {
@@ -190,6 +192,7 @@ export function toSummary(row: SummaryRow): JournalSummary {
     responseSize: row.response_size,
     sentBy: row.user_id === null ? null : { userId: row.user_id, email: row.user_email ?? '' },
     connection: row.connection,
+    traceId: row.trace_id,
   };
 }
 

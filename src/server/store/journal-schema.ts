@@ -109,3 +109,11 @@ export function addConnections(db: PortalSqlite): void {
     ALTER TABLE users ADD COLUMN connections TEXT;
   `);
 }
+
+/**
+ * The W3C trace id of each journal call (`traceparent`), so one send can be followed from the
+ * browser through the portal's log, the audit trail and the journal into the VMS's own logs.
+ */
+export function addJournalTrace(db: PortalSqlite): void {
+  db.exec(`ALTER TABLE journal_calls ADD COLUMN trace_id TEXT;`);
+}

@@ -50,6 +50,8 @@ export interface JournalRecord {
   sentBy?: { userId: string; email: string } | null;
   /** The connection the call went to (or would have gone to); absent or null when not known. */
   connection?: string | null;
+  /** The W3C trace id the call was made under; absent or null when not known. */
+  traceId?: string | null;
 }
 
 /**

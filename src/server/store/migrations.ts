@@ -6,6 +6,7 @@ import {
   addConnections,
   addJournalSender,
   addJournalStartOrder,
+  addJournalTrace,
   createJournalTables,
 } from './journal-schema';
 import {
@@ -15,6 +16,7 @@ import {
   postgresIdempotencyKeys,
   postgresJournalSender,
   postgresJournalStartOrder,
+  postgresJournalTrace,
   postgresJournalTables,
   postgresPortalSecrets,
   postgresSsoLogins,
@@ -64,6 +66,8 @@ export const migrations: readonly Migration[] = [
   { name: 'connections', sqlite: addConnections, postgres: postgresConnections },
   // 9: who did what and when, kept apart from the journal with its own retention (decision 036)
   { name: 'audit trail', sqlite: createAuditTable, postgres: postgresAuditTable },
+  // 10: the W3C trace id of each journal call
+  { name: 'journal trace', sqlite: addJournalTrace, postgres: postgresJournalTrace },
 ];
 
 /** The schema version this portal brings a database to. */

@@ -16,6 +16,7 @@ export const journalFilterKeys = [
   'org',
   'batch',
   'key',
+  'trace',
   'from',
   'to',
   'q',

@@ -196,3 +196,8 @@ export const postgresAuditTable = `
   CREATE TRIGGER audit_events_append_only BEFORE UPDATE ON audit_events
     FOR EACH ROW EXECUTE FUNCTION audit_events_append_only();
 `;
+
+/** The W3C trace id of each journal call. */
+export const postgresJournalTrace = `
+  ALTER TABLE journal_calls ADD COLUMN trace_id TEXT;
+`;
