@@ -64,7 +64,7 @@ export async function buildServer(outDir = join(root, 'build', 'server')): Promi
 }
 
 /**
- * The operator's commands (`npm run users`, `backup`, `restore`, `doctor`) as plain JavaScript,
+ * The operator's commands (`npm run users`, `backup`, `restore`, `doctor`, `suite`) as plain JavaScript,
  * their packages loaded from node_modules like the server's: a deployment installed with
  * `npm ci --omit=dev` runs them without tsx or TypeScript.
  */
@@ -73,6 +73,7 @@ const tools = {
   backup: ['src', 'server', 'cli', 'backup-main.ts'],
   restore: ['src', 'server', 'cli', 'restore-main.ts'],
   doctor: ['src', 'cli', 'doctor.ts'],
+  suite: ['src', 'cli', 'suite.ts'],
 } as const;
 
 export async function buildTools(outDir = join(root, 'build', 'cli')): Promise<string[]> {

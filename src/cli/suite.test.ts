@@ -1,0 +1,181 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerKey, skillResponseKey } from '../domain';
+import { loadConfig } from '../server/config';
+import { startPortal, type RunningPortal } from '../server/start';
+import { candidateFor, requisitionInsert } from '../test-support/test-data';
+import Ajv from 'ajv';
+import { suiteSchema } from '../domain/suite';
+import { main } from './suite';
+import { renderSuiteSchema } from './suite-schema';
+
+/*
+ * `npm run suite -- run` against a real portal and its sandbox: a suite that creates a
+ * requisition, submits a candidate to it by reference and expects an Error where the VMS gives
+ * one passes, twice in a row (its unique values are the run's own); a wrong expectation fails
+ * with exit 1 and JUnit XML that names the case and says why.
+ */
+
+let dir: string;
+let portal: RunningPortal;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'suite-cli-'));
+  portal = await startPortal(
+    loadConfig({
+      PORT: '0',
+      SANDBOX_PORT: '0',
+      SANDBOX_DB: join(dir, 'sandbox.db'),
+      PORTAL_DB: join(dir, 'portal.db'),
+      SANDBOX_PROCESSING_DELAY_MS: '0',
+      LOG_LEVEL: 'silent',
+    }),
+  );
+});
+
+afterAll(async () => {
+  await portal.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function suiteFile(name: string, expectCandidate: string): string {
+  const suite = {
+    name,
+    cases: [
+      {
+        id: 'create-req',
+        name: 'a complete requisition is accepted',
+        kind: 'requisition',
+        item: requisitionInsert({ clientinternalreq: 'SUITE-{{run.id}}-1' }),
+        expect: { status: 'Success' },
+      },
+      {
+        id: 'unknown-class',
+        name: 'a req class the client does not have is refused, naming the field',
+        kind: 'requisition',
+        item: requisitionInsert({ clientinternalreq: 'SUITE-{{run.id}}-2', reqclassid: '999' }),
+        expect: { status: 'Error', field: 'reqclassid', message: '999' },
+      },
+      {
+        id: 'candidate',
+        name: 'a candidate to the requisition just created is New',
+        kind: 'candidate',
+        item: {
+          ...candidateFor(40008, {
+            requirementid: '{{create-req.createdId}}',
+            candemail: '{{unique.email}}',
+            vendorcandidateid: 'V-{{run.id}}',
+          }),
+          // The created requisition's one skill and one question, answered.
+          [answerKey(1)]: 'Two weeks',
+          [skillResponseKey('response', 1)]: '3',
+          [skillResponseKey('duration', 1)]: '2',
+          [skillResponseKey('units', 1)]: '4',
+        },
+        expect: { status: expectCandidate },
+      },
+    ],
+  };
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify(suite));
+  return file;
+}
+
+describe('npm run suite -- run', () => {
+  it('passes a suite that creates data, twice in a row, and exits 0', async () => {
+    const file = suiteFile('regression', 'New');
+    for (const round of [1, 2]) {
+      const result = await main(['run', file, '--portal', portal.url, '--json']);
+      const report = JSON.parse(result.stdout) as {
+        passed: number;
+        failed: number;
+        cases: { id: string; actual: { status: string; createdId: string } }[];
+      };
+      expect({ round, code: result.code, failed: report.failed }).toEqual({
+        round,
+        code: 0,
+        failed: 0,
+      });
+      expect(report.cases.map((entry) => [entry.id, entry.actual.status])).toEqual([
+        ['create-req', 'Success'],
+        ['unknown-class', 'Error'],
+        ['candidate', 'New'],
+      ]);
+      expect(report.cases[0]?.actual.createdId).toMatch(/^\d+$/);
+    }
+  });
+
+  it('exits 1 when a case fails, with JUnit XML that names it and says why', async () => {
+    const file = suiteFile('wrong-expectation', 'Incomplete');
+    const junit = join(dir, 'out.xml');
+    const result = await main(['run', file, '--portal', portal.url, '--junit', junit]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('FAIL  a candidate to the requisition just created is New');
+    expect(result.stdout).toContain('expected Incomplete, got New');
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/<testsuite name="wrong-expectation" tests="3" failures="1"/);
+    expect(xml).toMatch(
+      /<testcase classname="wrong-expectation" name="a candidate to the requisition just created is New" time="[\d.]+">\s*<failure message="expected Incomplete, got New">/,
+    );
+    // The passing cases carry no failure.
+    expect(xml.match(/<failure /g)).toHaveLength(1);
+  });
+
+  it('exits 2 with one line for a suite that refers to a later case, or a portal that is not there', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(
+      bad,
+      JSON.stringify({
+        name: 'bad',
+        cases: [
+          {
+            id: 'candidate',
+            kind: 'candidate',
+            item: { requirementid: '{{later.createdId}}' },
+            expect: { status: 'New' },
+          },
+        ],
+      }),
+    );
+    const refused = await main(['run', bad, '--portal', portal.url]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.split('\n')[0]).toBe(
+      'suite: ' +
+        bad +
+        ': cases.0.item: {{later.createdId}} names no earlier case; a case may refer only to those before it',
+    );
+    const away = await main(['run', suiteFile('away', 'New'), '--portal', 'http://127.0.0.1:9']);
+    expect(away.code).toBe(2);
+    expect(away.stderr).toMatch(
+      /^suite: the portal at http:\/\/127\.0\.0\.1:9 could not be reached/,
+    );
+  });
+});
+
+describe('the documented suite', () => {
+  const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+
+  it('has its JSON Schema as the runner reads it (run `npm run docs:suite-schema` after changing it)', () => {
+    expect(read('docs/suite.schema.json')).toBe(renderSuiteSchema());
+  });
+
+  it('is a suite to the published schema and to the runner, and passes against the sandbox', async () => {
+    const example = JSON.parse(read('docs/examples/suite.json')) as unknown;
+    const validate = new Ajv({ allErrors: true }).compile(
+      JSON.parse(read('docs/suite.schema.json')) as Record<string, unknown>,
+    );
+    expect(validate(example)).toBe(true);
+    expect(suiteSchema.safeParse(example).success).toBe(true);
+    const result = await main([
+      'run',
+      fileURLToPath(new URL('../../docs/examples/suite.json', import.meta.url)),
+      '--portal',
+      portal.url,
+    ]);
+    expect(result.stdout).toMatch(/3 passed, 0 failed/);
+    expect(result.code).toBe(0);
+  });
+});
