@@ -31,8 +31,7 @@ export function SessionGate({ config, children }: { config: PortalConfig; childr
     [config, user],
   );
   const granted = useMemo(() => {
-    const onConnection =
-      connection === null ? config : settingsForConnection(config, connection);
+    const onConnection = connection === null ? config : settingsForConnection(config, connection);
     if (!user || user.role === 'admin') return onConnection;
     const clientOrgIds = onConnection.clientOrgIds.filter((id) => user.clientOrgIds.includes(id));
     return {
@@ -82,8 +81,8 @@ export function SessionGate({ config, children }: { config: PortalConfig; childr
       <main className="boot">
         <h1>No VMS connection for you yet</h1>
         <p>
-          You are signed in as {user.email}, but no VMS connection of this portal is granted to
-          you. Ask your portal administrator to grant one.
+          You are signed in as {user.email}, but no VMS connection of this portal is granted to you.
+          Ask your portal administrator to grant one.
         </p>
       </main>
     );

@@ -18,7 +18,7 @@ import {
 import { queryTestDatabase } from '../test-support/test-database';
 import { buildPortal } from './app';
 import type { PortalConfig } from './config';
-import { REPLAYED_HEADER } from './vms-proxy';
+import { REPLAYED_HEADER } from './proxy/vms-proxy';
 
 /*
  * The drain (SIGTERM, SIGINT) loses nothing: calls at the VMS finish or their keys end unknown,

@@ -12,7 +12,7 @@ import {
 } from '../test-support/capture-upstream';
 import { createTestDatabase, postgresEnvName } from '../test-support/postgres-server';
 import { addUser, TestBrowser } from '../test-support/test-browser';
-import { REPLAYED_HEADER } from './vms-proxy';
+import { REPLAYED_HEADER } from './proxy/vms-proxy';
 
 /*
  * Two portal processes (the built server, each its own node) on one

@@ -3,7 +3,7 @@ import type { ApiError } from '../../domain/api-error';
 import type { AuditEntry } from '../../domain/audit';
 import type { AuditEvent, AuditFields } from '../auth/audit';
 import type { AuditSettings } from '../config';
-import { connectionHeader } from '../connection-upstreams';
+import { connectionHeader } from '../proxy/connection-upstreams';
 import type { AuditRecord, AuditStore } from '../store/audit-events';
 
 /** What a proxied call's log line says, as much of it as the trail keeps (vms-proxy.ts, CallLine). */

@@ -30,7 +30,7 @@ import { createTestDatabase, pgBinary, postgresEnvName } from '../../test-suppor
 import { portalSchemaVersion } from '../store/migrations';
 import { openPortalDatabase } from '../store/portal-database';
 import { openPortalStores } from '../store/portal-stores';
-import { REPLAYED_HEADER } from '../vms-proxy';
+import { REPLAYED_HEADER } from '../proxy/vms-proxy';
 
 /*
  * `npm run backup` and `npm run restore` as real processes, against a real portal writing to a

@@ -7,7 +7,7 @@ import type {
   JournalLateTarget,
   JournalRecord,
 } from '../store/journal-store';
-import { scrubTextWith, secretNeedles } from '../credential-scrub';
+import { scrubTextWith, secretNeedles } from '../proxy/credential-scrub';
 import { keptBody, RecentBodies } from './kept-body';
 
 /** One call through the proxy as the proxy hands it over: raw bodies, nothing derived yet. */

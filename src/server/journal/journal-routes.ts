@@ -13,7 +13,7 @@ import {
 } from '../../domain/journal';
 import { registerApiGuards } from '../api-guards';
 import type { PortalConfig } from '../config';
-import type { ConnectionUpstreams } from '../connection-upstreams';
+import type { ConnectionUpstreams } from '../proxy/connection-upstreams';
 import { cursorAfter, JournalSearchError, type JournalReader } from '../store/journal-store';
 import type { CallJournal } from './call-journal';
 import { curlFor } from './curl';

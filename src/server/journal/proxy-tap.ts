@@ -3,8 +3,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError, apiErrorBodySchema } from '../../domain/api-error';
 import { replayOfHeader, uncheckedHeader, type JournalFailure } from '../../domain/journal';
 import { vmsOperations, type OrgScope, type VmsOperation } from '../../domain/vms-contract';
-import type { ForwardResult } from '../idempotency';
-import { wellFormedKey } from '../idempotency';
+import type { ForwardResult } from '../proxy/idempotency';
+import { wellFormedKey } from '../proxy/idempotency';
 import type { CallJournal, LateAnswerToRecord, RecordedCall } from './call-journal';
 import type { CallSender } from './call-record';
 

@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AuditEvent, AuditFields } from '../auth/audit';
-import { withDeadline } from '../upstream-answer';
+import { withDeadline } from '../proxy/upstream-answer';
 
 /** Every metric the portal exports starts with this, Node's process metrics included. */
 export const metricPrefix = 'vms_portal_';

@@ -1,8 +1,5 @@
 import { useMemo } from 'react';
-import {
-  currentConnection,
-  isThisConnections,
-} from '../../../shared/config/current-connection';
+import { currentConnection, isThisConnections } from '../../../shared/config/current-connection';
 import { localStore, storageKey, useLocalStore } from '../../../shared/storage/local-store';
 import type { Submission } from '../model/submissions-state';
 import {

@@ -5,11 +5,7 @@ import type { PayloadKind } from '../../../domain';
 import { debounce } from '../../../shared/lib/debounce';
 import { sameValues } from '../../../shared/lib/same-values';
 import type { LocalStore } from '../../../shared/storage/local-store';
-import {
-  adoptUnscoped,
-  unscopedKey,
-  workScope,
-} from '../../../shared/config/current-connection';
+import { adoptUnscoped, unscopedKey, workScope } from '../../../shared/config/current-connection';
 import { localStore, storageKey, useLocalStore } from '../../../shared/storage/local-store';
 import type { DraftOrigin, Incoming, Start, StoredDraft } from '../model/drafts';
 import { loadedOf } from '../model/drafts';

@@ -1,9 +1,9 @@
-import { ApiError } from '../domain/api-error';
+import { ApiError } from '../../domain/api-error';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool } from 'undici';
 import { checkBatchBody } from './batch-body';
-import type { Connection, PortalConfig } from './config';
+import type { Connection, PortalConfig } from '../config';
 import {
   connectionHeader,
   requestedConnection,
@@ -17,7 +17,7 @@ import {
   type CallOutcome,
   type ForwardResult,
 } from './idempotency';
-import { signRequest } from '../node/signature';
+import { signRequest } from '../../node/signature';
 import { CredentialScrubber } from './credential-scrub';
 import {
   answerFromVms,
@@ -28,17 +28,17 @@ import {
   speaksOwnDialect,
   vmsCallPath,
   withPage,
-} from '../domain/vms-profile';
-import type { PortalStores } from './store/portal-stores';
+} from '../../domain/vms-profile';
+import type { PortalStores } from '../store/portal-stores';
 import { certainlyNotSent, upstreamFailure } from './upstream-failure';
-import { describeOperations } from '../domain/vms-contract';
-import { registerApiGuards } from './api-guards';
-import { traceScope } from './trace-context';
-import { checkUserScope } from './auth/user-scope';
+import { describeOperations } from '../../domain/vms-contract';
+import { registerApiGuards } from '../api-guards';
+import { traceScope } from '../trace-context';
+import { checkUserScope } from '../auth/user-scope';
 import { pickHeaders, readBody, withDeadline } from './upstream-answer';
-import type { CallJournal } from './journal/call-journal';
-import { drainingError, type PortalLifecycle } from './drain';
-import type { VmsProfile } from '../domain/vms-profile';
+import type { CallJournal } from '../journal/call-journal';
+import { drainingError, type PortalLifecycle } from '../drain';
+import type { VmsProfile } from '../../domain/vms-profile';
 import {
   journalHeaders,
   noteAnswer,
@@ -46,7 +46,7 @@ import {
   replayedAnswer,
   stillWaitingAnswer,
   type CallNote,
-} from './journal/proxy-tap';
+} from '../journal/proxy-tap';
 import {
   checkOrgScope,
   forwardedQuery,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../domain/api-error';
+import { apiErrorBodySchema } from '../../domain/api-error';
 import {
   startCaptureUpstream,
   startTestPortal,
@@ -8,9 +8,9 @@ import {
   testCredentials,
   type CaptureUpstream,
   type TestPortal,
-} from '../test-support/capture-upstream';
-import { freePort } from './free-port';
-import { unixSeconds } from '../node/signature';
+} from '../../test-support/capture-upstream';
+import { freePort } from '../free-port';
+import { unixSeconds } from '../../node/signature';
 
 const orgs = '?Client_Org_Id=1001&Vendor_Org_Id=9001';
 const json = { 'content-type': 'application/json' };

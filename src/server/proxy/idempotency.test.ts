@@ -1,16 +1,16 @@
-import { ApiError } from '../domain/api-error';
+import { ApiError } from '../../domain/api-error';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, postgresEnvName } from '../test-support/postgres-server';
+import { createTestDatabase, postgresEnvName } from '../../test-support/postgres-server';
 import {
   callFingerprint,
   IdempotencyGate,
   type CallOutcome,
   type IdempotencyGateOptions,
 } from './idempotency';
-import { openPortalStores, type PortalStores, type StoreTarget } from './store/portal-stores';
+import { openPortalStores, type PortalStores, type StoreTarget } from '../store/portal-stores';
 
 const accepted: CallOutcome = {
   status: 202,

@@ -1,6 +1,6 @@
-import { ApiError } from '../domain/api-error';
-import { batchShapeProblem } from '../domain/batch';
-import type { VmsOperation } from '../domain/vms-contract';
+import { ApiError } from '../../domain/api-error';
+import { batchShapeProblem } from '../../domain/batch';
+import type { VmsOperation } from '../../domain/vms-contract';
 
 const nouns: Partial<Record<VmsOperation, string>> = {
   requisitionimport: 'requisition',

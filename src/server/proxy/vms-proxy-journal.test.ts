@@ -1,10 +1,10 @@
-import { queryTestDatabase, testDatabaseBytes } from '../test-support/test-database';
+import { queryTestDatabase, testDatabaseBytes } from '../../test-support/test-database';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../domain/api-error';
+import { apiErrorBodySchema } from '../../domain/api-error';
 import {
   journalDetailSchema,
   journalEntrySchema,
@@ -12,7 +12,7 @@ import {
   replayOfHeader,
   uncheckedHeader,
   type JournalSummary,
-} from '../domain/journal';
+} from '../../domain/journal';
 import {
   startCaptureUpstream,
   startTestPortal,
@@ -20,8 +20,8 @@ import {
   testCredentials,
   type CaptureUpstream,
   type TestPortal,
-} from '../test-support/capture-upstream';
-import { freePort } from './free-port';
+} from '../../test-support/capture-upstream';
+import { freePort } from '../free-port';
 
 // Every call through the proxy is in the journal, forwarded or refused, with
 // what QA needs to read it, and nothing that signs a call.
