@@ -5,6 +5,7 @@
 import { runBrowserBench } from './browser';
 import { runDomainBench } from './domain';
 import { runImportBench } from './import';
+import { runLoadBench } from './load';
 import { runProxyBench } from './proxy';
 import { runSandboxBatchBench } from './sandbox-batch';
 import { runValidatorBench } from './validator';
@@ -16,6 +17,7 @@ const suites: Record<string, () => Promise<{ withinBudget: boolean }>> = {
   validator: runValidatorBench,
   browser: runBrowserBench,
   import: runImportBench,
+  load: runLoadBench,
 };
 const only = process.env.BENCH_ONLY?.split(',')
   .map((name) => name.trim())

@@ -1,0 +1,465 @@
+/**
+ * Load benchmark (`BENCH_ONLY=load npm run bench`): simulated recruiters sending 100-item
+ * requisition batches, each polling its results as the browser does until nothing is Pending and
+ * then sending the next, all on loopback against the sandbox VMS at processing delay 0 (in its own
+ * process, a new one for each leg). Legs, one after the other:
+ *
+ * - direct: the users sign their own calls and send them straight to the sandbox (the floor);
+ * - bare: the same, through a bare Node `http` pass-through (proxy-bare.ts);
+ * - portal: through one portal process (the built server, SQLite, sign-in on);
+ * - portals-2: through two portal processes on one PostgreSQL, users spread over both, and each
+ *   retry sent to the other process.
+ *
+ * A share of the users resend each batch with the same Idempotency-Key (load-users.ts), so "sent
+ * twice" is exercised; every item's ClientInternalReq is unique, and the sandbox's own database is
+ * read after each leg to count the copies of each that arrived. Budgets, on the portal legs:
+ * 0 errors (a failed call, an answer other than 2xx, a batch not settled in time, a row not
+ * Success: the items are valid) and 0 items received twice upstream; every accepted item must
+ * have arrived. The direct and bare legs send the retries through to a VMS that does not know the
+ * key, so they show what the portal prevents (their copies are reported, not budgeted).
+ * Latency is reported, not budgeted: each leg's p99 minus the direct leg's is what it adds, the
+ * portal's beside the bare pass-through's. At this load the sandbox's own queue is most of every
+ * leg's latency, so no ratio between them is a fair measure of the portal.
+ *
+ * Settings (environment):
+ *   LOAD_USERS             simulated users (default 50)
+ *   LOAD_SECONDS           each portal leg's duration in seconds (default 120)
+ *   LOAD_REFERENCE_SECONDS the direct and bare legs' duration in seconds (default 30)
+ *   LOAD_ITEMS             items per batch (default 100)
+ *   LOAD_RETRY_SHARE       share of users that resend each batch with the same key (default 0.2)
+ *   LOAD_LEGS              comma-separated legs to run (default direct,bare,portal,portals-2)
+ */
+import Database from 'better-sqlite3';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildServer } from '../scripts/build-cli';
+import { sandboxDemo } from '../src/sandbox';
+import { startTestPostgres, type TestPostgres } from '../src/test-support/postgres-server';
+import { addUser, TestBrowser } from '../src/test-support/test-browser';
+import {
+  emptyTally,
+  portalRoute,
+  runUser,
+  signedRoute,
+  type Route,
+  type UserTally,
+} from './load-users';
+import { formatTable } from './measure';
+
+function setting(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new Error(`${name}=${raw}: give a number from ${min} to ${max}`);
+  }
+  return value;
+}
+
+const allLegs = ['direct', 'bare', 'portal', 'portals-2'] as const;
+type LegName = (typeof allLegs)[number];
+
+const USERS = Math.round(setting('LOAD_USERS', 50, 1, 500));
+const SECONDS = setting('LOAD_SECONDS', 120, 1, 3600);
+const REFERENCE_SECONDS = setting('LOAD_REFERENCE_SECONDS', 30, 1, 3600);
+const ITEMS = Math.round(setting('LOAD_ITEMS', 100, 1, 500));
+const RETRY_SHARE = setting('LOAD_RETRY_SHARE', 0.2, 0, 1);
+/** A batch still Pending this long after its send counts as an error. */
+const SETTLE_TIMEOUT_MS = 60_000;
+const password = 'load bench password, not a secret';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export interface LoadLegResult {
+  leg: LegName;
+  seconds: number;
+  users: number;
+  batches: number;
+  /** Items the users had accepted (each batch once). */
+  items: number;
+  retries: number;
+  replayed: number;
+  polls: number;
+  errors: number;
+  errorSamples: string[];
+  itemsNotSuccess: number;
+  /** What the sandbox's database holds: every item row, and the distinct references among them. */
+  upstreamItems: number;
+  upstreamDistinct: number;
+  /** Copies beyond the first of any item at the upstream. */
+  sentTwice: number;
+  /** Accepted items the upstream does not have. */
+  missing: number;
+  sendP50Ms: number;
+  sendP99Ms: number;
+  pollP99Ms: number;
+  retryP99Ms: number;
+  itemsPerSecond: number;
+}
+
+export interface LoadBenchResult {
+  legs: LoadLegResult[];
+  withinBudget: boolean;
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return Math.round((sorted[Math.max(0, index)] ?? 0) * 10) / 10;
+}
+
+interface Child {
+  child: ChildProcess;
+  port: number;
+}
+
+/** A bench helper (TypeScript, through tsx) in its own process; it reports its port over IPC. */
+function forkHelper(file: string, env: Record<string, string>): Promise<Child> {
+  const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${file} exited early with code ${code}`)));
+    child.once('message', (message: unknown) => {
+      const port: unknown =
+        typeof message === 'object' && message !== null ? Reflect.get(message, 'port') : undefined;
+      if (typeof port === 'number' && port > 0) resolve({ child, port });
+      else reject(new Error(`${file} did not report its port`));
+    });
+  });
+}
+
+/** The built server (`node main.mjs`), as `npm start` runs it, against a remote VMS. */
+function startPortalProcess(
+  main: string,
+  vmsUrl: string,
+  store: { databaseUrl: string } | { portalDb: string },
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--enable-source-maps', main], {
+    env: {
+      PATH: process.env.PATH,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      VMS_BASE_URL: vmsUrl,
+      VMS_API_KEY: sandboxDemo.apiKey,
+      VMS_API_SECRET: sandboxDemo.apiSecret,
+      VMS_CLIENT_ORGS: sandboxDemo.clientOrgIds.join(','),
+      VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
+      VMS_PRODUCTION: 'off',
+      AUTH: 'on',
+      // Every user signs in from 127.0.0.1: the per-client limit would be the bench's bottleneck.
+      PORTAL_RATE_LIMIT_PER_MINUTE: '0',
+      LOG_LEVEL: 'warn',
+      ...('databaseUrl' in store
+        ? { DATABASE_URL: store.databaseUrl }
+        : { PORTAL_DB: store.portalDb }),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /VMS submission portal: (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve({ child, url: match[1] });
+    });
+    // After start, warnings still go to the bench's own stderr: an error there is worth seeing.
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      process.stderr.write(chunk);
+    });
+    child.once('exit', (code) => reject(new Error(`portal exited ${code}: ${output}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    if (child.connected) child.disconnect();
+    else child.kill('SIGTERM');
+  });
+}
+
+/** Copies of each bench item that reached the sandbox, read from its file once it has stopped. */
+function countUpstream(dbPath: string, tag: string): { rows: number; distinct: number } {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const row = db
+      .prepare(
+        'SELECT COUNT(*) AS rows, COUNT(DISTINCT reference) AS distinct_refs FROM batch_items WHERE reference LIKE ?',
+      )
+      .get(`${tag}-%`) as { rows: number; distinct_refs: number };
+    return { rows: row.rows, distinct: row.distinct_refs };
+  } finally {
+    db.close();
+  }
+}
+
+interface LegSetup {
+  /** Each user's route and where its retries go. */
+  routes: (user: number) => { route: Route; retryRoute: Route };
+  close(): Promise<void>;
+}
+
+async function runLeg(
+  leg: LegName,
+  dir: string,
+  seconds: number,
+  setup: (sandboxUrl: string) => Promise<LegSetup>,
+): Promise<LoadLegResult> {
+  const dbPath = join(dir, `sandbox-${leg}.db`);
+  const sandbox = await forkHelper('./load-sandbox.ts', { BENCH_SANDBOX_DB: dbPath });
+  const tag = `LOAD${leg.replace(/[^a-z0-9]/gi, '').toUpperCase()}`;
+  const tallies = Array.from({ length: USERS }, emptyTally);
+  let upstream = { rows: 0, distinct: 0 };
+  const retriers = Math.round(USERS * RETRY_SHARE);
+  let elapsed = 0;
+  try {
+    const { routes, close } = await setup(`http://127.0.0.1:${sandbox.port}`);
+    try {
+      const start = performance.now();
+      const endAt = start + seconds * 1000;
+      await Promise.all(
+        tallies.map((tally, user) =>
+          runUser(
+            {
+              tag,
+              id: user + 1,
+              ...routes(user),
+              // Evenly spaced over the users, so each portal process gets its share of them.
+              retrier:
+                Math.floor(((user + 1) * retriers) / USERS) > Math.floor((user * retriers) / USERS),
+              items: ITEMS,
+              endAt,
+              settleTimeoutMs: SETTLE_TIMEOUT_MS,
+            },
+            tally,
+          ),
+        ),
+      );
+      elapsed = (performance.now() - start) / 1000;
+    } finally {
+      await close();
+    }
+  } finally {
+    await stop(sandbox.child);
+  }
+  upstream = countUpstream(dbPath, tag);
+  const sum = (pick: (tally: UserTally) => number) =>
+    tallies.reduce((total, tally) => total + pick(tally), 0);
+  const all = (pick: (tally: UserTally) => number[]) => tallies.flatMap(pick);
+  const items = sum((t) => t.items);
+  return {
+    leg,
+    seconds: Math.round(elapsed),
+    users: USERS,
+    batches: sum((t) => t.batches),
+    items,
+    retries: sum((t) => t.retries),
+    replayed: sum((t) => t.replayed),
+    polls: sum((t) => t.polls),
+    errors: sum((t) => t.errors),
+    errorSamples: tallies.flatMap((t) => t.errorSamples).slice(0, 5),
+    itemsNotSuccess: sum((t) => t.itemsNotSuccess),
+    upstreamItems: upstream.rows,
+    upstreamDistinct: upstream.distinct,
+    sentTwice: upstream.rows - upstream.distinct,
+    missing: Math.max(0, items - upstream.distinct),
+    sendP50Ms: percentile(
+      all((t) => t.sendMs),
+      50,
+    ),
+    sendP99Ms: percentile(
+      all((t) => t.sendMs),
+      99,
+    ),
+    pollP99Ms: percentile(
+      all((t) => t.pollMs),
+      99,
+    ),
+    retryP99Ms: percentile(
+      all((t) => t.retryMs),
+      99,
+    ),
+    itemsPerSecond: Math.round(items / Math.max(elapsed, 0.001)),
+  };
+}
+
+/** Signs every user in on `urls[user % urls.length]`; the same session serves on every process. */
+async function signInUsers(urls: string[], addAccount: (email: string) => Promise<void>) {
+  const browsers: TestBrowser[][] = [];
+  for (let user = 0; user < USERS; user += 1) {
+    const email = `load.user.${user + 1}@example.com`;
+    await addAccount(email);
+    const home = urls[user % urls.length] ?? '';
+    const signedIn = new TestBrowser(home);
+    const answer = await signedIn.signIn(email, password);
+    if (answer.status !== 200) throw new Error(`sign-in answered ${answer.status}: ${answer.text}`);
+    // The same browser's session on each process (in the order: home first).
+    const order = [home, ...urls.filter((url) => url !== home)];
+    browsers.push(
+      order.map((url) => {
+        if (url === home) return signedIn;
+        const other = new TestBrowser(url);
+        for (const [name, value] of signedIn.cookies) other.cookies.set(name, value);
+        other.csrfToken = signedIn.csrfToken;
+        return other;
+      }),
+    );
+  }
+  return (user: number) => {
+    const [route, retry] = (browsers[user] ?? []).map(portalRoute);
+    if (!route) throw new Error(`no browser for user ${user}`);
+    return { route, retryRoute: retry ?? route };
+  };
+}
+
+export async function runLoadBench(): Promise<LoadBenchResult> {
+  const chosen = (process.env.LOAD_LEGS ?? allLegs.join(','))
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const unknown = chosen.filter((name) => !(allLegs as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new Error(`LOAD_LEGS names ${unknown.join(', ')}; choose from ${allLegs.join(', ')}`);
+  }
+  const legs = allLegs.filter((leg) => chosen.includes(leg));
+  console.log(
+    `load benchmark: ${USERS} users, ${ITEMS}-item requisition batches, ` +
+      `${Math.round(USERS * RETRY_SHARE)} of them resending each batch with the same key; ` +
+      `portal legs ${SECONDS} s, direct and bare ${REFERENCE_SECONDS} s; sandbox VMS at ` +
+      'processing delay 0 in its own process; loopback only.',
+  );
+  mkdirSync(join(root, 'build'), { recursive: true });
+  // Inside the repository: the built server finds its packages in node_modules from there.
+  const dir = mkdtempSync(join(root, 'build', '.bench-load-'));
+  const results: LoadLegResult[] = [];
+  let postgres: TestPostgres | null = null;
+  try {
+    const main = await buildServer(join(dir, 'server'));
+    for (const leg of legs) {
+      let result: LoadLegResult;
+      if (leg === 'direct') {
+        result = await runLeg(leg, dir, REFERENCE_SECONDS, async (sandboxUrl) => {
+          const route = signedRoute(sandboxUrl);
+          return { routes: () => ({ route, retryRoute: route }), close: async () => {} };
+        });
+      } else if (leg === 'bare') {
+        result = await runLeg(leg, dir, REFERENCE_SECONDS, async (sandboxUrl) => {
+          const bare = await forkHelper('./proxy-bare.ts', { BENCH_UPSTREAM_URL: sandboxUrl });
+          const route = signedRoute(`http://127.0.0.1:${bare.port}`);
+          return {
+            routes: () => ({ route, retryRoute: route }),
+            close: () => stop(bare.child),
+          };
+        });
+      } else if (leg === 'portal') {
+        result = await runLeg(leg, dir, SECONDS, async (sandboxUrl) => {
+          const portalDb = join(dir, 'portal.db');
+          const portal = await startPortalProcess(main, sandboxUrl, { portalDb });
+          try {
+            const routes = await signInUsers([portal.url], (email) =>
+              addUser(portalDb, email, password, 'recruiter', [sandboxDemo.clientOrgIds[0]]),
+            );
+            return { routes, close: () => stop(portal.child) };
+          } catch (error) {
+            await stop(portal.child);
+            throw error;
+          }
+        });
+      } else {
+        postgres ??= await startTestPostgres();
+        const databaseUrl = postgres.createDatabase();
+        result = await runLeg(leg, dir, SECONDS, async (sandboxUrl) => {
+          // Both at once: the migrations take turns, as in a rolling deployment.
+          const portals = await Promise.all([
+            startPortalProcess(main, sandboxUrl, { databaseUrl }),
+            startPortalProcess(main, sandboxUrl, { databaseUrl }),
+          ]);
+          const close = async () => {
+            await Promise.all(portals.map((portal) => stop(portal.child)));
+          };
+          try {
+            const routes = await signInUsers(
+              portals.map((portal) => portal.url),
+              (email) =>
+                addUser({ databaseUrl }, email, password, 'recruiter', [
+                  sandboxDemo.clientOrgIds[0],
+                ]),
+            );
+            return { routes, close };
+          } catch (error) {
+            await close();
+            throw error;
+          }
+        });
+      }
+      results.push(result);
+      console.log(
+        `  ${leg}: ${result.batches} batches, ${result.items} items in ${result.seconds} s, ` +
+          `${result.errors} errors, ${result.sentTwice} items sent twice`,
+      );
+      for (const sample of result.errorSamples) console.log(`    ${sample}`);
+    }
+  } finally {
+    postgres?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const direct = results.find((result) => result.leg === 'direct');
+  const added = (p99: number) =>
+    direct ? `${Math.round((p99 - direct.sendP99Ms) * 10) / 10}` : '-';
+  console.log(
+    formatTable(
+      results.map((r) => ({
+        leg: r.leg,
+        s: r.seconds,
+        batches: r.batches,
+        'items/s': r.itemsPerSecond,
+        'send p50 ms': r.sendP50Ms,
+        'send p99 ms': r.sendP99Ms,
+        'added p99 ms': r.leg === 'direct' ? '-' : added(r.sendP99Ms),
+        'poll p99 ms': r.pollP99Ms,
+        resends: r.retries,
+        replayed: r.replayed,
+        'retry p99 ms': r.retryP99Ms,
+        errors: r.errors,
+        'not Success': r.itemsNotSuccess,
+        'upstream items': r.upstreamItems,
+        'sent twice': r.sentTwice,
+        missing: r.missing,
+      })),
+    ),
+  );
+  let withinBudget = true;
+  for (const r of results) {
+    if (r.leg !== 'portal' && r.leg !== 'portals-2') continue;
+    const met = r.errors === 0 && r.sentTwice === 0 && r.missing === 0 && r.batches > 0;
+    console.log(
+      `${r.leg}: errors ${r.errors} (budget 0), items sent twice ${r.sentTwice} (budget 0), ` +
+        `accepted items missing upstream ${r.missing} (budget 0): ${met ? 'met' : 'MISSED'}`,
+    );
+    withinBudget &&= met;
+  }
+  for (const r of results) {
+    if ((r.leg === 'direct' || r.leg === 'bare') && r.sentTwice > 0) {
+      console.log(
+        `${r.leg} (context): the VMS does not know the Idempotency-Key, so ${r.sentTwice} ` +
+          `resent items arrived twice there.`,
+      );
+    }
+  }
+  return { legs: results, withinBudget };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const result = await runLoadBench();
+  if (!result.withinBudget) process.exitCode = 1;
+}
