@@ -97,17 +97,20 @@ export interface UserTally {
   batches: number;
   /** Items in batches the VMS accepted (each once, counted here). */
   items: number;
-  /** Latency of each first send of a batch, in ms. */
-  sendMs: number[];
-  /** Latency of each deliberate resend with the same key, in ms. */
-  retryMs: number[];
-  pollMs: number[];
-  polls: number;
+  /** Each first send of a batch: the batch id answered (null: none) and its latency in ms. */
+  sends: Timing[];
+  /** Each deliberate resend with the same key. */
+  resends: Timing[];
+  /** Each results poll, with the batch id asked about. */
+  polls: Timing[];
   retries: number;
-  /** Resends answered from the portal's remembered answer (the replay header). */
+  /** Pairs where one of the two was answered from the portal's remembered answer (its header). */
   replayed: number;
-  /** Rows whose final status is not Success. */
+  /** Resends answered with a batch id other than the first send's: a second batch upstream. */
+  otherBatchId: number;
+  /** Rows whose final status is not Success (the items are valid: none should be). */
   itemsNotSuccess: number;
+  notSuccessSamples: string[];
   errors: number;
   errorSamples: string[];
 }
@@ -116,16 +119,24 @@ export function emptyTally(): UserTally {
   return {
     batches: 0,
     items: 0,
-    sendMs: [],
-    retryMs: [],
-    pollMs: [],
-    polls: 0,
+    sends: [],
+    resends: [],
+    polls: [],
     retries: 0,
     replayed: 0,
+    otherBatchId: 0,
     itemsNotSuccess: 0,
+    notSuccessSamples: [],
     errors: 0,
     errorSamples: [],
   };
+}
+
+export interface Timing {
+  batchId: string | null;
+  ms: number;
+  /** Answered from the portal's remembered answer: this call never reached the VMS. */
+  replayed: boolean;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -148,13 +159,13 @@ export async function runUser(plan: UserPlan, tally: UserTally): Promise<void> {
     tally.errors += 1;
     if (tally.errorSamples.length < 3) tally.errorSamples.push(`user ${plan.id}: ${message}`);
   };
-  const timed = async <T>(into: number[], work: () => Promise<T>): Promise<T> => {
+  // Timed here, so each call's latency can be set beside its time inside the VMS.
+  const timed = async (into: Timing[], work: () => Promise<Answer>, batchId?: string) => {
     const start = performance.now();
-    try {
-      return await work();
-    } finally {
-      into.push(performance.now() - start);
-    }
+    const answer = await work();
+    const ms = performance.now() - start;
+    into.push({ batchId: batchId ?? batchIdOf(answer), ms, replayed: answer.replayed });
+    return answer;
   };
   for (let batch = 1; performance.now() < plan.endAt; batch += 1) {
     const items = Array.from({ length: plan.items }, (_, i) =>
@@ -166,17 +177,17 @@ export async function runUser(plan: UserPlan, tally: UserTally): Promise<void> {
     let second: Answer | null = null;
     try {
       if (!plan.retrier) {
-        first = await timed(tally.sendMs, () => plan.route.send(body, key));
+        first = await timed(tally.sends, () => plan.route.send(body, key));
       } else if (batch % 2 === 1) {
         // The browser gave up waiting and sent again while the first is still on its way.
-        const sending = timed(tally.sendMs, () => plan.route.send(body, key));
+        const sending = timed(tally.sends, () => plan.route.send(body, key));
         await sleep(Math.random() * 20);
-        const resending = timed(tally.retryMs, () => plan.retryRoute.send(body, key));
+        const resending = timed(tally.resends, () => plan.retryRoute.send(body, key));
         [first, second] = await Promise.all([sending, resending]);
       } else {
         // The answer was lost on the way back (a dropped connection): the same send again.
-        first = await timed(tally.sendMs, () => plan.route.send(body, key));
-        second = await timed(tally.retryMs, () => plan.retryRoute.send(body, key));
+        first = await timed(tally.sends, () => plan.route.send(body, key));
+        second = await timed(tally.resends, () => plan.retryRoute.send(body, key));
       }
     } catch (cause) {
       error(`send failed: ${String(cause)}`);
@@ -189,11 +200,13 @@ export async function runUser(plan: UserPlan, tally: UserTally): Promise<void> {
     }
     if (second) {
       tally.retries += 1;
-      if (second.replayed) tally.replayed += 1;
+      // Either may be the one that went on to the VMS: the resend can arrive first.
+      if (first.replayed || second.replayed) tally.replayed += 1;
       const again = batchIdOf(second);
-      // A retry answered with another batch id is a second copy made upstream (the budget
-      // counts those at the VMS); an error answer to a retry is an error.
+      // A resend answered with another batch id is a second copy made upstream (the budget
+      // counts those at the VMS itself); an error answer to a resend is an error.
       if (again === null) error(`resend answered ${second.status}: ${second.text.slice(0, 200)}`);
+      else if (again !== batchId) tally.otherBatchId += 1;
     }
     tally.batches += 1;
     tally.items += plan.items;
@@ -202,12 +215,11 @@ export async function runUser(plan: UserPlan, tally: UserTally): Promise<void> {
     for (let polls = 0; ; polls += 1) {
       let answer: Answer;
       try {
-        answer = await timed(tally.pollMs, () => plan.route.results(batchId));
+        answer = await timed(tally.polls, () => plan.route.results(batchId), batchId);
       } catch (cause) {
         error(`results failed: ${String(cause)}`);
         break;
       }
-      tally.polls += 1;
       if (answer.status !== 200) {
         error(`results answered ${answer.status}: ${answer.text.slice(0, 200)}`);
         break;
@@ -216,8 +228,8 @@ export async function runUser(plan: UserPlan, tally: UserTally): Promise<void> {
       if (rows.length > 0 && rows.every((row) => row.Status !== 'Pending')) {
         const failed = rows.filter((row) => row.Status !== 'Success');
         tally.itemsNotSuccess += failed.length;
-        if (failed.length > 0) {
-          error(`${failed.length} rows not Success, e.g. ${JSON.stringify(failed[0])}`);
+        if (failed.length > 0 && tally.notSuccessSamples.length < 2) {
+          tally.notSuccessSamples.push(`user ${plan.id}: ${JSON.stringify(failed[0])}`);
         }
         break;
       }
