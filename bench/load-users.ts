@@ -79,6 +79,30 @@ export function signedRoute(baseUrl: string): Route {
   };
 }
 
+/**
+ * Through a signing proxy with no sign-in of its own (proxy-peer.ts): the portal's paths, no
+ * session. It does not know the Idempotency-Key either, so a resend goes through twice.
+ */
+export function peerRoute(baseUrl: string): Route {
+  const call = async (method: 'GET' | 'POST', path: string, body?: string, key?: string) => {
+    const res = await request(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(key === undefined ? {} : { 'idempotency-key': key }),
+      },
+      ...(body === undefined ? {} : { body }),
+    });
+    return { status: res.statusCode, text: await res.body.text(), replayed: false };
+  };
+  return {
+    send: (body, key) => call('POST', `/api/vms/requisitionimport?${orgQuery}`, body, key),
+    results: (batchId) =>
+      call('GET', `/api/vms/requisitionresults?${orgQuery}&batchid=${encodeURIComponent(batchId)}`),
+  };
+}
+
 export interface UserPlan {
   /** Prefix of every item's ClientInternalReq: the upstream counts copies of each reference. */
   tag: string;

@@ -1,33 +1,40 @@
 /**
  * Load benchmark (`BENCH_ONLY=load npm run bench`): simulated recruiters sending 100-item
- * requisition batches, each polling its results as the browser does until nothing is Pending and
- * then sending the next, all on loopback against the sandbox VMS at processing delay 0 (in its own
- * process, a new one for each leg). Legs, one after the other:
+ * requisition batches of valid items, each polling its results as the browser does until nothing
+ * is Pending and then sending the next, all on loopback against the sandbox VMS at processing
+ * delay 0 (in its own process, a new one for each leg). Legs, one after the other:
  *
  * - direct: the users sign their own calls and send them straight to the sandbox (the floor);
  * - bare: the same, through a bare Node `http` pass-through (proxy-bare.ts);
- * - portal: through one portal process (the built server, SQLite, sign-in on);
+ * - peer: through the minimal signing proxy the proxy bench holds the portal to (proxy-peer.ts);
+ * - portal: through one portal process (the built server, SQLite, sign-in on, journal on);
  * - portals-2: through two portal processes on one PostgreSQL, users spread over both, and each
- *   retry sent to the other process.
+ *   resend sent to the other process than the first send.
  *
- * A share of the users resend each batch with the same Idempotency-Key (load-users.ts), so "sent
- * twice" is exercised; every item's ClientInternalReq is unique, and the sandbox's own database is
- * read after each leg to count the copies of each that arrived. Budgets, on the portal legs:
- * 0 errors (a failed call, an answer other than 2xx, a batch not settled in time, a row not
- * Success: the items are valid) and 0 items received twice upstream; every accepted item must
- * have arrived. The direct and bare legs send the retries through to a VMS that does not know the
- * key, so they show what the portal prevents (their copies are reported, not budgeted).
- * Latency is reported, not budgeted: each leg's p99 minus the direct leg's is what it adds, the
- * portal's beside the bare pass-through's. At this load the sandbox's own queue is most of every
- * leg's latency, so no ratio between them is a fair measure of the portal.
+ * On the portal legs a share of the users resend each batch with the same Idempotency-Key
+ * (load-users.ts), so "sent twice" is exercised; every item's ClientInternalReq is unique, and the
+ * sandbox's own database is read after each leg to count the copies of each that arrived.
+ * Budgets, on the portal legs: 0 errors (a failed call, an answer other than 2xx, a batch not
+ * settled within a minute, a row not Success) and 0 items received twice upstream; every accepted
+ * item must have arrived. The other legs resend nothing (LOAD_REFERENCE_RETRY_SHARE, default 0):
+ * none of them knows the key, so each resend would be a second batch, and the sandbox behind
+ * them busier than behind the portal. Set it above 0 to see the copies they let through.
+ *
+ * Latency is reported, not budgeted. The sandbox times each call inside itself (load-sandbox.ts);
+ * each call's latency as its user saw it less that time is its time outside the VMS, and a leg's
+ * p99 of that less the direct leg's is what its path added: the portal's beside the bare
+ * pass-through's and the signing peer's. Every process shares the machine's cores, so what a path
+ * adds under this load is mostly its CPU taken from the others: a ratio to the peer moves from
+ * run to run too much to hold a budget to.
  *
  * Settings (environment):
  *   LOAD_USERS             simulated users (default 50)
  *   LOAD_SECONDS           each portal leg's duration in seconds (default 120)
- *   LOAD_REFERENCE_SECONDS the direct and bare legs' duration in seconds (default 30)
+ *   LOAD_REFERENCE_SECONDS the direct, bare and peer legs' duration in seconds (default 30)
  *   LOAD_ITEMS             items per batch (default 100)
  *   LOAD_RETRY_SHARE       share of users that resend each batch with the same key (default 0.2)
- *   LOAD_LEGS              comma-separated legs to run (default direct,bare,portal,portals-2)
+ *   LOAD_REFERENCE_RETRY_SHARE  the same on the direct, bare and peer legs (default 0)
+ *   LOAD_LEGS              comma-separated legs to run (default direct,bare,peer,portal,portals-2)
  */
 import Database from 'better-sqlite3';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
@@ -40,6 +47,7 @@ import { startTestPostgres, type TestPostgres } from '../src/test-support/postgr
 import { addUser, TestBrowser } from '../src/test-support/test-browser';
 import {
   emptyTally,
+  peerRoute,
   portalRoute,
   runUser,
   signedRoute,
@@ -59,7 +67,7 @@ function setting(name: string, fallback: number, min: number, max: number): numb
   return value;
 }
 
-const allLegs = ['direct', 'bare', 'portal', 'portals-2'] as const;
+const allLegs = ['direct', 'bare', 'peer', 'portal', 'portals-2'] as const;
 type LegName = (typeof allLegs)[number];
 
 const USERS = Math.round(setting('LOAD_USERS', 50, 1, 500));
@@ -67,6 +75,7 @@ const SECONDS = setting('LOAD_SECONDS', 120, 1, 3600);
 const REFERENCE_SECONDS = setting('LOAD_REFERENCE_SECONDS', 30, 1, 3600);
 const ITEMS = Math.round(setting('LOAD_ITEMS', 100, 1, 500));
 const RETRY_SHARE = setting('LOAD_RETRY_SHARE', 0.2, 0, 1);
+const REFERENCE_RETRY_SHARE = setting('LOAD_REFERENCE_RETRY_SHARE', 0, 0, 1);
 /** A batch still Pending this long after its send counts as an error. */
 const SETTLE_TIMEOUT_MS = 60_000;
 const password = 'load bench password, not a secret';
@@ -254,7 +263,8 @@ async function runLeg(
   const tag = `LOAD${leg.replace(/[^a-z0-9]/gi, '').toUpperCase()}`;
   const tallies = Array.from({ length: USERS }, emptyTally);
   let upstream = { rows: 0, distinct: 0 };
-  const retriers = Math.round(USERS * RETRY_SHARE);
+  const portalLeg = leg === 'portal' || leg === 'portals-2';
+  const retriers = Math.round(USERS * (portalLeg ? RETRY_SHARE : REFERENCE_RETRY_SHARE));
   let elapsed = 0;
   let timings: VmsTimings = { sends: [], polls: [] };
   try {
@@ -408,8 +418,9 @@ export async function runLoadBench(): Promise<LoadBenchResult> {
   const legs = allLegs.filter((leg) => chosen.includes(leg));
   console.log(
     `load benchmark: ${USERS} users, ${ITEMS}-item requisition batches, ` +
-      `${Math.round(USERS * RETRY_SHARE)} of them resending each batch with the same key; ` +
-      `portal legs ${SECONDS} s, direct and bare ${REFERENCE_SECONDS} s; sandbox VMS at ` +
+      `${Math.round(USERS * RETRY_SHARE)} of them (portal legs) resending each batch with the ` +
+      'same key; ' +
+      `portal legs ${SECONDS} s, direct, bare and peer ${REFERENCE_SECONDS} s; sandbox VMS at ` +
       'processing delay 0 in its own process; loopback only.',
   );
   mkdirSync(join(root, 'build'), { recursive: true });
@@ -433,6 +444,19 @@ export async function runLoadBench(): Promise<LoadBenchResult> {
           return {
             routes: () => ({ route, retryRoute: route }),
             close: () => stop(bare.child),
+          };
+        });
+      } else if (leg === 'peer') {
+        result = await runLeg(leg, dir, REFERENCE_SECONDS, async (sandboxUrl) => {
+          const peer = await forkHelper('./proxy-peer.ts', {
+            BENCH_UPSTREAM_URL: sandboxUrl,
+            BENCH_API_KEY: sandboxDemo.apiKey,
+            BENCH_API_SECRET: sandboxDemo.apiSecret,
+          });
+          const route = peerRoute(`http://127.0.0.1:${peer.port}`);
+          return {
+            routes: () => ({ route, retryRoute: route }),
+            close: () => stop(peer.child),
           };
         });
       } else if (leg === 'portal') {
@@ -552,7 +576,7 @@ export async function runLoadBench(): Promise<LoadBenchResult> {
     withinBudget &&= met;
   }
   for (const r of results) {
-    if ((r.leg === 'direct' || r.leg === 'bare') && r.sentTwice > 0) {
+    if (r.leg !== 'portal' && r.leg !== 'portals-2' && r.sentTwice > 0) {
       console.log(
         `${r.leg} (context): the VMS does not know the Idempotency-Key, so ${r.sentTwice} ` +
           `resent items arrived twice there (${r.itemsNotSuccess} rows then refused as a ` +
