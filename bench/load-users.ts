@@ -112,6 +112,8 @@ export interface UserPlan {
   retryRoute: Route;
   retrier: boolean;
   items: number;
+  /** Calls started before this (the warm-up) are not timed, and their batches not measured. */
+  measureFrom: number;
   endAt: number;
   /** A batch whose rows are still Pending this long after its send is an error. */
   settleTimeoutMs: number;
@@ -121,6 +123,8 @@ export interface UserTally {
   batches: number;
   /** Items in batches the VMS accepted (each once, counted here). */
   items: number;
+  /** Batches sent after the warm-up: the throughput and CPU figures are theirs. */
+  measuredBatches: number;
   /** Each first send of a batch: the batch id answered (null: none) and its latency in ms. */
   sends: Timing[];
   /** Each deliberate resend with the same key. */
@@ -143,6 +147,7 @@ export function emptyTally(): UserTally {
   return {
     batches: 0,
     items: 0,
+    measuredBatches: 0,
     sends: [],
     resends: [],
     polls: [],
@@ -188,7 +193,9 @@ export async function runUser(plan: UserPlan, tally: UserTally): Promise<void> {
     const start = performance.now();
     const answer = await work();
     const ms = performance.now() - start;
-    into.push({ batchId: batchId ?? batchIdOf(answer), ms, replayed: answer.replayed });
+    if (start >= plan.measureFrom) {
+      into.push({ batchId: batchId ?? batchIdOf(answer), ms, replayed: answer.replayed });
+    }
     return answer;
   };
   for (let batch = 1; performance.now() < plan.endAt; batch += 1) {
@@ -197,6 +204,7 @@ export async function runUser(plan: UserPlan, tally: UserTally): Promise<void> {
     );
     const body = JSON.stringify(items);
     const key = randomUUID();
+    const measured = performance.now() >= plan.measureFrom;
     let first: Answer;
     let second: Answer | null = null;
     try {
@@ -234,6 +242,7 @@ export async function runUser(plan: UserPlan, tally: UserTally): Promise<void> {
     }
     tally.batches += 1;
     tally.items += plan.items;
+    if (measured) tally.measuredBatches += 1;
 
     const sentAt = performance.now();
     for (let polls = 0; ; polls += 1) {

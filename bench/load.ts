@@ -34,11 +34,13 @@
  *   LOAD_ITEMS             items per batch (default 100)
  *   LOAD_RETRY_SHARE       share of users that resend each batch with the same key (default 0.2)
  *   LOAD_REFERENCE_RETRY_SHARE  the same on the direct, bare and peer legs (default 0)
+ *   LOAD_WARMUP_SECONDS    each leg's first seconds, checked but neither timed nor in the
+ *                          throughput and CPU figures (default 5)
  *   LOAD_LEGS              comma-separated legs to run (default direct,bare,peer,portal,portals-2)
  */
 import Database from 'better-sqlite3';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildServer } from '../scripts/build-cli';
@@ -76,6 +78,7 @@ const REFERENCE_SECONDS = setting('LOAD_REFERENCE_SECONDS', 30, 1, 3600);
 const ITEMS = Math.round(setting('LOAD_ITEMS', 100, 1, 500));
 const RETRY_SHARE = setting('LOAD_RETRY_SHARE', 0.2, 0, 1);
 const REFERENCE_RETRY_SHARE = setting('LOAD_REFERENCE_RETRY_SHARE', 0, 0, 1);
+const WARMUP_SECONDS = setting('LOAD_WARMUP_SECONDS', 5, 0, 600);
 /** A batch still Pending this long after its send counts as an error. */
 const SETTLE_TIMEOUT_MS = 60_000;
 const password = 'load bench password, not a secret';
@@ -116,6 +119,12 @@ export interface LoadLegResult {
   /** Calls matched with their time inside the VMS. */
   matched: { sends: number; polls: number };
   itemsPerSecond: number;
+  /**
+   * CPU time (user + system) of the path's processes (the proxy, the portal or both portals)
+   * and of the sandbox during the leg, per batch accepted (its send, resend and polls).
+   */
+  pathCpuMsPerBatch: number;
+  vmsCpuMsPerBatch: number;
 }
 
 export interface Latency {
@@ -133,6 +142,29 @@ function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
   return Math.round((sorted[Math.max(0, index)] ?? 0) * 10) / 10;
+}
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+
+function pidsOf(children: ChildProcess[]): number[] {
+  return children.flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
+}
+
+/** CPU time (user + system) the processes have used so far, in ms, from /proc (Linux). */
+function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // The fields after the name in parentheses: utime and stime are the 12th and 13th.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return Number.NaN;
+    }
+  }
+  // USER_HZ is 100 on Linux.
+  return ticks * 10;
 }
 
 interface Child {
@@ -249,6 +281,8 @@ function askTimings(child: ChildProcess): Promise<VmsTimings> {
 interface LegSetup {
   /** Each user's route and where its retries go. */
   routes: (user: number) => { route: Route; retryRoute: Route };
+  /** The processes of the path between the users and the VMS (none for direct). */
+  pids: number[];
   close(): Promise<void>;
 }
 
@@ -267,11 +301,17 @@ async function runLeg(
   const retriers = Math.round(USERS * (portalLeg ? RETRY_SHARE : REFERENCE_RETRY_SHARE));
   let elapsed = 0;
   let timings: VmsTimings = { sends: [], polls: [] };
+  let cpu = { path: 0, vms: 0 };
   try {
-    const { routes, close } = await setup(`http://127.0.0.1:${sandbox.port}`);
+    const { routes, pids, close } = await setup(`http://127.0.0.1:${sandbox.port}`);
     try {
-      const start = performance.now();
-      const endAt = start + seconds * 1000;
+      const sandboxPids = pidsOf([sandbox.child]);
+      const measureFrom = performance.now() + WARMUP_SECONDS * 1000;
+      const endAt = measureFrom + seconds * 1000;
+      let cpuBefore = { path: cpuMs(pids), vms: cpuMs(sandboxPids) };
+      const warmedUp = setTimeout(() => {
+        cpuBefore = { path: cpuMs(pids), vms: cpuMs(sandboxPids) };
+      }, WARMUP_SECONDS * 1000);
       await Promise.all(
         tallies.map((tally, user) =>
           runUser(
@@ -283,6 +323,7 @@ async function runLeg(
               retrier:
                 Math.floor(((user + 1) * retriers) / USERS) > Math.floor((user * retriers) / USERS),
               items: ITEMS,
+              measureFrom,
               endAt,
               settleTimeoutMs: SETTLE_TIMEOUT_MS,
             },
@@ -290,7 +331,9 @@ async function runLeg(
           ),
         ),
       );
-      elapsed = (performance.now() - start) / 1000;
+      clearTimeout(warmedUp);
+      elapsed = (performance.now() - measureFrom) / 1000;
+      cpu = { path: cpuMs(pids) - cpuBefore.path, vms: cpuMs(sandboxPids) - cpuBefore.vms };
     } finally {
       await close();
     }
@@ -304,6 +347,7 @@ async function runLeg(
   const ms = (pick: (tally: UserTally) => Timing[]) =>
     tallies.flatMap(pick).map((timing) => timing.ms);
   const items = sum((t) => t.items);
+  const measuredBatches = sum((t) => t.measuredBatches);
   const sends = tallies.flatMap((t) => t.sends);
   const polls = tallies.flatMap((t) => t.polls);
   const outside = outsideVms(timings, sends, polls);
@@ -329,7 +373,9 @@ async function runLeg(
     poll: latency(ms((t) => t.polls)),
     resend: latency(ms((t) => t.resends)),
     ...outside,
-    itemsPerSecond: Math.round(items / Math.max(elapsed, 0.001)),
+    itemsPerSecond: Math.round((measuredBatches * ITEMS) / Math.max(elapsed, 0.001)),
+    pathCpuMsPerBatch: round1(cpu.path / Math.max(1, measuredBatches)),
+    vmsCpuMsPerBatch: round1(cpu.vms / Math.max(1, measuredBatches)),
   };
 }
 
@@ -435,7 +481,7 @@ export async function runLoadBench(): Promise<LoadBenchResult> {
       if (leg === 'direct') {
         result = await runLeg(leg, dir, REFERENCE_SECONDS, async (sandboxUrl) => {
           const route = signedRoute(sandboxUrl);
-          return { routes: () => ({ route, retryRoute: route }), close: async () => {} };
+          return { routes: () => ({ route, retryRoute: route }), pids: [], close: async () => {} };
         });
       } else if (leg === 'bare') {
         result = await runLeg(leg, dir, REFERENCE_SECONDS, async (sandboxUrl) => {
@@ -443,6 +489,7 @@ export async function runLoadBench(): Promise<LoadBenchResult> {
           const route = signedRoute(`http://127.0.0.1:${bare.port}`);
           return {
             routes: () => ({ route, retryRoute: route }),
+            pids: pidsOf([bare.child]),
             close: () => stop(bare.child),
           };
         });
@@ -456,6 +503,7 @@ export async function runLoadBench(): Promise<LoadBenchResult> {
           const route = peerRoute(`http://127.0.0.1:${peer.port}`);
           return {
             routes: () => ({ route, retryRoute: route }),
+            pids: pidsOf([peer.child]),
             close: () => stop(peer.child),
           };
         });
@@ -467,7 +515,7 @@ export async function runLoadBench(): Promise<LoadBenchResult> {
             const routes = await signInUsers([portal.url], (email) =>
               addUser(portalDb, email, password, 'recruiter', [sandboxDemo.clientOrgIds[0]]),
             );
-            return { routes, close: () => stop(portal.child) };
+            return { routes, pids: pidsOf([portal.child]), close: () => stop(portal.child) };
           } catch (error) {
             await stop(portal.child);
             throw error;
@@ -493,7 +541,7 @@ export async function runLoadBench(): Promise<LoadBenchResult> {
                   sandboxDemo.clientOrgIds[0],
                 ]),
             );
-            return { routes, close };
+            return { routes, pids: pidsOf(portals.map((portal) => portal.child)), close };
           } catch (error) {
             await close();
             throw error;
@@ -513,7 +561,6 @@ export async function runLoadBench(): Promise<LoadBenchResult> {
   }
 
   const direct = results.find((result) => result.leg === 'direct');
-  const round1 = (value: number) => Math.round(value * 10) / 10;
   console.log('correctness (counted at the sandbox, in its own database):');
   console.log(
     formatTable(
@@ -558,6 +605,36 @@ export async function runLoadBench(): Promise<LoadBenchResult> {
       })),
     ),
   );
+  console.log('CPU ms per batch accepted (its send, resend and polls), user + system:');
+  console.log(
+    formatTable(
+      results.map((r) => ({
+        leg: r.leg,
+        path: r.leg === 'direct' ? '-' : r.pathCpuMsPerBatch,
+        sandbox: r.vmsCpuMsPerBatch,
+      })),
+    ),
+  );
+  const peer = results.find((result) => result.leg === 'peer');
+  const bare = results.find((result) => result.leg === 'bare');
+  for (const r of results) {
+    if (r.leg !== 'portal' && r.leg !== 'portals-2') continue;
+    const ratio = (other: LoadLegResult | undefined) =>
+      other && other.pathCpuMsPerBatch > 0
+        ? String(round1(r.pathCpuMsPerBatch / other.pathCpuMsPerBatch))
+        : '-';
+    console.log(
+      `${r.leg} (context): CPU per batch ${ratio(peer)} × the signing peer's, ${ratio(bare)} × ` +
+        "the bare pass-through's; added send p99 " +
+        (direct ? `${round1(r.sendOutside.p99 - direct.sendOutside.p99)} ms` : '-') +
+        (bare && direct
+          ? `, the bare pass-through's ${round1(bare.sendOutside.p99 - direct.sendOutside.p99)} ms`
+          : '') +
+        (peer && direct
+          ? `, the signing peer's ${round1(peer.sendOutside.p99 - direct.sendOutside.p99)} ms`
+          : ''),
+    );
+  }
   let withinBudget = true;
   for (const r of results) {
     if (r.leg !== 'portal' && r.leg !== 'portals-2') continue;
