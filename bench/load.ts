@@ -79,6 +79,8 @@ const ITEMS = Math.round(setting('LOAD_ITEMS', 100, 1, 500));
 const RETRY_SHARE = setting('LOAD_RETRY_SHARE', 0.2, 0, 1);
 const REFERENCE_RETRY_SHARE = setting('LOAD_REFERENCE_RETRY_SHARE', 0, 0, 1);
 const WARMUP_SECONDS = setting('LOAD_WARMUP_SECONDS', 5, 0, 600);
+/** Before the users start, the path's CPU use is read this long with nobody using it. */
+const IDLE_SECONDS = 3;
 /** A batch still Pending this long after its send counts as an error. */
 const SETTLE_TIMEOUT_MS = 60_000;
 const password = 'load bench password, not a secret';
@@ -125,6 +127,8 @@ export interface LoadLegResult {
    */
   pathCpuMsPerBatch: number;
   vmsCpuMsPerBatch: number;
+  /** The path's processes' CPU time per second before the users start, signed in and idle. */
+  pathIdleCpuMsPerSecond: number;
 }
 
 export interface Latency {
@@ -302,10 +306,15 @@ async function runLeg(
   let elapsed = 0;
   let timings: VmsTimings = { sends: [], polls: [] };
   let cpu = { path: 0, vms: 0 };
+  let idleCpuMsPerSecond = 0;
   try {
     const { routes, pids, close } = await setup(`http://127.0.0.1:${sandbox.port}`);
     try {
       const sandboxPids = pidsOf([sandbox.child]);
+      // What the path costs with nobody using it (timers, pools, background work): per second.
+      const idleBefore = cpuMs(pids);
+      await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+      idleCpuMsPerSecond = round1((cpuMs(pids) - idleBefore) / IDLE_SECONDS);
       const measureFrom = performance.now() + WARMUP_SECONDS * 1000;
       const endAt = measureFrom + seconds * 1000;
       let cpuBefore = { path: cpuMs(pids), vms: cpuMs(sandboxPids) };
@@ -376,6 +385,7 @@ async function runLeg(
     itemsPerSecond: Math.round((measuredBatches * ITEMS) / Math.max(elapsed, 0.001)),
     pathCpuMsPerBatch: round1(cpu.path / Math.max(1, measuredBatches)),
     vmsCpuMsPerBatch: round1(cpu.vms / Math.max(1, measuredBatches)),
+    pathIdleCpuMsPerSecond: idleCpuMsPerSecond,
   };
 }
 
@@ -612,6 +622,7 @@ export async function runLoadBench(): Promise<LoadBenchResult> {
         leg: r.leg,
         path: r.leg === 'direct' ? '-' : r.pathCpuMsPerBatch,
         sandbox: r.vmsCpuMsPerBatch,
+        'path idle, ms/s': r.leg === 'direct' ? '-' : r.pathIdleCpuMsPerSecond,
       })),
     ),
   );
