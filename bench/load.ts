@@ -36,6 +36,7 @@
  *   LOAD_REFERENCE_RETRY_SHARE  the same on the direct, bare and peer legs (default 0)
  *   LOAD_WARMUP_SECONDS    each leg's first seconds, checked but neither timed nor in the
  *                          throughput and CPU figures (default 5)
+ *   LOAD_JOURNAL           off: the portals run with JOURNAL=off (default on, as shipped)
  *   LOAD_LEGS              comma-separated legs to run (default direct,bare,peer,portal,portals-2)
  */
 import Database from 'better-sqlite3';
@@ -79,6 +80,8 @@ const ITEMS = Math.round(setting('LOAD_ITEMS', 100, 1, 500));
 const RETRY_SHARE = setting('LOAD_RETRY_SHARE', 0.2, 0, 1);
 const REFERENCE_RETRY_SHARE = setting('LOAD_REFERENCE_RETRY_SHARE', 0, 0, 1);
 const WARMUP_SECONDS = setting('LOAD_WARMUP_SECONDS', 5, 0, 600);
+/** The portals' call journal: LOAD_JOURNAL=off measures what it costs under this load. */
+const JOURNAL = process.env.LOAD_JOURNAL === 'off' ? 'off' : 'on';
 /** Before the users start, the path's CPU use is read this long with nobody using it. */
 const IDLE_SECONDS = 3;
 /** A batch still Pending this long after its send counts as an error. */
@@ -216,6 +219,7 @@ function startPortalProcess(
       // Every user signs in from 127.0.0.1: the per-client limit would be the bench's bottleneck.
       PORTAL_RATE_LIMIT_PER_MINUTE: '0',
       LOG_LEVEL: 'warn',
+      JOURNAL: JOURNAL,
       ...('databaseUrl' in store
         ? { DATABASE_URL: store.databaseUrl }
         : { PORTAL_DB: store.portalDb }),
