@@ -6,6 +6,7 @@ import { runAuditBench } from './audit-send';
 import { runBrowserBench } from './browser';
 import { runDomainBench } from './domain';
 import { runImportBench } from './import';
+import { runLoadBench } from './load';
 import { runProxyBench } from './proxy';
 import { runSandboxBatchBench } from './sandbox-batch';
 import { runValidatorBench } from './validator';
@@ -18,6 +19,7 @@ const suites: Record<string, () => Promise<{ withinBudget: boolean }>> = {
   validator: runValidatorBench,
   browser: runBrowserBench,
   import: runImportBench,
+  load: runLoadBench,
 };
 const only = process.env.BENCH_ONLY?.split(',')
   .map((name) => name.trim())

@@ -5,6 +5,8 @@
  * key + secret + Unix seconds), forwards it over kept-alive connections and returns the answer.
  * What the portal costs beyond this is what its own features cost: org checks, durable
  * idempotency keys, the call journal, credential scrubbing, the per-call log line, sign-in hooks.
+ * For the load bench it also passes a batch's results on (GET requisitionresults), and signs
+ * with BENCH_API_KEY and BENCH_API_SECRET when they are set (the sandbox's demo pair).
  */
 import Fastify from 'fastify';
 import { createHash } from 'node:crypto';
@@ -14,8 +16,9 @@ const upstreamUrl = process.env.BENCH_UPSTREAM_URL;
 if (!upstreamUrl) throw new Error('BENCH_UPSTREAM_URL is required');
 const upstream = new URL(upstreamUrl);
 const pool = new Pool(upstream.origin, { connections: 128, pipelining: 1 });
-const apiKey = 'bench-key';
-const secret = 'bench-secret';
+// The load bench points it at the sandbox, with the sandbox's demo pair.
+const apiKey = process.env.BENCH_API_KEY ?? 'bench-key';
+const secret = process.env.BENCH_API_SECRET ?? 'bench-secret';
 
 const app = Fastify({ logger: false, bodyLimit: 5 * 1024 * 1024 });
 app.removeAllContentTypeParsers();
@@ -49,6 +52,23 @@ app.post('/api/vms/requisitionimport', async (request, reply) => {
       'x-signature': signature,
     },
     body,
+  });
+  const bytes = Buffer.from(await answer.body.arrayBuffer());
+  reply.code(answer.statusCode);
+  const type = answer.headers['content-type'];
+  if (typeof type === 'string') reply.header('content-type', type);
+  return reply.send(bytes);
+});
+
+// A batch's results, for the load bench's users polling through it: signed and passed on.
+app.get('/api/vms/requisitionresults', async (request, reply) => {
+  const seconds = Math.floor(Date.now() / 1000);
+  const signature = createHash('sha256').update(`${apiKey}${secret}${seconds}`).digest('hex');
+  const query = request.url.slice(request.url.indexOf('?'));
+  const answer = await pool.request({
+    method: 'GET',
+    path: `${upstream.pathname}requisitionresults${query}`,
+    headers: { accept: 'application/json', 'x-api-key': apiKey, 'x-signature': signature },
   });
   const bytes = Buffer.from(await answer.body.arrayBuffer());
   reply.code(answer.statusCode);
