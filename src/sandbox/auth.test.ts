@@ -2,7 +2,10 @@ import { createHmac } from 'node:crypto';
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SignatureRecipe } from '../domain/vms-profile/signature-recipe';
+import {
+  sandboxSignatureRecipe,
+  type SignatureRecipe,
+} from '../domain/vms-profile/signature-recipe';
 import { computeSignature, signRequest, unixSeconds } from '../node/signature';
 import { registerAuthentication, scopeOf } from './auth';
 import { openSandboxDatabase } from './database';
@@ -54,15 +57,6 @@ describe('authentication, like the real gateway', () => {
     const result = await sandbox.call('/requisitions', { signature: null });
     expect(result.status).toBe(403);
     expect(errorOf(result).code).toBe('not_authorized');
-  });
-
-  it('accepts a timestamp 299 s old but refuses one 301 s old (expired) or 301 s ahead', async () => {
-    const now = unixSeconds();
-    expect((await sandbox.call('/requisitions', { timestamp: now - 299 })).status).toBe(200);
-    const expired = await sandbox.call('/requisitions', { timestamp: now - 301 });
-    expect(expired.status).toBe(403);
-    expect(errorOf(expired).message).toBe('Not Authorized');
-    expect((await sandbox.call('/requisitions', { timestamp: now + 301 })).status).toBe(403);
   });
 
   it('checks authentication before reading the body', async () => {
@@ -268,6 +262,25 @@ describe('a sandbox started with another signature recipe', () => {
         'accepted for 300 seconds either side of the server clock. Check the secret and the ' +
         'clock of the signing machine.',
     });
+  });
+
+  it('accepts the default recipe’s signature made 299 s ago, not 301 s ago (expired) or 301 s ahead', async () => {
+    // On the sandbox's own clock, fixed here: a machine slowed by other work cannot move the edge.
+    const app = sandboxWith(sandboxSignatureRecipe);
+    const status = async (offsetMs: number) => {
+      const signed = signRequest(sandboxSignatureRecipe, {
+        apiKey: sandboxDemo.apiKey,
+        secret: sandboxDemo.apiSecret,
+        now: clock.getTime() + offsetMs,
+      });
+      const result = await app.inject({ url: `/requisitions${query}`, headers: signed.headers });
+      return { status: result.statusCode, body: result.body };
+    };
+    expect((await status(-299_000)).status).toBe(200);
+    const expired = await status(-301_000);
+    expect(expired.status).toBe(403);
+    expect(expired.body).toContain('Not Authorized');
+    expect((await status(301_000)).status).toBe(403);
   });
 
   it('refuses a travelling timestamp outside the window though correctly signed', async () => {
