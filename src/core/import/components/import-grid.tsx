@@ -30,8 +30,11 @@ interface Blocks {
 }
 
 /**
- * The rows of an import, drawn only while in view (TanStack Virtual) and
- * fetched from the worker a block at a time, so 100,000 rows cost what 30 do. Each cell in error
+ * The rows of an import, drawn only while in view and fetched from the worker a block at a time,
+ * so 100,000 rows cost what 30 do. The windowing is this component's own, not TanStack Virtual
+ * (which the requisition list uses): a row's height depends only on whether it has errors, so its
+ * offset is found by a binary search over the few error rows, where a general virtualizer keeps a
+ * measurement per row and lays out all 100,000 again whenever an edit changes the rows. Each cell in error
  * shows its message under its value; a cell is edited in place (Enter or leaving it keeps the
  * value, Escape drops it) and its row is checked again.
  */
