@@ -1,7 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Readable } from 'node:stream';
-import type { z } from 'zod';
-import { ApiError } from '../../domain/api-error';
 import {
   auditExportQuerySchema,
   auditListQuerySchema,
@@ -12,6 +10,7 @@ import {
   type AuditPage,
 } from '../../domain/audit';
 import { registerApiGuards } from '../api-guards';
+import { parseQuery } from '../query-params';
 import type { PortalConfig } from '../config';
 import { auditCursorAfter, type AuditStore } from '../store/audit-events';
 import type { AuditTrail } from './audit-trail';
@@ -24,34 +23,6 @@ export interface AuditRoutesOptions {
 
 /** Events read per page while exporting: enough to keep the stream busy, little memory. */
 const exportPage = 500;
-
-/** Reads a query string with its schema; anything unreadable is a 400 that names the parameter. */
-function parseQuery<S extends z.ZodObject>(schema: S, query: unknown): z.output<S> {
-  const values: Record<string, string> = {};
-  const known = new Set(Object.keys(schema.shape));
-  for (const [name, value] of Object.entries(typeof query === 'object' && query ? query : {})) {
-    if (!known.has(name) || typeof value !== 'string') {
-      throw new ApiError(
-        'invalid_parameter',
-        `The audit trail has no filter "${name}", or it was given more than once. Use ${[...known].join(', ')}, each once.`,
-        [{ field: name, message: 'unknown or repeated parameter' }],
-      );
-    }
-    values[name] = value;
-  }
-  const parsed = schema.safeParse(values);
-  if (!parsed.success) {
-    throw new ApiError(
-      'invalid_parameter',
-      parsed.error.issues.map((issue) => issue.message).join(' '),
-      parsed.error.issues.map((issue) => ({
-        field: String(issue.path[0] ?? 'query'),
-        message: issue.message,
-      })),
-    );
-  }
-  return parsed.data;
-}
 
 export const csvColumns = [
   'id',
@@ -148,7 +119,11 @@ export const auditRoutes: FastifyPluginAsync<AuditRoutesOptions> = async (
   }
 
   app.get('/', { helmet: false }, async (request): Promise<AuditPage> => {
-    const { cursor, limit, ...filter } = parseQuery(auditListQuerySchema, request.query);
+    const { cursor, limit, ...filter } = parseQuery(
+      auditListQuerySchema,
+      request.query,
+      'The audit trail',
+    );
     const size = limit ?? auditPageSize.default;
     const store = await reader();
     // One more than asked: whether there is a next page, without counting.
@@ -164,7 +139,11 @@ export const auditRoutes: FastifyPluginAsync<AuditRoutesOptions> = async (
   });
 
   app.get('/export', { helmet: false }, async (request, reply) => {
-    const { format = 'csv', ...filter } = parseQuery(auditExportQuerySchema, request.query);
+    const { format = 'csv', ...filter } = parseQuery(
+      auditExportQuerySchema,
+      request.query,
+      'The audit trail',
+    );
     const store = await reader();
     const lines = await exportLines(store, filter, format);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');

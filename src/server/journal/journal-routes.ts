@@ -1,6 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import type { z } from 'zod';
 import { ApiError } from '../../domain/api-error';
 import {
   journalExportQuerySchema,
@@ -12,6 +11,7 @@ import {
   type JournalStatus,
 } from '../../domain/journal';
 import { registerApiGuards } from '../api-guards';
+import { parseQuery } from '../query-params';
 import type { PortalConfig } from '../config';
 import type { ConnectionUpstreams } from '../proxy/connection-upstreams';
 import { cursorAfter, JournalSearchError, type JournalReader } from '../store/journal-store';
@@ -25,41 +25,6 @@ export interface JournalRoutesOptions {
   journal: Promise<CallJournal | null>;
   /** Where each connection's VMS is (for Copy as cURL). */
   upstreams: ConnectionUpstreams;
-}
-
-/** Reads a query string with its schema; anything unreadable is a 400 that names the parameter. */
-function parseQuery<S extends z.ZodObject>(schema: S, query: unknown): z.output<S> {
-  const values: Record<string, string> = {};
-  const known = new Set(Object.keys(schema.shape));
-  for (const [name, value] of Object.entries(typeof query === 'object' && query ? query : {})) {
-    if (!known.has(name)) {
-      throw new ApiError(
-        'invalid_parameter',
-        `The journal has no filter "${name}". Use ${[...known].join(', ')}.`,
-        [{ field: name, message: 'unknown parameter' }],
-      );
-    }
-    if (typeof value !== 'string') {
-      throw new ApiError(
-        'invalid_parameter',
-        `The parameter ${name} is given more than once. Give it once.`,
-        [{ field: name, message: 'given more than once' }],
-      );
-    }
-    values[name] = value;
-  }
-  const parsed = schema.safeParse(values);
-  if (!parsed.success) {
-    throw new ApiError(
-      'invalid_parameter',
-      parsed.error.issues.map((issue) => issue.message).join(' '),
-      parsed.error.issues.map((issue) => ({
-        field: String(issue.path[0] ?? 'query'),
-        message: issue.message,
-      })),
-    );
-  }
-  return parsed.data;
 }
 
 /** A search the store could not run is the user's text, not a fault: 400, never 500. */
@@ -133,7 +98,11 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
       : filter;
 
   app.get('/', { helmet: false }, async (request): Promise<JournalPage> => {
-    const { cursor, limit, ...asked } = parseQuery(journalListQuerySchema, request.query);
+    const { cursor, limit, ...asked } = parseQuery(
+      journalListQuerySchema,
+      request.query,
+      'The journal',
+    );
     const filter = withUnnamed(asked);
     const size = limit ?? journalPageSize.default;
     const store = await reader();
@@ -148,7 +117,11 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
   });
 
   app.get('/export', { helmet: false }, async (request, reply) => {
-    const { format = 'har', ...asked } = parseQuery(journalExportQuerySchema, request.query);
+    const { format = 'har', ...asked } = parseQuery(
+      journalExportQuerySchema,
+      request.query,
+      'The journal',
+    );
     const filter = withUnnamed(asked);
     const store = await reader();
     const chunks = await searching(() =>
