@@ -42,15 +42,25 @@ export class ConnectionUpstreams {
  */
 export const connectionHeader = 'x-vms-connection';
 
+/**
+ * The connection a request's header names: the default without one; undefined for a name the
+ * portal does not have (or the header given twice).
+ */
+export function connectionNamedBy(
+  upstreams: ConnectionUpstreams,
+  header: string | string[] | undefined,
+): Connection | undefined {
+  if (header === undefined || header === '') return upstreams.defaultConnection;
+  return Array.isArray(header) ? undefined : upstreams.named(header.trim().toLowerCase());
+}
+
 /** The connection a request names, or an error that says which ones there are. */
 export function requestedConnection(
   upstreams: ConnectionUpstreams,
   header: string | string[] | undefined,
   config: Pick<PortalConfig, 'connections'>,
 ): Connection {
-  if (header === undefined || header === '') return upstreams.defaultConnection;
-  const name = Array.isArray(header) ? undefined : header.trim().toLowerCase();
-  const connection = name === undefined ? undefined : upstreams.named(name);
+  const connection = connectionNamedBy(upstreams, header);
   if (!connection) {
     throw new ApiError(
       'unknown_connection',

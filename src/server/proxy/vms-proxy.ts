@@ -6,6 +6,7 @@ import { checkBatchBody } from './batch-body';
 import type { Connection, PortalConfig } from '../config';
 import {
   connectionHeader,
+  connectionNamedBy,
   requestedConnection,
   type ConnectionUpstreams,
 } from './connection-upstreams';
@@ -261,10 +262,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     const chosen = request.vmsChannel;
     if (chosen) return { name: chosen.connection.name, baseUrl: chosen.upstream.href };
     const header = request.headers[connectionHeader];
-    const named =
-      typeof header === 'string' && header !== ''
-        ? upstreams.named(header.trim().toLowerCase())
-        : upstreams.defaultConnection;
+    const named = connectionNamedBy(upstreams, header);
     if (!named)
       return { name: typeof header === 'string' ? header.slice(0, 40) : '', baseUrl: null };
     return { name: named.name, baseUrl: upstreams.urlOf(named) };
