@@ -85,3 +85,20 @@ export function clientOrgLabel(
   const name = config.clientOrgNames[String(orgId)];
   return name ? `${orgId} · ${name}` : String(orgId);
 }
+
+/** A connection as people choose it: its label, and "(production)" when calls reach real people. */
+export function connectionLabel(
+  connection: Pick<ConnectionSettings, 'label' | 'production'>,
+): string {
+  return connection.production ? `${connection.label} (production)` : connection.label;
+}
+
+/** The connections a signed-in user may use (their grants); all of them with sign-in off. */
+export function usableConnections(
+  config: Pick<PortalConfigResponse, 'connections'>,
+  granted: readonly string[] | null,
+): ConnectionSettings[] {
+  return config.connections.filter(
+    (connection) => granted === null || granted.includes(connection.name),
+  );
+}

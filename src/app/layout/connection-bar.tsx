@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { connectionLabel, usableConnections } from '../../domain/portal-config';
 import { useOrg, useCurrentConnection } from '../../shared/config/org-context';
 import { switchConnection } from '../../shared/config/current-connection';
 import { useSessionUser } from '../../shared/session/session';
@@ -13,15 +14,12 @@ export function ConnectionBar() {
   const user = useSessionUser();
   const current = useCurrentConnection();
   const selectId = useId();
-  const usable = config.connections.filter(
-    (connection) => !user || user.connections.includes(connection.name),
-  );
-  const name = (connection: { label: string; production: boolean }) =>
-    connection.production ? `${connection.label} (production)` : connection.label;
+  const usable = usableConnections(config, user?.connections ?? null);
   if (!current || usable.length < 2) {
     return (
       <div className="org-bar__item">
-        <span>VMS</span> <strong>{current ? name(current) : config.upstream.label}</strong>
+        <span>VMS</span>{' '}
+        <strong>{current ? connectionLabel(current) : config.upstream.label}</strong>
       </div>
     );
   }
@@ -40,7 +38,7 @@ export function ConnectionBar() {
       >
         {usable.map((connection) => (
           <option key={connection.name} value={connection.name}>
-            {name(connection)}
+            {connectionLabel(connection)}
           </option>
         ))}
       </select>

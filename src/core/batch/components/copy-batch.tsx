@@ -1,5 +1,10 @@
 import { useId, useState } from 'react';
-import { clientOrgLabel, type ConnectionSettings } from '../../../domain/portal-config';
+import {
+  clientOrgLabel,
+  connectionLabel,
+  usableConnections,
+  type ConnectionSettings,
+} from '../../../domain/portal-config';
 import { currentConnection, switchConnection } from '../../../shared/config/current-connection';
 import { useOrg } from '../../../shared/config/org-context';
 import { countOf } from '../../../shared/lib/format';
@@ -29,9 +34,8 @@ export function CopyBatch({ kind, items }: { kind: BatchKind; items: readonly Tr
   const { config, clientOrgId } = useOrg();
   const user = useSessionUser();
   const here = currentConnection();
-  const targets = config.connections.filter(
-    (connection) =>
-      connection.name !== here && (!user || user.connections.includes(connection.name)),
+  const targets = usableConnections(config, user?.connections ?? null).filter(
+    (connection) => connection.name !== here,
   );
   const [open, setOpen] = useState(false);
   const [targetName, setTargetName] = useState(targets[0]?.name ?? '');
@@ -111,7 +115,7 @@ export function CopyBatch({ kind, items }: { kind: BatchKind; items: readonly Tr
             >
               {targets.map((connection) => (
                 <option key={connection.name} value={connection.name}>
-                  {connection.production ? `${connection.label} (production)` : connection.label}
+                  {connectionLabel(connection)}
                 </option>
               ))}
             </select>

@@ -3,7 +3,7 @@ import type { FormEvent } from 'react';
 import { useId, useState } from 'react';
 import type { Role, UserSummary } from '../../../domain/auth';
 import { emailSchema, roleLabels, roles } from '../../../domain/auth';
-import { clientOrgLabel } from '../../../domain/portal-config';
+import { clientOrgLabel, connectionLabel } from '../../../domain/portal-config';
 import { errorMessage } from '../../../shared/api/http';
 import { useOrg } from '../../../shared/config/org-context';
 import type { PortalConfig } from '../../../shared/config/portal-config';
@@ -20,10 +20,6 @@ import {
 function deploymentOrgs(config: PortalConfig): number[] {
   return [...new Set(config.connections.flatMap((connection) => connection.clientOrgIds))];
 }
-
-/** A connection's name as admins choose it: its label, and whether it is production. */
-const connectionName = (connection: { label: string; production: boolean }) =>
-  connection.production ? `${connection.label} (production)` : connection.label;
 
 /** /users (admins): who may use the portal, with which role, for which client orgs. */
 export function UsersPage() {
@@ -113,7 +109,7 @@ export function UsersPage() {
                     value={connection.name}
                     defaultChecked={!connection.production}
                   />{' '}
-                  {connectionName(connection)}
+                  {connectionLabel(connection)}
                 </label>
               ))}
             </fieldset>
@@ -250,9 +246,9 @@ function UserRow({ user }: { user: UserSummary }) {
                       : user.connections.filter((other) => other !== connection.name),
                   })
                 }
-                aria-label={`${user.email} may use ${connectionName(connection)}`}
+                aria-label={`${user.email} may use ${connectionLabel(connection)}`}
               />{' '}
-              {connectionName(connection)}
+              {connectionLabel(connection)}
             </label>
           ))}
         </td>

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
 import type { DoctorReport, ProbeVerdict } from '../../../domain/connection-check';
-import type { ConnectionSettings } from '../../../domain/portal-config';
+import { connectionLabel, type ConnectionSettings } from '../../../domain/portal-config';
 import { errorMessage } from '../../../shared/api/http';
 import { useOrg } from '../../../shared/config/org-context';
 import { formatDateTime } from '../../../shared/lib/format';
@@ -63,10 +63,7 @@ function ConnectionSection({ connection }: { connection: ConnectionSettings }) {
   const check = useMutation({ mutationFn: () => checkConnection(connection.name) });
   return (
     <section aria-labelledby={`${id}-name`}>
-      <h2 id={`${id}-name`}>
-        {connection.label}
-        {connection.production ? ' (production)' : ''}
-      </h2>
+      <h2 id={`${id}-name`}>{connectionLabel(connection)}</h2>
       <p>
         {connection.kind === 'sandbox'
           ? `The embedded sandbox VMS, named "${connection.name}".`
