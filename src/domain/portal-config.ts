@@ -102,3 +102,13 @@ export function usableConnections(
     (connection) => granted === null || granted.includes(connection.name),
   );
 }
+
+/**
+ * Every client org any connection acts for, in order of first appearance: what an admin may
+ * grant, on the server and on the Users page alike.
+ */
+export function deploymentClientOrgIds(
+  connections: readonly { clientOrgIds: readonly number[] }[],
+): number[] {
+  return [...new Set(connections.flatMap((connection) => connection.clientOrgIds))];
+}

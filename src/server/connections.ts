@@ -433,11 +433,6 @@ export function loadConnections(
   return { connections, defaultConnection: reading.file.default };
 }
 
-/** Every client org any connection acts for, in order of first appearance: what may be granted. */
-export function deploymentClientOrgIds(connections: readonly Connection[]): number[] {
-  return [...new Set(connections.flatMap((connection) => connection.clientOrgIds))];
-}
-
 /**
  * The connections an account may use, by name, in the deployment's order: every one for admins
  * and for accounts with no list (null); otherwise those of its list the deployment still has.

@@ -10,7 +10,7 @@ import {
 } from '../../domain/auth';
 import type { z } from 'zod';
 import type { PortalConfig } from '../config';
-import { deploymentClientOrgIds } from '../connections';
+import { deploymentClientOrgIds } from '../../domain/portal-config';
 import { requireUser } from './auth-hooks';
 import { acceptJsonOnly, parseBody } from './json-body';
 import type { PortalAuth } from './portal-auth';

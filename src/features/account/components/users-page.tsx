@@ -3,10 +3,13 @@ import type { FormEvent } from 'react';
 import { useId, useState } from 'react';
 import type { Role, UserSummary } from '../../../domain/auth';
 import { emailSchema, roleLabels, roles } from '../../../domain/auth';
-import { clientOrgLabel, connectionLabel } from '../../../domain/portal-config';
+import {
+  clientOrgLabel,
+  connectionLabel,
+  deploymentClientOrgIds,
+} from '../../../domain/portal-config';
 import { errorMessage } from '../../../shared/api/http';
 import { useOrg } from '../../../shared/config/org-context';
-import type { PortalConfig } from '../../../shared/config/portal-config';
 import { formatDateTime } from '../../../shared/lib/format';
 import {
   createUser,
@@ -16,15 +19,10 @@ import {
   usersQueryOptions,
 } from '../api/account';
 
-/** Every client org of the deployment, over all its connections: what may be granted. */
-function deploymentOrgs(config: PortalConfig): number[] {
-  return [...new Set(config.connections.flatMap((connection) => connection.clientOrgIds))];
-}
-
 /** /users (admins): who may use the portal, with which role, for which client orgs. */
 export function UsersPage() {
   const { config } = useOrg();
-  const orgs = deploymentOrgs(config);
+  const orgs = deploymentClientOrgIds(config.connections);
   const queryClient = useQueryClient();
   const users = useQuery(usersQueryOptions());
   const id = useId();
@@ -179,7 +177,7 @@ export function UsersPage() {
 
 function UserRow({ user }: { user: UserSummary }) {
   const { config } = useOrg();
-  const orgs = deploymentOrgs(config);
+  const orgs = deploymentClientOrgIds(config.connections);
   const queryClient = useQueryClient();
   const save = useMutation({
     mutationFn: (change: Parameters<typeof updateUser>[1]) => updateUser(user.id, change),
