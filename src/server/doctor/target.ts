@@ -1,5 +1,6 @@
 import type { VmsProfile } from '../../domain/vms-profile';
 import type { PortalConfig } from '../config';
+import { ConnectionUpstreams } from '../proxy/connection-upstreams';
 
 /**
  * One VMS connection as the doctor checks it: where it is, how calls to it are signed and
@@ -36,14 +37,13 @@ export function targetFor(
   name: string,
   sandboxUrl: string | null,
 ): DoctorTarget | null {
-  const wanted = name === defaultConnectionName ? config.defaultConnection : name;
-  const connection = config.connections.find((entry) => entry.name === wanted);
-  if (!connection) return null;
-  const url = connection.upstream.kind === 'remote' ? connection.upstream.baseUrl : sandboxUrl;
-  if (url === null) return null;
+  const upstreams = new ConnectionUpstreams(config, sandboxUrl);
+  const connection = upstreams.named(name === defaultConnectionName ? null : name);
+  const url = connection ? upstreams.urlOf(connection) : null;
+  if (!connection || url === null) return null;
   return {
     name: connection.name,
-    baseUrl: url.endsWith('/') ? url : `${url}/`,
+    baseUrl: url,
     apiKey: connection.apiKey,
     apiSecret: connection.apiSecret,
     clientOrgIds: [...connection.clientOrgIds],
