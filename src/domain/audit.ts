@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { instant, oneOfParam, param } from './journal';
+import { instant, oneOfParam, pageParams, param } from './journal';
 
 /**
  * The audit trail's HTTP API (docs/decisions/036-audit-trail.md): who did what and when — sign-ins
@@ -102,29 +102,7 @@ export const auditFilterSchema = z.object({
 });
 export type AuditFilter = z.output<typeof auditFilterSchema>;
 
-const limitMessage = `limit must be a whole number from 1 to ${auditPageSize.max}.`;
-
-export const auditListQuerySchema = auditFilterSchema.extend({
-  /** The `next` of the previous page: when its last event happened, and its id. */
-  cursor: param.pipe(
-    z
-      .string()
-      .regex(/^\d{1,16}\.[1-9]\d{0,15}$/, 'cursor must be the "next" value of the previous page.')
-      .transform((value) => {
-        const [at = '', id = ''] = value.split('.');
-        return { at: Number(at), id: Number(id) };
-      })
-      .optional(),
-  ),
-  limit: param.pipe(
-    z
-      .string()
-      .regex(/^\d{1,4}$/, limitMessage)
-      .transform(Number)
-      .pipe(z.number().min(1, limitMessage).max(auditPageSize.max, limitMessage))
-      .optional(),
-  ),
-});
+export const auditListQuerySchema = auditFilterSchema.extend(pageParams(auditPageSize.max));
 
 export const auditExportQuerySchema = auditFilterSchema.extend({
   format: oneOfParam('format', auditExportFormats),

@@ -207,6 +207,35 @@ export function instant(name: 'from' | 'to') {
   });
 }
 
+/**
+ * A list's paging parameters: `cursor`, the `next` of the previous page (the time of its last row
+ * and that row's id, so a page never repeats or skips a row that arrives meanwhile), and `limit`,
+ * rows a page, at most `max`.
+ */
+export function pageParams(max: number) {
+  const limitMessage = `limit must be a whole number from 1 to ${max}.`;
+  return {
+    cursor: param.pipe(
+      z
+        .string()
+        .regex(/^\d{1,16}\.[1-9]\d{0,15}$/, 'cursor must be the "next" value of the previous page.')
+        .transform((value) => {
+          const [at = '', id = ''] = value.split('.');
+          return { at: Number(at), id: Number(id) };
+        })
+        .optional(),
+    ),
+    limit: param.pipe(
+      z
+        .string()
+        .regex(/^\d{1,4}$/, limitMessage)
+        .transform(Number)
+        .pipe(z.number().min(1, limitMessage).max(max, limitMessage))
+        .optional(),
+    ),
+  };
+}
+
 export function oneOfParam<const T extends readonly [string, ...string[]]>(
   name: string,
   values: T,
@@ -265,35 +294,7 @@ export const journalFilterSchema = z.object({
   q: param.pipe(z.string().max(500, 'q must be at most 500 characters.').optional()),
 });
 
-export const journalListQuerySchema = journalFilterSchema.extend({
-  /** The `next` of the previous page: when the last call shown started, and its id. */
-  cursor: param.pipe(
-    z
-      .string()
-      .regex(/^\d{1,16}\.[1-9]\d{0,15}$/, 'cursor must be the "next" value of the previous page.')
-      .transform((value) => {
-        const [at = '', id = ''] = value.split('.');
-        return { at: Number(at), id: Number(id) };
-      })
-      .optional(),
-  ),
-  limit: param.pipe(
-    z
-      .string()
-      .regex(/^\d{1,4}$/, `limit must be a whole number from 1 to ${journalPageSize.max}.`)
-      .transform(Number)
-      .pipe(
-        z
-          .number()
-          .min(1, `limit must be a whole number from 1 to ${journalPageSize.max}.`)
-          .max(
-            journalPageSize.max,
-            `limit must be a whole number from 1 to ${journalPageSize.max}.`,
-          ),
-      )
-      .optional(),
-  ),
-});
+export const journalListQuerySchema = journalFilterSchema.extend(pageParams(journalPageSize.max));
 
 export const journalExportQuerySchema = journalFilterSchema.extend({
   format: oneOfParam('format', journalExportFormats),
