@@ -28,8 +28,10 @@ export const auditEventLabels: Record<AuditEventName, string> = {
   user_enabled: 'User enabled',
   grant_changed: 'Role or grants changed',
   password_set: 'Password set',
+  api_token_created: 'API token made',
+  api_token_revoked: 'API token revoked',
   send: 'Batch sent',
-  refused: 'Refused (403)',
+  refused: 'Refused',
   events_suppressed: 'Refusals not kept (too many)',
 };
 
