@@ -368,6 +368,31 @@ describe('tokens that no longer work', () => {
     expect(messages[0]).toContain('not one this portal knows');
   });
 
+  it('are refused with 403 once the owner is no longer QA or admin', async () => {
+    await addUser(dbPath, 'dora@example.com', password, 'qa', [1001]);
+    const dora = new Browser(portal.url);
+    await dora.signIn('dora@example.com', password);
+    const created = await dora.call('POST', '/api/tokens', {
+      body: { name: 'dora CI', scope: 'suites-and-sends' },
+    });
+    answers.pop();
+    const { secret, token } = createdApiTokenSchema.parse(created.json());
+    secrets.push(secret);
+    expect((await withToken(secret, 'GET', '/api/session')).status).toBe(200);
+    expect(
+      (
+        await browsers.ada.call('PATCH', `/api/users/${token.userId}`, {
+          body: { role: 'recruiter' },
+        })
+      ).status,
+    ).toBe(200);
+    const before = upstream.requests.length;
+    const answer = await withToken(secret, 'POST', requisitionImportPath);
+    expect(answer.status).toBe(403);
+    expect(errorOf(answer).message).toContain('API tokens are for QA and admins');
+    expect(upstream.requests.length).toBe(before);
+  });
+
   it('stop working when the account is disabled', async () => {
     await addUser(dbPath, 'otto@example.com', password, 'qa', [1001]);
     const otto = new Browser(portal.url);
@@ -398,7 +423,7 @@ describe('admins', () => {
       name: 'leaked',
     });
     expect(new Set(all.map((entry) => entry.email))).toEqual(
-      new Set(['quinn@example.com', 'otto@example.com']),
+      new Set(['quinn@example.com', 'otto@example.com', 'dora@example.com']),
     );
     expect((await browsers.quinn.call('GET', '/api/tokens/all')).status).toBe(403);
 
@@ -488,6 +513,24 @@ describe('what is kept', () => {
       expect(database.includes(random)).toBe(false);
       expect(database.includes(Buffer.from(random).toString('hex'))).toBe(false);
       expect(seen.filter((text) => text.includes(random))).toEqual([]);
+    }
+  });
+});
+
+describe('with sign-in off', () => {
+  it('needs no token: one sent is not checked, and /api/tokens says why there are none', async () => {
+    const open = await startTestPortal(testConfig(upstream.url, { PORTAL_DB: ':memory:' }));
+    try {
+      const sent = await open.call('POST', requisitionImportPath, {
+        headers: { authorization: 'Bearer not-a-token', 'content-type': 'application/json' },
+        body: batch,
+      });
+      expect(sent.status).toBe(202);
+      const tokens = await open.call('GET', '/api/tokens');
+      expect(tokens.status).toBe(404);
+      expect(errorOf(tokens).message).toContain('Sign-in is off on this portal');
+    } finally {
+      await open.close();
     }
   });
 });
