@@ -50,6 +50,13 @@ function refused(reason: string, message: string): ApiError {
   return new ApiError('token_invalid', message, [{ field: 'authorization', message: reason }]);
 }
 
+/** One answer for a token never made, removed, or not of a token's shape: nothing more is said. */
+const unknownToken = () =>
+  refused(
+    'unknown',
+    `This API token is not one this portal knows. Check that the whole token was copied (it starts with ${apiTokenPrefix}), or make a new one on ${accountPage}.`,
+  );
+
 /**
  * Personal API tokens (decision 037): making, listing and revoking them, and checking the one a
  * call carries. A token is `vmsp_` and 256 random bits; the database keeps its SHA-256 (as for
@@ -205,13 +212,9 @@ export class ApiTokens {
     given: string,
     path: string,
   ): Promise<RequestSession> {
-    const unknown = refused(
-      'unknown',
-      `This API token is not one this portal knows. Check that the whole token was copied (it starts with ${apiTokenPrefix}), or make a new one on ${accountPage}.`,
-    );
-    if (!apiTokenPattern.test(given)) throw unknown;
+    if (!apiTokenPattern.test(given)) throw unknownToken();
     const token = await this.store.byHash(tokenDigest(given));
-    if (!token) throw unknown;
+    if (!token) throw unknownToken();
     const now = this.auth.now();
     const owner: StoredUser | undefined = await this.auth.users.byId(token.userId);
     request.apiToken = {
