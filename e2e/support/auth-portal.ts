@@ -15,7 +15,12 @@ export interface AuthPortal extends RunningPortal {
   /** Moves the portal's clock forward. */
   advance(ms: number): void;
   /** An account with a password (recruiters for Northwind Health, 1001, unless told). */
-  addUser(email: string, password: string, orgs?: readonly number[]): Promise<void>;
+  addUser(
+    email: string,
+    password: string,
+    orgs?: readonly number[],
+    role?: 'recruiter' | 'qa' | 'admin',
+  ): Promise<void>;
 }
 
 export const test = base.extend<{ authPortal: AuthPortal }>({
@@ -42,8 +47,8 @@ export const test = base.extend<{ authPortal: AuthPortal }>({
     await use({
       ...portal,
       advance: (ms) => (offset += ms),
-      addUser: (email, password, orgs = [1001]) =>
-        addUser(database, email, password, 'recruiter', orgs),
+      addUser: (email, password, orgs = [1001], role = 'recruiter') =>
+        addUser(database, email, password, role, orgs),
     });
     await portal.close();
     rmSync(dir, { recursive: true, force: true });

@@ -18,6 +18,7 @@ export const routeTable = [
   { path: '/submissions', module: 'submissions-route' },
   { path: '/inspector', module: 'inspector-route' },
   { path: '/users', module: 'users-route' },
+  { path: '/account', module: 'account-route' },
   { path: '/audit', module: 'audit-route' },
   { path: '/connections', module: 'connections-route' },
   { path: '/settings', module: 'settings-route' },

@@ -1,14 +1,23 @@
 /**
  * `npm run suite -- run <suite.json> --portal <url> [--connection <name>] [--org <id>]
- * [--vendor <id>] [--junit <file>] [--json]`: runs a QA suite through a running portal and exits
- * 0 only when every case passes (1 when one fails, 2 for a wrong command, file or portal), so a
- * CI job can run it after a VMS release. The suite's format is docs/suite.schema.json.
+ * [--vendor <id>] [--token <token>] [--junit <file>] [--json]`: runs a QA suite through a running
+ * portal and exits 0 only when every case passes (1 when one fails, 2 for a wrong command, file
+ * or portal, or a token the portal refuses), so a CI job can run it after a VMS release. The
+ * suite's format is docs/suite.schema.json. On a portal with sign-in on, a personal API token
+ * (`--token`, or `VMS_PORTAL_TOKEN`, which keeps it out of the process list) authenticates it.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { suiteSchema } from '../domain/suite';
-import { junitXml, runSuite, RunError, type SuiteReport } from '../node/suite-run';
+import {
+  AccessRefused,
+  junitXml,
+  portalTokenEnv,
+  runSuite,
+  RunError,
+  type SuiteReport,
+} from '../node/suite-run';
 
 export interface Result {
   code: number;
@@ -16,8 +25,7 @@ export interface Result {
   stderr: string;
 }
 
-export const suiteUsage =
-  'npm run suite -- run <suite.json> --portal <url> [--connection <name>] [--org <client org id>] [--vendor <vendor org id>] [--junit <file>] [--json]';
+export const suiteUsage = `npm run suite -- run <suite.json> --portal <url> [--connection <name>] [--org <client org id>] [--vendor <vendor org id>] [--token <token>, or ${portalTokenEnv}] [--junit <file>] [--json]`;
 
 const fail = (message: string): Result => ({
   code: 2,
@@ -42,7 +50,10 @@ function textReport(report: SuiteReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-export async function main(argv: string[]): Promise<Result> {
+export async function main(
+  argv: string[],
+  env: Record<string, string | undefined> = process.env,
+): Promise<Result> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -55,6 +66,7 @@ export async function main(argv: string[]): Promise<Result> {
         vendor: { type: 'string' },
         junit: { type: 'string' },
         json: { type: 'boolean' },
+        token: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -92,6 +104,11 @@ export async function main(argv: string[]): Promise<Result> {
     );
   }
 
+  const token = (values.token ?? env[portalTokenEnv] ?? '').trim();
+  if (values.token !== undefined && token === '') {
+    return fail(`--token is empty: give the token, or set ${portalTokenEnv} instead`);
+  }
+
   let report: SuiteReport;
   try {
     report = await runSuite(suite.data, {
@@ -99,8 +116,13 @@ export async function main(argv: string[]): Promise<Result> {
       connection: values.connection,
       clientOrgId,
       vendorOrgId,
+      ...(token === '' ? {} : { token }),
     });
   } catch (error) {
+    // Not a wrong command: the one line says what the portal said, no usage after it.
+    if (error instanceof AccessRefused) {
+      return { code: 2, stdout: '', stderr: `suite: ${error.message}\n` };
+    }
     if (error instanceof RunError) return fail(error.message);
     throw error;
   }

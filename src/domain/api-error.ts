@@ -10,12 +10,16 @@ export const apiErrorCatalog = {
   invalid_body: 400,
   missing_parameter: 400,
   invalid_parameter: 400,
+  /** A call that carried both a session cookie and an API token: send one (decision 037). */
+  ambiguous_credentials: 400,
   missing_api_key: 401,
   unknown_api_key: 401,
   /** The portal's sign-in: no session, or it ended. */
   unauthenticated: 401,
   /** Sign-in refused: one message whatever was wrong (no user enumeration). */
   invalid_credentials: 401,
+  /** An API token that was revoked, has expired, is not known, or whose account is disabled. */
+  token_invalid: 401,
   not_authorized: 403,
   /** Signed in, but the role or the org grants do not allow it. */
   forbidden: 403,
@@ -24,6 +28,8 @@ export const apiErrorCatalog = {
   org_not_permitted: 403,
   /** Signed in, but the account may not use the VMS connection the call names. */
   connection_not_permitted: 403,
+  /** An API token used for a call outside its scope (decision 037). */
+  token_scope: 403,
   host_not_allowed: 403,
   not_found: 404,
   unknown_batch: 404,
@@ -37,6 +43,8 @@ export const apiErrorCatalog = {
   user_exists: 409,
   /** The change would leave the portal without an enabled admin. */
   last_admin: 409,
+  /** The user already has a token of that name that still works. */
+  token_exists: 409,
   /** A connection check's test requisition asked for on a production VMS, without force. */
   production_send_refused: 409,
   /** An invite link that is unknown, used or past its 72 hours. */

@@ -23,9 +23,15 @@ export const auditEvents = [
   'user_enabled',
   'grant_changed',
   'password_set',
+  /** A personal API token made, or revoked by its owner or an admin (decision 037). */
+  'api_token_created',
+  'api_token_revoked',
   /** A batch sent through the proxy (a POST), answered by the VMS or not. */
   'send',
-  /** A call refused with 403: a role, an org or a connection not granted, a CSRF or origin check. */
+  /**
+   * A call refused with 403: a role, an org or a connection not granted, a CSRF or origin check, a
+   * call outside an API token's scope; or with 401 for an API token revoked, expired or unknown.
+   */
   'refused',
   /** Refusals and failed sign-ins made without a session past what the trail keeps per minute. */
   'events_suppressed',

@@ -28,6 +28,11 @@ export interface SuiteTarget {
   vendorOrgId: number;
   /** Longest wait for one batch's results. */
   resultsTimeoutMs?: number;
+  /**
+   * A personal API token (`vmsp_…`), sent as `Authorization: Bearer` on every call, for a portal
+   * with sign-in on (decision 037).
+   */
+  token?: string | undefined;
 }
 
 export interface CaseReport {
@@ -66,6 +71,47 @@ const rowSchemas = {
 
 class RunError extends Error {}
 
+/** The environment variable a CI job puts its personal API token in (the CLI reads it). */
+export const portalTokenEnv = 'VMS_PORTAL_TOKEN';
+
+/**
+ * The portal refused the run's credentials: no token for a portal with sign-in on, a token
+ * revoked, expired or unknown (401), or one whose scope does not reach the proxy (403). No case
+ * can pass, so the run stops at once and says so in one line.
+ */
+class AccessRefused extends RunError {}
+
+/** The portal's own error message and code, when the answer is its error body. */
+function portalError(json: unknown): { code: string; message: string } | null {
+  const error = typeof json === 'object' && json !== null ? Reflect.get(json, 'error') : undefined;
+  if (typeof error !== 'object' || error === null) return null;
+  const code: unknown = Reflect.get(error, 'code');
+  const message: unknown = Reflect.get(error, 'message');
+  return typeof code === 'string' && typeof message === 'string' ? { code, message } : null;
+}
+
+/** The portal's words on one line, cut to a length a CI log shows whole. */
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 300);
+
+function accessRefused(
+  target: SuiteTarget,
+  status: number,
+  error: { code: string; message: string } | null,
+): AccessRefused | null {
+  if (status === 401) {
+    const said = oneLine(error?.message ?? 'no reason given');
+    return new AccessRefused(
+      target.token
+        ? `the portal refused the API token (401): ${said}`
+        : `the portal at ${target.portal} needs sign-in (401): pass --token or set ${portalTokenEnv} to a personal API token from your Account page`,
+    );
+  }
+  if (status === 403 && error?.code === 'token_scope') {
+    return new AccessRefused(`the portal refused the API token (403): ${oneLine(error.message)}`);
+  }
+  return null;
+}
+
 async function call(
   target: SuiteTarget,
   method: 'GET' | 'POST',
@@ -74,6 +120,7 @@ async function call(
 ): Promise<{ status: number; json: unknown; text: string }> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (target.connection) headers['x-vms-connection'] = target.connection;
+  if (target.token) headers.authorization = `Bearer ${target.token}`;
   if (body !== undefined) {
     headers['content-type'] = 'application/json';
     headers['idempotency-key'] = randomUUID();
@@ -97,6 +144,8 @@ async function call(
   } catch {
     // Left null: the status and text say what happened.
   }
+  const refused = accessRefused(target, response.status, portalError(json));
+  if (refused) throw refused;
   return { status: response.status, json, text };
 }
 
@@ -208,7 +257,7 @@ export async function runSuite(suite: Suite, target: SuiteTarget): Promise<Suite
   };
 }
 
-export { RunError };
+export { AccessRefused, RunError };
 
 /** Text as XML character data: markup escaped, and the control characters XML 1.0 forbids left out. */
 function xml(text: string): string {

@@ -30,6 +30,7 @@ import { registerMetrics } from './metrics/metrics-routes';
 import { AuditTrail } from './audit/audit-trail';
 import { auditRoutes } from './audit/audit-routes';
 import { registerTraceContext } from './trace-context';
+import { apiTokenRoutes, openApiTokens } from './api-tokens/api-token-routes';
 
 export interface BuildPortalOptions {
   /**
@@ -318,7 +319,13 @@ export function buildPortal(
     database: openedStores,
     journal,
   });
-  registerSessionHooks(app, config, auth);
+  // Personal API tokens (decision 037), checked by the session hook when a call carries one.
+  const apiTokens = openApiTokens(
+    app,
+    auth,
+    database.then((opened) => opened.apiTokens),
+  );
+  registerSessionHooks(app, config, auth, apiTokens.bearer);
   registerNoStore(app);
   // While draining, each answer ends its connection: a browser's next call opens a new one, which
   // the load balancer sends to a process that is ready, and close() is not left waiting for
@@ -448,6 +455,7 @@ export function buildPortal(
     ...(options.userRecordLimits ? { limits: options.userRecordLimits } : {}),
   });
   app.register(ssoRoutes, { prefix: '/api/auth/oidc', config, auth });
+  app.register(apiTokenRoutes, { prefix: '/api/tokens', config, tokens: apiTokens.tokens });
   app.register(connectionRoutes, {
     prefix: '/api/connections',
     config,

@@ -14,8 +14,17 @@ const UserSyncBar = lazy(() =>
   })),
 );
 
-/** The pages, each with the least role that may open it (with sign-in off, everyone may). */
-const navItems: ReadonlyArray<{ to: string; label: string; end: boolean; role: Role }> = [
+/**
+ * The pages, each with the least role that may open it (with sign-in off, everyone may), and
+ * whether it is only for someone signed in.
+ */
+const navItems: ReadonlyArray<{
+  to: string;
+  label: string;
+  end: boolean;
+  role: Role;
+  signedIn?: true;
+}> = [
   { to: '/requisitions', label: 'Requisitions', end: true, role: 'recruiter' },
   { to: '/requisitions/new', label: 'New requisition', end: true, role: 'recruiter' },
   { to: '/candidates', label: 'Candidates', end: false, role: 'recruiter' },
@@ -24,6 +33,7 @@ const navItems: ReadonlyArray<{ to: string; label: string; end: boolean; role: R
   { to: '/users', label: 'Users', end: false, role: 'admin' },
   { to: '/audit', label: 'Audit trail', end: false, role: 'admin' },
   { to: '/connections', label: 'Connections', end: false, role: 'admin' },
+  { to: '/account', label: 'Account', end: false, role: 'qa', signedIn: true },
   { to: '/settings', label: 'Settings', end: false, role: 'recruiter' },
 ];
 
@@ -57,7 +67,9 @@ function UserBar() {
 }
 
 function NavItem({ item }: { item: (typeof navItems)[number] }) {
-  if (!useMay(item.role)) return null;
+  const may = useMay(item.role);
+  const user = useSessionUser();
+  if (!may || (item.signedIn && !user)) return null;
   return (
     <li>
       <NavLink to={item.to} end={item.end}>

@@ -22,12 +22,18 @@ export interface SentCall {
   audit?: true;
 }
 
-/** The refusals the trail records: a role, an org, a connection not granted; a CSRF or origin check. */
+/**
+ * The refusals the trail records: a role, an org, a connection not granted; a CSRF or origin
+ * check; an API token used outside its scope, or revoked, expired or unknown (a leaked token an
+ * operator cut off shows here when it is tried again).
+ */
 const recordedRefusals: ReadonlySet<string> = new Set([
   'forbidden',
   'org_not_permitted',
   'connection_not_permitted',
   'csrf_failed',
+  'token_scope',
+  'token_invalid',
 ]);
 
 /**
@@ -120,6 +126,22 @@ function connectionOf(request: FastifyRequest): string | null {
 }
 
 /**
+ * Who made the call: the signed-in user, or the API token's owner, then with `via: "token <name>"`
+ * (decision 037). A token refused before it gave a session (revoked, expired) still names its
+ * owner.
+ */
+function actorOf(request: FastifyRequest | undefined): {
+  user: { id: string; email: string | null } | null;
+  via: Record<string, string>;
+} {
+  const token = request?.apiToken ?? null;
+  const via = token ? { via: `token ${token.name}` } : {};
+  const user = request?.portalSession?.user;
+  if (user) return { user, via };
+  return { user: token ? { id: token.userId, email: token.email } : null, via };
+}
+
+/**
  * The audit trail (decision 036): events queued as they happen and written dozens per
  * transaction on a later turn, so that neither a send nor a sign-in waits for the database. A
  * write that fails is logged (no details) and its events go unrecorded; the log lines of the same
@@ -159,8 +181,8 @@ export class AuditTrail {
    */
   auth(event: AuditEvent, fields: AuditFields, request?: FastifyRequest): void {
     const { userId, email, address, connection, ...rest } = fields;
-    const actor = request?.portalSession?.user ?? null;
-    const details = cleanDetails(rest);
+    const { user: actor, via } = actorOf(request);
+    const details = { ...cleanDetails(rest), ...via };
     if (actor && typeof userId === 'string' && userId !== actor.id) {
       details.targetUserId = userId;
       details.targetEmail = text(email);
@@ -171,7 +193,7 @@ export class AuditTrail {
         at: this.now(),
         event,
         userId: actor?.id ?? text(userId),
-        email: actor?.email ?? text(email),
+        email: actor ? actor.email : text(email),
         connection: text(connection),
         address: request?.ip ?? text(address),
         outcome: event === 'sign_in_failed' ? 'failed' : 'ok',
@@ -185,7 +207,7 @@ export class AuditTrail {
   /** A call through the proxy: a POST is a send and recorded; a read is not. */
   send(request: FastifyRequest, line: SentCall, answer: Buffer): void {
     if (line.audit !== true) return;
-    const user = request.portalSession?.user ?? null;
+    const { user, via } = actorOf(request);
     this.push({
       record: {
         at: this.now(),
@@ -206,6 +228,7 @@ export class AuditTrail {
           durationMs: line.durationMs,
           idempotencyKey: line.idempotencyKey ?? null,
           batchId: null,
+          ...via,
         },
         traceId: request.traceContext?.traceId ?? null,
       },
@@ -213,11 +236,11 @@ export class AuditTrail {
     });
   }
 
-  /** A call the portal refused with 403 (the error handler's, for every route). */
+  /** A call the portal refused with 403, or 401 for an API token (the error handler's, for every route). */
   refused(request: FastifyRequest, error: ApiError): void {
     if (!recordedRefusals.has(error.code)) return;
     if (!this.admitAnonymous(request)) return;
-    const user = request.portalSession?.user ?? null;
+    const { user, via } = actorOf(request);
     const path = (request.raw.url ?? '').split('?')[0] ?? '';
     this.push({
       record: {
@@ -228,14 +251,20 @@ export class AuditTrail {
         connection: path.startsWith('/api/vms/') ? connectionOf(request) : null,
         address: request.ip,
         outcome: 'refused',
-        status: 403,
-        details: cleanDetails({
-          code: error.code,
-          method: request.method,
-          path,
-          clientOrgId: clientOrgOf(request),
-          fields: error.details.flatMap((detail) => (detail.field ? [detail.field] : [])),
-        }),
+        status: error.statusCode,
+        details: {
+          ...cleanDetails({
+            code: error.code,
+            method: request.method,
+            path,
+            clientOrgId: clientOrgOf(request),
+            fields: error.details.flatMap((detail) => (detail.field ? [detail.field] : [])),
+            // Why a token was refused: revoked, expired, unknown, account_disabled.
+            reason:
+              error.code === 'token_invalid' ? (error.details[0]?.message ?? null) : undefined,
+          }),
+          ...via,
+        },
         traceId: request.traceContext?.traceId ?? null,
       },
     });

@@ -14,6 +14,8 @@ export type AuditEvent =
   | 'user_enabled'
   | 'grant_changed'
   | 'password_set'
+  | 'api_token_created'
+  | 'api_token_revoked'
   | 'send';
 
 /** Values an audit line may hold: identifiers, counts, reasons. Never a password or a token. */

@@ -5,7 +5,26 @@ import { ApiError } from '../../domain/api-error';
 import type { PortalConfig } from '../config';
 import { roleRank, type PortalAuth, type RequestSession } from './portal-auth';
 import { changesState, crossSiteReason } from './request-origin';
+import { sessionIdsOf } from './session-cookie';
 import { sameToken } from './tokens';
+
+/**
+ * Checks the API token a call carried (decision 037): the session the call acts in, or an
+ * ApiError (401 `token_invalid`, 403 outside the token's scope).
+ */
+export type BearerCheck = (
+  request: FastifyRequest,
+  token: string,
+  path: string,
+) => Promise<RequestSession>;
+
+/** The token of `Authorization: Bearer <token>`; null for no header or another scheme. */
+function bearerTokenOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^bearer[ \t]+(.*)$/i.exec(header);
+  return match ? (match[1] ?? '').trim() : null;
+}
 
 /**
  * Calls that start a session rather than ride on one: no CSRF token is asked of them (they have
@@ -36,12 +55,16 @@ function pathOf(request: FastifyRequest): string {
  *    refused, 403 csrf_failed: a page elsewhere cannot make the portal send;
  * 2. with sign-in on, the session cookie is checked (request.portalSession);
  * 3. a call that changes something in a session must carry the session's token in x-csrf-token.
+ * A call with `Authorization: Bearer` instead acts as the API token's owner within its scope
+ * (`bearer`, decision 037): it carries no cookie, so no CSRF token is asked of it, and one that
+ * carries a session cookie as well is refused rather than guessed at.
  * Whether the call needs a user, and which role, is the route's to say (requireUser).
  */
 export function registerSessionHooks(
   app: FastifyInstance,
   config: PortalConfig,
   opening: Promise<PortalAuth>,
+  bearer?: BearerCheck,
 ): void {
   app.decorateRequest('portalSession', null);
   app.decorateRequest('sessionEnd', null);
@@ -62,6 +85,17 @@ export function registerSessionHooks(
       }
     }
     if (!config.auth.required) return;
+    const token = bearer ? bearerTokenOf(request) : null;
+    if (bearer && token !== null) {
+      if (sessionIdsOf(request).length > 0) {
+        throw new ApiError(
+          'ambiguous_credentials',
+          'This call carried both a session cookie and an API token (Authorization: Bearer). Send one: the token from a script or CI job, the cookie from the browser.',
+        );
+      }
+      request.portalSession = await bearer(request, token, path);
+      return;
+    }
     const auth = await opening;
     const touch = !(request.method === 'GET' && path === '/api/session');
     const { session, end } = await auth.resolve(request, reply, touch);

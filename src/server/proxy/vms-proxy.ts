@@ -137,6 +137,8 @@ interface CallLine {
   /** The signed-in user: their id and e-mail address, never more. */
   userId?: string;
   email?: string;
+  /** Made with a personal API token: `token <its name>` (decision 037); never the token. */
+  via?: string;
   /** The W3C trace id of the call, as recorded in the audit trail and sent to the VMS. */
   traceId: string | null;
   /** A POST's line is the audit line of a send (decision 026). */
@@ -677,6 +679,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     if (user) {
       line.userId = user.id;
       line.email = user.email;
+      if (request.apiToken) line.via = `token ${request.apiToken.name}`;
     }
     if (request.method === 'POST') {
       line.audit = true;

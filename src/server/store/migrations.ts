@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { createApiTokensTable, postgresApiTokensTable } from '../api-tokens/api-token-schema';
 import { createAuditTable } from './audit-schema';
 import { createAuthTables, createPortalSecretsTable, createSsoLoginsTable } from './auth-schema';
 import { createIdempotencyKeysTable } from './idempotency-keys';
@@ -68,6 +69,12 @@ export const migrations: readonly Migration[] = [
   { name: 'audit trail', sqlite: createAuditTable, postgres: postgresAuditTable },
   // 10: the W3C trace id of each journal call
   { name: 'journal trace', sqlite: addJournalTrace, postgres: postgresJournalTrace },
+  // 11: personal API tokens, known by their SHA-256 (decision 037)
+  {
+    name: 'personal API tokens',
+    sqlite: createApiTokensTable,
+    postgres: postgresApiTokensTable,
+  },
 ];
 
 /** The schema version this portal brings a database to. */

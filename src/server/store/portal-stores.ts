@@ -1,3 +1,5 @@
+import { createApiTokenStore, type ApiTokenStore } from '../api-tokens/api-token-store';
+import { createPostgresApiTokenStore } from '../api-tokens/postgres-api-token-store';
 import { createAuditStore, type AuditStore } from './audit-events';
 import type { IdempotencyKeyStore } from './idempotency-keys';
 import { createIdempotencyKeyStore } from './idempotency-keys';
@@ -47,6 +49,8 @@ export interface PortalStores {
   userRecords: UserRecordStore;
   /** The audit trail (decision 036). */
   audit: AuditStore;
+  /** Personal API tokens (decision 037). */
+  apiTokens: ApiTokenStore;
   /** The schema version, read from the database now (fails when it cannot be read). */
   schemaVersion(): Promise<number>;
   /** PostgreSQL's pool, for the metrics: connections open, idle, and queries waiting for one. */
@@ -75,6 +79,7 @@ export async function openPortalStores(target: StoreTarget): Promise<PortalStore
       ssoLogins: createPostgresSsoLoginStore(pool),
       userRecords: createPostgresUserRecordStore(pool),
       audit: createPostgresAuditStore(pool),
+      apiTokens: createPostgresApiTokenStore(pool),
       schemaVersion: () => postgresSchemaVersion(pool),
       poolStats: () => ({
         total: pool.totalCount,
@@ -106,6 +111,7 @@ export async function openPortalStores(target: StoreTarget): Promise<PortalStore
     ssoLogins: createSsoLoginStore(db),
     userRecords: createUserRecordStore(db),
     audit: createAuditStore(db),
+    apiTokens: createApiTokenStore(db),
     schemaVersion: async () => Number(db.pragma('user_version', { simple: true })),
     close,
   };

@@ -28,17 +28,25 @@ export const auditEventLabels: Record<AuditEventName, string> = {
   user_enabled: 'User enabled',
   grant_changed: 'Role or grants changed',
   password_set: 'Password set',
+  api_token_created: 'API token made',
+  api_token_revoked: 'API token revoked',
   send: 'Batch sent',
-  refused: 'Refused (403)',
+  refused: 'Refused',
   events_suppressed: 'Refusals not kept (too many)',
 };
 
 const outcomeTone = { ok: 'success', failed: 'error', refused: 'warning' } as const;
 
-/** The details as a short line: identifiers, counts and reasons, nothing secret is ever there. */
+/**
+ * The details as a short line: identifiers, counts and reasons, nothing secret is ever there.
+ * `via` (a personal API token's name) is shown with the user instead.
+ */
 function detailText(details: AuditEntry['details']): string {
   return Object.entries(details)
-    .filter(([, value]) => value !== null && !(Array.isArray(value) && value.length === 0))
+    .filter(
+      ([name, value]) =>
+        name !== 'via' && value !== null && !(Array.isArray(value) && value.length === 0),
+    )
     .map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(', ') : String(value)}`)
     .join(' · ');
 }
@@ -188,7 +196,10 @@ export function AuditPage() {
                     <time dateTime={entry.at}>{formatDateTime(entry.at, { seconds: true })}</time>
                   </td>
                   <td>{auditEventLabels[entry.event]}</td>
-                  <td className="user-text">{entry.email ?? '–'}</td>
+                  <td className="user-text">
+                    {entry.email ?? '–'}
+                    {typeof entry.details.via === 'string' ? ` via ${entry.details.via}` : null}
+                  </td>
                   <td>{entry.connection ?? '–'}</td>
                   <td>{entry.address ?? '–'}</td>
                   <td>
