@@ -15,7 +15,7 @@ import {
   todayIso,
 } from '../../../domain';
 import { useOrgScope } from '../../../shared/config/org-context';
-import { useRequisitionList } from '../../../shared/config/use-requisition-list';
+import { useRequisitionList } from '../../../shared/requisitions';
 import type { PortalConfig } from '../../../shared/config/portal-config';
 import { storageKey, useLocalStore } from '../../../shared/storage/local-store';
 import { workScope } from '../../../shared/config/current-connection';

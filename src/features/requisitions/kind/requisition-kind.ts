@@ -14,7 +14,7 @@ import {
 import type { BatchKind, WireItem } from '../../../core/batch/model/batch-kind';
 import { readItem as read, resultRowsOf, tonesOf } from '../../../core/batch/model/result-fields';
 import { requisitionResultRowSchema } from '../../../domain/batch-results';
-import { requisitionKeys } from '../../../shared/api/requisitions';
+import { requisitionKeys } from '../../../shared/requisitions';
 
 const toneOf = tonesOf({ Pending: 'pending', Success: 'success', Error: 'error' });
 
