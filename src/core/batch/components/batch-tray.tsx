@@ -23,6 +23,7 @@ import { CopyBatch } from './copy-batch';
 import { TrayItemList } from './tray-item-list';
 import { BatchResultsSummary } from './batch-results';
 import { JsonPreview } from './json-preview';
+import { itemIssues } from '../model/result-fields';
 
 const JsonEditor = lazy(() => import('./json-editor'));
 
@@ -280,7 +281,7 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
           <JsonEditor
             initial={JSON.stringify(payload, null, 2)}
             label={`JSON to be sent, editable (${nouns(items.length)})`}
-            validate={(wire) => kind.validate(wire, config.dateFormat)}
+            validate={(wire) => itemIssues(kind, wire, config.dateFormat)}
             onApply={(elements) => {
               tray.replaceFromJson(
                 elements.map((element) =>

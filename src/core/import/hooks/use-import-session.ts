@@ -97,7 +97,7 @@ export function useImportSession(
     [kind.id, clientOrgId, tray.state.items, submissions, records],
   );
   const requisitions = useMemo(() => {
-    if (kind.id !== 'candidate' || !records) return undefined;
+    if (kind.sheet.requisitionField === null || !records) return undefined;
     const today = todayIso();
     return new Map<string, SheetRequisition>(
       records.map((record) => [
@@ -110,7 +110,7 @@ export function useImportSession(
         },
       ]),
     );
-  }, [kind.id, records, config.dateFormat]);
+  }, [kind.sheet.requisitionField, records, config.dateFormat]);
   const storeKey = storageKey('import', kind.id, workScope(clientOrgId));
   const options: OpenOptions = useMemo(
     () => ({
@@ -217,9 +217,11 @@ export function useImportSession(
     };
   }, [worker, known, hasFile, showSummary]);
 
-  // Candidates are checked again when the list of requisitions arrives or changes.
+  // Rows checked against their requisition (candidates') are checked again when the list of
+  // requisitions arrives or changes.
+  const againstRequisitions = kind.sheet.requisitionField !== null;
   useEffect(() => {
-    if (!hasFile || kind.id !== 'candidate' || !checkedWith.current) return;
+    if (!hasFile || !againstRequisitions || !checkedWith.current) return;
     if (checkedWith.current.requisitions === requisitions) return;
     checkedWith.current = { ...checkedWith.current, requisitions };
     let current = true;
@@ -232,7 +234,7 @@ export function useImportSession(
     return () => {
       current = false;
     };
-  }, [worker, requisitions, hasFile, kind.id, showSummary]);
+  }, [worker, requisitions, hasFile, againstRequisitions, showSummary]);
 
   const room = Math.max(0, config.maxBatch - tray.state.items.length);
 
