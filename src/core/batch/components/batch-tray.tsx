@@ -14,6 +14,7 @@ import { useBatchTray } from '../hooks/use-batch-tray';
 import { useItemChecks } from '../hooks/use-item-checks';
 import { useLoadIntoForm } from '../hooks/use-load-into-form';
 import { useSendBatch } from '../hooks/use-send-batch';
+import { needsProductionConfirmation } from '../send/send-tray';
 import { sendMutationKey } from '../hooks/use-latest-sent';
 import type { BatchKind } from '../model/batch-kind';
 import type { Removed, TrayItem } from '../model/tray-state';
@@ -106,7 +107,7 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
     setUnchecked(false);
   };
   const send = () => {
-    if (connection?.production && !productionSendConfirmed(connection.name)) {
+    if (needsProductionConfirmation(connection, productionSendConfirmed)) {
       setConfirmingProduction(true);
       return;
     }
