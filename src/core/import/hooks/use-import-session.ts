@@ -27,7 +27,7 @@ import { importWorker } from '../api/import-worker';
 import type { ImportSummary } from '../model/import-table';
 import { knownIdentities } from '../model/known-items';
 import { templatesStore, withTemplate } from '../model/templates';
-import type { Opened, OpenOptions, OpenResult } from '../worker/import.worker';
+import type { Opened, OpenOptions, OpenResult } from '../worker/import-api';
 import { groupDigits } from '../../../shared/lib/format';
 
 /** What the import page shows and can do: one file at a time, per kind and client org. */
