@@ -69,11 +69,9 @@ export {
   validateBatch,
   withDateFormat,
 } from './batch';
-export type { PayloadKind, PayloadKindDescriptor, ResultMeaning } from './payload-kind';
+export type { PayloadKind, PayloadKindDescriptor } from './payload-kind';
 export {
   candidatePayload,
-  payloadKindByOperation,
-  payloadKindDescriptors,
   payloadKindOf,
   payloadKinds,
   requisitionPayload,
