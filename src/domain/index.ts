@@ -70,12 +70,7 @@ export {
   withDateFormat,
 } from './batch';
 export type { PayloadKind, PayloadKindDescriptor } from './payload-kind';
-export {
-  candidatePayload,
-  payloadKindOf,
-  payloadKinds,
-  requisitionPayload,
-} from './payload-kind';
+export { candidatePayload, payloadKindOf, payloadKinds, requisitionPayload } from './payload-kind';
 export { isPlainObject } from './wire-check';
 export type { RequisitionRecord } from './requisition-record';
 export {
