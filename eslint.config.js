@@ -94,6 +94,34 @@ const layerRules = [
   },
 ];
 
+/**
+ * A `//` or `/*` line among JSX children is text the user reads, not a comment: a results panel
+ * showed one (eslint-plugin-react's jsx-no-comment-textnodes, by a core rule's selector).
+ */
+const jsxCommentText = {
+  selector: 'JSXText[value=/(^|\\n)\\s*\\/[\\/*]/]',
+  message: 'This comment is inside JSX, so the page shows it as text: write {/* … */}.',
+};
+
+/**
+ * The core serves every payload kind with one implementation: what differs between requisitions
+ * and candidates is a field of their descriptor (src/domain/payload-kind.ts), never a comparison
+ * with a kind's name. The names are payloadKinds' (src/layers.test.ts checks each one is here).
+ */
+const kindName = '/^(requisition|candidate)$/';
+const kindNameComparisons = [
+  {
+    selector: `BinaryExpression[operator=/^[!=]==?$/] > Literal[value=${kindName}]`,
+    message:
+      "The core never asks which payload kind it has: read a field of the kind's descriptor (src/domain/payload-kind.ts), adding one if needed.",
+  },
+  {
+    selector: `SwitchCase > Literal.test[value=${kindName}]`,
+    message:
+      "The core never asks which payload kind it has: read a field of the kind's descriptor (src/domain/payload-kind.ts), adding one if needed.",
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -143,16 +171,12 @@ export default tseslint.config(
       // role="region" + aria-label + tabIndex={0}, as WCAG 2.1.1 and axe's
       // scrollable-region-focusable rule ask.
       'jsx-a11y/no-noninteractive-tabindex': ['error', { roles: ['tabpanel', 'region'] }],
-      // A `//` or `/*` line among JSX children is text the user reads, not a comment: a results
-      // panel showed one (eslint-plugin-react's jsx-no-comment-textnodes, by a core rule's selector).
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'JSXText[value=/(^|\\n)\\s*\\/[\\/*]/]',
-          message: 'This comment is inside JSX, so the page shows it as text: write {/* … */}.',
-        },
-      ],
+      'no-restricted-syntax': ['error', jsxCommentText],
     },
+  },
+  {
+    files: ['src/core/**/*.{ts,tsx}'],
+    rules: { 'no-restricted-syntax': ['error', jsxCommentText, ...kindNameComparisons] },
   },
   ...layerRules,
   reactHooks.configs.flat['recommended-latest'] ?? reactHooks.configs['recommended-latest'],

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { payloadKinds } from './domain/payload-kind';
 
 // The layers are enforced by lint (eslint.config.js), so a wrong import or a
 // cycle fails `npm run lint`. These cases lint real code at the paths it would have.
@@ -110,5 +111,34 @@ describe('comments among JSX children', () => {
     const children =
       '      {/* a note for developers */}\n      Either one / or the other, see https://example.org';
     expect(await ruleIds('src/core/probe.tsx', component(children))).toEqual([]);
+  });
+});
+
+describe('payload kinds named in the core', () => {
+  // The core reads what differs between kinds from their descriptors; a comparison with a
+  // kind's name, for any kind there is, fails lint there.
+  it.each(payloadKinds)('fails lint on comparing a kind with "%s" under src/core', async (name) => {
+    for (const code of [
+      `export const probe = (kind: { id: string }) => kind.id === '${name}';\n`,
+      `export const probe = (kind: string) => ('${name}' !== kind ? 1 : 2);\n`,
+      `export function probe(kind: string) {\n  switch (kind) {\n    case '${name}':\n      return 1;\n    default:\n      return 2;\n  }\n}\n`,
+    ]) {
+      expect(await ruleIds('src/core/batch/probe.ts', code)).toContain('no-restricted-syntax');
+    }
+  });
+
+  it('passes lint on reading a field of the descriptor, and on a kind named outside the core', async () => {
+    expect(
+      await ruleIds(
+        'src/core/batch/probe.ts',
+        'export const probe = (kind: { sheet: { requisitionField: string | null } }) =>\n  kind.sheet.requisitionField !== null;\n',
+      ),
+    ).toEqual([]);
+    expect(
+      await ruleIds(
+        'src/features/candidates/probe.ts',
+        "export const probe = (kind: { id: string }) => kind.id === 'candidate';\n",
+      ),
+    ).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Where the portal's import spends its time: the steps import.worker.ts's `open` takes, each
+ * Where the portal's import spends its time: the steps import-api.ts's `open` takes, each
  * timed, by the portal's own code (src/core/import) in a worker like the portal's. Then, for
  * comparison, the row checker alone and its two halves (cells to wire items, the item rules)
  * on the same rows, after the import's steps so they do not warm its code first.

@@ -3,9 +3,9 @@ import { z } from 'zod';
 /**
  * GET requisitionresults / candidateresults (docs/sandbox.md, "Operations"; for
  * candidates the real service's documentation, decision 031): one row per item, in order. The
- * sandbox answers in exactly these
- * fields (its rows are typed by these schemas' input) and the browser reads them with the same
- * schemas, leniently, since a real VMS may send `Row` as "3" or leave a text field out.
+ * sandbox writes its rows in the fields its payload kind names (payload-kind.ts) and the browser
+ * reads them with these schemas, leniently, since a real VMS may send `Row` as "3" or leave a
+ * text field out.
  */
 
 /** Every status a requisition row may have, and a candidate row. */
@@ -75,17 +75,6 @@ export const candidateResultRowSchema = z
     createdId: raw.Cand_Id,
     reference: raw.Vendor_Candidate_Id,
   }));
-
-/** A row as the sandbox writes it. */
-export type RequisitionResultRowWire = z.input<typeof requisitionResultRowSchema> & {
-  Batch_Id: string;
-  Status: (typeof requisitionResultStatuses)[number];
-};
-export type CandidateResultRowWire = z.input<typeof candidateResultRowSchema> & {
-  Batch_Id: string;
-  Status: (typeof candidateResultStatuses)[number];
-  Cand_Status: (typeof candidateResultStatuses)[number];
-};
 
 /** A stored status as one of a kind's statuses; any other is a bug in whoever stored it. */
 export function resultStatus<const T extends readonly string[]>(

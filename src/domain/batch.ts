@@ -1,15 +1,9 @@
 import type { DateFormat } from './catalog-types';
-import { candidateCatalog } from './candidate-catalog';
 import { convertWireDate } from './dates';
-import { requisitionCatalog } from './requisition-catalog';
 import type { RequisitionContext } from './candidate-wire';
-import { candidateItemIssues } from './candidate-wire';
 import type { FieldIssue } from './field-issue';
-import { requisitionItemIssues } from './requisition-wire';
+import { payloadKindDescriptors, payloadKindOf, type PayloadKind } from './payload-kind';
 import { isPlainObject } from './wire-check';
-
-export type PayloadKind = 'requisition' | 'candidate';
-export const payloadKinds = ['requisition', 'candidate'] as const satisfies readonly PayloadKind[];
 
 export interface BatchItemReport {
   index: number;
@@ -96,9 +90,7 @@ export function itemProblems(
   item: unknown,
   options: { dateFormat: DateFormat; requisition?: RequisitionContext },
 ): FieldIssue[] {
-  return kind === 'requisition'
-    ? requisitionItemIssues(item, options)
-    : candidateItemIssues(item, options);
+  return payloadKindOf(kind).itemIssues(item, options);
 }
 
 /** One item's line of a batch report: its problems by wire key. */
@@ -122,12 +114,12 @@ export function validateBatch(
   return { valid: reports.every((report) => report.valid), items: reports };
 }
 
-const dateKeys: Record<PayloadKind, ReadonlySet<string>> = {
-  requisition: new Set(
-    requisitionCatalog.filter((def) => def.type === 'DATE').map((def) => def.key),
-  ),
-  candidate: new Set(candidateCatalog.filter((def) => def.type === 'DATE').map((def) => def.key)),
-};
+const dateKeys = new Map(
+  Object.values(payloadKindDescriptors).map((kind) => [
+    kind.id,
+    new Set(kind.catalog.filter((def) => def.type === 'DATE').map((def) => def.key)),
+  ]),
+);
 
 /**
  * An item of `kind` with its DATE fields written in another VMS's format (`from` → `to`), for
@@ -141,11 +133,11 @@ export function withDateFormat(
   to: DateFormat,
 ): Record<string, string> {
   if (from === to) return { ...item };
-  const keys = dateKeys[kind];
+  const keys = dateKeys.get(kind);
   return Object.fromEntries(
     Object.entries(item).map(([key, value]) => [
       key,
-      keys.has(key) ? convertWireDate(value, from, to) : value,
+      keys?.has(key) ? convertWireDate(value, from, to) : value,
     ]),
   );
 }

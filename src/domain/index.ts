@@ -61,15 +61,16 @@ export {
   candidateFormToWire,
   candidateWireToForm,
 } from './candidate-form';
-export type { BatchItemReport, BatchReport, PayloadKind } from './batch';
+export type { BatchItemReport, BatchReport } from './batch';
 export {
   batchShapeProblem,
   itemProblems,
   itemReport,
-  payloadKinds,
   validateBatch,
   withDateFormat,
 } from './batch';
+export type { PayloadKind, PayloadKindDescriptor } from './payload-kind';
+export { candidatePayload, payloadKindOf, payloadKinds, requisitionPayload } from './payload-kind';
 export { isPlainObject } from './wire-check';
 export type { RequisitionRecord } from './requisition-record';
 export {
@@ -116,6 +117,8 @@ export {
   chooseTemplate,
   decodeSheet,
   identityKey,
+  identityKeyOf,
+  identityValueOf,
   jsonSheet,
   mapHeaders,
   repeatedItems,

@@ -1,10 +1,7 @@
-import type { PayloadKind } from './batch';
 import type { RequisitionContext } from './candidate-wire';
-import { itemProblems } from './batch';
-import { candidateCatalog } from './candidate-catalog';
 import type { DateFormat, FieldDef } from './catalog-types';
 import { formatWireDate, parseWireDate } from './dates';
-import { requisitionCatalog } from './requisition-catalog';
+import { payloadKindOf, type PayloadKind } from './payload-kind';
 
 /**
  * Spreadsheet rows (CSV, TSV, XLSX, JSON, pasted cells) → wire items, with the same rules
@@ -83,8 +80,7 @@ export function jsonSheet(value: unknown): string[][] | null {
 }
 
 /** The catalog of a payload kind's fields. */
-export const catalogOf = (kind: PayloadKind): readonly FieldDef[] =>
-  kind === 'requisition' ? requisitionCatalog : candidateCatalog;
+export const catalogOf = (kind: PayloadKind): readonly FieldDef[] => payloadKindOf(kind).catalog;
 
 /** `Job title`, `job_title`, `JobTitle` → `jobtitle`: case, spaces and punctuation ignored. */
 export function normalizeHeader(header: string): string {
@@ -644,7 +640,7 @@ export interface RowCheck {
 export interface RowProblems {
   errors: SheetIssue[];
   /**
-   * sheetIdentity's value ('' when none; the field is identityFields'): for a requisition the
+   * sheetIdentity's value ('' when none; the field is the kind's identity field): for a requisition the
    * cell as read, so keeping it for every row of a file keeps no new string (identityKeyOf
    * makes the key).
    */
@@ -685,12 +681,14 @@ export function sheetRowChecker(
     readings?: ReadonlyMap<string, CellReading> | undefined;
   },
 ): RowChecker {
-  const catalog = catalogOf(kind);
+  const descriptor = payloadKindOf(kind);
+  const catalog = descriptor.catalog;
   const defaults = sheetDefaults(kind, columns, options.org);
   const columnOf = new Map(
     columns.flatMap((column) => (column.key === null ? [] : [[column.key, column.header]])),
   );
-  const requisitions = kind === 'candidate' ? options.requisitions : undefined;
+  const requisitionField = descriptor.sheet.requisitionField;
+  const requisitions = requisitionField !== null ? options.requisitions : undefined;
   const read = rowReader(columns, catalog, options.dateFormat, defaults, options.readings);
   const plan = cellPlan(columns, catalog, options.readings);
   const context = { dateFormat: options.dateFormat };
@@ -699,14 +697,13 @@ export function sheetRowChecker(
     wire: Readonly<Record<string, string>>,
     cellProblems: ReadonlyMap<string, string> | null,
   ): RowProblems => {
-    const reqId = requisitions ? (wire['requirementid'] ?? '').trim() : '';
+    const reqId = requisitions && requisitionField ? (wire[requisitionField] ?? '').trim() : '';
     const requisition = reqId !== '' ? requisitions?.get(reqId) : undefined;
-    const issues = itemProblems(
-      kind,
+    const issues = descriptor.itemIssues(
       wire,
       requisition ? { ...context, requisition: requisition.shape } : context,
     );
-    const value = identityValue(kind, wire);
+    const value = descriptor.identity.of(wire);
     const mayBeWrong = requisitions !== undefined && reqId !== '' && /^\d+$/.test(reqId);
     // Most rows are right: no list of problems is made for them.
     if ((cellProblems === null || cellProblems.size === 0) && issues.length === 0 && !mayBeWrong)
@@ -719,15 +716,15 @@ export function sheetRowChecker(
       errors.push({ field, column: columnOf.get(field) ?? '', message });
     };
     if (cellProblems) for (const [field, message] of cellProblems) add(field, message);
-    if (mayBeWrong) {
+    if (mayBeWrong && requisitionField) {
       if (!requisition)
         add(
-          'requirementid',
+          requisitionField,
           `This client org has no requisition ${reqId} in the list; check the Req ID (or refresh the requisition list if it is new).`,
         );
       else if (requisition.notSubmittable !== '')
         add(
-          'requirementid',
+          requisitionField,
           `Requisition ${reqId} takes no candidates now: ${requisition.notSubmittable}.`,
         );
     }
@@ -820,22 +817,6 @@ export function checkSheet(
   return { valid: reports.every((report) => report.valid), columns: [...columns], rows: reports };
 }
 
-/** The field a row's identity is read from, by kind (see sheetIdentity). */
-const identityFields: Readonly<Record<PayloadKind, string>> = {
-  requisition: 'clientinternalreq',
-  candidate: 'candemail',
-};
-
-/** sheetIdentity's value alone ('' when the row has none), its field being identityFields'. */
-function identityValue(kind: PayloadKind, item: Readonly<Record<string, string>>): string {
-  if (kind === 'requisition') {
-    const reference = item['clientinternalreq'] ?? '';
-    return (item['requesttype'] ?? 'I') === 'I' ? reference : '';
-  }
-  const email = item['candemail'] ?? '';
-  return email !== '' ? `${email.toLowerCase()} to requisition ${item['requirementid'] ?? ''}` : '';
-}
-
 /**
  * What a row may be sent once as, or null when it has none: a new requisition's client internal
  * req (unique within the client org), a candidate's e-mail for one requisition. The tray, the
@@ -845,23 +826,24 @@ export function sheetIdentity(
   kind: PayloadKind,
   item: Readonly<Record<string, string>>,
 ): { field: string; value: string } | null {
-  const value = identityValue(kind, item);
-  return value !== '' ? { field: identityFields[kind], value } : null;
+  const identity = payloadKindOf(kind).identity;
+  const value = identity.of(item);
+  return value !== '' ? { field: identity.field, value } : null;
 }
 
 /** The identity as one string ('' for none), for sets and maps. */
 export function identityKey(kind: PayloadKind, item: Readonly<Record<string, string>>): string {
-  return identityKeyOf(kind, identityValue(kind, item));
+  return identityKeyOf(kind, payloadKindOf(kind).identity.of(item));
 }
 
 /** identityKey from sheetIdentity's value ('' for none). */
 export function identityKeyOf(kind: PayloadKind, value: string): string {
-  return value !== '' ? `${identityFields[kind]}\u0000${value}` : '';
+  return value !== '' ? `${payloadKindOf(kind).identity.field}\u0000${value}` : '';
 }
 
 /** sheetIdentity's value from an identityKey of `kind`; null for another kind's key, or none. */
 export function identityValueOf(kind: PayloadKind, key: string): string | null {
-  const prefix = `${identityFields[kind]}\u0000`;
+  const prefix = `${payloadKindOf(kind).identity.field}\u0000`;
   return key.startsWith(prefix) && key.length > prefix.length ? key.slice(prefix.length) : null;
 }
 
@@ -875,11 +857,11 @@ export function sheetDefaults(
   columns: readonly MappedColumn[],
   org: string | undefined,
 ): Record<string, string> {
-  if (kind !== 'requisition') return {};
+  const { defaults, orgField } = payloadKindOf(kind).sheet;
   const has = (key: string) => columns.some((column) => column.key === key);
   return {
-    ...(has('requesttype') ? {} : { requesttype: 'I' }),
-    ...(has('orgid') || org === undefined ? {} : { orgid: org }),
+    ...Object.fromEntries(Object.entries(defaults).filter(([key]) => !has(key))),
+    ...(orgField === null || has(orgField) || org === undefined ? {} : { [orgField]: org }),
   };
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { payloadKinds, type PayloadKind } from './batch';
+import { payloadKinds, type PayloadKind } from './payload-kind';
 
 /**
  * A QA suite: an ordered list of cases, each one payload item with the outcome the VMS is

@@ -1,9 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  candidateResultRowSchema,
-  requisitionResultRowSchema,
-  type BatchResultRow,
-} from '../domain/batch-results';
+import type { BatchResultRow } from '../domain/batch-results';
+import { payloadKindOf } from '../domain/payload-kind';
 import {
   caseFailure,
   planBatches,
@@ -58,16 +55,6 @@ export interface SuiteReport {
   failed: number;
   cases: CaseReport[];
 }
-
-const operations = {
-  requisition: { post: 'requisitionimport', results: 'requisitionresults' },
-  candidate: { post: 'candidates', results: 'candidateresults' },
-} as const;
-
-const rowSchemas = {
-  requisition: requisitionResultRowSchema,
-  candidate: candidateResultRowSchema,
-} as const;
 
 class RunError extends Error {}
 
@@ -159,12 +146,8 @@ async function sendBatch(
   kind: SuiteCase['kind'],
   items: readonly Record<string, string>[],
 ): Promise<{ batchId: string; rows: BatchResultRow[] } | { refused: string }> {
-  const sent = await call(
-    target,
-    'POST',
-    `/api/vms/${operations[kind].post}?${orgQuery(target)}`,
-    items,
-  );
+  const { postOperation, resultsOperation, resultRowSchema } = payloadKindOf(kind);
+  const sent = await call(target, 'POST', `/api/vms/${postOperation}?${orgQuery(target)}`, items);
   const batchId =
     typeof sent.json === 'object' && sent.json !== null
       ? Reflect.get(sent.json, 'batchid')
@@ -182,11 +165,11 @@ async function sendBatch(
     const answer = await call(
       target,
       'GET',
-      `/api/vms/${operations[kind].results}?${orgQuery(target)}&batchid=${encodeURIComponent(batchId)}`,
+      `/api/vms/${resultsOperation}?${orgQuery(target)}&batchid=${encodeURIComponent(batchId)}`,
     );
     if (answer.status === 200 && Array.isArray(answer.json)) {
       const rows = answer.json
-        .map((row) => rowSchemas[kind].safeParse(row))
+        .map((row) => resultRowSchema.safeParse(row))
         .flatMap((parsed) => (parsed.success ? [parsed.data] : []))
         .sort((a, b) => a.row - b.row);
       if (rows.length >= items.length && rows.every((row) => row.status !== 'Pending')) {

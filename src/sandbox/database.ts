@@ -1,4 +1,4 @@
-import { payloadKinds } from '../domain/batch';
+import { payloadKinds } from '../domain/payload-kind';
 import { candidateResultStatuses, requisitionResultStatuses } from '../domain/batch-results';
 import { requisitionReferences } from '../domain/requisition-catalog';
 import { mkdirSync } from 'node:fs';

@@ -1,18 +1,17 @@
 import { ApiError } from '../domain/api-error';
 import { batchShapeProblem } from '../domain/batch';
-import type { CandidateResultRowWire, RequisitionResultRowWire } from '../domain/batch-results';
 import {
-  candidateResultStatuses,
-  requisitionResultStatuses,
-  resultStatus,
-} from '../domain/batch-results';
+  payloadKindDescriptors,
+  payloadKindOf,
+  type PayloadKindDescriptor,
+} from '../domain/payload-kind';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { scopeOf } from './auth';
 import { postedString } from './item-context';
 import { parseQuery, requiredParam } from './query';
 import { formatIsoDateTime } from './requisition-record';
-import type { BatchKind, SandboxStore } from './store';
+import type { SandboxStore } from './store';
 import type { BatchWorker } from './worker';
 
 interface BatchRoutesOptions {
@@ -22,21 +21,6 @@ interface BatchRoutesOptions {
   now: () => Date;
 }
 
-const nouns: Record<BatchKind, string> = { requisition: 'requisition', candidate: 'candidate' };
-const resultPaths: Record<BatchKind, string> = {
-  requisition: '/requisitionresults',
-  candidate: '/candidateresults',
-};
-const postPaths: Record<BatchKind, string> = {
-  requisition: 'POST /requisitionimport',
-  candidate: 'POST /candidates',
-};
-/** The posted field each result row echoes: ClientInternalReq / Vendor_Candidate_Id. */
-const referenceKeys: Record<BatchKind, string> = {
-  requisition: 'clientinternalreq',
-  candidate: 'vendorcandidateid',
-};
-
 /**
  * The body must be a JSON array of 1..maxBatch objects (decision 000); anything else is refused
  * whole, saying exactly what is wrong. What is inside each object is the item's own business: an
@@ -44,10 +28,10 @@ const referenceKeys: Record<BatchKind, string> = {
  */
 function parseBatchBody(
   body: unknown,
-  kind: BatchKind,
+  kind: PayloadKindDescriptor,
   maxBatch: number,
 ): Record<string, unknown>[] {
-  const problem = batchShapeProblem(body, { noun: nouns[kind], maxItems: maxBatch });
+  const problem = batchShapeProblem(body, { noun: kind.noun.one, maxItems: maxBatch });
   if (problem) throw new ApiError('invalid_body', problem.message, problem.details);
   // The items as they came: a copy made by assignment would turn an item's "__proto__" key into
   // its prototype, and the item must be judged with every key it has.
@@ -58,24 +42,24 @@ function isItemObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function newBatchId(kind: BatchKind): string {
+function newBatchId(kind: PayloadKindDescriptor): string {
   // Unguessable: a batch id is all another caller of the same client would need to read results.
-  return `${kind === 'requisition' ? 'rb' : 'cb'}_${randomBytes(16).toString('base64url')}`;
+  return `${kind.batchIdPrefix}_${randomBytes(16).toString('base64url')}`;
 }
 
 export function registerBatchRoutes(app: FastifyInstance, options: BatchRoutesOptions): void {
   const { store, worker, maxBatch, now } = options;
 
-  function accept(kind: BatchKind) {
+  function accept(kind: PayloadKindDescriptor) {
     return async (request: FastifyRequest) => {
       const scope = scopeOf(request);
       const items = parseBatchBody(request.body, kind, maxBatch);
       const batchId = newBatchId(kind);
       store.insertBatch(
-        { batchId, kind, clientOrgId: scope.clientOrgId, vendorOrgId: scope.vendorOrgId },
+        { batchId, kind: kind.id, clientOrgId: scope.clientOrgId, vendorOrgId: scope.vendorOrgId },
         items.map((payload) => ({
           payload,
-          reference: postedString(payload, referenceKeys[kind]),
+          reference: postedString(payload, kind.referenceField),
         })),
         formatIsoDateTime(now()),
       );
@@ -85,10 +69,14 @@ export function registerBatchRoutes(app: FastifyInstance, options: BatchRoutesOp
     };
   }
 
-  function results(kind: BatchKind) {
+  function results(kind: PayloadKindDescriptor) {
     return async (request: FastifyRequest) => {
       const scope = scopeOf(request);
-      const batchId = requiredParam(parseQuery(request.query), 'batchid', 'rb_…');
+      const batchId = requiredParam(
+        parseQuery(request.query),
+        'batchid',
+        `${kind.batchIdPrefix}_…`,
+      );
       const batch = store.findBatch(batchId);
       // A batch of another client or vendor is as unknown as one that does not exist.
       if (
@@ -98,53 +86,28 @@ export function registerBatchRoutes(app: FastifyInstance, options: BatchRoutesOp
       ) {
         throw new ApiError(
           'unknown_batch',
-          `There is no ${nouns[kind]} batch '${batchId}' for client org ${scope.clientOrgId} and ` +
-            `vendor org ${scope.vendorOrgId}; use the batchid that ${postPaths[kind]} returned, ` +
+          `There is no ${kind.noun.one} batch '${batchId}' for client org ${scope.clientOrgId} and ` +
+            `vendor org ${scope.vendorOrgId}; use the batchid that POST /${kind.postOperation} returned, ` +
             'with the same Client_Org_Id and Vendor_Org_Id.',
         );
       }
-      if (batch.kind !== kind) {
+      if (batch.kind !== kind.id) {
+        const other = payloadKindOf(batch.kind);
         throw new ApiError(
           'unknown_batch',
-          `'${batchId}' is a ${nouns[batch.kind]} batch, not a ${nouns[kind]} batch; read its ` +
-            `results from GET ${resultPaths[batch.kind]}.`,
+          `'${batchId}' is a ${other.noun.one} batch, not a ${kind.noun.one} batch; read its ` +
+            `results from GET /${other.resultsOperation}.`,
         );
       }
-      const rows = store.itemResults(batchId);
-      return kind === 'requisition'
-        ? rows.map((row): RequisitionResultRowWire => ({
-            Batch_Id: batchId,
-            Row: row.row,
-            Status: resultStatus(requisitionResultStatuses, row.status),
-            ErrorMessage: row.errorMessage,
-            Req_Id: row.resultId,
-            ClientInternalReq: row.reference,
-          }))
-        : rows.map((row): CandidateResultRowWire => {
-            const candidateStatus = resultStatus(candidateResultStatuses, row.status);
-            return {
-              Batch_Id: batchId,
-              Row: row.row,
-              Status: candidateStatus,
-              // The real service names the status Cand_Status (the real service's documentation,
-              // decision 031); both are given.
-              Cand_Status: candidateStatus,
-              CandErrorMessage: row.errorMessage,
-              Cand_Id: row.resultId,
-              Vendor_Candidate_Id: row.reference,
-            };
-          });
+      return store.itemResults(batchId).map((row) => kind.resultRow(batchId, row));
     };
   }
 
-  app.post('/requisitionimport', async (request, reply) => {
-    reply.code(202);
-    return accept('requisition')(request);
-  });
-  app.post('/candidates', async (request, reply) => {
-    reply.code(202);
-    return accept('candidate')(request);
-  });
-  app.get('/requisitionresults', results('requisition'));
-  app.get('/candidateresults', results('candidate'));
+  for (const kind of Object.values(payloadKindDescriptors)) {
+    app.post(`/${kind.postOperation}`, async (request, reply) => {
+      reply.code(202);
+      return accept(kind)(request);
+    });
+    app.get(`/${kind.resultsOperation}`, results(kind));
+  }
 }

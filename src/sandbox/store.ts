@@ -1,3 +1,4 @@
+import type { PayloadKind } from '../domain/payload-kind';
 import type { SandboxDatabase } from './database';
 import type { RequisitionRecord, StoredRequisition } from './requisition-record';
 
@@ -6,7 +7,6 @@ import type { RequisitionRecord, StoredRequisition } from './requisition-record'
  * statements made once: the worker runs them hundreds of times per batch.
  */
 
-export type BatchKind = 'requisition' | 'candidate';
 export type ItemStatus = 'Pending' | 'Success' | 'Error' | 'New' | 'Incomplete';
 
 export interface BatchScope {
@@ -16,7 +16,7 @@ export interface BatchScope {
 
 export interface Batch extends BatchScope {
   batchId: string;
-  kind: BatchKind;
+  kind: PayloadKind;
 }
 
 export interface PendingItem extends Batch {

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { processCandidateItem } from './candidate-processing';
-import type { DateFormat } from '../domain';
+import type { DateFormat, PayloadKind } from '../domain';
 import type { ItemContext } from './item-context';
 import { isStorageFailure } from './storage-failure';
 import { errorOutcome } from './item-context';
@@ -23,6 +23,12 @@ export interface WorkerOptions {
 }
 
 const maxRetryDelayMs = 30_000;
+
+/** How the sandbox processes an item of each kind (its rules are the sandbox's own). */
+const processors: Record<PayloadKind, (payload: unknown, context: ItemContext) => ItemOutcome> = {
+  requisition: processRequisitionItem,
+  candidate: processCandidateItem,
+};
 
 /**
  * Processes batch items one at a time, strictly in arrival order, like the real service's
@@ -50,9 +56,7 @@ export function createBatchWorker(options: WorkerOptions) {
     });
 
   function outcomeFor(item: PendingItem, context: ItemContext): ItemOutcome {
-    return item.kind === 'requisition'
-      ? processRequisitionItem(item.payload, context)
-      : processCandidateItem(item.payload, context);
+    return processors[item.kind](item.payload, context);
   }
 
   /** Processes one item; a storage failure is thrown (the item stays Pending). */

@@ -1,5 +1,5 @@
 import { RequisitionList } from '../../features/requisitions/components/requisition-list';
-import { startRequisitionSync } from '../../shared/api/requisition-sync-client';
+import { startRequisitionSync } from '../../shared/requisitions';
 
 // The list's worker starts as this page's code arrives, not after the page's first render: on a
 // repeat visit, loading the worker and opening the browser's copy was most of the wait for the

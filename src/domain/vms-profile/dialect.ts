@@ -1,4 +1,5 @@
 import { convertWireDate } from '../dates';
+import { payloadKindDescriptors, payloadKindOf, type PayloadKind } from '../payload-kind';
 import { requisitionCatalog } from '../requisition-catalog';
 import type { VmsOperation } from '../vms-contract';
 import { readPointer, writePointer } from './json-pointer';
@@ -18,30 +19,14 @@ const own = {
   received: 'received',
   filter: { field: 'filterfield', operator: 'filteroperator', value: 'filtervalue' },
   list: { reqId: 'Req_Id', created: 'Req_Created_Date_Time', updated: 'Req_Updated_Date_Time' },
-  requisitionRow: {
-    batch: 'Batch_Id',
-    row: 'Row',
-    status: 'Status',
-    message: 'ErrorMessage',
-    createdId: 'Req_Id',
-    reference: 'ClientInternalReq',
-  },
-  candidateRow: {
-    batch: 'Batch_Id',
-    row: 'Row',
-    status: 'Cand_Status',
-    message: 'CandErrorMessage',
-    createdId: 'Cand_Id',
-    reference: 'Vendor_Candidate_Id',
-  },
 } as const;
 
-type ResultKind = 'requisition' | 'candidate';
-
-function resultKindOf(operation: VmsOperation): ResultKind | null {
-  if (operation === 'requisitionresults') return 'requisition';
-  if (operation === 'candidateresults') return 'candidate';
-  return null;
+/** The kind whose results `operation` reads; null for another operation. */
+function resultKindOf(operation: VmsOperation): PayloadKind | null {
+  return (
+    Object.values(payloadKindDescriptors).find((kind) => kind.resultsOperation === operation)?.id ??
+    null
+  );
 }
 
 type Json = unknown;
@@ -148,13 +133,14 @@ function recordToVms(profile: VmsProfile, record: JsonObject): JsonObject {
 
 // ── Result rows ──────────────────────────────────────────────────────────────────────────────
 
-function ownRowNames(kind: ResultKind) {
-  return kind === 'requisition' ? own.requisitionRow : own.candidateRow;
+/** A kind's own results row fields (its payload's descriptor's). */
+function ownRowNames(kind: PayloadKind) {
+  return payloadKindOf(kind).resultFields;
 }
 
 function rowToOwn(
   profile: VmsProfile,
-  kind: ResultKind,
+  kind: PayloadKind,
   row: JsonObject,
   index: number,
   batchId: string,
@@ -173,11 +159,11 @@ function rowToOwn(
     [names.reference]: asText(row[shape.reference]),
   };
   // The portal's candidate rows carry the status under both names, as its sandbox always has.
-  if (kind === 'candidate') result.Status = status;
+  if (names.statusAlso !== null) result[names.statusAlso] = status;
   return result;
 }
 
-function rowToVms(profile: VmsProfile, kind: ResultKind, row: JsonObject): JsonObject {
+function rowToVms(profile: VmsProfile, kind: PayloadKind, row: JsonObject): JsonObject {
   const shape = profile.results[kind];
   const names = ownRowNames(kind);
   const ownStatus = asText(row[names.status]);

@@ -7,6 +7,7 @@ import {
   type ProbeResult,
   type ProbeVerdict,
 } from '../../domain/connection-check';
+import { payloadKindDescriptors, type PayloadKind } from '../../domain/payload-kind';
 import { blankRequisitionWire } from '../../domain/requisition-wire';
 import {
   answerFromVms,
@@ -326,7 +327,7 @@ async function probeListRecords(context: Context): Promise<Outcome> {
 /** Whether an answer to a results call for an unknown batch reads as "no such batch". */
 function resultsVerdict(
   profile: VmsProfile,
-  kind: 'requisition' | 'candidate',
+  kind: PayloadKind,
   batchId: string,
   answer: ProbeAnswer,
 ): { fits: boolean; what: string } {
@@ -364,9 +365,12 @@ async function probeResultsPaths(context: Context): Promise<Outcome> {
   const orgId = target.clientOrgIds[0] ?? 0;
   const batchId = `doctor-${randomBytes(8).toString('hex')}`;
   const verdicts = [];
-  for (const kind of ['requisition', 'candidate'] as const) {
-    const operation = kind === 'requisition' ? 'requisitionresults' : 'candidateresults';
-    const path = vmsCallPath(profile, operation, orgQuery(target, orgId, { batchid: batchId }));
+  for (const { id: kind, resultsOperation } of Object.values(payloadKindDescriptors)) {
+    const path = vmsCallPath(
+      profile,
+      resultsOperation,
+      orgQuery(target, orgId, { batchid: batchId }),
+    );
     verdicts.push({
       kind,
       ...resultsVerdict(profile, kind, batchId, await client.call('GET', path)),

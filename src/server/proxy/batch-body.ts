@@ -1,11 +1,7 @@
 import { ApiError } from '../../domain/api-error';
 import { batchShapeProblem } from '../../domain/batch';
+import { payloadKindByOperation } from '../../domain/payload-kind';
 import type { VmsOperation } from '../../domain/vms-contract';
-
-const nouns: Partial<Record<VmsOperation, string>> = {
-  requisitionimport: 'requisition',
-  candidates: 'candidate',
-};
 
 /**
  * Checks a POST body's shape (docs/configuration.md, "What a forwarded call carries": a JSON array of 1..VMS_MAX_BATCH objects, anything
@@ -17,7 +13,7 @@ export function checkBatchBody(
   maxBatch: number,
   operation: VmsOperation,
 ): number {
-  const noun = nouns[operation] ?? 'item';
+  const noun = payloadKindByOperation(operation)?.noun.one ?? 'item';
   if (raw === undefined || raw.length === 0) {
     throw new ApiError(
       'invalid_body',

@@ -145,9 +145,9 @@ async function respond(
   if (options.body !== undefined || options.text !== undefined)
     headers['content-type'] = 'application/json';
   // Every VMS call goes to the page's connection, named explicitly: never the server's default
-  // by omission once the page knows which one it works on.
+  // by omission once the page knows which one it works on. A call that names its own keeps it.
   const connection = currentConnection();
-  if (connection !== null && url.startsWith('/api/vms/')) headers[connectionHeader] = connection;
+  if (connection !== null && url.startsWith('/api/vms/')) headers[connectionHeader] ??= connection;
 
   const send = async () => {
     if (changing(method)) {

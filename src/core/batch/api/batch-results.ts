@@ -4,6 +4,7 @@ import type { OrgScope } from '../../../shared/api/vms';
 import { vmsUrl } from '../../../shared/api/vms';
 import type { BatchKind, ResultRow } from '../model/batch-kind';
 import { isSettled, nextPollDelay } from '../model/results-polling';
+import { resultRowsOf } from '../model/result-fields';
 
 /** A results answer: its rows, and its body as the VMS sent it (the Raw tab). */
 export interface BatchResultsAnswer {
@@ -23,7 +24,7 @@ export function batchResultsQueryOptions(kind: BatchKind, orgs: OrgScope, batchI
     queryFn: async ({ signal }): Promise<BatchResultsAnswer> => {
       const answer = await requestJson(
         vmsUrl(kind.resultsOperation, orgs, { batchid: batchId }),
-        kind.resultRowsSchema,
+        resultRowsOf(kind),
         `Reading the results of batch ${batchId}`,
         { signal },
       );

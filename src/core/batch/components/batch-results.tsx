@@ -18,6 +18,7 @@ import type { ResultsSummary } from '../model/results-summary';
 import { summarizeResults } from '../model/results-summary';
 import type { Outcome } from '../model/submissions-view';
 import { resendsOf } from '../model/submissions-view';
+import { describeMessage } from '../model/result-fields';
 
 export interface BatchResultsProps {
   kind: BatchKind;
@@ -247,7 +248,7 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
                       )}
                     </span>
                     <span role="cell" className="results__message user-text">
-                      {kind.describeMessage(row.message)}
+                      {describeMessage(kind, row.message)}
                       {row.tone === 'warning' && kind.completeNote ? (
                         <span className="result-row__note">{kind.completeNote}</span>
                       ) : null}
@@ -274,7 +275,7 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
                                   type: 'result',
                                   batchId: submission.batchId,
                                   row: row.row,
-                                  message: kind.describeMessage(row.message),
+                                  message: describeMessage(kind, row.message),
                                   loaded: submission.loaded?.[row.row - 1] ?? undefined,
                                 },
                                 wire: item,
@@ -331,7 +332,7 @@ function FixAllFailed({
           resendOf: {
             batchId: submission.batchId,
             row: row.row,
-            message: kind.describeMessage(row.message),
+            message: describeMessage(kind, row.message),
           },
         },
       ];

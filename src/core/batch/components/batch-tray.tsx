@@ -14,6 +14,7 @@ import { useBatchTray } from '../hooks/use-batch-tray';
 import { useItemChecks } from '../hooks/use-item-checks';
 import { useLoadIntoForm } from '../hooks/use-load-into-form';
 import { useSendBatch } from '../hooks/use-send-batch';
+import { needsProductionConfirmation } from '../send/send-tray';
 import { sendMutationKey } from '../hooks/use-latest-sent';
 import type { BatchKind } from '../model/batch-kind';
 import type { Removed, TrayItem } from '../model/tray-state';
@@ -23,6 +24,7 @@ import { CopyBatch } from './copy-batch';
 import { TrayItemList } from './tray-item-list';
 import { BatchResultsSummary } from './batch-results';
 import { JsonPreview } from './json-preview';
+import { itemIssues } from '../model/result-fields';
 
 const JsonEditor = lazy(() => import('./json-editor'));
 
@@ -105,7 +107,7 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
     setUnchecked(false);
   };
   const send = () => {
-    if (connection?.production && !productionSendConfirmed(connection.name)) {
+    if (needsProductionConfirmation(connection, productionSendConfirmed)) {
       setConfirmingProduction(true);
       return;
     }
@@ -280,7 +282,7 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
           <JsonEditor
             initial={JSON.stringify(payload, null, 2)}
             label={`JSON to be sent, editable (${nouns(items.length)})`}
-            validate={(wire) => kind.validate(wire, config.dateFormat)}
+            validate={(wire) => itemIssues(kind, wire, config.dateFormat)}
             onApply={(elements) => {
               tray.replaceFromJson(
                 elements.map((element) =>

@@ -42,6 +42,30 @@ export function trayStore(
   );
 }
 
+/**
+ * Items appended to the tray at once (an import's rows): their ids once they are stored, or null
+ * when the browser would not store them. Then none is added: they are taken out again (and only
+ * they, should the tray have changed meanwhile), so the rows stay in the import rather than sit
+ * in a tray a reload would lose.
+ */
+export async function addManyToTray(
+  store: IndexedListStore<TrayState>,
+  wires: readonly WireItem[],
+  makeId: () => string,
+  addedAt: string,
+): Promise<string[] | null> {
+  await store.ready;
+  const items = wires.map((wire) => ({ id: makeId(), wire, addedAt }));
+  store.set(addItems(store.get(), items));
+  if (await store.flush()) return items.map((item) => item.id);
+  const ids = new Set(items.map((item) => item.id));
+  store.update((current) => ({
+    ...current,
+    items: current.items.filter((item) => !ids.has(item.id)),
+  }));
+  return null;
+}
+
 export interface BatchTray {
   state: TrayState;
   store: IndexedListStore<TrayState>;
@@ -93,20 +117,8 @@ export function useBatchTray(
         );
         return id;
       },
-      async addMany(wires: readonly WireItem[]) {
-        await store.ready;
-        const before = store.get();
-        const addedAt = new Date().toISOString();
-        const items = wires.map((wire) => ({ id: newId(), wire, addedAt }));
-        store.set(addItems(before, items));
-        if (await store.flush()) return items.map((item) => item.id);
-        // Not stored: the rows stay in the import rather than sit in a tray a reload would lose.
-        const ids = new Set(items.map((item) => item.id));
-        store.update((current) => ({
-          ...current,
-          items: current.items.filter((item) => !ids.has(item.id)),
-        }));
-        return null;
+      addMany(wires: readonly WireItem[]) {
+        return addManyToTray(store, wires, newId, new Date().toISOString());
       },
       async addResends(
         resends: ReadonlyArray<{

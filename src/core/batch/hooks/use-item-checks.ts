@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { DateFormat } from '../../../domain';
 import type { BatchKind, WireItem } from '../model/batch-kind';
+import { itemIssues } from '../model/result-fields';
 
 const noProblems: readonly string[] = Object.freeze([]);
 /** Up to this many unchecked items are checked at once; more (a tray just loaded) in the background. */
@@ -21,7 +22,7 @@ function check(kind: BatchKind, wires: readonly WireItem[], dateFormat: DateForm
   const cache = cacheFor(kind, dateFormat);
   for (const wire of wires) {
     if (cache.has(wire)) continue;
-    const messages = kind.validate(wire, dateFormat).map((issue) => issue.message);
+    const messages = itemIssues(kind, wire, dateFormat).map((issue) => issue.message);
     cache.set(wire, messages.length === 0 ? noProblems : messages);
   }
 }

@@ -20,11 +20,12 @@ export function useSubmissions(): Submission[] {
 }
 
 /**
- * Records an accepted batch. Should storage be full, the oldest batches' stored items are dropped
- * (their records stay) until the new record fits.
+ * Records an accepted batch, under the connection it names (the page's when it names none).
+ * Should storage be full, the oldest batches' stored items are dropped (their records stay) until
+ * the new record fits.
  */
 export function recordSubmission(sent: Submission): void {
-  const connection = currentConnection();
+  const connection = sent.connection ?? currentConnection();
   const submission = connection === null ? sent : { ...sent, connection };
   let next = addSubmission(submissionsStore.get(), submission);
   while (!submissionsStore.set(next)) {

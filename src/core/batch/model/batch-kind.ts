@@ -1,9 +1,6 @@
-import type { LoadedRecord } from '../../../domain';
+import type { LoadedRecord, PayloadKindDescriptor } from '../../../domain';
 import type { OrgScope } from '../../../shared/api/vms';
 import type { TrayItem } from './tray-state';
-import type { z } from 'zod';
-import type { DateFormat, FieldIssue, PayloadKind } from '../../../domain';
-import type { VmsOperation } from '../../../shared/api/vms';
 import type { Tone } from '../../../shared/ui/status-badge';
 
 /** One payload object exactly as sent: every documented key, string values. */
@@ -68,31 +65,19 @@ export interface SentCheck {
 }
 
 /**
- * A payload kind: everything the generic batch pieces (tray, JSON preview, send, submissions,
- * results, drafts) need to know about requisitions or candidates. The workspaces supply one
- * each; the pieces never branch on the kind themselves: one implementation serves
- * both payloads, not a copy per payload.
+ * A payload kind in the browser: its descriptor (the domain's facts about requisitions or
+ * candidates: operations, result rows, labels, catalog, rules) and what the workspaces add to it
+ * (how an item is summarised, where it is edited, the checks before a send). The generic batch
+ * pieces (tray, JSON preview, send, submissions, results, drafts) read these fields and never
+ * branch on which kind they have: one implementation serves both payloads, not a copy per
+ * payload (a lint rule keeps kind names out of comparisons under src/core).
  */
-export interface BatchKind {
-  id: PayloadKind;
-  noun: { one: string; many: string };
-  /** Capitalised plural for headings: "Requisitions". */
-  title: string;
-  postOperation: Extract<VmsOperation, 'requisitionimport' | 'candidates'>;
-  resultsOperation: Extract<VmsOperation, 'requisitionresults' | 'candidateresults'>;
-  /** Parses GET …results into rows; the VMS's field names live here, not in the pieces. */
-  resultRowsSchema: z.ZodType<ResultRow[]>;
-  /** A VMS message with each field named by its label first, its wire name second. */
-  describeMessage(message: string): string;
-  /** How a result status reads: success, error, warning (Incomplete), pending. */
-  toneOf(status: string): Tone;
+export interface BatchKind extends PayloadKindDescriptor {
   /**
    * What to do about an item accepted incomplete (a warning-toned result such as Incomplete),
    * shown where Fix would be; absent when the kind has no such result.
    */
   completeNote?: string;
-  /** Column headings for the created id and the echoed reference. */
-  labels: { createdId: string; reference: string };
   /** `loaded`: the record an Amend was loaded from (its wire holds only the changes). */
   summarize(item: WireItem, loaded?: LoadedRecord): ItemSummary;
   /** What an item loaded from the VMS changes; none for other items. */
@@ -105,8 +90,6 @@ export interface BatchKind {
   resolveHeld?(item: TrayItem, key: string, keep: 'mine' | 'theirs'): TrayItem;
   /** Looks the items of a lost send up in the VMS; absent when the VMS offers no way. */
   findSent?(orgs: OrgScope, items: readonly TrayItem[], sentAt: string): Promise<SentCheck>;
-  /** The item's problems under the domain's rules, by wire key; [] when it may be sent. */
-  validate(item: WireItem, dateFormat: DateFormat): FieldIssue[];
   /** Problems only visible across items (e.g. two Inserts with the same reference), by index. */
   batchProblems?(items: readonly WireItem[]): ReadonlyMap<number, string>;
   /** The form page that edits an item of this kind (Edit in the tray, Fix in the results). */

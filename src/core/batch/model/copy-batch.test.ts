@@ -6,10 +6,10 @@ import type { TrayItem } from './tray-state';
 const kind = {
   id: 'requisition' as const,
   // The other connection's check: a start date it cannot read is a problem.
-  validate: (item: Record<string, string>, format: string): FieldIssue[] =>
-    format === 'MM/DD/YYYY' &&
-    item.startdate !== undefined &&
-    !/^\d{2}\/\d{2}\/\d{4}$/.test(item.startdate)
+  itemIssues: (item: unknown, { dateFormat }: { dateFormat: string }): FieldIssue[] =>
+    dateFormat === 'MM/DD/YYYY' &&
+    (item as Record<string, string>).startdate !== undefined &&
+    !/^\d{2}\/\d{2}\/\d{4}$/.test((item as Record<string, string>).startdate ?? '')
       ? [{ key: 'startdate', message: 'not a date' } as unknown as FieldIssue]
       : [],
 };

@@ -2,6 +2,7 @@ import type { DateFormat } from '../../../domain';
 import { withDateFormat } from '../../../domain';
 import type { BatchKind } from './batch-kind';
 import type { TrayItem } from './tray-state';
+import { itemIssues } from './result-fields';
 
 export interface CopyPlan {
   /** The items as the other connection's tray gets them: new ids, its date format. */
@@ -18,7 +19,7 @@ export interface CopyPlan {
  * other VMS reads them. Nothing leaves this tray.
  */
 export function planCopy(
-  kind: Pick<BatchKind, 'id' | 'validate'>,
+  kind: Pick<BatchKind, 'id' | 'itemIssues'>,
   items: readonly TrayItem[],
   from: DateFormat,
   to: DateFormat,
@@ -36,7 +37,7 @@ export function planCopy(
     copied,
     amendsLeft: items.length - movable.length,
     needFixing: copied.filter(
-      (item) => item.raw !== undefined || kind.validate(item.wire, to).length > 0,
+      (item) => item.raw !== undefined || itemIssues(kind, item.wire, to).length > 0,
     ).length,
   };
 }

@@ -1,34 +1,56 @@
 import { z } from 'zod';
-import type { BatchResultRow } from '../../../domain/batch-results';
+import type { DateFormat, FieldIssue, PayloadKindDescriptor } from '../../../domain';
+import { withFieldLabels } from '../../../domain';
 import type { Tone } from '../../../shared/ui/status-badge';
 import type { ResultRow, WireItem } from './batch-kind';
 
 /** An item's value, trimmed; '' when absent. */
 export const readItem = (item: WireItem, key: string) => (item[key] ?? '').trim();
 
-/**
- * GET …results: one row per item of the batch, in order, each with its status's tone (`tones`,
- * the kind's statuses; an unknown one is neutral). Pending and Error mean the same for every
- * kind.
- */
-export function resultRowsOf(
-  row: z.ZodType<BatchResultRow, unknown>,
-  toneOf: (status: string) => Tone,
-  noun: string,
-) {
-  return z.array(
-    row.transform((read): ResultRow => ({
-      ...read,
-      tone: toneOf(read.status),
-      pending: read.status === 'Pending',
-      failed: read.status === 'Error',
-    })),
-    { error: `the results must be a JSON array with one row per ${noun}` },
-  );
+/** How a result status reads for its kind: success, error, warning (Incomplete), pending. */
+export function statusTone(
+  kind: Pick<PayloadKindDescriptor, 'statusMeanings'>,
+  status: string,
+): Tone {
+  return Object.hasOwn(kind.statusMeanings, status)
+    ? (kind.statusMeanings[status] ?? 'neutral')
+    : 'neutral';
 }
 
-/** A kind's status → tone lookup; statuses it does not know are neutral. */
-export const tonesOf =
-  (tones: Readonly<Record<string, Tone>>) =>
-  (status: string): Tone =>
-    tones[status] ?? 'neutral';
+const rowsSchemas = new WeakMap<PayloadKindDescriptor, z.ZodType<ResultRow[]>>();
+
+/**
+ * GET …results of a kind: one row per item of the batch, in order, each with its status's tone
+ * (a status the kind does not know is neutral). Pending and Error mean the same for every kind.
+ */
+export function resultRowsOf(kind: PayloadKindDescriptor): z.ZodType<ResultRow[]> {
+  let schema = rowsSchemas.get(kind);
+  if (!schema) {
+    schema = z.array(
+      kind.resultRowSchema.transform((read): ResultRow => ({
+        ...read,
+        tone: statusTone(kind, read.status),
+        pending: read.status === 'Pending',
+        failed: read.status === 'Error',
+      })),
+      { error: `the results must be a JSON array with one row per ${kind.noun.one}` },
+    );
+    rowsSchemas.set(kind, schema);
+  }
+  return schema;
+}
+
+/** A VMS message with each field named by its label first, its wire name second. */
+export const describeMessage = (kind: Pick<PayloadKindDescriptor, 'catalog'>, message: string) =>
+  withFieldLabels(message, kind.catalog);
+
+/**
+ * An item's problems under its kind's rules, by wire key; [] when it may be sent. A candidate's
+ * requisition is not known here: the form checked the item against it, and the VMS checks it
+ * again.
+ */
+export const itemIssues = (
+  kind: Pick<PayloadKindDescriptor, 'itemIssues'>,
+  item: WireItem,
+  dateFormat: DateFormat,
+): FieldIssue[] => kind.itemIssues(item, { dateFormat });

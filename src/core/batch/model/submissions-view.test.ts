@@ -10,16 +10,10 @@ import {
   submissionsCsv,
 } from './submissions-view';
 
-const tones = {
-  Success: 'success',
-  New: 'success',
-  Incomplete: 'warning',
-  Error: 'error',
-} as const;
 const kind = (id: string) =>
   ({
     id,
-    toneOf: (status: string) => tones[status as keyof typeof tones] ?? 'neutral',
+    statusMeanings: { Success: 'success', New: 'success', Incomplete: 'warning', Error: 'error' },
   }) as unknown as BatchKind;
 const kinds = new Map([
   ['requisition', kind('requisition')],
@@ -106,7 +100,7 @@ describe('the Submissions view', () => {
           reference: item.clientinternalreq ?? '',
           title: item.titlerole ?? '',
         }),
-        describeMessage: (message: string) => message.replace('reqclassid', 'Req class ID'),
+        catalog: [{ key: 'reqclassid', label: 'Req class ID' }],
       }) as unknown as BatchKind;
     const exportKinds = new Map([['requisition', summarizing('requisition')]]);
     const batch: Submission = {
@@ -176,7 +170,7 @@ describe('the Submissions view', () => {
         '1001',
         '2026-11-23T10:00:00.000Z',
         'Error',
-        'Req class ID: 999 is not a class',
+        'Req class ID (reqclassid): 999 is not a class',
         '',
       ],
       [

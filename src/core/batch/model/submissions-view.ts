@@ -2,6 +2,7 @@ import Papa from 'papaparse';
 import type { BatchKind, ResultRow } from './batch-kind';
 import type { Submission } from './submissions-state';
 import { resentRows } from './submissions-state';
+import { describeMessage, statusTone } from './result-fields';
 
 /**
  * What the Submissions page shows: batches of one kind or all, by outcome, and those whose batch
@@ -34,7 +35,7 @@ export function outcomeOf(submission: Submission, kind: BatchKind, resent = 0): 
   if (!submission.finalCounts) return 'pending';
   let attention = 0;
   for (const [status, count] of Object.entries(submission.finalCounts)) {
-    const tone = kind.toneOf(status);
+    const tone = statusTone(kind, status);
     if (tone === 'error' || tone === 'warning') attention += count;
   }
   return attention > resent ? 'attention' : 'succeeded';
@@ -104,7 +105,7 @@ export function submissionsCsv(
         String(submission.clientOrgId),
         submission.sentAt,
         result?.status ?? (rows === null ? 'results not read' : 'not in the results'),
-        result && kind ? kind.describeMessage(result.message) : '',
+        result && kind ? describeMessage(kind, result.message) : '',
         result?.createdId ?? '',
       ];
     });

@@ -1,9 +1,9 @@
 import * as Comlink from 'comlink';
-import type { ImportWorkerApi } from '../worker/import.worker';
+import type { ImportWorkerApi } from '../worker/import-api';
 
 /**
  * The import's worker (one per page load, started when the import page first needs it), called
- * through Comlink: each method of import.worker.ts becomes a promise here.
+ * through Comlink: each method of import-api.ts becomes a promise here.
  */
 let remote: Comlink.Remote<ImportWorkerApi> | null = null;
 

@@ -11,12 +11,14 @@ import type {
 import {
   catalogOf,
   columnReadings,
+  identityKeyOf,
+  identityValueOf,
   mapHeaders,
+  payloadKindOf,
   rowReader,
   sheetRowChecker,
   withRepeat,
 } from '../../../domain';
-import { identityKeyOf, identityValueOf } from '../../../domain/spreadsheet';
 
 /**
  * A file being imported: its rows as read, the columns as mapped, and each row's
@@ -29,7 +31,10 @@ export interface ImportOptions {
   dateFormat: DateFormat;
   /** The client org the rows are for (filled in where a sheet has no Org ID column). */
   org?: string | undefined;
-  /** Candidates: the client org's requisitions by Req ID, when the list is known. */
+  /**
+   * The client org's requisitions by Req ID, when the list is known: rows of a kind that names
+   * its requisition (candidates) are checked against it.
+   */
   requisitions?: ReadonlyMap<string, SheetRequisition> | undefined;
 }
 
@@ -271,10 +276,14 @@ export class ImportTable {
     this.mapAndCheck();
   }
 
-  /** The requisitions candidate rows are checked against changed (the list was refreshed). */
+  /**
+   * The requisitions rows are checked against changed (the list was refreshed): rows of a kind
+   * checked against their requisition are checked again.
+   */
   setRequisitions(requisitions: ReadonlyMap<string, SheetRequisition> | undefined): void {
     this.options = { ...this.options, requisitions };
-    if (this.options.kind === 'candidate' && this.headers.length > 0) this.mapAndCheck();
+    if (payloadKindOf(this.options.kind).sheet.requisitionField !== null && this.headers.length > 0)
+      this.mapAndCheck();
   }
 
   /** Applies a whole mapping (a chosen template), with its date order when it has one. */

@@ -1,5 +1,5 @@
 import type { PayloadKind, RequisitionRecord } from '../../../domain';
-import { identityKey } from '../../../domain';
+import { identityKey, identityKeyOf, payloadKindOf } from '../../../domain';
 import type { Submission } from '../../batch/model/submissions-state';
 import type { TrayItem } from '../../batch/model/tray-state';
 
@@ -24,9 +24,10 @@ export function knownIdentities(
       if (key !== '' && !known.has(key)) known.set(key, `was sent in batch ${submission.batchId}`);
     }
   }
-  if (kind === 'requisition')
+  const ofListed = payloadKindOf(kind).identity.ofListed;
+  if (ofListed)
     for (const record of vmsRequisitions) {
-      const key = identityKey(kind, { clientinternalreq: record.fields.clientinternalreq });
+      const key = identityKeyOf(kind, ofListed(record));
       if (key !== '') known.set(key, `is already in the VMS as requisition ${record.reqId}`);
     }
   for (const item of trayItems) {

@@ -46,7 +46,7 @@ import type { EarlierCandidate } from '../model/candidate-warnings';
 import { candidateWarnings } from '../model/candidate-warnings';
 import type { TargetRequisition } from '../model/target-requisition';
 import { targetRequisition } from '../model/target-requisition';
-import { requisitionQueryOptions } from '../../../shared/api/requisitions';
+import { requisitionQueryOptions } from '../../../shared/requisitions';
 import { useOrg, useOrgScope } from '../../../shared/config/org-context';
 import { formatDateTime } from '../../../shared/lib/format';
 import { LoadFailure } from '../../../shared/ui/load-failure';

@@ -8,7 +8,7 @@ import {
   todayIso,
 } from '../../../domain';
 import { useOrg, useOrgScope } from '../../../shared/config/org-context';
-import { useRequisitionList } from '../../../shared/config/use-requisition-list';
+import { useRequisitionList } from '../../../shared/requisitions';
 import { countOf } from '../../../shared/lib/format';
 import { LoadFailure } from '../../../shared/ui/load-failure';
 import { matchesSearch } from '../model/target-requisition';

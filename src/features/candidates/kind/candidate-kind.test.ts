@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { resultRowsOf } from '../../../core/batch/model/result-fields';
 import { candidateKind } from './candidate-kind';
 
 describe('candidateKind results', () => {
   it('reads Cand_Status, CandErrorMessage and Cand_Id as the real service names them', () => {
-    const rows = candidateKind.resultRowsSchema.parse([
+    const rows = resultRowsOf(candidateKind).parse([
       { Row: 1, Cand_Status: 'New', CandErrorMessage: '', Cand_Id: 700001 },
       { Row: '2', Cand_Status: 'Incomplete', CandErrorMessage: 'answer2 is blank', Cand_Id: '7' },
       { Row: 3, Status: 'Error', CandErrorMessage: 'Requisition 40005 is Closed', Cand_Id: null },
@@ -20,7 +21,7 @@ describe('candidateKind results', () => {
   });
 
   it('refuses a row without any status, saying which field is missing', () => {
-    const result = candidateKind.resultRowsSchema.safeParse([{ Row: 1, Cand_Id: '' }]);
+    const result = resultRowsOf(candidateKind).safeParse([{ Row: 1, Cand_Id: '' }]);
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.message).toMatch(/Cand_Status/);
   });

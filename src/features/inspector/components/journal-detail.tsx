@@ -1,15 +1,15 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { JournalBody, JournalDetail, JournalSummary } from '../../../domain/journal';
-import { replayOfHeader } from '../../../domain/journal';
+import { postBatch } from '../../../core/batch/api/send-batch';
 import { trayStore } from '../../../core/batch/hooks/use-batch-tray';
 import { recordSubmission } from '../../../core/batch/hooks/use-submissions';
 import type { BatchKind } from '../../../core/batch/model/batch-kind';
-import { addReplay } from '../../../core/batch/model/tray-state';
-import { errorMessage, requestJson } from '../../../shared/api/http';
-import { batchAcceptedSchema } from '../../../core/batch/api/send-batch';
-import { useOrg } from '../../../shared/config/org-context';
+import { addReplay, emptyTray } from '../../../core/batch/model/tray-state';
+import { memoryTray, sendTray, type TrayStoreLike } from '../../../core/batch/send/send-tray';
+import { errorMessage } from '../../../shared/api/http';
+import { useCurrentConnection, useOrg } from '../../../shared/config/org-context';
 import { formatDateTime } from '../../../shared/lib/format';
 import { newId } from '../../../shared/lib/ids';
 import { CodeBlock } from '../../../shared/ui/code-block';
@@ -163,7 +163,11 @@ function Detail({
 }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const { setClientOrgId, vendorOrgId } = useOrg();
+  const { setClientOrgId, vendorOrgId, config } = useOrg();
+  const connection = useCurrentConnection();
+  // The replay being sent, while it is not accepted: sent again, it goes with the same key, so a
+  // lost answer is asked for rather than the batch sent twice.
+  const replayTray = useRef<{ entryId: number; store: TrayStoreLike } | null>(null);
   const [copy, setCopy] = useState<{
     as: CopyFormat;
     text: string;
@@ -189,32 +193,35 @@ function Detail({
 
   const sendAgain = async () => {
     setConfirming(false);
-    if (!entry.requestBody || !kind) return;
+    if (!kind || !elements || entry.clientOrgId === null) return;
+    // The recorded items as a tray of their own, sent as the workspaces send theirs.
+    if (replayTray.current?.entryId !== entry.id)
+      replayTray.current = {
+        entryId: entry.id,
+        store: memoryTray(
+          addReplay(emptyTray, elements, entry.id, new Date().toISOString(), newId),
+        ),
+      };
     try {
-      const answer = await requestJson(
-        entry.path,
-        batchAcceptedSchema,
-        `Sending call #${entry.id} again`,
-        {
-          method: 'POST',
-          body: JSON.parse(entry.requestBody.text) as unknown,
-          headers: { 'Idempotency-Key': newId(), [replayOfHeader]: String(entry.id) },
-        },
-      );
-      if (elements && entry.clientOrgId !== null)
-        recordSubmission({
-          batchId: answer.data.batchid,
-          kind: kind.id,
-          clientOrgId: entry.clientOrgId,
-          vendorOrgId: entry.vendorOrgId ?? vendorOrgId,
-          sentAt: new Date().toISOString(),
-          itemCount: elements.length,
-          items: elements.map((element) => element.wire),
-          finalCounts: null,
-        });
+      const sent = await sendTray({
+        kind,
+        store: replayTray.current.store,
+        orgs: { clientOrgId: entry.clientOrgId, vendorOrgId: entry.vendorOrgId ?? vendorOrgId },
+        connection,
+        // The call's own path (its query as recorded), to the connection this page works on.
+        path: entry.path,
+        // The dialog just asked, naming a production VMS when it is one.
+        productionConfirmed: () => true,
+        post: postBatch,
+        record: recordSubmission,
+        newId,
+        now: () => new Date(),
+        waitMs: config.timeoutMs + 10_000,
+      });
+      replayTray.current = null;
       setReplay({
         ok: true,
-        message: `Sent again: the VMS accepted it as batch ${answer.data.batchid}. Its results are under Submissions.`,
+        message: `Sent again: the VMS accepted it as batch ${sent.batchId}. Its results are under Submissions.`,
       });
     } catch (error) {
       setReplay({ ok: false, message: errorMessage(error) });
@@ -356,7 +363,7 @@ function Detail({
             <button
               type="button"
               className="button"
-              disabled={notReplayable !== null}
+              disabled={notReplayable !== null || !elements || entry.clientOrgId === null}
               onClick={() => setConfirming(true)}
             >
               Send again
@@ -431,6 +438,12 @@ function Detail({
           {entry.itemCount === 1 ? 'it' : 'them'} again, and may create{' '}
           {entry.itemCount === 1 ? 'a duplicate' : 'duplicates'}.
         </p>
+        {connection?.production ? (
+          <p>
+            It goes to <strong>{connection.label}</strong>, a production VMS, where it reaches the
+            client for real.
+          </p>
+        ) : null}
       </ConfirmDialog>
     </>
   );

@@ -1,7 +1,7 @@
 import { memo, useEffect, useMemo, useState } from 'react';
 import type { OrgScope } from '../../../shared/api/vms';
 import { useLocalStore } from '../../../shared/storage/local-store';
-import { useRequisitionList } from '../../../shared/config/use-requisition-list';
+import { useRequisitionList } from '../../../shared/requisitions';
 import {
   datalistId,
   mergeSuggestions,

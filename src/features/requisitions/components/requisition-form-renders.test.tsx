@@ -7,8 +7,7 @@ import { Profiler } from 'react';
 import { FormProvider } from 'react-hook-form';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { requisitionCatalog, requisitionFormDefaults } from '../../../domain';
-import { requisitionListQueryOptions } from '../api/requisitions';
-import { listSource } from '../../../shared/config/use-requisition-list';
+import { listSource, requisitionListQueryOptions } from '../../../shared/requisitions';
 import { RequisitionField } from './form-fields';
 import { RequisitionFormView, useRequisitionForm } from './requisition-form';
 

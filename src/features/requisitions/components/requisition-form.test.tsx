@@ -10,8 +10,7 @@ import {
   requisitionFormDefaults,
   requisitionRecordSchema,
 } from '../../../domain';
-import { requisitionListQueryOptions } from '../api/requisitions';
-import { listSource } from '../../../shared/config/use-requisition-list';
+import { listSource, requisitionListQueryOptions } from '../../../shared/requisitions';
 import type { RequisitionMode } from '../model/form-layout';
 import { FormJsonPreview } from '../../../core/batch/components/form-json-preview';
 import { RequisitionFormView, useRequisitionForm } from './requisition-form';

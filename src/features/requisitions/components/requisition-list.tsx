@@ -11,7 +11,7 @@ import { Link } from 'react-router';
 import { useAddressParams } from '../../../shared/ui/use-address-params';
 import { errorMessage } from '../../../shared/api/http';
 import { useOrg, useOrgScope } from '../../../shared/config/org-context';
-import { useRequisitionList } from '../../../shared/config/use-requisition-list';
+import { useRequisitionList } from '../../../shared/requisitions';
 import { countOf } from '../../../shared/lib/format';
 import {
   notSubmittableText,

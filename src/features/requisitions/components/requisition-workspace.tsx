@@ -35,7 +35,7 @@ import {
 import type { WireItem } from '../../../core/batch/model/batch-kind';
 import type { Incoming, Start } from '../../../core/batch/model/drafts';
 import { loadedOf, mergeOntoTemplate } from '../../../core/batch/model/drafts';
-import { requisitionQueryOptions } from '../../../shared/api/requisitions';
+import { requisitionQueryOptions } from '../../../shared/requisitions';
 import { RequisitionFormView, useRequisitionForm } from './requisition-form';
 import type { RequisitionMode } from '../model/form-layout';
 import { rememberValues, typedValuesStore } from '../model/suggestions';

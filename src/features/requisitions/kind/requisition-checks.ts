@@ -15,7 +15,7 @@ import type {
   SentCheck,
 } from '../../../core/batch/model/batch-kind';
 import type { TrayItem } from '../../../core/batch/model/tray-state';
-import { fetchRequisitions } from '../../../shared/api/requisitions';
+import { fetchRequisitions } from '../../../shared/requisitions';
 import type { OrgScope } from '../../../shared/api/vms';
 
 /** What an Amend loaded from the VMS changes, from → to (decision 003). */

@@ -5,18 +5,10 @@ import {
   requisitionsBeforeSend,
   resolveHeldRequisition,
 } from './requisition-checks';
-import {
-  repeatedItems,
-  requisitionCatalog,
-  validateRequisitionItem,
-  withFieldLabels,
-} from '../../../domain';
+import { repeatedItems, requisitionPayload } from '../../../domain';
 import type { BatchKind, WireItem } from '../../../core/batch/model/batch-kind';
-import { readItem as read, resultRowsOf, tonesOf } from '../../../core/batch/model/result-fields';
-import { requisitionResultRowSchema } from '../../../domain/batch-results';
-import { requisitionKeys } from '../../../shared/api/requisitions';
-
-const toneOf = tonesOf({ Pending: 'pending', Success: 'success', Error: 'error' });
+import { readItem as read } from '../../../core/batch/model/result-fields';
+import { requisitionKeys } from '../../../shared/requisitions';
 
 /**
  * Two Inserts with the same client internal req in one batch: the VMS refuses the second
@@ -35,15 +27,7 @@ function duplicateInserts(items: readonly WireItem[]): ReadonlyMap<number, strin
 }
 
 export const requisitionKind: BatchKind = {
-  id: 'requisition',
-  noun: { one: 'requisition', many: 'requisitions' },
-  title: 'Requisitions',
-  postOperation: 'requisitionimport',
-  resultsOperation: 'requisitionresults',
-  toneOf,
-  describeMessage: (message) => withFieldLabels(message, requisitionCatalog),
-  resultRowsSchema: resultRowsOf(requisitionResultRowSchema, toneOf, 'requisition'),
-  labels: { createdId: 'Req ID', reference: 'Client internal req' },
+  ...requisitionPayload,
   summarize: (item, loaded) => {
     const amend = read(item, 'requesttype') === 'A';
     return {
@@ -59,10 +43,6 @@ export const requisitionKind: BatchKind = {
   beforeSend: requisitionsBeforeSend,
   findSent: findSentRequisitions,
   resolveHeld: resolveHeldRequisition,
-  validate: (item, dateFormat) => {
-    const result = validateRequisitionItem(item, { dateFormat });
-    return result.ok ? [] : result.issues;
-  },
   batchProblems: duplicateInserts,
   formPath: (item) =>
     read(item, 'requesttype') === 'A' ? '/requisitions/amend' : '/requisitions/new',

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { ClientOrgSelect } from '../../../shared/config/client-org-select';
 import { useOrg } from '../../../shared/config/org-context';
-import { forgetRequisitionLists } from '../../../shared/api/requisitions';
+import { forgetRequisitionLists } from '../../../shared/requisitions';
 import { clearIndexedLists } from '../../../shared/storage/indexed-list-store';
 import { clearPortalStorage, portalStorageKeys } from '../../../shared/storage/local-store';
 import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';

@@ -1,28 +1,11 @@
 import { dateFilterConditions, meetsCondition } from '../../domain/vms-contract';
 import { queryOptions } from '@tanstack/react-query';
 import type { RequisitionRecord } from '../../domain';
-import { byReqId } from './requisition-sync';
-import { forgetSyncedLists, runSync } from './requisition-sync-client';
-import type { RequisitionFilter } from './requisitions-fetch';
-import { fetchRequisitions } from './requisitions-fetch';
-import type { OrgScope } from './vms';
-
-/**
- * GET Requisitions through the proxy (docs/sandbox.md, "Operations"), with the
- * filter the API takes: a field, an operator and a value.
- */
-export {
-  requisitionFilterFields as filterFields,
-  requisitionFilterOperators as filterOperators,
-} from '../../domain/vms-contract';
-export type {
-  RequisitionFilterField as FilterField,
-  RequisitionFilterOperator as FilterOperator,
-} from '../../domain/vms-contract';
-
-export type { RequisitionFilter } from './requisitions-fetch';
-export { fetchRequisitions } from './requisitions-fetch';
-export { byReqId } from './requisition-sync';
+import { byReqId } from './sync';
+import { forgetSyncedLists, runSync } from './sync-client';
+import type { RequisitionFilter } from './fetch';
+import { fetchRequisitions } from './fetch';
+import type { OrgScope } from '../api/vms';
 
 /** Whether a record passes the API's filter, judged on the local copy as the VMS would. */
 export function matchesFilter(record: RequisitionRecord, filter: RequisitionFilter): boolean {

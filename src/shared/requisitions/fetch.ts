@@ -4,9 +4,9 @@ import type {
 } from '../../domain/vms-contract';
 import type { RequisitionRecord } from '../../domain';
 import { requisitionListSchema } from '../../domain';
-import { requestJson } from './http';
-import type { OrgScope } from './vms';
-import { vmsUrl } from './vms';
+import { requestJson } from '../api/http';
+import type { OrgScope } from '../api/vms';
+import { vmsUrl } from '../api/vms';
 
 /** GET Requisitions' filter: a field, an operator and a value. */
 export interface RequisitionFilter {

@@ -1,9 +1,9 @@
 /// <reference lib="webworker" />
 import type { RequisitionRecord } from '../../domain';
-import type { WorkerMessage } from './requisition-sync-client';
-import type { SyncRequest } from './requisition-sync';
-import { dropCopiesInMemory, syncRequisitions } from './requisition-sync';
-import { openRequisitionCopies } from '../storage/requisition-cache';
+import type { WorkerMessage } from './sync-client';
+import type { SyncRequest } from './sync';
+import { dropCopiesInMemory, syncRequisitions } from './sync';
+import { openRequisitionCopies } from './cache';
 import { adoptConnection } from '../config/current-connection';
 
 /** Records per message: each is taken in by the page as one short task. */

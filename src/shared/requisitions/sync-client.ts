@@ -1,6 +1,6 @@
 import type { RequisitionRecord } from '../../domain';
-import type { SyncRequest, SyncResult } from './requisition-sync';
-import { forgetCopies, syncRequisitions } from './requisition-sync';
+import type { SyncRequest, SyncResult } from './sync';
+import { forgetCopies, syncRequisitions } from './sync';
 import { currentConnection } from '../config/current-connection';
 
 /**
@@ -34,7 +34,7 @@ function syncWorker(): Worker | null {
   if (worker !== undefined) return worker;
   if (typeof Worker === 'undefined') return (worker = null);
   try {
-    worker = new Worker(new URL('./requisition-sync.worker.ts', import.meta.url), {
+    worker = new Worker(new URL('./sync.worker.ts', import.meta.url), {
       type: 'module',
       name: 'requisition-sync',
     });

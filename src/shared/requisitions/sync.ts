@@ -1,11 +1,7 @@
 import type { RequisitionRecord } from '../../domain';
-import {
-  clearRequisitionCopies,
-  readRequisitionCopy,
-  writeRequisitionCopy,
-} from '../storage/requisition-cache';
-import { fetchRequisitions } from './requisitions-fetch';
-import type { OrgScope } from './vms';
+import { clearRequisitionCopies, readRequisitionCopy, writeRequisitionCopy } from './cache';
+import { fetchRequisitions } from './fetch';
+import type { OrgScope } from '../api/vms';
 import { workScope } from '../config/current-connection';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RequisitionRecord } from '../../domain';
-import { mergeIntoChunks } from './requisition-cache';
+import { mergeIntoChunks } from './cache';
 
 const record = (reqId: string, title: string) =>
   ({
