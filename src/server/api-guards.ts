@@ -19,7 +19,8 @@ const apiResponseHeaders = {
 
 /**
  * Where the answers carry personal or VMS data: the proxy, the journal, accounts, each user's
- * records, sessions, invites, single sign-on, connection checks and the audit trail.
+ * records, sessions, invites, single sign-on, connection checks, the audit trail, and QA suites
+ * and their runs.
  */
 const privateApiPrefixes = [
   '/api/vms/',
@@ -31,6 +32,8 @@ const privateApiPrefixes = [
   '/api/auth/',
   '/api/connections/',
   '/api/audit',
+  '/api/suites',
+  '/api/suite-runs',
 ];
 
 function isPrivateApi(url: string): boolean {

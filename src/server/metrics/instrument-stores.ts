@@ -13,6 +13,7 @@ const timedStores = [
   'ssoLogins',
   'userRecords',
   'audit',
+  'suites',
 ] as const satisfies readonly (keyof PortalStores)[];
 
 type TimedStore = (typeof timedStores)[number];

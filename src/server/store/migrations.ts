@@ -21,6 +21,7 @@ import {
   postgresPortalSecrets,
   postgresSsoLogins,
 } from './postgres/schema';
+import { createSuiteTables, postgresSuiteTables } from '../suites/suite-schema';
 
 /**
  * One schema change, written for both databases the portal can keep its stores in (decision 027).
@@ -68,6 +69,8 @@ export const migrations: readonly Migration[] = [
   { name: 'audit trail', sqlite: createAuditTable, postgres: postgresAuditTable },
   // 10: the W3C trace id of each journal call
   { name: 'journal trace', sqlite: addJournalTrace, postgres: postgresJournalTrace },
+  // 12: QA suites, their versions and runs; the run of each journal call (decision 038)
+  { name: 'QA suites', sqlite: createSuiteTables, postgres: postgresSuiteTables },
 ];
 
 /** The schema version this portal brings a database to. */

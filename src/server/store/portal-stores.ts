@@ -18,6 +18,9 @@ import { createSignInFailureStore, type SignInFailureStore } from './sign-in-fai
 import { createSsoLoginStore, type SsoLoginStore } from './sso-logins';
 import { createUserRecordStore, type UserRecordStore } from './user-records';
 import { createUserStore, type UserStore } from './users';
+import type { SuiteStore } from '../suites/suite-store';
+import { createSqliteSuiteStore } from '../suites/sqlite-suite-store';
+import { createPostgresSuiteStore } from '../suites/postgres-suite-store';
 
 /** Where the portal keeps what it keeps: PORTAL_DB, unless DATABASE_URL names a PostgreSQL. */
 export interface StoreTarget {
@@ -47,6 +50,8 @@ export interface PortalStores {
   userRecords: UserRecordStore;
   /** The audit trail (decision 036). */
   audit: AuditStore;
+  /** QA suites, their versions and runs (decision 038). */
+  suites: SuiteStore;
   /** The schema version, read from the database now (fails when it cannot be read). */
   schemaVersion(): Promise<number>;
   /** PostgreSQL's pool, for the metrics: connections open, idle, and queries waiting for one. */
@@ -75,6 +80,7 @@ export async function openPortalStores(target: StoreTarget): Promise<PortalStore
       ssoLogins: createPostgresSsoLoginStore(pool),
       userRecords: createPostgresUserRecordStore(pool),
       audit: createPostgresAuditStore(pool),
+      suites: createPostgresSuiteStore(pool),
       schemaVersion: () => postgresSchemaVersion(pool),
       poolStats: () => ({
         total: pool.totalCount,
@@ -106,6 +112,7 @@ export async function openPortalStores(target: StoreTarget): Promise<PortalStore
     ssoLogins: createSsoLoginStore(db),
     userRecords: createUserRecordStore(db),
     audit: createAuditStore(db),
+    suites: createSqliteSuiteStore(db),
     schemaVersion: async () => Number(db.pragma('user_version', { simple: true })),
     close,
   };
