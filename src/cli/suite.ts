@@ -33,8 +33,9 @@ const fail = (message: string): Result => ({
 /** One line per case, then the totals and the comparison: what a person reads in a CI log. */
 function textReport(run: SuiteRun): string {
   const lines = run.cases.map((entry) => {
+    // What changed since the run before; a case passing as before, or new and passing, says nothing.
     const verdict =
-      entry.verdict && entry.verdict !== 'passing'
+      entry.verdict && entry.verdict !== 'passing' && !(entry.verdict === 'new' && entry.passed)
         ? ` (${caseVerdictLabels[entry.verdict].toLowerCase()})`
         : '';
     return `${entry.passed ? 'pass' : 'FAIL'}  ${entry.name}${verdict}${entry.passed ? '' : `\n      ${entry.failure}`}`;

@@ -422,6 +422,9 @@ export function buildPortal(
       },
       'drain started',
     );
+    // Suite runs stop first, each marked interrupted with the cases done so far: a run would
+    // otherwise go on reading results, and meet a refusal at its next batch.
+    await suiteRunner.close();
     const settled = (await lifecycle.proxy?.settle(config.drainTimeoutMs)) ?? {
       finished: 0,
       markedUnknown: 0,

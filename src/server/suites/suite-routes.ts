@@ -330,8 +330,8 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
       throw new ApiError(
         'org_not_permitted',
         clientOrgId === undefined
-          ? `Your account may act for none of the client orgs of ${connection.label}; ask an admin for one. Nothing was run.`
-          : `The run cannot be sent for client org ${clientOrgId} on ${connection.label}: ${permitted.length === 0 ? 'you may act for none of its orgs' : `choose one of ${permitted.join(', ')}`}. Nothing was run.`,
+          ? `Your account may act for none of the client orgs of ${connection.label} (${connection.name}); ask an admin for one. Nothing was run.`
+          : `The run cannot be sent for client org ${clientOrgId} on ${connection.label} (${connection.name}): ${permitted.length === 0 ? 'you may act for none of its orgs' : `choose one of ${permitted.join(', ')}`}. Nothing was run.`,
         [{ field: 'clientOrgId', message: 'not permitted' }],
       );
     }
