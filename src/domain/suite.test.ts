@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   appendCases,
   caseFailure,
+  casesFromItems,
   expectationFrom,
   freeCaseId,
   planRun,
@@ -216,5 +217,26 @@ describe('the expected message', () => {
       cases: [{ ...entry('a', 'requisition'), expect: { status: 'Error', message: 'rate (high' } }],
     });
     expect(parsed.error?.issues[0]?.message).toMatch(/not a regular expression; escape/);
+  });
+});
+
+describe('casesFromItems', () => {
+  it('makes kept items cases under ids of their own, with new values per run when asked', () => {
+    const entries = [
+      { item: { requesttype: 'I', clientinternalreq: 'NW-1' }, idBase: 'req-NW-1', name: 'first' },
+      { item: { requesttype: 'I', clientinternalreq: 'NW-1' }, idBase: 'req-NW-1', name: 'again' },
+    ].map((entry) => ({ ...entry, expect: { status: 'Success' as const } }));
+    const cases = casesFromItems('requisition', entries, {
+      perRun: true,
+      taken: new Set(['req-nw-1']),
+    });
+    expect(cases.map((entry) => [entry.id, entry.item.clientinternalreq])).toEqual([
+      ['req-nw-1-2', 'NW-1-{{run.id}}'],
+      ['req-nw-1-3', 'NW-1-{{run.id}}'],
+    ]);
+    expect(casesFromItems('requisition', entries.slice(0, 1), { perRun: false })[0]?.item).toEqual({
+      requesttype: 'I',
+      clientinternalreq: 'NW-1',
+    });
   });
 });

@@ -30,6 +30,9 @@ const caseIdPattern = /^[a-z0-9][a-z0-9-]{0,59}$/;
 
 const caseId = z.string().regex(caseIdPattern, 'a case id is a lowercase slug such as create-req');
 
+/** Most cases one suite may have. */
+export const suiteCaseLimit = 5000;
+
 export const suiteCaseSchema = z
   .object({
     id: caseId.meta({ description: 'How later cases refer to this one: {{<id>.createdId}}.' }),
@@ -62,7 +65,7 @@ export const suiteSchema = z
   .object({
     $schema: z.string().optional(),
     name: z.string().min(1).max(200),
-    cases: z.array(suiteCaseSchema).min(1).max(5000),
+    cases: z.array(suiteCaseSchema).min(1).max(suiteCaseLimit),
   })
   .strict()
   .superRefine((suite, context) => {
@@ -293,6 +296,41 @@ export function expectationFrom(
     kind === 'requisition' ? requisitionCatalog : candidateCatalog,
   );
   return field === null ? { status } : { status, field };
+}
+
+/** The outcomes a case of each kind can expect, in the words of its results. */
+export const expectedStatusesOf: Record<PayloadKind, readonly SuiteCase['expect']['status'][]> = {
+  requisition: ['Success', 'Error'],
+  candidate: ['New', 'Incomplete', 'Error'],
+};
+
+/**
+ * Cases made of items someone chose to keep (a journal call's, a batch's, an import's rows): each
+ * under an id of its own (from `idBase`, unique among `taken` and each other), with the values a
+ * VMS refuses twice made afresh per run when `perRun`.
+ */
+export function casesFromItems(
+  kind: PayloadKind,
+  entries: readonly {
+    item: Readonly<Record<string, string>>;
+    idBase: string;
+    name: string;
+    expect: SuiteCase['expect'];
+  }[],
+  options: { perRun: boolean; taken?: ReadonlySet<string> },
+): SuiteCase[] {
+  const taken = new Set(options.taken);
+  return entries.map((entry) => {
+    const id = freeCaseId(entry.idBase, taken);
+    taken.add(id);
+    return {
+      id,
+      name: entry.name.slice(0, 200),
+      kind,
+      item: options.perRun ? withPerRunValues(kind, entry.item) : { ...entry.item },
+      expect: entry.expect,
+    };
+  });
 }
 
 /** What a case of `kind` expects until someone says otherwise: the VMS's yes. */
