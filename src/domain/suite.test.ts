@@ -85,9 +85,28 @@ describe('planRun', () => {
 });
 
 describe('resultsPollDelay', () => {
-  it('waits 25 ms first, a quarter longer each time, never more than a second', () => {
-    expect([0, 1, 2, 3].map(resultsPollDelay)).toEqual([25, 31, 39, 49]);
-    expect(resultsPollDelay(40)).toBe(1000);
+  const nothingYet = (polls: number) =>
+    resultsPollDelay({ polls, elapsedMs: 100, settled: 0, total: 500 });
+
+  it('waits 25 ms first, a quarter longer each read while nothing is settled, never more than a second', () => {
+    expect([0, 1, 2, 3].map(nothingYet)).toEqual([25, 31, 39, 49]);
+    expect(nothingYet(40)).toBe(1000);
+  });
+
+  it('reads again when the rest should be settled at the pace between the last two reads', () => {
+    // 100 more in the 50 ms since the read before: 300 more take 150 ms; 5 % and 5 ms more.
+    const before = { elapsedMs: 150, settled: 100 };
+    expect(resultsPollDelay({ polls: 3, elapsedMs: 200, settled: 200, total: 500, before })).toBe(
+      163,
+    );
+    // Not longer than the batch has taken so far: an early pace may be off.
+    expect(resultsPollDelay({ polls: 1, elapsedMs: 60, settled: 10, total: 500 })).toBe(60);
+    // Almost done: not sooner than 25 ms.
+    expect(resultsPollDelay({ polls: 3, elapsedMs: 300, settled: 499, total: 500, before })).toBe(
+      25,
+    );
+    // A slow VMS: still a read a second, so progress shows.
+    expect(resultsPollDelay({ polls: 9, elapsedMs: 5000, settled: 1, total: 500 })).toBe(1000);
   });
 });
 

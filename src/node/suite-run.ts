@@ -169,7 +169,11 @@ export async function runSuite(
       if (!sendAgainLater(answer) || Date.now() > deadline) {
         return { refused: `the batch was refused (${answer.status}): ${messageOf(answer)}` };
       }
-      await wait(answer.retryAfter ? answer.retryAfter * 1000 : resultsPollDelay(attempt + 4));
+      await wait(
+        answer.retryAfter
+          ? answer.retryAfter * 1000
+          : resultsPollDelay({ polls: attempt + 4, elapsedMs: 0, settled: 0, total: items.length }),
+      );
     }
   }
 
@@ -181,9 +185,12 @@ export async function runSuite(
     onRows: (rows: BatchResultRow[]) => void,
   ): Promise<BatchResultRow[] | { failed: string }> {
     const deadline = Date.now() + timeoutMs;
+    const accepted = performance.now();
     let last = '';
+    let read = { elapsedMs: 0, settled: 0 };
+    let before: typeof read | undefined;
     for (let polls = 0; ; polls += 1) {
-      await wait(resultsPollDelay(polls));
+      await wait(resultsPollDelay({ polls, ...read, total: count, ...(before ? { before } : {}) }));
       const answer = await transport.request({
         method: 'GET',
         path: `/api/vms/${operations[kind].results}?${orgs}&batchid=${encodeURIComponent(batchId)}`,
@@ -195,7 +202,10 @@ export async function runSuite(
           .flatMap((parsed) => (parsed.success ? [parsed.data] : []))
           .sort((a, b) => a.row - b.row);
         onRows(rows);
-        if (rows.length >= count && rows.every((row) => row.status !== 'Pending')) return rows;
+        const settled = rows.filter((row) => row.status !== 'Pending').length;
+        before = read;
+        read = { elapsedMs: performance.now() - accepted, settled };
+        if (rows.length >= count && settled === rows.length) return rows;
         last = `${rows.filter((row) => row.status === 'Pending').length} of ${count} rows still Pending`;
       } else {
         last = `the last read answered ${answer.status}: ${messageOf(answer)}`;

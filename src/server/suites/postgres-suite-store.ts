@@ -7,6 +7,7 @@ import {
   runSummaryColumns,
   tally,
   toRun,
+  toPreviousRun,
   toRunSummary,
   toVersion,
   type RunRow,
@@ -253,6 +254,13 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
       );
       return rows[0] ? toRun(rows[0]) : undefined;
     },
+    async runState(id) {
+      const { rows } = await pool.query<{ casesDone: number; status: string }>(
+        'SELECT cases_done AS "casesDone", status FROM suite_runs WHERE id = $1',
+        [id],
+      );
+      return rows[0];
+    },
     async listRuns({ suiteId, limit }) {
       const { rows } =
         suiteId === undefined
@@ -276,20 +284,20 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
     async previousRun({ id, suiteId, suiteName, connection }) {
       const { rows } =
         suiteId === null
-          ? await pool.query<RunRowWithCases>(
-              `SELECT ${runSummaryColumns}, cases FROM suite_runs
+          ? await pool.query<{ id: number; cases: string }>(
+              `SELECT id, cases FROM suite_runs
                WHERE suite_id IS NULL AND suite_name = $1 AND connection = $2 AND id < $3
                  AND status = 'finished'
                ORDER BY id DESC LIMIT 1`,
               [suiteName, connection, id],
             )
-          : await pool.query<RunRowWithCases>(
-              `SELECT ${runSummaryColumns}, cases FROM suite_runs
+          : await pool.query<{ id: number; cases: string }>(
+              `SELECT id, cases FROM suite_runs
                WHERE suite_id = $1 AND connection = $2 AND id < $3 AND status = 'finished'
                ORDER BY id DESC LIMIT 1`,
               [suiteId, connection, id],
             );
-      return rows[0] ? toRun(rows[0]) : undefined;
+      return rows[0] ? toPreviousRun(rows[0]) : undefined;
     },
     async interruptStale(before, reason, now) {
       const result = await pool.query(

@@ -7,6 +7,7 @@ import {
   runSummaryColumns,
   tally,
   toRun,
+  toPreviousRun,
   toRunSummary,
   toVersion,
   type RunRow,
@@ -123,13 +124,16 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
       `SELECT ${runSummaryColumns} FROM suite_runs
        WHERE id IN (SELECT max(id) FROM suite_runs WHERE suite_id IS NOT NULL GROUP BY suite_id)`,
     ),
-    previousOfSuite: db.prepare<[number, string, number], RunRowWithCases>(
-      `SELECT ${runSummaryColumns}, cases FROM suite_runs
+    state: db.prepare<[number], { casesDone: number; status: string }>(
+      'SELECT cases_done AS casesDone, status FROM suite_runs WHERE id = ?',
+    ),
+    previousOfSuite: db.prepare<[number, string, number], { id: number; cases: string }>(
+      `SELECT id, cases FROM suite_runs
        WHERE suite_id = ? AND connection = ? AND id < ? AND status = 'finished'
        ORDER BY id DESC LIMIT 1`,
     ),
-    previousOfFile: db.prepare<[string, string, number], RunRowWithCases>(
-      `SELECT ${runSummaryColumns}, cases FROM suite_runs
+    previousOfFile: db.prepare<[string, string, number], { id: number; cases: string }>(
+      `SELECT id, cases FROM suite_runs
        WHERE suite_id IS NULL AND suite_name = ? AND connection = ? AND id < ? AND status = 'finished'
        ORDER BY id DESC LIMIT 1`,
     ),
@@ -312,6 +316,9 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
       const row = statements.getRun.get(id);
       return row ? toRun(row) : undefined;
     },
+    async runState(id) {
+      return statements.state.get(id);
+    },
     async listRuns({ suiteId, limit }) {
       const rows =
         suiteId === undefined ? statements.runs.all(limit) : statements.runsOf.all(suiteId, limit);
@@ -327,7 +334,7 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
         suiteId === null
           ? statements.previousOfFile.get(suiteName, connection, id)
           : statements.previousOfSuite.get(suiteId, connection, id);
-      return row ? toRun(row) : undefined;
+      return row ? toPreviousRun(row) : undefined;
     },
     async interruptStale(before, reason, now) {
       return statements.interruptStale.run(reason, now, before).changes;

@@ -362,7 +362,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
     const id = pathId(request.params.id, 'suite run');
     const { waitMs, seen } = parseQuery(runQuery, request.query, 'A suite run');
     if (waitMs !== undefined && waitMs > 0) {
-      await runner.waitForChange(id, () => store.getRun(id), seen ?? 0, waitMs);
+      await runner.waitForChange(id, () => store.runState(id), seen ?? 0, waitMs);
     }
     return runOf(id);
   });

@@ -224,16 +224,21 @@ describe.each(['sqlite', 'postgres'] as const)('the suite store on %s', (kind) =
     });
     const file = await store.createRun(newRun({ suiteName: 'Regression' }));
     const next = await store.createRun(newRun(stored));
+    expect(await store.runState(next)).toEqual({ casesDone: 0, status: 'running' });
     expect(
-      (
-        await store.previousRun({
-          id: next,
-          suiteId,
-          suiteName: 'Regression',
-          connection: 'default',
-        })
-      )?.id,
-    ).toBe(first);
+      await store.previousRun({
+        id: next,
+        suiteId,
+        suiteName: 'Regression',
+        connection: 'default',
+      }),
+    ).toEqual({
+      id: first,
+      cases: [
+        { id: 'a', passed: true },
+        { id: 'b', passed: false },
+      ],
+    });
     expect(
       await store.previousRun({
         id: next,

@@ -104,6 +104,8 @@ export interface SuiteStore {
   /** Renews the heartbeat of runs this process is running. */
   heartbeat(ids: readonly number[], now: number): Promise<void>;
   getRun(id: number): Promise<SuiteRun | undefined>;
+  /** How far a run is, without its cases: what a wait for progress reads again and again. */
+  runState(id: number): Promise<{ casesDone: number; status: string } | undefined>;
   /** Runs, the newest first: a suite's, or every one. */
   listRuns(filter: { suiteId?: number; limit: number }): Promise<SuiteRunSummary[]>;
   /** Each stored suite's latest run. */
@@ -117,11 +119,32 @@ export interface SuiteStore {
     suiteId: number | null;
     suiteName: string;
     connection: string;
-  }): Promise<SuiteRun | undefined>;
+  }): Promise<PreviousRun | undefined>;
   /** Marks interrupted the runs still `running` whose heartbeat is older than `before`. */
   interruptStale(before: number, reason: string, now: number): Promise<number>;
   /** Whether the suite has a run in progress. */
   hasRunning(suiteId: number): Promise<boolean>;
+}
+
+/** What a run is compared with: an earlier run's id and whether each of its cases passed. */
+export interface PreviousRun {
+  id: number;
+  cases: { id: string; passed: boolean }[];
+}
+
+/**
+ * Only each case's id and whether it passed, read without a schema's full parse: the run's
+ * results were written by this store, and a comparison needs no more of them.
+ */
+export function toPreviousRun(row: { id: number; cases: string }): PreviousRun {
+  const read: unknown = JSON.parse(row.cases);
+  const cases = (Array.isArray(read) ? read : []).flatMap((entry: unknown) => {
+    const id: unknown = typeof entry === 'object' && entry ? Reflect.get(entry, 'id') : undefined;
+    const passed: unknown =
+      typeof entry === 'object' && entry ? Reflect.get(entry, 'passed') : undefined;
+    return typeof id === 'string' && typeof passed === 'boolean' ? [{ id, passed }] : [];
+  });
+  return { id: row.id, cases };
 }
 
 /** Lowercased and trimmed: names are unique by this key. */
