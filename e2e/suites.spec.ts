@@ -241,6 +241,7 @@ test('a QA engineer builds a suite from journal calls and cases by hand, runs it
   await expectNoAxeViolations(page);
   await page.getByRole('button', { name: 'Save as version 4' }).click();
   await expect(page.getByText(/^Version 4, saved/)).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as version 4.' })).toBeVisible();
 
   // Two runs, both clean: the per-run values keep the VMS from seeing duplicates.
   for (const round of [1, 2]) {

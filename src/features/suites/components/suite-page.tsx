@@ -49,6 +49,8 @@ export function SuitePage({ id }: { id: number }) {
   const version = Number.isInteger(asked) && asked > 0 ? asked : undefined;
   const suite = useQuery(suiteQueryOptions(id, version));
   const headingId = useId();
+  // Said once a version is saved: the editor starts afresh on it, so the word is kept here.
+  const [saved, setSaved] = useState<string | null>(null);
 
   if (suite.isPending)
     return (
@@ -114,7 +116,12 @@ export function SuitePage({ id }: { id: number }) {
         </p>
       ) : null}
       <RunPanel suiteId={detail.id} latestVersion={detail.latestVersion} />
-      <SuiteEditor key={`${detail.id}:${detail.version}`} detail={detail} />
+      <SuiteEditor
+        key={`${detail.id}:${detail.version}`}
+        detail={detail}
+        saved={saved}
+        onSaved={setSaved}
+      />
       <Versions
         suiteId={detail.id}
         shown={detail.version}
@@ -127,7 +134,16 @@ export function SuitePage({ id }: { id: number }) {
   );
 }
 
-function SuiteEditor({ detail }: { detail: SuiteDetail }) {
+function SuiteEditor({
+  detail,
+  saved: savedNote,
+  onSaved,
+}: {
+  detail: SuiteDetail;
+  /** What the last save said, shown until something else is. */
+  saved: string | null;
+  onSaved(note: string | null): void;
+}) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [, setParams] = useAddressParams();
@@ -149,6 +165,7 @@ function SuiteEditor({ detail }: { detail: SuiteDetail }) {
 
   const save = async () => {
     setDone(null);
+    onSaved(null);
     setProblem(null);
     if (problems.length > 0) {
       setShowProblems(true);
@@ -160,7 +177,7 @@ function SuiteEditor({ detail }: { detail: SuiteDetail }) {
       const next = await saveSuite(detail.id, detail.latestVersion, suiteOf(draft));
       await queryClient.invalidateQueries({ queryKey: suitesKey });
       setParams({ version: null });
-      setDone(`Saved as version ${next.version}.`);
+      onSaved(`Saved as version ${next.version}.`);
     } catch (error) {
       setProblem(
         error instanceof RequestFailure && error.code === 'version_conflict'
@@ -261,7 +278,7 @@ function SuiteEditor({ detail }: { detail: SuiteDetail }) {
             {problem}
           </p>
         ) : null}
-        <p role="status">{done ?? (edited ? 'Changes not saved yet.' : '')}</p>
+        <p role="status">{done ?? (edited ? 'Changes not saved yet.' : (savedNote ?? ''))}</p>
         <div className="button-row">
           <button
             type="button"
