@@ -59,6 +59,7 @@ const postgresSuite = [
   'src/server/metrics/metrics.test.ts',
   'src/server/audit/audit-api.test.ts',
   'src/server/api-tokens/api-tokens-api.test.ts',
+  'src/server/suites/suite-api.test.ts',
 ];
 
 /** Modules of the requisition workspace's first render, one chunk (build.rolldownOptions below). */

@@ -9,6 +9,7 @@ import { runImportBench } from './import';
 import { runLoadBench } from './load';
 import { runProxyBench } from './proxy';
 import { runSandboxBatchBench } from './sandbox-batch';
+import { runSuitesBench } from './suites';
 import { runValidatorBench } from './validator';
 
 const suites: Record<string, () => Promise<{ withinBudget: boolean }>> = {
@@ -20,6 +21,7 @@ const suites: Record<string, () => Promise<{ withinBudget: boolean }>> = {
   browser: runBrowserBench,
   import: runImportBench,
   load: runLoadBench,
+  suites: runSuitesBench,
 };
 const only = process.env.BENCH_ONLY?.split(',')
   .map((name) => name.trim())

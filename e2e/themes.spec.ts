@@ -52,6 +52,61 @@ async function everyPageHasNoViolations(page: Page) {
   ).not.toHaveCount(0);
   await expectNoAxeViolations(page);
 
+  // A QA suite, run once with a case that fails: the list, the suite and the run.
+  const item = (reference: string, reqclassid: string) => ({
+    requesttype: 'I',
+    orgid: '1001',
+    clientinternalreq: `${reference}-{{run.id}}`,
+    titlerole: 'Themes nurse',
+    noofopenings: '1',
+    engagementtype: '1',
+    reqclassid,
+    hoursunitsperday: '8',
+    daysperweek: '5',
+    shortdescription: 'Ward nights.',
+    reqownerid: 'mreyes',
+  });
+  const saved = await page.request.post('/api/suites', {
+    data: {
+      suite: {
+        name: `Themes ${Date.now().toString(36)}`,
+        cases: [
+          {
+            id: 'accepted',
+            kind: 'requisition',
+            item: item('TH-1', '101'),
+            expect: { status: 'Success' },
+          },
+          {
+            id: 'refused',
+            kind: 'requisition',
+            item: item('TH-2', '999'),
+            expect: { status: 'Success' },
+          },
+        ],
+      },
+    },
+  });
+  expect(saved.status()).toBe(201);
+  const { id: suiteId } = (await saved.json()) as { id: number };
+  const started = await page.request.post('/api/suite-runs', { data: { suiteId } });
+  const { id: runId } = (await started.json()) as { id: number };
+  await nav.getByRole('link', { name: 'Suites' }).click();
+  await expect(page.getByRole('heading', { name: 'Suites', level: 1 })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.goto(`/suites/${suiteId}/runs/${runId}`);
+  await expect(page.getByRole('status').filter({ hasText: '1 passed, 1 failed.' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expectNoAxeViolations(page);
+  await page.goto(`/suites/${suiteId}`);
+  await page
+    .getByText(/^Item \(/)
+    .first()
+    .click();
+  await expect(page.getByRole('cell', { name: `Run #${runId}` })).toBeVisible();
+  await expectNoAxeViolations(page);
+
   await nav.getByRole('link', { name: 'Settings' }).click();
   await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
   await expectNoAxeViolations(page);

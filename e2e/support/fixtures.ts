@@ -42,7 +42,7 @@ interface OutageFixtures {
  * Every journey also fails on an uncaught error in the page or a Content-Security-Policy
  * violation (the portal's CSP forbids eval and inline scripts and styles).
  */
-async function watchedPage({ page }: { page: Page }, use: (page: Page) => Promise<void>) {
+export async function watchedPage({ page }: { page: Page }, use: (page: Page) => Promise<void>) {
   const problems: string[] = [];
   // Chromium does not always log a blocked eval to the console; the page's own event does tell.
   await page.addInitScript(() => {

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import {
   createdApiTokenSchema,
   type ApiTokenScope,
 } from '../domain/api-tokens';
+import { journalPageSchema } from '../domain/journal';
 import { loadConfig } from '../server/config';
 import { startPortal, type RunningPortal } from '../server/start';
 import { testStoreEnv } from '../test-support/postgres-server';
@@ -99,11 +100,13 @@ function runCommand(
 describe('npm run suite -- run, on a portal with sign-in on', () => {
   it('runs the suite with a suites-and-sends token, from --token or VMS_PORTAL_TOKEN', async () => {
     const { secret } = await makeToken('CI run', 'suites-and-sends');
-    const withFlag = await main(['run', suiteFile, '--portal', portal.url, '--token', secret], {});
+    const withFlag = await main(['run', suiteFile, '--portal', portal.url, '--token', secret], {
+      env: {},
+    });
     expect(withFlag).toMatchObject({ code: 0, stderr: '' });
     expect(withFlag.stdout).toContain('smoke: 1 passed, 0 failed');
     const fromEnv = await main(['run', suiteFile, '--portal', portal.url, '--json'], {
-      VMS_PORTAL_TOKEN: secret,
+      env: { VMS_PORTAL_TOKEN: secret },
     });
     expect(fromEnv.code).toBe(0);
     expect(JSON.parse(fromEnv.stdout)).toMatchObject({ passed: 1, failed: 0 });
@@ -124,19 +127,57 @@ describe('npm run suite -- run, on a portal with sign-in on', () => {
     );
   });
 
-  it('exits 2 with one line without a token, and with a token whose scope stops at the suite API', async () => {
-    const none = await main(['run', suiteFile, '--portal', portal.url], {});
-    expect(none.code).toBe(2);
+  it('exits 2 with one line without a token', async () => {
+    const none = await main(['run', suiteFile, '--portal', portal.url], { env: {} });
+    expect(none).toMatchObject({ code: 2, stdout: '' });
     expect(none.stderr.trimEnd().split('\n')).toEqual([
       `suite: the portal at ${portal.url} needs sign-in (401): pass --token or set VMS_PORTAL_TOKEN to a personal API token from your Account page`,
     ]);
+  });
 
+  it("runs with a token of scope suites alone: the portal sends the batches, as the token's owner", async () => {
     const { secret } = await makeToken('suites only', 'suites');
-    const narrow = await main(['run', suiteFile, '--portal', portal.url, '--token', secret], {});
-    expect(narrow.code).toBe(2);
-    expect(narrow.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(narrow.stderr).toMatch(
-      /^suite: the portal refused the API token \(403\): This API token \("suites only"\) has the scope "suites"/,
+    const result = await main(['run', suiteFile, '--portal', portal.url, '--json'], {
+      env: { VMS_PORTAL_TOKEN: secret },
+    });
+    expect(result.code).toBe(0);
+    const run = JSON.parse(result.stdout) as { id: number; passed: number; failed: number };
+    expect(run).toMatchObject({ passed: 1, failed: 0 });
+    // The same token reaches no batch of its own through the proxy.
+    const direct = await fetch(`${portal.url}/api/vms/requisitions?Client_Org_Id=1001`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(direct.status).toBe(403);
+    // The run's calls are journaled under quinn, who owns the token.
+    const calls = await quinn.call('GET', `/api/journal?run=${run.id}`);
+    expect(calls.status).toBe(200);
+    const { entries } = journalPageSchema.parse(calls.json());
+    expect(entries.length).toBeGreaterThan(0);
+    expect(new Set(entries.map((entry) => entry.sentBy?.email))).toEqual(
+      new Set(['quinn@example.com']),
+    );
+  });
+
+  it('exits 1 when a case fails, with JUnit XML that carries why', async () => {
+    const { secret } = await makeToken('nightly', 'suites');
+    const failing = join(dir, 'failing.json');
+    const suite = JSON.parse(readFileSync(suiteFile, 'utf8')) as { cases: object[] };
+    writeFileSync(
+      failing,
+      JSON.stringify({
+        name: 'expects a refusal',
+        cases: suite.cases.map((entry) => ({ ...entry, expect: { status: 'Error' } })),
+      }),
+    );
+    const junit = join(dir, 'failing.xml');
+    const result = await main(['run', failing, '--portal', portal.url, '--junit', junit], {
+      env: { VMS_PORTAL_TOKEN: secret },
+    });
+    expect(result.code).toBe(1);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/<testsuite name="expects a refusal" tests="1" failures="1"/);
+    expect(xml).toMatch(
+      /<testcase classname="expects a refusal" name="a complete requisition is accepted" time="[\d.]+">\s*<failure message="expected Error, got Success">/,
     );
   });
 });

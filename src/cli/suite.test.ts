@@ -85,15 +85,27 @@ function suiteFile(name: string, expectCandidate: string): string {
 }
 
 describe('npm run suite -- run', () => {
-  it('passes a suite that creates data, twice in a row, and exits 0', async () => {
+  it('passes a suite that creates data, twice in a row, and exits 0, telling progress and the comparison with the run before', async () => {
     const file = suiteFile('regression', 'New');
+    const runIds: number[] = [];
     for (const round of [1, 2]) {
-      const result = await main(['run', file, '--portal', portal.url, '--json']);
+      const progress: string[] = [];
+      const result = await main(['run', file, '--portal', portal.url, '--json'], {
+        progress: (line) => progress.push(line),
+      });
       const report = JSON.parse(result.stdout) as {
+        id: number;
         passed: number;
         failed: number;
-        cases: { id: string; actual: { status: string; createdId: string } }[];
+        previousRunId: number | null;
+        cases: { id: string; verdict: string; actual: { status: string; createdId: string } }[];
       };
+      runIds.push(report.id);
+      expect(progress[0]).toBe(`run ${report.id} of regression on sandbox: 3 cases\n`);
+      expect(report.previousRunId).toBe(round === 1 ? null : runIds[0]);
+      expect(report.cases.map((entry) => entry.verdict)).toEqual(
+        Array(3).fill(round === 1 ? 'new' : 'passing'),
+      );
       expect({ round, code: result.code, failed: report.failed }).toEqual({
         round,
         code: 0,
@@ -124,6 +136,26 @@ describe('npm run suite -- run', () => {
     expect(xml.match(/<failure /g)).toHaveLength(1);
   });
 
+  it('runs a stored suite by its name, and exits 2 naming those there are when none has it', async () => {
+    const suite = JSON.parse(readFileSync(suiteFile('stored', 'New'), 'utf8')) as unknown;
+    const saved = await fetch(`${portal.url}/api/suites`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ suite: { ...(suite as object), name: 'Stored regression' } }),
+    });
+    expect(saved.status).toBe(201);
+    const result = await main(['run', 'stored regression', '--portal', portal.url]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^Stored regression: 3 passed, 0 failed, in [\d.]+ s \(run \d+, connection sandbox, 2 batches\)$/m,
+    );
+    const missing = await main(['run', 'Nightly', '--portal', portal.url]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.split('\n')[0]).toBe(
+      'suite: the run was not started: 404: There is no stored suite named "Nightly". There are "Stored regression".',
+    );
+  });
+
   it('exits 2 with one line for a suite that refers to a later case, or a portal that is not there', async () => {
     const bad = join(dir, 'bad.json');
     writeFileSync(
@@ -146,6 +178,10 @@ describe('npm run suite -- run', () => {
       'suite: ' +
         bad +
         ': cases.0.item: {{later.createdId}} names no earlier case; a case may refer only to those before it',
+    );
+    const missingFile = await main(['run', join(dir, 'nothing.json'), '--portal', portal.url]);
+    expect(missingFile.stderr.split('\n')[0]).toBe(
+      `suite: ${join(dir, 'nothing.json')} cannot be read: check the path`,
     );
     const away = await main(['run', suiteFile('away', 'New'), '--portal', 'http://127.0.0.1:9']);
     expect(away.code).toBe(2);
@@ -177,5 +213,31 @@ describe('the documented suite', () => {
     ]);
     expect(result.stdout).toMatch(/3 passed, 0 failed/);
     expect(result.code).toBe(0);
+  });
+});
+
+describe('npm run suite -- run against a portal with sign-in on', () => {
+  it('exits 2 saying the portal asks for sign-in', async () => {
+    const signedIn = await startPortal(
+      loadConfig({
+        PORT: '0',
+        SANDBOX_PORT: '0',
+        SANDBOX_DB: join(dir, 'sandbox-auth.db'),
+        PORTAL_DB: join(dir, 'portal-auth.db'),
+        AUTH: 'on',
+        LOG_LEVEL: 'silent',
+      }),
+    );
+    try {
+      const result = await main(['run', suiteFile('auth', 'New'), '--portal', signedIn.url], {
+        env: {},
+      });
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(result.stderr).toBe(
+        `suite: the portal at ${signedIn.url} needs sign-in (401): pass --token or set VMS_PORTAL_TOKEN to a personal API token from your Account page\n`,
+      );
+    } finally {
+      await signedIn.close();
+    }
   });
 });

@@ -45,6 +45,10 @@ export const apiErrorCatalog = {
   last_admin: 409,
   /** The user already has a token of that name that still works. */
   token_exists: 409,
+  /** A QA suite of that name already exists (names are unique, without regard to case). */
+  suite_exists: 409,
+  /** The suite has a run in progress: it cannot be deleted until the run ends. */
+  suite_running: 409,
   /** A connection check's test requisition asked for on a production VMS, without force. */
   production_send_refused: 409,
   /** An invite link that is unknown, used or past its 72 hours. */

@@ -100,6 +100,8 @@ export const journalSummarySchema = z.object({
   connection: z.string().nullable(),
   /** The W3C trace id (`traceparent`) the call was made under, as sent to the VMS. */
   traceId: z.string().nullable(),
+  /** The QA suite run that made the call (decision 038); null for any other call. */
+  suiteRun: journalIdSchema.nullable(),
 });
 
 /** The VMS's answer that came after the browser had been told 504 (a keyed batch's late answer). */
@@ -289,6 +291,14 @@ export const journalFilterSchema = z.object({
       .optional(),
   ),
   key: param.pipe(z.string().max(128, 'key must be at most 128 characters.').optional()),
+  /** A QA suite run's id: the calls it made. */
+  run: param.pipe(
+    z
+      .string()
+      .regex(/^[1-9]\d{0,15}$/, 'run must be the id of a suite run, a whole number such as 12.')
+      .transform(Number)
+      .optional(),
+  ),
   from: instant('from'),
   to: instant('to'),
   q: param.pipe(z.string().max(500, 'q must be at most 500 characters.').optional()),

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { payloadKinds, type PayloadKind } from './payload-kind';
+import { candidateCatalog } from './candidate-catalog';
+import { requisitionCatalog } from './requisition-catalog';
+import { fieldNamedIn } from './vms-message';
 
 /**
  * A QA suite: an ordered list of cases, each one payload item with the outcome the VMS is
@@ -14,9 +17,21 @@ import { payloadKinds, type PayloadKind } from './payload-kind';
 
 export const expectedStatuses = ['Success', 'Error', 'New', 'Incomplete'] as const;
 
-const caseId = z
-  .string()
-  .regex(/^[a-z0-9][a-z0-9-]{0,59}$/, 'a case id is a lowercase slug such as create-req');
+function isRegExp(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const caseIdPattern = /^[a-z0-9][a-z0-9-]{0,59}$/;
+
+const caseId = z.string().regex(caseIdPattern, 'a case id is a lowercase slug such as create-req');
+
+/** Most cases one suite may have. */
+export const suiteCaseLimit = 5000;
 
 export const suiteCaseSchema = z
   .object({
@@ -31,6 +46,10 @@ export const suiteCaseSchema = z
         status: z.enum(expectedStatuses),
         message: z
           .string()
+          .refine(isRegExp, {
+            message:
+              'the message pattern is not a regular expression; escape special characters such as ( or [ with a backslash',
+          })
           .optional()
           .meta({ description: 'A regular expression the VMS message must match.' }),
         field: z
@@ -46,7 +65,7 @@ export const suiteSchema = z
   .object({
     $schema: z.string().optional(),
     name: z.string().min(1).max(200),
-    cases: z.array(suiteCaseSchema).min(1).max(5000),
+    cases: z.array(suiteCaseSchema).min(1).max(suiteCaseLimit),
   })
   .strict()
   .superRefine((suite, context) => {
@@ -81,6 +100,8 @@ const placeholder = /\{\{\s*([A-Za-z0-9.-]+)\s*\}\}/g;
 export function referencesOf(item: Readonly<Record<string, string>>): Set<string> {
   const refs = new Set<string>();
   for (const value of Object.values(item)) {
+    // Most values refer to nothing: not worth a regular expression's search.
+    if (!value.includes('{{')) continue;
     for (const [, name = ''] of value.matchAll(placeholder)) {
       const [ref, field] = name.split('.');
       if (ref !== undefined && ref !== 'run' && ref !== 'unique' && field === 'createdId')
@@ -114,28 +135,121 @@ export function resolveItem(
   );
 }
 
+/** One batch a run sends: cases of one kind, in the suite's order. */
+export interface PlannedBatch {
+  kind: PayloadKind;
+  /** Indexes into the suite's cases. */
+  cases: number[];
+}
+
 /**
- * The batches a run sends, in order: consecutive cases of one kind, cut where a case refers to
- * one in the batch being made (its id is known only once that batch's results are in).
+ * The batches a run sends, in waves: a wave's batches go out together, and the next wave waits
+ * for their results. A case goes in the earliest wave after every case it refers to
+ * (`{{<case>.createdId}}` is known only once that case's results are in), and never before an
+ * earlier case of its own kind, so each kind's cases reach the VMS in the suite's order. A wave
+ * holds one batch per kind (more only past `maxBatch` items). Cases of the two kinds keep no
+ * order between them beyond their references: a case that relies on what an earlier case of the
+ * other kind did says so with a reference.
+ *
+ * Then, fewer batches: the cases of one kind in a wave move to the kind's next wave when no case
+ * that refers to them would then come too early, so independent cases of a kind share a batch
+ * with later ones instead of making one of their own.
  */
-export function planBatches(cases: readonly SuiteCase[]): number[][] {
-  const batches: number[][] = [];
-  let current: number[] = [];
-  let kind: PayloadKind | null = null;
-  let inCurrent = new Set<string>();
+export function planRun(
+  cases: readonly SuiteCase[],
+  maxBatch = Number.POSITIVE_INFINITY,
+): PlannedBatch[][] {
+  const indexOf = new Map(cases.map((entry, index) => [entry.id, index]));
+  const refs = cases.map((entry, index) =>
+    [...referencesOf(entry.item)].flatMap((ref) => {
+      const at = indexOf.get(ref);
+      return at !== undefined && at < index ? [at] : [];
+    }),
+  );
+  const dependents = cases.map(() => [] as number[]);
+  refs.forEach((list, index) => list.forEach((ref) => dependents[ref]?.push(index)));
+
+  const wave: number[] = [];
+  const lastOfKind = new Map<PayloadKind, number>();
   cases.forEach((entry, index) => {
-    const refersIn = [...referencesOf(entry.item)].some((ref) => inCurrent.has(ref));
-    if (current.length > 0 && (entry.kind !== kind || refersIn)) {
-      batches.push(current);
-      current = [];
-      inCurrent = new Set();
-    }
-    current.push(index);
-    inCurrent.add(entry.id);
-    kind = entry.kind;
+    const before = lastOfKind.get(entry.kind);
+    let earliest = before === undefined ? 0 : (wave[before] ?? 0);
+    for (const ref of refs[index] ?? []) earliest = Math.max(earliest, (wave[ref] ?? 0) + 1);
+    wave[index] = earliest;
+    lastOfKind.set(entry.kind, index);
   });
-  if (current.length > 0) batches.push(current);
-  return batches;
+
+  // Merge each kind's wave groups into its next one while every dependent stays after them.
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const kind of payloadKinds) {
+      const waves = [
+        ...new Set(
+          cases.flatMap((entry, index) => (entry.kind === kind ? [wave[index] ?? 0] : [])),
+        ),
+      ].sort((a, b) => a - b);
+      for (let at = waves.length - 2; at >= 0; at -= 1) {
+        const from = waves[at] ?? 0;
+        const to = waves[at + 1] ?? 0;
+        const group = cases.flatMap((entry, index) =>
+          entry.kind === kind && wave[index] === from ? [index] : [],
+        );
+        const movable = group.every((index) =>
+          (dependents[index] ?? []).every((dependent) => (wave[dependent] ?? 0) > to),
+        );
+        if (!movable) continue;
+        for (const index of group) wave[index] = to;
+        waves.splice(at, 1);
+        changed = true;
+      }
+    }
+  }
+
+  const used = [...new Set(wave)].sort((a, b) => a - b);
+  return used.map((number) =>
+    payloadKinds.flatMap((kind) => {
+      const members = cases.flatMap((entry, index) =>
+        entry.kind === kind && wave[index] === number ? [index] : [],
+      );
+      const batches: PlannedBatch[] = [];
+      for (let start = 0; start < members.length; start += maxBatch) {
+        batches.push({ kind, cases: members.slice(start, start + maxBatch) });
+      }
+      return batches;
+    }),
+  );
+}
+
+/** What a run knows of a batch's results when it decides when to read them again. */
+export interface ResultsSoFar {
+  /** Reads made so far. */
+  polls: number;
+  /** Since the batch was accepted. */
+  elapsedMs: number;
+  /** Rows no longer Pending at the last read, of `total`. */
+  settled: number;
+  total: number;
+  /** The read before the last: its pace is the VMS's now, without its start. */
+  before?: { elapsedMs: number; settled: number };
+}
+
+/**
+ * How long a run waits before reading a batch's results again. Once the VMS is settling rows,
+ * when it will have settled the rest at its pace between the last two reads (a little more):
+ * so a batch is seen finished soon after it is, in few reads, however long it takes. Before
+ * that, 25 ms, a quarter longer after each read. Never longer than the batch has taken so far
+ * (a pace read early may be off), never less than 25 ms or more than a second, so the run's
+ * progress moves at least once a second.
+ */
+export function resultsPollDelay(so: ResultsSoFar): number {
+  const backoff = Math.min(1000, Math.round(25 * 1.25 ** Math.max(0, so.polls)));
+  const since = so.before ?? { elapsedMs: 0, settled: 0 };
+  const moved = so.settled - since.settled;
+  const took = so.elapsedMs - since.elapsedMs;
+  if (moved <= 0 || took <= 0 || so.settled >= so.total) return backoff;
+  const left = ((so.total - so.settled) * took) / moved;
+  const bound = Math.min(1000, Math.max(backoff, so.elapsedMs));
+  return Math.max(25, Math.min(bound, Math.round(left * 1.05 + 5)));
 }
 
 export interface CaseOutcome {
@@ -159,6 +273,159 @@ export function caseFailure(expected: SuiteCase['expect'], actual: CaseOutcome):
     return `the message "${actual.message}" does not name ${expected.field}`;
   }
   return null;
+}
+
+/**
+ * The item with the values a VMS refuses to see twice made afresh for each run, so a case
+ * taken from one send passes again and again: a requisition Insert's client internal req gets
+ * `-{{run.id}}`, a candidate's e-mail becomes `{{unique.email}}`. A value that already has a
+ * reference is left as it is.
+ */
+export function withPerRunValues(
+  kind: PayloadKind,
+  item: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const out = { ...item };
+  const fresh = (value: string | undefined) =>
+    value !== undefined && value.trim() !== '' && !value.includes('{{');
+  if (kind === 'requisition') {
+    if ((out.requesttype ?? '').trim().toUpperCase() === 'I' && fresh(out.clientinternalreq)) {
+      out.clientinternalreq = `${(out.clientinternalreq ?? '').trim()}-{{run.id}}`;
+    }
+  } else if (fresh(out.candemail)) {
+    out.candemail = '{{unique.email}}';
+  }
+  return out;
+}
+
+/** The fields `withPerRunValues` makes afresh, by kind: what a page says it will change. */
+export const perRunFields: Record<PayloadKind, string> = {
+  requisition: 'a new requisition’s client internal req (clientinternalreq)',
+  candidate: 'the candidate’s e-mail (candemail)',
+};
+
+/**
+ * What a case expects, taken from the outcome the VMS gave its item: the status, and for an
+ * Error the field its message names (by wire name or label), if it names one. The message
+ * itself is not made a pattern: its wording, the ids in it, change from run to run.
+ */
+export function expectationFrom(
+  kind: PayloadKind,
+  outcome: { status: string; message: string },
+): SuiteCase['expect'] | null {
+  const status = expectedStatuses.find((candidate) => candidate === outcome.status);
+  if (status === undefined) return null;
+  if (status !== 'Error') return { status };
+  const field = fieldNamedIn(
+    outcome.message,
+    kind === 'requisition' ? requisitionCatalog : candidateCatalog,
+  );
+  return field === null ? { status } : { status, field };
+}
+
+/** The outcomes a case of each kind can expect, in the words of its results. */
+export const expectedStatusesOf: Record<PayloadKind, readonly SuiteCase['expect']['status'][]> = {
+  requisition: ['Success', 'Error'],
+  candidate: ['New', 'Incomplete', 'Error'],
+};
+
+/**
+ * Cases made of items someone chose to keep (a journal call's, a batch's, an import's rows): each
+ * under an id of its own (from `idBase`, unique among `taken` and each other), with the values a
+ * VMS refuses twice made afresh per run when `perRun`.
+ */
+export function casesFromItems(
+  kind: PayloadKind,
+  entries: readonly {
+    item: Readonly<Record<string, string>>;
+    idBase: string;
+    name: string;
+    expect: SuiteCase['expect'];
+  }[],
+  options: { perRun: boolean; taken?: ReadonlySet<string> },
+): SuiteCase[] {
+  const taken = new Set(options.taken);
+  return entries.map((entry) => {
+    const id = freeCaseId(entry.idBase, taken);
+    taken.add(id);
+    return {
+      id,
+      name: entry.name.slice(0, 200),
+      kind,
+      item: options.perRun ? withPerRunValues(kind, entry.item) : { ...entry.item },
+      expect: entry.expect,
+    };
+  });
+}
+
+/** What a case of `kind` expects until someone says otherwise: the VMS's yes. */
+export const acceptedStatus: Record<PayloadKind, SuiteCase['expect']['status']> = {
+  requisition: 'Success',
+  candidate: 'New',
+};
+
+/** `base` made a case id (a lowercase slug), or `case` when nothing of it is left. */
+function slug(base: string): string {
+  const made = base
+    .toLowerCase()
+    .replace(/\{\{[^}]*\}\}/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 50)
+    .replace(/-+$/, '');
+  return made === '' ? 'case' : made;
+}
+
+/** A case id from `base` that none of `taken` has: `base`, else `base-2`, `base-3`… */
+export function freeCaseId(base: string, taken: ReadonlySet<string>): string {
+  const root = caseIdPattern.test(base) ? base : slug(base);
+  if (!taken.has(root)) return root;
+  for (let n = 2; ; n += 1) {
+    const candidate = `${root.slice(0, 55).replace(/-+$/, '')}-${n}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+/** `item` with every `{{from.createdId}}` made `{{to.createdId}}`. */
+function renamedRefs(item: Readonly<Record<string, string>>, from: string, to: string) {
+  return Object.fromEntries(
+    Object.entries(item).map(([key, value]) => [
+      key,
+      value.replace(placeholder, (whole, name: string) => {
+        const [ref, field] = name.split('.');
+        return ref === from && field === 'createdId' ? `{{${to}.createdId}}` : whole;
+      }),
+    ]),
+  );
+}
+
+/** The cases with case `from` called `to`, and every reference to it following. */
+export function renameCase(cases: readonly SuiteCase[], from: string, to: string): SuiteCase[] {
+  return cases.map((entry) => ({
+    ...entry,
+    id: entry.id === from ? to : entry.id,
+    item: renamedRefs(entry.item, from, to),
+  }));
+}
+
+/**
+ * The suite with `added` after its cases. An added case whose id the suite already has gets a
+ * free one, and the added cases' references to it follow.
+ */
+export function appendCases(suite: Suite, added: readonly SuiteCase[]): Suite {
+  const taken = new Set(suite.cases.map((entry) => entry.id));
+  let renamed = [...added];
+  for (const [position, entry] of added.entries()) {
+    const id = freeCaseId(entry.id, taken);
+    taken.add(id);
+    if (id !== entry.id) {
+      renamed = [
+        ...renamed.slice(0, position),
+        ...renameCase(renamed.slice(position), entry.id, id),
+      ];
+    }
+  }
+  return { ...suite, cases: [...suite.cases, ...renamed] };
 }
 
 /** The suite file's JSON Schema (docs/suite.schema.json), from the schema a run reads it with. */

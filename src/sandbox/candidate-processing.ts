@@ -61,14 +61,19 @@ export function processCandidateItem(payload: unknown, ctx: ItemContext): ItemOu
   const high = requisition.record.billrangefrom;
   const maximumBillRate = requisition.record.maximumbillrate;
   // maximumbillrate 0 = "No": candidates may not be submitted above the maximum (the hourly high).
-  // Blank means the requisition is not configured for it, so there is no limit.
-  if (maximumBillRate !== '' && Number(maximumBillRate) === 0 && billRate !== '' && high !== '') {
+  // Blank means the requisition is not configured for it, so there is no limit, unless the
+  // sandbox is set to read blank as 0 (SANDBOX_BLANK_MAXIMUM_BILL_RATE=hourly-high).
+  const limited =
+    maximumBillRate === ''
+      ? ctx.blankMaximumBillRate === 'hourly-high'
+      : Number(maximumBillRate) === 0;
+  if (limited && billRate !== '' && high !== '') {
     if (Number(billRate) > Number(high)) {
       issues.push({
         field: 'billrate',
         message:
           `${billRate} is above the hourly high of requisition ${requisition.reqId} (${high}), which ` +
-          `does not accept candidates above its maximum bill rate; offer ${high} or less`,
+          `does not accept candidates above its maximum bill rate${maximumBillRate === '' ? ' (none set, read as no)' : ''}; offer ${high} or less`,
       });
     }
   }

@@ -114,6 +114,23 @@ describe('bill rate against the hourly high', () => {
     expect((await submit(candidateFor(40001, { billrate: '150.00' }))).Status).toBe('New');
     expect((await submit(candidateFor(40003, { billrate: '150.00' }))).Status).toBe('New');
   });
+
+  it('refuses above the hourly high with a blank maximumbillrate too when set to read it so', async () => {
+    const strict = await startTestSandbox({ blankMaximumBillRate: 'hourly-high' });
+    try {
+      const [blank] = await strict.submitCandidates([candidateFor(40003, { billrate: '88.01' })]);
+      expect(blank?.CandErrorMessage).toBe(
+        'billrate: 88.01 is above the hourly high of requisition 40003 (88.00), which does not accept candidates above its maximum bill rate (none set, read as no); offer 88.00 or less',
+      );
+      // maximumbillrate 1 still means no limit.
+      const [allowed] = await strict.submitCandidates([
+        candidateFor(40001, { billrate: '150.00' }),
+      ]);
+      expect(allowed?.Status).toBe('New');
+    } finally {
+      await strict.close();
+    }
+  });
 });
 
 describe('duplicates and ratings', () => {

@@ -8,6 +8,7 @@ import { loadReference } from './reference';
 import { createStore } from './store';
 import { createBatchWorker } from './worker';
 import { sandboxProfile, type VmsProfile } from '../domain/vms-profile';
+import type { BlankMaximumBillRate } from './item-context';
 
 export { resetSandboxDatabase } from './database';
 export { sandboxDemo } from './demo';
@@ -32,6 +33,12 @@ export interface SandboxOptions {
    * Date header, so a client can be shown what a VMS with a wrong clock does to its calls.
    */
   clockSkewMs?: number;
+  /**
+   * What a requisition's blank `maximumbillrate` means: `no-limit` (default), or `hourly-high`,
+   * as 0: a candidate's bill rate above the hourly high is refused. A rule another VMS may read
+   * the other way, to see what such a change does to a suite.
+   */
+  blankMaximumBillRate?: BlankMaximumBillRate;
   /** Caps the database at this many pages (SQLite `max_page_count`): a full disk, on purpose. */
   maxDatabasePages?: number;
   /** First wait before the worker retries after a storage failure (default 500 ms). */
@@ -86,6 +93,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     reference,
     dateFormat: settings.dateFormat,
     processingDelayMs: settings.processingDelayMs,
+    ...(options.blankMaximumBillRate ? { blankMaximumBillRate: options.blankMaximumBillRate } : {}),
     now,
     // The item itself gets an Error result saying so; the stack goes to whoever runs the sandbox.
     onUnexpectedError: (error) => console.error('Sandbox VMS: a batch item failed:', error),

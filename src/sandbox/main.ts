@@ -39,9 +39,10 @@ async function main(): Promise<void> {
     maxBatch: env.VMS_MAX_BATCH,
     profile: profile.profile,
     clockSkewMs: env.SANDBOX_CLOCK_SKEW_MS,
+    blankMaximumBillRate: env.SANDBOX_BLANK_MAXIMUM_BILL_RATE,
   });
   console.log(
-    `Sandbox VMS listening on ${sandbox.url} (database ${dbPath}${env.SANDBOX_PROFILE ? `, profile ${env.SANDBOX_PROFILE}` : ''}${env.SANDBOX_CLOCK_SKEW_MS === 0 ? '' : `, clock ${env.SANDBOX_CLOCK_SKEW_MS} ms off`})`,
+    `Sandbox VMS listening on ${sandbox.url} (database ${dbPath}${env.SANDBOX_PROFILE ? `, profile ${env.SANDBOX_PROFILE}` : ''}${env.SANDBOX_CLOCK_SKEW_MS === 0 ? '' : `, clock ${env.SANDBOX_CLOCK_SKEW_MS} ms off`}${env.SANDBOX_BLANK_MAXIMUM_BILL_RATE === 'no-limit' ? '' : ', a blank maximumbillrate read as the hourly high'})`,
   );
   console.log(
     `Demo credentials: x-api-key ${sandboxDemo.apiKey}, vendor org ${sandboxDemo.vendorOrgId}, ` +

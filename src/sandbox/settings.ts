@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { sharedSettings, unsetWhenBlank } from '../domain/settings';
+import { oneOf, sharedSettings, unsetWhenBlank, withDefault } from '../domain/settings';
+import { blankMaximumBillRates } from './item-context';
 
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -31,5 +32,10 @@ export const sandboxEnvSchema = z.object({
   SANDBOX_PROFILE: unsetWhenBlank,
   /** Puts the sandbox's clock this many ms ahead (negative: behind), to try a client's clock check. */
   SANDBOX_CLOCK_SKEW_MS: clockSkew,
+  /** What a requisition's blank maximumbillrate means for a candidate's bill rate. */
+  SANDBOX_BLANK_MAXIMUM_BILL_RATE: withDefault(
+    oneOf('SANDBOX_BLANK_MAXIMUM_BILL_RATE', blankMaximumBillRates),
+    'no-limit',
+  ),
 });
 export type SandboxEnv = z.infer<typeof sandboxEnvSchema>;

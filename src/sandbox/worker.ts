@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { processCandidateItem } from './candidate-processing';
 import type { DateFormat, PayloadKind } from '../domain';
-import type { ItemContext } from './item-context';
+import type { BlankMaximumBillRate, ItemContext } from './item-context';
 import { isStorageFailure } from './storage-failure';
 import { errorOutcome } from './item-context';
 import type { ReferenceData } from './reference';
@@ -14,6 +14,8 @@ export interface WorkerOptions {
   reference: ReferenceData;
   dateFormat: DateFormat;
   processingDelayMs: number;
+  /** How a requisition without a maximumbillrate limits bill rates (default no limit). */
+  blankMaximumBillRate?: BlankMaximumBillRate;
   now: () => Date;
   onUnexpectedError?: (error: unknown) => void;
   /** Told when storage fails (the error) and when it works again (null). */
@@ -77,6 +79,7 @@ export function createBatchWorker(options: WorkerOptions) {
               dateFormat: options.dateFormat,
               nowIso,
               todayIso: nowIso.slice(0, 10),
+              blankMaximumBillRate: options.blankMaximumBillRate ?? 'no-limit',
             })
           : errorOutcome(`Client org ${item.clientOrgId} no longer exists in the sandbox.`, '');
         store.finishItem(seq, outcome, nowIso);

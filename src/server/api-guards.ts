@@ -19,8 +19,8 @@ const apiResponseHeaders = {
 
 /**
  * Where the answers carry personal or VMS data: the proxy, the journal, accounts, each user's
- * records, sessions, invites, single sign-on, connection checks, the audit trail and API tokens
- * (the answer that makes one holds it).
+ * records, sessions, invites, single sign-on, connection checks, the audit trail, API tokens
+ * (the answer that makes one holds it), and QA suites and their runs.
  */
 const privateApiPrefixes = [
   '/api/vms/',
@@ -33,6 +33,8 @@ const privateApiPrefixes = [
   '/api/connections/',
   '/api/audit',
   '/api/tokens',
+  '/api/suites',
+  '/api/suite-runs',
 ];
 
 function isPrivateApi(url: string): boolean {

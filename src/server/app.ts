@@ -31,6 +31,8 @@ import { AuditTrail } from './audit/audit-trail';
 import { auditRoutes } from './audit/audit-routes';
 import { registerTraceContext } from './trace-context';
 import { apiTokenRoutes, openApiTokens } from './api-tokens/api-token-routes';
+import { SuiteRunner, type SuiteRunnerOptions } from './suites/suite-runner';
+import { suiteRoutes } from './suites/suite-routes';
 
 export interface BuildPortalOptions {
   /**
@@ -48,6 +50,8 @@ export interface BuildPortalOptions {
   now?: () => number;
   /** What one user may keep in /api/me, and how often they may call it (tests make them small). */
   userRecordLimits?: Partial<UserRecordLimits>;
+  /** QA suite runs' heartbeat and waits (tests make them short). */
+  suiteRuns?: Pick<SuiteRunnerOptions, 'heartbeatMs' | 'staleAfterMs' | 'resultsTimeoutMs'>;
 }
 
 declare module 'fastify' {
@@ -326,6 +330,20 @@ export function buildPortal(
     database.then((opened) => opened.apiTokens),
   );
   registerSessionHooks(app, config, auth, apiTokens.bearer);
+  // QA suite runs (decision 038): their calls through the proxy are made as whoever started the
+  // run; this hook, after the session's, says which run a call is of.
+  const suiteStore = database.then((opened) => opened.suites);
+  suiteStore.catch(() => {});
+  const suiteRunner = new SuiteRunner({
+    app,
+    store: suiteStore,
+    shared: database.then((opened) => opened.shared),
+    signInRequired: config.auth.required,
+    log: app.log,
+    ...options.suiteRuns,
+  });
+  app.decorateRequest('suiteRun', null);
+  app.addHook('onRequest', suiteRunner.identify);
   registerNoStore(app);
   // While draining, each answer ends its connection: a browser's next call opens a new one, which
   // the load balancer sends to a process that is ready, and close() is not left waiting for
@@ -411,6 +429,9 @@ export function buildPortal(
       },
       'drain started',
     );
+    // Suite runs stop first, each marked interrupted with the cases done so far: a run would
+    // otherwise go on reading results, and meet a refusal at its next batch.
+    await suiteRunner.close();
     const settled = (await lifecycle.proxy?.settle(config.drainTimeoutMs)) ?? {
       finished: 0,
       markedUnknown: 0,
@@ -464,6 +485,8 @@ export function buildPortal(
 
   // After the proxy: its queue is written before the proxy closes the database (audit-routes.ts).
   app.register(auditRoutes, { prefix: '/api/audit', config, trail: auditTrail, store: auditStore });
+  // After the proxy too: runs stop, and are marked interrupted, before it closes the database.
+  app.register(suiteRoutes, { config, store: suiteStore, runner: suiteRunner });
 
   serveSpa(app, options.distDir ?? defaultDistDir, configBody);
 

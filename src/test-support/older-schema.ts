@@ -48,6 +48,7 @@ const laterColumns = [
   { migration: 'connections', table: 'journal_calls', column: 'connection', type: 'TEXT' },
   { migration: 'connections', table: 'users', column: 'connections', type: 'TEXT' },
   { migration: 'journal trace', table: 'journal_calls', column: 'trace_id', type: 'TEXT' },
+  { migration: 'QA suites', table: 'journal_calls', column: 'suite_run', type: 'INTEGER' },
 ].map((entry) => ({
   ...entry,
   since: migrations.findIndex(({ name }) => name === entry.migration) + 1,

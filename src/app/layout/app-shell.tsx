@@ -30,6 +30,7 @@ const navItems: ReadonlyArray<{
   { to: '/candidates', label: 'Candidates', end: false, role: 'recruiter' },
   { to: '/submissions', label: 'Submissions', end: false, role: 'recruiter' },
   { to: '/inspector', label: 'Inspector', end: false, role: 'qa' },
+  { to: '/suites', label: 'Suites', end: false, role: 'qa' },
   { to: '/users', label: 'Users', end: false, role: 'admin' },
   { to: '/audit', label: 'Audit trail', end: false, role: 'admin' },
   { to: '/connections', label: 'Connections', end: false, role: 'admin' },

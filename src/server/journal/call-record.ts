@@ -56,6 +56,8 @@ export interface CallToRecord {
   connection?: string | null;
   /** The W3C trace id it was made under. */
   traceId?: string | null;
+  /** The QA suite run that made it. */
+  suiteRun?: number | null;
 }
 
 /** The signed-in user a call was made as, as they were then. */
@@ -187,6 +189,7 @@ export class RecordMaker {
       sentBy: call.sentBy ?? null,
       connection: call.connection ?? null,
       traceId: call.traceId ?? null,
+      suiteRun: call.suiteRun ?? null,
     };
   }
 

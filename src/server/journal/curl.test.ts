@@ -247,6 +247,7 @@ describe('curlFor', () => {
     sentBy: null,
     connection: null,
     traceId: null,
+    suiteRun: null,
     url: `http://old-vms.example/requisitionimport${orgs}`,
     requestBody: null,
     responseHeaders: {},

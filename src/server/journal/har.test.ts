@@ -39,6 +39,7 @@ function entry(overrides: Partial<JournalEntry> = {}): JournalEntry {
     sentBy: null,
     connection: null,
     traceId: null,
+    suiteRun: null,
     url: `https://vms.example/api/requisitionimport${orgs}`,
     requestBody: body,
     responseHeaders: { 'content-type': 'application/json' },

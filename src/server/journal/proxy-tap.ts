@@ -305,6 +305,7 @@ export class ProxyTap {
       sentBy: senderOf(request),
       connection: connection.name,
       traceId: request.traceContext?.traceId ?? null,
+      suiteRun: request.suiteRun,
     });
     if (note && recorded !== null) {
       note.recorded = recorded;
@@ -354,6 +355,7 @@ export class ProxyTap {
       sentBy: senderOf(request),
       connection: this.connectionOf(request).name,
       traceId: request.traceContext?.traceId ?? null,
+      suiteRun: request.suiteRun,
     });
   }
 

@@ -14,6 +14,7 @@ const timedStores = [
   'userRecords',
   'audit',
   'apiTokens',
+  'suites',
 ] as const satisfies readonly (keyof PortalStores)[];
 
 type TimedStore = (typeof timedStores)[number];

@@ -20,7 +20,7 @@ import type { JournalRecord } from './journal-store';
 export const callColumns = `at, operation, method, path, url, client_org_id, vendor_org_id, item_count,
   batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
   latency_ms, replay_of, unchecked, request_body, request_size, response_body, response_size,
-  response_headers, user_id, user_email, connection, first_byte_ms, trace_id`;
+  response_headers, user_id, user_email, connection, first_byte_ms, trace_id, suite_run`;
 export const callColumnCount = callColumns.split(',').length;
 
 /**
@@ -63,13 +63,15 @@ export function callValues(
     record.connection ?? null,
     record.firstByteMs ?? null,
     record.traceId ?? null,
+    record.suiteRun ?? null,
   );
   return into;
 }
 
 export const summaryColumns = `id, at, operation, method, path, client_org_id, vendor_org_id, item_count,
   batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
-  latency_ms, replay_of, unchecked, request_size, response_size, user_id, user_email, connection, trace_id`;
+  latency_ms, replay_of, unchecked, request_size, response_size, user_id, user_email, connection, trace_id,
+  suite_run`;
 
 export interface SummaryRow {
   id: number;
@@ -97,6 +99,7 @@ export interface SummaryRow {
   user_email: string | null;
   connection: string | null;
   trace_id: string | null;
+  suite_run: number | null;
 }
 
 interface BodyColumns {
@@ -193,6 +196,7 @@ export function toSummary(row: SummaryRow): JournalSummary {
     sentBy: row.user_id === null ? null : { userId: row.user_id, email: row.user_email ?? '' },
     connection: row.connection,
     traceId: row.trace_id,
+    suiteRun: row.suite_run,
   };
 }
 

@@ -129,6 +129,7 @@ export function journalWhere(
   }
   if (filter.batch !== undefined) conditions.push(`batch_id = ${bind(filter.batch)}`);
   if (filter.trace !== undefined) conditions.push(`trace_id = ${bind(filter.trace)}`);
+  if (filter.run !== undefined) conditions.push(`suite_run = ${bind(filter.run)}`);
   if (filter.key !== undefined) conditions.push(`idempotency_key = ${bind(filter.key)}`);
   if (filter.from !== undefined) conditions.push(`at >= ${bind(filter.from)}`);
   if (filter.to !== undefined) conditions.push(`at <= ${bind(filter.to)}`);

@@ -52,6 +52,8 @@ export interface JournalRecord {
   connection?: string | null;
   /** The W3C trace id the call was made under; absent or null when not known. */
   traceId?: string | null;
+  /** The QA suite run that made the call (decision 038); absent or null for any other call. */
+  suiteRun?: number | null;
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   postgresPortalSecrets,
   postgresSsoLogins,
 } from './postgres/schema';
+import { createSuiteTables, postgresSuiteTables } from '../suites/suite-schema';
 
 /**
  * One schema change, written for both databases the portal can keep its stores in (decision 027).
@@ -75,6 +76,8 @@ export const migrations: readonly Migration[] = [
     sqlite: createApiTokensTable,
     postgres: postgresApiTokensTable,
   },
+  // 12: QA suites, their versions and runs; the run of each journal call (decision 038)
+  { name: 'QA suites', sqlite: createSuiteTables, postgres: postgresSuiteTables },
 ];
 
 /** The schema version this portal brings a database to. */

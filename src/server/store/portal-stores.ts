@@ -20,6 +20,9 @@ import { createSignInFailureStore, type SignInFailureStore } from './sign-in-fai
 import { createSsoLoginStore, type SsoLoginStore } from './sso-logins';
 import { createUserRecordStore, type UserRecordStore } from './user-records';
 import { createUserStore, type UserStore } from './users';
+import type { SuiteStore } from '../suites/suite-store';
+import { createSqliteSuiteStore } from '../suites/sqlite-suite-store';
+import { createPostgresSuiteStore } from '../suites/postgres-suite-store';
 
 /** Where the portal keeps what it keeps: PORTAL_DB, unless DATABASE_URL names a PostgreSQL. */
 export interface StoreTarget {
@@ -51,6 +54,8 @@ export interface PortalStores {
   audit: AuditStore;
   /** Personal API tokens (decision 037). */
   apiTokens: ApiTokenStore;
+  /** QA suites, their versions and runs (decision 038). */
+  suites: SuiteStore;
   /** The schema version, read from the database now (fails when it cannot be read). */
   schemaVersion(): Promise<number>;
   /** PostgreSQL's pool, for the metrics: connections open, idle, and queries waiting for one. */
@@ -80,6 +85,7 @@ export async function openPortalStores(target: StoreTarget): Promise<PortalStore
       userRecords: createPostgresUserRecordStore(pool),
       audit: createPostgresAuditStore(pool),
       apiTokens: createPostgresApiTokenStore(pool),
+      suites: createPostgresSuiteStore(pool),
       schemaVersion: () => postgresSchemaVersion(pool),
       poolStats: () => ({
         total: pool.totalCount,
@@ -112,6 +118,7 @@ export async function openPortalStores(target: StoreTarget): Promise<PortalStore
     userRecords: createUserRecordStore(db),
     audit: createAuditStore(db),
     apiTokens: createApiTokenStore(db),
+    suites: createSqliteSuiteStore(db),
     schemaVersion: async () => Number(db.pragma('user_version', { simple: true })),
     close,
   };

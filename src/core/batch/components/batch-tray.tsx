@@ -25,6 +25,7 @@ import { TrayItemList } from './tray-item-list';
 import { BatchResultsSummary } from './batch-results';
 import { JsonPreview } from './json-preview';
 import { itemIssues } from '../model/result-fields';
+import { SaveAsCases } from '../../suites/components/save-as-cases';
 
 const JsonEditor = lazy(() => import('./json-editor'));
 
@@ -256,6 +257,21 @@ export function BatchTray({ kind, editingItemId }: BatchTrayProps) {
           </div>
         ) : null}
         {!lost && !sending ? <CopyBatch kind={kind} items={items} /> : null}
+        {items.length > 0 && !lost ? (
+          <div className="button-row">
+            <SaveAsCases
+              kind={kind}
+              label="Save the batch as cases…"
+              items={() =>
+                items.map((item, index) => ({
+                  item: item.wire,
+                  expect: null,
+                  origin: `item ${index + 1} of a batch`,
+                }))
+              }
+            />
+          </div>
+        ) : null}
         {blockReason && items.length > 0 ? (
           <p id={reasonId} className="field__hint">
             {blockReason}

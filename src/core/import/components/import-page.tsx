@@ -4,6 +4,8 @@ import { Link } from 'react-router';
 import { catalogOf } from '../../../domain';
 import { useOrg } from '../../../shared/config/org-context';
 import type { BatchKind } from '../../batch/model/batch-kind';
+import { SaveAsCases } from '../../suites/components/save-as-cases';
+import { suiteCaseLimit } from '../../../domain/suite';
 import { useImportSession } from '../hooks/use-import-session';
 import { ColumnMapping } from './column-mapping';
 import { ImportGrid } from './import-grid';
@@ -281,6 +283,29 @@ export function ImportPage({ kind }: { kind: BatchKind }) {
                   : `Add ${count(addable)} of ${count(summary.valid)} valid rows to the batch`}
               </button>
             )}
+            <SaveAsCases
+              kind={kind}
+              label={
+                selected.size > 0
+                  ? `Save the ${count(selected.size)} selected as cases…`
+                  : 'Save valid rows as cases…'
+              }
+              disabled={busy !== null || summary.valid === 0}
+              items={async () => {
+                const rows = await session.validRows(
+                  suiteCaseLimit,
+                  selected.size > 0 ? [...selected].sort((a, b) => a - b) : undefined,
+                );
+                if (rows.length === 0) {
+                  throw new Error('None of these rows is valid yet: fix their errors first.');
+                }
+                return rows.map((row) => ({
+                  item: row.wire,
+                  expect: null,
+                  origin: `row ${row.rowNumber} of ${opened.fileName}`,
+                }));
+              }}
+            />
             <button
               type="button"
               className="button button--secondary"

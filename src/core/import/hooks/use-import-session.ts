@@ -44,6 +44,11 @@ export interface ImportSession extends ImportView {
   replaceInColumn(column: number, find: string, replace: string, columnName: string): Promise<void>;
   /** Adds the valid rows (of `only`, when given) to the batch; returns how many. */
   addValid(only?: readonly number[]): Promise<number>;
+  /** The valid rows (of `only`, when given), at most `limit`, with their sheet row numbers. */
+  validRows(
+    limit: number,
+    only?: readonly number[],
+  ): Promise<Array<{ rowNumber: number; wire: Record<string, string> }>>;
   exportErrors(): Promise<void>;
   discard(): Promise<void>;
 }
@@ -152,6 +157,7 @@ export function useImportSession(
     editCell: session.editCell,
     replaceInColumn: session.replaceInColumn,
     addValid: session.addValid,
+    validRows: session.validRows,
     exportErrors: session.exportErrors,
     discard: session.discard,
   };

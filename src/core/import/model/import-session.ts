@@ -93,6 +93,11 @@ export interface ImportSession {
   replaceInColumn(column: number, find: string, replace: string, columnName: string): Promise<void>;
   /** Adds the valid rows (of `only`, when given) to the batch; returns how many. */
   addValid(only?: readonly number[]): Promise<number>;
+  /** The valid rows (of `only`, when given), at most `limit`, with their sheet row numbers. */
+  validRows(
+    limit: number,
+    only?: readonly number[],
+  ): Promise<Array<{ rowNumber: number; wire: Record<string, string> }>>;
   exportErrors(): Promise<void>;
   discard(): Promise<void>;
   /** Rows repeating what is in the batch or was sent are flagged as the batch and history change. */
@@ -255,6 +260,10 @@ export function createImportSession(deps: ImportSessionDeps): ImportSession {
             ? `No cell in ${columnName} holds “${find}”.`
             : `Replaced “${find}” in ${result.replaced === 1 ? 'one cell' : `${groupDigits(result.replaced)} cells`} of ${columnName}.`,
       });
+    },
+
+    async validRows(limit, only) {
+      return worker.validItems(limit, only ? [...only] : undefined);
     },
 
     async addValid(only) {

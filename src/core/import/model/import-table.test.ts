@@ -438,6 +438,8 @@ describe('validItems', () => {
     expect(items).toEqual([
       {
         index: 0,
+        // The sheet's own row: its header is row 1.
+        rowNumber: 2,
         wire: {
           requesttype: 'I',
           orgid: '1001',
@@ -454,7 +456,10 @@ describe('validItems', () => {
         },
       },
     ]);
-    expect(t.validItems(10).map((item) => item.index)).toEqual([0, 4]);
+    expect(t.validItems(10).map((item) => [item.index, item.rowNumber])).toEqual([
+      [0, 2],
+      [4, 6],
+    ]);
     expect(t.validItems(0)).toEqual([]);
   });
 
@@ -736,6 +741,7 @@ describe('candidates', () => {
     expect(t.validItems(1)).toEqual([
       {
         index: 0,
+        rowNumber: 2,
         wire: {
           requirementid: '40001',
           firstname: 'Ada',

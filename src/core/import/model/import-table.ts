@@ -404,14 +404,14 @@ export class ImportTable {
   validItems(
     limit: number,
     only?: readonly number[],
-  ): Array<{ index: number; wire: Record<string, string> }> {
-    const items: Array<{ index: number; wire: Record<string, string> }> = [];
+  ): Array<{ index: number; rowNumber: number; wire: Record<string, string> }> {
+    const items: Array<{ index: number; rowNumber: number; wire: Record<string, string> }> = [];
     const chosen = only ? only.filter((index) => !this.removed.has(index)) : this.liveRows();
     for (const index of chosen) {
       if (items.length >= limit) break;
       const row = this.rows[index];
       if (!row || (this.shown[index] ?? none).length > 0) continue;
-      items.push({ index, wire: this.check(row).wire });
+      items.push({ index, rowNumber: this.rowNumberOf(index), wire: this.check(row).wire });
     }
     return items;
   }

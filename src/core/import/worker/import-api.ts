@@ -217,7 +217,7 @@ export function createImportApi() {
     validItems(
       limit: number,
       only?: number[],
-    ): Array<{ index: number; wire: Record<string, string> }> {
+    ): Array<{ index: number; rowNumber: number; wire: Record<string, string> }> {
       return current().validItems(limit, only);
     },
 

@@ -17,6 +17,7 @@ export const journalFilterKeys = [
   'batch',
   'key',
   'trace',
+  'run',
   'from',
   'to',
   'q',

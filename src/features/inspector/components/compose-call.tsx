@@ -1,6 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
+import type { BatchKind } from '../../../core/batch/model/batch-kind';
+import { SaveAsCases } from '../../../core/suites/components/save-as-cases';
 import {
   requisitionFilterFields,
   requisitionFilterOperators,
@@ -12,7 +14,13 @@ import { useOrg } from '../../../shared/config/org-context';
 import { newId } from '../../../shared/lib/ids';
 import { prettyJson } from '../../../shared/lib/format';
 import { CodeBlock } from '../../../shared/ui/code-block';
-import { composedPath, isResults, methodOf, type ComposedCall } from '../model/compose';
+import {
+  composedItems,
+  composedPath,
+  isResults,
+  methodOf,
+  type ComposedCall,
+} from '../model/compose';
 import { journalKeys } from '../api/journal';
 
 const emptyBatch = '[\n  {}\n]';
@@ -22,7 +30,7 @@ const emptyBatch = '[\n  {}\n]';
  * orgs are checked and it is journaled like every other call: a list read with a filter, a
  * batch's results by its id, a batch's body as typed. The answer shows whatever its status.
  */
-export function ComposeCall() {
+export function ComposeCall({ kinds }: { kinds: readonly BatchKind[] }) {
   const { clientOrgId, vendorOrgId } = useOrg();
   const queryClient = useQueryClient();
   const formId = useId();
@@ -31,6 +39,8 @@ export function ComposeCall() {
   const [answer, setAnswer] = useState<{ path: string; reply: TextAnswer } | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const method = methodOf(operation);
+  const bodyRef = useRef<HTMLTextAreaElement>(null);
+  const kind = kinds.find((candidate) => candidate.postOperation === operation);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -158,6 +168,7 @@ export function ComposeCall() {
           <textarea
             id={`${formId}-body`}
             name="body"
+            ref={bodyRef}
             rows={8}
             spellCheck={false}
             className="inspector__code"
@@ -169,6 +180,18 @@ export function ComposeCall() {
         <button type="submit" className="button" disabled={sending}>
           {sending ? 'Sending…' : `Send ${method} ${operation}`}
         </button>
+        {kind ? (
+          <SaveAsCases
+            kind={kind}
+            label="Save the body as cases…"
+            items={() =>
+              composedItems(bodyRef.current?.value ?? '').map((entry) => ({
+                ...entry,
+                expect: null,
+              }))
+            }
+          />
+        ) : null}
       </div>
       {failure ? (
         <p role="alert" className="notice notice--error">

@@ -72,7 +72,7 @@ export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
         and what came back. The API key, the secret and the signatures are never recorded.
       </p>
 
-      <div id={`${formId}-compose`}>{composing ? <ComposeCall /> : null}</div>
+      <div id={`${formId}-compose`}>{composing ? <ComposeCall kinds={kinds} /> : null}</div>
 
       <form
         className="inspector__filters"
@@ -117,6 +117,13 @@ export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
         <input id={`${formId}-batch`} name="batch" defaultValue={filters.batch ?? ''} />
         <label htmlFor={`${formId}-key`}>Idempotency key</label>
         <input id={`${formId}-key`} name="key" defaultValue={filters.key ?? ''} />
+        <label htmlFor={`${formId}-run`}>Suite run</label>
+        <input
+          id={`${formId}-run`}
+          name="run"
+          inputMode="numeric"
+          defaultValue={filters.run ?? ''}
+        />
         <label htmlFor={`${formId}-from`}>From</label>
         <input id={`${formId}-from`} name="from" type="date" defaultValue={filters.from ?? ''} />
         <label htmlFor={`${formId}-to`}>To</label>
@@ -196,6 +203,9 @@ export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
                       ) : null}
                       {entry.replayed ? (
                         <span className="inspector__flag"> answered from memory</span>
+                      ) : null}
+                      {entry.suiteRun ? (
+                        <span className="inspector__flag"> suite run #{entry.suiteRun}</span>
                       ) : null}
                     </td>
                     <td>

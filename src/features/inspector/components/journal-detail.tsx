@@ -21,6 +21,8 @@ import { prettyBody, replayElements, whyNotReplayable } from '../model/replay';
 import { ReplayComparison } from './replay-comparison';
 import { statusText, statusTone } from '../model/status';
 import { groupDigits } from '../../../shared/lib/format';
+import { SaveAsCases } from '../../../core/suites/components/save-as-cases';
+import { savedCaseItems } from '../model/save-cases';
 
 function Body({ title, body }: { title: string; body: JournalBody | null }) {
   if (!body) return <p className="field__hint">{title}: none.</p>;
@@ -368,6 +370,9 @@ function Detail({
             >
               Send again
             </button>
+            {entry.batchId && elements ? (
+              <SaveAsCases kind={kind} items={() => savedCaseItems(kind, entry, vendorOrgId)} />
+            ) : null}
             <button
               type="button"
               className="button button--secondary"

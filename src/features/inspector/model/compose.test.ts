@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composedPath, methodOf, type ComposedCall } from './compose';
+import { composedItems, composedPath, methodOf, type ComposedCall } from './compose';
 
 const call = (overrides: Partial<ComposedCall>): ComposedCall => ({
   operation: 'requisitions',
@@ -41,5 +41,19 @@ describe('a call composed in the inspector', () => {
     ).toBe('/api/vms/candidates?Vendor_Org_Id=9001&probe=1&x=a+b');
     expect(methodOf('candidates')).toBe('POST');
     expect(methodOf('candidateresults')).toBe('GET');
+  });
+});
+
+describe('a composed body saved as cases', () => {
+  it('gives each item with its place, and says what to change in a body that is no batch', () => {
+    expect(composedItems('[{"titlerole": "Nurse"}, {"titlerole": "Welder"}]')).toEqual([
+      { item: { titlerole: 'Nurse' }, origin: 'item 1 of a composed call' },
+      { item: { titlerole: 'Welder' }, origin: 'item 2 of a composed call' },
+    ]);
+    expect(() => composedItems('[{"noofopenings": 2}]')).toThrow(
+      'Item 1 of the body is not an object of text values, which is what a case holds. Write each value in quotes.',
+    );
+    expect(() => composedItems('{"titlerole": "Nurse"}')).toThrow(/is not a JSON array of items/);
+    expect(() => composedItems('[{')).toThrow(/is not JSON/);
   });
 });

@@ -53,3 +53,41 @@ export function composedPath(call: ComposedCall): string {
   const text = query.toString();
   return `/api/vms/${call.operation}${text === '' ? '' : `?${text}`}`;
 }
+
+/**
+ * A composed batch's body as the items of QA suite cases (decision 038): a JSON array of objects
+ * of text values, each item's place in it named. Anything else says what to change.
+ */
+export function composedItems(
+  body: string,
+): Array<{ item: Record<string, string>; origin: string }> {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    throw new Error(
+      'The body is not JSON. Write it as a JSON array of items, then save it as cases.',
+    );
+  }
+  if (!Array.isArray(value) || value.length === 0) {
+    throw new Error(
+      'The body is not a JSON array of items. Write one, such as [{"titlerole": "…"}].',
+    );
+  }
+  return value.map((element, index) => {
+    if (
+      typeof element !== 'object' ||
+      element === null ||
+      Array.isArray(element) ||
+      !Object.values(element).every((entry) => typeof entry === 'string')
+    ) {
+      throw new Error(
+        `Item ${index + 1} of the body is not an object of text values, which is what a case holds. Write each value in quotes.`,
+      );
+    }
+    return {
+      item: element as Record<string, string>,
+      origin: `item ${index + 1} of a composed call`,
+    };
+  });
+}

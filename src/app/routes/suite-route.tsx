@@ -1,0 +1,15 @@
+import { useParams } from 'react-router';
+import { SuitePage } from '../../features/suites/components/suite-page';
+import { RoleGate } from '../layout/role-gate';
+import NotFoundRoute from './not-found-route';
+
+/** /suites/:id[?version=]: one QA suite, for QA and admins. */
+export default function SuiteRoute() {
+  const id = Number(useParams().id);
+  if (!Number.isInteger(id) || id <= 0) return <NotFoundRoute />;
+  return (
+    <RoleGate needs="qa">
+      <SuitePage id={id} />
+    </RoleGate>
+  );
+}

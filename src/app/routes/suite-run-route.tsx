@@ -1,0 +1,15 @@
+import { useParams } from 'react-router';
+import { SuiteRunPage } from '../../features/suites/components/suite-run-page';
+import { RoleGate } from '../layout/role-gate';
+import NotFoundRoute from './not-found-route';
+
+/** /suites/:id/runs/:runId: one run of a QA suite, for QA and admins. */
+export default function SuiteRunRoute() {
+  const runId = Number(useParams().runId);
+  if (!Number.isInteger(runId) || runId <= 0) return <NotFoundRoute />;
+  return (
+    <RoleGate needs="qa">
+      <SuiteRunPage runId={runId} />
+    </RoleGate>
+  );
+}

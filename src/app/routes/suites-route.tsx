@@ -1,0 +1,12 @@
+import { SuitesPage } from '../../features/suites/components/suites-page';
+import { RoleGate } from '../layout/role-gate';
+
+/** /suites: the team's QA suites, for QA and admins. */
+export default function SuitesRoute() {
+  return (
+    <RoleGate needs="qa">
+      <title>Suites · VMS submission portal</title>
+      <SuitesPage />
+    </RoleGate>
+  );
+}

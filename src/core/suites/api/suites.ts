@@ -1,0 +1,149 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { Suite, SuiteCase } from '../../../domain/suite';
+import {
+  suiteDetailSchema,
+  suiteListSchema,
+  suiteRunListSchema,
+  suiteRunSchema,
+  suiteVersionListSchema,
+  type StartRun,
+} from '../../../domain/suite-run';
+import { requestJson, requestOk } from '../../../shared/api/http';
+
+/**
+ * QA suites kept on the portal server and their runs (decision 038), as its API offers them:
+ * the answers parsed with the schemas the server answers with.
+ */
+
+/** Every query about suites starts with this key: a change refreshes them all. */
+export const suitesKey = ['suites'] as const;
+
+export function suitesQueryOptions() {
+  return queryOptions({
+    queryKey: [...suitesKey, 'list'],
+    queryFn: async ({ signal }) =>
+      (await requestJson('/api/suites', suiteListSchema, 'Loading the suites', { signal })).data
+        .suites,
+  });
+}
+
+export function suiteQueryOptions(id: number, version?: number) {
+  return queryOptions({
+    queryKey: [...suitesKey, id, 'version', version ?? 'latest'],
+    queryFn: async ({ signal }) =>
+      (
+        await requestJson(
+          `/api/suites/${id}${version === undefined ? '' : `?version=${version}`}`,
+          suiteDetailSchema,
+          `Loading suite ${id}`,
+          { signal },
+        )
+      ).data,
+  });
+}
+
+export function suiteVersionsQueryOptions(id: number) {
+  return queryOptions({
+    queryKey: [...suitesKey, id, 'versions'],
+    queryFn: async ({ signal }) =>
+      (
+        await requestJson(
+          `/api/suites/${id}/versions`,
+          suiteVersionListSchema,
+          `Loading the versions of suite ${id}`,
+          { signal },
+        )
+      ).data.versions,
+  });
+}
+
+export function suiteRunsQueryOptions(suiteId: number) {
+  return queryOptions({
+    queryKey: [...suitesKey, suiteId, 'runs'],
+    queryFn: async ({ signal }) =>
+      (
+        await requestJson(
+          `/api/suite-runs?suite=${suiteId}&limit=20`,
+          suiteRunListSchema,
+          'Loading the runs',
+          { signal },
+        )
+      ).data.runs,
+  });
+}
+
+/** A run, read again every second while it goes. */
+export function suiteRunQueryOptions(id: number) {
+  return queryOptions({
+    queryKey: [...suitesKey, 'run', id],
+    queryFn: async ({ signal }) =>
+      (await requestJson(`/api/suite-runs/${id}`, suiteRunSchema, `Loading run ${id}`, { signal }))
+        .data,
+    refetchInterval: (query) => (query.state.data?.status === 'running' ? 1000 : false),
+  });
+}
+
+export async function createSuite(suite: Suite) {
+  return (
+    await requestJson('/api/suites', suiteDetailSchema, `Saving the suite ${suite.name}`, {
+      method: 'POST',
+      body: { suite },
+    })
+  ).data;
+}
+
+export async function saveSuite(id: number, baseVersion: number, suite: Suite) {
+  return (
+    await requestJson(`/api/suites/${id}`, suiteDetailSchema, `Saving the suite ${suite.name}`, {
+      method: 'PUT',
+      body: { baseVersion, suite },
+    })
+  ).data;
+}
+
+export async function addCases(id: number, cases: readonly SuiteCase[]) {
+  return (
+    await requestJson(`/api/suites/${id}/cases`, suiteDetailSchema, 'Adding the cases', {
+      method: 'POST',
+      body: { cases },
+    })
+  ).data;
+}
+
+export async function deleteSuite(id: number) {
+  await requestOk(`/api/suites/${id}`, `Deleting suite ${id}`, { method: 'DELETE' });
+}
+
+export async function startRun(body: StartRun) {
+  return (
+    await requestJson('/api/suite-runs', suiteRunSchema, 'Starting the run', {
+      method: 'POST',
+      body,
+    })
+  ).data;
+}
+
+/** Where a suite's file downloads from (a version, or the latest). */
+export const suiteExportHref = (id: number, version?: number) =>
+  `/api/suites/${id}/export${version === undefined ? '' : `?version=${version}`}`;
+
+/** Where a run's JUnit XML and JSON report download from. */
+export const runJunitHref = (id: number) => `/api/suite-runs/${id}/junit`;
+export const runJsonHref = (id: number) => `/api/suite-runs/${id}`;
+
+/** A file chosen for import, read as a suite file: its JSON, or why it is not one. */
+export async function readSuiteFile(file: File): Promise<{ json: unknown } | { problem: string }> {
+  let text: string;
+  try {
+    text = await file.text();
+  } catch {
+    return { problem: `${file.name} could not be read. Choose it again.` };
+  }
+  try {
+    return { json: JSON.parse(text) as unknown };
+  } catch {
+    return {
+      problem: `${file.name} is not JSON. A suite file is the JSON a suite's Export gives, or one written to the suite schema.`,
+    };
+  }
+}

@@ -1,0 +1,728 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ChangeEvent, FormEvent } from 'react';
+import { memo, useId, useMemo, useReducer, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { payloadKinds, type PayloadKind } from '../../../domain/payload-kind';
+import { expectedStatusesOf, freeCaseId, suiteSchema, type SuiteCase } from '../../../domain/suite';
+import type { SuiteDetail } from '../../../domain/suite-run';
+import {
+  deleteSuite,
+  readSuiteFile,
+  saveSuite,
+  suiteExportHref,
+  suiteQueryOptions,
+  suiteRunsQueryOptions,
+  suitesKey,
+  suiteVersionsQueryOptions,
+} from '../../../core/suites/api/suites';
+import { errorMessage, RequestFailure } from '../../../shared/api/http';
+import { countOf, formatDateTime } from '../../../shared/lib/format';
+import { newId } from '../../../shared/lib/ids';
+import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
+import { useAddressParams } from '../../../shared/ui/use-address-params';
+import {
+  draftOf,
+  draftProblems,
+  draftReducer,
+  itemFromText,
+  suiteOf,
+  type DraftAction,
+  type DraftCase,
+} from '../model/suite-draft';
+import { RunOutcome } from './run-outcome';
+import { RunPanel } from './run-panel';
+
+const kindLabels: Record<PayloadKind, string> = {
+  requisition: 'Requisition',
+  candidate: 'Candidate',
+};
+
+/**
+ * /suites/:id[?version=]: one of the team's suites (decision 038). Its cases, edited in place
+ * (expectations, ids, items; moved, duplicated, deleted; added by hand) and saved as a new
+ * version; its versions, each viewable and restorable; its file exported and imported; run on a
+ * connection with progress as it goes; its runs.
+ */
+export function SuitePage({ id }: { id: number }) {
+  const [params, setParams] = useAddressParams();
+  const asked = Number(params.get('version') ?? '');
+  const version = Number.isInteger(asked) && asked > 0 ? asked : undefined;
+  const suite = useQuery(suiteQueryOptions(id, version));
+  const headingId = useId();
+  // Said once a version is saved: the editor starts afresh on it, so the word is kept here.
+  const [saved, setSaved] = useState<string | null>(null);
+
+  if (suite.isPending)
+    return (
+      <p className="page" aria-busy="true">
+        Loading the suite…
+      </p>
+    );
+  if (suite.isError) {
+    return (
+      <div className="page">
+        <h1>Suite {id}</h1>
+        <p role="alert" className="notice notice--error">
+          {errorMessage(suite.error)}
+        </p>
+        <p>
+          <Link to="/suites">All suites</Link>
+        </p>
+      </div>
+    );
+  }
+  const detail = suite.data;
+  const old = detail.version !== detail.latestVersion;
+  return (
+    <div className="page suite-page">
+      <title>{`${detail.name} · Suites · VMS submission portal`}</title>
+      <p>
+        <Link to="/suites">All suites</Link>
+      </p>
+      <div className="page__header">
+        <h1 id={headingId} className="user-text">
+          {detail.name}
+        </h1>
+        <div className="button-row">
+          <a
+            className="button button--secondary"
+            href={suiteExportHref(detail.id, old ? detail.version : undefined)}
+            download
+          >
+            Export the suite file
+          </a>
+        </div>
+      </div>
+      <p className="page__lead">
+        Version {detail.version}
+        {old ? ` of ${detail.latestVersion}` : ''}, saved{' '}
+        <time dateTime={detail.savedAt}>{formatDateTime(detail.savedAt)}</time>
+        {detail.savedBy ? (
+          <span className="user-text"> by {detail.savedBy.email}</span>
+        ) : null}. {countOf(detail.suite.cases.length, 'case', 'cases')}.
+      </p>
+      {old ? (
+        <p className="notice notice--warning">
+          You are looking at version {detail.version}, an earlier one. Restore it to make it the
+          latest, or{' '}
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => setParams({ version: null })}
+          >
+            go back to the latest
+          </button>
+          .
+        </p>
+      ) : null}
+      <RunPanel suiteId={detail.id} latestVersion={detail.latestVersion} />
+      <SuiteEditor
+        key={`${detail.id}:${detail.version}`}
+        detail={detail}
+        saved={saved}
+        onSaved={setSaved}
+      />
+      <Versions
+        suiteId={detail.id}
+        shown={detail.version}
+        onView={(shown) =>
+          setParams({ version: shown === detail.latestVersion ? null : String(shown) })
+        }
+      />
+      <Runs suiteId={detail.id} />
+    </div>
+  );
+}
+
+function SuiteEditor({
+  detail,
+  saved: savedNote,
+  onSaved,
+}: {
+  detail: SuiteDetail;
+  /** What the last save said, shown until something else is. */
+  saved: string | null;
+  onSaved(note: string | null): void;
+}) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [, setParams] = useAddressParams();
+  const id = useId();
+  const [draft, dispatch] = useReducer(draftReducer, detail.suite, (suite) =>
+    draftOf(suite, newId),
+  );
+  const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [showProblems, setShowProblems] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const old = detail.version !== detail.latestVersion;
+  const saved = useMemo(() => JSON.stringify(detail.suite), [detail.suite]);
+  const edited = JSON.stringify(suiteOf(draft)) !== saved;
+  const problems = useMemo(() => draftProblems(draft), [draft]);
+  const problemKeys = useMemo(() => new Set(problems.map((entry) => entry.key)), [problems]);
+  const taken = useMemo(() => new Set(draft.cases.map((entry) => entry.value.id)), [draft.cases]);
+
+  const save = async () => {
+    setDone(null);
+    onSaved(null);
+    setProblem(null);
+    if (problems.length > 0) {
+      setShowProblems(true);
+      document.getElementById(`${id}-problems`)?.focus();
+      return;
+    }
+    setSaving(true);
+    try {
+      const next = await saveSuite(detail.id, detail.latestVersion, suiteOf(draft));
+      await queryClient.invalidateQueries({ queryKey: suitesKey });
+      setParams({ version: null });
+      onSaved(`Saved as version ${next.version}.`);
+    } catch (error) {
+      setProblem(
+        error instanceof RequestFailure && error.code === 'version_conflict'
+          ? `${error.message} Your changes are still here: copy what you need, then reload.`
+          : errorMessage(error),
+      );
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const onImport = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    setProblem(null);
+    const read = await readSuiteFile(file);
+    if ('problem' in read) {
+      setProblem(read.problem);
+      return;
+    }
+    const suite = suiteSchema.safeParse(read.json);
+    if (!suite.success) {
+      const issue = suite.error.issues[0];
+      setProblem(
+        `${file.name} is not a suite: ${issue?.path.join('.') || 'the file'}: ${issue?.message ?? 'not a suite'}. Nothing changed.`,
+      );
+      return;
+    }
+    dispatch({ type: 'load', suite: suite.data, keyOf: newId });
+    setDone(
+      `${file.name} is loaded in place of the cases below. Save it to make it a new version.`,
+    );
+  };
+
+  const remove = async () => {
+    setDeleting(false);
+    try {
+      await deleteSuite(detail.id);
+      await queryClient.invalidateQueries({ queryKey: suitesKey });
+      void navigate('/suites');
+    } catch (error) {
+      setProblem(errorMessage(error));
+    }
+  };
+
+  return (
+    <section aria-labelledby={`${id}-cases`} className="suite-editor">
+      <h2 id={`${id}-cases`}>Cases ({draft.cases.length})</h2>
+      <div className="button-row">
+        <div className="field">
+          <label htmlFor={`${id}-import`}>Import a suite file in place of these cases</label>
+          <input
+            id={`${id}-import`}
+            type="file"
+            accept=".json,application/json"
+            onChange={(event) => void onImport(event)}
+          />
+        </div>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-name`}>Suite name</label>
+        <input
+          id={`${id}-name`}
+          value={draft.name}
+          maxLength={200}
+          onChange={(event) => dispatch({ type: 'rename-suite', name: event.target.value })}
+        />
+      </div>
+      {showProblems && problems.length > 0 ? (
+        <div className="error-summary" role="alert" id={`${id}-problems`} tabIndex={-1}>
+          <h3 className="error-summary__title">The suite cannot be saved yet</h3>
+          <ul className="error-summary__list">
+            {problems.map((entry, index) => (
+              <li key={index}>
+                {entry.key ? <a href={`#case-${entry.key}`}>{entry.message}</a> : entry.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <ol className="suite-cases">
+        {draft.cases.map((entry, index) => (
+          <CaseEditor
+            key={entry.key}
+            entry={entry}
+            index={index}
+            last={index === draft.cases.length - 1}
+            invalid={problemKeys.has(entry.key)}
+            dispatch={dispatch}
+          />
+        ))}
+      </ol>
+      <AddCase taken={taken} dispatch={dispatch} />
+      <div className="suite-editor__save">
+        {problem ? (
+          <p role="alert" className="notice notice--error">
+            {problem}
+          </p>
+        ) : null}
+        <p role="status">{done ?? (edited ? 'Changes not saved yet.' : (savedNote ?? ''))}</p>
+        <div className="button-row">
+          <button
+            type="button"
+            className="button"
+            disabled={saving || (!edited && !old)}
+            onClick={() => void save()}
+          >
+            {saving
+              ? 'Saving…'
+              : old
+                ? `Restore as version ${detail.latestVersion + 1}`
+                : `Save as version ${detail.latestVersion + 1}`}
+          </button>
+          {edited ? (
+            <button
+              type="button"
+              className="button button--secondary"
+              onClick={() => {
+                dispatch({ type: 'load', suite: detail.suite, keyOf: newId });
+                setDone('Changes discarded.');
+              }}
+            >
+              Discard changes
+            </button>
+          ) : null}
+          <button
+            type="button"
+            className="button button--warning"
+            onClick={() => setDeleting(true)}
+          >
+            Delete the suite
+          </button>
+        </div>
+      </div>
+      <ConfirmDialog
+        open={deleting}
+        title={`Delete the suite “${detail.name}”?`}
+        confirmLabel="Delete the suite"
+        destructive
+        onConfirm={() => void remove()}
+        onCancel={() => setDeleting(false)}
+      >
+        <p>
+          Its {countOf(detail.latestVersion, 'version', 'versions')} and its runs go with it, for
+          the whole team. Export the suite file first to keep a copy.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}
+
+const CaseEditor = memo(function CaseEditor({
+  entry,
+  index,
+  last,
+  invalid,
+  dispatch,
+}: {
+  entry: DraftCase;
+  index: number;
+  last: boolean;
+  invalid: boolean;
+  dispatch: (action: DraftAction) => void;
+}) {
+  const { key, value } = entry;
+  const id = useId();
+  const [itemText, setItemText] = useState(() => JSON.stringify(value.item, null, 2));
+  const [itemProblem, setItemProblem] = useState<string | null>(null);
+  const change = (change: Partial<Omit<SuiteCase, 'id'>>) =>
+    dispatch({ type: 'change', key, change });
+  const expect = (changed: Partial<SuiteCase['expect']>) => {
+    const next: SuiteCase['expect'] = { ...value.expect, ...changed };
+    if (next.message === '') delete next.message;
+    if (next.field === '') delete next.field;
+    change({ expect: next });
+  };
+
+  return (
+    <li id={`case-${key}`} className={invalid ? 'suite-case suite-case--invalid' : 'suite-case'}>
+      <fieldset>
+        <legend>
+          Case {index + 1}: <span className="user-text">{value.name ?? value.id}</span> (
+          {kindLabels[value.kind]})
+        </legend>
+        <div className="suite-case__fields">
+          <div className="field">
+            <label htmlFor={`${id}-id`}>Case id</label>
+            <input
+              id={`${id}-id`}
+              value={value.id}
+              spellCheck={false}
+              onChange={(event) => dispatch({ type: 'change-id', key, id: event.target.value })}
+            />
+          </div>
+          <div className="field field--wide">
+            <label htmlFor={`${id}-name`}>Name</label>
+            <input
+              id={`${id}-name`}
+              value={value.name ?? ''}
+              maxLength={200}
+              onChange={(event) => change({ name: event.target.value || undefined })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-status`}>Expected status</label>
+            <select
+              id={`${id}-status`}
+              value={value.expect.status}
+              onChange={(event) =>
+                expect({
+                  status:
+                    expectedStatusesOf[value.kind].find(
+                      (status) => status === event.target.value,
+                    ) ?? value.expect.status,
+                })
+              }
+            >
+              {expectedStatusesOf[value.kind].map((status) => (
+                <option key={status} value={status}>
+                  {status}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-message`}>Message pattern (regular expression)</label>
+            <input
+              id={`${id}-message`}
+              value={value.expect.message ?? ''}
+              spellCheck={false}
+              onChange={(event) => expect({ message: event.target.value })}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-field`}>Field the message names</label>
+            <input
+              id={`${id}-field`}
+              value={value.expect.field ?? ''}
+              spellCheck={false}
+              onChange={(event) => expect({ field: event.target.value })}
+            />
+          </div>
+        </div>
+        <details className="suite-case__item">
+          <summary>Item ({countOf(Object.keys(value.item).length, 'field', 'fields')})</summary>
+          <label htmlFor={`${id}-item`}>
+            Item as JSON (values may use {'{{run.id}}'}, {'{{unique.email}}'},{' '}
+            {'{{<case id>.createdId}}'})
+          </label>
+          <textarea
+            id={`${id}-item`}
+            className="inspector__code"
+            rows={10}
+            spellCheck={false}
+            value={itemText}
+            aria-invalid={itemProblem !== null}
+            aria-describedby={itemProblem ? `${id}-item-problem` : undefined}
+            onChange={(event) => setItemText(event.target.value)}
+            onBlur={() => {
+              const read = itemFromText(itemText);
+              if ('problem' in read) {
+                setItemProblem(read.problem);
+                return;
+              }
+              setItemProblem(null);
+              change({ item: read.item });
+            }}
+          />
+          {itemProblem ? (
+            <p id={`${id}-item-problem`} className="field__error">
+              {itemProblem} The case keeps its item as it was until this is fixed.
+            </p>
+          ) : null}
+        </details>
+        <div className="button-row button-row--compact">
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            disabled={index === 0}
+            onClick={() => dispatch({ type: 'move', key, by: -1 })}
+          >
+            Move up
+          </button>
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            disabled={last}
+            onClick={() => dispatch({ type: 'move', key, by: 1 })}
+          >
+            Move down
+          </button>
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={() => dispatch({ type: 'duplicate', key, newKey: newId() })}
+          >
+            Duplicate
+          </button>
+          <button
+            type="button"
+            className="button button--secondary button--small"
+            onClick={() => dispatch({ type: 'delete', key })}
+          >
+            Delete
+          </button>
+        </div>
+      </fieldset>
+    </li>
+  );
+});
+
+/** A case typed by hand: its kind, id, name, item and expectation. */
+function AddCase({
+  taken,
+  dispatch,
+}: {
+  taken: ReadonlySet<string>;
+  dispatch: (action: DraftAction) => void;
+}) {
+  const id = useId();
+  const [kind, setKind] = useState<PayloadKind>('requisition');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [added, setAdded] = useState<string | null>(null);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const text = (name: string) => String(data.get(name) ?? '').trim();
+    const read = itemFromText(text('item') || '{}');
+    if ('problem' in read) {
+      setProblem(read.problem);
+      return;
+    }
+    const status =
+      expectedStatusesOf[kind].find((candidate) => candidate === text('status')) ??
+      expectedStatusesOf[kind][0] ??
+      'Success';
+    const caseId = freeCaseId(text('id') || `${kind === 'requisition' ? 'req' : 'cand'}-1`, taken);
+    const value: SuiteCase = {
+      id: caseId,
+      ...(text('name') ? { name: text('name') } : {}),
+      kind,
+      item: read.item,
+      expect: {
+        status,
+        ...(text('message') ? { message: text('message') } : {}),
+        ...(text('field') ? { field: text('field') } : {}),
+      },
+    };
+    dispatch({ type: 'add', value, key: newId() });
+    setProblem(null);
+    setAdded(`Case “${caseId}” added at the end. Save the suite to keep it.`);
+    form.reset();
+    setKind('requisition');
+  };
+
+  return (
+    <details className="suite-add">
+      <summary>Add a case by hand</summary>
+      <form onSubmit={onSubmit} aria-label="Add a case by hand" className="suite-case__fields">
+        <div className="field">
+          <label htmlFor={`${id}-kind`}>Kind</label>
+          <select
+            id={`${id}-kind`}
+            name="kind"
+            value={kind}
+            onChange={(event) =>
+              setKind(payloadKinds.find((candidate) => candidate === event.target.value) ?? kind)
+            }
+          >
+            {payloadKinds.map((candidate) => (
+              <option key={candidate} value={candidate}>
+                {kindLabels[candidate]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-id`}>Case id</label>
+          <input id={`${id}-id`} name="id" spellCheck={false} placeholder="create-req" />
+        </div>
+        <div className="field field--wide">
+          <label htmlFor={`${id}-name`}>Name</label>
+          <input id={`${id}-name`} name="name" maxLength={200} />
+        </div>
+        <div className="field field--wide">
+          <label htmlFor={`${id}-item`}>Item as JSON</label>
+          <textarea
+            id={`${id}-item`}
+            name="item"
+            rows={8}
+            spellCheck={false}
+            className="inspector__code"
+            defaultValue="{}"
+            aria-invalid={problem !== null}
+            aria-describedby={problem ? `${id}-problem` : undefined}
+          />
+          {problem ? (
+            <p id={`${id}-problem`} className="field__error">
+              {problem}
+            </p>
+          ) : null}
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-status`}>Expected status</label>
+          <select id={`${id}-status`} name="status" key={kind}>
+            {expectedStatusesOf[kind].map((status) => (
+              <option key={status} value={status}>
+                {status}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-message`}>Message pattern (regular expression)</label>
+          <input id={`${id}-message`} name="message" spellCheck={false} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-field`}>Field the message names</label>
+          <input id={`${id}-field`} name="field" spellCheck={false} />
+        </div>
+        <div className="button-row">
+          <button type="submit" className="button button--secondary">
+            Add the case
+          </button>
+          <span role="status">{added}</span>
+        </div>
+      </form>
+    </details>
+  );
+}
+
+function Versions({
+  suiteId,
+  shown,
+  onView,
+}: {
+  suiteId: number;
+  shown: number;
+  onView(version: number): void;
+}) {
+  const versions = useQuery(suiteVersionsQueryOptions(suiteId));
+  const id = useId();
+  return (
+    <section aria-labelledby={`${id}-versions`}>
+      <h2 id={`${id}-versions`}>Versions</h2>
+      {versions.isError ? (
+        <p role="alert" className="notice notice--error">
+          {errorMessage(versions.error)}
+        </p>
+      ) : null}
+      {versions.data ? (
+        <table className="inspector__table">
+          <thead>
+            <tr>
+              <th scope="col">Version</th>
+              <th scope="col">Saved</th>
+              <th scope="col">By</th>
+              <th scope="col">Cases</th>
+              <th scope="col">
+                <span className="visually-hidden">Action</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {versions.data.map((entry) => (
+              <tr key={entry.version} aria-current={entry.version === shown ? 'true' : undefined}>
+                <td>{entry.version}</td>
+                <td>
+                  <time dateTime={entry.savedAt}>
+                    {formatDateTime(entry.savedAt, { seconds: true })}
+                  </time>
+                </td>
+                <td className="user-text">{entry.savedBy?.email ?? '–'}</td>
+                <td>{entry.caseCount}</td>
+                <td>
+                  {entry.version === shown ? (
+                    'Shown'
+                  ) : (
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => onView(entry.version)}
+                    >
+                      View version {entry.version}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}
+
+function Runs({ suiteId }: { suiteId: number }) {
+  const runs = useQuery(suiteRunsQueryOptions(suiteId));
+  const id = useId();
+  return (
+    <section aria-labelledby={`${id}-runs`}>
+      <h2 id={`${id}-runs`}>Runs</h2>
+      {runs.isError ? (
+        <p role="alert" className="notice notice--error">
+          {errorMessage(runs.error)}
+        </p>
+      ) : null}
+      {runs.data?.length === 0 ? <p>Not run yet.</p> : null}
+      {runs.data && runs.data.length > 0 ? (
+        <table className="inspector__table">
+          <thead>
+            <tr>
+              <th scope="col">Run</th>
+              <th scope="col">Started</th>
+              <th scope="col">By</th>
+              <th scope="col">Connection</th>
+              <th scope="col">Version</th>
+              <th scope="col">Outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.data.map((run) => (
+              <tr key={run.id}>
+                <td>
+                  <Link to={`/suites/${suiteId}/runs/${run.id}`}>Run #{run.id}</Link>
+                </td>
+                <td>
+                  <time dateTime={run.startedAt}>
+                    {formatDateTime(run.startedAt, { seconds: true })}
+                  </time>
+                </td>
+                <td className="user-text">{run.startedBy?.email ?? '–'}</td>
+                <td>{run.connection}</td>
+                <td>{run.suiteVersion ?? '–'}</td>
+                <td>
+                  <RunOutcome run={run} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}

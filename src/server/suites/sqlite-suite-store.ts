@@ -1,0 +1,346 @@
+import type Database from 'better-sqlite3';
+import type { Suite } from '../../domain/suite';
+import { verdictCounts, type Actor } from '../../domain/suite-run';
+import {
+  actorOf,
+  nameKey,
+  runSummaryColumns,
+  tally,
+  toRun,
+  toPreviousRun,
+  toRunSummary,
+  toVersion,
+  type RunRow,
+  type RunRowWithCases,
+  type SuiteStore,
+  type SuiteWrite,
+  type VersionRow,
+} from './suite-store';
+
+interface SuiteRow {
+  id: number;
+  name: string;
+  version: number;
+  case_count: number;
+  updated_at: number;
+  updated_by_id: string | null;
+  updated_by_email: string | null;
+}
+
+/** QA suites and runs in the portal's SQLite file (decision 038). */
+export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
+  const statements = {
+    list: db.prepare<[], SuiteRow>(
+      `SELECT id, name, version, case_count, updated_at, updated_by_id, updated_by_email
+       FROM suites ORDER BY name_key`,
+    ),
+    latest: db.prepare<[number], SuiteRow>(
+      `SELECT id, name, version, case_count, updated_at, updated_by_id, updated_by_email
+       FROM suites WHERE id = ?`,
+    ),
+    version: db.prepare<[number, number], VersionRow & { body: string }>(
+      `SELECT version, name, case_count, saved_at, saved_by_id, saved_by_email, body
+       FROM suite_versions WHERE suite_id = ? AND version = ?`,
+    ),
+    byName: db.prepare<[string], { id: number }>('SELECT id FROM suites WHERE name_key = ?'),
+    insertSuite: db.prepare<[string, string, number, number, number, string | null, string | null]>(
+      `INSERT INTO suites (name, name_key, version, case_count, created_at, updated_at, updated_by_id, updated_by_email)
+       VALUES (?, ?, 1, ?, ?, ?, ?, ?)`,
+    ),
+    updateSuite: db.prepare<
+      [string, string, number, number, number, string | null, string | null, number]
+    >(
+      `UPDATE suites SET name = ?, name_key = ?, version = ?, case_count = ?, updated_at = ?,
+         updated_by_id = ?, updated_by_email = ? WHERE id = ?`,
+    ),
+    insertVersion: db.prepare<
+      [number, number, string, string, number, number, string | null, string | null]
+    >(
+      `INSERT INTO suite_versions (suite_id, version, name, body, case_count, saved_at, saved_by_id, saved_by_email)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    deleteSuite: db.prepare<[number]>('DELETE FROM suites WHERE id = ?'),
+    deleteVersions: db.prepare<[number]>('DELETE FROM suite_versions WHERE suite_id = ?'),
+    deleteRuns: db.prepare<[number]>('DELETE FROM suite_runs WHERE suite_id = ?'),
+    versions: db.prepare<[number], VersionRow>(
+      `SELECT version, name, case_count, saved_at, saved_by_id, saved_by_email
+       FROM suite_versions WHERE suite_id = ? ORDER BY version DESC`,
+    ),
+    insertRun: db.prepare<
+      [
+        number | null,
+        string,
+        number | null,
+        string,
+        number,
+        number,
+        string,
+        number,
+        number,
+        string | null,
+        string | null,
+        number,
+      ]
+    >(
+      `INSERT INTO suite_runs (suite_id, suite_name, suite_version, connection, client_org_id,
+         vendor_org_id, run_token, status, started_at, heartbeat_at, started_by_id, started_by_email,
+         cases_total, cases_done, passed, failed, batches, cases)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, 0, 0, 0, 0, '[]')`,
+    ),
+    progress: db.prepare<[number, number, number, number, string, number, number]>(
+      `UPDATE suite_runs SET cases_done = ?, passed = ?, failed = ?, batches = ?, cases = ?,
+         heartbeat_at = ? WHERE id = ? AND status = 'running'`,
+    ),
+    end: db.prepare<
+      [
+        string,
+        number,
+        number,
+        number,
+        number,
+        number,
+        string,
+        number,
+        string | null,
+        number | null,
+        string | null,
+        number,
+      ]
+    >(
+      `UPDATE suite_runs SET status = ?, finished_at = ?, cases_done = ?, passed = ?, failed = ?,
+         batches = ?, cases = ?, heartbeat_at = ?, interruption = ?, previous_run_id = ?, verdicts = ?
+       WHERE id = ? AND status = 'running'`,
+    ),
+    getRun: db.prepare<[number], RunRowWithCases>(
+      `SELECT ${runSummaryColumns}, cases FROM suite_runs WHERE id = ?`,
+    ),
+    runsOf: db.prepare<[number, number], RunRow>(
+      `SELECT ${runSummaryColumns} FROM suite_runs WHERE suite_id = ? ORDER BY id DESC LIMIT ?`,
+    ),
+    runs: db.prepare<[number], RunRow>(
+      `SELECT ${runSummaryColumns} FROM suite_runs ORDER BY id DESC LIMIT ?`,
+    ),
+    latestRuns: db.prepare<[], RunRow>(
+      `SELECT ${runSummaryColumns} FROM suite_runs
+       WHERE id IN (SELECT max(id) FROM suite_runs WHERE suite_id IS NOT NULL GROUP BY suite_id)`,
+    ),
+    state: db.prepare<[number], { casesDone: number; status: string }>(
+      'SELECT cases_done AS casesDone, status FROM suite_runs WHERE id = ?',
+    ),
+    previousOfSuite: db.prepare<[number, string, number], { id: number; cases: string }>(
+      `SELECT id, cases FROM suite_runs
+       WHERE suite_id = ? AND connection = ? AND id < ? AND status = 'finished'
+       ORDER BY id DESC LIMIT 1`,
+    ),
+    previousOfFile: db.prepare<[string, string, number], { id: number; cases: string }>(
+      `SELECT id, cases FROM suite_runs
+       WHERE suite_id IS NULL AND suite_name = ? AND connection = ? AND id < ? AND status = 'finished'
+       ORDER BY id DESC LIMIT 1`,
+    ),
+    interruptStale: db.prepare<[string, number, number]>(
+      `UPDATE suite_runs SET status = 'interrupted', interruption = ?, finished_at = ?
+       WHERE status = 'running' AND heartbeat_at < ?`,
+    ),
+    hasRunning: db.prepare<[number], { one: number }>(
+      `SELECT 1 AS one FROM suite_runs WHERE suite_id = ? AND status = 'running' LIMIT 1`,
+    ),
+  };
+
+  const byKey = (name: string) => statements.byName.get(nameKey(name))?.id;
+
+  const create = db.transaction((suite: Suite, by: Actor, now: number): SuiteWrite => {
+    const taken = byKey(suite.name);
+    if (taken !== undefined) return { kind: 'name_taken', id: taken };
+    const id = Number(
+      statements.insertSuite.run(
+        suite.name,
+        nameKey(suite.name),
+        suite.cases.length,
+        now,
+        now,
+        by?.userId ?? null,
+        by?.email ?? null,
+      ).lastInsertRowid,
+    );
+    statements.insertVersion.run(
+      id,
+      1,
+      suite.name,
+      JSON.stringify(suite),
+      suite.cases.length,
+      now,
+      by?.userId ?? null,
+      by?.email ?? null,
+    );
+    return { kind: 'saved', id, version: 1 };
+  });
+
+  const save = db.transaction(
+    (id: number, baseVersion: number, suite: Suite, by: Actor, now: number): SuiteWrite => {
+      const current = statements.latest.get(id);
+      if (!current) return { kind: 'missing' };
+      if (current.version !== baseVersion)
+        return { kind: 'conflict', latestVersion: current.version };
+      const taken = byKey(suite.name);
+      if (taken !== undefined && taken !== id) return { kind: 'name_taken', id: taken };
+      const version = current.version + 1;
+      statements.updateSuite.run(
+        suite.name,
+        nameKey(suite.name),
+        version,
+        suite.cases.length,
+        now,
+        by?.userId ?? null,
+        by?.email ?? null,
+        id,
+      );
+      statements.insertVersion.run(
+        id,
+        version,
+        suite.name,
+        JSON.stringify(suite),
+        suite.cases.length,
+        now,
+        by?.userId ?? null,
+        by?.email ?? null,
+      );
+      return { kind: 'saved', id, version };
+    },
+  );
+
+  const remove = db.transaction((id: number): boolean => {
+    const deleted = statements.deleteSuite.run(id).changes > 0;
+    statements.deleteVersions.run(id);
+    statements.deleteRuns.run(id);
+    return deleted;
+  });
+
+  return {
+    async listSuites() {
+      return statements.list.all().map((row) => ({
+        id: row.id,
+        name: row.name,
+        version: row.version,
+        caseCount: row.case_count,
+        updatedAt: row.updated_at,
+        updatedBy: actorOf(row.updated_by_id, row.updated_by_email),
+      }));
+    },
+    async getSuite(id, version) {
+      const latest = statements.latest.get(id);
+      if (!latest) return undefined;
+      const row = statements.version.get(id, version ?? latest.version);
+      if (!row) return undefined;
+      return {
+        id,
+        name: row.name,
+        version: row.version,
+        latestVersion: latest.version,
+        savedAt: row.saved_at,
+        savedBy: actorOf(row.saved_by_id, row.saved_by_email),
+        body: row.body,
+      };
+    },
+    async suiteIdByName(name) {
+      return byKey(name);
+    },
+    async createSuite(suite, by, now) {
+      return create(suite, by, now);
+    },
+    async saveSuite(id, baseVersion, suite, by, now) {
+      return save(id, baseVersion, suite, by, now);
+    },
+    async deleteSuite(id) {
+      return remove(id);
+    },
+    async suiteVersions(id) {
+      return statements.versions.all(id).map(toVersion);
+    },
+    async createRun(run) {
+      return Number(
+        statements.insertRun.run(
+          run.suiteId,
+          run.suiteName,
+          run.suiteVersion,
+          run.connection,
+          run.clientOrgId,
+          run.vendorOrgId,
+          run.runToken,
+          run.startedAt,
+          run.startedAt,
+          run.startedBy?.userId ?? null,
+          run.startedBy?.email ?? null,
+          run.casesTotal,
+        ).lastInsertRowid,
+      );
+    },
+    async writeProgress(id, progress) {
+      const { casesDone, passed, failed } = tally(progress.cases);
+      statements.progress.run(
+        casesDone,
+        passed,
+        failed,
+        progress.batches,
+        JSON.stringify(progress.cases),
+        progress.at,
+        id,
+      );
+    },
+    async endRun(id, end) {
+      const { casesDone, passed, failed } = tally(end.cases);
+      const compared = end.cases.every((entry) => entry.verdict !== null);
+      return (
+        statements.end.run(
+          end.status,
+          end.at,
+          casesDone,
+          passed,
+          failed,
+          end.batches,
+          JSON.stringify(end.cases),
+          end.at,
+          end.interruption,
+          end.previousRunId,
+          compared ? JSON.stringify(verdictCounts(end.cases.map((entry) => entry.verdict))) : null,
+          id,
+        ).changes > 0
+      );
+    },
+    async heartbeat(ids, now) {
+      if (ids.length === 0) return;
+      db.prepare(
+        `UPDATE suite_runs SET heartbeat_at = ? WHERE status = 'running' AND id IN (${ids.map(() => '?').join(', ')})`,
+      ).run(now, ...ids);
+    },
+    async getRun(id) {
+      const row = statements.getRun.get(id);
+      return row ? toRun(row) : undefined;
+    },
+    async runState(id) {
+      return statements.state.get(id);
+    },
+    async listRuns({ suiteId, limit }) {
+      const rows =
+        suiteId === undefined ? statements.runs.all(limit) : statements.runsOf.all(suiteId, limit);
+      return rows.map(toRunSummary);
+    },
+    async latestRuns() {
+      return new Map(
+        statements.latestRuns.all().map((row) => [row.suite_id ?? 0, toRunSummary(row)]),
+      );
+    },
+    async previousRun({ id, suiteId, suiteName, connection }) {
+      const row =
+        suiteId === null
+          ? statements.previousOfFile.get(suiteName, connection, id)
+          : statements.previousOfSuite.get(suiteId, connection, id);
+      return row ? toPreviousRun(row) : undefined;
+    },
+    async interruptStale(before, reason, now) {
+      return statements.interruptStale.run(reason, now, before).changes;
+    },
+    async hasRunning(suiteId) {
+      return statements.hasRunning.get(suiteId) !== undefined;
+    },
+  };
+}

@@ -1,0 +1,249 @@
+import type { Suite } from '../../domain/suite';
+import {
+  caseResultSchema,
+  caseVerdicts,
+  suiteRunStatuses,
+  type Actor,
+  type CaseResult,
+  type CaseVerdict,
+  type SuiteRun,
+  type SuiteRunStatus,
+  type SuiteRunSummary,
+  type SuiteVersion,
+} from '../../domain/suite-run';
+import { z } from 'zod';
+
+/**
+ * Where QA suites and their runs are kept (decision 038): the portal database, SQLite or
+ * PostgreSQL (decision 027), behind one asynchronous interface. Times are milliseconds since the
+ * epoch; what it returns is in the API's terms (ISO times, parsed results).
+ */
+
+/** A stored suite as the list shows it. */
+export interface SuiteListRow {
+  id: number;
+  name: string;
+  version: number;
+  caseCount: number;
+  updatedAt: number;
+  updatedBy: Actor;
+}
+
+/** One version of a stored suite. */
+export interface SuiteRecord {
+  id: number;
+  name: string;
+  version: number;
+  latestVersion: number;
+  savedAt: number;
+  savedBy: Actor;
+  /** The suite file, as saved (JSON text). */
+  body: string;
+}
+
+export type SuiteWrite =
+  | { kind: 'saved'; id: number; version: number }
+  /** Another version was saved since `baseVersion`: nothing was written. */
+  | { kind: 'conflict'; latestVersion: number }
+  /** Another suite has that name (without regard to case). */
+  | { kind: 'name_taken'; id: number }
+  | { kind: 'missing' };
+
+/** A run as it starts. */
+export interface NewRun {
+  suiteId: number | null;
+  suiteName: string;
+  suiteVersion: number | null;
+  connection: string;
+  clientOrgId: number;
+  vendorOrgId: number;
+  runToken: string;
+  startedAt: number;
+  startedBy: Actor;
+  casesTotal: number;
+}
+
+/** How far a run has come. */
+export interface RunProgressWrite {
+  cases: CaseResult[];
+  batches: number;
+  at: number;
+}
+
+/** How a run ended: every case done, or interrupted with the cases done by then. */
+export interface RunEnd extends RunProgressWrite {
+  status: Exclude<SuiteRunStatus, 'running'>;
+  interruption: string | null;
+  previousRunId: number | null;
+}
+
+export interface SuiteStore {
+  listSuites(): Promise<SuiteListRow[]>;
+  /** A version of a suite (its latest when `version` is absent). */
+  getSuite(id: number, version?: number): Promise<SuiteRecord | undefined>;
+  suiteIdByName(name: string): Promise<number | undefined>;
+  createSuite(suite: Suite, by: Actor, now: number): Promise<SuiteWrite>;
+  /** A new version, when `baseVersion` is still the latest. */
+  saveSuite(
+    id: number,
+    baseVersion: number,
+    suite: Suite,
+    by: Actor,
+    now: number,
+  ): Promise<SuiteWrite>;
+  /** The suite, its versions and its runs; false when there was none. */
+  deleteSuite(id: number): Promise<boolean>;
+  /** Every version, the newest first. */
+  suiteVersions(id: number): Promise<SuiteVersion[]>;
+
+  createRun(run: NewRun): Promise<number>;
+  /** Progress of a running run (also renews its heartbeat). */
+  writeProgress(id: number, progress: RunProgressWrite): Promise<void>;
+  /** Ends a run still running; false when it no longer was (marked interrupted meanwhile). */
+  endRun(id: number, end: RunEnd): Promise<boolean>;
+  /** Renews the heartbeat of runs this process is running. */
+  heartbeat(ids: readonly number[], now: number): Promise<void>;
+  getRun(id: number): Promise<SuiteRun | undefined>;
+  /** How far a run is, without its cases: what a wait for progress reads again and again. */
+  runState(id: number): Promise<{ casesDone: number; status: string } | undefined>;
+  /** Runs, the newest first: a suite's, or every one. */
+  listRuns(filter: { suiteId?: number; limit: number }): Promise<SuiteRunSummary[]>;
+  /** Each stored suite's latest run. */
+  latestRuns(): Promise<Map<number, SuiteRunSummary>>;
+  /**
+   * The run `run` is compared with: the latest finished one before it of the same suite (a
+   * stored suite by id, a file by its name) on the same connection.
+   */
+  previousRun(run: {
+    id: number;
+    suiteId: number | null;
+    suiteName: string;
+    connection: string;
+  }): Promise<PreviousRun | undefined>;
+  /** Marks interrupted the runs still `running` whose heartbeat is older than `before`. */
+  interruptStale(before: number, reason: string, now: number): Promise<number>;
+  /** Whether the suite has a run in progress. */
+  hasRunning(suiteId: number): Promise<boolean>;
+}
+
+/** What a run is compared with: an earlier run's id and whether each of its cases passed. */
+export interface PreviousRun {
+  id: number;
+  cases: { id: string; passed: boolean }[];
+}
+
+/**
+ * Only each case's id and whether it passed, read without a schema's full parse: the run's
+ * results were written by this store, and a comparison needs no more of them.
+ */
+export function toPreviousRun(row: { id: number; cases: string }): PreviousRun {
+  const read: unknown = JSON.parse(row.cases);
+  const cases = (Array.isArray(read) ? read : []).flatMap((entry: unknown) => {
+    const id: unknown = typeof entry === 'object' && entry ? Reflect.get(entry, 'id') : undefined;
+    const passed: unknown =
+      typeof entry === 'object' && entry ? Reflect.get(entry, 'passed') : undefined;
+    return typeof id === 'string' && typeof passed === 'boolean' ? [{ id, passed }] : [];
+  });
+  return { id: row.id, cases };
+}
+
+/** Lowercased and trimmed: names are unique by this key. */
+export const nameKey = (name: string) => name.trim().toLowerCase();
+
+/** Counts and verdicts of a run's cases. */
+export function tally(cases: readonly CaseResult[]) {
+  const passed = cases.filter((entry) => entry.passed).length;
+  return { casesDone: cases.length, passed, failed: cases.length - passed };
+}
+
+export interface RunRow {
+  id: number;
+  suite_id: number | null;
+  suite_name: string;
+  suite_version: number | null;
+  connection: string;
+  client_org_id: number;
+  vendor_org_id: number;
+  run_token: string;
+  status: string;
+  started_at: number;
+  finished_at: number | null;
+  started_by_id: string | null;
+  started_by_email: string | null;
+  cases_total: number;
+  cases_done: number;
+  passed: number;
+  failed: number;
+  batches: number;
+  previous_run_id: number | null;
+  interruption: string | null;
+  verdicts: string | null;
+}
+
+export interface RunRowWithCases extends RunRow {
+  cases: string;
+}
+
+export const runSummaryColumns = `id, suite_id, suite_name, suite_version, connection, client_org_id,
+  vendor_org_id, run_token, status, started_at, finished_at, started_by_id, started_by_email,
+  cases_total, cases_done, passed, failed, batches, previous_run_id, interruption, verdicts`;
+
+const verdictCountsSchema = z.record(z.enum(caseVerdicts), z.number().int().nonnegative());
+
+export function actorOf(id: string | null, email: string | null): Actor {
+  return id === null ? null : { userId: id, email: email ?? '' };
+}
+
+export function toRunSummary(row: RunRow): SuiteRunSummary {
+  const verdicts =
+    row.verdicts === null ? null : verdictCountsSchema.safeParse(JSON.parse(row.verdicts));
+  return {
+    id: row.id,
+    suiteId: row.suite_id,
+    suiteName: row.suite_name,
+    suiteVersion: row.suite_version,
+    connection: row.connection,
+    clientOrgId: row.client_org_id,
+    vendorOrgId: row.vendor_org_id,
+    runToken: row.run_token,
+    status: suiteRunStatuses.find((status) => status === row.status) ?? 'interrupted',
+    startedBy: actorOf(row.started_by_id, row.started_by_email),
+    startedAt: new Date(row.started_at).toISOString(),
+    finishedAt: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
+    durationMs: row.finished_at === null ? null : row.finished_at - row.started_at,
+    casesTotal: row.cases_total,
+    casesDone: row.cases_done,
+    passed: row.passed,
+    failed: row.failed,
+    batches: row.batches,
+    previousRunId: row.previous_run_id,
+    interruption: row.interruption,
+    verdicts: verdicts?.success ? (verdicts.data as Record<CaseVerdict, number>) : null,
+  };
+}
+
+export function toRun(row: RunRowWithCases): SuiteRun {
+  return {
+    ...toRunSummary(row),
+    cases: z.array(caseResultSchema).parse(JSON.parse(row.cases)),
+  };
+}
+
+export interface VersionRow {
+  version: number;
+  name: string;
+  case_count: number;
+  saved_at: number;
+  saved_by_id: string | null;
+  saved_by_email: string | null;
+}
+
+export function toVersion(row: VersionRow): SuiteVersion {
+  return {
+    version: row.version,
+    name: row.name,
+    caseCount: row.case_count,
+    savedAt: new Date(row.saved_at).toISOString(),
+    savedBy: actorOf(row.saved_by_id, row.saved_by_email),
+  };
+}
