@@ -84,6 +84,8 @@ export interface PayloadKindDescriptor {
   labels: { createdId: string; reference: string };
   /** The start of a batch id the sandbox gives a batch of them: rb_… / cb_…. */
   batchIdPrefix: string;
+  /** How a QA suite's case ids made from this kind's items start (`req-…`, `cand-…`). */
+  caseIdPrefix: string;
   /**
    * What an item may be sent once as: a new requisition's client internal req (unique within the
    * client org), a candidate's e-mail for one requisition. The tray, the import and the command
@@ -166,6 +168,7 @@ export const requisitionPayload: PayloadKindDescriptor = {
   referenceField: 'clientinternalreq',
   labels: { createdId: 'Req ID', reference: 'Client internal req' },
   batchIdPrefix: 'rb',
+  caseIdPrefix: 'req',
   identity: {
     field: 'clientinternalreq',
     // An Amend names a requisition that exists; only an Insert (the default) makes one.
@@ -191,6 +194,7 @@ export const candidatePayload: PayloadKindDescriptor = {
   referenceField: 'vendorcandidateid',
   labels: { createdId: 'Candidate ID', reference: 'Vendor candidate ID' },
   batchIdPrefix: 'cb',
+  caseIdPrefix: 'cand',
   identity: {
     field: 'candemail',
     of: (item) => {

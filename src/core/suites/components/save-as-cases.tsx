@@ -112,7 +112,7 @@ export function SaveAsCases({
         const what = [summary.title, summary.reference].filter((part) => part !== '').join(', ');
         return {
           item: entry.item,
-          idBase: `${kind.id === 'requisition' ? 'req' : 'cand'}-${summary.reference || index + 1}`,
+          idBase: `${kind.caseIdPrefix}-${summary.reference || index + 1}`,
           name: `${what || kind.noun.one}, from ${entry.origin}`,
           expect: entry.expect ?? { status: chosen ?? acceptedStatus[kind.id] },
         };
