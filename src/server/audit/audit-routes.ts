@@ -9,10 +9,10 @@ import {
   type AuditFilter,
   type AuditPage,
 } from '../../domain/audit';
-import { registerApiGuards } from '../api-guards';
-import { parseQuery } from '../query-params';
+import { registerApiGuards } from '../http/api-guards';
+import { parseQuery } from '../http/query-params';
 import type { PortalConfig } from '../config';
-import { auditCursorAfter, type AuditStore } from '../store/audit-events';
+import { auditCursorAfter, type AuditStore } from './store/audit-events';
 import type { AuditTrail } from './audit-trail';
 
 export interface AuditRoutesOptions {

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../domain/api-error';
 import { auditFilterSchema } from '../../domain/audit';
-import { createAuditStore, type AuditStore } from '../store/audit-events';
+import { createAuditStore, type AuditStore } from './store/audit-events';
 import { openPortalDatabase, type PortalDatabase } from '../store/portal-database';
 import { AuditTrail, cleanDetails } from './audit-trail';
 

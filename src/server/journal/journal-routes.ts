@@ -10,11 +10,11 @@ import {
   type JournalPage,
   type JournalStatus,
 } from '../../domain/journal';
-import { registerApiGuards } from '../api-guards';
-import { parseQuery } from '../query-params';
+import { registerApiGuards } from '../http/api-guards';
+import { parseQuery } from '../http/query-params';
 import type { PortalConfig } from '../config';
 import type { ConnectionUpstreams } from '../proxy/connection-upstreams';
-import { cursorAfter, JournalSearchError, type JournalReader } from '../store/journal-store';
+import { cursorAfter, JournalSearchError, type JournalReader } from './store/journal-store';
 import type { CallJournal } from './call-journal';
 import { curlFor } from './curl';
 import { exportChunks } from './journal-export';

@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError } from '../../domain/api-error';
-import { sameToken } from '../auth/tokens';
+import { sameToken } from '../accounts/tokens';
 import type { MetricsSettings } from '../config';
 import type { CallJournal } from '../journal/call-journal';
-import { sendError } from '../portal-error';
+import { sendError } from '../http/portal-error';
 import type { PortalStores } from '../store/portal-stores';
 import type { PortalMetrics } from './portal-metrics';
 

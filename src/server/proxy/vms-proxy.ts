@@ -33,12 +33,12 @@ import {
 import type { PortalStores } from '../store/portal-stores';
 import { certainlyNotSent, upstreamFailure } from './upstream-failure';
 import { describeOperations } from '../../domain/vms-contract';
-import { registerApiGuards } from '../api-guards';
-import { traceScope } from '../trace-context';
-import { checkUserScope } from '../auth/user-scope';
+import { registerApiGuards } from '../http/api-guards';
+import { traceScope } from '../http/trace-context';
+import { checkUserScope } from '../accounts/user-scope';
 import { pickHeaders, readBody, withDeadline } from './upstream-answer';
 import type { CallJournal } from '../journal/call-journal';
-import { drainingError, type PortalLifecycle } from '../drain';
+import { drainingError, type PortalLifecycle } from '../ops/drain';
 import type { VmsProfile } from '../../domain/vms-profile';
 import {
   journalHeaders,

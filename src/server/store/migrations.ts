@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { createAuditTable } from './audit-schema';
 import { createAuthTables, createPortalSecretsTable, createSsoLoginsTable } from './auth-schema';
-import { createIdempotencyKeysTable } from './idempotency-keys';
+import { createIdempotencyKeysTable } from '../proxy/store/idempotency-keys';
 import {
   addConnections,
   addJournalSender,
