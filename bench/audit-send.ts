@@ -47,7 +47,7 @@ export async function runAuditBench(): Promise<AuditBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'audit-bench-'));
   const { db, close } = await openPortalDatabase(join(dir, 'portal.db'));
   const trail = new AuditTrail({
-    store: Promise.resolve(createAuditStore(db)),
+    store: createAuditStore(db),
     settings: { retentionMs: 365 * 24 * 60 * 60 * 1000 },
     log: { error: () => {}, warn: () => {} },
     // Never written on its own during the loop: the writes are timed apart.

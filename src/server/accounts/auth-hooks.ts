@@ -16,7 +16,7 @@ function startsSession(method: string, path: string): boolean {
   return method === 'POST' && (path === '/api/session' || path.startsWith('/api/invites/'));
 }
 
-/** An orchestrator's or load balancer's health probe (app.ts): no session, no database. */
+/** An orchestrator's or load balancer's health probe (ops/health-routes.ts): no session, no database. */
 function isProbe(method: string, path: string): boolean {
   return (
     (method === 'GET' || method === 'HEAD') &&
@@ -41,7 +41,7 @@ function pathOf(request: FastifyRequest): string {
 export function registerSessionHooks(
   app: FastifyInstance,
   config: PortalConfig,
-  opening: Promise<PortalAuth>,
+  auth: PortalAuth,
 ): void {
   app.decorateRequest('portalSession', null);
   app.decorateRequest('sessionEnd', null);
@@ -62,7 +62,6 @@ export function registerSessionHooks(
       }
     }
     if (!config.auth.required) return;
-    const auth = await opening;
     const touch = !(request.method === 'GET' && path === '/api/session');
     const { session, end } = await auth.resolve(request, reply, touch);
     request.portalSession = session;

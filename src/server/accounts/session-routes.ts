@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import { ApiError } from '../../domain/api-error';
 import {
   acceptInviteSchema,
@@ -9,14 +10,12 @@ import {
 import type { PortalConfig } from '../config';
 import { requireUser } from './auth-hooks';
 import { hashPassword } from './passwords';
-import type { PortalAuth } from './portal-auth';
 import { acceptJsonOnly, parseBody } from '../http/json-body';
 import { signIn } from './sign-in';
 import { tokenDigest, tokenPattern } from './tokens';
 
 export interface SessionRoutesOptions {
   config: PortalConfig;
-  auth: Promise<PortalAuth>;
 }
 
 const signInOff =
@@ -26,22 +25,19 @@ const signInOff =
  * Sessions under /api (decision 026): who is signed in, sign in, sign out, sign out everywhere,
  * and accepting an invite (which sets the password and signs in).
  */
-export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (
-  app,
-  { config, auth: opening },
-) => {
+const routes: FastifyPluginAsync<SessionRoutesOptions> = async (app, { config }) => {
+  const auth = app.accounts;
   acceptJsonOnly(app);
 
   app.get('/session', async (request): Promise<SessionState> => {
     if (!config.auth.required) {
       return { authRequired: false, user: null, csrfToken: '', sso: null };
     }
-    return (await opening).state(request);
+    return auth.state(request);
   });
 
   app.post('/session', async (request, reply): Promise<SessionState> => {
     if (!config.auth.required) throw new ApiError('not_found', signInOff);
-    const auth = await opening;
     const { email, password } = parseBody(signInSchema, request.body);
     await signIn(auth, request, reply, email, password);
     return auth.state(request);
@@ -49,7 +45,6 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (
 
   app.delete('/session', async (request, reply) => {
     if (config.auth.required) {
-      const auth = await opening;
       const user = request.portalSession?.user;
       await auth.endSession(request, reply);
       if (user) auth.audit('sign_out', { userId: user.id, email: user.email }, request);
@@ -60,7 +55,6 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (
   app.delete('/sessions', async (request, reply): Promise<SignedOutEverywhere> => {
     const session = requireUser(request, config);
     if (!session) return { otherSessions: 0 };
-    const auth = await opening;
     const ended = await auth.sessions.deleteForUser(session.user.id);
     await auth.endSession(request, reply);
     auth.audit(
@@ -80,7 +74,6 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (
     '/invites/:token',
     async (request, reply): Promise<SessionState> => {
       if (!config.auth.required) throw new ApiError('not_found', signInOff);
-      const auth = await opening;
       const { password } = parseBody(acceptInviteSchema, request.body);
       const { token } = request.params;
       const invalid = new ApiError(
@@ -129,3 +122,10 @@ export const sessionRoutes: FastifyPluginAsync<SessionRoutesOptions> = async (
     },
   );
 };
+
+export const sessionRoutes = fp(routes, {
+  name: 'session-routes',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: ['accounts'],
+});

@@ -1,15 +1,15 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import * as oidc from 'openid-client';
 import { ApiError } from '../../domain/api-error';
 import { emailSchema } from '../../domain/auth';
 import { isLoopbackHost, type PortalConfig, type SsoSettings } from '../config';
-import { ssoLoginLifetimeMs, type PortalAuth } from './portal-auth';
+import { ssoLoginLifetimeMs } from './portal-auth';
 import { setSsoCookie, ssoStatesOf } from './session-cookie';
 import { sameToken, tokenDigest } from './tokens';
 
 export interface SsoRoutesOptions {
   config: PortalConfig;
-  auth: Promise<PortalAuth>;
 }
 
 /** Why a single sign-on did not sign anyone in: the page the browser lands on says so. */
@@ -48,10 +48,8 @@ function providerConfiguration(settings: SsoSettings): () => Promise<oidc.Config
  * GET /api/auth/oidc/start redirects to the provider; GET /api/auth/oidc/callback is where the
  * provider sends the browser back (register `<PORTAL_PUBLIC_URL>/api/auth/oidc/callback` there).
  */
-export const ssoRoutes: FastifyPluginAsync<SsoRoutesOptions> = async (
-  app,
-  { config, auth: opening },
-) => {
+const routes: FastifyPluginAsync<SsoRoutesOptions> = async (app, { config }) => {
+  const auth = app.accounts;
   const settings = config.auth.sso;
   const configuration = settings ? providerConfiguration(settings) : null;
   app.addHook('onRequest', async () => {
@@ -79,7 +77,6 @@ export const ssoRoutes: FastifyPluginAsync<SsoRoutesOptions> = async (
   }
 
   app.get('/start', async (request, reply) => {
-    const auth = await opening;
     const server = await provider();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
@@ -105,7 +102,6 @@ export const ssoRoutes: FastifyPluginAsync<SsoRoutesOptions> = async (
   app.get<{ Querystring: Record<string, string | string[] | undefined> }>(
     '/callback',
     async (request, reply) => {
-      const auth = await opening;
       const given = request.query.state;
       const state = typeof given === 'string' ? given : '';
       // The browser that started this sign-in must be the one finishing it (login CSRF).
@@ -203,3 +199,10 @@ export const ssoRoutes: FastifyPluginAsync<SsoRoutesOptions> = async (
     },
   );
 };
+
+export const ssoRoutes = fp(routes, {
+  name: 'sso-routes',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: ['accounts'],
+});

@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { ApiError } from '../../domain/api-error';
 import {
@@ -13,7 +14,6 @@ import {
 import type { PortalConfig } from '../config';
 import { requireUser } from './auth-hooks';
 import { acceptJsonOnly, parseBody } from '../http/json-body';
-import type { PortalAuth } from './portal-auth';
 
 /**
  * What one user may keep on the server and how often they may ask. A draft is a few KB and a
@@ -40,7 +40,6 @@ export const userRecordLimits: UserRecordLimits = {
 
 export interface UserRecordRoutesOptions {
   config: PortalConfig;
-  auth: Promise<PortalAuth>;
   /** Tests make them small; default userRecordLimits. */
   limits?: Partial<UserRecordLimits>;
 }
@@ -85,10 +84,11 @@ function collectionOf(name: string): UserCollection {
  * what changed after `since`; PUT writes when `baseVersion` is the server's version, else 409 with
  * the server's record, so the browser can keep both and ask.
  */
-export const userRecordRoutes: FastifyPluginAsync<UserRecordRoutesOptions> = async (
+const routes: FastifyPluginAsync<UserRecordRoutesOptions> = async (
   app,
-  { config, auth: opening, limits: given },
+  { config, limits: given },
 ) => {
+  const auth = app.accounts;
   const limits = { ...userRecordLimits, ...given };
   acceptJsonOnly(app);
   app.addHook('onRequest', async (request) => {
@@ -135,7 +135,6 @@ export const userRecordRoutes: FastifyPluginAsync<UserRecordRoutesOptions> = asy
    * a quota can bear.
    */
   async function checkRoom(
-    auth: PortalAuth,
     userId: string,
     collection: UserCollection,
     key: string,
@@ -177,7 +176,6 @@ export const userRecordRoutes: FastifyPluginAsync<UserRecordRoutesOptions> = asy
       ]);
     }
     const since = parsed.data.since ?? 0;
-    const auth = await opening;
     const page = await auth.records.changedSince(
       session.user.id,
       collection,
@@ -210,9 +208,8 @@ export const userRecordRoutes: FastifyPluginAsync<UserRecordRoutesOptions> = asy
           { field: 'value', message: 'missing' },
         ]);
       }
-      const auth = await opening;
       const value = deleted ? null : JSON.stringify(body.value);
-      await checkRoom(auth, session.user.id, collection, key.data, value);
+      await checkRoom(session.user.id, collection, key.data, value);
       const result = await auth.records.put(
         session.user.id,
         collection,
@@ -238,3 +235,10 @@ export const userRecordRoutes: FastifyPluginAsync<UserRecordRoutesOptions> = asy
     },
   );
 };
+
+export const userRecordRoutes = fp(routes, {
+  name: 'user-record-routes',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: ['accounts'],
+});

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../domain/api-error';
 import type { userListSchema } from '../../domain/auth';
@@ -13,11 +14,9 @@ import type { PortalConfig } from '../config';
 import { deploymentClientOrgIds } from '../../domain/portal-config';
 import { requireUser } from './auth-hooks';
 import { acceptJsonOnly, parseBody } from '../http/json-body';
-import type { PortalAuth } from './portal-auth';
 
 export interface UserRoutesOptions {
   config: PortalConfig;
-  auth: Promise<PortalAuth>;
 }
 
 /** Grants name orgs of this deployment only: anything else is a 400 that names it. */
@@ -61,10 +60,8 @@ const sameOrgs = (a: readonly number[], b: readonly number[]) =>
  * sessions. Disabling a user ends their sessions at once; a role or grant change applies to their
  * next call.
  */
-export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
-  app,
-  { config, auth: opening },
-) => {
+const routes: FastifyPluginAsync<UserRoutesOptions> = async (app, { config }) => {
+  const auth = app.accounts;
   acceptJsonOnly(app);
   app.addHook('onRequest', async (request) => {
     if (!config.auth.required) {
@@ -77,12 +74,10 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
   });
 
   app.get('/', async (): Promise<z.input<typeof userListSchema>> => {
-    const auth = await opening;
     return { users: (await auth.users.list()).map((user) => auth.summary(user)) };
   });
 
   app.post('/', async (request, reply) => {
-    const auth = await opening;
     const admin = requireUser(request, config, 'admin');
     const body = parseBody(createUserSchema, request.body);
     const clientOrgIds = checkGrantable(config, body.clientOrgIds);
@@ -123,7 +118,6 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
   });
 
   app.patch<{ Params: { id: string } }>('/:id', async (request): Promise<UserSummary> => {
-    const auth = await opening;
     const admin = requireUser(request, config, 'admin');
     const changes = parseBody(updateUserSchema, request.body);
     const before = await auth.users.byId(request.params.id);
@@ -198,7 +192,6 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
   app.delete<{ Params: { id: string } }>(
     '/:id/sessions',
     async (request): Promise<EndedSessions> => {
-      const auth = await opening;
       const admin = requireUser(request, config, 'admin');
       const user = await auth.users.byId(request.params.id);
       if (!user) throw new ApiError('not_found', 'There is no such user. Reload the list.');
@@ -217,3 +210,10 @@ export const userRoutes: FastifyPluginAsync<UserRoutesOptions> = async (
     },
   );
 };
+
+export const userRoutes = fp(routes, {
+  name: 'user-routes',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: ['accounts'],
+});

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import { Readable } from 'node:stream';
 import {
   auditExportQuerySchema,
@@ -13,12 +14,9 @@ import { registerApiGuards } from '../http/api-guards';
 import { parseQuery } from '../http/query-params';
 import type { PortalConfig } from '../config';
 import { auditCursorAfter, type AuditStore } from './store/audit-events';
-import type { AuditTrail } from './audit-trail';
 
 export interface AuditRoutesOptions {
   config: PortalConfig;
-  trail: AuditTrail;
-  store: Promise<AuditStore>;
 }
 
 /** Events read per page while exporting: enough to keep the stream busy, little memory. */
@@ -100,23 +98,10 @@ export async function exportLines(
  * pages, and the export of a selection as CSV or JSON Lines, streamed oldest first a page at a
  * time. Read-only: nothing here changes or deletes an event.
  */
-export const auditRoutes: FastifyPluginAsync<AuditRoutesOptions> = async (
-  app,
-  { config, trail, store: opening },
-) => {
+const routes: FastifyPluginAsync<AuditRoutesOptions> = async (app, { config }) => {
+  const trail = app.auditTrail;
   await registerApiGuards(app, config, 'admin');
-  // Registered after the proxy, so closed before it: Fastify runs plugins' onClose hooks in the
-  // reverse order of registration, and the proxy's closes the database the queue is written to.
-  app.addHook('onClose', async () => {
-    await trail.close();
-  });
   const retentionDays = Math.round(config.audit.retentionMs / (24 * 60 * 60 * 1000));
-
-  /** The store, with every event queued so far written first (one just made shows). */
-  async function reader(): Promise<AuditStore> {
-    await trail.flush();
-    return opening;
-  }
 
   app.get('/', { helmet: false }, async (request): Promise<AuditPage> => {
     const { cursor, limit, ...filter } = parseQuery(
@@ -125,7 +110,7 @@ export const auditRoutes: FastifyPluginAsync<AuditRoutesOptions> = async (
       'The audit trail',
     );
     const size = limit ?? auditPageSize.default;
-    const store = await reader();
+    const store = await trail.reader();
     // One more than asked: whether there is a next page, without counting.
     const entries = await store.list(filter, {
       order: 'newest',
@@ -144,7 +129,7 @@ export const auditRoutes: FastifyPluginAsync<AuditRoutesOptions> = async (
       request.query,
       'The audit trail',
     );
-    const store = await reader();
+    const store = await trail.reader();
     const lines = await exportLines(store, filter, format);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     return reply
@@ -156,3 +141,10 @@ export const auditRoutes: FastifyPluginAsync<AuditRoutesOptions> = async (
       .send(Readable.from(lines));
   });
 };
+
+export const auditRoutes = fp(routes, {
+  name: 'audit-routes',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: ['audit'],
+});

@@ -26,7 +26,7 @@ async function open(now: () => number, retentionDays = 365) {
   const store: AuditStore = createAuditStore(opened.db);
   const log = { error: vi.fn(), warn: vi.fn() };
   const made = new AuditTrail({
-    store: Promise.resolve(store),
+    store,
     settings: { retentionMs: retentionDays * day },
     log,
     now,

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import { ApiError } from '../../domain/api-error';
 import { connectionCheckRequestSchema, type DoctorReport } from '../../domain/connection-check';
 import { registerApiGuards } from '../http/api-guards';
@@ -24,7 +25,7 @@ export interface ConnectionRoutesOptions {
  * credentials, so it is an admin's, like accounts; the answer is the report, which never holds
  * the key, the secret or a signature.
  */
-export const connectionRoutes: FastifyPluginAsync<ConnectionRoutesOptions> = async (
+const routes: FastifyPluginAsync<ConnectionRoutesOptions> = async (
   app,
   { config, sandboxUrl, connection },
 ) => {
@@ -52,3 +53,9 @@ export const connectionRoutes: FastifyPluginAsync<ConnectionRoutesOptions> = asy
     }
   });
 };
+
+export const connectionRoutes = fp(routes, {
+  name: 'connection-routes',
+  fastify: '5.x',
+  encapsulate: true,
+});

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { Readable } from 'node:stream';
 import { ApiError } from '../../domain/api-error';
 import {
@@ -15,14 +16,11 @@ import { parseQuery } from '../http/query-params';
 import type { PortalConfig } from '../config';
 import type { ConnectionUpstreams } from '../proxy/connection-upstreams';
 import { cursorAfter, JournalSearchError, type JournalReader } from './store/journal-store';
-import type { CallJournal } from './call-journal';
 import { curlFor } from './curl';
 import { exportChunks } from './journal-export';
 
 export interface JournalRoutesOptions {
   config: PortalConfig;
-  /** The journal (being opened), or null when JOURNAL=off. */
-  journal: Promise<CallJournal | null>;
   /** Where each connection's VMS is (for Copy as cURL). */
   upstreams: ConnectionUpstreams;
 }
@@ -65,11 +63,8 @@ function missing(id: number): ApiError {
  * and Copy as cURL. Read-only. Same guards as the proxy: the strict API headers, answers only to
  * this machine's names on a loopback portal (the journal holds what was sent), the rate limit.
  */
-export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
-  app,
-  { config, journal: opening, upstreams },
-) => {
-  const journal = await opening;
+const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, upstreams }) => {
+  const { journal } = app;
   // The journal holds every call's bodies: QA's and admins'.
   await registerApiGuards(app, config, 'qa');
 
@@ -176,3 +171,10 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
     return curlFor(entry, entry.operation, base, connection?.profile ?? null);
   });
 };
+
+export const journalRoutes = fp(routes, {
+  name: 'journal-routes',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: ['journal'],
+});

@@ -1,0 +1,108 @@
+import fp from 'fastify-plugin';
+import { journalReadyBacklog } from '../journal/call-journal';
+import { withDeadline } from '../proxy/upstream-answer';
+import { portalSchemaVersion } from '../store/migrations';
+import type { PortalStores } from '../store/portal-stores';
+
+/**
+ * How long readiness waits for the database to answer: a probe must answer well within a
+ * load balancer's own timeout (commonly 1 to 5 s), and a database that takes longer is not one
+ * to route sends to.
+ */
+const readyDatabaseWaitMs = 2000;
+
+interface DatabaseHealth {
+  database: { kind: PortalStores['kind']; schemaVersion: number | null };
+  problem: string | null;
+}
+
+/**
+ * What /api/health says of the portal database: which kind, its schema version, and whether it
+ * answers a read now (a failed write shows through the parts' own reports).
+ */
+async function databaseHealth(stores: PortalStores): Promise<DatabaseHealth> {
+  try {
+    const version = await stores.schemaVersion();
+    return { database: { kind: stores.kind, schemaVersion: version }, problem: null };
+  } catch (error) {
+    return {
+      database: { kind: stores.kind, schemaVersion: null },
+      problem: `the portal database cannot be read: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'}`,
+    };
+  }
+}
+
+export interface HealthRoutesOptions {
+  /** More health checks (the embedded sandbox's): each returns its problems, none when well. */
+  checks: (() => string[])[];
+}
+
+/**
+ * /api/health (people and monitoring: what is wrong), /api/health/live (the process answers) and
+ * /api/health/ready (send calls here now?). None needs a session (auth-hooks.ts lets the probes
+ * through before reading one) or says anything secret. The port opens once every part has
+ * opened, so the probes answer from the first request on (decision 041).
+ */
+export const healthRoutes = fp<HealthRoutesOptions>(
+  async (app, { checks }) => {
+    const { stores, lifecycle, healthReports } = app;
+
+    // `/api/health` only, not `/api/health/` too.
+    app.get('/', { prefixTrailingSlash: 'no-slash' }, async () => {
+      const { database, problem } = await databaseHealth(stores);
+      const reasons = [
+        ...(problem === null ? [] : [problem]),
+        ...healthReports.list(),
+        ...checks.flatMap((check) => check()),
+      ];
+      return reasons.length === 0
+        ? { status: 'ok', database }
+        : { status: 'degraded', database, reasons };
+    });
+
+    // Liveness: the process answers. Nothing else is asked of it (no database, no journal), so a
+    // database outage or a drain never makes an orchestrator kill a process that could recover
+    // or is finishing its calls.
+    app.get('/live', async () => ({ status: 'ok' }));
+
+    // Readiness: whether a load balancer should send calls here now. Only conditions read afresh
+    // on each probe count.
+    app.get('/ready', async (_request, reply) => {
+      const reasons: string[] = [];
+      if (lifecycle.draining) {
+        reasons.push('draining: this portal process is shutting down and takes no new sends');
+      }
+      const { database, problem } = await withDeadline(
+        databaseHealth(stores),
+        readyDatabaseWaitMs,
+        (): DatabaseHealth => ({
+          database: { kind: stores.kind, schemaVersion: null },
+          problem: `the portal database did not answer within ${readyDatabaseWaitMs} ms`,
+        }),
+      );
+      if (problem !== null) {
+        reasons.push(problem);
+      } else if (database.schemaVersion !== portalSchemaVersion) {
+        reasons.push(
+          `the portal database's schema is version ${database.schemaVersion}, but this portal works with version ${portalSchemaVersion}`,
+        );
+      }
+      const backlog = app.journal?.backlog ?? 0;
+      if (backlog >= journalReadyBacklog) {
+        reasons.push(
+          `call journal: ${backlog} calls wait to be written (ready below ${journalReadyBacklog})`,
+        );
+      }
+      if (reasons.length > 0) reply.code(503);
+      return reasons.length === 0
+        ? { status: 'ok', database }
+        : { status: lifecycle.draining ? 'draining' : 'unavailable', database, reasons };
+    });
+  },
+  {
+    name: 'health-routes',
+    fastify: '5.x',
+    encapsulate: true,
+    dependencies: ['ops', 'database', 'journal'],
+  },
+);
