@@ -7,13 +7,15 @@ import {
   putUserRecordSchema,
   recordOwnerHeader,
   userCollections,
+  userRecordConflictSchema,
   userRecordSchema,
+  userRecordsSchema,
   type UserCollection,
-  type UserRecord,
 } from '../../domain/auth';
 import type { PortalConfig } from '../config';
 import { requireUser } from './auth-hooks';
-import { acceptJsonOnly, parseBody } from '../http/json-body';
+import { acceptJsonOnly } from '../http/json-body';
+import { bodySchema, partSchema, responseSchema, withRouteSchemas } from '../http/route-schemas';
 
 /**
  * What one user may keep on the server and how often they may ask. A draft is a few KB and a
@@ -58,26 +60,42 @@ const keptHere =
 /** Most records one GET returns; the browser asks again from `version` while pages are full. */
 export const userRecordPageSize = 200;
 
-const sinceSchema = z.object({
-  since: z
-    .string()
-    .regex(/^\d{1,15}$/, 'since must be a whole number: the version of the last read')
-    .transform(Number)
-    .optional(),
-});
+/** `?since=`: the version of the last read; other parameters are no concern of this route. */
+const sinceQuery = partSchema(
+  z.object({
+    since: z
+      .string()
+      .regex(/^\d{1,15}$/, 'since must be a whole number: the version of the last read')
+      .transform(Number)
+      .optional(),
+  }),
+  (issue) =>
+    new ApiError('invalid_parameter', issue.message, [
+      { field: 'since', message: 'not a whole number' },
+    ]),
+);
 
-const keySchema = userRecordSchema.shape.key;
+const noSuchCollection = (name: unknown) =>
+  new ApiError(
+    'not_found',
+    `There is no collection "${String(name).slice(0, 40)}" of your records; there are ${userCollections.join(' and ')}.`,
+  );
 
-function collectionOf(name: string): UserCollection {
-  const collection = userCollections.find((known) => known === name);
-  if (collection === undefined) {
-    throw new ApiError(
-      'not_found',
-      `There is no collection "${name.slice(0, 40)}" of your records; there are ${userCollections.join(' and ')}.`,
-    );
-  }
-  return collection;
-}
+const collectionParams = partSchema(
+  z.object({ collection: z.enum(userCollections) }),
+  (_issue, { collection }) => noSuchCollection(collection),
+);
+
+/** `/:collection/:key`: the collection first (404 when there is none), then the key. */
+const recordParams = partSchema(
+  z.object({ collection: z.enum(userCollections), key: userRecordSchema.shape.key }),
+  (issue, { collection }) =>
+    issue.path[0] === 'collection'
+      ? noSuchCollection(collection)
+      : new ApiError('invalid_parameter', 'A record key has 1 to 200 characters.', [
+          { field: 'key', message: 'empty or too long' },
+        ]),
+);
 
 /**
  * Each user's drafts, submissions and unsent batches, synced with the browser's copy (decision 026). GET gives
@@ -165,43 +183,53 @@ const routes: FastifyPluginAsync<UserRecordRoutesOptions> = async (
     }
   }
 
-  app.get<{ Params: { collection: string } }>('/:collection', async (request) => {
-    const session = requireUser(request, config);
-    if (!session) throw new Error('requireUser gave no session with sign-in on');
-    const collection = collectionOf(request.params.collection);
-    const parsed = sinceSchema.safeParse(request.query);
-    if (!parsed.success) {
-      throw new ApiError('invalid_parameter', parsed.error.issues[0]?.message ?? 'bad since', [
-        { field: 'since', message: 'not a whole number' },
-      ]);
-    }
-    const since = parsed.data.since ?? 0;
-    const page = await auth.records.changedSince(
-      session.user.id,
-      collection,
-      since,
-      userRecordPageSize,
-    );
-    const last = page.records.at(-1);
-    // A full page: the next read starts after its last record, not at the collection's version.
-    const version =
-      page.records.length === userRecordPageSize && last ? last.version : page.version;
-    return { records: page.records, version };
-  });
+  const api = withRouteSchemas(app);
 
-  app.put<{ Params: { collection: string; key: string } }>(
-    '/:collection/:key',
-    async (request, reply): Promise<UserRecord> => {
+  api.get(
+    '/:collection',
+    {
+      schema: {
+        params: collectionParams,
+        querystring: sinceQuery,
+        response: { 200: responseSchema(userRecordsSchema) },
+      },
+    },
+    async (request) => {
       const session = requireUser(request, config);
       if (!session) throw new Error('requireUser gave no session with sign-in on');
-      const collection = collectionOf(request.params.collection);
-      const key = keySchema.safeParse(request.params.key);
-      if (!key.success) {
-        throw new ApiError('invalid_parameter', 'A record key has 1 to 200 characters.', [
-          { field: 'key', message: 'empty or too long' },
-        ]);
-      }
-      const body = parseBody(putUserRecordSchema, request.body);
+      const { collection } = request.params;
+      const since = request.query.since ?? 0;
+      const page = await auth.records.changedSince(
+        session.user.id,
+        collection,
+        since,
+        userRecordPageSize,
+      );
+      const last = page.records.at(-1);
+      // A full page: the next read starts after its last record, not at the collection's version.
+      const version =
+        page.records.length === userRecordPageSize && last ? last.version : page.version;
+      return { records: page.records, version };
+    },
+  );
+
+  api.put(
+    '/:collection/:key',
+    {
+      schema: {
+        params: recordParams,
+        body: bodySchema(putUserRecordSchema),
+        response: {
+          200: responseSchema(userRecordSchema),
+          409: responseSchema(userRecordConflictSchema),
+        },
+      },
+    },
+    async (request, reply) => {
+      const session = requireUser(request, config);
+      if (!session) throw new Error('requireUser gave no session with sign-in on');
+      const { collection, key } = request.params;
+      const { body } = request;
       const deleted = body.deleted ?? false;
       if (!deleted && body.value === undefined) {
         throw new ApiError('invalid_body', 'Give the record’s value, or deleted: true.', [
@@ -209,11 +237,11 @@ const routes: FastifyPluginAsync<UserRecordRoutesOptions> = async (
         ]);
       }
       const value = deleted ? null : JSON.stringify(body.value);
-      await checkRoom(session.user.id, collection, key.data, value);
+      await checkRoom(session.user.id, collection, key, value);
       const result = await auth.records.put(
         session.user.id,
         collection,
-        key.data,
+        key,
         {
           value,
           baseVersion: body.baseVersion,

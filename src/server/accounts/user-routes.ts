@@ -2,18 +2,20 @@ import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import { ApiError } from '../../domain/api-error';
-import type { userListSchema } from '../../domain/auth';
+import { z } from 'zod';
 import {
+  createdUserSchema,
   createUserSchema,
+  endedSessionsSchema,
   updateUserSchema,
-  type EndedSessions,
-  type UserSummary,
+  userListSchema,
+  userSummarySchema,
 } from '../../domain/auth';
-import type { z } from 'zod';
 import type { PortalConfig } from '../config';
 import { deploymentClientOrgIds } from '../../domain/portal-config';
 import { requireUser } from './auth-hooks';
-import { acceptJsonOnly, parseBody } from '../http/json-body';
+import { acceptJsonOnly } from '../http/json-body';
+import { bodySchema, partSchema, responseSchema, withRouteSchemas } from '../http/route-schemas';
 
 export interface UserRoutesOptions {
   config: PortalConfig;
@@ -51,6 +53,9 @@ export function checkGrantableConnections(
   return names.filter((name) => connections.includes(name));
 }
 
+/** `/api/users/:id…`: any text; an id no account has is the route's 404. */
+const userParams = partSchema(z.object({ id: z.string() }));
+
 const sameOrgs = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length && a.every((id, index) => id === b[index]);
 
@@ -73,125 +78,149 @@ const routes: FastifyPluginAsync<UserRoutesOptions> = async (app, { config }) =>
     requireUser(request, config, 'admin');
   });
 
-  app.get('/', async (): Promise<z.input<typeof userListSchema>> => {
+  const api = withRouteSchemas(app);
+
+  api.get('/', { schema: { response: { 200: responseSchema(userListSchema) } } }, async () => {
     return { users: (await auth.users.list()).map((user) => auth.summary(user)) };
   });
 
-  app.post('/', async (request, reply) => {
-    const admin = requireUser(request, config, 'admin');
-    const body = parseBody(createUserSchema, request.body);
-    const clientOrgIds = checkGrantable(config, body.clientOrgIds);
-    const connections = checkGrantableConnections(config, body.connections ?? null);
-    const id = randomUUID();
-    const created = await auth.users.create({
-      id,
-      email: body.email,
-      role: body.role,
-      passwordHash: null,
-      clientOrgIds,
-      connections,
-      createdAt: auth.now(),
-    });
-    if (!created) {
-      throw new ApiError(
-        'user_exists',
-        `There is already an account for ${body.email}. Find it in the list and change it there.`,
-        [{ field: 'email', message: 'already has an account' }],
-      );
-    }
-    const invitePath = await auth.invite(id);
-    const user = await auth.users.byId(id);
-    if (!user) throw new Error('the user just created is not in the store');
-    auth.audit(
-      'user_created',
-      {
-        userId: id,
-        email: user.email,
-        role: user.role,
-        clientOrgIds: auth.clientOrgsOf(user),
-        connections: auth.portalUser(user).connections,
-        by: admin?.user.id ?? null,
+  api.post(
+    '/',
+    {
+      schema: {
+        body: bodySchema(createUserSchema),
+        response: { 201: responseSchema(createdUserSchema) },
       },
-      request,
-    );
-    return reply.code(201).send({ user: auth.summary(user), invitePath });
-  });
+    },
+    async (request, reply) => {
+      const admin = requireUser(request, config, 'admin');
+      const { body } = request;
+      const clientOrgIds = checkGrantable(config, body.clientOrgIds);
+      const connections = checkGrantableConnections(config, body.connections ?? null);
+      const id = randomUUID();
+      const created = await auth.users.create({
+        id,
+        email: body.email,
+        role: body.role,
+        passwordHash: null,
+        clientOrgIds,
+        connections,
+        createdAt: auth.now(),
+      });
+      if (!created) {
+        throw new ApiError(
+          'user_exists',
+          `There is already an account for ${body.email}. Find it in the list and change it there.`,
+          [{ field: 'email', message: 'already has an account' }],
+        );
+      }
+      const invitePath = await auth.invite(id);
+      const user = await auth.users.byId(id);
+      if (!user) throw new Error('the user just created is not in the store');
+      auth.audit(
+        'user_created',
+        {
+          userId: id,
+          email: user.email,
+          role: user.role,
+          clientOrgIds: auth.clientOrgsOf(user),
+          connections: auth.portalUser(user).connections,
+          by: admin?.user.id ?? null,
+        },
+        request,
+      );
+      return reply.code(201).send({ user: auth.summary(user), invitePath });
+    },
+  );
 
-  app.patch<{ Params: { id: string } }>('/:id', async (request): Promise<UserSummary> => {
-    const admin = requireUser(request, config, 'admin');
-    const changes = parseBody(updateUserSchema, request.body);
-    const before = await auth.users.byId(request.params.id);
-    if (!before) throw new ApiError('not_found', 'There is no such user. Reload the list.');
-    const clientOrgIds =
-      changes.clientOrgIds === undefined ? undefined : checkGrantable(config, changes.clientOrgIds);
-    const connections =
-      changes.connections === undefined
-        ? undefined
-        : checkGrantableConnections(config, changes.connections);
-    const losesAdmin =
-      before.role === 'admin' &&
-      !before.disabled &&
-      ((changes.role !== undefined && changes.role !== 'admin') || changes.disabled === true);
-    if (losesAdmin && (await auth.users.otherEnabledAdmins(before.id)) === 0) {
-      throw new ApiError(
-        'last_admin',
-        `${before.email} is the only enabled admin: the portal would have nobody to manage its accounts. Make another user admin first.`,
-      );
-    }
-    const after = await auth.users.update(before.id, {
-      ...(changes.role === undefined ? {} : { role: changes.role }),
-      ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
-      ...(clientOrgIds === undefined ? {} : { clientOrgIds }),
-      ...(connections === undefined ? {} : { connections }),
-    });
-    if (!after) throw new ApiError('not_found', 'There is no such user. Reload the list.');
-    const by = admin?.user.id ?? null;
-    if (after.disabled !== before.disabled) {
-      if (after.disabled) await auth.sessions.deleteForUser(after.id);
-      auth.audit(
-        after.disabled ? 'user_disabled' : 'user_enabled',
-        {
-          userId: after.id,
-          email: after.email,
-          by,
-        },
-        request,
-      );
-    }
-    const orgsBefore = auth.clientOrgsOf(before);
-    const orgsAfter = auth.clientOrgsOf(after);
-    const connectionsBefore = auth.portalUser(before).connections;
-    const connectionsAfter = auth.portalUser(after).connections;
-    if (
-      before.role !== after.role ||
-      !sameOrgs(orgsBefore, orgsAfter) ||
-      connectionsBefore.join() !== connectionsAfter.join() ||
-      (before.connections === null) !== (after.connections === null)
-    ) {
-      auth.audit(
-        'grant_changed',
-        {
-          userId: after.id,
-          email: after.email,
-          roleBefore: before.role,
-          role: after.role,
-          clientOrgIdsBefore: orgsBefore,
-          clientOrgIds: orgsAfter,
-          connectionsBefore,
-          connections: connectionsAfter,
-          by,
-        },
-        request,
-      );
-    }
-    return auth.summary(after);
-  });
+  api.patch(
+    '/:id',
+    {
+      schema: {
+        params: userParams,
+        body: bodySchema(updateUserSchema),
+        response: { 200: responseSchema(userSummarySchema) },
+      },
+    },
+    async (request) => {
+      const admin = requireUser(request, config, 'admin');
+      const changes = request.body;
+      const before = await auth.users.byId(request.params.id);
+      if (!before) throw new ApiError('not_found', 'There is no such user. Reload the list.');
+      const clientOrgIds =
+        changes.clientOrgIds === undefined
+          ? undefined
+          : checkGrantable(config, changes.clientOrgIds);
+      const connections =
+        changes.connections === undefined
+          ? undefined
+          : checkGrantableConnections(config, changes.connections);
+      const losesAdmin =
+        before.role === 'admin' &&
+        !before.disabled &&
+        ((changes.role !== undefined && changes.role !== 'admin') || changes.disabled === true);
+      if (losesAdmin && (await auth.users.otherEnabledAdmins(before.id)) === 0) {
+        throw new ApiError(
+          'last_admin',
+          `${before.email} is the only enabled admin: the portal would have nobody to manage its accounts. Make another user admin first.`,
+        );
+      }
+      const after = await auth.users.update(before.id, {
+        ...(changes.role === undefined ? {} : { role: changes.role }),
+        ...(changes.disabled === undefined ? {} : { disabled: changes.disabled }),
+        ...(clientOrgIds === undefined ? {} : { clientOrgIds }),
+        ...(connections === undefined ? {} : { connections }),
+      });
+      if (!after) throw new ApiError('not_found', 'There is no such user. Reload the list.');
+      const by = admin?.user.id ?? null;
+      if (after.disabled !== before.disabled) {
+        if (after.disabled) await auth.sessions.deleteForUser(after.id);
+        auth.audit(
+          after.disabled ? 'user_disabled' : 'user_enabled',
+          {
+            userId: after.id,
+            email: after.email,
+            by,
+          },
+          request,
+        );
+      }
+      const orgsBefore = auth.clientOrgsOf(before);
+      const orgsAfter = auth.clientOrgsOf(after);
+      const connectionsBefore = auth.portalUser(before).connections;
+      const connectionsAfter = auth.portalUser(after).connections;
+      if (
+        before.role !== after.role ||
+        !sameOrgs(orgsBefore, orgsAfter) ||
+        connectionsBefore.join() !== connectionsAfter.join() ||
+        (before.connections === null) !== (after.connections === null)
+      ) {
+        auth.audit(
+          'grant_changed',
+          {
+            userId: after.id,
+            email: after.email,
+            roleBefore: before.role,
+            role: after.role,
+            clientOrgIdsBefore: orgsBefore,
+            clientOrgIds: orgsAfter,
+            connectionsBefore,
+            connections: connectionsAfter,
+            by,
+          },
+          request,
+        );
+      }
+      return auth.summary(after);
+    },
+  );
 
   // Ending someone's sessions without disabling them: a lost laptop, a shared machine left signed
   // in. They may sign in again at once, which disabling would not let them do.
-  app.delete<{ Params: { id: string } }>(
+  api.delete(
     '/:id/sessions',
-    async (request): Promise<EndedSessions> => {
+    { schema: { params: userParams, response: { 200: responseSchema(endedSessionsSchema) } } },
+    async (request) => {
       const admin = requireUser(request, config, 'admin');
       const user = await auth.users.byId(request.params.id);
       if (!user) throw new ApiError('not_found', 'There is no such user. Reload the list.');

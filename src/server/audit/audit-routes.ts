@@ -4,6 +4,7 @@ import { Readable } from 'node:stream';
 import {
   auditExportQuerySchema,
   auditListQuerySchema,
+  auditPageSchema,
   auditPageSize,
   type AuditEntry,
   type AuditExportFormat,
@@ -11,7 +12,7 @@ import {
   type AuditPage,
 } from '../../domain/audit';
 import { registerApiGuards } from '../http/api-guards';
-import { parseQuery } from '../http/query-params';
+import { querySchema, responseSchema, withRouteSchemas } from '../http/route-schemas';
 import type { PortalConfig } from '../config';
 import { auditCursorAfter, type AuditStore } from './store/audit-events';
 
@@ -103,43 +104,54 @@ const routes: FastifyPluginAsync<AuditRoutesOptions> = async (app, { config }) =
   await registerApiGuards(app, config, 'admin');
   const retentionDays = Math.round(config.audit.retentionMs / (24 * 60 * 60 * 1000));
 
-  app.get('/', { helmet: false }, async (request): Promise<AuditPage> => {
-    const { cursor, limit, ...filter } = parseQuery(
-      auditListQuerySchema,
-      request.query,
-      'The audit trail',
-    );
-    const size = limit ?? auditPageSize.default;
-    const store = await trail.reader();
-    // One more than asked: whether there is a next page, without counting.
-    const entries = await store.list(filter, {
-      order: 'newest',
-      from: cursor ?? null,
-      limit: size + 1,
-    });
-    const page = entries.slice(0, size);
-    const last = page.at(-1);
-    const next = entries.length > size && last ? auditCursorAfter(last) : null;
-    return { entries: page, next: next ? `${next.at}.${next.id}` : null, retentionDays };
-  });
+  const api = withRouteSchemas(app);
 
-  app.get('/export', { helmet: false }, async (request, reply) => {
-    const { format = 'csv', ...filter } = parseQuery(
-      auditExportQuerySchema,
-      request.query,
-      'The audit trail',
-    );
-    const store = await trail.reader();
-    const lines = await exportLines(store, filter, format);
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    return reply
-      .header(
-        'content-type',
-        format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
-      )
-      .header('content-disposition', `attachment; filename="audit-${stamp}.${format}"`)
-      .send(Readable.from(lines));
-  });
+  api.get(
+    '/',
+    {
+      helmet: false,
+      schema: {
+        querystring: querySchema(auditListQuerySchema, 'The audit trail'),
+        response: { 200: responseSchema(auditPageSchema) },
+      },
+    },
+    async (request): Promise<AuditPage> => {
+      const { cursor, limit, ...filter } = request.query;
+      const size = limit ?? auditPageSize.default;
+      const store = await trail.reader();
+      // One more than asked: whether there is a next page, without counting.
+      const entries = await store.list(filter, {
+        order: 'newest',
+        from: cursor ?? null,
+        limit: size + 1,
+      });
+      const page = entries.slice(0, size);
+      const last = page.at(-1);
+      const next = entries.length > size && last ? auditCursorAfter(last) : null;
+      return { entries: page, next: next ? `${next.at}.${next.id}` : null, retentionDays };
+    },
+  );
+
+  api.get(
+    '/export',
+    {
+      helmet: false,
+      schema: { querystring: querySchema(auditExportQuerySchema, 'The audit trail') },
+    },
+    async (request, reply) => {
+      const { format = 'csv', ...filter } = request.query;
+      const store = await trail.reader();
+      const lines = await exportLines(store, filter, format);
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      return reply
+        .header(
+          'content-type',
+          format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+        )
+        .header('content-disposition', `attachment; filename="audit-${stamp}.${format}"`)
+        .send(Readable.from(lines));
+    },
+  );
 };
 
 export const auditRoutes = fp(routes, {

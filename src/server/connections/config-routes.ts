@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { portalConfigSchema, type PortalConfigResponse } from '../../domain/portal-config';
 import { connectionUpstreamLabel, upstreamLabel, type PortalConfig } from '../config';
+import { responseSchema, withRouteSchemas } from '../http/route-schemas';
 
 /**
  * What the browser is told about this deployment and its connections: orgs, date formats, limits
@@ -41,7 +42,11 @@ export interface ConfigRoutesOptions {
 
 /** `GET /api/config`: the deployment as the browser sees it (browserConfig), for anyone. */
 const routes: FastifyPluginAsync<ConfigRoutesOptions> = async (app, { body }) => {
-  app.get('/config', async () => body);
+  withRouteSchemas(app).get(
+    '/config',
+    { schema: { response: { 200: responseSchema(portalConfigSchema) } } },
+    async () => body,
+  );
 };
 
 export const configRoutes = fp(routes, {

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../../domain/api-error';
-import { connectionCheckRequestSchema, type DoctorReport } from '../../domain/connection-check';
+import { z } from 'zod';
+import { connectionCheckRequestSchema, doctorReportSchema } from '../../domain/connection-check';
 import { registerApiGuards } from '../http/api-guards';
-import { acceptJsonOnly, parseBody } from '../http/json-body';
+import { acceptJsonOnly } from '../http/json-body';
+import { bodySchema, partSchema, responseSchema, withRouteSchemas } from '../http/route-schemas';
 import type { PortalConfig } from '../config';
 import { runDoctor, SendTestRefused } from '../doctor/run-doctor';
 import { targetFor, type DoctorTarget } from '../doctor/target';
@@ -33,25 +35,48 @@ const routes: FastifyPluginAsync<ConnectionRoutesOptions> = async (
   acceptJsonOnly(app);
   await registerApiGuards(app, config, 'admin');
 
-  app.post<{ Params: { name: string } }>('/:name/check', async (request): Promise<DoctorReport> => {
-    const { name } = request.params;
-    const target = connectionNamed(name);
-    if (target === null) {
-      throw new ApiError(
+  const api = withRouteSchemas(app);
+
+  /** The connection the address names, before the body is read: a name that is none is a 404. */
+  const connectionParams = partSchema(
+    z.object({
+      name: z.string().transform((name, context) => {
+        const target = connectionNamed(name);
+        if (target === null) {
+          context.addIssue({ code: 'custom', message: 'no such connection' });
+          return z.NEVER;
+        }
+        return target;
+      }),
+    }),
+    (_issue, { name }) =>
+      new ApiError(
         'not_found',
-        `There is no connection named "${name}"; check the name in the address.`,
-      );
-    }
-    const body = parseBody(connectionCheckRequestSchema, request.body ?? undefined);
-    try {
-      return await runDoctor(target, body);
-    } catch (error) {
-      if (error instanceof SendTestRefused) {
-        throw new ApiError('production_send_refused', error.message);
+        `There is no connection named "${String(name)}"; check the name in the address.`,
+      ),
+  );
+
+  api.post(
+    '/:name/check',
+    {
+      schema: {
+        params: connectionParams,
+        body: bodySchema(connectionCheckRequestSchema),
+        response: { 200: responseSchema(doctorReportSchema) },
+      },
+    },
+    async (request) => {
+      const { name: target } = request.params;
+      try {
+        return await runDoctor(target, request.body);
+      } catch (error) {
+        if (error instanceof SendTestRefused) {
+          throw new ApiError('production_send_refused', error.message);
+        }
+        throw error;
       }
-      throw error;
-    }
-  });
+    },
+  );
 };
 
 export const connectionRoutes = fp(routes, {

@@ -1,6 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { z } from 'zod';
-import { ApiError } from '../../domain/api-error';
 
 /**
  * Bodies are JSON only (decision 026): Fastify's own text/plain parser is removed, so a form
@@ -13,19 +11,5 @@ export function acceptJsonOnly(app: FastifyInstance): void {
     'application/json',
     { parseAs: 'string' },
     app.getDefaultJsonParser('error', 'error'),
-  );
-}
-
-/** Parses a request body with its schema; a 400 that says what is wrong, field by field. */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body);
-  if (parsed.success) return parsed.data;
-  throw new ApiError(
-    'invalid_body',
-    parsed.error.issues.map((issue) => issue.message).join(' '),
-    parsed.error.issues.map((issue) => ({
-      field: issue.path.join('.') || 'body',
-      message: issue.message,
-    })),
   );
 }

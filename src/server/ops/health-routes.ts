@@ -1,4 +1,7 @@
+import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
+import { z } from 'zod';
+import { responseSchema, withRouteSchemas } from '../http/route-schemas';
 import { journalReadyBacklog } from '../journal/call-journal';
 import { withDeadline } from '../proxy/upstream-answer';
 import { portalSchemaVersion } from '../store/migrations';
@@ -11,8 +14,28 @@ import type { PortalStores } from '../store/portal-stores';
  */
 const readyDatabaseWaitMs = 2000;
 
+/** The database as the probes report it: which kind, and its schema version (null: unreadable). */
+const databaseStateSchema = z.object({
+  kind: z.enum(['sqlite', 'postgres']),
+  schemaVersion: z.number().int().nullable(),
+});
+
+/** `/api/health`: always 200; `degraded` with its reasons when something is wrong. */
+const healthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  database: databaseStateSchema,
+  reasons: z.array(z.string()).optional(),
+});
+
+/** `/api/health/ready`: 200 `ok`, or 503 with why not. */
+const readySchema = z.object({
+  status: z.enum(['ok', 'draining', 'unavailable']),
+  database: databaseStateSchema,
+  reasons: z.array(z.string()).optional(),
+});
+
 interface DatabaseHealth {
-  database: { kind: PortalStores['kind']; schemaVersion: number | null };
+  database: z.infer<typeof databaseStateSchema>;
   problem: string | null;
 }
 
@@ -43,12 +66,18 @@ export interface HealthRoutesOptions {
  * through before reading one) or says anything secret. The port opens once every part has
  * opened, so the probes answer from the first request on (decision 041).
  */
-export const healthRoutes = fp<HealthRoutesOptions>(
-  async (app, { checks }) => {
-    const { stores, lifecycle, healthReports } = app;
+const routes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { checks }) => {
+  const api = withRouteSchemas(app);
+  const { stores, lifecycle, healthReports } = app;
 
-    // `/api/health` only, not `/api/health/` too.
-    app.get('/', { prefixTrailingSlash: 'no-slash' }, async () => {
+  // `/api/health` only, not `/api/health/` too.
+  api.get(
+    '/',
+    {
+      prefixTrailingSlash: 'no-slash',
+      schema: { response: { 200: responseSchema(healthSchema) } },
+    },
+    async (): Promise<z.input<typeof healthSchema>> => {
       const { database, problem } = await databaseHealth(stores);
       const reasons = [
         ...(problem === null ? [] : [problem]),
@@ -58,16 +87,25 @@ export const healthRoutes = fp<HealthRoutesOptions>(
       return reasons.length === 0
         ? { status: 'ok', database }
         : { status: 'degraded', database, reasons };
-    });
+    },
+  );
 
-    // Liveness: the process answers. Nothing else is asked of it (no database, no journal), so a
-    // database outage or a drain never makes an orchestrator kill a process that could recover
-    // or is finishing its calls.
-    app.get('/live', async () => ({ status: 'ok' }));
+  // Liveness: the process answers. Nothing else is asked of it (no database, no journal), so a
+  // database outage or a drain never makes an orchestrator kill a process that could recover
+  // or is finishing its calls.
+  api.get(
+    '/live',
+    { schema: { response: { 200: responseSchema(z.object({ status: z.literal('ok') })) } } },
+    async () => ({ status: 'ok' as const }),
+  );
 
-    // Readiness: whether a load balancer should send calls here now. Only conditions read afresh
-    // on each probe count.
-    app.get('/ready', async (_request, reply) => {
+  // Readiness: whether a load balancer should send calls here now. Only conditions read afresh
+  // on each probe count.
+  const ready = responseSchema(readySchema);
+  api.get(
+    '/ready',
+    { schema: { response: { 200: ready, 503: ready } } },
+    async (_request, reply): Promise<z.input<typeof readySchema>> => {
       const reasons: string[] = [];
       if (lifecycle.draining) {
         reasons.push('draining: this portal process is shutting down and takes no new sends');
@@ -97,12 +135,13 @@ export const healthRoutes = fp<HealthRoutesOptions>(
       return reasons.length === 0
         ? { status: 'ok', database }
         : { status: lifecycle.draining ? 'draining' : 'unavailable', database, reasons };
-    });
-  },
-  {
-    name: 'health-routes',
-    fastify: '5.x',
-    encapsulate: true,
-    dependencies: ['ops', 'database', 'journal'],
-  },
-);
+    },
+  );
+};
+
+export const healthRoutes = fp(routes, {
+  name: 'health-routes',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: ['ops', 'database', 'journal'],
+});
