@@ -83,7 +83,11 @@ function formatBytes(bytes: number): string {
     : `${Math.round(bytes / 1024)} KB`;
 }
 
-/** The portal server: security headers, /api/config, /api/health, the signing proxy, the SPA. */
+/**
+ * The portal server, not listening: security headers and the one error handler, then each part
+ * that keeps something as a plugin (opened before anything that reads it), then each concern's
+ * routes under the path it owns, then the built app for every other path.
+ */
 export function buildPortal(
   config: PortalConfig,
   options: BuildPortalOptions = {},
