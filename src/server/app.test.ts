@@ -336,9 +336,11 @@ describe('the parts as plugins', () => {
   });
 
   it('open the database before the port opens, so the first request finds it open', async () => {
-    const app = portal();
+    const config = testConfig(upstream, { LOG_LEVEL: 'silent' });
+    const app = buildPortal(config, { distDir });
     await app.ready();
-    expect(app.stores.kind).toBe('sqlite');
+    // SQLite here; PostgreSQL in the postgres project, whose PORTAL_DB becomes a DATABASE_URL.
+    expect(app.stores.kind).toBe(config.databaseUrl === null ? 'sqlite' : 'postgres');
     expect(await app.stores.schemaVersion()).toBe(portalSchemaVersion);
     const ready = await app.inject('/api/health/ready');
     expect(ready.statusCode).toBe(200);
