@@ -117,7 +117,7 @@ export function buildPortal(
     // Path parameters are the routes' schemas to judge (a record key has up to 200 characters,
     // each up to 9 bytes percent-encoded): the router's default of 100 answered a longer one with
     // a 414 of its own, outside the portal's error shape.
-    maxParamLength: 2000,
+    routerOptions: { maxParamLength: 2000 },
     // A client that trickles its request (one byte every few seconds) must not hold a
     // connection forever; a silent connection is closed too, but only after the longest wait
     // for the VMS (config.ts checks that).
