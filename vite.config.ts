@@ -45,14 +45,14 @@ function compileHints(names: readonly string[]): Plugin {
  * its disk) and of parts that keep nothing. The store tests run both databases themselves.
  */
 const postgresSuite = [
-  'src/server/auth/*.test.ts',
+  'src/server/accounts/*.test.ts',
   'src/server/app.test.ts',
   'src/server/proxy/vms-proxy.test.ts',
   'src/server/proxy/vms-proxy-idempotency.test.ts',
   'src/server/proxy/vms-proxy-journal.test.ts',
   'src/server/proxy/vms-proxy-lost-answers.test.ts',
-  'src/server/drain.test.ts',
-  'src/server/health-probes.test.ts',
+  'src/server/ops/drain.test.ts',
+  'src/server/ops/health-probes.test.ts',
   'src/server/journal/journal-routes.test.ts',
   'src/server/journal/curl.test.ts',
   'src/server/cli/users.test.ts',

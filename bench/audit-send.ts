@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AuditTrail, type SentCall } from '../src/server/audit/audit-trail';
-import { createAuditStore } from '../src/server/store/audit-events';
+import { createAuditStore } from '../src/server/audit/store/audit-events';
 import { openPortalDatabase } from '../src/server/store/portal-database';
-import { traceContextOf } from '../src/server/trace-context';
+import { traceContextOf } from '../src/server/http/trace-context';
 
 /**
  * What the audit trail adds to one send (decision 036), in a tight loop: the proxy's call to
@@ -47,7 +47,7 @@ export async function runAuditBench(): Promise<AuditBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'audit-bench-'));
   const { db, close } = await openPortalDatabase(join(dir, 'portal.db'));
   const trail = new AuditTrail({
-    store: Promise.resolve(createAuditStore(db)),
+    store: createAuditStore(db),
     settings: { retentionMs: 365 * 24 * 60 * 60 * 1000 },
     log: { error: () => {}, warn: () => {} },
     // Never written on its own during the loop: the writes are timed apart.

@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { request } from 'undici';
 import { buildPortal } from '../src/server/app';
 import { loadConfig } from '../src/server/config';
-import type { BodyToKeep, JournalRecord } from '../src/server/store/journal-store';
+import type { BodyToKeep, JournalRecord } from '../src/server/journal/store/journal-store';
 import { openPortalStores, type StoreTarget } from '../src/server/store/portal-stores';
 import { createPool } from '../src/server/store/postgres/pool';
 import { startTestPostgres, type TestPostgres } from '../src/test-support/postgres-server';

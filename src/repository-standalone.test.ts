@@ -135,7 +135,7 @@ describe('the repository stands alone', () => {
     '(../shared/spec/000_4f2887db2c22a6c1.txt)',
     '`../../shared/design/decisions.md`',
     '(decisions.md, "who may act for whom")',
-    'Architecture.md, "Data never lost"',
+    'Decisions.md, "Data never lost"',
     'layers (architecture.md, style.md)',
     'the real gateway (vms-api-notes)',
   ])('reads %j as a citation', (text) => {
@@ -149,6 +149,8 @@ describe('the repository stands alone', () => {
     '[022](docs/decisions/022-volume.md)',
     '[decision 031](decisions/031-connections-and-profiles.md)',
     'src/styles/app.css',
+    // The repository has its own docs/architecture.md: a name it has is no pointer outside it.
+    'the map of the parts: [architecture.md](../architecture.md)',
   ])('does not read %j as a citation', (text) => {
     expect(citations.some(({ pattern }) => pattern.test(text))).toBe(false);
   });

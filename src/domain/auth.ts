@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiErrorDetailSchema } from './api-error';
 
 /**
  * Sign-in, sessions, roles and per-user data: the HTTP shapes the portal server
@@ -67,7 +68,6 @@ export type SessionState = z.infer<typeof sessionStateSchema>;
 export const signedOutEverywhereSchema = z.object({
   otherSessions: z.number().int().nonnegative(),
 });
-export type SignedOutEverywhere = z.infer<typeof signedOutEverywhereSchema>;
 
 /**
  * The header a browser names the user its per-user records belong to with (`/api/me/…`): a page
@@ -97,7 +97,6 @@ export const userListSchema = z.object({ users: z.array(userSummarySchema) });
 
 /** `DELETE /api/users/:id/sessions` (admins): how many of the user's sessions were ended. */
 export const endedSessionsSchema = z.object({ ended: z.number().int().nonnegative() });
-export type EndedSessions = z.infer<typeof endedSessionsSchema>;
 
 /** `POST /api/users` (admins): a user invited; the link is shown once, to give to them. */
 export const createUserSchema = z.object({
@@ -165,6 +164,10 @@ export const putUserRecordSchema = z.object({
 
 /** 409 from `PUT /api/me/…`: someone (another device) wrote a newer version. */
 export const userRecordConflictSchema = z.object({
-  error: z.object({ code: z.literal('version_conflict'), message: z.string() }),
+  error: z.object({
+    code: z.literal('version_conflict'),
+    message: z.string(),
+    details: z.array(apiErrorDetailSchema).default([]),
+  }),
   current: userRecordSchema,
 });

@@ -7,7 +7,7 @@ import { profilePresetNames } from './vms-profile';
  * by side (the sandbox, a UAT environment, production). This module is its shape and the reading
  * of that shape: every problem as one line naming the connection and the key, all of them at
  * once. It knows no environment and no file system; the server resolves the environment
- * variables a connection names and the profile files it points at (src/server/connections.ts).
+ * variables a connection names and the profile files it points at (src/server/connections/connections.ts).
  * The JSON Schema published at docs/connections.schema.json is generated from
  * `connectionsFileSchema` below, so an editor completes and checks the file by the same rules.
  */

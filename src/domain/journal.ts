@@ -29,12 +29,11 @@ export type JournalOutcome = (typeof journalOutcomes)[number];
 export type JournalFailure = (typeof journalFailures)[number];
 export type JournalExportFormat = (typeof journalExportFormats)[number];
 
-function isVmsOperation(value: unknown): value is VmsOperation {
-  return vmsOperations.some(({ name }) => name === value);
-}
+const operationNames: readonly VmsOperation[] = vmsOperations.map(({ name }) => name);
 
-const operationSchema = z.custom<VmsOperation>(isVmsOperation, {
-  error: `operation must be one of ${vmsOperations.map(({ name }) => name).join(', ')}`,
+/** An enum rather than a check, so that the API's JSON Schema lists the operations too. */
+const operationSchema = z.enum(operationNames, {
+  error: `operation must be one of ${operationNames.join(', ')}`,
 });
 
 /** A journal entry's id: a positive whole number, newest highest. */
@@ -176,7 +175,6 @@ export type JournalBody = z.infer<typeof journalBodySchema>;
 export type JournalSummary = z.infer<typeof journalSummarySchema>;
 export type JournalEntry = z.infer<typeof journalEntrySchema>;
 export type JournalDetail = z.infer<typeof journalDetailSchema>;
-export type JournalPage = z.infer<typeof journalPageSchema>;
 export type JournalCurl = z.infer<typeof journalCurlSchema>;
 export type JournalStatus = z.infer<typeof journalStatusSchema>;
 

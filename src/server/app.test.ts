@@ -2,12 +2,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '../domain/api-error';
 import { portalConfigSchema } from '../domain/portal-config';
 import { buildPortal } from './app';
 import { testConfig } from '../test-support/capture-upstream';
 import { loadConfig } from './config';
+import { journalRoutes } from './journal/journal-routes';
+import { ConnectionUpstreams } from './proxy/connection-upstreams';
 import { portalSchemaVersion } from './store/portal-database';
 
 // These routes never reach the upstream, so in-process requests (inject) are enough here.
@@ -317,5 +320,30 @@ describe('security headers', () => {
       expect(res.headers['referrer-policy']).toBe('no-referrer');
       expect(res.headers['x-frame-options']).toBe('DENY');
     }
+  });
+});
+
+describe('the parts as plugins', () => {
+  it('refuse to start a route without the part it reads, and name that part', async () => {
+    const config = testConfig(upstream, { LOG_LEVEL: 'silent' });
+    const app = Fastify();
+    app.register(journalRoutes, {
+      prefix: '/api/journal',
+      config,
+      upstreams: new ConnectionUpstreams(config, null),
+    });
+    await expect(app.ready()).rejects.toThrow(/dependency 'journal'.*journal-routes/);
+  });
+
+  it('open the database before the port opens, so the first request finds it open', async () => {
+    const config = testConfig(upstream, { LOG_LEVEL: 'silent' });
+    const app = buildPortal(config, { distDir });
+    await app.ready();
+    // SQLite here; PostgreSQL in the postgres project, whose PORTAL_DB becomes a DATABASE_URL.
+    expect(app.stores.kind).toBe(config.databaseUrl === null ? 'sqlite' : 'postgres');
+    expect(await app.stores.schemaVersion()).toBe(portalSchemaVersion);
+    const ready = await app.inject('/api/health/ready');
+    expect(ready.statusCode).toBe(200);
+    await app.close();
   });
 });

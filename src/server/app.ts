@@ -3,35 +3,32 @@ import helmet from '@fastify/helmet';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import type { DestinationStream } from 'pino';
-import { portalConfigSchema } from '../domain/portal-config';
-import { connectionUpstreamLabel, upstreamLabel, type PortalConfig } from './config';
+import type { PortalConfig } from './config';
 import { ConnectionUpstreams } from './proxy/connection-upstreams';
-import { registerNoStore } from './api-guards';
-import { sendError } from './portal-error';
-import { serveSpa } from './spa';
-import { openCallJournal } from './journal/open-journal';
-import { journalReadyBacklog, type CallJournal } from './journal/call-journal';
-import { PortalLifecycle, type DrainReport } from './drain';
-import { portalSchemaVersion } from './store/migrations';
-import { withDeadline } from './proxy/upstream-answer';
+import { registerNoStore } from './http/api-guards';
+import { sendError } from './http/portal-error';
+import { serveSpa } from './spa/spa';
+import { journalPlugin } from './journal/journal-plugin';
+import { PortalLifecycle } from './ops/drain';
+import { HealthReports, opsPlugin } from './ops/ops-plugin';
+import { healthRoutes } from './ops/health-routes';
 import { journalRoutes } from './journal/journal-routes';
-import { openPortalStores, type PortalStores } from './store/portal-stores';
+import { databasePlugin } from './store/database-plugin';
 import { vmsProxy } from './proxy/vms-proxy';
-import { registerSessionHooks } from './auth/auth-hooks';
-import { PortalAuth } from './auth/portal-auth';
-import { sessionRoutes } from './auth/session-routes';
-import { ssoRoutes } from './auth/sso-routes';
-import { userRecordRoutes, type UserRecordLimits } from './auth/user-record-routes';
-import { userRoutes } from './auth/user-routes';
-import { connectionRoutes } from './doctor/connection-routes';
-import { PortalMetrics } from './metrics/portal-metrics';
-import { instrumentStores } from './metrics/instrument-stores';
-import { registerMetrics } from './metrics/metrics-routes';
-import { AuditTrail } from './audit/audit-trail';
+import { accountsPlugin } from './accounts/accounts-plugin';
+import { sessionRoutes } from './accounts/session-routes';
+import { ssoRoutes } from './accounts/sso-routes';
+import { userRecordRoutes, type UserRecordLimits } from './accounts/user-record-routes';
+import { userRoutes } from './accounts/user-routes';
+import { browserConfig, configRoutes } from './connections/config-routes';
+import { connectionRoutes } from './connections/connection-routes';
+import { metricsPlugin } from './metrics/metrics-routes';
+import { auditPlugin } from './audit/audit-plugin';
 import { auditRoutes } from './audit/audit-routes';
-import { registerTraceContext } from './trace-context';
-import { apiTokenRoutes, openApiTokens } from './api-tokens/api-token-routes';
-import { SuiteRunner, type SuiteRunnerOptions } from './suites/suite-runner';
+import { registerTraceContext } from './http/trace-context';
+import { SchemaRefusal } from './http/route-schemas';
+import { apiTokenRoutes } from './api-tokens/api-token-routes';
+import { suitesPlugin, type SuitesOptions } from './suites/suites-plugin';
 import { suiteRoutes } from './suites/suite-routes';
 
 export interface BuildPortalOptions {
@@ -51,29 +48,8 @@ export interface BuildPortalOptions {
   /** What one user may keep in /api/me, and how often they may call it (tests make them small). */
   userRecordLimits?: Partial<UserRecordLimits>;
   /** QA suite runs' heartbeat and waits (tests make them short). */
-  suiteRuns?: Pick<SuiteRunnerOptions, 'heartbeatMs' | 'staleAfterMs' | 'resultsTimeoutMs'>;
+  suiteRuns?: SuitesOptions['runs'];
 }
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /**
-     * Drains and closes the portal (SIGTERM, SIGINT): new sends are refused with 503 `draining`
-     * and readiness says 503; calls at the VMS get up to PORTAL_DRAIN_TIMEOUT_MS to finish, then
-     * the keys of those still waiting become unknown; the journal is written, the database
-     * closed. Calling it again returns the same drain.
-     */
-    drainPortal(): Promise<DrainReport>;
-    /** The audit trail (decision 036): the proxy records each send in it. */
-    auditTrail: AuditTrail;
-  }
-}
-
-/**
- * How long readiness waits for the database to answer: a probe must answer well within a
- * load balancer's own timeout (commonly 1 to 5 s), and a database that takes longer is not one
- * to route sends to.
- */
-const readyDatabaseWaitMs = 2000;
 
 export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
 
@@ -113,28 +89,10 @@ function formatBytes(bytes: number): string {
 }
 
 /**
- * What /api/health says of the portal database: which kind, its schema version, and whether it
- * answers a read now (a failed write shows through the stores' own health reports).
+ * The portal server, not listening: security headers and the one error handler, then each part
+ * that keeps something as a plugin (opened before anything that reads it), then each concern's
+ * routes under the path it owns, then the built app for every other path.
  */
-async function databaseHealth(
-  opening: Promise<PortalStores>,
-  kind: PortalStores['kind'],
-): Promise<{
-  database: { kind: PortalStores['kind']; schemaVersion: number | null };
-  problem: string | null;
-}> {
-  try {
-    const version = await (await opening).schemaVersion();
-    return { database: { kind, schemaVersion: version }, problem: null };
-  } catch (error) {
-    return {
-      database: { kind, schemaVersion: null },
-      problem: `the portal database cannot be read: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown error'}`,
-    };
-  }
-}
-
-/** The portal server: security headers, /api/config, /api/health, the signing proxy, the SPA. */
 export function buildPortal(
   config: PortalConfig,
   options: BuildPortalOptions = {},
@@ -161,6 +119,10 @@ export function buildPortal(
     // No per-request "incoming"/"completed" lines: the proxy writes one line per VMS call.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
+    // Path parameters are the routes' schemas to judge (a record key has up to 200 characters,
+    // each up to 9 bytes percent-encoded): the router's default of 100 answered a longer one with
+    // a 414 of its own, outside the portal's error shape.
+    routerOptions: { maxParamLength: 2000 },
     // A client that trickles its request (one byte every few seconds) must not hold a
     // connection forever; a silent connection is closed too, but only after the longest wait
     // for the VMS (config.ts checks that).
@@ -202,10 +164,12 @@ export function buildPortal(
 
   // Every API error is answered here, whichever hook or route threw it: the one place a 403
   // refusal (role, org, connection, CSRF) is recorded in the audit trail, once.
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    if (error instanceof ApiError) {
-      auditTrail.refused(request, error);
-      return sendError(reply, error.code, error.message, error.details);
+  app.setErrorHandler((error: FastifyError | ApiError | SchemaRefusal, request, reply) => {
+    // A request part its route's schema refused carries the refusal to answer with.
+    if (error instanceof SchemaRefusal || error instanceof ApiError) {
+      const refusal = error instanceof SchemaRefusal ? error.refusal : error;
+      app.auditTrail.refused(request, refusal);
+      return sendError(reply, refusal.code, refusal.message, refusal.details);
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return sendError(
@@ -237,256 +201,46 @@ export function buildPortal(
     );
   });
 
-  const configBody = portalConfigSchema.parse({
-    authRequired: config.auth.required,
-    clientOrgIds: config.clientOrgIds,
-    clientOrgNames: config.clientOrgNames,
-    vendorOrgId: config.vendorOrgId,
-    dateFormat: config.dateFormat,
-    maxBatch: config.maxBatch,
-    timeoutMs: config.timeoutMs,
-    upstream: upstreamLabel(config),
-    // Picked field by field, so a key, a secret or an address can never come along.
-    connections: config.connections.map((connection) => ({
-      name: connection.name,
-      label: connection.label,
-      production: connection.production,
-      kind: connection.upstream.kind,
-      clientOrgIds: connection.clientOrgIds,
-      clientOrgNames: connection.clientOrgNames,
-      vendorOrgId: connection.vendorOrgId,
-      dateFormat: connection.dateFormat,
-      maxBatch: connection.maxBatch,
-      timeoutMs: connection.timeoutMs,
-      upstream: connectionUpstreamLabel(connection),
-    })),
-    defaultConnection: config.defaultConnection,
-  });
-  app.get('/api/config', async () => configBody);
-  // Counted only where they are served (METRICS_PORT or METRICS_TOKEN); else nothing is counted.
-  const metrics =
-    config.metrics.port !== null || config.metrics.token !== null
-      ? new PortalMetrics({ defaultConnection: config.defaultConnection })
-      : null;
-  // Opened once; the proxy awaits it when it registers (and closes it). The catch only keeps an
-  // early failure from counting as unhandled before then: listen() still fails with it. With
-  // metrics, every store call is timed.
-  const openedStores = openPortalStores(config);
-  const database = metrics
-    ? openedStores.then((stores) => instrumentStores(stores, metrics))
-    : openedStores;
-  database.catch(() => {});
-  let databaseProblem: string | null = null;
-  let journalProblem: string | null = null;
-  // Null when JOURNAL=off; the proxy records into it and closes it, the journal's API reads it.
-  const journal = openCallJournal(database, config, app.log, (problem) => {
-    journalProblem = problem;
-  });
-  journal.catch(() => {});
-  // For readiness, which must not wait on the journal opening.
-  let openedJournal: CallJournal | null = null;
-  journal.then(
-    (opened) => (openedJournal = opened),
-    () => {},
-  );
-  const lifecycle = new PortalLifecycle();
-  // Made at once, writing once the database is open: refusals can come before it is.
-  const auditStore = database.then((opened) => opened.audit);
-  const auditTrail = new AuditTrail({
-    store: auditStore,
-    settings: config.audit,
-    log: app.log,
-    ...(options.now ? { now: options.now } : {}),
-  });
-  app.decorate('auditTrail', auditTrail);
   registerTraceContext(app);
-  // Sessions, users and per-user records on the same database (decision 026).
-  const auth = database.then((opened) =>
-    PortalAuth.open({
-      config,
-      database: opened,
-      log: app.log,
-      ...(options.now ? { now: options.now } : {}),
-      onAudit: (event, fields, request) => {
-        metrics?.audit(event, fields);
-        auditTrail.auth(event, fields, request);
-      },
-    }),
-  );
-  auth.catch(() => {});
-  app.addHook('onClose', async () => {
-    (await auth.catch(() => null))?.close();
-  });
-  registerMetrics(app, metrics, {
-    settings: config.metrics,
-    host: config.host,
-    database: openedStores,
-    journal,
-  });
-  // Personal API tokens (decision 037), checked by the session hook when a call carries one.
-  const apiTokens = openApiTokens(
-    app,
-    auth,
-    database.then((opened) => opened.apiTokens),
-  );
-  registerSessionHooks(app, config, auth, apiTokens.bearer);
-  // QA suite runs (decision 038): their calls through the proxy are made as whoever started the
-  // run; this hook, after the session's, says which run a call is of.
-  const suiteStore = database.then((opened) => opened.suites);
-  suiteStore.catch(() => {});
-  const suiteRunner = new SuiteRunner({
-    app,
-    store: suiteStore,
-    shared: database.then((opened) => opened.shared),
-    signInRequired: config.auth.required,
-    log: app.log,
-    ...options.suiteRuns,
-  });
-  app.decorateRequest('suiteRun', null);
-  app.addHook('onRequest', suiteRunner.identify);
   registerNoStore(app);
-  // While draining, each answer ends its connection: a browser's next call opens a new one, which
-  // the load balancer sends to a process that is ready, and close() is not left waiting for
-  // keep-alive connections that became idle after it had closed the idle ones.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (lifecycle.draining) reply.header('connection', 'close');
-    done(null, payload);
-  });
 
-  const healthChecks = options.healthChecks ?? [];
-  app.get('/api/health', async () => {
-    const { database: store, problem: unreadable } = await databaseHealth(
-      database,
-      config.databaseUrl === null ? 'sqlite' : 'postgres',
-    );
-    const reasons = [
-      ...(unreadable === null ? [] : [unreadable]),
-      ...(databaseProblem === null ? [] : [databaseProblem]),
-      ...(journalProblem === null ? [] : [journalProblem]),
-      ...healthChecks.flatMap((check) => check()),
-    ];
-    return reasons.length === 0
-      ? { status: 'ok', database: store }
-      : { status: 'degraded', database: store, reasons };
-  });
+  // The parts, each a plugin that opens what it keeps before anything that uses it loads, in
+  // the order of their declared dependencies: the port opens once all are open (decision 041),
+  // and they close the other way round.
+  const lifecycle = new PortalLifecycle();
+  const health = new HealthReports();
+  app.register(opsPlugin, { config, lifecycle, health });
+  app.register(metricsPlugin, { config });
+  app.register(databasePlugin, { config });
+  app.register(auditPlugin, { config, ...(options.now ? { now: options.now } : {}) });
+  app.register(accountsPlugin, { config, ...(options.now ? { now: options.now } : {}) });
+  app.register(journalPlugin, { config });
+  app.register(suitesPlugin, { config, ...(options.suiteRuns ? { runs: options.suiteRuns } : {}) });
 
-  // Liveness: the process answers. Nothing else is asked of it (no database, no journal), so a
-  // database outage or a drain never makes an orchestrator kill a process that could recover or
-  // is finishing its calls.
-  app.get('/api/health/live', async () => ({ status: 'ok' }));
-
-  // Readiness: whether a load balancer should send calls here now. Only conditions read afresh
-  // on each probe count: a past write failure (which /api/health reports) would keep a process
-  // out of rotation forever, since without calls no write could show that it works again.
-  const databaseKind: PortalStores['kind'] = config.databaseUrl === null ? 'sqlite' : 'postgres';
-  app.get('/api/health/ready', async (_request, reply) => {
-    const reasons: string[] = [];
-    if (lifecycle.draining) {
-      reasons.push('draining: this portal process is shutting down and takes no new sends');
-    }
-    const { database: store, problem } = await withDeadline(
-      databaseHealth(database, databaseKind),
-      readyDatabaseWaitMs,
-      () => ({
-        database: { kind: databaseKind, schemaVersion: null },
-        problem: `the portal database did not answer within ${readyDatabaseWaitMs} ms`,
-      }),
-    );
-    if (problem !== null) {
-      reasons.push(problem);
-    } else if (store.schemaVersion !== portalSchemaVersion) {
-      reasons.push(
-        `the portal database's schema is version ${store.schemaVersion}, but this portal works with version ${portalSchemaVersion}`,
-      );
-    }
-    const backlog = openedJournal?.backlog ?? 0;
-    if (backlog >= journalReadyBacklog) {
-      reasons.push(
-        `call journal: ${backlog} calls wait to be written (ready below ${journalReadyBacklog})`,
-      );
-    }
-    if (reasons.length > 0) reply.code(503);
-    return reasons.length === 0
-      ? { status: 'ok', database: store }
-      : { status: lifecycle.draining ? 'draining' : 'unavailable', database: store, reasons };
-  });
-
-  let draining: Promise<DrainReport> | null = null;
-  app.decorate('drainPortal', () => {
-    draining ??= drain();
-    return draining;
-  });
-  async function drain(): Promise<DrainReport> {
-    const started = performance.now();
-    lifecycle.draining = true;
-    const writtenBefore = openedJournal?.written ?? 0;
-    app.log.info(
-      {
-        event: 'drain_start',
-        callsInFlight: lifecycle.proxy?.inFlight() ?? 0,
-        journalQueued: openedJournal?.backlog ?? 0,
-        timeoutMs: config.drainTimeoutMs,
-      },
-      'drain started',
-    );
-    // Suite runs stop first, each marked interrupted with the cases done so far: a run would
-    // otherwise go on reading results, and meet a refusal at its next batch.
-    await suiteRunner.close();
-    const settled = (await lifecycle.proxy?.settle(config.drainTimeoutMs)) ?? {
-      finished: 0,
-      markedUnknown: 0,
-      timedOut: false,
-    };
-    // The proxy's onClose writes the journal's queue and closes the database after the calls.
-    await app.close();
-    const report: DrainReport = {
-      callsFinished: settled.finished,
-      keysMarkedUnknown: settled.markedUnknown,
-      journalFlushed: (openedJournal?.written ?? 0) - writtenBefore,
-      timedOut: settled.timedOut,
-      durationMs: Math.round(performance.now() - started),
-    };
-    app.log.info({ event: 'drain_end', ...report }, 'drain finished');
-    return report;
-  }
-
+  // The routes, by the folder that owns their path.
+  const configBody = browserConfig(config);
+  app.register(configRoutes, { prefix: '/api', body: configBody });
+  app.register(healthRoutes, { prefix: '/api/health', checks: options.healthChecks ?? [] });
   app.register(vmsProxy, {
     prefix: '/api/vms',
     config,
     upstreams,
-    database,
-    onDatabaseHealth: (problem) => {
-      databaseProblem = problem;
-    },
-    journal,
+    onDatabaseHealth: (problem) => health.report('database', problem),
     lifecycle,
   });
-  app.register(journalRoutes, {
-    prefix: '/api/journal',
-    config,
-    journal,
-    upstreams,
-  });
-  app.register(sessionRoutes, { prefix: '/api', config, auth });
-  app.register(userRoutes, { prefix: '/api/users', config, auth });
+  app.register(journalRoutes, { prefix: '/api/journal', config, upstreams });
+  app.register(sessionRoutes, { prefix: '/api', config });
+  app.register(userRoutes, { prefix: '/api/users', config });
   app.register(userRecordRoutes, {
     prefix: '/api/me',
     config,
-    auth,
     ...(options.userRecordLimits ? { limits: options.userRecordLimits } : {}),
   });
-  app.register(ssoRoutes, { prefix: '/api/auth/oidc', config, auth });
-  app.register(apiTokenRoutes, { prefix: '/api/tokens', config, tokens: apiTokens.tokens });
-  app.register(connectionRoutes, {
-    prefix: '/api/connections',
-    config,
-    sandboxUrl,
-  });
-
-  // After the proxy: its queue is written before the proxy closes the database (audit-routes.ts).
-  app.register(auditRoutes, { prefix: '/api/audit', config, trail: auditTrail, store: auditStore });
-  // After the proxy too: runs stop, and are marked interrupted, before it closes the database.
-  app.register(suiteRoutes, { config, store: suiteStore, runner: suiteRunner });
+  app.register(ssoRoutes, { prefix: '/api/auth/oidc', config });
+  app.register(connectionRoutes, { prefix: '/api/connections', config, sandboxUrl });
+  app.register(auditRoutes, { prefix: '/api/audit', config });
+  app.register(apiTokenRoutes, { prefix: '/api/tokens', config });
+  app.register(suiteRoutes, { config });
 
   serveSpa(app, options.distDir ?? defaultDistDir, configBody);
 

@@ -15,9 +15,9 @@ import {
   defaultLateAnswerMs,
   loadConnections,
   type Connection,
-} from './connections';
+} from './connections/connections';
 
-export type { Connection } from './connections';
+export type { Connection } from './connections/connections';
 
 /**
  * The portal server's settings, read from the environment (and `.env`, which main.ts loads) and

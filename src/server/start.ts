@@ -1,7 +1,7 @@
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox/index';
 import { buildPortal, type BuildPortalOptions } from './app';
 import type { PortalConfig } from './config';
-import type { DrainReport } from './drain';
+import type { DrainReport } from './ops/drain';
 
 export interface StartPortalOptions extends Omit<BuildPortalOptions, 'sandboxUrl'> {
   /** Passed to the embedded sandbox when VMS_BASE_URL is unset (e2e tests shorten its delay). */

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createJournalStore } from '../server/store/journal-calls';
-import type { JournalStore } from '../server/store/journal-store';
+import { createJournalStore } from '../server/journal/store/journal-calls';
+import type { JournalStore } from '../server/journal/store/journal-store';
 import { openPortalDatabase, type PortalSqlite } from '../server/store/portal-database';
 import { openPortalStores, type PortalStores } from '../server/store/portal-stores';
 import { createPool, type PortalPool } from '../server/store/postgres/pool';

@@ -7,39 +7,13 @@ import {
   type apiTokenListSchema,
   type CreatedApiToken,
 } from '../../domain/api-tokens';
-import { requireUser, type BearerCheck } from '../auth/auth-hooks';
-import { acceptJsonOnly, parseBody } from '../auth/json-body';
-import type { PortalAuth } from '../auth/portal-auth';
+import { requireUser } from '../accounts/auth-hooks';
+import { acceptJsonOnly } from '../http/json-body';
+import { bodySchema, withRouteSchemas } from '../http/route-schemas';
 import type { PortalConfig } from '../config';
-import type { ApiTokenStore } from './api-token-store';
-import { ApiTokens } from './api-tokens';
-
-/**
- * The portal's API tokens, opened with the stores: `bearer` for the session hook, which checks the
- * token a call carries; the service for the routes. Closed with the app.
- */
-export function openApiTokens(
-  app: FastifyInstance,
-  auth: Promise<PortalAuth>,
-  store: Promise<ApiTokenStore>,
-): { tokens: Promise<ApiTokens>; bearer: BearerCheck } {
-  app.decorateRequest('apiToken', null);
-  const tokens = Promise.all([auth, store]).then(([opened, tokenStore]) => {
-    return new ApiTokens(opened, tokenStore);
-  });
-  tokens.catch(() => {});
-  app.addHook('onClose', async () => {
-    (await tokens.catch(() => null))?.close();
-  });
-  return {
-    tokens,
-    bearer: async (request, token, path) => (await tokens).authenticate(request, token, path),
-  };
-}
 
 export interface ApiTokenRoutesOptions {
   config: PortalConfig;
-  tokens: Promise<ApiTokens>;
 }
 
 /**
@@ -49,8 +23,10 @@ export interface ApiTokenRoutesOptions {
  */
 export const apiTokenRoutes: FastifyPluginAsync<ApiTokenRoutesOptions> = async (
   app,
-  { config, tokens },
+  { config },
 ) => {
+  const tokens = app.apiTokens;
+  const api = withRouteSchemas(app);
   acceptJsonOnly(app);
   app.addHook('onRequest', async (request) => {
     if (!config.auth.required) {
@@ -70,22 +46,25 @@ export const apiTokenRoutes: FastifyPluginAsync<ApiTokenRoutesOptions> = async (
   };
 
   app.get('/', async (request): Promise<z.input<typeof apiTokenListSchema>> => ({
-    tokens: await (await tokens).listFor(userOf(request)),
+    tokens: await tokens.listFor(userOf(request)),
   }));
 
   app.get('/all', async (request): Promise<z.input<typeof apiTokenListSchema>> => {
     requireUser(request, config, 'admin');
-    return { tokens: await (await tokens).listAll() };
+    return { tokens: await tokens.listAll() };
   });
 
-  app.post('/', async (request, reply): Promise<CreatedApiToken> => {
-    const input = parseBody(createApiTokenSchema, request.body);
-    const created = await (await tokens).create(request, userOf(request), input);
-    reply.code(201);
-    return created;
-  });
+  api.post(
+    '/',
+    { schema: { body: bodySchema(createApiTokenSchema) } },
+    async (request, reply): Promise<CreatedApiToken> => {
+      const created = await tokens.create(request, userOf(request), request.body);
+      reply.code(201);
+      return created;
+    },
+  );
 
   app.delete<{ Params: { id: string } }>('/:id', async (request): Promise<ApiTokenSummary> =>
-    (await tokens).revoke(request, userOf(request), request.params.id),
+    tokens.revoke(request, userOf(request), request.params.id),
   );
 };

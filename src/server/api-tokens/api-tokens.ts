@@ -10,10 +10,10 @@ import {
   type createApiTokenSchema,
 } from '../../domain/api-tokens';
 import type { z } from 'zod';
-import type { PortalAuth, PortalUser, RequestSession } from '../auth/portal-auth';
-import { roleRank } from '../auth/portal-auth';
-import { randomToken, tokenDigest } from '../auth/tokens';
-import type { StoredUser } from '../store/users';
+import type { PortalAuth, PortalUser, RequestSession } from '../accounts/portal-auth';
+import { roleRank } from '../accounts/portal-auth';
+import { randomToken, tokenDigest } from '../accounts/tokens';
+import type { StoredUser } from '../accounts/store/users';
 import { inScope, scopeReach } from './api-token-scope';
 import type { ApiTokenStore, StoredApiToken } from './api-token-store';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditEntrySchema, auditFilterSchema } from '../../domain/audit';
-import { createAuditStore, type AuditRecord } from '../store/audit-events';
+import { createAuditStore, type AuditRecord } from './store/audit-events';
 import { openPortalDatabase, type PortalDatabase } from '../store/portal-database';
 import { csvCell, exportLines } from './audit-routes';
 

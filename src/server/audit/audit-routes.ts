@@ -1,24 +1,23 @@
 import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import { Readable } from 'node:stream';
 import {
   auditExportQuerySchema,
   auditListQuerySchema,
+  auditPageSchema,
   auditPageSize,
   type AuditEntry,
   type AuditExportFormat,
   type AuditFilter,
   type AuditPage,
 } from '../../domain/audit';
-import { registerApiGuards } from '../api-guards';
-import { parseQuery } from '../query-params';
+import { registerApiGuards } from '../http/api-guards';
+import { querySchema, responseSchema, withRouteSchemas } from '../http/route-schemas';
 import type { PortalConfig } from '../config';
-import { auditCursorAfter, type AuditStore } from '../store/audit-events';
-import type { AuditTrail } from './audit-trail';
+import { auditCursorAfter, type AuditStore } from './store/audit-events';
 
 export interface AuditRoutesOptions {
   config: PortalConfig;
-  trail: AuditTrail;
-  store: Promise<AuditStore>;
 }
 
 /** Events read per page while exporting: enough to keep the stream busy, little memory. */
@@ -100,59 +99,64 @@ export async function exportLines(
  * pages, and the export of a selection as CSV or JSON Lines, streamed oldest first a page at a
  * time. Read-only: nothing here changes or deletes an event.
  */
-export const auditRoutes: FastifyPluginAsync<AuditRoutesOptions> = async (
-  app,
-  { config, trail, store: opening },
-) => {
+const routes: FastifyPluginAsync<AuditRoutesOptions> = async (app, { config }) => {
+  const trail = app.auditTrail;
   await registerApiGuards(app, config, 'admin');
-  // Registered after the proxy, so closed before it: Fastify runs plugins' onClose hooks in the
-  // reverse order of registration, and the proxy's closes the database the queue is written to.
-  app.addHook('onClose', async () => {
-    await trail.close();
-  });
   const retentionDays = Math.round(config.audit.retentionMs / (24 * 60 * 60 * 1000));
 
-  /** The store, with every event queued so far written first (one just made shows). */
-  async function reader(): Promise<AuditStore> {
-    await trail.flush();
-    return opening;
-  }
+  const api = withRouteSchemas(app);
 
-  app.get('/', { helmet: false }, async (request): Promise<AuditPage> => {
-    const { cursor, limit, ...filter } = parseQuery(
-      auditListQuerySchema,
-      request.query,
-      'The audit trail',
-    );
-    const size = limit ?? auditPageSize.default;
-    const store = await reader();
-    // One more than asked: whether there is a next page, without counting.
-    const entries = await store.list(filter, {
-      order: 'newest',
-      from: cursor ?? null,
-      limit: size + 1,
-    });
-    const page = entries.slice(0, size);
-    const last = page.at(-1);
-    const next = entries.length > size && last ? auditCursorAfter(last) : null;
-    return { entries: page, next: next ? `${next.at}.${next.id}` : null, retentionDays };
-  });
+  api.get(
+    '/',
+    {
+      helmet: false,
+      schema: {
+        querystring: querySchema(auditListQuerySchema, 'The audit trail'),
+        response: { 200: responseSchema(auditPageSchema) },
+      },
+    },
+    async (request): Promise<AuditPage> => {
+      const { cursor, limit, ...filter } = request.query;
+      const size = limit ?? auditPageSize.default;
+      const store = await trail.reader();
+      // One more than asked: whether there is a next page, without counting.
+      const entries = await store.list(filter, {
+        order: 'newest',
+        from: cursor ?? null,
+        limit: size + 1,
+      });
+      const page = entries.slice(0, size);
+      const last = page.at(-1);
+      const next = entries.length > size && last ? auditCursorAfter(last) : null;
+      return { entries: page, next: next ? `${next.at}.${next.id}` : null, retentionDays };
+    },
+  );
 
-  app.get('/export', { helmet: false }, async (request, reply) => {
-    const { format = 'csv', ...filter } = parseQuery(
-      auditExportQuerySchema,
-      request.query,
-      'The audit trail',
-    );
-    const store = await reader();
-    const lines = await exportLines(store, filter, format);
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    return reply
-      .header(
-        'content-type',
-        format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
-      )
-      .header('content-disposition', `attachment; filename="audit-${stamp}.${format}"`)
-      .send(Readable.from(lines));
-  });
+  api.get(
+    '/export',
+    {
+      helmet: false,
+      schema: { querystring: querySchema(auditExportQuerySchema, 'The audit trail') },
+    },
+    async (request, reply) => {
+      const { format = 'csv', ...filter } = request.query;
+      const store = await trail.reader();
+      const lines = await exportLines(store, filter, format);
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      return reply
+        .header(
+          'content-type',
+          format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+        )
+        .header('content-disposition', `attachment; filename="audit-${stamp}.${format}"`)
+        .send(Readable.from(lines));
+    },
+  );
 };
+
+export const auditRoutes = fp(routes, {
+  name: 'audit-routes',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: ['audit'],
+});

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../domain/api-error';
 import { auditFilterSchema } from '../../domain/audit';
-import { createAuditStore, type AuditStore } from '../store/audit-events';
+import { createAuditStore, type AuditStore } from './store/audit-events';
 import { openPortalDatabase, type PortalDatabase } from '../store/portal-database';
 import { AuditTrail, cleanDetails } from './audit-trail';
 
@@ -26,7 +26,7 @@ async function open(now: () => number, retentionDays = 365) {
   const store: AuditStore = createAuditStore(opened.db);
   const log = { error: vi.fn(), warn: vi.fn() };
   const made = new AuditTrail({
-    store: Promise.resolve(store),
+    store,
     settings: { retentionMs: retentionDays * day },
     log,
     now,

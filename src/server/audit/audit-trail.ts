@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { ApiError } from '../../domain/api-error';
 import type { AuditEntry } from '../../domain/audit';
-import type { AuditEvent, AuditFields } from '../auth/audit';
+import type { AuditEvent, AuditFields } from '../accounts/audit';
 import type { AuditSettings } from '../config';
 import { connectionHeader } from '../proxy/connection-upstreams';
-import type { AuditRecord, AuditStore } from '../store/audit-events';
+import type { AuditRecord, AuditStore } from './store/audit-events';
 
 /** What a proxied call's log line says, as much of it as the trail keeps (vms-proxy.ts, CallLine). */
 export interface SentCall {
@@ -60,7 +60,7 @@ interface Pending {
 }
 
 export interface AuditTrailOptions {
-  store: Promise<AuditStore>;
+  store: AuditStore;
   settings: AuditSettings;
   log: Pick<FastifyBaseLogger, 'error' | 'warn'>;
   now?: () => number;
@@ -167,8 +167,6 @@ export class AuditTrail {
   constructor(private readonly options: AuditTrailOptions) {
     this.now = options.now ?? Date.now;
     this.flushDelayMs = options.flushDelayMs ?? 50;
-    // Never unhandled: a database that fails to open is reported where it is opened.
-    options.store.catch(() => {});
     this.pruneTimer = setInterval(() => void this.prune(), options.pruneEveryMs ?? 10 * 60_000);
     this.pruneTimer.unref();
     void this.prune();
@@ -276,6 +274,12 @@ export class AuditTrail {
     await this.writing;
   }
 
+  /** The store to read the trail from, every event queued so far written first (one just made shows). */
+  async reader(): Promise<AuditStore> {
+    await this.flush();
+    return this.options.store;
+  }
+
   /** Writes what is queued and stops taking events; later ones are only logged. */
   async close(): Promise<void> {
     clearInterval(this.pruneTimer);
@@ -293,7 +297,7 @@ export class AuditTrail {
   async prune(): Promise<void> {
     if (this.now() - this.windowStart >= 60_000) this.noteSuppressed();
     try {
-      const store = await this.options.store;
+      const { store } = this.options;
       const cutoff = this.now() - this.options.settings.retentionMs;
       while ((await store.pruneBefore(cutoff, pruneChunk)) === pruneChunk) {
         await new Promise((resolve) => setImmediate(resolve));
@@ -388,7 +392,7 @@ export class AuditTrail {
         answer ? { ...record, details: { ...record.details, batchId: batchIdOf(answer) } } : record,
       );
       try {
-        await (await this.options.store).append(records);
+        await this.options.store.append(records);
         if (this.failing) {
           this.failing = false;
           this.options.log.warn({}, 'audit trail: events are written again');

@@ -14,12 +14,12 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { emailSchema, passwordSchema, roles, type Role } from '../../domain/auth';
-import { hashPassword } from '../auth/passwords';
-import { inviteLifetimeMs } from '../auth/portal-auth';
-import { randomToken, tokenDigest } from '../auth/tokens';
+import { hashPassword } from '../accounts/passwords';
+import { inviteLifetimeMs } from '../accounts/portal-auth';
+import { randomToken, tokenDigest } from '../accounts/tokens';
 import { ConfigError, loadConfig, type PortalConfig } from '../config';
 import { openPortalStores } from '../store/portal-stores';
-import type { StoredUser, UserStore } from '../store/users';
+import type { StoredUser, UserStore } from '../accounts/store/users';
 
 export const usersUsage = `usage: npm run users -- <command>
   add [--role recruiter|qa|admin] [--org 1001,1002] [--password-stdin] EMAIL

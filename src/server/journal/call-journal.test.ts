@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { journalFilterSchema } from '../../domain/journal';
 import { createTestDatabase, postgresEnvName } from '../../test-support/postgres-server';
 import type { JournalSettings } from '../config';
-import type { JournalStore } from '../store/journal-store';
+import type { JournalStore } from './store/journal-store';
 import {
   journalDatabaseKinds,
   openJournalTestDatabase,

@@ -5,7 +5,7 @@ import type {
   JournalReader,
   JournalRecord,
   JournalStore,
-} from '../store/journal-store';
+} from './store/journal-store';
 import { RecordMaker, type CallToRecord, type LateAnswerToRecord } from './call-record';
 import { pruneJournal } from './journal-retention';
 

@@ -6,7 +6,7 @@ import type {
   JournalLateRecord,
   JournalLateTarget,
   JournalRecord,
-} from '../store/journal-store';
+} from './store/journal-store';
 import { scrubTextWith, secretNeedles } from '../proxy/credential-scrub';
 import { keptBody, RecentBodies } from './kept-body';
 

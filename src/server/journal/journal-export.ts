@@ -1,5 +1,5 @@
 import type { JournalEntry, JournalExportFormat, JournalFilter } from '../../domain/journal';
-import { cursorAfter, type JournalReader } from '../store/journal-store';
+import { cursorAfter, type JournalReader } from './store/journal-store';
 import { harCreator, harEntry } from './har';
 
 /** Entries read per page while exporting: enough to keep the stream busy, a few MB at most. */

@@ -1,5 +1,5 @@
 import type { JournalSettings } from '../config';
-import type { JournalStore } from '../store/journal-store';
+import type { JournalStore } from './store/journal-store';
 
 /** Retention deletes this many calls per transaction, yielding to calls in between. */
 const pruneChunk = 500;

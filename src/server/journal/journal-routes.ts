@@ -1,28 +1,29 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
 import { Readable } from 'node:stream';
+import { z } from 'zod';
 import { ApiError } from '../../domain/api-error';
 import {
+  journalCurlSchema,
+  journalDetailSchema,
   journalExportQuerySchema,
   journalListQuerySchema,
+  journalPageSchema,
   journalPageSize,
-  type JournalDetail,
+  journalStatusSchema,
   type JournalFilter,
-  type JournalPage,
   type JournalStatus,
 } from '../../domain/journal';
-import { registerApiGuards } from '../api-guards';
-import { parseQuery } from '../query-params';
+import { registerApiGuards } from '../http/api-guards';
+import { partSchema, querySchema, responseSchema, withRouteSchemas } from '../http/route-schemas';
 import type { PortalConfig } from '../config';
 import type { ConnectionUpstreams } from '../proxy/connection-upstreams';
-import { cursorAfter, JournalSearchError, type JournalReader } from '../store/journal-store';
-import type { CallJournal } from './call-journal';
+import { cursorAfter, JournalSearchError, type JournalReader } from './store/journal-store';
 import { curlFor } from './curl';
 import { exportChunks } from './journal-export';
 
 export interface JournalRoutesOptions {
   config: PortalConfig;
-  /** The journal (being opened), or null when JOURNAL=off. */
-  journal: Promise<CallJournal | null>;
   /** Where each connection's VMS is (for Copy as cURL). */
   upstreams: ConnectionUpstreams;
 }
@@ -41,16 +42,20 @@ async function searching<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-function entryId(request: FastifyRequest<{ Params: { id: string } }>): number {
-  const { id } = request.params;
-  if (!/^[1-9]\d{0,15}$/.test(id)) {
-    throw new ApiError(
+/** `/api/journal/:id…`: an id that cannot be one names no call in the journal, 404. */
+const entryParams = partSchema(
+  z.object({
+    id: z
+      .string()
+      .regex(/^[1-9]\d{0,15}$/)
+      .transform(Number),
+  }),
+  (_issue, { id }) =>
+    new ApiError(
       'not_found',
-      `There is no call "${id.slice(0, 40)}" in the journal: ids are whole numbers.`,
-    );
-  }
-  return Number(id);
-}
+      `There is no call "${String(id).slice(0, 40)}" in the journal: ids are whole numbers.`,
+    ),
+);
 
 function missing(id: number): ApiError {
   return new ApiError(
@@ -65,13 +70,12 @@ function missing(id: number): ApiError {
  * and Copy as cURL. Read-only. Same guards as the proxy: the strict API headers, answers only to
  * this machine's names on a loopback portal (the journal holds what was sent), the rate limit.
  */
-export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
-  app,
-  { config, journal: opening, upstreams },
-) => {
-  const journal = await opening;
+const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, upstreams }) => {
+  const { journal } = app;
   // The journal holds every call's bodies: QA's and admins'.
   await registerApiGuards(app, config, 'qa');
+
+  const api = withRouteSchemas(app);
 
   const status: JournalStatus = {
     enabled: journal !== null,
@@ -79,7 +83,11 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
     maxMb: Math.round(config.journal.maxBytes / (1024 * 1024)),
     bodyLimitKb: Math.round(config.journal.bodyLimitBytes / 1024),
   };
-  app.get('/status', { helmet: false }, async () => status);
+  api.get(
+    '/status',
+    { helmet: false, schema: { response: { 200: responseSchema(journalStatusSchema) } } },
+    async () => status,
+  );
 
   async function reader(): Promise<JournalReader> {
     if (journal === null) {
@@ -97,53 +105,65 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
       ? { ...filter, connectionOrUnnamed: true }
       : filter;
 
-  app.get('/', { helmet: false }, async (request): Promise<JournalPage> => {
-    const { cursor, limit, ...asked } = parseQuery(
-      journalListQuerySchema,
-      request.query,
-      'The journal',
-    );
-    const filter = withUnnamed(asked);
-    const size = limit ?? journalPageSize.default;
-    const store = await reader();
-    // One more than asked: whether there is a next page, without counting.
-    const entries = await searching(() =>
-      store.list(filter, { order: 'newest', from: cursor ?? null, limit: size + 1 }),
-    );
-    const page = entries.slice(0, size);
-    const last = page.at(-1);
-    const next = entries.length > size && last ? cursorAfter(last) : null;
-    return { entries: page, next: next ? `${next.at}.${next.id}` : null };
-  });
+  api.get(
+    '/',
+    {
+      helmet: false,
+      schema: {
+        querystring: querySchema(journalListQuerySchema, 'The journal'),
+        response: { 200: responseSchema(journalPageSchema) },
+      },
+    },
+    async (request) => {
+      const { cursor, limit, ...asked } = request.query;
+      const filter = withUnnamed(asked);
+      const size = limit ?? journalPageSize.default;
+      const store = await reader();
+      // One more than asked: whether there is a next page, without counting.
+      const entries = await searching(() =>
+        store.list(filter, { order: 'newest', from: cursor ?? null, limit: size + 1 }),
+      );
+      const page = entries.slice(0, size);
+      const last = page.at(-1);
+      const next = entries.length > size && last ? cursorAfter(last) : null;
+      return { entries: page, next: next ? `${next.at}.${next.id}` : null };
+    },
+  );
 
-  app.get('/export', { helmet: false }, async (request, reply) => {
-    const { format = 'har', ...asked } = parseQuery(
-      journalExportQuerySchema,
-      request.query,
-      'The journal',
-    );
-    const filter = withUnnamed(asked);
-    const store = await reader();
-    const chunks = await searching(() =>
-      exportChunks(store, filter, format, `${request.protocol}://${request.host}`),
-    );
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    return reply
-      .header(
-        'content-type',
-        format === 'har'
-          ? 'application/json; charset=utf-8'
-          : 'application/x-ndjson; charset=utf-8',
-      )
-      .header('content-disposition', `attachment; filename="vms-calls-${stamp}.${format}"`)
-      .send(Readable.from(chunks));
-  });
+  api.get(
+    '/export',
+    {
+      helmet: false,
+      schema: { querystring: querySchema(journalExportQuerySchema, 'The journal') },
+    },
+    async (request, reply) => {
+      const { format = 'har', ...asked } = request.query;
+      const filter = withUnnamed(asked);
+      const store = await reader();
+      const chunks = await searching(() =>
+        exportChunks(store, filter, format, `${request.protocol}://${request.host}`),
+      );
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      return reply
+        .header(
+          'content-type',
+          format === 'har'
+            ? 'application/json; charset=utf-8'
+            : 'application/x-ndjson; charset=utf-8',
+        )
+        .header('content-disposition', `attachment; filename="vms-calls-${stamp}.${format}"`)
+        .send(Readable.from(chunks));
+    },
+  );
 
-  app.get<{ Params: { id: string } }>(
+  api.get(
     '/:id',
-    { helmet: false },
-    async (request): Promise<JournalDetail> => {
-      const id = entryId(request);
+    {
+      helmet: false,
+      schema: { params: entryParams, response: { 200: responseSchema(journalDetailSchema) } },
+    },
+    async (request) => {
+      const { id } = request.params;
       const store = await reader();
       const entry = await store.get(id);
       if (!entry) throw missing(id);
@@ -155,24 +175,38 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
     },
   );
 
-  app.get<{ Params: { id: string } }>('/:id/curl', { helmet: false }, async (request) => {
-    const id = entryId(request);
-    const entry = await (await reader()).get(id);
-    if (!entry) throw missing(id);
-    if (entry.operation === null) {
-      throw new ApiError(
-        'not_found',
-        `Call ${id} was to ${entry.path.split('?')[0]}, which is no VMS operation, so there is no call to the VMS to copy.`,
-      );
-    }
-    const connection = upstreams.named(entry.connection);
-    const base = connection ? upstreams.urlOf(connection) : null;
-    if (base === null) {
-      throw new ApiError(
-        'not_found',
-        `Call ${id} went to the connection "${entry.connection ?? ''}", which this portal no longer has, so there is no address to copy.`,
-      );
-    }
-    return curlFor(entry, entry.operation, base, connection?.profile ?? null);
-  });
+  api.get(
+    '/:id/curl',
+    {
+      helmet: false,
+      schema: { params: entryParams, response: { 200: responseSchema(journalCurlSchema) } },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const entry = await (await reader()).get(id);
+      if (!entry) throw missing(id);
+      if (entry.operation === null) {
+        throw new ApiError(
+          'not_found',
+          `Call ${id} was to ${entry.path.split('?')[0]}, which is no VMS operation, so there is no call to the VMS to copy.`,
+        );
+      }
+      const connection = upstreams.named(entry.connection);
+      const base = connection ? upstreams.urlOf(connection) : null;
+      if (base === null) {
+        throw new ApiError(
+          'not_found',
+          `Call ${id} went to the connection "${entry.connection ?? ''}", which this portal no longer has, so there is no address to copy.`,
+        );
+      }
+      return curlFor(entry, entry.operation, base, connection?.profile ?? null);
+    },
+  );
 };
+
+export const journalRoutes = fp(routes, {
+  name: 'journal-routes',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: ['journal'],
+});

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BodyToKeep } from '../store/journal-store';
+import type { BodyToKeep } from './store/journal-store';
 import { scrub } from '../proxy/credential-scrub';
 
 /** The first `limit` bytes, backed off to the start of a UTF-8 character so the text stays whole. */

@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError } from '../../domain/api-error';
-import { sameToken } from '../auth/tokens';
-import type { MetricsSettings } from '../config';
-import type { CallJournal } from '../journal/call-journal';
-import { sendError } from '../portal-error';
-import type { PortalStores } from '../store/portal-stores';
-import type { PortalMetrics } from './portal-metrics';
+import { sameToken } from '../accounts/tokens';
+import type { MetricsSettings, PortalConfig } from '../config';
+import { sendError } from '../http/portal-error';
+import { PortalMetrics } from './portal-metrics';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,13 +19,7 @@ declare module 'fastify' {
 }
 
 export interface MetricsOptions {
-  settings: MetricsSettings;
-  /** Where the metrics listener listens: the portal's own HOST. */
-  host: string;
-  /** The stores as opened (not timed: a scrape's own reads are not the portal's queries). */
-  database: Promise<PortalStores>;
-  /** The call journal, or null when JOURNAL=off. */
-  journal: Promise<CallJournal | null>;
+  config: PortalConfig;
 }
 
 /** What a refused scrape is told; it never says what the token is, or how close a guess came. */
@@ -41,50 +34,36 @@ export function bearerMatches(header: string | string[] | undefined, token: stri
 }
 
 /**
- * Serves the metrics and counts what the whole app answers, on the root instance so that every
- * route (those registered later included) is counted:
+ * The metrics (decision 034), counted only where they are served (METRICS_PORT or METRICS_TOKEN);
+ * else nothing is counted at all. Registered before every part it counts: its hooks are the root
+ * instance's, so that every route (those registered later included) is counted:
  * - every answer, by route pattern and status (never the raw address: ids and queries in it
  *   would make a new series each);
  * - a repeat refused as outcome unknown, which throws before the proxy writes its call line;
  * - with METRICS_TOKEN, GET /metrics on the portal's port, for a scraper that sends the token;
  * - with METRICS_PORT, a second listener that serves only GET /metrics (the token too, if set),
  *   for a scraper kept to an internal network.
+ * The parts that hold what a scrape reads (the database's pool, the journal) add it as they open.
  */
-export function registerMetrics(
+export const metricsPlugin = fp<MetricsOptions>(
+  async (app, { config }) => {
+    const settings = config.metrics;
+    const metrics =
+      settings.port !== null || settings.token !== null
+        ? new PortalMetrics({ defaultConnection: config.defaultConnection })
+        : null;
+    app.decorate('portalMetrics', metrics);
+    if (metrics !== null) serveMetrics(app, metrics, settings, config.host);
+  },
+  { name: 'metrics', fastify: '5.x' },
+);
+
+function serveMetrics(
   app: FastifyInstance,
-  metrics: PortalMetrics | null,
-  options: MetricsOptions,
+  metrics: PortalMetrics,
+  settings: MetricsSettings,
+  host: string,
 ): void {
-  app.decorate('portalMetrics', metrics);
-  if (metrics === null) return;
-  const { settings } = options;
-
-  void options.journal.then(
-    (journal) => {
-      if (journal) metrics.setSources({ journalBacklog: () => journal.backlog });
-    },
-    () => {},
-  );
-  void options.database.then(
-    (stores) => {
-      const { poolStats } = stores;
-      if (poolStats) metrics.setSources({ pool: poolStats });
-      void options.journal.then(
-        (journal) => {
-          if (!journal) return;
-          metrics.setSources({
-            journalSize: async () => ({
-              entries: await stores.journal.count(),
-              bytes: await stores.journal.usedBytes(),
-            }),
-          });
-        },
-        () => {},
-      );
-    },
-    () => {},
-  );
-
   app.addHook('onResponse', (request, reply, done) => {
     metrics.httpRequest(
       request.method,
@@ -119,11 +98,11 @@ export function registerMetrics(
     // On ready rather than on listen: a metrics port that is taken stops the start, as the
     // portal's own port does, instead of leaving a portal nobody can watch.
     app.addHook('onReady', async () => {
-      server = await listenForScrapes(metrics, token, port, options.host);
+      server = await listenForScrapes(metrics, token, port, host);
       const address = server.address() as AddressInfo;
-      const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      const where = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       app.log.info(
-        { event: 'metrics_listen', url: `http://${host}:${address.port}/metrics` },
+        { event: 'metrics_listen', url: `http://${where}:${address.port}/metrics` },
         'metrics listening',
       );
     });

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { AuditEvent, AuditFields } from '../auth/audit';
+import type { AuditEvent, AuditFields } from '../accounts/audit';
 import { withDeadline } from '../proxy/upstream-answer';
 
 /** Every metric the portal exports starts with this, Node's process metrics included. */

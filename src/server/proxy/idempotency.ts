@@ -1,8 +1,8 @@
 import { ApiError } from '../../domain/api-error';
 import { createHash } from 'node:crypto';
-import type { CallOutcome, IdempotencyKeyStore } from '../store/idempotency-keys';
+import type { CallOutcome, IdempotencyKeyStore } from './store/idempotency-keys';
 
-export type { CallOutcome } from '../store/idempotency-keys';
+export type { CallOutcome } from './store/idempotency-keys';
 
 /** `Idempotency-Key` values: a UUID from the browser, or any similar opaque token. */
 const keyPattern = /^[A-Za-z0-9._:-]{1,128}$/;

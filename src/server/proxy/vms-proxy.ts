@@ -1,5 +1,6 @@
 import { ApiError } from '../../domain/api-error';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Pool } from 'undici';
 import { checkBatchBody } from './batch-body';
@@ -30,15 +31,13 @@ import {
   vmsCallPath,
   withPage,
 } from '../../domain/vms-profile';
-import type { PortalStores } from '../store/portal-stores';
 import { certainlyNotSent, upstreamFailure } from './upstream-failure';
 import { describeOperations } from '../../domain/vms-contract';
-import { registerApiGuards } from '../api-guards';
-import { traceScope } from '../trace-context';
-import { checkUserScope } from '../auth/user-scope';
+import { registerApiGuards } from '../http/api-guards';
+import { traceScope } from '../http/trace-context';
+import { checkUserScope } from '../accounts/user-scope';
 import { pickHeaders, readBody, withDeadline } from './upstream-answer';
-import type { CallJournal } from '../journal/call-journal';
-import { drainingError, type PortalLifecycle } from '../drain';
+import { drainingError, type PortalLifecycle } from '../ops/drain';
 import type { VmsProfile } from '../../domain/vms-profile';
 import {
   journalHeaders,
@@ -60,12 +59,8 @@ export interface VmsProxyOptions {
   config: PortalConfig;
   /** Where each connection's operations are sent. */
   upstreams: ConnectionUpstreams;
-  /** The portal's stores (being opened); the proxy keeps its idempotency keys there. */
-  database: Promise<PortalStores>;
   /** Told when the database fails a write (a reason) and when it works again (null). */
   onDatabaseHealth?: (problem: string | null) => void;
-  /** The call journal (being opened), or null when JOURNAL=off. The proxy closes it. */
-  journal?: Promise<CallJournal | null>;
   /** The process's shutdown state: draining refuses new sends; the drain settles the calls. */
   lifecycle?: PortalLifecycle;
 }
@@ -152,13 +147,14 @@ interface CallLine {
  * echoed credential, which is replaced (credential-scrub.ts). Everything
  * else under /api/vms is a 404 that never leaves the machine.
  */
-export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
+const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
   app,
-  { config, upstreams, database: opening, onDatabaseHealth, journal: journalOpening, lifecycle },
+  { config, upstreams, onDatabaseHealth, lifecycle },
 ) => {
   // Made once, not per request; see CallLine for why it has no redaction.
   const callLog = app.log.child({}, { redact: [] });
-  const database = await opening;
+  // The proxy keeps its idempotency keys in the portal database (app.stores, its plugin).
+  const database = app.stores;
   const { gate: idempotency, stop: stopIdempotency } = await startIdempotencyGate(
     database.idempotencyKeys,
     app.log,
@@ -191,7 +187,7 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   }
   // Every answer under this prefix is recorded by one hook (decision 025), refusals included,
   // except (sign-in on) those to calls made without a session.
-  const journal = (await journalOpening) ?? null;
+  const { journal } = app;
   const tap = journal
     ? new ProxyTap(journal, `${app.prefix}/`, journalConnectionOf, config.auth.required)
     : null;
@@ -273,12 +269,10 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
 
   app.addHook('onClose', async () => {
     stopIdempotency();
-    // Calls still waiting for the VMS end now, recorded as outcome unknown; then the journal
-    // writes what it has queued; then the database.
+    // Calls still waiting for the VMS end now, recorded as outcome unknown; the journal and the
+    // database, opened before the proxy, close after it (their plugins' onClose).
     await destroyPools();
     await Promise.allSettled(settling);
-    await journal?.close();
-    await database.close();
   });
 
   await registerApiGuards(app, config, 'recruiter');
@@ -714,3 +708,11 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
     );
   });
 };
+
+/** The proxy as a plugin: it needs the database, the journal and the audit trail open first. */
+export const vmsProxy = fp(forwarding, {
+  name: 'vms-proxy',
+  fastify: '5.x',
+  encapsulate: true,
+  dependencies: ['database', 'journal', 'audit', 'accounts', 'metrics'],
+});

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { createApiTokensTable, postgresApiTokensTable } from '../api-tokens/api-token-schema';
 import { createAuditTable } from './audit-schema';
 import { createAuthTables, createPortalSecretsTable, createSsoLoginsTable } from './auth-schema';
-import { createIdempotencyKeysTable } from './idempotency-keys';
+import { createIdempotencyKeysTable } from '../proxy/store/idempotency-keys';
 import {
   addConnections,
   addJournalSender,

@@ -1,28 +1,34 @@
 import { createApiTokenStore, type ApiTokenStore } from '../api-tokens/api-token-store';
 import { createPostgresApiTokenStore } from '../api-tokens/postgres-api-token-store';
-import { createAuditStore, type AuditStore } from './audit-events';
-import type { IdempotencyKeyStore } from './idempotency-keys';
-import { createIdempotencyKeyStore } from './idempotency-keys';
-import { createJournalStore } from './journal-calls';
-import type { JournalStore } from './journal-store';
+import { createPostgresSuiteStore } from '../suites/postgres-suite-store';
+import { createSqliteSuiteStore } from '../suites/sqlite-suite-store';
+import type { SuiteStore } from '../suites/suite-store';
+import { createAuditStore, type AuditStore } from '../audit/store/audit-events';
+import type { IdempotencyKeyStore } from '../proxy/store/idempotency-keys';
+import { createIdempotencyKeyStore } from '../proxy/store/idempotency-keys';
+import { createJournalStore } from '../journal/store/journal-calls';
+import type { JournalStore } from '../journal/store/journal-store';
 import { openPortalDatabase } from './portal-database';
 import { openPostgres, schemaVersion as postgresSchemaVersion } from './postgres/database';
-import { createPostgresAuditStore } from './postgres/audit-events';
-import { createPostgresIdempotencyKeyStore } from './postgres/idempotency-keys';
-import { createPostgresJournalStore } from './postgres/journal';
+import { createPostgresAuditStore } from '../audit/store/postgres/audit-events';
+import { createPostgresIdempotencyKeyStore } from '../proxy/store/postgres/idempotency-keys';
+import { createPostgresJournalStore } from '../journal/store/postgres/journal';
 import { describeDatabaseUrl } from './postgres/pool';
-import { createPostgresSessionStore } from './postgres/sessions';
-import { createPostgresSignInFailureStore, createPostgresSsoLoginStore } from './postgres/sign-in';
-import { createPostgresUserRecordStore } from './postgres/user-records';
-import { createPostgresUserStore } from './postgres/users';
-import { createSessionStore, type SessionStore } from './sessions';
-import { createSignInFailureStore, type SignInFailureStore } from './sign-in-failures';
-import { createSsoLoginStore, type SsoLoginStore } from './sso-logins';
-import { createUserRecordStore, type UserRecordStore } from './user-records';
-import { createUserStore, type UserStore } from './users';
-import type { SuiteStore } from '../suites/suite-store';
-import { createSqliteSuiteStore } from '../suites/sqlite-suite-store';
-import { createPostgresSuiteStore } from '../suites/postgres-suite-store';
+import { createPostgresSessionStore } from '../accounts/store/postgres/sessions';
+import {
+  createPostgresSignInFailureStore,
+  createPostgresSsoLoginStore,
+} from '../accounts/store/postgres/sign-in';
+import { createPostgresUserRecordStore } from '../accounts/store/postgres/user-records';
+import { createPostgresUserStore } from '../accounts/store/postgres/users';
+import { createSessionStore, type SessionStore } from '../accounts/store/sessions';
+import {
+  createSignInFailureStore,
+  type SignInFailureStore,
+} from '../accounts/store/sign-in-failures';
+import { createSsoLoginStore, type SsoLoginStore } from '../accounts/store/sso-logins';
+import { createUserRecordStore, type UserRecordStore } from '../accounts/store/user-records';
+import { createUserStore, type UserStore } from '../accounts/store/users';
 
 /** Where the portal keeps what it keeps: PORTAL_DB, unless DATABASE_URL names a PostgreSQL. */
 export interface StoreTarget {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCredentials } from '../../test-support/capture-upstream';
 import { openAtSchemaVersion } from '../../test-support/older-schema';
 import { createTestDatabase, postgresEnvName } from '../../test-support/postgres-server';
-import type { BodyToKeep, JournalRecord } from './journal-store';
+import type { BodyToKeep, JournalRecord } from '../journal/store/journal-store';
 import { portalSchemaVersion } from './migrations';
 import { openPortalStores, type StoreTarget } from './portal-stores';
 

@@ -12,16 +12,13 @@ import {
   type SuiteRun,
 } from '../../domain/suite-run';
 import { junitXml } from '../../node/suite-run';
-import { registerApiGuards } from '../api-guards';
+import { registerApiGuards } from '../http/api-guards';
 import type { PortalConfig } from '../config';
-import { parseQuery } from '../query-params';
-import type { SuiteRunner } from './suite-runner';
-import type { SuiteRecord, SuiteStore } from './suite-store';
+import { querySchema, withRouteSchemas } from '../http/route-schemas';
+import type { SuiteRecord } from './suite-store';
 
 export interface SuiteRoutesOptions {
   config: PortalConfig;
-  store: Promise<SuiteStore>;
-  runner: SuiteRunner;
 }
 
 /** A path id: a whole number, or the thing is not there. */
@@ -104,10 +101,13 @@ const runQuery = z.object({
  */
 export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
   app: FastifyInstance,
-  { config, store: opening, runner },
+  { config },
 ) => {
   await registerApiGuards(app, config, 'qa');
-  const store = await opening;
+  // Query strings are checked by their schemas before a handler runs (invalid_parameter).
+  withRouteSchemas(app);
+  const store = app.stores.suites;
+  const runner = app.suiteRunner;
   // Registered after the proxy, so run before its close (Fastify closes plugins in the reverse
   // order): the runs stop and are marked interrupted while the proxy and the database are there.
   app.addHook('onClose', async () => {
@@ -167,10 +167,14 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
     return reply.code(201).send(detail(await suiteOf(written.id)));
   });
 
-  app.get<{ Params: { id: string } }>('/api/suites/:id', { helmet: false }, async (request) => {
-    const { version } = parseQuery(versionQuery, request.query, 'A suite');
-    return detail(await suiteOf(pathId(request.params.id, 'suite'), version));
-  });
+  app.get<{ Params: { id: string }; Querystring: z.output<typeof versionQuery> }>(
+    '/api/suites/:id',
+    { helmet: false, schema: { querystring: querySchema(versionQuery, 'A suite') } },
+    async (request) => {
+      const { version } = request.query;
+      return detail(await suiteOf(pathId(request.params.id, 'suite'), version));
+    },
+  );
 
   app.get<{ Params: { id: string } }>(
     '/api/suites/:id/versions',
@@ -182,11 +186,11 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get<{ Params: { id: string }; Querystring: z.output<typeof versionQuery> }>(
     '/api/suites/:id/export',
-    { helmet: false },
+    { helmet: false, schema: { querystring: querySchema(versionQuery, 'A suite') } },
     async (request, reply) => {
-      const { version } = parseQuery(versionQuery, request.query, 'A suite');
+      const { version } = request.query;
       const record = await suiteOf(pathId(request.params.id, 'suite'), version);
       const file = record.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80) || 'suite';
       return reply
@@ -348,24 +352,32 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
     return reply.code(202).send(await runOf(id));
   });
 
-  app.get('/api/suite-runs', { helmet: false }, async (request) => {
-    const { suite, limit } = parseQuery(runListQuery, request.query, 'The suite runs');
-    return {
-      runs: await store.listRuns({
-        ...(suite === undefined ? {} : { suiteId: suite }),
-        limit: limit ?? 50,
-      }),
-    };
-  });
+  app.get<{ Querystring: z.output<typeof runListQuery> }>(
+    '/api/suite-runs',
+    { helmet: false, schema: { querystring: querySchema(runListQuery, 'The suite runs') } },
+    async (request) => {
+      const { suite, limit } = request.query;
+      return {
+        runs: await store.listRuns({
+          ...(suite === undefined ? {} : { suiteId: suite }),
+          limit: limit ?? 50,
+        }),
+      };
+    },
+  );
 
-  app.get<{ Params: { id: string } }>('/api/suite-runs/:id', { helmet: false }, async (request) => {
-    const id = pathId(request.params.id, 'suite run');
-    const { waitMs, seen } = parseQuery(runQuery, request.query, 'A suite run');
-    if (waitMs !== undefined && waitMs > 0) {
-      await runner.waitForChange(id, () => store.runState(id), seen ?? 0, waitMs);
-    }
-    return runOf(id);
-  });
+  app.get<{ Params: { id: string }; Querystring: z.output<typeof runQuery> }>(
+    '/api/suite-runs/:id',
+    { helmet: false, schema: { querystring: querySchema(runQuery, 'A suite run') } },
+    async (request) => {
+      const id = pathId(request.params.id, 'suite run');
+      const { waitMs, seen } = request.query;
+      if (waitMs !== undefined && waitMs > 0) {
+        await runner.waitForChange(id, () => store.runState(id), seen ?? 0, waitMs);
+      }
+      return runOf(id);
+    },
+  );
 
   app.get<{ Params: { id: string } }>(
     '/api/suite-runs/:id/junit',

@@ -24,7 +24,7 @@ export const postgresIdempotencyKeys = `
  * processes number calls without colliding. The search index, the counterpart of SQLite's FTS5
  * table, is a tsvector per part of each distinct body (GIN): a tsvector keeps at most 256
  * positions of a word and none past 16383, so one per body would lose phrases in a large batch
- * (store/journal-words.ts). `data` is stored as given (already deflated when that pays, as in
+ * (journal/store/journal-words.ts). `data` is stored as given (already deflated when that pays, as in
  * SQLite), not compressed again by TOAST.
  */
 export const postgresJournalTables = `

@@ -1,0 +1,35 @@
+import fp from 'fastify-plugin';
+import type { PortalConfig } from '../config';
+import { AuditTrail } from './audit-trail';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The audit trail (decision 036): sign-ins, account changes, sends and refusals go in it. */
+    auditTrail: AuditTrail;
+  }
+}
+
+export interface AuditOptions {
+  config: PortalConfig;
+  /** The clock (tests move it); default Date.now. */
+  now?: () => number;
+}
+
+/**
+ * The audit trail on the portal database, open before any part that records into it: the error
+ * handler (every 403 refusal), accounts (sign-ins, account changes) and the proxy (sends). Closed
+ * after them, so that what they record while closing (a late answer to a send) is written too.
+ */
+export const auditPlugin = fp<AuditOptions>(
+  async (app, { config, now }) => {
+    const trail = new AuditTrail({
+      store: app.stores.audit,
+      settings: config.audit,
+      log: app.log,
+      ...(now ? { now } : {}),
+    });
+    app.decorate('auditTrail', trail);
+    app.addHook('onClose', () => trail.close());
+  },
+  { name: 'audit', fastify: '5.x', dependencies: ['database'] },
+);

@@ -1,0 +1,56 @@
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import { portalConfigSchema, type PortalConfigResponse } from '../../domain/portal-config';
+import { connectionUpstreamLabel, upstreamLabel, type PortalConfig } from '../config';
+import { responseSchema, withRouteSchemas } from '../http/route-schemas';
+
+/**
+ * What the browser is told about this deployment and its connections: orgs, date formats, limits
+ * and each connection's name, label and kind. Picked field by field, so a key, a secret or an
+ * address can never come along. The same body is inlined in every page (spa/route-preloads.ts).
+ */
+export function browserConfig(config: PortalConfig): PortalConfigResponse {
+  return portalConfigSchema.parse({
+    authRequired: config.auth.required,
+    clientOrgIds: config.clientOrgIds,
+    clientOrgNames: config.clientOrgNames,
+    vendorOrgId: config.vendorOrgId,
+    dateFormat: config.dateFormat,
+    maxBatch: config.maxBatch,
+    timeoutMs: config.timeoutMs,
+    upstream: upstreamLabel(config),
+    connections: config.connections.map((connection) => ({
+      name: connection.name,
+      label: connection.label,
+      production: connection.production,
+      kind: connection.upstream.kind,
+      clientOrgIds: connection.clientOrgIds,
+      clientOrgNames: connection.clientOrgNames,
+      vendorOrgId: connection.vendorOrgId,
+      dateFormat: connection.dateFormat,
+      maxBatch: connection.maxBatch,
+      timeoutMs: connection.timeoutMs,
+      upstream: connectionUpstreamLabel(connection),
+    })),
+    defaultConnection: config.defaultConnection,
+  });
+}
+
+export interface ConfigRoutesOptions {
+  body: PortalConfigResponse;
+}
+
+/** `GET /api/config`: the deployment as the browser sees it (browserConfig), for anyone. */
+const routes: FastifyPluginAsync<ConfigRoutesOptions> = async (app, { body }) => {
+  withRouteSchemas(app).get(
+    '/config',
+    { schema: { response: { 200: responseSchema(portalConfigSchema) } } },
+    async () => body,
+  );
+};
+
+export const configRoutes = fp(routes, {
+  name: 'config-routes',
+  fastify: '5.x',
+  encapsulate: true,
+});

@@ -1,0 +1,86 @@
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '../../domain/api-error';
+import { z } from 'zod';
+import { connectionCheckRequestSchema, doctorReportSchema } from '../../domain/connection-check';
+import { registerApiGuards } from '../http/api-guards';
+import { acceptJsonOnly } from '../http/json-body';
+import { bodySchema, partSchema, responseSchema, withRouteSchemas } from '../http/route-schemas';
+import type { PortalConfig } from '../config';
+import { runDoctor, SendTestRefused } from '../doctor/run-doctor';
+import { targetFor, type DoctorTarget } from '../doctor/target';
+
+export interface ConnectionRoutesOptions {
+  config: PortalConfig;
+  /** The embedded sandbox's address, for a sandbox connection; null when none runs. */
+  sandboxUrl: string | null;
+  /**
+   * The connection of a name, or null when there is none. Default: the deployment's
+   * connections (`default` standing for the default one).
+   */
+  connection?: (name: string) => DoctorTarget | null;
+}
+
+/**
+ * `POST /api/connections/:name/check`: the connection doctor for admins (anyone on a portal
+ * without sign-in, which only its own machine can reach). It calls the VMS with the deployment's
+ * credentials, so it is an admin's, like accounts; the answer is the report, which never holds
+ * the key, the secret or a signature.
+ */
+const routes: FastifyPluginAsync<ConnectionRoutesOptions> = async (
+  app,
+  { config, sandboxUrl, connection },
+) => {
+  const connectionNamed = connection ?? ((name: string) => targetFor(config, name, sandboxUrl));
+  acceptJsonOnly(app);
+  await registerApiGuards(app, config, 'admin');
+
+  const api = withRouteSchemas(app);
+
+  /** The connection the address names, before the body is read: a name that is none is a 404. */
+  const connectionParams = partSchema(
+    z.object({
+      name: z.string().transform((name, context) => {
+        const target = connectionNamed(name);
+        if (target === null) {
+          context.addIssue({ code: 'custom', message: 'no such connection' });
+          return z.NEVER;
+        }
+        return target;
+      }),
+    }),
+    (_issue, { name }) =>
+      new ApiError(
+        'not_found',
+        `There is no connection named "${String(name)}"; check the name in the address.`,
+      ),
+  );
+
+  api.post(
+    '/:name/check',
+    {
+      schema: {
+        params: connectionParams,
+        body: bodySchema(connectionCheckRequestSchema),
+        response: { 200: responseSchema(doctorReportSchema) },
+      },
+    },
+    async (request) => {
+      const { name: target } = request.params;
+      try {
+        return await runDoctor(target, request.body);
+      } catch (error) {
+        if (error instanceof SendTestRefused) {
+          throw new ApiError('production_send_refused', error.message);
+        }
+        throw error;
+      }
+    },
+  );
+};
+
+export const connectionRoutes = fp(routes, {
+  name: 'connection-routes',
+  fastify: '5.x',
+  encapsulate: true,
+});

@@ -1,0 +1,49 @@
+import fp from 'fastify-plugin';
+import type { PortalConfig } from '../config';
+import { CallJournal } from './call-journal';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The call journal (decision 025), open on the portal database, or null when JOURNAL=off:
+     * the proxy records into it, the journal's API reads it.
+     */
+    journal: CallJournal | null;
+  }
+}
+
+export interface JournalOptions {
+  config: PortalConfig;
+}
+
+/**
+ * Opens the call journal (retention runs once first) before the proxy that records into it and
+ * the routes that read it; closed after the proxy, so the calls that end while it closes are
+ * written too. Its log lines carry a reason and a count at most, never a body, so they go through
+ * the app's logger as they are; a failing write is reported to /api/health.
+ */
+export const journalPlugin = fp<JournalOptions>(
+  async (app, { config }) => {
+    if (!config.journal.enabled) {
+      app.decorate('journal', null);
+      return;
+    }
+    const { stores, healthReports } = app;
+    const journal = await CallJournal.open({
+      store: stores.journal,
+      settings: config.journal,
+      // Every connection's: a call to one may echo any of them (a shared VMS, a shared secret).
+      secrets: config.connections.flatMap((connection) => [
+        connection.apiKey,
+        connection.apiSecret,
+      ]),
+      log: app.log,
+      setting: stores.setting,
+      onHealth: (problem) => healthReports.report('journal', problem),
+    });
+    app.decorate('journal', journal);
+    app.portalMetrics?.setSources({ journalBacklog: () => journal.backlog });
+    app.addHook('onClose', () => journal.close());
+  },
+  { name: 'journal', fastify: '5.x', dependencies: ['database', 'ops', 'metrics'] },
+);

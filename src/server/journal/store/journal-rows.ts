@@ -1,0 +1,249 @@
+import { isUtf8 } from 'node:buffer';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import type {
+  JournalBody,
+  JournalEntry,
+  JournalFailure,
+  JournalOutcome,
+  JournalSummary,
+} from '../../../domain/journal';
+import { vmsOperations } from '../../../domain/vms-contract';
+import type { JournalWhere } from './journal-search';
+import type { JournalRecord } from './journal-store';
+
+/**
+ * The journal's rows as SQLite returns them (and PostgreSQL, whose columns were chosen to read the
+ * same), how they read as the API's entries, and how a body is packed to be stored.
+ */
+
+/** journal_calls' columns a write gives (the id is the store's), in the order of callValues. */
+export const callColumns = `at, operation, method, path, url, client_org_id, vendor_org_id, item_count,
+  batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
+  latency_ms, replay_of, unchecked, request_body, request_size, response_body, response_size,
+  response_headers, user_id, user_email, connection, first_byte_ms, trace_id, suite_run`;
+export const callColumnCount = callColumns.split(',').length;
+
+/**
+ * A call's values for callColumns, pushed onto `into` (SQLite reuses one array for a statement's
+ * rows) and returned; the bodies are given as the ids the store kept them under.
+ */
+export function callValues(
+  record: JournalRecord,
+  requestBody: number | null,
+  responseBody: number | null,
+  into: Array<string | number | null> = [],
+): Array<string | number | null> {
+  into.push(
+    record.at,
+    record.operation,
+    record.method,
+    record.path,
+    record.url,
+    record.clientOrgId,
+    record.vendorOrgId,
+    record.itemCount,
+    record.batchId,
+    record.idempotencyKey,
+    record.replayed ? 1 : 0,
+    record.status,
+    record.upstreamStatus,
+    record.outcome,
+    record.errorCode,
+    record.failure,
+    record.latencyMs,
+    record.replayOf,
+    record.unchecked ? 1 : 0,
+    requestBody,
+    record.requestBody?.size ?? null,
+    responseBody,
+    record.responseBody?.size ?? null,
+    JSON.stringify(record.responseHeaders),
+    record.sentBy?.userId ?? null,
+    record.sentBy?.email ?? null,
+    record.connection ?? null,
+    record.firstByteMs ?? null,
+    record.traceId ?? null,
+    record.suiteRun ?? null,
+  );
+  return into;
+}
+
+export const summaryColumns = `id, at, operation, method, path, client_org_id, vendor_org_id, item_count,
+  batch_id, idempotency_key, replayed, status, upstream_status, outcome, error_code, failure,
+  latency_ms, replay_of, unchecked, request_size, response_size, user_id, user_email, connection, trace_id,
+  suite_run`;
+
+export interface SummaryRow {
+  id: number;
+  at: number;
+  operation: string | null;
+  method: string;
+  path: string;
+  client_org_id: number | null;
+  vendor_org_id: number | null;
+  item_count: number | null;
+  batch_id: string | null;
+  idempotency_key: string | null;
+  replayed: number;
+  status: number;
+  upstream_status: number | null;
+  outcome: string;
+  error_code: string | null;
+  failure: string | null;
+  latency_ms: number;
+  replay_of: number | null;
+  unchecked: number;
+  request_size: number | null;
+  response_size: number | null;
+  user_id: string | null;
+  user_email: string | null;
+  connection: string | null;
+  trace_id: string | null;
+  suite_run: number | null;
+}
+
+interface BodyColumns {
+  size: number;
+  sha256: Buffer;
+  truncated: number;
+  redacted: number;
+  compressed: number;
+  data: Buffer;
+}
+
+type Prefixed<P extends string, T> = { [K in keyof T as `${P}${K & string}`]: T[K] | null };
+
+export type EntryRow = SummaryRow & {
+  url: string | null;
+  response_headers: string;
+  first_byte_ms: number | null;
+  late_status: number | null;
+  late_latency_ms: number | null;
+  late_headers: string | null;
+} & Prefixed<'rq_', BodyColumns> &
+  Prefixed<'rs_', BodyColumns> &
+  Prefixed<'lt_', BodyColumns>;
+
+const bodyColumnNames = ['size', 'sha256', 'truncated', 'redacted', 'compressed', 'data'] as const;
+
+function bodyJoin(alias: 'rq' | 'rs' | 'lt', column: string): string {
+  return `LEFT JOIN journal_bodies ${alias} ON ${alias}.id = c.${column}`;
+}
+
+/** A full entry's SELECT: the calls of `source` (a table or a subquery) as `c`, with their bodies. */
+export function entrySelect(source: string): string {
+  const columns = summaryColumns
+    .split(',')
+    .map((name) => `c.${name.trim()}`)
+    .join(', ');
+  const bodies = (['rq', 'rs', 'lt'] as const)
+    .flatMap((alias) => bodyColumnNames.map((name) => `${alias}.${name} AS ${alias}_${name}`))
+    .join(', ');
+  return `SELECT ${columns}, c.url, c.response_headers, c.first_byte_ms, c.late_status, c.late_latency_ms,
+    c.late_headers, ${bodies} FROM ${source} c ${bodyJoin('rq', 'request_body')}
+    ${bodyJoin('rs', 'response_body')} ${bodyJoin('lt', 'late_body')}`;
+}
+
+/** Compressing costs ~1.6 µs per KB (deflate level 1) and JSON shrinks 10–30×: worth it past 1 KB. */
+const compressFrom = 1024;
+
+/** A body's bytes as stored: deflated when that is worth it (`compressed` 1), else as they are. */
+export function packBody(kept: Buffer): { data: Buffer; compressed: 0 | 1 } {
+  if (kept.length < compressFrom) return { data: kept, compressed: 0 };
+  const deflated = deflateRawSync(kept, { level: 1 });
+  return deflated.length < kept.length
+    ? { data: deflated, compressed: 1 }
+    : { data: kept, compressed: 0 };
+}
+
+/** A page of full entries: chosen on the calls alone, then joined with their bodies. */
+export function entryPageSql(where: JournalWhere): string {
+  const chosen = `(SELECT * FROM journal_calls ${where.where} ${where.order} ${where.limit})`;
+  return `${where.with}${entrySelect(chosen)} ${where.order.replace(/\b(at|id)\b/g, 'c.$1')}`;
+}
+
+const outcomes: readonly JournalOutcome[] = ['forwarded', 'refused', 'failed'];
+const failures: readonly JournalFailure[] = ['timeout', 'connection'];
+
+function known<T extends string>(values: readonly T[], value: string | null): T | null {
+  return values.find((candidate) => candidate === value) ?? null;
+}
+
+export function toSummary(row: SummaryRow): JournalSummary {
+  return {
+    id: row.id,
+    at: new Date(row.at).toISOString(),
+    // Written from the proxy's own operation list; a name it no longer knows reads as none.
+    operation: vmsOperations.find(({ name }) => name === row.operation)?.name ?? null,
+    method: row.method,
+    path: row.path,
+    clientOrgId: row.client_org_id,
+    vendorOrgId: row.vendor_org_id,
+    itemCount: row.item_count,
+    batchId: row.batch_id,
+    idempotencyKey: row.idempotency_key,
+    replayed: row.replayed === 1,
+    status: row.status,
+    upstreamStatus: row.upstream_status,
+    outcome: known(outcomes, row.outcome) ?? 'forwarded',
+    errorCode: row.error_code,
+    failure: known(failures, row.failure),
+    latencyMs: row.latency_ms,
+    replayOf: row.replay_of,
+    unchecked: row.unchecked === 1,
+    requestSize: row.request_size,
+    responseSize: row.response_size,
+    sentBy: row.user_id === null ? null : { userId: row.user_id, email: row.user_email ?? '' },
+    connection: row.connection,
+    traceId: row.trace_id,
+    suiteRun: row.suite_run,
+  };
+}
+
+function readBody(row: EntryRow, alias: 'rq' | 'rs' | 'lt'): JournalBody | null {
+  const data = row[`${alias}_data`];
+  const sha256 = row[`${alias}_sha256`];
+  if (data === null || sha256 === null) return null;
+  const bytes = row[`${alias}_compressed`] === 1 ? inflateRawSync(data) : data;
+  const utf8 = isUtf8(bytes);
+  return {
+    text: bytes.toString(utf8 ? 'utf8' : 'base64'),
+    encoding: utf8 ? 'utf8' : 'base64',
+    size: row[`${alias}_size`] ?? bytes.length,
+    sha256: sha256.toString('hex'),
+    truncated: row[`${alias}_truncated`] === 1,
+    redacted: row[`${alias}_redacted`] === 1,
+  };
+}
+
+function parseHeaders(text: string | null): Record<string, string> {
+  if (!text) return {};
+  const parsed: unknown = JSON.parse(text);
+  const headers: Record<string, string> = {};
+  if (typeof parsed === 'object' && parsed !== null) {
+    for (const [name, value] of Object.entries(parsed)) {
+      if (typeof value === 'string') headers[name] = value;
+    }
+  }
+  return headers;
+}
+
+export function toEntry(row: EntryRow): JournalEntry {
+  return {
+    ...toSummary(row),
+    url: row.url,
+    requestBody: readBody(row, 'rq'),
+    responseHeaders: parseHeaders(row.response_headers),
+    responseBody: readBody(row, 'rs'),
+    firstByteMs: row.first_byte_ms,
+    lateAnswer:
+      row.late_status === null
+        ? null
+        : {
+            status: row.late_status,
+            latencyMs: row.late_latency_ms ?? 0,
+            headers: parseHeaders(row.late_headers),
+            body: readBody(row, 'lt'),
+          },
+  };
+}

@@ -1,0 +1,148 @@
+import type { PortalSqlite } from '../../store/portal-database';
+
+/** What the portal answered for one call: enough to answer a repeat of it identically. */
+export interface CallOutcome {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export type KeyRecord =
+  | { state: 'in_flight'; fingerprint: string; createdAt: number }
+  | { state: 'settled'; fingerprint: string; createdAt: number; outcome: CallOutcome }
+  | { state: 'unknown'; fingerprint: string; createdAt: number };
+
+/**
+ * The durable half of the idempotency keys (decision 002): one row per key, written before the
+ * call leaves and updated when its outcome is known. Asynchronous and one statement per method,
+ * so a PostgreSQL store can implement it beside the SQLite one.
+ */
+export interface IdempotencyKeyStore {
+  /** Records a new key as in flight; false when the key is already there (nothing written). */
+  insertInFlight(key: string, fingerprint: string, now: number): Promise<boolean>;
+  find(key: string): Promise<KeyRecord | undefined>;
+  settle(key: string, outcome: CallOutcome, now: number): Promise<void>;
+  /** A key still in flight becomes unknown; false when it was not in flight (nothing written). */
+  markUnknown(key: string, now: number): Promise<boolean>;
+  /** The call certainly did not reach the VMS, or the VMS refused it: the key may be used again. */
+  forget(key: string): Promise<void>;
+  /**
+   * Keys in flight since `createdUpTo` or before become unknown: their process stopped (at
+   * start-up, every one of them when the database is this process's alone) or gave up long ago.
+   */
+  markInFlightUnknown(now: number, createdUpTo: number): Promise<number>;
+  /** Drops keys created at or before `cutoff`; returns how many. */
+  purgeCreatedUpTo(cutoff: number): Promise<number>;
+}
+
+/** Schema version 1 (portal-database.ts lists the versions). */
+export function createIdempotencyKeysTable(db: PortalSqlite): void {
+  db.exec(`
+      CREATE TABLE idempotency_keys (
+        key TEXT PRIMARY KEY,
+        fingerprint TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('in_flight', 'settled', 'unknown')),
+        created_at INTEGER NOT NULL,
+        settled_at INTEGER,
+        status INTEGER,
+        headers TEXT,
+        body BLOB
+      );
+      CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
+    `);
+}
+
+/** A key's row as both databases return it. */
+export interface KeyRow {
+  fingerprint: string;
+  state: string;
+  created_at: number;
+  status: number | null;
+  headers: string | null;
+  body: Buffer | null;
+}
+
+export function parseHeaders(text: string | null): Record<string, string> {
+  if (!text) return {};
+  const parsed: unknown = JSON.parse(text);
+  const headers: Record<string, string> = {};
+  if (typeof parsed === 'object' && parsed !== null) {
+    for (const [name, value] of Object.entries(parsed)) {
+      if (typeof value === 'string') headers[name] = value;
+    }
+  }
+  return headers;
+}
+
+/** What a key's row says: in flight, settled with its answer, or unknown. */
+export function toKeyRecord(row: KeyRow): KeyRecord {
+  const base = { fingerprint: row.fingerprint, createdAt: Number(row.created_at) };
+  if (row.state === 'settled' && row.status !== null) {
+    return {
+      ...base,
+      state: 'settled',
+      outcome: {
+        status: row.status,
+        headers: parseHeaders(row.headers),
+        body: row.body ?? Buffer.alloc(0),
+      },
+    };
+  }
+  return { ...base, state: row.state === 'in_flight' ? 'in_flight' : 'unknown' };
+}
+
+/** The SQLite store: each method one prepared statement (prepared once, at start). */
+export function createIdempotencyKeyStore(db: PortalSqlite): IdempotencyKeyStore {
+  const statements = {
+    insert: db.prepare<[string, string, number]>(
+      `INSERT INTO idempotency_keys (key, fingerprint, state, created_at)
+       VALUES (?, ?, 'in_flight', ?) ON CONFLICT (key) DO NOTHING`,
+    ),
+    find: db.prepare<[string], KeyRow>(
+      'SELECT fingerprint, state, created_at, status, headers, body FROM idempotency_keys WHERE key = ?',
+    ),
+    settle: db.prepare<[number, number, string, Buffer, string]>(
+      `UPDATE idempotency_keys SET state = 'settled', settled_at = ?, status = ?, headers = ?, body = ?
+       WHERE key = ?`,
+    ),
+    markUnknown: db.prepare<[number, string]>(
+      `UPDATE idempotency_keys SET state = 'unknown', settled_at = ? WHERE key = ? AND state = 'in_flight'`,
+    ),
+    forget: db.prepare<[string]>('DELETE FROM idempotency_keys WHERE key = ?'),
+    inFlightUnknown: db.prepare<[number, number]>(
+      `UPDATE idempotency_keys SET state = 'unknown', settled_at = ?
+       WHERE state = 'in_flight' AND created_at <= ?`,
+    ),
+    purge: db.prepare<[number]>('DELETE FROM idempotency_keys WHERE created_at <= ?'),
+  };
+  return {
+    async insertInFlight(key, fingerprint, now) {
+      return statements.insert.run(key, fingerprint, now).changes === 1;
+    },
+    async find(key) {
+      const row = statements.find.get(key);
+      return row ? toKeyRecord(row) : undefined;
+    },
+    async settle(key, outcome, now) {
+      statements.settle.run(
+        now,
+        outcome.status,
+        JSON.stringify(outcome.headers),
+        outcome.body,
+        key,
+      );
+    },
+    async markUnknown(key, now) {
+      return statements.markUnknown.run(now, key).changes === 1;
+    },
+    async forget(key) {
+      statements.forget.run(key);
+    },
+    async markInFlightUnknown(now, createdUpTo) {
+      return statements.inFlightUnknown.run(now, createdUpTo).changes;
+    },
+    async purgeCreatedUpTo(cutoff) {
+      return statements.purge.run(cutoff).changes;
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import fp from 'fastify-plugin';
+import type { PortalConfig } from '../config';
+import { SuiteRunner, type SuiteRunnerOptions } from './suite-runner';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** QA suite runs going on in this process (decision 038). */
+    suiteRunner: SuiteRunner;
+  }
+}
+
+export interface SuitesOptions {
+  config: PortalConfig;
+  /** Heartbeats and waits (tests make them short). */
+  runs?: Pick<SuiteRunnerOptions, 'heartbeatMs' | 'staleAfterMs' | 'resultsTimeoutMs'>;
+}
+
+/**
+ * QA suite runs (decision 038). A run's calls go through the proxy as whoever started the run: the
+ * hook here, after the session checks, says which run a proxied call is of. A drain stops the runs
+ * first, each marked interrupted with the cases done so far.
+ */
+export const suitesPlugin = fp<SuitesOptions>(
+  async (app, { config, runs }) => {
+    const runner = new SuiteRunner({
+      app,
+      store: Promise.resolve(app.stores.suites),
+      shared: Promise.resolve(app.stores.shared),
+      signInRequired: config.auth.required,
+      log: app.log,
+      ...runs,
+    });
+    app.decorate('suiteRunner', runner);
+    app.decorateRequest('suiteRun', null);
+    app.addHook('onRequest', runner.identify);
+    app.lifecycle.stopFirst.push(() => runner.close());
+  },
+  { name: 'suites', fastify: '5.x', dependencies: ['ops', 'database', 'accounts'] },
+);
