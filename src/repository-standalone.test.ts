@@ -136,7 +136,7 @@ describe('the repository stands alone', () => {
     '`../../shared/design/decisions.md`',
     '(decisions.md, "who may act for whom")',
     'Decisions.md, "Data never lost"',
-    'layers (architecture.md, style.md)',
+    'the gateway, as vms-api-notes.md says',
     'the real gateway (vms-api-notes)',
   ])('reads %j as a citation', (text) => {
     expect(citations.some(({ pattern }) => pattern.test(text))).toBe(true);
@@ -148,6 +148,8 @@ describe('the repository stands alone', () => {
     "import { requestJson } from '../../shared/api/http';",
     '[022](docs/decisions/022-volume.md)',
     '[decision 031](decisions/031-connections-and-profiles.md)',
+    // docs/architecture.md and docs/style.md are in the repository: naming them is a link.
+    'the layers ([architecture](docs/architecture.md), [style](docs/style.md))',
     'src/styles/app.css',
     // The repository has its own docs/architecture.md: a name it has is no pointer outside it.
     'the map of the parts: [architecture.md](../architecture.md)',
