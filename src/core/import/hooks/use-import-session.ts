@@ -1,5 +1,5 @@
 import { startTransition, useEffect, useMemo, useState } from 'react';
-import type { DateOrder, MappingTemplate, SheetRequisition } from '../../../domain';
+import type { MappingTemplate, SheetRequisition } from '../../../domain';
 import {
   notSubmittableText,
   recordNotSubmittable,
@@ -21,36 +21,30 @@ import {
   applyImportPatch,
   createImportSession,
   initialImportView,
+  type ImportSession as ModelImportSession,
   type ImportView,
 } from '../model/import-session';
 import { knownIdentities } from '../model/known-items';
 import { templatesStore } from '../model/templates';
 import type { OpenOptions } from '../worker/import-api';
 
-/** What the import page shows and can do: one file at a time, per kind and client org. */
-export interface ImportSession extends ImportView {
+/**
+ * What the import page shows and can do: one file at a time, per kind and client org. Its actions
+ * are the session's own (model/import-session.ts); what the hook keeps in step for it (options,
+ * restoring, re-checks as the batch and the list change) stays inside.
+ */
+export interface ImportSession
+  extends
+    ImportView,
+    Omit<
+      ModelImportSession,
+      'setOptions' | 'room' | 'restore' | 'knownChanged' | 'requisitionsChanged'
+    > {
   templates: MappingTemplate[];
   /** How many rows the batch can take now. */
   room: number;
   /** The page that shows the batch (and sends it). */
   batchPath: string;
-  open(input: File | string, name: string): Promise<void>;
-  chooseSheet(name: string): Promise<void>;
-  setColumn(column: number, key: string): Promise<void>;
-  setDateOrder(order: DateOrder | null): Promise<void>;
-  applyTemplate(template: MappingTemplate): Promise<void>;
-  saveTemplate(name: string): Promise<void>;
-  editCell(index: number, column: number, value: string): Promise<void>;
-  replaceInColumn(column: number, find: string, replace: string, columnName: string): Promise<void>;
-  /** Adds the valid rows (of `only`, when given) to the batch; returns how many. */
-  addValid(only?: readonly number[]): Promise<number>;
-  /** The valid rows (of `only`, when given), at most `limit`, with their sheet row numbers. */
-  validRows(
-    limit: number,
-    only?: readonly number[],
-  ): Promise<Array<{ rowNumber: number; wire: Record<string, string> }>>;
-  exportErrors(): Promise<void>;
-  discard(): Promise<void>;
 }
 
 /**
