@@ -12,22 +12,12 @@ import {
   toVersion,
   type RunRow,
   type RunRowWithCases,
+  suiteColumns,
+  type SuiteRow,
   type SuiteStore,
   type SuiteWrite,
   type VersionRow,
 } from './suite-store';
-
-interface SuiteRow {
-  id: number;
-  name: string;
-  version: number;
-  case_count: number;
-  updated_at: number;
-  updated_by_id: string | null;
-  updated_by_email: string | null;
-}
-
-const suiteColumns = 'id, name, version, case_count, updated_at, updated_by_id, updated_by_email';
 
 /**
  * QA suites and runs in PostgreSQL (decision 038), for portals that share one database. A write

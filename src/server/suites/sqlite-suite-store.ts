@@ -12,30 +12,22 @@ import {
   toVersion,
   type RunRow,
   type RunRowWithCases,
+  suiteColumns,
+  type SuiteRow,
   type SuiteStore,
   type SuiteWrite,
   type VersionRow,
 } from './suite-store';
 
-interface SuiteRow {
-  id: number;
-  name: string;
-  version: number;
-  case_count: number;
-  updated_at: number;
-  updated_by_id: string | null;
-  updated_by_email: string | null;
-}
-
 /** QA suites and runs in the portal's SQLite file (decision 038). */
 export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
   const statements = {
     list: db.prepare<[], SuiteRow>(
-      `SELECT id, name, version, case_count, updated_at, updated_by_id, updated_by_email
+      `SELECT ${suiteColumns}
        FROM suites ORDER BY name_key`,
     ),
     latest: db.prepare<[number], SuiteRow>(
-      `SELECT id, name, version, case_count, updated_at, updated_by_id, updated_by_email
+      `SELECT ${suiteColumns}
        FROM suites WHERE id = ?`,
     ),
     version: db.prepare<[number, number], VersionRow & { body: string }>(

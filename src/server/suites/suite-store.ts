@@ -184,6 +184,20 @@ export interface RunRowWithCases extends RunRow {
   cases: string;
 }
 
+/** A suite's row as both databases keep it. */
+export interface SuiteRow {
+  id: number;
+  name: string;
+  version: number;
+  case_count: number;
+  updated_at: number;
+  updated_by_id: string | null;
+  updated_by_email: string | null;
+}
+
+export const suiteColumns =
+  'id, name, version, case_count, updated_at, updated_by_id, updated_by_email';
+
 export const runSummaryColumns = `id, suite_id, suite_name, suite_version, connection, client_org_id,
   vendor_org_id, run_token, status, started_at, finished_at, started_by_id, started_by_email,
   cases_total, cases_done, passed, failed, batches, previous_run_id, interruption, verdicts`;
