@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Suite, SuiteCase } from '../../../domain/suite';
+import { suiteSchema, type Suite, type SuiteCase } from '../../../domain/suite';
 import {
   suiteDetailSchema,
   suiteListSchema,
@@ -131,19 +131,28 @@ export const suiteExportHref = (id: number, version?: number) =>
 export const runJunitHref = (id: number) => `/api/suite-runs/${id}/junit`;
 export const runJsonHref = (id: number) => `/api/suite-runs/${id}`;
 
-/** A file chosen for import, read as a suite file: its JSON, or why it is not one. */
-export async function readSuiteFile(file: File): Promise<{ json: unknown } | { problem: string }> {
+/** A file chosen for import, read as a suite file: the suite, or why it is not one. */
+export async function readSuiteFile(file: File): Promise<{ suite: Suite } | { problem: string }> {
   let text: string;
   try {
     text = await file.text();
   } catch {
     return { problem: `${file.name} could not be read. Choose it again.` };
   }
+  let json: unknown;
   try {
-    return { json: JSON.parse(text) as unknown };
+    json = JSON.parse(text) as unknown;
   } catch {
     return {
       problem: `${file.name} is not JSON. A suite file is the JSON a suite's Export gives, or one written to the suite schema.`,
     };
   }
+  const suite = suiteSchema.safeParse(json);
+  if (!suite.success) {
+    const issue = suite.error.issues[0];
+    return {
+      problem: `${file.name} is not a suite: ${issue?.path.join('.') || 'the file'}: ${issue?.message ?? 'not a suite'}.`,
+    };
+  }
+  return { suite: suite.data };
 }

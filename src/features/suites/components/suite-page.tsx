@@ -3,7 +3,7 @@ import type { ChangeEvent, FormEvent } from 'react';
 import { memo, useId, useMemo, useReducer, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { payloadKinds, type PayloadKind } from '../../../domain/payload-kind';
-import { expectedStatusesOf, freeCaseId, suiteSchema, type SuiteCase } from '../../../domain/suite';
+import { expectedStatusesOf, freeCaseId, type SuiteCase } from '../../../domain/suite';
 import type { SuiteDetail } from '../../../domain/suite-run';
 import {
   deleteSuite,
@@ -196,18 +196,11 @@ function SuiteEditor({
     setProblem(null);
     const read = await readSuiteFile(file);
     if ('problem' in read) {
-      setProblem(read.problem);
+      setProblem(`${read.problem} Nothing changed.`);
       return;
     }
-    const suite = suiteSchema.safeParse(read.json);
-    if (!suite.success) {
-      const issue = suite.error.issues[0];
-      setProblem(
-        `${file.name} is not a suite: ${issue?.path.join('.') || 'the file'}: ${issue?.message ?? 'not a suite'}. Nothing changed.`,
-      );
-      return;
-    }
-    dispatch({ type: 'load', suite: suite.data, keyOf: newId });
+    const suite = read.suite;
+    dispatch({ type: 'load', suite, keyOf: newId });
     setDone(
       `${file.name} is loaded in place of the cases below. Save it to make it a new version.`,
     );

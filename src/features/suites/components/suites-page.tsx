@@ -2,7 +2,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChangeEvent } from 'react';
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { suiteSchema } from '../../../domain/suite';
 import {
   createSuite,
   readSuiteFile,
@@ -35,16 +34,9 @@ export function SuitesPage() {
       setProblem(read.problem);
       return;
     }
-    const suite = suiteSchema.safeParse(read.json);
-    if (!suite.success) {
-      const issue = suite.error.issues[0];
-      setProblem(
-        `${file.name} is not a suite: ${issue?.path.join('.') || 'the file'}: ${issue?.message ?? 'not a suite'}.`,
-      );
-      return;
-    }
+    const suite = read.suite;
     try {
-      const created = await createSuite(suite.data);
+      const created = await createSuite(suite);
       await queryClient.invalidateQueries({ queryKey: suitesKey });
       void navigate(`/suites/${created.id}`);
     } catch (error) {
