@@ -3,12 +3,17 @@ import helmet from '@fastify/helmet';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import type { DestinationStream } from 'pino';
-import { portalConfigSchema } from '../domain/portal-config';
+import {
+  portalConfigSchema,
+  settingsForConnection,
+  settledConnection,
+} from '../domain/portal-config';
 import { connectionUpstreamLabel, upstreamLabel, type PortalConfig } from './config';
 import { ConnectionUpstreams } from './proxy/connection-upstreams';
 import { registerNoStore } from './api-guards';
 import { sendError } from './portal-error';
 import { serveSpa } from './spa';
+import { readBuiltPages } from './route-preloads';
 import { openCallJournal } from './journal/open-journal';
 import { journalReadyBacklog, type CallJournal } from './journal/call-journal';
 import { PortalLifecycle, type DrainReport } from './drain';
@@ -171,14 +176,17 @@ export function buildPortal(
     },
   });
 
+  const distDir = options.distDir ?? defaultDistDir;
+  const builtPages = readBuiltPages(distDir);
   app.register(helmet, {
     contentSecurityPolicy: {
       // Explicit rather than helmet's defaults, which allow inline styles and would upgrade
-      // requests to https on a plain-http LAN address.
+      // requests to https on a plain-http LAN address. The one inline script, the page's
+      // display settings before its first paint, is allowed by its hash, and nothing else.
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(builtPages?.scriptSources ?? [])],
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
@@ -457,7 +465,32 @@ export function buildPortal(
   // After the proxy: its queue is written before the proxy closes the database (audit-routes.ts).
   app.register(auditRoutes, { prefix: '/api/audit', config, trail: auditTrail, store: auditStore });
 
-  serveSpa(app, options.distDir ?? defaultDistDir, configBody);
+  // The page the server sends before the app runs (decision 040): with sign-in on, the app's
+  // frame only to a request with a session, and "Checking who is signed in…" to any other.
+  const sandboxFor = (granted: readonly string[] | null) => {
+    const name = settledConnection(
+      configBody.connections.map((connection) => connection.name),
+      configBody.defaultConnection,
+      granted,
+      null,
+    );
+    return name !== null && settingsForConnection(configBody, name).upstream.kind === 'sandbox';
+  };
+  serveSpa(app, distDir, builtPages, configBody, async (request, reply) => {
+    if (!config.auth.required) return { kind: 'app', role: 'admin', sandbox: sandboxFor(null) };
+    try {
+      const { session } = await (await auth).resolve(request, reply, false);
+      if (!session) return { kind: 'session' };
+      return {
+        kind: 'app',
+        role: session.user.role,
+        sandbox: sandboxFor(session.user.connections),
+      };
+    } catch {
+      // The database cannot say: the page that shows nothing of anyone's.
+      return { kind: 'session' };
+    }
+  });
 
   return app;
 }
