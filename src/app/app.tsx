@@ -127,7 +127,14 @@ function ConfiguredApp({ shell }: { shell: PageShell | null }) {
       <Route
         path="*"
         element={
-          <SessionGate config={config.data} pending={shell?.kind === 'app' ? sent : undefined}>
+          <SessionGate
+            config={config.data}
+            pending={
+              shell?.kind === 'app' ? (
+                <Suspense fallback={<PageLoading />}>{sent}</Suspense>
+              ) : undefined
+            }
+          >
             <AppRoutes />
           </SessionGate>
         }

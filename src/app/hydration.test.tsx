@@ -77,6 +77,13 @@ beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(say);
   vi.spyOn(console, 'warn').mockImplementation(say);
 });
+// What React reports of a failed hydration (window.reportError, as a browser's uncaught error).
+const reported = (event: ErrorEvent) => {
+  said.push(String(event.error ?? event.message).slice(0, 300));
+  event.preventDefault();
+};
+beforeAll(() => window.addEventListener('error', reported));
+afterAll(() => window.removeEventListener('error', reported));
 afterEach(() => {
   act(() => root?.unmount());
   root = null;

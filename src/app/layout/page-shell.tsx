@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createContext, createElement, Suspense, useContext, useSyncExternalStore } from 'react';
+import { createContext, createElement, useContext, useSyncExternalStore } from 'react';
 import type { Role } from '../../domain/auth';
 import { roleRank } from '../../domain/auth';
 import type { PageShell } from '../../domain/page-shell';
@@ -67,8 +67,11 @@ export function ShellPage({
         orgBar={<div className="org-bar org-bar--pending" aria-hidden="true" />}
         nav={<MainNav may={(role) => roleRank[shell.role] >= roleRank[role]} />}
       >
+        {/* No Suspense boundary of its own: React would leave the page's part as the server
+            sent it, unhydrated, and the app replaces it at once. The route's module is loaded
+            before the app hydrates (loadFirstPage). */}
         <div className="page-shell" inert>
-          <Suspense fallback={<PageLoading />}>{createElement(page, props)}</Suspense>
+          {createElement(page, props)}
         </div>
       </AppFrame>
     </ShellRoleContext.Provider>
