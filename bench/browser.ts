@@ -28,13 +28,15 @@ export const chromiumPath = '/usr/bin/chromium';
 const orgs = 'Client_Org_Id=1001&Vendor_Org_Id=9001';
 
 export const browserBudgets = {
-  listFirstVisit: 2,
+  listFirstVisit: 1.3,
   listRepeatVisit: 1.5,
   listLongestTask: 2,
   listDom: 3,
   trayRemove: 2,
   trayLcp: 1.2,
-  formLcp: 1.2,
+  // The form paints from its prerendered HTML, before the app's code has run (decision 040); the
+  // peer page paints once its code has run.
+  formLcp: 0.7,
   typing: 1.1,
 } as const;
 

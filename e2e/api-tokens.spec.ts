@@ -4,7 +4,7 @@ import { expect, expectNoAxeViolations } from './support/fixtures';
 
 /*
  * Personal API tokens (decision 037) in a browser: a QA engineer opens Account from the
- * navigation, makes a token, sees it once with a Copy button and the warning that it will not be
+ * header (beside who is signed in), makes a token, sees it once with a Copy button and the warning that it will not be
  * shown again, copies it (a CI job's call with it works), and revokes it after confirming (the
  * job's next call is refused, saying so). An admin sees it among everyone's. Both pages pass axe.
  */
@@ -29,10 +29,8 @@ test('a QA engineer makes an API token, sees it once, copies it and revokes it',
   const qa = await newPage(browser);
   await qa.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
   await signIn(qa.page, `${url}/requisitions`, qaEmail, qaPassword);
-  await qa.page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'Account' })
-    .click();
+  // Beside who is signed in, in the header.
+  await qa.page.getByRole('banner').getByRole('link', { name: 'Account' }).click();
   await expect(qa.page.getByRole('heading', { name: 'Account', level: 1 })).toBeVisible();
   await expect(qa.page.getByText('You have no API token yet.')).toBeVisible();
 

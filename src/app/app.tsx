@@ -1,45 +1,71 @@
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
-import { createElement, lazy, Suspense, useState, type ComponentType } from 'react';
-import { BrowserRouter, matchPath, Navigate, Route, Routes } from 'react-router';
+import type { ComponentType, ReactNode } from 'react';
+import { createElement, lazy, Suspense, useState } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import type { PageShell } from '../domain/page-shell';
 import { errorMessage } from '../shared/api/http';
 import { portalConfigQueryOptions } from '../shared/config/portal-config';
+import { PageLoading } from '../shared/ui/page-loading';
 import { AppShell } from './layout/app-shell';
+import { ShellPage, useHydrated } from './layout/page-shell';
 import { createQueryClient } from './query-client';
 import { SessionGate } from './session-gate';
-import { homePath, notFoundModule, routeModuleSource, routeTable } from './route-table';
+import {
+  homePath,
+  invitePath,
+  notFoundModule,
+  routeAt,
+  routeModuleSource,
+  routeTable,
+} from './route-table';
 
 // Route-level code splitting: the first page load carries only the shell; each page, and the
 // domain's catalogs and schemas with the forms, load when first visited (or are preloaded by
-// index.html for the page it was asked for; see route-table.ts).
+// index.html for the page it was asked for; see route-table.ts). Each route module's default
+// export is its page, its `Shell` what the build prerenders of it (decision 040).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each page declares its own props
 type Page = ComponentType<any>;
-const routeModules = import.meta.glob<{ default: Page }>('./routes/*-route.tsx');
+interface RouteModule {
+  default: Page;
+  Shell: Page;
+}
+const routeModules = import.meta.glob<RouteModule>('./routes/*-route.tsx');
+const loadRoute = (module: string) => {
+  const load = routeModules[`./${routeModuleSource(module).slice('src/app/'.length)}`];
+  if (!load) throw new Error(`route-table.ts names ${module}, which is not in src/app/routes`);
+  return load;
+};
 const pages = new Map<string, Page>();
+const shells = new Map<string, Page>();
 function page(module: string): Page {
   let component = pages.get(module);
   if (!component) {
-    const load = routeModules[`./${routeModuleSource(module).slice('src/app/'.length)}`];
-    if (!load) throw new Error(`route-table.ts names ${module}, which is not in src/app/routes`);
-    component = lazy(load);
+    component = lazy(loadRoute(module));
     pages.set(module, component);
+  }
+  return component;
+}
+function shellOf(module: string): Page {
+  let component = shells.get(module);
+  if (!component) {
+    component = lazy(() => loadRoute(module)().then((loaded) => ({ default: loaded.Shell })));
+    shells.set(module, component);
   }
   return component;
 }
 
 /**
  * Loads the page asked for before the first render (its chunks are already downloading beside the
- * entry: index.html preloads them), so the first paint shows the page rather than "Loading the
- * page…" and a second render after it. Other pages stay lazy. A failed load is left to the lazy
- * page, which shows the error where the page would be.
+ * entry: index.html preloads them), so the first render shows the page (or hydrates its shell)
+ * rather than "Loading the page…" and a second render after it. Other pages stay lazy. A failed
+ * load is left to the lazy page, which shows the error where the page would be.
  */
 export async function loadFirstPage(pathname: string): Promise<void> {
-  if (pathname === '/') return; // redirected to homePath
-  const module =
-    routeTable.find((entry) => matchPath(entry.path, pathname))?.module ?? notFoundModule;
-  const load = routeModules[`./${routeModuleSource(module).slice('src/app/'.length)}`];
+  const { module } = routeAt(pathname);
   try {
-    const loaded = await load?.();
-    if (loaded) pages.set(module, loaded.default);
+    const loaded = await loadRoute(module)();
+    pages.set(module, loaded.default);
+    shells.set(module, loaded.Shell);
   } catch {
     // The lazy page retries and reports it.
   }
@@ -52,13 +78,26 @@ export async function loadFirstPage(pathname: string): Promise<void> {
 const pageElement = (module: string, props: Record<string, string> = {}) =>
   createElement(page(module), props);
 
-function ConfiguredApp() {
+/** The page the server sent (its prerendered shell) at this address. */
+function ShellAt({ shell }: { shell: PageShell }) {
+  const { module, props } = routeAt(useLocation().pathname);
+  return <ShellPage shell={shell} page={shellOf(module)} props={props} />;
+}
+
+function ConfiguredApp({ shell }: { shell: PageShell | null }) {
+  const hydrated = useHydrated();
   const config = useQuery(portalConfigQueryOptions());
+  // The page as the server sent it, until the app can draw its own: while React hydrates it, and
+  // while what the app needs first is on its way.
+  const sent = shell ? <ShellAt shell={shell} /> : null;
+  if (sent && !hydrated) return sent;
   if (config.isPending) {
     return (
-      <main className="boot" aria-busy="true">
-        <p>Loading the portal settings…</p>
-      </main>
+      sent ?? (
+        <main className="boot" aria-busy="true">
+          <p>Loading the portal settings…</p>
+        </main>
+      )
     );
   }
   if (config.isError) {
@@ -75,27 +114,32 @@ function ConfiguredApp() {
     );
   }
   return (
-    <BrowserRouter>
-      <Routes>
-        {/* An invited user sets a password before anyone is signed in. */}
-        <Route
-          path="/invite/:token"
-          element={
-            <Suspense fallback={<p className="page-loading">Loading the page…</p>}>
-              <InvitePage />
-            </Suspense>
-          }
-        />
-        <Route
-          path="*"
-          element={
-            <SessionGate config={config.data}>
-              <AppRoutes />
-            </SessionGate>
-          }
-        />
-      </Routes>
-    </BrowserRouter>
+    <Routes>
+      {/* An invited user sets a password before anyone is signed in. */}
+      <Route
+        path={invitePath}
+        element={
+          <Suspense fallback={<PageLoading />}>
+            <InvitePage />
+          </Suspense>
+        }
+      />
+      <Route
+        path="*"
+        element={
+          <SessionGate
+            config={config.data}
+            pending={
+              shell?.kind === 'app' ? (
+                <Suspense fallback={<PageLoading />}>{sent}</Suspense>
+              ) : undefined
+            }
+          >
+            <AppRoutes />
+          </SessionGate>
+        }
+      />
+    </Routes>
   );
 }
 
@@ -123,11 +167,24 @@ function AppRoutes() {
   );
 }
 
-export function App() {
+/**
+ * The app. `shell`: the prerendered page the server sent (read from the page; null when it sent
+ * none, as the dev server does), which the app draws again as it hydrates. `router`: the
+ * browser's, or on the server a static one at the page's address.
+ */
+export function App({
+  shell,
+  router: Router,
+}: {
+  shell: PageShell | null;
+  router: ComponentType<{ children: ReactNode }>;
+}) {
   const [queryClient] = useState(createQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
-      <ConfiguredApp />
+      <Router>
+        <ConfiguredApp shell={shell} />
+      </Router>
     </QueryClientProvider>
   );
 }

@@ -1,3 +1,5 @@
+import { matchPath } from 'react-router';
+
 /**
  * The app's pages, once: the router (app.tsx) renders them, and the build (scripts/route-preloads.ts)
  * reads them to tell the server which chunks each URL needs, so index.html can preload a page's
@@ -41,3 +43,20 @@ export const notFoundModule = 'not-found-route';
 
 /** The source file of a route module, as Vite's manifest names it. */
 export const routeModuleSource = (module: string) => `src/app/routes/${module}.tsx`;
+
+/** An invited user's page, before anyone is signed in: no app frame, and no prerendered shell. */
+export const invitePath = '/invite/:token';
+
+/**
+ * The page at `pathname`: its route module and props (`/` is the home page's, which it redirects
+ * to). The app's first load, its prerendered shells and the build's preload links all find the
+ * page this way.
+ */
+export function routeAt(pathname: string): { module: string; props: Record<string, string> } {
+  const entry: RouteEntry | undefined =
+    pathname === '/'
+      ? routeTable.find((route) => route.path === homePath)
+      : routeTable.find((route) => matchPath(route.path, pathname));
+  if (!entry) return { module: notFoundModule, props: {} };
+  return { module: entry.module, props: entry.props ?? {} };
+}

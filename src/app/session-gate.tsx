@@ -13,7 +13,19 @@ import { SessionProvider, useSessionQuery, useSigningOut } from '../shared/sessi
  * in, and then only their client orgs. With sign-in off (one person on their own machine, the
  * default on loopback) the app starts at once, as before, while the session is read beside it.
  */
-export function SessionGate({ config, children }: { config: PortalConfig; children: ReactNode }) {
+export function SessionGate({
+  config,
+  pending,
+  children,
+}: {
+  config: PortalConfig;
+  /**
+   * What to show while the session is read and the work made ready, when the server already sent
+   * a signed-in page (its shell): that page, rather than a message in its place.
+   */
+  pending?: ReactNode;
+  children: ReactNode;
+}) {
   // Asked when sign-in is on, or when the settings do not say (an older server): a 401 from any
   // call asks again, so a server that turns sign-in on is noticed either way.
   const session = useSessionQuery(config.authRequired !== false);
@@ -47,13 +59,7 @@ export function SessionGate({ config, children }: { config: PortalConfig; childr
   const owned = useLocalOwnership(required && user ? user.id : null);
   // The sign-in form takes the app's place at once; it can be used once the work is cleared.
   if (signingOut) return <SignInPage session={null} signingOut />;
-  if (required && session.isPending) {
-    return (
-      <main className="boot" aria-busy="true">
-        <p>Checking who is signed in…</p>
-      </main>
-    );
-  }
+  if (required && session.isPending) return pending ?? <CheckingSession />;
   if (required && !user) return <SignInPage session={state} />;
   if (required && owned === 'failed') {
     return (
@@ -71,9 +77,11 @@ export function SessionGate({ config, children }: { config: PortalConfig; childr
   }
   if (required && owned !== 'ready') {
     return (
-      <main className="boot" aria-busy="true">
-        <p>Getting your work ready…</p>
-      </main>
+      pending ?? (
+        <main className="boot" aria-busy="true">
+          <p>Getting your work ready…</p>
+        </main>
+      )
     );
   }
   if (user && connection === null) {
@@ -106,5 +114,14 @@ export function SessionGate({ config, children }: { config: PortalConfig; childr
     <SessionProvider state={state}>
       <OrgProvider config={granted}>{children}</OrgProvider>
     </SessionProvider>
+  );
+}
+
+/** While the session is read, with sign-in on: nothing of the app, whoever is asking. */
+export function CheckingSession() {
+  return (
+    <main className="boot" aria-busy="true">
+      <p>Checking who is signed in…</p>
+    </main>
   );
 }

@@ -11,6 +11,9 @@ import { apiErrorDetailSchema } from './api-error';
 export const roles = ['recruiter', 'qa', 'admin'] as const;
 export type Role = (typeof roles)[number];
 
+/** Each role may do what the roles below it may: admin ⊃ qa ⊃ recruiter. */
+export const roleRank: Record<Role, number> = { recruiter: 0, qa: 1, admin: 2 };
+
 export const roleLabels: Record<Role, string> = {
   recruiter: 'Recruiter: sends requisitions and candidates for the client orgs granted',
   qa: 'QA: also the inspector’s bodies, replay, sends without local checks',

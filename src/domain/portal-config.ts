@@ -104,6 +104,27 @@ export function usableConnections(
 }
 
 /**
+ * The connection a page works on: the one chosen last (`chosen`), if it is still allowed, else the
+ * default, else the first allowed (`allowed`: a user's grants, null for every connection); null
+ * when none is allowed. The browser settles it with the choice it keeps; the server, which cannot
+ * see that choice, with none, for the page it sends before the app runs.
+ */
+export function settledConnection(
+  names: readonly string[],
+  defaultName: string,
+  allowed: readonly string[] | null,
+  chosen: string | null,
+): string | null {
+  const usable = allowed === null ? names : names.filter((name) => allowed.includes(name));
+  return (
+    (chosen !== null && usable.includes(chosen) ? chosen : null) ??
+    (usable.includes(defaultName) ? defaultName : null) ??
+    usable[0] ??
+    null
+  );
+}
+
+/**
  * Every client org any connection acts for, in order of first appearance: what an admin may
  * grant, on the server and on the Users page alike.
  */

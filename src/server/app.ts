@@ -7,7 +7,9 @@ import type { PortalConfig } from './config';
 import { ConnectionUpstreams } from './proxy/connection-upstreams';
 import { registerNoStore } from './http/api-guards';
 import { sendError } from './http/portal-error';
+import { settingsForConnection, settledConnection } from '../domain/portal-config';
 import { serveSpa } from './spa/spa';
+import { readBuiltPages } from './spa/route-preloads';
 import { journalPlugin } from './journal/journal-plugin';
 import { PortalLifecycle } from './ops/drain';
 import { HealthReports, opsPlugin } from './ops/ops-plugin';
@@ -138,6 +140,8 @@ export function buildPortal(
     },
   });
 
+  const distDir = options.distDir ?? defaultDistDir;
+  const builtPages = readBuiltPages(distDir);
   app.register(helmet, {
     contentSecurityPolicy: {
       // Explicit rather than helmet's defaults, which allow inline styles and would upgrade
@@ -145,7 +149,9 @@ export function buildPortal(
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // The one inline script, the page's display settings before its first paint, is allowed
+        // by its hash, and nothing else.
+        scriptSrc: ["'self'", ...(builtPages?.scriptSources ?? [])],
         styleSrc: ["'self'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'"],
@@ -242,7 +248,32 @@ export function buildPortal(
   app.register(apiTokenRoutes, { prefix: '/api/tokens', config });
   app.register(suiteRoutes, { config });
 
-  serveSpa(app, options.distDir ?? defaultDistDir, configBody);
+  // The page the server sends before the app runs (decision 040): with sign-in on, the app's
+  // frame only to a request with a session, and "Checking who is signed in…" to any other.
+  const sandboxFor = (granted: readonly string[] | null) => {
+    const name = settledConnection(
+      configBody.connections.map((connection) => connection.name),
+      configBody.defaultConnection,
+      granted,
+      null,
+    );
+    return name !== null && settingsForConnection(configBody, name).upstream.kind === 'sandbox';
+  };
+  serveSpa(app, distDir, builtPages, configBody, async (request, reply) => {
+    if (!config.auth.required) return { kind: 'app', role: 'admin', sandbox: sandboxFor(null) };
+    try {
+      const { session } = await app.accounts.resolve(request, reply, false);
+      if (!session) return { kind: 'session' };
+      return {
+        kind: 'app',
+        role: session.user.role,
+        sandbox: sandboxFor(session.user.connections),
+      };
+    } catch {
+      // The database cannot say: the page that shows nothing of anyone's.
+      return { kind: 'session' };
+    }
+  });
 
   return app;
 }

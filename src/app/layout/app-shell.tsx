@@ -1,10 +1,17 @@
 import { lazy, Suspense, useEffect, useId, useRef } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router';
-import type { Role } from '../../domain/auth';
+import { Link, Outlet, useLocation } from 'react-router';
+import { roleRank } from '../../domain/auth';
 import { ClientOrgSelect } from '../../shared/config/client-org-select';
 import { useOrg } from '../../shared/config/org-context';
-import { startSigningOut, useMay, useSessionUser } from '../../shared/session/session';
+import {
+  sessionMay,
+  startSigningOut,
+  useSession,
+  useSessionUser,
+} from '../../shared/session/session';
 import { useStorageProblem } from '../../shared/storage/local-store';
+import { PageLoading } from '../../shared/ui/page-loading';
+import { AppFrame, MainNav, SandboxBanner } from './app-frame';
 import { ConnectionBar, ProductionBanner } from './connection-bar';
 
 // Only for a signed-in user: its code (the drafts' and history's stores) stays out of the first load.
@@ -13,30 +20,6 @@ const UserSyncBar = lazy(() =>
     default: module.UserSyncBar,
   })),
 );
-
-/**
- * The pages, each with the least role that may open it (with sign-in off, everyone may), and
- * whether it is only for someone signed in.
- */
-const navItems: ReadonlyArray<{
-  to: string;
-  label: string;
-  end: boolean;
-  role: Role;
-  signedIn?: true;
-}> = [
-  { to: '/requisitions', label: 'Requisitions', end: true, role: 'recruiter' },
-  { to: '/requisitions/new', label: 'New requisition', end: true, role: 'recruiter' },
-  { to: '/candidates', label: 'Candidates', end: false, role: 'recruiter' },
-  { to: '/submissions', label: 'Submissions', end: false, role: 'recruiter' },
-  { to: '/inspector', label: 'Inspector', end: false, role: 'qa' },
-  { to: '/suites', label: 'Suites', end: false, role: 'qa' },
-  { to: '/users', label: 'Users', end: false, role: 'admin' },
-  { to: '/audit', label: 'Audit trail', end: false, role: 'admin' },
-  { to: '/connections', label: 'Connections', end: false, role: 'admin' },
-  { to: '/account', label: 'Account', end: false, role: 'qa', signedIn: true },
-  { to: '/settings', label: 'Settings', end: false, role: 'recruiter' },
-];
 
 /** Who is signed in, and Sign out (only when sign-in is on). */
 function UserBar() {
@@ -47,6 +30,14 @@ function UserBar() {
       <span className="user-text">
         {user.email} ({user.role})
       </span>{' '}
+      {/* Their API tokens: only a QA engineer or an admin has any (decision 037). */}
+      {roleRank[user.role] >= roleRank.qa ? (
+        <>
+          <Link to="/account" className="link-button">
+            Account
+          </Link>{' '}
+        </>
+      ) : null}
       <button
         type="button"
         className="link-button app-header__sign-out"
@@ -64,19 +55,6 @@ function UserBar() {
         Sign out
       </button>
     </div>
-  );
-}
-
-function NavItem({ item }: { item: (typeof navItems)[number] }) {
-  const may = useMay(item.role);
-  const user = useSessionUser();
-  if (!may || (item.signedIn && !user)) return null;
-  return (
-    <li>
-      <NavLink to={item.to} end={item.end}>
-        {item.label}
-      </NavLink>
-    </li>
   );
 }
 
@@ -110,12 +88,14 @@ function StorageWarning() {
 }
 
 /**
- * The frame of every page: the sandbox banner, the org context, the navigation and the page.
- * Focus moves to the page on navigation, so keyboard and screen reader users start there.
+ * The app's frame of every page (AppFrame): the sandbox banner, the org context, the navigation
+ * and the page. Focus moves to the page on navigation, so keyboard and screen reader users start
+ * there.
  */
 export function AppShell() {
   const { config } = useOrg();
-  const user = useSessionUser();
+  const session = useSession();
+  const user = session?.user ?? null;
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
@@ -130,41 +110,26 @@ export function AppShell() {
   }, [pathname]);
 
   return (
-    <div className="app">
-      <header className="app-header">
-        <a href="#main" className="skip-link">
-          Skip to main content
-        </a>
-        {config.upstream.kind === 'sandbox' ? (
-          <p className="sandbox-banner">
-            <strong>Sandbox.</strong> This portal talks to the embedded sandbox VMS, not a real one:
-            try anything, nothing reaches a client.
-          </p>
-        ) : null}
-        <ProductionBanner />
-        <div className="app-header__bar">
-          <p className="app-header__brand">VMS submission portal</p>
-          <OrgContextBar />
-        </div>
-        <nav aria-label="Main" className="main-nav">
-          <ul>
-            {navItems.map((item) => (
-              <NavItem key={item.to} item={item} />
-            ))}
-          </ul>
-        </nav>
-      </header>
-      <main id="main" ref={mainRef} tabIndex={-1} className="app-main">
-        <StorageWarning />
-        {user ? (
-          <Suspense fallback={null}>
-            <UserSyncBar user={user} />
-          </Suspense>
-        ) : null}
-        <Suspense fallback={<p className="page-loading">Loading the page…</p>}>
-          <Outlet />
+    <AppFrame
+      banners={
+        <>
+          {config.upstream.kind === 'sandbox' ? <SandboxBanner /> : null}
+          <ProductionBanner />
+        </>
+      }
+      orgBar={<OrgContextBar />}
+      nav={<MainNav may={(role) => sessionMay(session, role)} />}
+      mainRef={mainRef}
+    >
+      <StorageWarning />
+      {user ? (
+        <Suspense fallback={null}>
+          <UserSyncBar user={user} />
         </Suspense>
-      </main>
-    </div>
+      ) : null}
+      <Suspense fallback={<PageLoading />}>
+        <Outlet />
+      </Suspense>
+    </AppFrame>
   );
 }

@@ -1,3 +1,4 @@
+import { PageShell } from '../layout/page-shell';
 import { AccountPage } from '../../features/account/components/account-page';
 import { RoleGate } from '../layout/role-gate';
 
@@ -9,4 +10,9 @@ export default function AccountRoute() {
       <AccountPage />
     </RoleGate>
   );
+}
+
+/** The page before the app runs: its heading. */
+export function Shell() {
+  return <PageShell heading="Account" needs="qa" />;
 }

@@ -1,12 +1,17 @@
-import { AuditPage } from '../../features/audit/components/audit-page';
+import { AuditPage, auditHeading } from '../../features/audit/components/audit-page';
+import { PageShell } from '../layout/page-shell';
 import { RoleGate } from '../layout/role-gate';
 
 /** /audit[?event=…&email=…]: who did what and when, for admins. */
 export default function AuditRoute() {
   return (
     <RoleGate needs="admin">
-      <title>Audit trail · VMS submission portal</title>
+      <title>{`${auditHeading} · VMS submission portal`}</title>
       <AuditPage />
     </RoleGate>
   );
+}
+
+export function Shell() {
+  return <PageShell heading={auditHeading} needs="admin" />;
 }

@@ -1,6 +1,11 @@
-import { CandidateWorkspacePage } from '../../features/candidates/components/candidate-workspace';
+import {
+  CandidateWorkspacePage,
+  CandidateWorkspaceShell,
+} from '../../features/candidates/components/candidate-workspace';
 
 /** /candidates[?reqId=…]: the candidate workspace. */
 export default function CandidatesRoute() {
   return <CandidateWorkspacePage />;
 }
+
+export const Shell = CandidateWorkspaceShell;

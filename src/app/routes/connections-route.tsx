@@ -1,4 +1,8 @@
-import { ConnectionsPage } from '../../features/settings/components/connections-page';
+import {
+  ConnectionsPage,
+  connectionsHeading,
+} from '../../features/settings/components/connections-page';
+import { PageShell } from '../layout/page-shell';
 import { RoleGate } from '../layout/role-gate';
 
 /** /connections: admins check the VMS connection; anyone else is told it is not theirs. */
@@ -8,4 +12,8 @@ export default function ConnectionsRoute() {
       <ConnectionsPage />
     </RoleGate>
   );
+}
+
+export function Shell() {
+  return <PageShell heading={connectionsHeading} needs="admin" />;
 }

@@ -1,4 +1,8 @@
-import { InspectorPage } from '../../features/inspector/components/inspector-page';
+import {
+  InspectorPage,
+  inspectorHeading,
+} from '../../features/inspector/components/inspector-page';
+import { PageShell } from '../layout/page-shell';
 import { batchKinds } from '../kinds/batch-kinds';
 import { RoleGate } from '../layout/role-gate';
 
@@ -6,8 +10,12 @@ import { RoleGate } from '../layout/role-gate';
 export default function InspectorRoute() {
   return (
     <RoleGate needs="qa">
-      <title>Inspector · VMS submission portal</title>
+      <title>{`${inspectorHeading} · VMS submission portal`}</title>
       <InspectorPage kinds={batchKinds} />
     </RoleGate>
   );
+}
+
+export function Shell() {
+  return <PageShell heading={inspectorHeading} needs="qa" />;
 }

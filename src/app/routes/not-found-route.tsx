@@ -12,3 +12,6 @@ export default function NotFoundRoute() {
     </div>
   );
 }
+
+/** The whole page is its shell: it depends on nothing but the address. */
+export const Shell = NotFoundRoute;

@@ -1,4 +1,7 @@
-import { RequisitionList } from '../../features/requisitions/components/requisition-list';
+import {
+  RequisitionList,
+  RequisitionListShell,
+} from '../../features/requisitions/components/requisition-list';
 import { startRequisitionSync } from '../../shared/requisitions';
 
 // The list's worker starts as this page's code arrives, not after the page's first render: on a
@@ -7,11 +10,22 @@ import { startRequisitionSync } from '../../shared/requisitions';
 // so their own first paint does not share the CPU with it.
 startRequisitionSync();
 
+const title = <title>Requisitions · VMS submission portal</title>;
+
 export default function RequisitionsRoute() {
   return (
     <>
-      <title>Requisitions · VMS submission portal</title>
+      {title}
       <RequisitionList />
+    </>
+  );
+}
+
+export function Shell() {
+  return (
+    <>
+      {title}
+      <RequisitionListShell />
     </>
   );
 }

@@ -1,10 +1,15 @@
-import { SettingsPage } from '../../features/settings/components/settings-page';
+import { SettingsPage, settingsHeading } from '../../features/settings/components/settings-page';
+import { PageShell } from '../layout/page-shell';
 
 export default function SettingsRoute() {
   return (
     <>
-      <title>Settings · VMS submission portal</title>
+      <title>{`${settingsHeading} · VMS submission portal`}</title>
       <SettingsPage />
     </>
   );
+}
+
+export function Shell() {
+  return <PageShell heading={settingsHeading} />;
 }

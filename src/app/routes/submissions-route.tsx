@@ -1,11 +1,12 @@
 import { Link } from 'react-router';
-import { SubmissionsPage } from '../../core/batch/components/submissions-page';
+import { SubmissionsPage, submissionsHeading } from '../../core/batch/components/submissions-page';
+import { PageShell } from '../layout/page-shell';
 import { batchKinds } from '../kinds/batch-kinds';
 
 export default function SubmissionsRoute() {
   return (
     <>
-      <title>Submissions · VMS submission portal</title>
+      <title>{`${submissionsHeading} · VMS submission portal`}</title>
       <SubmissionsPage
         kinds={batchKinds}
         emptyHint={
@@ -19,4 +20,8 @@ export default function SubmissionsRoute() {
       />
     </>
   );
+}
+
+export function Shell() {
+  return <PageShell heading={submissionsHeading} />;
 }

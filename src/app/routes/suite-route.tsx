@@ -1,3 +1,4 @@
+import { PageLoading } from '../../shared/ui/page-loading';
 import { useParams } from 'react-router';
 import { SuitePage } from '../../features/suites/components/suite-page';
 import { RoleGate } from '../layout/role-gate';
@@ -12,4 +13,9 @@ export default function SuiteRoute() {
       <SuitePage id={id} />
     </RoleGate>
   );
+}
+
+/** The page before the app runs: its heading is the suite's name, which only the app reads. */
+export function Shell() {
+  return <PageLoading />;
 }

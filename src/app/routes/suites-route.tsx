@@ -1,3 +1,4 @@
+import { PageShell } from '../layout/page-shell';
 import { SuitesPage } from '../../features/suites/components/suites-page';
 import { RoleGate } from '../layout/role-gate';
 
@@ -9,4 +10,9 @@ export default function SuitesRoute() {
       <SuitesPage />
     </RoleGate>
   );
+}
+
+/** The page before the app runs: its heading. */
+export function Shell() {
+  return <PageShell heading="Suites" needs="qa" />;
 }

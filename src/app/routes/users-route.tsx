@@ -1,4 +1,5 @@
-import { UsersPage } from '../../features/account/components/users-page';
+import { UsersPage, usersHeading } from '../../features/account/components/users-page';
+import { PageShell } from '../layout/page-shell';
 import { RoleGate } from '../layout/role-gate';
 
 /** /users: admins manage who may use the portal; anyone else is told it is not theirs. */
@@ -8,4 +9,8 @@ export default function UsersRoute() {
       <UsersPage />
     </RoleGate>
   );
+}
+
+export function Shell() {
+  return <PageShell heading={usersHeading} needs="admin" />;
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '../../domain/auth';
-import { csrfHeader } from '../../domain/auth';
+import { csrfHeader, roleRank } from '../../domain/auth';
 import { ApiError } from '../../domain/api-error';
 import type { PortalConfig } from '../config';
-import { roleRank, type PortalAuth, type RequestSession } from './portal-auth';
+import { type PortalAuth, type RequestSession } from './portal-auth';
 import { changesState, crossSiteReason } from './request-origin';
 import { sessionIdsOf } from './session-cookie';
 import { sameToken } from './tokens';

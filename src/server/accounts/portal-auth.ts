@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import type { Role, SessionState, SessionUser, UserSummary } from '../../domain/auth';
+import type { SessionState, SessionUser, UserSummary } from '../../domain/auth';
 import type { PortalConfig } from '../config';
 import { deploymentClientOrgIds } from '../../domain/portal-config';
 import { grantedConnections } from '../connections/connections';
@@ -46,9 +46,6 @@ export const ssoLoginLifetimeMs = 10 * 60_000;
 
 /** A session's last use is written at most this often (each request would be a write). */
 const touchEveryMs = 60_000;
-
-/** How much a role may do: admin ⊃ qa ⊃ recruiter. */
-export const roleRank: Record<Role, number> = { recruiter: 0, qa: 1, admin: 2 };
 
 export interface PortalAuthOptions {
   config: PortalConfig;

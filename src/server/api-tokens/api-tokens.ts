@@ -11,7 +11,7 @@ import {
 } from '../../domain/api-tokens';
 import type { z } from 'zod';
 import type { PortalAuth, PortalUser, RequestSession } from '../accounts/portal-auth';
-import { roleRank } from '../accounts/portal-auth';
+import { roleRank } from '../../domain/auth';
 import { randomToken, tokenDigest } from '../accounts/tokens';
 import type { StoredUser } from '../accounts/store/users';
 import { inScope, scopeReach } from './api-token-scope';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { settledConnection } from '../../domain/portal-config';
 import { localStore, storageKey } from '../storage/local-store';
 
 /**
@@ -27,14 +28,8 @@ export function settleConnection(
   defaultName: string,
   allowed: readonly string[] | null,
 ): string | null {
-  const usable = allowed === null ? names : names.filter((name) => allowed.includes(name));
-  const chosen = chosenStore.get();
   unscopedOwner = defaultName;
-  current =
-    (chosen !== null && usable.includes(chosen) ? chosen : null) ??
-    (usable.includes(defaultName) ? defaultName : null) ??
-    usable[0] ??
-    null;
+  current = settledConnection(names, defaultName, allowed, chosenStore.get());
   return current;
 }
 

@@ -2,7 +2,7 @@ import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
 import type { Role, SessionState, SessionUser } from '../../domain/auth';
-import { sessionStateSchema, signedOutEverywhereSchema } from '../../domain/auth';
+import { roleRank, sessionStateSchema, signedOutEverywhereSchema } from '../../domain/auth';
 import { onSignedOut, requestJson, requestOk, setCsrfToken } from '../api/http';
 
 /**
@@ -52,17 +52,19 @@ export function useSessionUser(): SessionUser | null {
   return useSession()?.user ?? null;
 }
 
-const rank: Record<Role, number> = { recruiter: 0, qa: 1, admin: 2 };
-
 /**
  * Whether the current user may do what `role` may: always when sign-in is off (one person on
  * their own machine, as before), else by the signed-in user's role (admin ⊃ qa ⊃ recruiter).
  */
 export function useMay(role: Role): boolean {
-  const session = useSession();
+  return sessionMay(useSession(), role);
+}
+
+/** useMay's rule, for a session at hand. */
+export function sessionMay(session: SessionState | null, role: Role): boolean {
   if (!session || !session.authRequired) return true;
   const user = session.user;
-  return user !== null && rank[user.role] >= rank[role];
+  return user !== null && roleRank[user.role] >= roleRank[role];
 }
 
 /** Reads the session again when any call is answered 401 (expired, signed out elsewhere). */

@@ -81,6 +81,9 @@ function SubmissionCard({
   );
 }
 
+/** The page's heading (its prerendered shell shows it too). */
+export const submissionsHeading = 'Submissions';
+
 /**
  * Every batch sent from this browser, newest first (kept in browser storage), each with its
  * results; the newest is open. Generic over the payload kinds.
@@ -121,7 +124,7 @@ export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
 
   return (
     <div className="page">
-      <h1>Submissions</h1>
+      <h1>{submissionsHeading}</h1>
       <p className="page__lead">
         Every batch the VMS accepted from this browser, newest first. Results are checked until
         every item is processed; use Fix on an item with an error to load it back into its form.

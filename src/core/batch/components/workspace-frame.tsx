@@ -26,35 +26,68 @@ export function WorkspaceFrame<V>({
   const origin = session.start?.origin;
   const latest = useLatestSent(kind.id, useOrgScope().clientOrgId);
   return (
-    <div className="workspace">
-      <title>{`${heading} · VMS submission portal`}</title>
-      <div className="workspace__main">
-        <h1>{heading}</h1>
-        {latest ? <LatestResults kind={kind} submission={latest} /> : null}
-        {children}
-      </div>
-      <aside className="workspace__tray" aria-label="Batch">
-        {/* The form does not wait for the batch's items (read from the browser's database). */}
-        <Suspense
-          fallback={
-            <section className="tray" aria-busy="true">
-              <h2 className="tray__title">Batch to send</h2>
-              <p className="tray__count">Loading the batch…</p>
-            </section>
-          }
-        >
+    <WorkspaceLayout
+      heading={heading}
+      tray={
+        // The form does not wait for the batch's items (read from the browser's database).
+        <Suspense fallback={<TrayLoading />}>
           <BatchTray
             kind={kind}
             editingItemId={origin?.type === 'tray-item' ? origin.itemId : undefined}
           />
         </Suspense>
+      }
+      after={
+        <ReplaceFormDialog
+          label={session.ask?.label ?? null}
+          onReplace={session.replaceWithIncoming}
+          onKeep={session.keepCurrent}
+        />
+      }
+    >
+      {latest ? <LatestResults kind={kind} submission={latest} /> : null}
+      {children}
+    </WorkspaceLayout>
+  );
+}
+
+/**
+ * A workspace page's layout: the heading and what follows it, and the tray beside. The page's
+ * prerendered shell draws it too, with the tray still loading.
+ */
+export function WorkspaceLayout({
+  heading,
+  tray = <TrayLoading />,
+  after,
+  children,
+}: {
+  heading: string;
+  tray?: ReactNode;
+  /** After the tray, e.g. a dialog. */
+  after?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="workspace">
+      <title>{`${heading} · VMS submission portal`}</title>
+      <div className="workspace__main">
+        <h1>{heading}</h1>
+        {children}
+      </div>
+      <aside className="workspace__tray" aria-label="Batch">
+        {tray}
       </aside>
-      <ReplaceFormDialog
-        label={session.ask?.label ?? null}
-        onReplace={session.replaceWithIncoming}
-        onKeep={session.keepCurrent}
-      />
+      {after}
     </div>
+  );
+}
+
+function TrayLoading() {
+  return (
+    <section className="tray" aria-busy="true">
+      <h2 className="tray__title">Batch to send</h2>
+      <p className="tray__count">Loading the batch…</p>
+    </section>
   );
 }
 

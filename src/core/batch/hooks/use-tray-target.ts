@@ -4,6 +4,9 @@ import type { BatchKind, WireItem } from '../model/batch-kind';
 import type { DraftOrigin } from '../model/drafts';
 import { useBatchTray } from './use-batch-tray';
 
+/** The submit button of a workspace form that adds a new item. */
+export const addToBatchLabel = 'Add to batch';
+
 /**
  * Where a workspace form's "Add to batch" puts its item: a new tray item, or the item the form is
  * editing (Edit in the tray), replaced in place. Gives the submit button's label and the note
@@ -20,7 +23,7 @@ export function useTrayTarget(kind: BatchKind, clientOrgId: number, origin: Draf
   return {
     tray,
     editingId,
-    submitLabel: editingId ? `Update item ${editingIndex + 1} in the batch` : 'Add to batch',
+    submitLabel: editingId ? `Update item ${editingIndex + 1} in the batch` : addToBatchLabel,
     /** Adds or replaces the item; returns the note that says so, naming it by `name`. */
     put(wire: WireItem, name: string, loaded?: LoadedRecord): string {
       const count = items.length + (editingId ? 0 : 1);

@@ -15,6 +15,9 @@ import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
 const accept = '.csv,.tsv,.txt,.xlsx,.json,text/csv,text/tab-separated-values,application/json';
 const count = groupDigits;
 
+/** The page's heading (its prerendered shell shows it too). */
+export const importHeading = (kind: Pick<BatchKind, 'noun'>) => `Import ${kind.noun.many}`;
+
 /**
  * Requisitions → Import, Candidates → Import: a spreadsheet's rows mapped to fields,
  * checked cell by cell by the domain's rules in a worker, fixed in place, and added to the batch.
@@ -63,7 +66,7 @@ export function ImportPage({ kind }: { kind: BatchKind }) {
   return (
     <div className="page import-page" aria-busy={busy !== null}>
       <div className="page__header">
-        <h1>Import {kind.noun.many}</h1>
+        <h1>{importHeading(kind)}</h1>
         <Link to={session.batchPath} className="button button--secondary">
           Open the batch
         </Link>

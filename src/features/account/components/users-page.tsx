@@ -19,6 +19,9 @@ import {
   usersQueryOptions,
 } from '../api/account';
 
+/** The page's heading (its prerendered shell shows it too). */
+export const usersHeading = 'Users';
+
 /** /users (admins): who may use the portal, with which role, for which client orgs. */
 export function UsersPage() {
   const { config } = useOrg();
@@ -63,8 +66,8 @@ export function UsersPage() {
 
   return (
     <div className="page">
-      <title>Users · VMS submission portal</title>
-      <h1>Users</h1>
+      <title>{`${usersHeading} · VMS submission portal`}</title>
+      <h1>{usersHeading}</h1>
       <p className="page__lead">
         Who may use this portal, with which role, for which client orgs. A new user gets a link to
         set their own password; you never see or choose it.

@@ -51,6 +51,9 @@ function detailText(details: AuditEntry['details']): string {
     .join(' · ');
 }
 
+/** The page's heading (its prerendered shell shows it too). */
+export const auditHeading = 'Audit trail';
+
 /**
  * /audit: who did what and when — sign-ins and failed ones, accounts and grants changed, each batch
  * sent, each refusal — the newest first, filtered, and exported as CSV or JSON Lines. For admins.
@@ -80,7 +83,7 @@ export function AuditPage() {
   return (
     <div className="page inspector">
       <div className="page__header">
-        <h1>Audit trail</h1>
+        <h1>{auditHeading}</h1>
         <div className="button-row">
           <a className="button button--secondary" href={auditExportHref(filters, 'csv')} download>
             Export CSV

@@ -50,6 +50,7 @@ import { requisitionQueryOptions } from '../../../shared/requisitions';
 import { useOrg, useOrgScope } from '../../../shared/config/org-context';
 import { formatDateTime } from '../../../shared/lib/format';
 import { LoadFailure } from '../../../shared/ui/load-failure';
+import { PageLoading } from '../../../shared/ui/page-loading';
 import { candidateKind } from '../kind/candidate-kind';
 
 const rowTemplates = { answers: { answer: '' }, skillResponses: blankSkillResponseRow() };
@@ -271,6 +272,22 @@ export function CandidateWorkspacePage() {
   }
   return (
     <div className="page">
+      <ChooseRequisitionIntro />
+      {reqId !== '' ? (
+        <p role="alert" className="notice notice--error">
+          “{reqId}” is not a Req ID: a Req ID is a whole number such as 40001. Search for the
+          requisition below.
+        </p>
+      ) : null}
+      <RequisitionPicker />
+    </div>
+  );
+}
+
+/** The top of the page where the requisition is chosen. */
+function ChooseRequisitionIntro() {
+  return (
+    <>
       <title>Candidates · VMS submission portal</title>
       <h1>Submit a candidate</h1>
       <p className="page__lead">
@@ -279,13 +296,19 @@ export function CandidateWorkspacePage() {
         <Link to="/requisitions">requisition list</Link>. Many candidates at once:{' '}
         <Link to="/candidates/import">import them from a spreadsheet</Link>.
       </p>
-      {reqId !== '' ? (
-        <p role="alert" className="notice notice--error">
-          “{reqId}” is not a Req ID: a Req ID is a whole number such as 40001. Search for the
-          requisition below.
-        </p>
-      ) : null}
-      <RequisitionPicker />
+    </>
+  );
+}
+
+/**
+ * The page's prerendered shell (decision 040): the top of the page where the requisition is
+ * chosen (the one chosen in the address, if any, is the browser's).
+ */
+export function CandidateWorkspaceShell() {
+  return (
+    <div className="page">
+      <ChooseRequisitionIntro />
+      <PageLoading />
     </div>
   );
 }

@@ -15,6 +15,9 @@ import { ComposeCall } from './compose-call';
 import { JournalDetailView } from './journal-detail';
 import { groupDigits } from '../../../shared/lib/format';
 
+/** The page's heading (its prerendered shell shows it too). */
+export const inspectorHeading = 'Inspector';
+
 /**
  * /inspector: every call the portal made to the VMS, by when it started, filtered and
  * searched in the bodies, each opened in full, exported as HAR or JSON Lines, copied as cURL,
@@ -48,7 +51,7 @@ export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
   return (
     <div className="page inspector">
       <div className="page__header">
-        <h1>Inspector</h1>
+        <h1>{inspectorHeading}</h1>
         <div className="button-row">
           <button
             type="button"

@@ -63,6 +63,8 @@ export interface RequisitionFormViewProps {
   preview?(toWire: (values: RequisitionForm) => unknown): ReactNode;
   /** A field the VMS named when it refused this item: in the summary until it is changed. */
   flagged?: FormProblem | null;
+  /** Only the first section, as the page's prerendered shell shows it (decision 040). */
+  shell?: boolean;
 }
 
 const navSections = sectionOrder.map((title) => ({ id: sectionHeadingId(title), title }));
@@ -86,6 +88,7 @@ export function RequisitionFormView({
   preview,
   loaded,
   flagged = null,
+  shell = false,
 }: RequisitionFormViewProps) {
   const [summary, setSummary] = useState<{ problems: FormProblem[]; attempt: number }>({
     problems: [],
@@ -118,8 +121,9 @@ export function RequisitionFormView({
   }, [loaded, dateFormat]);
 
   // The first section is drawn at once; the rest of this ~6,000 px form follows in a background
-  // render right after, so the page appears without waiting for fields far below the fold.
-  const restShown = useDeferredValue(true, false);
+  // render right after, so the page appears without waiting for fields far below the fold. The
+  // prerendered shell is the first section alone.
+  const restShown = useDeferredValue(true, false) && !shell;
 
   return (
     <FormProvider {...form}>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import {
   startTransition,
   useCallback,
@@ -59,9 +60,7 @@ export function RequisitionList() {
   const [onlySubmittable, showOnlySubmittable] = useOptimistic(current.onlySubmittable);
   const dateFormat = config.dateFormat;
   const today = todayIso();
-  const submittableId = useId();
   const query = useRequisitionList(useOrgScope());
-  const searchId = useId();
   // Typing stays instant: the filtering of thousands of rows follows at lower priority.
   const view = useDeferredValue(current);
 
@@ -79,88 +78,38 @@ export function RequisitionList() {
   );
 
   return (
-    <div className="page">
-      <div className="page__header">
-        <h1>Requisitions</h1>
-        <div className="button-row">
-          <Link to="/requisitions/new" className="button">
-            New requisition
-          </Link>
-          <Link to="/requisitions/import" className="button button--secondary">
-            Import from a spreadsheet
-          </Link>
-          <button
-            type="button"
-            className="button button--secondary"
-            disabled={query.isFetching}
-            onClick={() => void query.refetch()}
-          >
-            {query.isFetching && !query.isPending ? 'Refreshing…' : 'Refresh'}
-          </button>
-        </div>
-      </div>
-      <p className="page__lead">
-        Requisitions of client org {clientOrgLabel(config, clientOrgId)} as the VMS lists them for
-        vendor {vendorOrgId}.
-      </p>
-
-      <FilterForm
-        key={filter ? describeFilter(filter) : 'none'}
-        filter={filter}
-        onApply={(next) => update({ field: next.field, op: next.operator, value: next.value })}
-        onClear={() => update({ field: null, op: null, value: null })}
-      />
-      <div className="field search">
-        <label htmlFor={searchId} className="field__label">
-          Search titles
-        </label>
-        <input
-          id={searchId}
-          type="search"
-          value={search}
-          onChange={(event) => update({ q: event.target.value })}
+    <ListFrame
+      refreshing={query.isFetching && !query.isPending}
+      onRefresh={query.isFetching ? undefined : () => void query.refetch()}
+      lead={
+        <>
+          Requisitions of client org {clientOrgLabel(config, clientOrgId)} as the VMS lists them for
+          vendor {vendorOrgId}.
+        </>
+      }
+      filterForm={
+        <FilterForm
+          key={filter ? describeFilter(filter) : 'none'}
+          filter={filter}
+          onApply={(next) => update({ field: next.field, op: next.operator, value: next.value })}
+          onClear={() => update({ field: null, op: null, value: null })}
         />
-      </div>
-
-      <div className="list-chips">
-        <div role="group" aria-label="Status" className="chips">
-          <span className="chips__label" aria-hidden="true">
-            Status
-          </span>
-          {reqStatuses.map((option) => (
-            <button
-              key={option.value}
-              type="button"
-              className="chip"
-              aria-pressed={statuses.includes(option.value)}
-              onClick={() => update({ status: statusParam(toggleStatus(statuses, option.value)) })}
-            >
-              {option.label} <span className="chip__count">{counts.get(option.value) ?? 0}</span>
-            </button>
-          ))}
-        </div>
-        <div className="checkbox">
-          <input
-            id={submittableId}
-            type="checkbox"
-            checked={onlySubmittable}
-            onChange={(event) => {
-              const checked = event.target.checked;
-              startTransition(() => {
-                showOnlySubmittable(checked);
-                update({ submittable: checked ? '1' : null });
-              });
-            }}
-          />
-          <label htmlFor={submittableId}>
-            Only submittable (Open or Interview occurring, openings left, submittals not closed)
-          </label>
-        </div>
-      </div>
-
-      <div role="status" className="list-status">
-        {query.isPending
-          ? 'Loading requisitions…'
+      }
+      search={search}
+      onSearch={(q) => update({ q })}
+      statuses={statuses}
+      counts={counts}
+      onStatus={(code) => update({ status: statusParam(toggleStatus(statuses, code)) })}
+      onlySubmittable={onlySubmittable}
+      onOnlySubmittable={(checked) => {
+        startTransition(() => {
+          showOnlySubmittable(checked);
+          update({ submittable: checked ? '1' : null });
+        });
+      }}
+      status={
+        query.isPending
+          ? loadingText
           : query.data
             ? `${countOf(rows.length, 'requisition', 'requisitions')} shown${
                 view.filter ? ` (filter: ${describeFilter(view.filter)})` : ''
@@ -169,9 +118,9 @@ export function RequisitionList() {
                   ? `, status ${view.statuses.map((code) => optionLabel(reqStatuses, code) ?? code).join(' or ')}`
                   : ''
               }${view.onlySubmittable ? ', only those taking candidates' : ''}.`
-            : null}
-      </div>
-
+            : null
+      }
+    >
       {query.isError ? (
         <div role="alert" className="notice notice--error">
           <h2 className="notice__title">The requisitions could not be loaded</h2>
@@ -222,6 +171,146 @@ export function RequisitionList() {
           onSort={(key) => update(sortParams(nextSort(sort, key)))}
         />
       ) : null}
+    </ListFrame>
+  );
+}
+
+const loadingText = 'Loading requisitions…';
+
+/**
+ * The list's frame: its heading and actions, the filter, the search, the status chips and the
+ * line that says what is shown, with what is shown after it (`children`). The list draws it with
+ * its data, its prerendered shell (RequisitionListShell) as it is while the list loads.
+ */
+function ListFrame({
+  refreshing,
+  onRefresh,
+  lead,
+  filterForm,
+  search,
+  onSearch,
+  statuses,
+  counts,
+  onStatus,
+  onlySubmittable,
+  onOnlySubmittable,
+  status,
+  children,
+}: {
+  refreshing: boolean;
+  /** Undefined while the list is being read. */
+  onRefresh: (() => void) | undefined;
+  lead: ReactNode;
+  filterForm: ReactNode;
+  search: string;
+  onSearch(search: string): void;
+  statuses: readonly string[];
+  counts: ReadonlyMap<string, number>;
+  onStatus(code: string): void;
+  onlySubmittable: boolean;
+  onOnlySubmittable(checked: boolean): void;
+  status: ReactNode;
+  children?: ReactNode;
+}) {
+  const searchId = useId();
+  const submittableId = useId();
+  return (
+    <div className="page">
+      <div className="page__header">
+        <h1>Requisitions</h1>
+        <div className="button-row">
+          <Link to="/requisitions/new" className="button">
+            New requisition
+          </Link>
+          <Link to="/requisitions/import" className="button button--secondary">
+            Import from a spreadsheet
+          </Link>
+          <button
+            type="button"
+            className="button button--secondary"
+            disabled={!onRefresh}
+            onClick={onRefresh}
+          >
+            {refreshing ? 'Refreshing…' : 'Refresh'}
+          </button>
+        </div>
+      </div>
+      <p className="page__lead">{lead}</p>
+
+      {filterForm}
+      <div className="field search">
+        <label htmlFor={searchId} className="field__label">
+          Search titles
+        </label>
+        <input
+          id={searchId}
+          type="search"
+          value={search}
+          onChange={(event) => onSearch(event.target.value)}
+        />
+      </div>
+
+      <div className="list-chips">
+        <div role="group" aria-label="Status" className="chips">
+          <span className="chips__label" aria-hidden="true">
+            Status
+          </span>
+          {reqStatuses.map((option) => (
+            <button
+              key={option.value}
+              type="button"
+              className="chip"
+              aria-pressed={statuses.includes(option.value)}
+              onClick={() => onStatus(option.value)}
+            >
+              {option.label} <span className="chip__count">{counts.get(option.value) ?? 0}</span>
+            </button>
+          ))}
+        </div>
+        <div className="checkbox">
+          <input
+            id={submittableId}
+            type="checkbox"
+            checked={onlySubmittable}
+            onChange={(event) => onOnlySubmittable(event.target.checked)}
+          />
+          <label htmlFor={submittableId}>
+            Only submittable (Open or Interview occurring, openings left, submittals not closed)
+          </label>
+        </div>
+      </div>
+
+      <div role="status" className="list-status">
+        {status}
+      </div>
+      {children}
     </div>
+  );
+}
+
+const noCounts: ReadonlyMap<string, number> = new Map();
+const ignore = () => {};
+
+/**
+ * The list page's prerendered shell (decision 040): its frame as it is while the list loads, with
+ * no filter, search or org (the address's query and the org are the browser's; the lead's line is
+ * kept, empty, so nothing moves when it is filled in).
+ */
+export function RequisitionListShell() {
+  return (
+    <ListFrame
+      refreshing={false}
+      onRefresh={undefined}
+      lead={'\u00a0'}
+      filterForm={<FilterForm filter={null} onApply={ignore} onClear={ignore} />}
+      search=""
+      onSearch={ignore}
+      statuses={[]}
+      counts={noCounts}
+      onStatus={ignore}
+      onlySubmittable={false}
+      onOnlySubmittable={ignore}
+      status={loadingText}
+    />
   );
 }

@@ -3,6 +3,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { DateFormat, LoadedRecord, RequisitionForm } from '../../../domain';
 import {
+  dateFormats,
   amendAsEdited,
   amendWire,
   blankSkillRow,
@@ -18,8 +19,12 @@ import {
 } from '../../../domain';
 import { EditorNotices } from '../../../core/batch/components/editor-notices';
 import { useFormEditorParts } from '../../../core/batch/components/form-editor-parts';
-import { AddedNote, WorkspaceFrame } from '../../../core/batch/components/workspace-frame';
-import { useTrayTarget } from '../../../core/batch/hooks/use-tray-target';
+import {
+  AddedNote,
+  WorkspaceFrame,
+  WorkspaceLayout,
+} from '../../../core/batch/components/workspace-frame';
+import { addToBatchLabel, useTrayTarget } from '../../../core/batch/hooks/use-tray-target';
 import {
   refusedItem,
   useRevealFix,
@@ -217,14 +222,7 @@ function RequisitionWorkspace({
   };
 
   const amended = record.data;
-  const heading =
-    mode === 'insert'
-      ? start?.origin.type === 'tray-item'
-        ? 'Edit requisition'
-        : 'New requisition'
-      : reqId
-        ? `Amend requisition ${reqId}`
-        : 'Amend a requisition';
+  const heading = workspaceHeading(mode, start?.origin.type === 'tray-item', reqId);
 
   return (
     <WorkspaceFrame kind={requisitionKind} heading={heading} session={session}>
@@ -284,6 +282,35 @@ function RequisitionWorkspace({
     </WorkspaceFrame>
   );
 }
+
+function workspaceHeading(mode: RequisitionMode, editing: boolean, reqId: string | undefined) {
+  if (mode === 'insert') return editing ? 'Edit requisition' : 'New requisition';
+  return reqId ? `Amend requisition ${reqId}` : 'Amend a requisition';
+}
+
+/**
+ * The page's prerendered shell (decision 040): its heading, the form's first section, blank, and
+ * the tray's frame. Nothing of the org, the draft or the batch: those are the browser's.
+ */
+export function RequisitionWorkspaceShell({ mode }: { mode: RequisitionMode }) {
+  const form = useRequisitionForm(requisitionFormDefaults(mode === 'amend' ? 'A' : 'I'));
+  return (
+    <WorkspaceLayout heading={workspaceHeading(mode, false, undefined)}>
+      <RequisitionFormView
+        form={form}
+        mode={mode}
+        orgs={noOrgs}
+        dateFormat={dateFormats[0]}
+        submitLabel={addToBatchLabel}
+        onValid={() => {}}
+        shell
+      />
+    </WorkspaceLayout>
+  );
+}
+
+/** The shell draws only what depends on no org (the first section has no suggestions). */
+const noOrgs: OrgScope = { clientOrgId: 0, vendorOrgId: 0 };
 
 /** New requisition (Insert) and Amend: the form, its draft, and the batch tray beside it. */
 export function RequisitionWorkspacePage({ mode }: { mode: RequisitionMode }) {

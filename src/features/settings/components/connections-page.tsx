@@ -92,6 +92,9 @@ function ConnectionSection({ connection }: { connection: ConnectionSettings }) {
   );
 }
 
+/** The page's heading (its prerendered shell shows it too). */
+export const connectionsHeading = 'Connections';
+
 /**
  * /connections (admins): every VMS connection of this portal, and the connection doctor's safe
  * probes of each on demand, each with what it found and what to change.
@@ -100,8 +103,8 @@ export function ConnectionsPage() {
   const { config } = useOrg();
   return (
     <div className="page">
-      <title>Connections · VMS submission portal</title>
-      <h1>Connections</h1>
+      <title>{`${connectionsHeading} · VMS submission portal`}</title>
+      <h1>{connectionsHeading}</h1>
       <p className="page__lead">
         The VMS connections of this portal. A check calls one with its key and signature and reads
         what it answers, without sending anything: whether it is reachable, whether its clock

@@ -49,6 +49,9 @@ function AccountSection({ user }: { user: SessionUser }) {
   );
 }
 
+/** The page's heading (its prerendered shell shows it too). */
+export const settingsHeading = 'Settings';
+
 /**
  * What this portal is set up for (from the server's settings; changed there, not here), the
  * client org to work for, and clearing what this browser keeps.
@@ -65,7 +68,7 @@ export function SettingsPage() {
 
   return (
     <div className="page">
-      <h1>Settings</h1>
+      <h1>{settingsHeading}</h1>
 
       <section className="settings-section" aria-labelledby="settings-org">
         <h2 id="settings-org">Organisation</h2>

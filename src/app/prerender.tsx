@@ -1,0 +1,107 @@
+import type { ReactNode } from 'react';
+import { StrictMode } from 'react';
+import { prerender } from 'react-dom/static';
+import { StaticRouter } from 'react-router';
+import type { PageShell } from '../domain/page-shell';
+import { pageShellKey, pageShells } from '../domain/page-shell';
+import { beforePaintScript } from '../shared/ui/display-settings';
+import { App, loadFirstPage } from './app';
+import { homePath, invitePath, routeTable } from './route-table';
+
+/** One page as prerendered in one shell: its title (null: the page's own) and #root's content. */
+export interface PrerenderedPage {
+  title: string | null;
+  html: string;
+}
+
+/** dist/shells.json: what `npm run build` prerenders (scripts/prerender-shells.ts). */
+export interface PrerenderedShells {
+  /** For each route pattern (and `/`), the page in each shell, by pageShellKey. */
+  routes: { path: string; shells: Record<string, PrerenderedPage> }[];
+  /** Any other address. */
+  notFound: Record<string, PrerenderedPage>;
+  /** Route patterns sent with no shell: the app draws them itself. */
+  bare: string[];
+}
+
+/**
+ * An address for a route pattern: its optional parts left out, a required one (`:id`) given a
+ * placeholder. A page whose shell would depend on the value draws none of it (its Shell shows only
+ * "Loading the page…"); the server sends that shell for every address the pattern matches.
+ */
+function addressOf(pattern: string): string {
+  const segments = pattern
+    .split('/')
+    .filter((segment) => !segment.endsWith('?'))
+    .map((segment) => (segment.startsWith(':') ? '_' : segment));
+  return segments.join('/') || '/';
+}
+
+async function html(element: ReactNode): Promise<string> {
+  const { prelude } = await prerender(element);
+  return new Response(prelude).text();
+}
+
+/**
+ * The app at `address` in `shell`, as it hydrates: React puts the page's <title> first (it
+ * belongs in <head>, where the server puts it); the rest is #root's content.
+ */
+export async function prerenderPage(address: string, shell: PageShell): Promise<PrerenderedPage> {
+  await loadFirstPage(address);
+  const router = ({ children }: { children: ReactNode }) => (
+    <StaticRouter location={address}>{children}</StaticRouter>
+  );
+  const rendered = await html(
+    <StrictMode>
+      <App shell={shell} router={router} />
+    </StrictMode>,
+  );
+  const title = /^<title>([^<]*)<\/title>/.exec(rendered);
+  const body = title ? rendered.slice(title[0].length) : rendered;
+  if (/<title[\s>]/.test(body)) {
+    throw new Error(`prerender: ${address} has a <title> React did not put first`);
+  }
+  return { title: title?.[1] ?? null, html: body };
+}
+
+async function allShells(address: string): Promise<Record<string, PrerenderedPage>> {
+  const pages: Record<string, PrerenderedPage> = {};
+  for (const shell of pageShells) pages[pageShellKey(shell)] = await prerenderPage(address, shell);
+  return pages;
+}
+
+/** Every route in every shell: the build writes it to dist/shells.json. */
+export async function prerenderShells(): Promise<PrerenderedShells> {
+  const routes: PrerenderedShells['routes'] = [];
+  if (routeTable.some((route) => route.path === homePath)) {
+    routes.push({ path: '/', shells: await allShells('/') });
+  }
+  for (const route of routeTable) {
+    routes.push({ path: route.path, shells: await allShells(addressOf(route.path)) });
+  }
+  return {
+    routes,
+    // No route has a path that starts with a dash.
+    notFound: await allShells('/-'),
+    bare: [invitePath],
+  };
+}
+
+/**
+ * The page's inline scripts (allowed by their hashes, which the server reads from the page):
+ * - `head`, before the style sheet: the display settings (dark, wire names) applied before the
+ *   first paint (beforePaintScript);
+ * - `body`, at its end: the app's entry module, `entry`, imported once the prerendered page has
+ *   been drawn. A module script runs as soon as the page is parsed, before the browser draws it:
+ *   the app's ~150 ms of module evaluation (at a 4× CPU throttle) came before the first paint. The
+ *   page preloads the entry instead (modulepreload), so it is fetched and compiled meanwhile. An
+ *   animation frame's callbacks run just before it is drawn, a task queued from one just after. A
+ *   hidden page draws no frames: it starts at once; a frame that never comes, after a second.
+ */
+export function pageScripts(entry: string): { head: string; body: string } {
+  const url = JSON.stringify(entry);
+  return {
+    head: beforePaintScript(),
+    body: `(function(){var s=0;function go(){if(!s){s=1;import(${url})}}if(document.visibilityState==='hidden')go();else{requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,1000)}})()`,
+  };
+}
