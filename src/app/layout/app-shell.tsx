@@ -33,7 +33,7 @@ function UserBar() {
       {/* Their API tokens: only a QA engineer or an admin has any (decision 037). */}
       {roleRank[user.role] >= roleRank.qa ? (
         <>
-          <Link to="/account" className="link-button">
+          <Link to="/account" className="app-header__account">
             Account
           </Link>{' '}
         </>
