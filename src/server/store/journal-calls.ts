@@ -1,4 +1,5 @@
 import type { Statement } from 'better-sqlite3';
+import type { JournalFilter } from '../../domain/journal';
 import {
   callColumnCount,
   callColumns,
@@ -12,7 +13,13 @@ import {
   type EntryRow,
   type SummaryRow,
 } from './journal-rows';
-import { fts5Expression, journalWhere, type JournalDialect } from './journal-search';
+import {
+  fewBodies,
+  fts5Expression,
+  journalWhere,
+  searchTerms,
+  type JournalDialect,
+} from './journal-search';
 import {
   JournalSearchError,
   lateTargetId,
@@ -45,6 +52,7 @@ const sqliteDialect: JournalDialect = {
   placeholder: () => '?',
   matchingBodies: (terms, bind) =>
     `SELECT rowid FROM journal_search WHERE journal_search MATCH ${bind(fts5Expression(terms))}`,
+  inIds: (ids, bind) => `IN (SELECT value FROM json_each(${bind(JSON.stringify(ids))}))`,
 };
 
 /** The SQLite store: statements prepared once; list queries per filter shape, cached. */
@@ -247,6 +255,7 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
   type Params = (string | number)[];
   const summaryQueries = new Map<string, Statement<Params, SummaryRow>>();
   const entryQueries = new Map<string, Statement<Params, EntryRow>>();
+  const foundQueries = new Map<string, Statement<Params, { rowid: number }>>();
   function select<Row>(
     cache: Map<string, Statement<Params, Row>>,
     sql: string,
@@ -271,6 +280,24 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
     }
   }
 
+  /**
+   * The bodies matching a search, when there are at most `fewBodies` of them (else undefined, as
+   * without a search): one look-up in the search index, cut off past that many.
+   */
+  function foundBodies(filter: JournalFilter): number[] | undefined {
+    if (filter.q === undefined) return undefined;
+    const terms = searchTerms(filter.q);
+    // No word to search for: journalWhere says so.
+    if (terms.length === 0) return undefined;
+    const params: string[] = [];
+    const sql = `${sqliteDialect.matchingBodies(terms, (value) => {
+      params.push(value);
+      return '?';
+    })} LIMIT ${fewBodies + 1}`;
+    const rows = select(foundQueries, sql, params);
+    return rows.length > fewBodies ? undefined : rows.map((row) => row.rowid);
+  }
+
   return {
     async write(records, late) {
       return writeAll(records, late);
@@ -279,7 +306,7 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
       return statements.exists.get(id) !== undefined;
     },
     async list(filter, page) {
-      const where = journalWhere(filter, page, sqliteDialect);
+      const where = journalWhere(filter, page, sqliteDialect, foundBodies(filter));
       return select(
         summaryQueries,
         `${where.with}SELECT ${summaryColumns} FROM journal_calls ${where.where} ${where.order} ${where.limit}`,
@@ -287,7 +314,7 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
       ).map(toSummary);
     },
     async entries(filter, page) {
-      const where = journalWhere(filter, page, sqliteDialect);
+      const where = journalWhere(filter, page, sqliteDialect, foundBodies(filter));
       return select(entryQueries, entryPageSql(where), where.params).map(toEntry);
     },
     async get(id) {

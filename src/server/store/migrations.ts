@@ -5,6 +5,7 @@ import { createIdempotencyKeysTable } from './idempotency-keys';
 import {
   addConnections,
   addJournalSender,
+  addJournalBodyIndexes,
   addJournalStartOrder,
   addJournalTrace,
   createJournalTables,
@@ -14,6 +15,7 @@ import {
   postgresAuthTables,
   postgresConnections,
   postgresIdempotencyKeys,
+  postgresJournalBodyIndexes,
   postgresJournalSender,
   postgresJournalStartOrder,
   postgresJournalTrace,
@@ -68,6 +70,12 @@ export const migrations: readonly Migration[] = [
   { name: 'audit trail', sqlite: createAuditTable, postgres: postgresAuditTable },
   // 10: the W3C trace id of each journal call
   { name: 'journal trace', sqlite: addJournalTrace, postgres: postgresJournalTrace },
+  // 13: the journal's calls found by the bodies they hold (a search for a word in few bodies)
+  {
+    name: 'journal body indexes',
+    sqlite: addJournalBodyIndexes,
+    postgres: postgresJournalBodyIndexes,
+  },
 ];
 
 /** The schema version this portal brings a database to. */
