@@ -1,5 +1,4 @@
 import { ApiError } from '../domain/api-error';
-import helmet from '@fastify/helmet';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import type { DestinationStream } from 'pino';
@@ -30,6 +29,7 @@ import { registerMetrics } from './metrics/metrics-routes';
 import { AuditTrail } from './audit/audit-trail';
 import { auditRoutes } from './audit/audit-routes';
 import { registerTraceContext } from './trace-context';
+import { registerPageHeaders } from './security-headers';
 
 export interface BuildPortalOptions {
   /**
@@ -171,7 +171,7 @@ export function buildPortal(
     },
   });
 
-  app.register(helmet, {
+  registerPageHeaders(app, {
     contentSecurityPolicy: {
       // Explicit rather than helmet's defaults, which allow inline styles and would upgrade
       // requests to https on a plain-http LAN address.

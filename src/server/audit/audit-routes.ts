@@ -118,7 +118,7 @@ export const auditRoutes: FastifyPluginAsync<AuditRoutesOptions> = async (
     return opening;
   }
 
-  app.get('/', { helmet: false }, async (request): Promise<AuditPage> => {
+  app.get('/', { config: { pageHeaders: false } }, async (request): Promise<AuditPage> => {
     const { cursor, limit, ...filter } = parseQuery(
       auditListQuerySchema,
       request.query,
@@ -138,7 +138,7 @@ export const auditRoutes: FastifyPluginAsync<AuditRoutesOptions> = async (
     return { entries: page, next: next ? `${next.at}.${next.id}` : null, retentionDays };
   });
 
-  app.get('/export', { helmet: false }, async (request, reply) => {
+  app.get('/export', { config: { pageHeaders: false } }, async (request, reply) => {
     const { format = 'csv', ...filter } = parseQuery(
       auditExportQuerySchema,
       request.query,

@@ -79,7 +79,7 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
     maxMb: Math.round(config.journal.maxBytes / (1024 * 1024)),
     bodyLimitKb: Math.round(config.journal.bodyLimitBytes / 1024),
   };
-  app.get('/status', { helmet: false }, async () => status);
+  app.get('/status', { config: { pageHeaders: false } }, async () => status);
 
   async function reader(): Promise<JournalReader> {
     if (journal === null) {
@@ -97,7 +97,7 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
       ? { ...filter, connectionOrUnnamed: true }
       : filter;
 
-  app.get('/', { helmet: false }, async (request): Promise<JournalPage> => {
+  app.get('/', { config: { pageHeaders: false } }, async (request): Promise<JournalPage> => {
     const { cursor, limit, ...asked } = parseQuery(
       journalListQuerySchema,
       request.query,
@@ -116,7 +116,7 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
     return { entries: page, next: next ? `${next.at}.${next.id}` : null };
   });
 
-  app.get('/export', { helmet: false }, async (request, reply) => {
+  app.get('/export', { config: { pageHeaders: false } }, async (request, reply) => {
     const { format = 'har', ...asked } = parseQuery(
       journalExportQuerySchema,
       request.query,
@@ -141,7 +141,7 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
 
   app.get<{ Params: { id: string } }>(
     '/:id',
-    { helmet: false },
+    { config: { pageHeaders: false } },
     async (request): Promise<JournalDetail> => {
       const id = entryId(request);
       const store = await reader();
@@ -155,7 +155,7 @@ export const journalRoutes: FastifyPluginAsync<JournalRoutesOptions> = async (
     },
   );
 
-  app.get<{ Params: { id: string } }>('/:id/curl', { helmet: false }, async (request) => {
+  app.get<{ Params: { id: string } }>('/:id/curl', { config: { pageHeaders: false } }, async (request) => {
     const id = entryId(request);
     const entry = await (await reader()).get(id);
     if (!entry) throw missing(id);

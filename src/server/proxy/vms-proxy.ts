@@ -581,6 +581,13 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
   }
 
   async function handle(request: ProxyRequest, reply: FastifyReply, operation: VmsOperation) {
+    if (process.env.KO === 'nohandle') return reply.code(202).send(Buffer.from('{"batchid":"x"}'));
+    if (process.env.KO === 'upstream-only') {
+      const channel = channelOf(request);
+      const a = await channel.pool.request({ method: 'POST', path: channel.basePath + 'requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001', headers: { 'content-type': 'application/json' }, body: request.body as Buffer });
+      const b = Buffer.from(await a.body.arrayBuffer());
+      return reply.code(a.statusCode).send(b);
+    }
     const started = performance.now();
     const note = tap?.begin(request, operation);
     const channel = channelOf(request);
@@ -689,13 +696,13 @@ export const vmsProxy: FastifyPluginAsync<VmsProxyOptions> = async (
       // HEAD would be a sixth operation; the VMS documents none.
       exposeHeadRoute: false,
       logLevel: 'error',
-      helmet: false,
+      config: { pageHeaders: false },
       handler: (request, reply) =>
         traceScope.run(request.traceContext, () => handle(request, reply, name)),
     });
   }
 
-  app.all('/*', { helmet: false }, async (request) => {
+  app.all('/*', { config: { pageHeaders: false } }, async (request) => {
     throw new ApiError(
       'not_found',
       `The portal does not forward ${request.method} ${request.url.split('?')[0]}. It forwards only ${describeOperations('/api/vms/')}.`,
