@@ -6,8 +6,10 @@ import {
   callValues,
   entryPageSql,
   entrySelect,
+  BodyPacker,
   packBody,
   summaryColumns,
+  type PackedBodies,
   toEntry,
   toSummary,
   type EntryRow,
@@ -119,6 +121,7 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
    * the rowid, one more than the highest, so ids rise in the order calls are written, and the rows
    * of one INSERT get consecutive ids, the last of them its lastInsertRowid.
    */
+  const packer = new BodyPacker();
   const insertCalls: Statement<[Cell[]]>[] = [];
   function insertCallsOf(rows: number): Statement<[Cell[]]> {
     let statement = insertCalls[rows];
@@ -140,6 +143,8 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
   interface WriteTurn {
     known: Map<BodyToKeep, number>;
     toIndex: { id: number; kept: Buffer }[];
+    /** New bodies, packed before the transaction began. */
+    packed: PackedBodies;
   }
 
   /** The body's row id, storing it the first time it is seen (indexed at the turn's end). */
@@ -155,7 +160,7 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
   function store(body: BodyToKeep, turn: WriteTurn): number {
     const found = statements.findBody.get(body.sha256);
     if (found) return found.id;
-    const { data, compressed } = packBody(body.kept);
+    const { data, compressed } = turn.packed.get(body.kept) ?? packBody(body.kept);
     const { lastInsertRowid } = statements.insertBody.run(
       body.sha256,
       body.size,
@@ -181,9 +186,13 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
   }
 
   const writeAll = db.transaction(
-    (records: readonly JournalRecord[], late: readonly JournalLateRecord[]) => {
+    (
+      records: readonly JournalRecord[],
+      late: readonly JournalLateRecord[],
+      packed: PackedBodies,
+    ) => {
       const ids: number[] = [];
-      const turn: WriteTurn = { known: new Map(), toIndex: [] };
+      const turn: WriteTurn = { known: new Map(), toIndex: [], packed };
       const values: Cell[] = [];
       for (let from = 0; from < records.length; from += rowsPerInsert) {
         const rows = Math.min(rowsPerInsert, records.length - from);
@@ -300,7 +309,18 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
 
   return {
     async write(records, late) {
-      return writeAll(records, late);
+      // The bodies not stored yet, deflated before the transaction (off the event loop, on one
+      // stream: BodyPacker); a body stored meanwhile is found again inside it.
+      const bodies = [
+        ...records.flatMap((record) => [record.requestBody, record.responseBody]),
+        ...late.map((answer) => answer.body),
+      ].flatMap((body) => (body === null ? [] : [body]));
+      const bySha = new Map(bodies.map((body) => [body.kept, body.sha256]));
+      const packed = await packer.packAll(bySha.keys(), (kept) => {
+        const sha256 = bySha.get(kept);
+        return sha256 !== undefined && statements.findBody.get(sha256) === undefined;
+      });
+      return writeAll(records, late, packed);
     },
     async exists(id) {
       return statements.exists.get(id) !== undefined;

@@ -4,7 +4,7 @@ import {
   callValues,
   entryPageSql,
   entrySelect,
-  packBody,
+  BodyPacker,
   summaryColumns,
   toEntry,
   toSummary,
@@ -80,6 +80,7 @@ interface HeldBodies {
  * (journalWhere) but for its search, which is tsvector parts of each body (journal-words.ts).
  */
 export function createPostgresJournalStore(pool: PortalPool): JournalStore {
+  const packer = new BodyPacker();
   /** The row ids of the bodies (by SHA-256, in hex), storing and indexing those not stored yet. */
   async function keepBodies(
     client: PortalClient,
@@ -103,17 +104,19 @@ export function createPostgresJournalStore(pool: PortalPool): JournalStore {
     if (missing.length === 0) return ids;
     const stored: { id: number; body: BodyToKeep }[] = [];
     for (const chunk of chunks(missing, rowsPerInsert)) {
-      const values: Cell[] = chunk.flatMap((body) => {
-        const { data, compressed } = packBody(body.kept);
-        return [
+      const values: Cell[] = [];
+      for (const body of chunk) {
+        // One deflate stream for every body (BodyPacker), not a zlib handle of its own each.
+        const { data, compressed } = await packer.pack(body.kept);
+        values.push(
           body.sha256,
           body.size,
           body.truncated ? 1 : 0,
           body.redacted ? 1 : 0,
           compressed,
           data,
-        ];
-      });
+        );
+      }
       const { rows } = await client.query<{ id: number; sha256: Buffer }>(
         `INSERT INTO journal_bodies (sha256, size, truncated, redacted, compressed, data)
          VALUES ${valuesList(chunk.length, 6)} ON CONFLICT (sha256) DO NOTHING RETURNING id, sha256`,
