@@ -31,7 +31,7 @@ import { findNginx, startNginx, type RunningNginx } from './proxy-nginx';
 
 const CONNECTIONS = 10;
 const WARMUP_SECONDS = 2;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const ROUND_SECONDS = 3;
 const ITEMS = 100;
 /** The proxy against the signing peer measured in the same run. */

@@ -1,5 +1,4 @@
 import { ApiError } from '../domain/api-error';
-import helmet from '@fastify/helmet';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import { fileURLToPath } from 'node:url';
 import type { DestinationStream } from 'pino';
@@ -9,6 +8,7 @@ import { registerNoStore } from './http/api-guards';
 import { sendError } from './http/portal-error';
 import { settingsForConnection, settledConnection } from '../domain/portal-config';
 import { serveSpa } from './spa/spa';
+import { registerPageHeaders } from './http/security-headers';
 import { readBuiltPages } from './spa/route-preloads';
 import { journalPlugin } from './journal/journal-plugin';
 import { PortalLifecycle } from './ops/drain';
@@ -142,7 +142,7 @@ export function buildPortal(
 
   const distDir = options.distDir ?? defaultDistDir;
   const builtPages = readBuiltPages(distDir);
-  app.register(helmet, {
+  registerPageHeaders(app, {
     contentSecurityPolicy: {
       // Explicit rather than helmet's defaults, which allow inline styles and would upgrade
       // requests to https on a plain-http LAN address.

@@ -109,7 +109,7 @@ const routes: FastifyPluginAsync<AuditRoutesOptions> = async (app, { config }) =
   api.get(
     '/',
     {
-      helmet: false,
+      config: { pageHeaders: false },
       schema: {
         querystring: querySchema(auditListQuerySchema, 'The audit trail'),
         response: { 200: responseSchema(auditPageSchema) },
@@ -135,7 +135,7 @@ const routes: FastifyPluginAsync<AuditRoutesOptions> = async (app, { config }) =
   api.get(
     '/export',
     {
-      helmet: false,
+      config: { pageHeaders: false },
       schema: { querystring: querySchema(auditExportQuerySchema, 'The audit trail') },
     },
     async (request, reply) => {

@@ -66,9 +66,8 @@ export async function registerApiGuards(
   role: Role,
 ): Promise<void> {
   // Two checks on every call, in one hook. The proxy's answers are data, never pages: they get
-  // the strictest headers there are, set here instead of through @fastify/helmet, which rebuilds
-  // its middleware on every request (a measurable share of the proxy's CPU time in
-  // bench/proxy.ts); the routes opt out of it. And a DNS rebinding defence: a page on another
+  // the strictest headers there are, set here instead of the pages' (security-headers.ts), which
+  // the routes opt out of (config.pageHeaders false). And a DNS rebinding defence: a page on another
   // site can make its own host name resolve to 127.0.0.1 and then call us "same-origin", so a
   // loopback-only portal answers loopback names only. Registered first so even a 429 has both.
   // With sign-in on, the session cookie (bound to the portal's own name) and the Origin check

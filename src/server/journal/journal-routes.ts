@@ -85,7 +85,10 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
   };
   api.get(
     '/status',
-    { helmet: false, schema: { response: { 200: responseSchema(journalStatusSchema) } } },
+    {
+      config: { pageHeaders: false },
+      schema: { response: { 200: responseSchema(journalStatusSchema) } },
+    },
     async () => status,
   );
 
@@ -108,7 +111,7 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
   api.get(
     '/',
     {
-      helmet: false,
+      config: { pageHeaders: false },
       schema: {
         querystring: querySchema(journalListQuerySchema, 'The journal'),
         response: { 200: responseSchema(journalPageSchema) },
@@ -133,7 +136,7 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
   api.get(
     '/export',
     {
-      helmet: false,
+      config: { pageHeaders: false },
       schema: { querystring: querySchema(journalExportQuerySchema, 'The journal') },
     },
     async (request, reply) => {
@@ -159,7 +162,7 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
   api.get(
     '/:id',
     {
-      helmet: false,
+      config: { pageHeaders: false },
       schema: { params: entryParams, response: { 200: responseSchema(journalDetailSchema) } },
     },
     async (request) => {
@@ -178,7 +181,7 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
   api.get(
     '/:id/curl',
     {
-      helmet: false,
+      config: { pageHeaders: false },
       schema: { params: entryParams, response: { 200: responseSchema(journalCurlSchema) } },
     },
     async (request) => {

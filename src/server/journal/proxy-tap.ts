@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError, apiErrorBodySchema } from '../../domain/api-error';
 import { replayOfHeader, uncheckedHeader, type JournalFailure } from '../../domain/journal';
 import { vmsOperations, type OrgScope, type VmsOperation } from '../../domain/vms-contract';
-import type { ForwardResult } from '../proxy/idempotency';
+import type { ForwardResult, GateOutcome } from '../proxy/idempotency';
 import { wellFormedKey } from '../proxy/idempotency';
 import type { CallJournal, LateAnswerToRecord, RecordedCall } from './call-journal';
 import type { CallSender } from './call-record';
@@ -53,7 +53,11 @@ export interface CallNote {
   replayOf: number | null;
   /** The VMS address it was sent to. */
   url: string | null;
-  answer: NoteAnswer | null;
+  /**
+   * What became of the call once it passed the proxy's checks (the gate's outcome, or a call
+   * without a key sent as it came); null when it was refused before or at the gate.
+   */
+  outcome: GateOutcome | null;
   upstreamHeaders: Record<string, string> | null;
   /** When the VMS's answer headers arrived (performance.now()), for the time to first byte. */
   firstByteAt: number | null;
@@ -86,25 +90,25 @@ declare module 'fastify' {
 }
 
 /** The outcome the journal records for a forwarded call's result. */
-export function noteAnswer(result: ForwardResult, replayed = false): NoteAnswer {
+function noteAnswer(result: ForwardResult): NoteAnswer {
   if (result.kind === 'answered') {
     return {
       outcome: 'forwarded',
       failure: null,
       upstreamStatus: result.outcome.status,
-      replayed,
+      replayed: false,
     };
   }
   return {
     outcome: 'failed',
     failure: result.failure.code === 'upstream_timeout' ? 'timeout' : 'connection',
     upstreamStatus: null,
-    replayed,
+    replayed: false,
   };
 }
 
 /** The browser's 504 while the portal goes on waiting for the VMS. */
-export const stillWaitingAnswer: NoteAnswer = {
+const stillWaitingAnswer: NoteAnswer = {
   outcome: 'failed',
   failure: 'timeout',
   upstreamStatus: null,
@@ -112,12 +116,29 @@ export const stillWaitingAnswer: NoteAnswer = {
 };
 
 /** The answer the idempotency store remembered: the VMS's, not asked again. */
-export const replayedAnswer: NoteAnswer = {
+const replayedAnswer: NoteAnswer = {
   outcome: 'forwarded',
   failure: null,
   upstreamStatus: null,
   replayed: true,
 };
+
+/**
+ * How the journal reads a call's outcome at the gate; null for a call the gate refused (or that
+ * never reached it), which the journal records as refused, with the code of its error body.
+ */
+export function answerOf(outcome: GateOutcome | null): NoteAnswer | null {
+  switch (outcome?.kind) {
+    case 'forwarded':
+      return noteAnswer(outcome.result);
+    case 'replayed':
+      return replayedAnswer;
+    case 'waiting':
+      return stillWaitingAnswer;
+    default:
+      return null;
+  }
+}
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -192,7 +213,7 @@ export class ProxyTap {
       idempotencyKey: null,
       replayOf: null,
       url: null,
-      answer: null,
+      outcome: null,
       upstreamHeaders: null,
       firstByteAt: null,
       signature: null,
@@ -254,7 +275,7 @@ export class ProxyTap {
     // reach the portal write to its database without an account.
     if (this.signInRequired && request.portalSession === null) return;
     const note = request.journalNote;
-    const answer = note?.answer ?? null;
+    const answer = answerOf(note?.outcome ?? null);
     const body = Buffer.isBuffer(request.body) ? request.body : null;
     const forwarded = answer?.outcome === 'forwarded' && !answer.replayed;
     const responseBody = (forwarded ? note?.upstreamBody : null) ?? payloadBytes(payload);

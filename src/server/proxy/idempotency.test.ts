@@ -8,7 +8,10 @@ import {
   callFingerprint,
   IdempotencyGate,
   type CallOutcome,
+  type ForwardResult,
+  type GateOutcome,
   type IdempotencyGateOptions,
+  type KeyedCall,
 } from './idempotency';
 import { openPortalStores, type PortalStores, type StoreTarget } from '../store/portal-stores';
 
@@ -219,6 +222,178 @@ describe.each(backends)('IdempotencyGate on %s', (_name, targetIn) => {
     expect((await starting.admit('recent', 'fp')).kind).toBe('in_flight_elsewhere');
   });
 });
+
+/** A keyed call whose sends are counted, answered by `answer` (after `delayMs`, if given). */
+function keyedCall(
+  answer: () => ForwardResult,
+  options: { delayMs?: number; timeoutMs?: number; draining?: boolean } = {},
+) {
+  const late: { result: ForwardResult; answer: CallOutcome }[] = [];
+  const settling: Promise<unknown>[] = [];
+  let sends = 0;
+  const call: KeyedCall = {
+    send: async () => {
+      sends += 1;
+      if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+      return answer();
+    },
+    timeoutMs: options.timeoutMs ?? 5000,
+    draining: () => options.draining ?? false,
+    settling: (promise) => settling.push(promise),
+    lateAnswer: (result, outcome) => late.push({ result, answer: outcome }),
+  };
+  return { call, late, settling, sends: () => sends };
+}
+
+const answered = (): ForwardResult => ({ kind: 'answered', outcome: accepted });
+
+function bodyCode(outcome: CallOutcome): string {
+  return (JSON.parse(outcome.body.toString()) as { error: { code: string } }).error.code;
+}
+
+describe.each(backends)(
+  'IdempotencyGate.pass on %s: one outcome per keyed call',
+  (_name, targetIn) => {
+    let dir: string;
+    let database: PortalStores;
+    const gateOn = (options: IdempotencyGateOptions = {}) =>
+      new IdempotencyGate(database.idempotencyKeys, options);
+
+    beforeEach(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'portal-db-'));
+      database = await openPortalStores(targetIn(dir));
+    });
+
+    afterEach(async () => {
+      await database.close().catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('forwarded: the first call is sent once, and its answer settles the key', async () => {
+      const gate = gateOn();
+      const first = keyedCall(answered);
+      const outcome = await gate.pass('p1', 'fp', first.call);
+      expect(outcome).toMatchObject({ kind: 'forwarded', answer: { status: 202 } });
+      expect(outcome.kind === 'forwarded' && outcome.result.kind).toBe('answered');
+      expect(first.sends()).toBe(1);
+      expect(first.settling).toHaveLength(1);
+      expect(await database.idempotencyKeys.find('p1')).toMatchObject({ state: 'settled' });
+    });
+
+    it('forwarded: a call whose answer never came is answered 409 outcome_unknown', async () => {
+      const outcome = await gateOn().pass(
+        'p2',
+        'fp',
+        keyedCall(() => ({ kind: 'uncertain', failure: reset })).call,
+      );
+      expect(outcome.kind).toBe('forwarded');
+      if (outcome.kind !== 'forwarded') return;
+      expect(outcome.result.kind).toBe('uncertain');
+      expect(outcome.answer.status).toBe(409);
+      expect(bodyCode(outcome.answer)).toBe('outcome_unknown');
+    });
+
+    it('replayed: a repeat of an accepted call gets its answer, and the VMS is not asked', async () => {
+      const gate = gateOn();
+      await gate.pass('p3', 'fp', keyedCall(answered).call);
+      const repeat = keyedCall(answered);
+      const outcome = await gate.pass('p3', 'fp', repeat.call);
+      expect(outcome.kind).toBe('replayed');
+      if (outcome.kind === 'replayed') expect(outcome.answer.body.equals(accepted.body)).toBe(true);
+      expect(repeat.sends()).toBe(0);
+    });
+
+    it('replayed: a repeat while the first is at the VMS waits for its answer', async () => {
+      const gate = gateOn();
+      const first = keyedCall(answered, { delayMs: 80 });
+      const firstOutcome = gate.pass('p4', 'fp', first.call);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const repeat = keyedCall(answered);
+      const outcome = await gate.pass('p4', 'fp', repeat.call);
+      expect(outcome).toMatchObject({ kind: 'replayed', answer: { status: 202 } });
+      expect((await firstOutcome).kind).toBe('forwarded');
+      expect(first.sends() + repeat.sends()).toBe(1);
+    });
+
+    it('waiting: a repeat whose first call takes longer than its wait is told so, and nothing is sent', async () => {
+      const gate = gateOn();
+      const first = keyedCall(answered, { delayMs: 150 });
+      const firstOutcome = gate.pass('p5', 'fp', first.call);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const repeat = keyedCall(answered, { timeoutMs: 30 });
+      expect(await gate.pass('p5', 'fp', repeat.call)).toEqual({ kind: 'waiting', first: false });
+      expect(repeat.sends()).toBe(0);
+      await firstOutcome;
+    });
+
+    it("waiting: with a shared database, a repeat of another process's call in flight is told so", async () => {
+      const elsewhere = gateOn({ shared: true });
+      const here = gateOn({ shared: true, waitElsewhereMs: 60, pollMs: 20 });
+      expect((await elsewhere.admit('p11', 'fp')).kind).toBe('first');
+      const repeat = keyedCall(answered);
+      expect(await here.pass('p11', 'fp', repeat.call)).toEqual({ kind: 'waiting', first: false });
+      expect(repeat.sends()).toBe(0);
+    });
+
+    it('waiting (first): the browser is told to wait, and the late answer still settles the key', async () => {
+      const gate = gateOn();
+      const first = keyedCall(answered, { delayMs: 120, timeoutMs: 30 });
+      expect(await gate.pass('p6', 'fp', first.call)).toEqual({ kind: 'waiting', first: true });
+      expect(first.late).toHaveLength(0);
+      await Promise.all(first.settling);
+      expect(first.late).toHaveLength(1);
+      expect(first.late[0]?.answer.status).toBe(202);
+      expect(await database.idempotencyKeys.find('p6')).toMatchObject({ state: 'settled' });
+      expect((await gate.pass('p6', 'fp', keyedCall(answered).call)).kind).toBe('replayed');
+    });
+
+    it('unknown: a repeat of a call whose answer never came is refused, nothing sent', async () => {
+      const gate = gateOn();
+      await gate.pass('p7', 'fp', keyedCall(() => ({ kind: 'uncertain', failure: reset })).call);
+      const repeat = keyedCall(answered);
+      const outcome = await gate.pass('p7', 'fp', repeat.call);
+      expect(outcome.kind).toBe('unknown');
+      if (outcome.kind === 'unknown') expect(outcome.error.code).toBe('outcome_unknown');
+      expect(repeat.sends()).toBe(0);
+    });
+
+    it('conflict: the same key for a different request is refused, nothing sent', async () => {
+      const gate = gateOn();
+      await gate.pass('p8', 'fp-a', keyedCall(answered).call);
+      const other = keyedCall(answered);
+      const outcome = await gate.pass('p8', 'fp-b', other.call);
+      expect(outcome.kind).toBe('conflict');
+      if (outcome.kind === 'conflict') {
+        expect(outcome.error.code).toBe('idempotency_conflict');
+        expect(outcome.error.statusCode).toBe(409);
+      }
+      expect(other.sends()).toBe(0);
+    });
+
+    it('unavailable: a key that cannot be recorded is refused, nothing sent', async () => {
+      const gate = gateOn();
+      await database.close();
+      const call = keyedCall(answered);
+      const outcome = await gate.pass('p9', 'fp', call.call);
+      expect(outcome.kind).toBe('unavailable');
+      if (outcome.kind === 'unavailable') expect(outcome.error.code).toBe('store_unavailable');
+      expect(call.sends()).toBe(0);
+    });
+
+    it('draining: a key recorded as the drain began is freed again, nothing sent', async () => {
+      const gate = gateOn();
+      const call = keyedCall(answered, { draining: true });
+      const outcome: GateOutcome = await gate.pass('p10', 'fp', call.call);
+      expect(outcome.kind).toBe('draining');
+      if (outcome.kind === 'draining') {
+        expect(outcome.answer.status).toBe(503);
+        expect(bodyCode(outcome.answer)).toBe('draining');
+      }
+      expect(call.sends()).toBe(0);
+      expect(await database.idempotencyKeys.find('p10')).toBeUndefined();
+    });
+  },
+);
 
 describe('callFingerprint', () => {
   it('differs by method, address and body bytes', () => {

@@ -1,5 +1,7 @@
 import { ApiError } from '../../domain/api-error';
 import { createHash } from 'node:crypto';
+import { drainingError } from '../ops/drain';
+import { withDeadline } from './upstream-answer';
 import type { CallOutcome, IdempotencyKeyStore } from './store/idempotency-keys';
 
 export type { CallOutcome } from './store/idempotency-keys';
@@ -43,6 +45,11 @@ export type ForwardResult =
   /** The call may have reached the VMS, but no answer came (reset, or no answer in time). */
   | { kind: 'uncertain'; failure: ApiError };
 
+/** The VMS's status in a forwarded call's result; null when no answer came. */
+export function upstreamStatusOf(result: ForwardResult): number | null {
+  return result.kind === 'answered' ? result.outcome.status : null;
+}
+
 export type Admission =
   /** First sight of the key: forward the call, then `finish` with how it ended. */
   | { kind: 'first'; finish(result: ForwardResult): Promise<CallOutcome> }
@@ -55,6 +62,59 @@ export type Admission =
   | { kind: 'in_flight_elsewhere' }
   /** A repeat of a call the VMS accepted: answer it again. */
   | { kind: 'replay'; outcome: CallOutcome };
+
+/**
+ * What became of a keyed call at the gate, once the browser has its answer: the one reading of it
+ * that the proxy's answer, its log line and the call journal all take (vms-proxy.ts).
+ */
+export type GateOutcome =
+  /**
+   * This call was the key's first and went to the VMS: `result` is how the call ended, `answer`
+   * what the browser gets (a 409 outcome_unknown for a call whose answer never came).
+   */
+  | { kind: 'forwarded'; result: ForwardResult; answer: CallOutcome }
+  /** The VMS was not asked again: the key's remembered answer, or its first call's, awaited. */
+  | { kind: 'replayed'; answer: CallOutcome }
+  /**
+   * No answer yet. `first`: this call went to the VMS and the browser's wait ran out, while the
+   * portal waits on for the answer (`KeyedCall.lateAnswer` gets it). Otherwise a repeat whose
+   * first call, here or in another process, has not been answered within the wait.
+   */
+  | { kind: 'waiting'; first: boolean }
+  /** Nothing was sent: the key's earlier call may or may not have reached the VMS (409). */
+  | { kind: 'unknown'; error: ApiError }
+  /** Nothing was sent: the key was used for another request (409 idempotency_conflict). */
+  | { kind: 'conflict'; error: ApiError }
+  /** Nothing was sent: the key could not be recorded (503 store_unavailable). */
+  | { kind: 'unavailable'; error: ApiError }
+  /** Nothing was sent: the process began to drain as the key was recorded; it is free again. */
+  | { kind: 'draining'; answer: CallOutcome };
+
+/** The outcomes in which the gate refused the call before anything was sent, with its error. */
+export type GateRefusal = Extract<GateOutcome, { error: ApiError }>;
+
+/** A keyed call as the gate runs it (IdempotencyGate.pass). */
+export interface KeyedCall {
+  /**
+   * Sends the call to the VMS and resolves with how it ended, however long that takes (up to the
+   * late-answer wait): the answer settles the key even after the browser stopped waiting.
+   */
+  send(): Promise<ForwardResult>;
+  /** How long the browser waits for an answer, in milliseconds. */
+  timeoutMs: number;
+  /** Whether the process began to drain (then a key just recorded is freed, nothing sent). */
+  draining(): boolean;
+  /** Told of the key's first call while it is at the VMS, so a drain can wait for it. */
+  settling?(call: Promise<unknown>): void;
+  /** The answer of a call whose browser was told `waiting` (first), once it came. */
+  lateAnswer?(result: ForwardResult, answer: CallOutcome): void;
+}
+
+const refusals: Record<string, GateRefusal['kind'] | undefined> = {
+  outcome_unknown: 'unknown',
+  idempotency_conflict: 'conflict',
+  store_unavailable: 'unavailable',
+};
 
 export function outcomeUnknownError(): ApiError {
   return new ApiError(
@@ -174,6 +234,53 @@ export class IdempotencyGate {
       }
     }
     return marked;
+  }
+
+  /**
+   * The whole of a keyed call (decision 002): the key recorded, then the call sent once (the
+   * first time), or a remembered or awaited answer (a repeat), or a refusal; see GateOutcome.
+   * Nothing here throws: a refusal is an outcome, with the error to answer it with.
+   */
+  async pass(key: string, fingerprint: string, call: KeyedCall): Promise<GateOutcome> {
+    let admission: Admission;
+    try {
+      admission = await this.admit(key, fingerprint);
+    } catch (error) {
+      const kind = error instanceof ApiError ? refusals[error.code] : undefined;
+      if (error instanceof ApiError && kind !== undefined) return { kind, error };
+      throw error;
+    }
+    switch (admission.kind) {
+      case 'replay':
+        return { kind: 'replayed', answer: admission.outcome };
+      case 'in_flight_elsewhere':
+        return { kind: 'waiting', first: false };
+      case 'in_flight':
+        return withDeadline<GateOutcome>(
+          admission.answer.then((answer) => ({ kind: 'replayed', answer })),
+          call.timeoutMs,
+          () => ({ kind: 'waiting', first: false }),
+        );
+      case 'first':
+        break;
+    }
+    if (call.draining()) {
+      // The drain began while this key was being recorded: it is freed again, unsent.
+      const failure = drainingError();
+      return { kind: 'draining', answer: await admission.finish({ kind: 'not_sent', failure }) };
+    }
+    // Not abandoned when the browser's wait ends: a late answer still settles the key.
+    let late = false;
+    const settled = call.send().then(async (result) => {
+      const answer = await admission.finish(result);
+      if (late) call.lateAnswer?.(result, answer);
+      return { kind: 'forwarded', result, answer } satisfies GateOutcome;
+    });
+    call.settling?.(settled);
+    return withDeadline<GateOutcome>(settled, call.timeoutMs, () => {
+      late = true;
+      return { kind: 'waiting', first: true };
+    });
   }
 
   async admit(key: string, fingerprint: string): Promise<Admission> {

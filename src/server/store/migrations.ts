@@ -6,6 +6,7 @@ import { createIdempotencyKeysTable } from '../proxy/store/idempotency-keys';
 import {
   addConnections,
   addJournalSender,
+  addJournalBodyIndexes,
   addJournalStartOrder,
   addJournalTrace,
   createJournalTables,
@@ -15,6 +16,7 @@ import {
   postgresAuthTables,
   postgresConnections,
   postgresIdempotencyKeys,
+  postgresJournalBodyIndexes,
   postgresJournalSender,
   postgresJournalStartOrder,
   postgresJournalTrace,
@@ -78,6 +80,12 @@ export const migrations: readonly Migration[] = [
   },
   // 12: QA suites, their versions and runs; the run of each journal call (decision 038)
   { name: 'QA suites', sqlite: createSuiteTables, postgres: postgresSuiteTables },
+  // 13: the journal's calls found by the bodies they hold (a search for a word in few bodies)
+  {
+    name: 'journal body indexes',
+    sqlite: addJournalBodyIndexes,
+    postgres: postgresJournalBodyIndexes,
+  },
 ];
 
 /** The schema version this portal brings a database to. */

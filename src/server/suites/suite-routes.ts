@@ -147,7 +147,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
     );
   }
 
-  app.get('/api/suites', { helmet: false }, async () => {
+  app.get('/api/suites', { config: { pageHeaders: false } }, async () => {
     const [suites, latest] = await Promise.all([store.listSuites(), store.latestRuns()]);
     return {
       suites: suites.map((suite) => ({
@@ -158,7 +158,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
     };
   });
 
-  app.post('/api/suites', { helmet: false }, async (request, reply) => {
+  app.post('/api/suites', { config: { pageHeaders: false } }, async (request, reply) => {
     const { suite: file } = parse(createSuiteSchema, request.body, 'The new suite');
     const suite = parse(suiteSchema, file, 'The suite');
     const written = await store.createSuite(suite, actorOf(request), Date.now());
@@ -169,7 +169,10 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
 
   app.get<{ Params: { id: string }; Querystring: z.output<typeof versionQuery> }>(
     '/api/suites/:id',
-    { helmet: false, schema: { querystring: querySchema(versionQuery, 'A suite') } },
+    {
+      config: { pageHeaders: false },
+      schema: { querystring: querySchema(versionQuery, 'A suite') },
+    },
     async (request) => {
       const { version } = request.query;
       return detail(await suiteOf(pathId(request.params.id, 'suite'), version));
@@ -178,7 +181,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
 
   app.get<{ Params: { id: string } }>(
     '/api/suites/:id/versions',
-    { helmet: false },
+    { config: { pageHeaders: false } },
     async (request) => {
       const id = pathId(request.params.id, 'suite');
       await suiteOf(id);
@@ -188,7 +191,10 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
 
   app.get<{ Params: { id: string }; Querystring: z.output<typeof versionQuery> }>(
     '/api/suites/:id/export',
-    { helmet: false, schema: { querystring: querySchema(versionQuery, 'A suite') } },
+    {
+      config: { pageHeaders: false },
+      schema: { querystring: querySchema(versionQuery, 'A suite') },
+    },
     async (request, reply) => {
       const { version } = request.query;
       const record = await suiteOf(pathId(request.params.id, 'suite'), version);
@@ -216,17 +222,21 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
     return written;
   }
 
-  app.put<{ Params: { id: string } }>('/api/suites/:id', { helmet: false }, async (request) => {
-    const id = pathId(request.params.id, 'suite');
-    const body = parse(updateSuiteSchema, request.body, 'The suite');
-    const suite = parse(suiteSchema, body.suite, 'The suite');
-    await save(id, body.baseVersion, suite, actorOf(request));
-    return detail(await suiteOf(id));
-  });
+  app.put<{ Params: { id: string } }>(
+    '/api/suites/:id',
+    { config: { pageHeaders: false } },
+    async (request) => {
+      const id = pathId(request.params.id, 'suite');
+      const body = parse(updateSuiteSchema, request.body, 'The suite');
+      const suite = parse(suiteSchema, body.suite, 'The suite');
+      await save(id, body.baseVersion, suite, actorOf(request));
+      return detail(await suiteOf(id));
+    },
+  );
 
   app.post<{ Params: { id: string } }>(
     '/api/suites/:id/cases',
-    { helmet: false },
+    { config: { pageHeaders: false } },
     async (request) => {
       const id = pathId(request.params.id, 'suite');
       const body = parse(addCasesSchema, request.body, 'The cases');
@@ -259,7 +269,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
 
   app.delete<{ Params: { id: string } }>(
     '/api/suites/:id',
-    { helmet: false },
+    { config: { pageHeaders: false } },
     async (request, reply) => {
       const id = pathId(request.params.id, 'suite');
       if (await store.hasRunning(id)) {
@@ -284,7 +294,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
     return run;
   }
 
-  app.post('/api/suite-runs', { helmet: false }, async (request, reply) => {
+  app.post('/api/suite-runs', { config: { pageHeaders: false } }, async (request, reply) => {
     const body = parse(startRunSchema, request.body, 'The run');
     let suite: Suite;
     let suiteId: number | null = null;
@@ -354,7 +364,10 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
 
   app.get<{ Querystring: z.output<typeof runListQuery> }>(
     '/api/suite-runs',
-    { helmet: false, schema: { querystring: querySchema(runListQuery, 'The suite runs') } },
+    {
+      config: { pageHeaders: false },
+      schema: { querystring: querySchema(runListQuery, 'The suite runs') },
+    },
     async (request) => {
       const { suite, limit } = request.query;
       return {
@@ -368,7 +381,10 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
 
   app.get<{ Params: { id: string }; Querystring: z.output<typeof runQuery> }>(
     '/api/suite-runs/:id',
-    { helmet: false, schema: { querystring: querySchema(runQuery, 'A suite run') } },
+    {
+      config: { pageHeaders: false },
+      schema: { querystring: querySchema(runQuery, 'A suite run') },
+    },
     async (request) => {
       const id = pathId(request.params.id, 'suite run');
       const { waitMs, seen } = request.query;
@@ -381,7 +397,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
 
   app.get<{ Params: { id: string } }>(
     '/api/suite-runs/:id/junit',
-    { helmet: false },
+    { config: { pageHeaders: false } },
     async (request, reply) => {
       const run = await runOf(pathId(request.params.id, 'suite run'));
       return reply

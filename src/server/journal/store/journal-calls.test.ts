@@ -312,6 +312,31 @@ describe.each(journalDatabaseKinds)('the journal store in %s', (kind) => {
       expect(await ids({ q: 'zurich', method: 'POST' })).toEqual([]);
     });
 
+    it('finds the same calls for a word in a few bodies as for a word in more than a thousand', async () => {
+      // Past 1,000 matching bodies PostgreSQL's list tests calls newest first; below, it starts
+      // from the bodies. Calls 7–1,206 each hold a body of their own with "welder"; every 100th
+      // also says "foreman", and every 300th was refused.
+      const many = Array.from({ length: 1200 }, (_, i) => {
+        const n = i + 7;
+        return call(n, {
+          requestBody: body(
+            `[{"titlerole":"Welder ${n}"${n % 100 === 0 ? ',"note":"foreman"' : ''}}]`,
+          ),
+          ...(n % 300 === 0 ? { status: 403, outcome: 'refused' as const } : {}),
+        });
+      });
+      await store.write(many, []);
+      expect(await ids({ q: 'welder' }, 3)).toEqual([1206, 1205, 1204]);
+      expect(await ids({ q: 'welder', status: '4xx' })).toEqual([1200, 900, 600, 300]);
+      expect(await ids({ q: 'foreman' })).toEqual([
+        1200, 1100, 1000, 900, 800, 700, 600, 500, 400, 300, 200, 100,
+      ]);
+      expect(await ids({ q: 'foreman welder', status: '4xx' })).toEqual([1200, 900, 600, 300]);
+      expect(await ids({ q: 'foreman', to: new Date(start + 500 * 60_000).toISOString() })).toEqual(
+        [500, 400, 300, 200, 100],
+      );
+    });
+
     it('reads anything typed as words, never as search syntax', async () => {
       for (const text of [
         'AND',

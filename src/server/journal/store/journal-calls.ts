@@ -1,18 +1,27 @@
 import type { Statement } from 'better-sqlite3';
+import type { JournalFilter } from '../../../domain/journal';
 import {
   callColumnCount,
   callColumns,
   callValues,
   entryPageSql,
   entrySelect,
+  BodyPacker,
   packBody,
   summaryColumns,
+  type PackedBodies,
   toEntry,
   toSummary,
   type EntryRow,
   type SummaryRow,
 } from './journal-rows';
-import { fts5Expression, journalWhere, type JournalDialect } from './journal-search';
+import {
+  fewBodies,
+  fts5Expression,
+  journalWhere,
+  searchTerms,
+  type JournalDialect,
+} from './journal-search';
 import {
   JournalSearchError,
   lateTargetId,
@@ -45,6 +54,7 @@ const sqliteDialect: JournalDialect = {
   placeholder: () => '?',
   matchingBodies: (terms, bind) =>
     `SELECT rowid FROM journal_search WHERE journal_search MATCH ${bind(fts5Expression(terms))}`,
+  inIds: (ids, bind) => `IN (SELECT value FROM json_each(${bind(JSON.stringify(ids))}))`,
 };
 
 /** The SQLite store: statements prepared once; list queries per filter shape, cached. */
@@ -111,6 +121,7 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
    * the rowid, one more than the highest, so ids rise in the order calls are written, and the rows
    * of one INSERT get consecutive ids, the last of them its lastInsertRowid.
    */
+  const packer = new BodyPacker();
   const insertCalls: Statement<[Cell[]]>[] = [];
   function insertCallsOf(rows: number): Statement<[Cell[]]> {
     let statement = insertCalls[rows];
@@ -132,6 +143,8 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
   interface WriteTurn {
     known: Map<BodyToKeep, number>;
     toIndex: { id: number; kept: Buffer }[];
+    /** New bodies, packed before the transaction began. */
+    packed: PackedBodies;
   }
 
   /** The body's row id, storing it the first time it is seen (indexed at the turn's end). */
@@ -147,7 +160,7 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
   function store(body: BodyToKeep, turn: WriteTurn): number {
     const found = statements.findBody.get(body.sha256);
     if (found) return found.id;
-    const { data, compressed } = packBody(body.kept);
+    const { data, compressed } = turn.packed.get(body.kept) ?? packBody(body.kept);
     const { lastInsertRowid } = statements.insertBody.run(
       body.sha256,
       body.size,
@@ -173,9 +186,13 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
   }
 
   const writeAll = db.transaction(
-    (records: readonly JournalRecord[], late: readonly JournalLateRecord[]) => {
+    (
+      records: readonly JournalRecord[],
+      late: readonly JournalLateRecord[],
+      packed: PackedBodies,
+    ) => {
       const ids: number[] = [];
-      const turn: WriteTurn = { known: new Map(), toIndex: [] };
+      const turn: WriteTurn = { known: new Map(), toIndex: [], packed };
       const values: Cell[] = [];
       for (let from = 0; from < records.length; from += rowsPerInsert) {
         const rows = Math.min(rowsPerInsert, records.length - from);
@@ -247,6 +264,7 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
   type Params = (string | number)[];
   const summaryQueries = new Map<string, Statement<Params, SummaryRow>>();
   const entryQueries = new Map<string, Statement<Params, EntryRow>>();
+  const foundQueries = new Map<string, Statement<Params, { rowid: number }>>();
   function select<Row>(
     cache: Map<string, Statement<Params, Row>>,
     sql: string,
@@ -271,15 +289,44 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
     }
   }
 
+  /**
+   * The bodies matching a search, when there are at most `fewBodies` of them (else undefined, as
+   * without a search): one look-up in the search index, cut off past that many.
+   */
+  function foundBodies(filter: JournalFilter): number[] | undefined {
+    if (filter.q === undefined) return undefined;
+    const terms = searchTerms(filter.q);
+    // No word to search for: journalWhere says so.
+    if (terms.length === 0) return undefined;
+    const params: string[] = [];
+    const sql = `${sqliteDialect.matchingBodies(terms, (value) => {
+      params.push(value);
+      return '?';
+    })} LIMIT ${fewBodies + 1}`;
+    const rows = select(foundQueries, sql, params);
+    return rows.length > fewBodies ? undefined : rows.map((row) => row.rowid);
+  }
+
   return {
     async write(records, late) {
-      return writeAll(records, late);
+      // The bodies not stored yet, deflated before the transaction (off the event loop, on one
+      // stream: BodyPacker); a body stored meanwhile is found again inside it.
+      const bodies = [
+        ...records.flatMap((record) => [record.requestBody, record.responseBody]),
+        ...late.map((answer) => answer.body),
+      ].flatMap((body) => (body === null ? [] : [body]));
+      const bySha = new Map(bodies.map((body) => [body.kept, body.sha256]));
+      const packed = await packer.packAll(bySha.keys(), (kept) => {
+        const sha256 = bySha.get(kept);
+        return sha256 !== undefined && statements.findBody.get(sha256) === undefined;
+      });
+      return writeAll(records, late, packed);
     },
     async exists(id) {
       return statements.exists.get(id) !== undefined;
     },
     async list(filter, page) {
-      const where = journalWhere(filter, page, sqliteDialect);
+      const where = journalWhere(filter, page, sqliteDialect, foundBodies(filter));
       return select(
         summaryQueries,
         `${where.with}SELECT ${summaryColumns} FROM journal_calls ${where.where} ${where.order} ${where.limit}`,
@@ -287,7 +334,7 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
       ).map(toSummary);
     },
     async entries(filter, page) {
-      const where = journalWhere(filter, page, sqliteDialect);
+      const where = journalWhere(filter, page, sqliteDialect, foundBodies(filter));
       return select(entryQueries, entryPageSql(where), where.params).map(toEntry);
     },
     async get(id) {

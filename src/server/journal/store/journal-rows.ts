@@ -1,5 +1,11 @@
 import { isUtf8 } from 'node:buffer';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import {
+  constants,
+  createDeflateRaw,
+  deflateRawSync,
+  inflateRawSync,
+  type DeflateRaw,
+} from 'node:zlib';
 import type {
   JournalBody,
   JournalEntry,
@@ -156,6 +162,78 @@ export function packBody(kept: Buffer): { data: Buffer; compressed: 0 | 1 } {
     : { data: kept, compressed: 0 };
 }
 
+/** A body packed ahead of its write (BodyPacker), by the body it was made from. */
+export type PackedBodies = ReadonlyMap<Buffer, { data: Buffer; compressed: 0 | 1 }>;
+
+/**
+ * packBody's work with one deflate stream for every body, not a zlib handle of its own for each:
+ * deflateRawSync makes and drops a handle per call, and under the proxy bench's new 31 KB body a
+ * call those handles alone made V8 collect its heap in full several times a second (~100 µs of
+ * CPU a call, decision 039). Each body is written, then the stream is flushed with Z_FULL_FLUSH:
+ * its output starts with no reference to what came before, so it inflates on its own (readBody
+ * inflates with Z_SYNC_FLUSH, as it has no final block). Bodies are packed one after another.
+ */
+export class BodyPacker {
+  private stream: DeflateRaw | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  pack(kept: Buffer): Promise<{ data: Buffer; compressed: 0 | 1 }> {
+    if (kept.length < compressFrom) return Promise.resolve({ data: kept, compressed: 0 });
+    const packed = this.queue.then(() => this.deflate(kept));
+    this.queue = packed.catch(() => {
+      // A stream that failed is not used again.
+      this.stream?.destroy();
+      this.stream = null;
+    });
+    return packed;
+  }
+
+  /** Packs each body of `bodies` that `wanted` says is not stored yet. */
+  async packAll(
+    bodies: Iterable<Buffer>,
+    wanted: (kept: Buffer) => boolean,
+  ): Promise<PackedBodies> {
+    const packed = new Map<Buffer, { data: Buffer; compressed: 0 | 1 }>();
+    for (const kept of bodies) {
+      if (!packed.has(kept) && kept.length >= compressFrom && wanted(kept)) {
+        packed.set(kept, await this.pack(kept));
+      }
+    }
+    return packed;
+  }
+
+  private deflate(kept: Buffer): Promise<{ data: Buffer; compressed: 0 | 1 }> {
+    const stream = (this.stream ??= createDeflateRaw({ level: 1 }));
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const onData = (chunk: Buffer) => chunks.push(chunk);
+      const onError = (error: Error) => {
+        stream.off('data', onData);
+        reject(error);
+      };
+      stream.on('data', onData);
+      stream.once('error', onError);
+      stream.write(kept);
+      stream.flush(constants.Z_FULL_FLUSH, () => {
+        // The flush's output is pushed before its callback; a turn later it has surely been read.
+        setImmediate(() => {
+          stream.off('data', onData);
+          stream.off('error', onError);
+          const data = Buffer.concat(chunks);
+          resolve(
+            data.length < kept.length ? { data, compressed: 1 } : { data: kept, compressed: 0 },
+          );
+        });
+      });
+    });
+  }
+
+  close(): void {
+    this.stream?.destroy();
+    this.stream = null;
+  }
+}
+
 /** A page of full entries: chosen on the calls alone, then joined with their bodies. */
 export function entryPageSql(where: JournalWhere): string {
   const chosen = `(SELECT * FROM journal_calls ${where.where} ${where.order} ${where.limit})`;
@@ -204,7 +282,11 @@ function readBody(row: EntryRow, alias: 'rq' | 'rs' | 'lt'): JournalBody | null 
   const data = row[`${alias}_data`];
   const sha256 = row[`${alias}_sha256`];
   if (data === null || sha256 === null) return null;
-  const bytes = row[`${alias}_compressed`] === 1 ? inflateRawSync(data) : data;
+  // Z_SYNC_FLUSH: a body BodyPacker made ends at a flush point, not at a final block.
+  const bytes =
+    row[`${alias}_compressed`] === 1
+      ? inflateRawSync(data, { finishFlush: constants.Z_SYNC_FLUSH })
+      : data;
   const utf8 = isUtf8(bytes);
   return {
     text: bytes.toString(utf8 ? 'utf8' : 'base64'),

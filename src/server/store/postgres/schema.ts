@@ -201,3 +201,14 @@ export const postgresAuditTable = `
 export const postgresJournalTrace = `
   ALTER TABLE journal_calls ADD COLUMN trace_id TEXT;
 `;
+
+/**
+ * The journal's body indexes: PostgreSQL has had them since version 2; SQLite gets them now
+ * (addJournalBodyIndexes). Stated again so both databases' migrations read alike.
+ */
+export const postgresJournalBodyIndexes = `
+  CREATE INDEX IF NOT EXISTS journal_calls_request_body ON journal_calls (request_body);
+  CREATE INDEX IF NOT EXISTS journal_calls_response_body ON journal_calls (response_body);
+  CREATE INDEX IF NOT EXISTS journal_calls_late_body ON journal_calls (late_body)
+    WHERE late_body IS NOT NULL;
+`;

@@ -4,15 +4,16 @@ import {
   callValues,
   entryPageSql,
   entrySelect,
-  packBody,
+  BodyPacker,
   summaryColumns,
   toEntry,
   toSummary,
   type EntryRow,
   type SummaryRow,
 } from '../journal-rows';
-import { journalWhere, type JournalDialect } from '../journal-search';
+import { fewBodies, journalWhere, searchTerms, type JournalDialect } from '../journal-search';
 import { lateTargetId, type BodyToKeep, type JournalStore } from '../journal-store';
+import type { JournalFilter } from '../../../../domain/journal';
 import { bodyVectors, termQuery } from '../journal-words';
 import { inTransaction, type PortalClient, type PortalPool } from '../../../store/postgres/pool';
 
@@ -61,6 +62,7 @@ const postgresDialect: JournalDialect = {
       .map((query) => `SELECT body_id FROM journal_search WHERE words @@ ${bind(query)}::tsquery`)
       .join(' INTERSECT ');
   },
+  inIds: (ids, bind) => `= ANY(${bind(`{${ids.join(',')}}`)}::bigint[])`,
 };
 
 interface HeldBodies {
@@ -77,6 +79,7 @@ interface HeldBodies {
  * (journalWhere) but for its search, which is tsvector parts of each body (journal-words.ts).
  */
 export function createPostgresJournalStore(pool: PortalPool): JournalStore {
+  const packer = new BodyPacker();
   /** The row ids of the bodies (by SHA-256, in hex), storing and indexing those not stored yet. */
   async function keepBodies(
     client: PortalClient,
@@ -100,17 +103,19 @@ export function createPostgresJournalStore(pool: PortalPool): JournalStore {
     if (missing.length === 0) return ids;
     const stored: { id: number; body: BodyToKeep }[] = [];
     for (const chunk of chunks(missing, rowsPerInsert)) {
-      const values: Cell[] = chunk.flatMap((body) => {
-        const { data, compressed } = packBody(body.kept);
-        return [
+      const values: Cell[] = [];
+      for (const body of chunk) {
+        // One deflate stream for every body (BodyPacker), not a zlib handle of its own each.
+        const { data, compressed } = await packer.pack(body.kept);
+        values.push(
           body.sha256,
           body.size,
           body.truncated ? 1 : 0,
           body.redacted ? 1 : 0,
           compressed,
           data,
-        ];
-      });
+        );
+      }
       const { rows } = await client.query<{ id: number; sha256: Buffer }>(
         `INSERT INTO journal_bodies (sha256, size, truncated, redacted, compressed, data)
          VALUES ${valuesList(chunk.length, 6)} ON CONFLICT (sha256) DO NOTHING RETURNING id, sha256`,
@@ -144,6 +149,28 @@ export function createPostgresJournalStore(pool: PortalPool): JournalStore {
 
   function bodyId(ids: ReadonlyMap<string, number>, body: BodyToKeep | null): number | null {
     return body === null ? null : (ids.get(hex(body)) ?? null);
+  }
+
+  /**
+   * The bodies matching a search, when there are at most `fewBodies` of them (else undefined, as
+   * without a search): one look-up in the search index, cut off past that many.
+   */
+  async function foundBodies(filter: JournalFilter): Promise<number[] | undefined> {
+    if (filter.q === undefined) return undefined;
+    const terms = searchTerms(filter.q);
+    // No word to search for: journalWhere says so.
+    if (terms.length === 0) return undefined;
+    const params: string[] = [];
+    const bind = (value: string) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const { rows } = await pool.query<{ body_id: number }>(
+      `SELECT body_id FROM (${postgresDialect.matchingBodies(terms, bind)}) AS found
+       LIMIT ${fewBodies + 1}`,
+      params,
+    );
+    return rows.length > fewBodies ? undefined : rows.map((row) => Number(row.body_id));
   }
 
   /** Deletes the calls `sql` returns the bodies of, then the bodies no call holds any more. */
@@ -231,7 +258,7 @@ export function createPostgresJournalStore(pool: PortalPool): JournalStore {
       return rows.length > 0;
     },
     async list(filter, page) {
-      const where = journalWhere(filter, page, postgresDialect);
+      const where = journalWhere(filter, page, postgresDialect, await foundBodies(filter));
       const { rows } = await pool.query<SummaryRow>(
         `${where.with}SELECT ${summaryColumns} FROM journal_calls ${where.where} ${where.order} ${where.limit}`,
         where.params,
@@ -239,7 +266,7 @@ export function createPostgresJournalStore(pool: PortalPool): JournalStore {
       return rows.map(toSummary);
     },
     async entries(filter, page) {
-      const where = journalWhere(filter, page, postgresDialect);
+      const where = journalWhere(filter, page, postgresDialect, await foundBodies(filter));
       const { rows } = await pool.query<EntryRow>(entryPageSql(where), where.params);
       return rows.map(toEntry);
     },

@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { BodyPacker } from '../journal/store/journal-rows';
+
+const batch = (n: number) =>
+  Buffer.from(
+    JSON.stringify(
+      Array.from({ length: 100 }, (_, i) => ({ titlerole: `Welder ${n}-${i}`, city: 'Zürich' })),
+    ),
+  );
+const inflate = (data: Buffer) => inflateRawSync(data, { finishFlush: constants.Z_SYNC_FLUSH });
+
+describe('BodyPacker', () => {
+  it('packs bodies on one stream, each of which inflates alone to its bytes', async () => {
+    const packer = new BodyPacker();
+    const bodies = [batch(1), batch(2), batch(3)];
+    const packed = await Promise.all(bodies.map((body) => packer.pack(body)));
+    // Read in another order than packed: none needs another's bytes before it.
+    for (const index of [2, 0, 1]) {
+      const result = packed[index];
+      expect(result?.compressed).toBe(1);
+      expect(result && result.data.length < (bodies[index]?.length ?? 0) / 5).toBe(true);
+      expect(result && inflate(result.data).equals(bodies[index] ?? Buffer.alloc(0))).toBe(true);
+    }
+    packer.close();
+  });
+
+  it('keeps what deflate cannot shrink, and small bodies, as they are', async () => {
+    const packer = new BodyPacker();
+    const noise = randomBytes(4096);
+    expect(await packer.pack(noise)).toEqual({ data: noise, compressed: 0 });
+    const small = Buffer.from('{"batchid":"rb_1","received":1}');
+    expect(await packer.pack(small)).toEqual({ data: small, compressed: 0 });
+    packer.close();
+  });
+
+  it('packs only the bodies asked for, each once', async () => {
+    const packer = new BodyPacker();
+    const stored = batch(4);
+    const fresh = batch(5);
+    const asked: Buffer[] = [];
+    const packed = await packer.packAll([stored, fresh, fresh], (body) => {
+      asked.push(body);
+      return body !== stored;
+    });
+    expect([...packed.keys()]).toEqual([fresh]);
+    expect(asked).toEqual([stored, fresh]);
+    packer.close();
+  });
+
+  it('reads bodies stored before it, deflated whole, the same way', () => {
+    const body = batch(6);
+    expect(inflate(deflateRawSync(body, { level: 1 })).equals(body)).toBe(true);
+  });
+});
