@@ -5,6 +5,7 @@ import prettier from 'eslint-config-prettier';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { fileURLToPath } from 'node:url';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
@@ -73,12 +74,22 @@ const testZones = productionZones.filter(
     z.from !== './src/test-support' &&
     !/\/(server|sandbox|node|cli|core|shared|features)$/.test(z.from),
 );
+/** Resolves imports as TypeScript does, @/ included (tsconfig.json's paths). */
+const importSettings = {
+  'import-x/resolver-next': [
+    createNodeResolver({
+      extensions: ['.ts', '.tsx', '.js'],
+      tsconfig: { configFile: fileURLToPath(new URL('./tsconfig.json', import.meta.url)) },
+    }),
+  ],
+  'import-x/internal-regex': '^@/',
+};
 const layerRules = [
   {
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
     settings: {
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+      ...importSettings,
       // no-cycle reads the imported modules itself, so it needs to know how to parse them.
       'import-x/extensions': ['.ts', '.tsx', '.js'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
@@ -91,6 +102,40 @@ const layerRules = [
   {
     files: ['src/**/*.test.{ts,tsx}', 'src/test-support/**/*.{ts,tsx}'],
     rules: { 'import-x/no-restricted-paths': ['error', { zones: testZones }] },
+  },
+];
+
+/**
+ * How imports are written, so a file's imports read the same everywhere and a moved file changes
+ * only the lines that name it: a module in another folder of src/ is named from the root, `@/…`
+ * (never `../`); a module beside it, `./…`. Imports come in groups (Node, packages, `@/`, `./`),
+ * alphabetical within each; `eslint --fix` puts them in order.
+ */
+const noParentImports = {
+  // The build scripts and the e2e support files beside src/ are not under @/: the tests and
+  // benchmarks that use them still name them with ../.
+  regex: '^\\.\\./(?!(\\.\\./)*(scripts|e2e)/)',
+  message: 'Name a module in another folder from the root of src: @/… instead of ../…',
+};
+const importStyle = [
+  {
+    files: ['src/**/*.{ts,tsx}', 'e2e/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: importSettings,
+    rules: {
+      'import-x/order': [
+        'error',
+        {
+          groups: ['builtin', 'external', 'internal', 'parent', 'sibling', 'index'],
+          'newlines-between': 'never',
+          alphabetize: { order: 'asc', caseInsensitive: true },
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'e2e/**/*.ts', 'bench/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noParentImports] }] },
   },
 ];
 
@@ -179,6 +224,7 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', jsxCommentText, ...kindNameComparisons] },
   },
   ...layerRules,
+  ...importStyle,
   reactHooks.configs.flat['recommended-latest'] ?? reactHooks.configs['recommended-latest'],
   ...pluginQuery.configs['flat/recommended'],
   {
@@ -189,6 +235,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            noParentImports,
             {
               group: ['node:*', 'fs', 'path', 'crypto', 'http', 'os'],
               message: 'src/domain must not use Node APIs.',

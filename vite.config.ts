@@ -70,6 +70,8 @@ export default defineConfig(({ command }) => ({
   // The chunks every page load runs get V8's eager-compile hint (compileHints above).
   plugins: [react(), compileHints(['workspace', 'zod'])],
   resolve: {
+    // @/ is src/, as tsconfig.json's paths say.
+    tsconfigPaths: true,
     // React Router 7's package exports point only at its development build, whose warnings are
     // always on (remix-run/react-router#14102, open); its production build sits beside it. The
     // build takes that one; the dev server and the tests keep the development one and its warnings.

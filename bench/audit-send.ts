@@ -1,12 +1,12 @@
-import type { FastifyRequest } from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AuditTrail, type SentCall } from '../src/server/audit/audit-trail';
-import { createAuditStore } from '../src/server/audit/store/audit-events';
-import { openPortalDatabase } from '../src/server/store/portal-database';
-import { traceContextOf } from '../src/server/http/trace-context';
+import type { FastifyRequest } from 'fastify';
+import { AuditTrail, type SentCall } from '@/server/audit/audit-trail';
+import { createAuditStore } from '@/server/audit/store/audit-events';
+import { traceContextOf } from '@/server/http/trace-context';
+import { openPortalDatabase } from '@/server/store/portal-database';
 
 /**
  * What the audit trail adds to one send (decision 036), in a tight loop: the proxy's call to

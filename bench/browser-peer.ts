@@ -3,12 +3,12 @@
  * folder, precompressed as the portal's build is, and served by Fastify with @fastify/static as
  * the portal serves its own, so the two differ only in the app.
  */
-import fastifyStatic from '@fastify/static';
-import react from '@vitejs/plugin-react';
-import Fastify from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import react from '@vitejs/plugin-react';
+import Fastify from 'fastify';
 import { build } from 'vite';
 import { precompressDir } from '../scripts/precompress';
 

@@ -9,15 +9,15 @@
  *   (bench/minimal-form), and typing latency (keydown → next frame) in skill 10's description
  *   while the error summary is shown, vs that page.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { z } from 'zod';
-import { requisitionInsert } from '../src/test-support/test-data';
-import { loadConfig } from '../src/server/config';
-import { startPortal, type RunningPortal } from '../src/server/start';
+import { loadConfig } from '@/server/config';
+import { startPortal, type RunningPortal } from '@/server/start';
+import { requisitionInsert } from '@/test-support/test-data';
 import { startPeerPage } from './browser-peer';
 import { formatTable } from './measure';
 

@@ -4,9 +4,9 @@
  * Budget: 1,000 requisitions in under 50 ms on this 2-core machine (median of 21 warm runs).
  */
 import { pathToFileURL } from 'node:url';
-import type { CandidateForm, DateFormat, RequisitionForm } from '../src/domain';
-import { candidateFormToWire, requisitionFormToWire, validateBatch } from '../src/domain';
-import { fullCandidateForm, fullRequisitionForm } from '../src/test-support/test-data';
+import type { CandidateForm, DateFormat, RequisitionForm } from '@/domain';
+import { candidateFormToWire, requisitionFormToWire, validateBatch } from '@/domain';
+import { fullCandidateForm, fullRequisitionForm } from '@/test-support/test-data';
 import type { Timing } from './measure';
 import { formatTable, timeRuns } from './measure';
 

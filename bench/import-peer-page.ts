@@ -4,12 +4,12 @@
  * portal's script policy (script-src 'self', so nothing may eval: zod runs jitless here as in
  * the portal, by the same zod-config module).
  */
-import fastifyStatic from '@fastify/static';
-import { build } from 'esbuild';
-import Fastify from 'fastify';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { build } from 'esbuild';
+import Fastify from 'fastify';
 import type { PeerPage } from './browser-peer';
 
 export async function startImportPeerPage(): Promise<PeerPage> {

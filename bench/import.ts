@@ -15,12 +15,12 @@
  * Unthrottled also: the per-step profile of the portal's import code (bench/import-peer/
  * portal-steps.ts), printed to show where the time goes.
  */
-import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { chromium } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { chromium } from '@playwright/test';
 import { z } from 'zod';
 import {
   chromiumPath,

@@ -11,7 +11,7 @@
  * path in between (a proxy, the portal) added to that very call.
  */
 import { Server, type IncomingMessage, type ServerResponse } from 'node:http';
-import { startSandbox } from '../src/sandbox';
+import { startSandbox } from '@/sandbox';
 
 const dbPath = process.env.BENCH_SANDBOX_DB;
 if (!dbPath) throw new Error('BENCH_SANDBOX_DB is required');

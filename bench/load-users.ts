@@ -8,12 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
-import { nextPollDelay } from '../src/core/batch/model/results-polling';
-import { signatureHeaders } from '../src/node/signature';
-import { sandboxDemo } from '../src/sandbox';
-import { REPLAYED_HEADER } from '../src/server/proxy/vms-proxy';
-import { requisitionInsert } from '../src/test-support/test-data';
-import type { TestBrowser } from '../src/test-support/test-browser';
+import { nextPollDelay } from '@/core/batch/model/results-polling';
+import { signatureHeaders } from '@/node/signature';
+import { sandboxDemo } from '@/sandbox';
+import { REPLAYED_HEADER } from '@/server/proxy/vms-proxy';
+import type { TestBrowser } from '@/test-support/test-browser';
+import { requisitionInsert } from '@/test-support/test-data';
 
 export const orgQuery = `Client_Org_Id=${sandboxDemo.clientOrgIds[0]}&Vendor_Org_Id=${sandboxDemo.vendorOrgId}`;
 

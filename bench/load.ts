@@ -39,15 +39,15 @@
  *   LOAD_JOURNAL           off: the portals run with JOURNAL=off (default on, as shipped)
  *   LOAD_LEGS              comma-separated legs to run (default direct,bare,peer,portal,portals-2)
  */
-import Database from 'better-sqlite3';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
+import { sandboxDemo } from '@/sandbox';
+import { startTestPostgres, type TestPostgres } from '@/test-support/postgres-server';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
 import { buildServer } from '../scripts/build-cli';
-import { sandboxDemo } from '../src/sandbox';
-import { startTestPostgres, type TestPostgres } from '../src/test-support/postgres-server';
-import { addUser, TestBrowser } from '../src/test-support/test-browser';
 import {
   emptyTally,
   peerRoute,

@@ -16,12 +16,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { request } from 'undici';
-import { buildPortal } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
-import type { BodyToKeep, JournalRecord } from '../src/server/journal/store/journal-store';
-import { openPortalStores, type StoreTarget } from '../src/server/store/portal-stores';
-import { createPool } from '../src/server/store/postgres/pool';
-import { startTestPostgres, type TestPostgres } from '../src/test-support/postgres-server';
+import { buildPortal } from '@/server/app';
+import { loadConfig } from '@/server/config';
+import type { BodyToKeep, JournalRecord } from '@/server/journal/store/journal-store';
+import { openPortalStores, type StoreTarget } from '@/server/store/portal-stores';
+import { createPool } from '@/server/store/postgres/pool';
+import { startTestPostgres, type TestPostgres } from '@/test-support/postgres-server';
 import { formatTable } from './measure';
 
 const CALLS = 100_000;

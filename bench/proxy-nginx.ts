@@ -9,7 +9,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../src/server/free-port';
+import { freePort } from '@/server/free-port';
 
 export type NginxVariant = 'stock' | 'tuned';
 

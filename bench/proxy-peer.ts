@@ -8,8 +8,8 @@
  * For the load bench it also passes a batch's results on (GET requisitionresults), and signs
  * with BENCH_API_KEY and BENCH_API_SECRET when they are set (the sandbox's demo pair).
  */
-import Fastify from 'fastify';
 import { createHash } from 'node:crypto';
+import Fastify from 'fastify';
 import { Pool } from 'undici';
 
 const upstreamUrl = process.env.BENCH_UPSTREAM_URL;

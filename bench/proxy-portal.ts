@@ -5,8 +5,8 @@
  * baseline the call journal's cost is measured against.
  */
 import pino from 'pino';
-import { buildPortal } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
+import { buildPortal } from '@/server/app';
+import { loadConfig } from '@/server/config';
 
 const upstreamUrl = process.env.BENCH_UPSTREAM_URL;
 const logFile = process.env.BENCH_LOG_FILE;

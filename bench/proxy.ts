@@ -18,13 +18,13 @@
  * interleaved rounds and the medians reported, so load from anything else running on the
  * machine falls on every leg alike.
  */
-import autocannon from 'autocannon';
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
 import { formatTable } from './measure';
 import { runJournalListBench, type JournalListResult } from './proxy-journal';
 import { findNginx, startNginx, type RunningNginx } from './proxy-nginx';

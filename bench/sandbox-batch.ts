@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { requisitionFormToWire } from '../src/domain';
-import { fullRequisitionForm } from '../src/test-support/test-data';
-import { loadConfig } from '../src/server/config';
-import { startPortal } from '../src/server/start';
+import { requisitionFormToWire } from '@/domain';
+import { loadConfig } from '@/server/config';
+import { startPortal } from '@/server/start';
+import { fullRequisitionForm } from '@/test-support/test-data';
 import { formatTable } from './measure';
 
 const ITEMS = 500;

@@ -17,10 +17,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { resolveItem, resultsPollDelay, type Suite } from '../src/domain/suite';
-import { suiteRunSchema } from '../src/domain/suite-run';
-import { loadConfig } from '../src/server/config';
-import { startPortal } from '../src/server/start';
+import { resolveItem, resultsPollDelay, type Suite } from '@/domain/suite';
+import { suiteRunSchema } from '@/domain/suite-run';
+import { loadConfig } from '@/server/config';
+import { startPortal } from '@/server/start';
 import { formatTable } from './measure';
 
 const CASES = 500;

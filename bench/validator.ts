@@ -13,8 +13,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { requisitionCatalog } from '../src/domain/requisition-catalog';
-import { requisitionInsert } from '../src/test-support/test-data';
+import { requisitionCatalog } from '@/domain/requisition-catalog';
+import { requisitionInsert } from '@/test-support/test-data';
 import { formatTable } from './measure';
 
 const ITEMS = 10_000;

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { sandboxDemo } from '../src/sandbox/index';
+import { sandboxDemo } from '@/sandbox/index';
 import { expect, test } from './support/fixtures';
 
 test('the app the portal serves carries no API key or secret', async ({ page, request }) => {

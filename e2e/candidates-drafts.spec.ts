@@ -1,5 +1,5 @@
-import { expect, test } from './support/fixtures';
 import * as steps from './support/candidates';
+import { expect, test } from './support/fixtures';
 
 test('a candidate draft and the candidate batch survive a reload', async ({ page }) => {
   await steps.openCandidateForm(page, '40001');

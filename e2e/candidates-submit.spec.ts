@@ -1,5 +1,3 @@
-import { expect, expectNoAxeViolations, test } from './support/fixtures';
-import { sendBatch } from './support/requisitions';
 import {
   addCandidateToBatch,
   answerRequisition,
@@ -7,6 +5,8 @@ import {
   fillCandidate,
   openCandidateForm,
 } from './support/candidates';
+import { expect, expectNoAxeViolations, test } from './support/fixtures';
+import { sendBatch } from './support/requisitions';
 
 test('two complete candidates to an open requisition are New, one missing an answer is Incomplete', async ({
   page,

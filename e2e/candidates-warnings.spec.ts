@@ -1,7 +1,7 @@
 import type { Locator } from '@playwright/test';
+import * as steps from './support/candidates';
 import { expect, expectNoAxeViolations, test } from './support/fixtures';
 import { sendBatch } from './support/requisitions';
-import * as steps from './support/candidates';
 
 test('a closed requisition is warned about, must be acknowledged, and the VMS answers Error', async ({
   page,

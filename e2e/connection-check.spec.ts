@@ -1,4 +1,4 @@
-import { probeIds, probeTitles } from '../src/domain/connection-check';
+import { probeIds, probeTitles } from '@/domain/connection-check';
 import { expect, expectNoAxeViolations, test } from './support/fixtures';
 
 /*

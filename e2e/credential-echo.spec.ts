@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { sandboxDemo } from '../src/sandbox/index';
+import { sandboxDemo } from '@/sandbox/index';
 import { echoingVmsTest as test, expect } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData } from './support/requisitions';
 

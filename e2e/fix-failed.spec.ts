@@ -1,6 +1,6 @@
-import Papa from 'papaparse';
-import type { Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import Papa from 'papaparse';
 import { expect, test } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData, sendBatch } from './support/requisitions';
 

@@ -1,4 +1,4 @@
-import { postgresEnvName, startTestPostgres } from '../src/test-support/postgres-server';
+import { postgresEnvName, startTestPostgres } from '@/test-support/postgres-server';
 
 /**
  * One real PostgreSQL server for the run, used by the chromium-postgres project (the

@@ -1,7 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import Papa from 'papaparse';
-import { readFile } from 'node:fs/promises';
-import { escapeRegExp } from '../src/domain/reg-exp';
+import { escapeRegExp } from '@/domain/reg-exp';
 import { expect, expectNoAxeViolations, test } from './support/fixtures';
 import {
   candidateRequisitionIds,

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { sandboxDemo } from '../src/sandbox/index';
-import { harSchema } from '../src/test-support/har-schema';
+import { sandboxDemo } from '@/sandbox/index';
+import { harSchema } from '@/test-support/har-schema';
 import { expect, expectNoAxeViolations, test } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData, sendBatch } from './support/requisitions';
 

@@ -1,4 +1,4 @@
-import { requisitionInsert } from '../src/test-support/test-data';
+import { requisitionInsert } from '@/test-support/test-data';
 import { expect, test } from './support/fixtures';
 
 // The tray moved from one localStorage entry to IndexedDB. A tray and a draft left by

@@ -1,11 +1,11 @@
-import { test as base, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sandboxDemo, startSandbox, type RunningSandbox } from '../src/sandbox/index';
-import { loadConfig } from '../src/server/config';
-import { startPortal, type RunningPortal } from '../src/server/start';
-import { addUser } from '../src/test-support/test-browser';
+import { test as base, type Page } from '@playwright/test';
+import { sandboxDemo, startSandbox, type RunningSandbox } from '@/sandbox/index';
+import { loadConfig } from '@/server/config';
+import { startPortal, type RunningPortal } from '@/server/start';
+import { addUser } from '@/test-support/test-browser';
 import { signIn } from './support/auth-portal';
 import { expect, expectNoAxeViolations, watchedPage } from './support/fixtures';
 

@@ -1,4 +1,4 @@
-import { requisitionInsert } from '../src/test-support/test-data';
+import { requisitionInsert } from '@/test-support/test-data';
 import { insertRequisitions } from './support/colleague';
 import { expect, test } from './support/fixtures';
 

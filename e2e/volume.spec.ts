@@ -1,5 +1,5 @@
 import type { Page, Request } from '@playwright/test';
-import { requisitionInsert } from '../src/test-support/test-data';
+import { requisitionInsert } from '@/test-support/test-data';
 import { colleagueAmends, insertRequisitions } from './support/colleague';
 import { expect, test } from './support/fixtures';
 

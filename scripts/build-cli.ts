@@ -6,10 +6,10 @@
  *   one file, its packages (Fastify, better-sqlite3's native module…) loaded from node_modules;
  * - build/cli/users.mjs, backup.mjs, restore.mjs, doctor.mjs: the operator's commands, the same way.
  */
-import { build } from 'esbuild';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
 

@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
-import type * as Prerender from '../src/app/prerender';
+import type * as Prerender from '@/app/prerender';
 
 const root = join(import.meta.dirname, '..');
 const toAt = process.argv.indexOf('--to');

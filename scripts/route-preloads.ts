@@ -6,8 +6,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { homePath, notFoundModule, routeModuleSource, routeTable } from '../src/app/route-table';
-import type { RoutePreloads } from '../src/server/spa/route-preloads';
+import { homePath, notFoundModule, routeModuleSource, routeTable } from '@/app/route-table';
+import type { RoutePreloads } from '@/server/spa/route-preloads';
 import { entryKeys, readManifest, staticClosure } from './vite-manifest';
 
 const dist = join(import.meta.dirname, '..', 'dist');

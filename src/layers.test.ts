@@ -1,7 +1,7 @@
-import { ESLint } from 'eslint';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
 import { payloadKinds } from './domain/payload-kind';
 
@@ -21,42 +21,42 @@ describe('import direction', () => {
     [
       'a feature importing another feature',
       'src/features/candidates/probe.ts',
-      "import { requisitionKind } from '../requisitions/kind/requisition-kind';\nexport const probe = requisitionKind;\n",
+      "import { requisitionKind } from '@/features/requisitions/kind/requisition-kind';\nexport const probe = requisitionKind;\n",
     ],
     [
       'a feature importing the portal server',
       'src/features/requisitions/probe.ts',
-      "import { loadConfig } from '../../server/config';\nexport const probe = loadConfig;\n",
+      "import { loadConfig } from '@/server/config';\nexport const probe = loadConfig;\n",
     ],
     [
       'the domain importing the portal server',
       'src/domain/probe.ts',
-      "import { loadConfig } from '../server/config';\nexport const probe = loadConfig;\n",
+      "import { loadConfig } from '@/server/config';\nexport const probe = loadConfig;\n",
     ],
     [
       'shared code importing the core',
       'src/shared/probe.ts',
-      "import { emptyTray } from '../core/batch/model/tray-state';\nexport const probe = emptyTray;\n",
+      "import { emptyTray } from '@/core/batch/model/tray-state';\nexport const probe = emptyTray;\n",
     ],
     [
       'the sandbox importing the portal server',
       'src/sandbox/probe.ts',
-      "import { loadConfig } from '../server/config';\nexport const probe = loadConfig;\n",
+      "import { loadConfig } from '@/server/config';\nexport const probe = loadConfig;\n",
     ],
     [
       'the portal server reaching into the sandbox past its entry',
       'src/server/probe.ts',
-      "import { openSandboxDatabase } from '../sandbox/database';\nexport const probe = openSandboxDatabase;\n",
+      "import { openSandboxDatabase } from '@/sandbox/database';\nexport const probe = openSandboxDatabase;\n",
     ],
     [
       'production code importing test support',
       'src/core/probe.ts',
-      "import { fullRequisitionForm } from '../test-support/test-data';\nexport const probe = fullRequisitionForm;\n",
+      "import { fullRequisitionForm } from '@/test-support/test-data';\nexport const probe = fullRequisitionForm;\n",
     ],
     [
       'the command line importing the portal server past the connection check',
       'src/cli/probe.ts',
-      "import { loadConfig } from '../server/config';\nexport const probe = loadConfig;\n",
+      "import { loadConfig } from '@/server/config';\nexport const probe = loadConfig;\n",
     ],
   ])('fails lint: %s', async (_what, path, code) => {
     expect(await ruleIds(path, code)).toContain('import-x/no-restricted-paths');
@@ -66,20 +66,47 @@ describe('import direction', () => {
     [
       'a feature importing the core, shared code and the domain',
       'src/features/candidates/probe.ts',
-      "import { emptyTray } from '../../core/batch/model/tray-state';\nimport { isBlank } from '../../domain';\nimport { newId } from '../../shared/lib/ids';\nexport const probe = [emptyTray, isBlank, newId];\n",
+      "import { emptyTray } from '@/core/batch/model/tray-state';\nimport { isBlank } from '@/domain';\nimport { newId } from '@/shared/lib/ids';\nexport const probe = [emptyTray, isBlank, newId];\n",
     ],
     [
       'the portal server using the sandbox through its entry',
       'src/server/probe.ts',
-      "import { startSandbox } from '../sandbox/index';\nexport const probe = startSandbox;\n",
+      "import { startSandbox } from '@/sandbox/index';\nexport const probe = startSandbox;\n",
     ],
     [
       'the command line running the connection check through its entry',
       'src/cli/probe.ts',
-      "import { main } from '../server/doctor/check-command';\nexport const probe = main;\n",
+      "import { main } from '@/server/doctor/check-command';\nexport const probe = main;\n",
     ],
   ])('passes lint: %s', async (_what, path, code) => {
     expect(await ruleIds(path, code)).toEqual([]);
+  });
+});
+
+describe('how imports are written', () => {
+  it('fails lint on a module of another folder named with ../ instead of @/', async () => {
+    const code = "import { isBlank } from '../../domain';\nexport const probe = isBlank;\n";
+    expect(await ruleIds('src/features/candidates/probe.ts', code)).toEqual([
+      'no-restricted-imports',
+    ]);
+    // The domain has its own list of forbidden imports; the rule about ../ is in it too.
+    const inDomain = "import { x } from '../domain/x';\nexport const probe = x;\n";
+    expect(await ruleIds('src/domain/sub/probe.ts', inDomain)).toContain('no-restricted-imports');
+  });
+
+  it('fails lint on imports out of their groups or out of alphabetical order', async () => {
+    const sibling =
+      "import { a } from './a';\nimport { isBlank } from '@/domain';\nexport const probe = [a, isBlank];\n";
+    expect(await ruleIds('src/core/probe.ts', sibling)).toContain('import-x/order');
+    const unsorted =
+      "import { newId } from '@/shared/lib/ids';\nimport { isBlank } from '@/domain';\nexport const probe = [newId, isBlank];\n";
+    expect(await ruleIds('src/core/probe.ts', unsorted)).toContain('import-x/order');
+  });
+
+  it('still finds a wrong layer when it is named with @/', async () => {
+    const code =
+      "import { loadConfig } from '@/server/config';\nexport const probe = loadConfig;\n";
+    expect(await ruleIds('src/shared/probe.ts', code)).toEqual(['import-x/no-restricted-paths']);
   });
 });
 

@@ -4,7 +4,7 @@
  * the benchmark to read.
  */
 import * as Comlink from 'comlink';
-import { settingDefaults } from '../../src/domain/settings';
+import { settingDefaults } from '@/domain/settings';
 import type { PeerWorkerApi } from './peer.worker';
 
 const worker = Comlink.wrap<PeerWorkerApi>(

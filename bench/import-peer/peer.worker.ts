@@ -6,10 +6,10 @@
  * `portalSteps` times the portal's own import code (src/core/import) step by step, in this same
  * kind of worker, to show where the portal's time goes.
  */
-import '../../src/shared/lib/zod-config';
+import '@/shared/lib/zod-config';
 import * as Comlink from 'comlink';
 import Papa from 'papaparse';
-import type { DateFormat } from '../../src/domain';
+import type { DateFormat } from '@/domain';
 import {
   catalogOf,
   decodeSheet,
@@ -17,7 +17,7 @@ import {
   mapHeaders,
   rowToItem,
   sheetDefaults,
-} from '../../src/domain';
+} from '@/domain';
 import { portalSteps } from './portal-steps';
 
 export interface PeerOptions {

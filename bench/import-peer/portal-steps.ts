@@ -4,7 +4,10 @@
  * comparison, the row checker alone and its two halves (cells to wire items, the item rules)
  * on the same rows, after the import's steps so they do not warm its code first.
  */
-import type { DateFormat } from '../../src/domain';
+import { saveSource } from '@/core/import/model/import-store';
+import { ImportTable } from '@/core/import/model/import-table';
+import { parseDelimited } from '@/core/import/model/read-sheet';
+import type { DateFormat } from '@/domain';
 import {
   catalogOf,
   decodeSheet,
@@ -13,10 +16,7 @@ import {
   rowToItem,
   sheetDefaults,
   sheetRowChecker,
-} from '../../src/domain';
-import { saveSource } from '../../src/core/import/model/import-store';
-import { ImportTable } from '../../src/core/import/model/import-table';
-import { parseDelimited } from '../../src/core/import/model/read-sheet';
+} from '@/domain';
 
 export type StepTimes = Record<string, number>;
 

@@ -7,7 +7,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { useForm, type FieldErrors } from 'react-hook-form';
-import { requisitionCatalog } from '../../src/domain/requisition-catalog';
+import { requisitionCatalog } from '@/domain/requisition-catalog';
 
 type Values = Record<string, string>;
 

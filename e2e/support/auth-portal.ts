@@ -1,10 +1,10 @@
-import { test as base, type Browser, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { addUser } from '../../src/test-support/test-browser';
-import { loadConfig } from '../../src/server/config';
-import { startPortal, type RunningPortal } from '../../src/server/start';
+import { test as base, type Browser, type Page } from '@playwright/test';
+import { loadConfig } from '@/server/config';
+import { startPortal, type RunningPortal } from '@/server/start';
+import { addUser } from '@/test-support/test-browser';
 import { newTestDatabase } from './postgres';
 
 /** Sign-in on (AUTH=on) with an admin account; journeys add the accounts they need. */

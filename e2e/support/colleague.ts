@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect } from '@playwright/test';
-import { blankRequisitionWire } from '../../src/domain';
+import { blankRequisitionWire } from '@/domain';
 
 const orgs = 'Client_Org_Id=1001&Vendor_Org_Id=9001';
 

@@ -1,11 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sandboxDemo, startSandbox, type RunningSandbox } from '../../src/sandbox/index';
-import { loadConfig } from '../../src/server/config';
-import { startPortal, type RunningPortal } from '../../src/server/start';
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import { sandboxDemo, startSandbox, type RunningSandbox } from '@/sandbox/index';
+import { loadConfig } from '@/server/config';
+import { startPortal, type RunningPortal } from '@/server/start';
 import { startEchoingVms, type EchoingVms } from './echoing-vms';
 import { startSlowVms, type SlowVms } from './slow-vms';
 

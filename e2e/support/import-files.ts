@@ -1,8 +1,8 @@
 import writeXlsxFile from 'write-excel-file/node';
 import type { Row } from 'write-excel-file/node';
-import { seedClients } from '../../src/sandbox/seed';
-import { seedRequisitions } from '../../src/sandbox/seed-requisitions';
-import { questionNumbers, skillNumbers } from '../../src/sandbox/requisition-record';
+import { questionNumbers, skillNumbers } from '@/sandbox/requisition-record';
+import { seedClients } from '@/sandbox/seed';
+import { seedRequisitions } from '@/sandbox/seed-requisitions';
 
 /**
  * The files the bulk-import journeys import, built from a run id so their

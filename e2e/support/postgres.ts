@@ -1,4 +1,4 @@
-import { createTestDatabase, postgresEnvName } from '../../src/test-support/postgres-server';
+import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 
 /** A new database on the PostgreSQL server the run's global setup started (e2e/global-setup.ts). */
 export function newTestDatabase(): string {

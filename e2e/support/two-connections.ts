@@ -1,12 +1,12 @@
-import { test as base } from '@playwright/test';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { profilePresets, readProfile } from '../../src/domain/vms-profile';
-import { sandboxDemo, startSandbox } from '../../src/sandbox/index';
-import { loadConfig } from '../../src/server/config';
-import { startPortal } from '../../src/server/start';
-import { addUser } from '../../src/test-support/test-browser';
+import { test as base } from '@playwright/test';
+import { profilePresets, readProfile } from '@/domain/vms-profile';
+import { sandboxDemo, startSandbox } from '@/sandbox/index';
+import { loadConfig } from '@/server/config';
+import { startPortal } from '@/server/start';
+import { addUser } from '@/test-support/test-browser';
 
 /** The documented example of a VMS unlike the sandbox in every group a profile describes. */
 export const otherProfilePath = resolve('docs/examples/profile-other-vms.json');

@@ -2,14 +2,13 @@ import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import type { ComponentType, ReactNode } from 'react';
 import { createElement, lazy, Suspense, useState } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import type { PageShell } from '../domain/page-shell';
-import { errorMessage } from '../shared/api/http';
-import { portalConfigQueryOptions } from '../shared/config/portal-config';
-import { PageLoading } from '../shared/ui/page-loading';
+import type { PageShell } from '@/domain/page-shell';
+import { errorMessage } from '@/shared/api/http';
+import { portalConfigQueryOptions } from '@/shared/config/portal-config';
+import { PageLoading } from '@/shared/ui/page-loading';
 import { AppShell } from './layout/app-shell';
 import { ShellPage, useHydrated } from './layout/page-shell';
 import { createQueryClient } from './query-client';
-import { SessionGate } from './session-gate';
 import {
   homePath,
   invitePath,
@@ -18,6 +17,7 @@ import {
   routeModuleSource,
   routeTable,
 } from './route-table';
+import { SessionGate } from './session-gate';
 
 // Route-level code splitting: the first page load carries only the shell; each page, and the
 // domain's catalogs and schemas with the forms, load when first visited (or are preloaded by
@@ -144,7 +144,7 @@ function ConfiguredApp({ shell }: { shell: PageShell | null }) {
 }
 
 const InvitePage = lazy(() =>
-  import('../features/account/components/invite-page').then((module) => ({
+  import('@/features/account/components/invite-page').then((module) => ({
     default: module.InvitePage,
   })),
 );

@@ -12,13 +12,13 @@ beforeEach(() => {
 });
 
 async function withDivbranch(requirement: 'insert' | 'optional') {
-  const catalog = await import('../domain/requisition-catalog');
+  const catalog = await import('@/domain/requisition-catalog');
   const def = catalog.requisitionField('divbranch');
   if (!def) throw new Error('the catalog has divbranch');
   Object.assign(def, { requirement });
-  const domain = await import('../domain');
-  const layout = await import('../features/requisitions/model/form-layout');
-  const docs = await import('../cli/field-docs');
+  const domain = await import('@/domain');
+  const layout = await import('@/features/requisitions/model/form-layout');
+  const docs = await import('@/cli/field-docs');
   return { def, domain, layout, docs };
 }
 

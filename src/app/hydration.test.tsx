@@ -8,9 +8,9 @@ import type { Root } from 'react-dom/client';
 import { hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { PageShell } from '../domain/page-shell';
-import { pageShellAttribute, pageShellKey } from '../domain/page-shell';
-import type { PortalConfigResponse } from '../domain/portal-config';
+import type { PageShell } from '@/domain/page-shell';
+import { pageShellAttribute, pageShellKey } from '@/domain/page-shell';
+import type { PortalConfigResponse } from '@/domain/portal-config';
 import { App } from './app';
 import type { PrerenderedShells } from './prerender';
 

@@ -1,10 +1,10 @@
-import '../shared/lib/zod-config';
-import '../styles/app.css';
+import '@/shared/lib/zod-config';
+import '@/styles/app.css';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { pageShellAttribute, pageShellOf } from '../domain/page-shell';
-import { applyDisplaySettings } from '../shared/ui/display-settings';
+import { pageShellAttribute, pageShellOf } from '@/domain/page-shell';
+import { applyDisplaySettings } from '@/shared/ui/display-settings';
 import { App, loadFirstPage } from './app';
 
 // The chosen theme (the page's inline script set it before the first paint) kept in step with

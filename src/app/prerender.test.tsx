@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { PageShell } from '../domain/page-shell';
-import { pageShellKey, pageShells } from '../domain/page-shell';
+import type { PageShell } from '@/domain/page-shell';
+import { pageShellKey, pageShells } from '@/domain/page-shell';
 import type { PrerenderedShells } from './prerender';
 import { prerenderShells } from './prerender';
 import { routeTable } from './route-table';

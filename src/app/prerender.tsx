@@ -2,9 +2,9 @@ import type { ReactNode } from 'react';
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
-import type { PageShell } from '../domain/page-shell';
-import { pageShellKey, pageShells } from '../domain/page-shell';
-import { beforePaintScript } from '../shared/ui/display-settings';
+import type { PageShell } from '@/domain/page-shell';
+import { pageShellKey, pageShells } from '@/domain/page-shell';
+import { beforePaintScript } from '@/shared/ui/display-settings';
 import { App, loadFirstPage } from './app';
 import { homePath, invitePath, routeTable } from './route-table';
 

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { RequestFailure } from '../shared/api/http';
+import { RequestFailure } from '@/shared/api/http';
 
 /**
  * Queries retry twice on a network failure or a 5xx (a VMS restarting, a dropped connection),

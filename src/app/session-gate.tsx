@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
 import { useMemo } from 'react';
-import { SignInPage } from '../features/account/components/sign-in-page';
-import { settingsForConnection } from '../domain/portal-config';
-import { settleConnection } from '../shared/config/current-connection';
-import { OrgProvider } from '../shared/config/org-context';
-import type { PortalConfig } from '../shared/config/portal-config';
-import { useLocalOwnership } from '../shared/session/local-ownership';
-import { SessionProvider, useSessionQuery, useSigningOut } from '../shared/session/session';
+import { settingsForConnection } from '@/domain/portal-config';
+import { SignInPage } from '@/features/account/components/sign-in-page';
+import { settleConnection } from '@/shared/config/current-connection';
+import { OrgProvider } from '@/shared/config/org-context';
+import type { PortalConfig } from '@/shared/config/portal-config';
+import { useLocalOwnership } from '@/shared/session/local-ownership';
+import { SessionProvider, useSessionQuery, useSigningOut } from '@/shared/session/session';
 
 /**
  * Sign-in first when the server asks for it: no page, no data until someone is signed

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { doctorReportSchema } from '../domain/connection-check';
-import { sandboxDemo, startSandbox, type RunningSandbox } from '../sandbox/index';
-import { freePort } from '../server/free-port';
-import { tempDbPath } from '../test-support/sandbox-client';
+import { doctorReportSchema } from '@/domain/connection-check';
+import { sandboxDemo, startSandbox, type RunningSandbox } from '@/sandbox/index';
+import { freePort } from '@/server/free-port';
+import { tempDbPath } from '@/test-support/sandbox-client';
 import { main as doctor, type Io } from './doctor';
 
 /*

@@ -6,8 +6,8 @@
 import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
-import type { CheckIo } from '../server/doctor/check-command';
-import { checkUsage, main as checkConnection } from '../server/doctor/check-command';
+import type { CheckIo } from '@/server/doctor/check-command';
+import { checkUsage, main as checkConnection } from '@/server/doctor/check-command';
 import type { Io as RecipeIo, Result } from './find-recipe';
 import { main as findRecipe } from './find-recipe';
 

@@ -4,13 +4,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { FieldDef } from '../domain';
+import type { FieldDef } from '@/domain';
 import {
   candidateCatalog,
   describeOptions,
   describeRequirement,
   requisitionCatalog,
-} from '../domain';
+} from '@/domain';
 
 function bounds(def: FieldDef): string {
   const parts: string[] = [];

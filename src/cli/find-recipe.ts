@@ -10,15 +10,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { SignatureRecipe } from '../domain/vms-profile/signature-recipe';
+import type { SignatureRecipe } from '@/domain/vms-profile/signature-recipe';
 import {
   describeRecipe,
   encodingsOf,
   everyRecipe,
   guessedTimestampHeader,
   timestampFormsOf,
-} from '../domain/vms-profile/signature-recipe';
-import { findRecipes } from '../node/signature';
+} from '@/domain/vms-profile/signature-recipe';
+import { findRecipes } from '@/node/signature';
 import { cannotRead, UsageError } from './usage-error';
 
 export const findRecipeUsage =

@@ -1,4 +1,4 @@
-import { isPlainObject } from '../domain';
+import { isPlainObject } from '@/domain';
 
 /*
  * A JSON array of objects read one item at a time from its text, so that each item can be checked

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Sheet } from 'write-excel-file/node';
 import writeXlsxFile from 'write-excel-file/node';
 import { z } from 'zod';
-import { decodeSheet } from '../domain';
+import { decodeSheet } from '@/domain';
 import { main } from './validate';
 
 /*

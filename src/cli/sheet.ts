@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import readXlsxFile from 'read-excel-file/node';
 import { z } from 'zod';
-import type { DateFormat, DateOrder, PayloadKind, SheetReport } from '../domain';
-import { catalogOf, cellText, checkSheet, decodeSheet, mapHeaders, sheetBody } from '../domain';
+import type { DateFormat, DateOrder, PayloadKind, SheetReport } from '@/domain';
+import { catalogOf, cellText, checkSheet, decodeSheet, mapHeaders, sheetBody } from '@/domain';
 import { cannotRead, UsageError } from './usage-error';
 
 const mappingSchema = z.record(z.string(), z.string());

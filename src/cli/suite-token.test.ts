@@ -8,13 +8,13 @@ import {
   apiTokenSummarySchema,
   createdApiTokenSchema,
   type ApiTokenScope,
-} from '../domain/api-tokens';
-import { journalPageSchema } from '../domain/journal';
-import { loadConfig } from '../server/config';
-import { startPortal, type RunningPortal } from '../server/start';
-import { testStoreEnv } from '../test-support/postgres-server';
-import { addUser, TestBrowser } from '../test-support/test-browser';
-import { requisitionInsert } from '../test-support/test-data';
+} from '@/domain/api-tokens';
+import { journalPageSchema } from '@/domain/journal';
+import { loadConfig } from '@/server/config';
+import { startPortal, type RunningPortal } from '@/server/start';
+import { testStoreEnv } from '@/test-support/postgres-server';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
+import { requisitionInsert } from '@/test-support/test-data';
 import { main } from './suite';
 
 /*

@@ -10,10 +10,10 @@
  * `VMS_PORTAL_TOKEN`, which keeps it out of the process list) authenticates it (decision 037).
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { suiteSchema } from '../domain/suite';
-import { caseVerdictLabels, type StartRun, type SuiteRun } from '../domain/suite-run';
+import { parseArgs } from 'node:util';
+import { suiteSchema } from '@/domain/suite';
+import { caseVerdictLabels, type StartRun, type SuiteRun } from '@/domain/suite-run';
 import {
   AccessRefused,
   junitXml,
@@ -21,7 +21,7 @@ import {
   RunError,
   startRun,
   waitForRun,
-} from '../node/suite-run';
+} from '@/node/suite-run';
 
 export interface Result {
   code: number;

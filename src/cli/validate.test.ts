@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { candidateFormToWire, requisitionFormToWire, validateBatch } from '../domain';
+import { candidateFormToWire, requisitionFormToWire, validateBatch } from '@/domain';
 import {
   fullCandidateForm,
   fullRequisitionForm,
   validAmendWire,
   validCandidateWire,
   validRequisitionWire,
-} from '../test-support/test-data';
+} from '@/test-support/test-data';
 import { buildCli } from '../../scripts/build-cli';
 import { main, run } from './validate';
 

@@ -21,8 +21,8 @@ import type {
   DateOrder,
   PayloadKind,
   SheetReport,
-} from '../domain';
-import { batchShapeProblem, dateFormats, itemReport, payloadKinds, validateBatch } from '../domain';
+} from '@/domain';
+import { batchShapeProblem, dateFormats, itemReport, payloadKinds, validateBatch } from '@/domain';
 import { eachArrayObject } from './json-array';
 import { isSheetFile, isXlsxFile } from './sheet-files';
 import { cannotRead, UsageError } from './usage-error';

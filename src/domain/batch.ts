@@ -1,6 +1,6 @@
+import type { RequisitionContext } from './candidate-wire';
 import type { DateFormat } from './catalog-types';
 import { convertWireDate } from './dates';
-import type { RequisitionContext } from './candidate-wire';
 import type { FieldIssue } from './field-issue';
 import { payloadKindDescriptors, payloadKindOf, type PayloadKind } from './payload-kind';
 import { isPlainObject } from './wire-check';

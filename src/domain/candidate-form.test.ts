@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fullCandidateForm } from '@/test-support/test-data';
 import { candidateWireKeys } from './candidate-catalog';
 import type { CandidateForm } from './candidate-form';
 import {
@@ -10,7 +11,6 @@ import {
   candidateWireToForm,
 } from './candidate-form';
 import { validateCandidateItem } from './candidate-wire';
-import { fullCandidateForm } from '../test-support/test-data';
 
 const context = { skillCount: 3, questionCount: 2 };
 

@@ -16,8 +16,8 @@ import {
   validateCandidateItem,
 } from './candidate-wire';
 import { toPath } from './field-issue';
-import { blankStrings, scalarKeysOf, stringFields } from './form-model';
 import { isBlank } from './field-rules';
+import { blankStrings, scalarKeysOf, stringFields } from './form-model';
 
 /**
  * The candidate form model. Scalar fields keep their wire names; answers and skill responses are

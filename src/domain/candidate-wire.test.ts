@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { expectIssueIn } from '@/test-support/issue-expectations';
+import { validCandidateWire } from '@/test-support/test-data';
 import { candidateField, candidateWireKeys } from './candidate-catalog';
 import type { RequisitionContext } from './candidate-wire';
 import { blankCandidateWire, candidateWireSchema, validateCandidateItem } from './candidate-wire';
 import type { FieldIssue } from './field-issue';
-import { validCandidateWire } from '../test-support/test-data';
-import { expectIssueIn } from '../test-support/issue-expectations';
 
 /*
  * The candidate wire rules: the spec's types, enumerations and bounds, and decision 000's

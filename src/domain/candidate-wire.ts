@@ -1,5 +1,3 @@
-import type { DateFormat } from './catalog-types';
-import { oneTo } from './catalog-types';
 import type { CandidateWireKey, SkillResponsePart } from './candidate-catalog';
 import {
   MAX_ANSWERS,
@@ -10,9 +8,11 @@ import {
   candidateWireKeys,
   skillResponseParts,
 } from './candidate-catalog';
+import type { DateFormat } from './catalog-types';
+import { oneTo } from './catalog-types';
 import type { IssueList } from './field-issue';
-import { isBlank } from './field-rules';
 import type { FieldIssue } from './field-issue';
+import { isBlank } from './field-rules';
 import type { ItemResult, WireCheck, WirePayload, WireReader, WireRecord } from './wire-check';
 import { checkWireItem, compileWireCheck, wireItemIssues } from './wire-check';
 import type { WireSchema } from './wire-schema';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DataType, FieldDef, Requirement } from './catalog-types';
 import { candidateCatalog, candidateField, candidateWireKeys } from './candidate-catalog';
+import type { DataType, FieldDef, Requirement } from './catalog-types';
 import type { RequisitionWireKey } from './requisition-catalog';
 import {
   requisitionCatalog,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fullRequisitionForm } from '@/test-support/test-data';
 import { requisitionWireKeys } from './requisition-catalog';
 import type { RequisitionForm } from './requisition-form';
 import {
@@ -10,7 +11,6 @@ import {
   requisitionWireToForm,
 } from './requisition-form';
 import { questionRowKeys, skillRowKeys, validateRequisitionItem } from './requisition-wire';
-import { fullRequisitionForm } from '../test-support/test-data';
 
 /** A small valid Insert form, filled as a recruiter would. */
 function insertForm(): RequisitionForm {

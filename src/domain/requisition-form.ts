@@ -1,9 +1,11 @@
-import type { RequisitionChoiceKey } from './requisition-alternatives';
-import { requisitionAlternatives } from './requisition-alternatives';
 import { z } from 'zod';
 import type { DateFormat } from './catalog-types';
 import { formatWireDate, wireDateToIso } from './dates';
+import { toPath } from './field-issue';
 import { isBlank } from './field-rules';
+import { blankStrings, scalarKeysOf, stringFields } from './form-model';
+import type { RequisitionChoiceKey } from './requisition-alternatives';
+import { requisitionAlternatives } from './requisition-alternatives';
 import type { QuestionKey, RequisitionWireKey, SkillKey } from './requisition-catalog';
 import {
   MAX_QUESTIONS,
@@ -19,8 +21,6 @@ import {
   skillRowKeys,
   validateRequisitionItem,
 } from './requisition-wire';
-import { toPath } from './field-issue';
-import { blankStrings, scalarKeysOf, stringFields } from './form-model';
 
 /**
  * The requisition form model: what the form edits. Scalar fields keep their wire names and hold

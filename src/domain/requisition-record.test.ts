@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fullRequisitionForm } from '@/test-support/test-data';
 import { requisitionResponseName, requisitionWireKeys } from './requisition-catalog';
 import { requisitionFormToWire, requisitionWireToForm } from './requisition-form';
 import {
@@ -8,7 +9,6 @@ import {
   requisitionRecordToAmendWire,
 } from './requisition-record';
 import { validateRequisitionItem } from './requisition-wire';
-import { fullRequisitionForm } from '../test-support/test-data';
 
 /** A record as the service would send it for a requisition built from `wire`. */
 function recordFor(wire: Record<string, string>, reqId = '40021'): Record<string, string> {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { expectIssueIn } from '@/test-support/issue-expectations';
+import { validAmendWire, validRequisitionWire } from '@/test-support/test-data';
 import type { DateFormat } from './catalog-types';
 import type { FieldIssue } from './field-issue';
 import { requisitionField, requisitionWireKeys } from './requisition-catalog';
@@ -7,8 +9,6 @@ import {
   requisitionWireSchema,
   validateRequisitionItem,
 } from './requisition-wire';
-import { validAmendWire, validRequisitionWire } from '../test-support/test-data';
-import { expectIssueIn } from '../test-support/issue-expectations';
 
 /*
  * The requisition wire rules: the spec's types, enumerations and bounds, and decision 000's

@@ -1,7 +1,9 @@
 import type { DateFormat } from './catalog-types';
 import { parseWireDate } from './dates';
 import type { IssueList } from './field-issue';
+import type { FieldIssue } from './field-issue';
 import { isBlank } from './field-rules';
+import { requiredOnInsert, requisitionAlternatives } from './requisition-alternatives';
 import type { RequisitionWireKey, SkillRowPart } from './requisition-catalog';
 import {
   MAX_CUSTOM_FIELDS,
@@ -13,8 +15,6 @@ import {
   requisitionWireKeys,
   skillRowParts,
 } from './requisition-catalog';
-import { requiredOnInsert, requisitionAlternatives } from './requisition-alternatives';
-import type { FieldIssue } from './field-issue';
 import type { ItemResult, WireCheck, WirePayload, WireReader, WireRecord } from './wire-check';
 import { checkWireItem, compileWireCheck, wireItemIssues } from './wire-check';
 import type { WireSchema } from './wire-schema';

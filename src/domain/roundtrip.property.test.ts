@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { candidateFormArb, requisitionFormArb } from '../test-support/arbitraries';
+import { candidateFormArb, requisitionFormArb } from '@/test-support/arbitraries';
 import { candidateWireKeys } from './candidate-catalog';
 import { candidateFormSchema, candidateFormToWire, candidateWireToForm } from './candidate-form';
 import { candidateWireSchema } from './candidate-wire';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { payloadKinds, type PayloadKind } from './payload-kind';
 import { candidateCatalog } from './candidate-catalog';
+import { payloadKinds, type PayloadKind } from './payload-kind';
 import { requisitionCatalog } from './requisition-catalog';
 import { fieldNamedIn } from './vms-message';
 

@@ -1,5 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { candidateFormArb, requisitionFormArb } from '@/test-support/arbitraries';
+import { itemProblems } from './batch';
+import { candidateCatalog } from './candidate-catalog';
+import { candidateFormToWire } from './candidate-form';
 import type { RequisitionContext } from './candidate-wire';
 import {
   candidateItemIssues,
@@ -7,11 +11,7 @@ import {
   candidateWireSchema,
   validateCandidateItem,
 } from './candidate-wire';
-import { candidateFormArb, requisitionFormArb } from '../test-support/arbitraries';
-import { candidateFormToWire } from './candidate-form';
-import { candidateCatalog } from './candidate-catalog';
 import type { DateFormat, FieldDef } from './catalog-types';
-import { itemProblems } from './batch';
 import { requisitionCatalog } from './requisition-catalog';
 import { requisitionFormToWire } from './requisition-form';
 import {

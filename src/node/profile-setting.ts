@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import type { DateFormat } from '../domain/catalog-types';
+import type { DateFormat } from '@/domain/catalog-types';
 import {
   profilePresetNames,
   profilePresets,
   readProfile,
   type VmsProfile,
-} from '../domain/vms-profile';
+} from '@/domain/vms-profile';
 
 /**
  * A profile setting (VMS_PROFILE for the portal, SANDBOX_PROFILE for `npm run sandbox`): a

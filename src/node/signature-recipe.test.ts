@@ -8,8 +8,8 @@ import type {
   SignatureRecipe,
   TimestampForm,
   TimestampTravel,
-} from '../domain/vms-profile/signature-recipe';
-import { everyRecipe, sandboxSignatureRecipe } from '../domain/vms-profile/signature-recipe';
+} from '@/domain/vms-profile/signature-recipe';
+import { everyRecipe, sandboxSignatureRecipe } from '@/domain/vms-profile/signature-recipe';
 import { findRecipes, signRequest, verifyRequest } from './signature';
 
 /*

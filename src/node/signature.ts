@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { SignatureRecipe } from '../domain/vms-profile/signature-recipe';
+import type { SignatureRecipe } from '@/domain/vms-profile/signature-recipe';
 import {
   encodingsOf,
   everyRecipe,
@@ -8,7 +8,7 @@ import {
   parseTimestamp,
   sandboxSignatureRecipe,
   timestampFormsOf,
-} from '../domain/vms-profile/signature-recipe';
+} from '@/domain/vms-profile/signature-recipe';
 
 /**
  * Signing and verifying VMS calls by a recipe (domain/vms-profile/signature-recipe.ts): the

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { apiErrorBodySchema } from '../domain/api-error';
-import type { BatchResultRow } from '../domain/batch-results';
-import { payloadKindOf, type PayloadKind } from '../domain/payload-kind';
+import { apiErrorBodySchema } from '@/domain/api-error';
+import type { BatchResultRow } from '@/domain/batch-results';
+import { payloadKindOf, type PayloadKind } from '@/domain/payload-kind';
 import {
   caseFailure,
   planRun,
@@ -12,8 +12,8 @@ import {
   type PlannedBatch,
   type Suite,
   type SuiteCase,
-} from '../domain/suite';
-import { suiteRunSchema, type CaseResult, type StartRun, type SuiteRun } from '../domain/suite-run';
+} from '@/domain/suite';
+import { suiteRunSchema, type CaseResult, type StartRun, type SuiteRun } from '@/domain/suite-run';
 
 /**
  * Running a QA suite (decision 038), in two parts:

@@ -9,7 +9,7 @@ import {
   vectorvmsProfile,
   vmsCallPath,
   withPage,
-} from '../domain/vms-profile';
+} from '@/domain/vms-profile';
 import { profileFromSetting } from './profile-setting';
 
 /*

@@ -1,16 +1,16 @@
 import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
+import type { DateFormat } from '@/domain';
+import type { VmsProfile } from '@/domain/vms-profile';
 import { registerAuthentication } from './auth';
-import type { DateFormat } from '../domain';
 import { bodyLimitBytes, registerErrorHandling } from './errors';
-import type { ReferenceData } from './reference';
 import { parseJsonBody } from './json-body';
+import type { ReferenceData } from './reference';
 import { registerBatchRoutes } from './routes-batches';
 import { registerReferenceRoutes } from './routes-reference';
 import { registerRequisitionRoutes } from './routes-requisitions';
-import type { SandboxStore } from './store';
-import type { VmsProfile } from '../domain/vms-profile';
 import { profileUrlRewrite, registerProfileAnswers } from './speak-profile';
+import type { SandboxStore } from './store';
 import type { BatchWorker } from './worker';
 
 export interface SandboxAppOptions {

@@ -5,16 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   sandboxSignatureRecipe,
   type SignatureRecipe,
-} from '../domain/vms-profile/signature-recipe';
-import { computeSignature, signRequest, unixSeconds } from '../node/signature';
+} from '@/domain/vms-profile/signature-recipe';
+import { computeSignature, signRequest, unixSeconds } from '@/node/signature';
+import type { TestSandbox } from '@/test-support/sandbox-client';
+import { errorOf, startTestSandbox, tempDbPath } from '@/test-support/sandbox-client';
 import { registerAuthentication, scopeOf } from './auth';
 import { openSandboxDatabase } from './database';
 import { sandboxDemo } from './demo';
 import { registerErrorHandling } from './errors';
 import { loadReference } from './reference';
 import { seedAccounts } from './seed';
-import type { TestSandbox } from '../test-support/sandbox-client';
-import { errorOf, startTestSandbox, tempDbPath } from '../test-support/sandbox-client';
 
 const secondVendor = seedAccounts[1];
 if (!secondVendor) throw new Error('The seed has a second vendor key.');

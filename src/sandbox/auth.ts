@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
-import { ApiError } from '../domain/api-error';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { SignatureRecipe } from '../domain/vms-profile/signature-recipe';
-import { describeRecipe, sandboxSignatureRecipe } from '../domain/vms-profile/signature-recipe';
-import { verifyRequest } from '../node/signature';
+import { ApiError } from '@/domain/api-error';
+import type { SignatureRecipe } from '@/domain/vms-profile/signature-recipe';
+import { describeRecipe, sandboxSignatureRecipe } from '@/domain/vms-profile/signature-recipe';
+import { verifyRequest } from '@/node/signature';
 import { bodyLimitBytes } from './errors';
 import { orgIdParam, parseQuery } from './query';
 import type { ApiAccount, ClientReference, ReferenceData } from './reference';

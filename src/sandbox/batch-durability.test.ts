@@ -4,14 +4,14 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { RequisitionResultRow } from '../test-support/sandbox-client';
+import type { RequisitionResultRow } from '@/test-support/sandbox-client';
 import {
   call,
   requisitionResultSchema,
   startTestSandbox,
   tempDbPath,
-} from '../test-support/sandbox-client';
-import { requisitionInsert } from '../test-support/test-data';
+} from '@/test-support/sandbox-client';
+import { requisitionInsert } from '@/test-support/test-data';
 
 describe('stopping mid-batch and starting again', () => {
   it('resumes the Pending items: none lost, none processed twice', async () => {

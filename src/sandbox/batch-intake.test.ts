@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestSandbox } from '@/test-support/sandbox-client';
+import { errorOf, startTestSandbox } from '@/test-support/sandbox-client';
+import { candidateFor, requisitionInsert } from '@/test-support/test-data';
 import { seedAccounts } from './seed';
-import type { TestSandbox } from '../test-support/sandbox-client';
-import { errorOf, startTestSandbox } from '../test-support/sandbox-client';
-import { candidateFor, requisitionInsert } from '../test-support/test-data';
 
 const secondVendor = seedAccounts[1];
 if (!secondVendor) throw new Error('The seed has a second vendor key.');

@@ -1,5 +1,4 @@
-import { submittableStatuses } from '../domain/vms-contract';
-import type { CandidateWire, FieldIssue } from '../domain';
+import type { CandidateWire, FieldIssue } from '@/domain';
 import {
   MAX_SKILL_RESPONSES,
   answerKey,
@@ -9,7 +8,8 @@ import {
   reqStatuses,
   skillResponseKey,
   validateCandidateItem,
-} from '../domain';
+} from '@/domain';
+import { submittableStatuses } from '@/domain/vms-contract';
 import type { ItemContext } from './item-context';
 import { errorOutcome, postedString } from './item-context';
 import { checkChoice, issuesMessage } from './reference-rules';

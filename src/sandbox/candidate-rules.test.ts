@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CandidateWire } from '../domain';
-import { computeSignature, unixSeconds } from '../node/signature';
+import type { CandidateWire } from '@/domain';
+import { computeSignature, unixSeconds } from '@/node/signature';
+import type { CandidateResultRow, TestSandbox } from '@/test-support/sandbox-client';
+import { startTestSandbox } from '@/test-support/sandbox-client';
+import { candidateFor } from '@/test-support/test-data';
 import { sandboxDemo } from './demo';
-import type { CandidateResultRow, TestSandbox } from '../test-support/sandbox-client';
-import { startTestSandbox } from '../test-support/sandbox-client';
-import { candidateFor } from '../test-support/test-data';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unixSeconds } from '../node/signature';
-import { call, tempDbPath } from '../test-support/sandbox-client';
+import { unixSeconds } from '@/node/signature';
+import { call, tempDbPath } from '@/test-support/sandbox-client';
 import { startSandbox, type RunningSandbox } from './index';
 
 // A sandbox whose clock is off on purpose (clockSkewMs, SANDBOX_CLOCK_SKEW_MS): it checks

@@ -1,9 +1,9 @@
-import { payloadKinds } from '../domain/payload-kind';
-import { candidateResultStatuses, requisitionResultStatuses } from '../domain/batch-results';
-import { requisitionReferences } from '../domain/requisition-catalog';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { candidateResultStatuses, requisitionResultStatuses } from '@/domain/batch-results';
+import { payloadKinds } from '@/domain/payload-kind';
+import { requisitionReferences } from '@/domain/requisition-catalog';
 import { seedDatabase } from './seed';
 
 export type SandboxDatabase = Database.Database;

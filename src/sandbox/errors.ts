@@ -1,7 +1,7 @@
-import { ApiError } from '../domain/api-error';
-import { describeOperations } from '../domain/vms-contract';
 import type { FastifyInstance } from 'fastify';
-import { apiErrorBody, apiErrorStatus } from '../domain/api-error';
+import { ApiError } from '@/domain/api-error';
+import { apiErrorBody, apiErrorStatus } from '@/domain/api-error';
+import { describeOperations } from '@/domain/vms-contract';
 import { isStorageFailure } from './storage-failure';
 
 export const bodyLimitBytes = 5 * 1024 * 1024;

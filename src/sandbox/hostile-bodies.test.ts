@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { computeSignature, unixSeconds } from '../node/signature';
-import { trickleRequest } from '../test-support/trickle';
+import { computeSignature, unixSeconds } from '@/node/signature';
+import { call, errorOf, startTestSandbox, type TestSandbox } from '@/test-support/sandbox-client';
+import { requisitionInsert } from '@/test-support/test-data';
+import { trickleRequest } from '@/test-support/trickle';
 import { sandboxDemo } from './demo';
-import { call, errorOf, startTestSandbox, type TestSandbox } from '../test-support/sandbox-client';
-import { requisitionInsert } from '../test-support/test-data';
 
 // Hostile JSON gets an honest 400 from the sandbox, never a 500.
 

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { settingDefaults } from '../domain/settings';
+import { dateFormats } from '@/domain';
+import type { DateFormat } from '@/domain';
+import { settingDefaults } from '@/domain/settings';
+import { sandboxProfile, type VmsProfile } from '@/domain/vms-profile';
 import { buildSandboxApp } from './app';
 import { openSandboxDatabase } from './database';
-import { dateFormats } from '../domain';
-import type { DateFormat } from '../domain';
+import type { BlankMaximumBillRate } from './item-context';
 import { loadReference } from './reference';
 import { createStore } from './store';
 import { createBatchWorker } from './worker';
-import { sandboxProfile, type VmsProfile } from '../domain/vms-profile';
-import type { BlankMaximumBillRate } from './item-context';
 
 export { resetSandboxDatabase } from './database';
 export { sandboxDemo } from './demo';

@@ -1,4 +1,4 @@
-import type { DateFormat } from '../domain';
+import type { DateFormat } from '@/domain';
 import type { ClientReference } from './reference';
 import type { ItemOutcome, SandboxStore } from './store';
 

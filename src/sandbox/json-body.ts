@@ -1,4 +1,4 @@
-import { ApiError } from '../domain/api-error';
+import { ApiError } from '@/domain/api-error';
 /**
  * The deepest nesting a body may have. The interface takes an array of flat objects whose values
  * are strings (depth 2); a little room is left for QA's odd bodies, none for a stack-sized one.

@@ -5,10 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { settingsProblem } from '../domain/settings';
-import { resetSandboxDatabase, sandboxDemo, startSandbox } from './index';
+import { settingsProblem } from '@/domain/settings';
+import { profileFromSetting } from '@/node/profile-setting';
 import { sandboxEnvSchema, type SandboxEnv } from './settings';
-import { profileFromSetting } from '../node/profile-setting';
+import { resetSandboxDatabase, sandboxDemo, startSandbox } from './index';
 
 function readEnvironment(): SandboxEnv {
   // Like the portal server, take a .env file when there is one; real variables win.

@@ -1,5 +1,5 @@
-import { ApiError } from '../domain/api-error';
 import { z } from 'zod';
+import { ApiError } from '@/domain/api-error';
 
 /**
  * Query parameters as Fastify parses them: a name given twice arrives as an array. Parsed here

@@ -1,5 +1,5 @@
-import type { requisitionPeople } from '../domain/requisition-catalog';
-import type { FieldIssue } from '../domain';
+import type { FieldIssue } from '@/domain';
+import type { requisitionPeople } from '@/domain/requisition-catalog';
 import type {
   AccountingKind,
   AccountingRef,

@@ -1,4 +1,4 @@
-import { requisitionReferences } from '../domain/requisition-catalog';
+import { requisitionReferences } from '@/domain/requisition-catalog';
 import type { SandboxDatabase } from './database';
 
 /**

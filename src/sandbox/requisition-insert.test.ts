@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequisitionWire } from '../domain';
-import type { RequisitionResultRow, TestSandbox } from '../test-support/sandbox-client';
-import { startTestSandbox } from '../test-support/sandbox-client';
-import { contosoRequisitionInsert, requisitionInsert } from '../test-support/test-data';
+import type { RequisitionWire } from '@/domain';
+import type { RequisitionResultRow, TestSandbox } from '@/test-support/sandbox-client';
+import { startTestSandbox } from '@/test-support/sandbox-client';
+import { contosoRequisitionInsert, requisitionInsert } from '@/test-support/test-data';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
-import { requisitionPeople } from '../domain/requisition-catalog';
-import type { FieldIssue } from '../domain';
-import { MAX_SKILLS, parseWireDate, skillKey, validateRequisitionItem } from '../domain';
+import type { FieldIssue } from '@/domain';
+import { MAX_SKILLS, parseWireDate, skillKey, validateRequisitionItem } from '@/domain';
+import { requisitionPeople } from '@/domain/requisition-catalog';
 import type { ItemContext } from './item-context';
 import { errorOutcome, postedString } from './item-context';
 import type { ClientReference, UserProfile } from './reference';

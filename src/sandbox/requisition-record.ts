@@ -1,4 +1,4 @@
-import type { DateFormat, RequisitionWire, RequisitionWireKey } from '../domain';
+import type { DateFormat, RequisitionWire, RequisitionWireKey } from '@/domain';
 import {
   blankRequisitionWire,
   formatWireDate,
@@ -7,7 +7,7 @@ import {
   requisitionField,
   requisitionResponseName,
   requisitionWireKeys,
-} from '../domain';
+} from '@/domain';
 
 /**
  * A stored requisition: every payload field except requesttype, as strings ('' = blank), with the

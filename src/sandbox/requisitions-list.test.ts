@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requisitionResponseName, requisitionWireKeys } from '../domain';
-import type { TestSandbox } from '../test-support/sandbox-client';
-import { errorOf, startTestSandbox } from '../test-support/sandbox-client';
-import { requisitionInsert } from '../test-support/test-data';
+import { requisitionResponseName, requisitionWireKeys } from '@/domain';
+import type { TestSandbox } from '@/test-support/sandbox-client';
+import { errorOf, startTestSandbox } from '@/test-support/sandbox-client';
+import { requisitionInsert } from '@/test-support/test-data';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

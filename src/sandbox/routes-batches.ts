@@ -1,12 +1,12 @@
-import { ApiError } from '../domain/api-error';
-import { batchShapeProblem } from '../domain/batch';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '@/domain/api-error';
+import { batchShapeProblem } from '@/domain/batch';
 import {
   payloadKindDescriptors,
   payloadKindOf,
   type PayloadKindDescriptor,
-} from '../domain/payload-kind';
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+} from '@/domain/payload-kind';
 import { scopeOf } from './auth';
 import { postedString } from './item-context';
 import { parseQuery, requiredParam } from './query';

@@ -1,5 +1,5 @@
-import { ApiError } from '../domain/api-error';
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from '@/domain/api-error';
 import { orgIdParam, parseQuery } from './query';
 import type { ReferenceData } from './reference';
 

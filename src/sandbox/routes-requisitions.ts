@@ -1,15 +1,15 @@
-import { ApiError } from '../domain/api-error';
-import type { RequisitionFilterField } from '../domain/vms-contract';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { DateFormat } from '@/domain';
+import { parseWireDate } from '@/domain';
+import { ApiError } from '@/domain/api-error';
+import type { RequisitionFilterField } from '@/domain/vms-contract';
 import {
   dateFilterConditions,
   requisitionFilterFields,
   requisitionFilterOperators,
-} from '../domain/vms-contract';
-import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+} from '@/domain/vms-contract';
 import { scopeOf } from './auth';
-import type { DateFormat } from '../domain';
-import { parseWireDate } from '../domain';
 import type { Query } from './query';
 import { optionalParam, parseQuery } from './query';
 import { requisitionResponse } from './requisition-record';

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { validateRequisitionItem } from '../domain';
+import { validateRequisitionItem } from '@/domain';
+import { startTestSandbox, tempDbPath } from '@/test-support/sandbox-client';
+import { requisitionInsert } from '@/test-support/test-data';
 import { openSandboxDatabase, resetSandboxDatabase } from './database';
 import { loadReference } from './reference';
 import { seedAccounts, seedClients } from './seed';
 import { seedRequisitions } from './seed-requisitions';
-import { startTestSandbox, tempDbPath } from '../test-support/sandbox-client';
-import { requisitionInsert } from '../test-support/test-data';
 
 const seeded = seedRequisitions(seedClients);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { oneOf, sharedSettings, unsetWhenBlank, withDefault } from '../domain/settings';
+import { oneOf, sharedSettings, unsetWhenBlank, withDefault } from '@/domain/settings';
 import { blankMaximumBillRates } from './item-context';
 
 const dayMs = 24 * 60 * 60 * 1000;

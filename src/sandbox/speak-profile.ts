@@ -1,5 +1,5 @@
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import {
   answerInVmsDialect,
   ownCallFromVms,
@@ -7,7 +7,7 @@ import {
   speaksOwnDialect,
   type OwnCall,
   type VmsProfile,
-} from '../domain/vms-profile';
+} from '@/domain/vms-profile';
 
 /**
  * The sandbox answering as a VMS of another profile would: calls arrive at the profile's paths

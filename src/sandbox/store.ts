@@ -1,4 +1,4 @@
-import type { PayloadKind } from '../domain/payload-kind';
+import type { PayloadKind } from '@/domain/payload-kind';
 import type { SandboxDatabase } from './database';
 import type { RequisitionRecord, StoredRequisition } from './requisition-record';
 

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { tempDbPath } from '@/test-support/sandbox-client';
+import { requisitionInsert } from '@/test-support/test-data';
 import { openSandboxDatabase, type SandboxDatabase } from './database';
 import { loadReference } from './reference';
 import { createStore, type SandboxStore } from './store';
-import { requisitionInsert } from '../test-support/test-data';
-import { tempDbPath } from '../test-support/sandbox-client';
 import { createBatchWorker, type BatchWorker } from './worker';
 
 // A full disk inside the batch worker leaves the items Pending, is retried with

@@ -1,12 +1,12 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { DateFormat, PayloadKind } from '@/domain';
 import { processCandidateItem } from './candidate-processing';
-import type { DateFormat, PayloadKind } from '../domain';
 import type { BlankMaximumBillRate, ItemContext } from './item-context';
-import { isStorageFailure } from './storage-failure';
 import { errorOutcome } from './item-context';
 import type { ReferenceData } from './reference';
-import { formatIsoDateTime } from './requisition-record';
 import { processRequisitionItem } from './requisition-processing';
+import { formatIsoDateTime } from './requisition-record';
+import { isStorageFailure } from './storage-failure';
 import type { ItemOutcome, PendingItem, SandboxStore } from './store';
 
 export interface WorkerOptions {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sandboxEnvSchema } from '../sandbox/index';
+import { sandboxEnvSchema } from '@/sandbox/index';
 import { portalEnvSchema } from './config';
 
 // The settings tables in the README and docs/ are checked against the

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sandboxDemo } from '../sandbox/index';
+import { sandboxDemo } from '@/sandbox/index';
 import { ConfigError, isLoopbackHost, loadConfig, upstreamLabel } from './config';
 
 const remote = {

@@ -7,9 +7,9 @@ import {
   sharedSettings,
   unsetWhenBlank,
   wholeNumber,
-} from '../domain/settings';
-import { sandboxDemo } from '../sandbox/index';
-import { profileFromSetting } from '../node/profile-setting';
+} from '@/domain/settings';
+import { profileFromSetting } from '@/node/profile-setting';
+import { sandboxDemo } from '@/sandbox/index';
 import {
   connectionDefaults,
   defaultLateAnswerMs,

@@ -1,6 +1,5 @@
-import { trickleRequest } from '../test-support/trickle';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../domain/api-error';
+import { apiErrorBodySchema } from '@/domain/api-error';
 import {
   requisitionImportPath,
   startCaptureUpstream,
@@ -8,7 +7,8 @@ import {
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../test-support/capture-upstream';
+} from '@/test-support/capture-upstream';
+import { trickleRequest } from '@/test-support/trickle';
 
 // Requests built to hurt the server get a clear 4xx, never a 500 or a
 // connection held open forever.

@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { sandboxDemo, startSandbox } from '../sandbox/index';
-import { tempDbPath } from '../test-support/sandbox-client';
-import { requisitionInsert } from '../test-support/test-data';
+import { computeSignature, unixSeconds } from '@/node/signature';
+import { sandboxDemo, startSandbox } from '@/sandbox/index';
+import { tempDbPath } from '@/test-support/sandbox-client';
+import { requisitionInsert } from '@/test-support/test-data';
 import { loadConfig } from './config';
-import { computeSignature, unixSeconds } from '../node/signature';
 import { startPortal, type RunningPortal } from './start';
 import { portalSchemaVersion } from './store/portal-database';
 

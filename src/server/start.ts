@@ -1,4 +1,4 @@
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '../sandbox/index';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '@/sandbox/index';
 import { buildPortal, type BuildPortalOptions } from './app';
 import type { PortalConfig } from './config';
 import type { DrainReport } from './ops/drain';

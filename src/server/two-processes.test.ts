@@ -3,15 +3,15 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../scripts/build-cli';
 import {
   requisitionImportPath,
   startCaptureUpstream,
   testCredentials,
   type CaptureUpstream,
-} from '../test-support/capture-upstream';
-import { createTestDatabase, postgresEnvName } from '../test-support/postgres-server';
-import { addUser, TestBrowser } from '../test-support/test-browser';
+} from '@/test-support/capture-upstream';
+import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
+import { buildServer } from '../../scripts/build-cli';
 import { REPLAYED_HEADER } from './proxy/vms-proxy';
 
 /*

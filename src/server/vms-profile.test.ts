@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { journalEntrySchema, journalPageSchema } from '../domain/journal';
-import { candidateFor, requisitionInsert } from '../test-support/test-data';
-import type { VmsProfile } from '../domain/vms-profile';
-import { signRequest, signatureHeaders } from '../node/signature';
-import { sandboxDemo } from '../sandbox/index';
+import { journalEntrySchema, journalPageSchema } from '@/domain/journal';
+import type { VmsProfile } from '@/domain/vms-profile';
+import { signRequest, signatureHeaders } from '@/node/signature';
+import { sandboxDemo } from '@/sandbox/index';
+import { candidateFor, requisitionInsert } from '@/test-support/test-data';
 import { loadConfig } from './config';
 import { startPortal, type RunningPortal } from './start';
 

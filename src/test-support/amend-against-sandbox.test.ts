@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { amendWire, loadedRecordOf, requisitionRecordSchema } from '../domain';
+import { amendWire, loadedRecordOf, requisitionRecordSchema } from '@/domain';
 import { startTestSandbox, type TestSandbox } from './sandbox-client';
 
 // Decision 003 against the sandbox's Amend rules (decision 011: skills and questions are sets,

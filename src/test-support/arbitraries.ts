@@ -10,11 +10,11 @@
  * Y or N; candidate answer and skill response rows are sized by the requisition.
  */
 import fc from 'fast-check';
-import type { RequisitionContext } from '../domain/candidate-wire';
-import type { CandidateForm, SkillResponseRow } from '../domain/candidate-form';
-import { candidateFormDefaults } from '../domain/candidate-form';
-import type { QuestionRow, RequisitionForm, SkillRow } from '../domain/requisition-form';
-import { requisitionFormDefaults } from '../domain/requisition-form';
+import type { CandidateForm, SkillResponseRow } from '@/domain/candidate-form';
+import { candidateFormDefaults } from '@/domain/candidate-form';
+import type { RequisitionContext } from '@/domain/candidate-wire';
+import type { QuestionRow, RequisitionForm, SkillRow } from '@/domain/requisition-form';
+import { requisitionFormDefaults } from '@/domain/requisition-form';
 
 type Arb<T> = fc.Arbitrary<T>;
 

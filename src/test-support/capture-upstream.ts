@@ -1,10 +1,10 @@
-import { testStoreEnv } from './postgres-server';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
-import { buildPortal, type BuildPortalOptions } from '../server/app';
-import { loadConfig, type PortalConfig } from '../server/config';
+import { buildPortal, type BuildPortalOptions } from '@/server/app';
+import { loadConfig, type PortalConfig } from '@/server/config';
+import { testStoreEnv } from './postgres-server';
 
 /**
  * Test support: a real HTTP server on a free port standing in for the VMS. It records exactly what

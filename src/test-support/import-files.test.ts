@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import readXlsxFile from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MappedColumn, PayloadKind, SheetReport } from '../domain';
+import type { MappedColumn, PayloadKind, SheetReport } from '@/domain';
 import {
   catalogOf,
   cellText,
@@ -10,7 +10,7 @@ import {
   decodeSheet,
   mapHeaders,
   sheetRowChecker,
-} from '../domain';
+} from '@/domain';
 import {
   candidateRequisitionIds,
   candidatesXlsx,

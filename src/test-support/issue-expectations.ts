@@ -1,6 +1,6 @@
 /** Test support shared by the wire rule tests: find one field's issue and check its message. */
 import { expect } from 'vitest';
-import type { FieldIssue } from '../domain/field-issue';
+import type { FieldIssue } from '@/domain/field-issue';
 
 /** The issue on `field` among `issues`; it must exist, and its message must match every pattern. */
 export function expectIssueIn(

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createJournalStore } from '../server/journal/store/journal-calls';
-import type { JournalStore } from '../server/journal/store/journal-store';
-import { openPortalDatabase, type PortalSqlite } from '../server/store/portal-database';
-import { openPortalStores, type PortalStores } from '../server/store/portal-stores';
-import { createPool, type PortalPool } from '../server/store/postgres/pool';
+import { createJournalStore } from '@/server/journal/store/journal-calls';
+import type { JournalStore } from '@/server/journal/store/journal-store';
+import { openPortalDatabase, type PortalSqlite } from '@/server/store/portal-database';
+import { openPortalStores, type PortalStores } from '@/server/store/portal-stores';
+import { createPool, type PortalPool } from '@/server/store/postgres/pool';
 
 /**
  * For tests: an empty portal database of either kind, to run the same journal cases on both

@@ -1,21 +1,21 @@
+import { createPostgresSessionStore } from '@/server/accounts/store/postgres/sessions';
+import { createPostgresUserRecordStore } from '@/server/accounts/store/postgres/user-records';
+import { createPostgresUserStore } from '@/server/accounts/store/postgres/users';
+import { createSessionStore, type SessionStore } from '@/server/accounts/store/sessions';
+import { createUserRecordStore, type UserRecordStore } from '@/server/accounts/store/user-records';
+import { createUserStore, type UserStore } from '@/server/accounts/store/users';
+import { createJournalStore } from '@/server/journal/store/journal-calls';
+import type { JournalStore } from '@/server/journal/store/journal-store';
+import { createPostgresJournalStore } from '@/server/journal/store/postgres/journal';
 import {
   createIdempotencyKeyStore,
   type IdempotencyKeyStore,
-} from '../server/proxy/store/idempotency-keys';
-import { createJournalStore } from '../server/journal/store/journal-calls';
-import type { JournalStore } from '../server/journal/store/journal-store';
-import { migrations } from '../server/store/migrations';
-import { openPortalDatabase } from '../server/store/portal-database';
-import type { StoreTarget } from '../server/store/portal-stores';
-import { openPostgres, schemaVersion } from '../server/store/postgres/database';
-import { createPostgresIdempotencyKeyStore } from '../server/proxy/store/postgres/idempotency-keys';
-import { createPostgresJournalStore } from '../server/journal/store/postgres/journal';
-import { createPostgresSessionStore } from '../server/accounts/store/postgres/sessions';
-import { createPostgresUserRecordStore } from '../server/accounts/store/postgres/user-records';
-import { createPostgresUserStore } from '../server/accounts/store/postgres/users';
-import { createSessionStore, type SessionStore } from '../server/accounts/store/sessions';
-import { createUserRecordStore, type UserRecordStore } from '../server/accounts/store/user-records';
-import { createUserStore, type UserStore } from '../server/accounts/store/users';
+} from '@/server/proxy/store/idempotency-keys';
+import { createPostgresIdempotencyKeyStore } from '@/server/proxy/store/postgres/idempotency-keys';
+import { migrations } from '@/server/store/migrations';
+import { openPortalDatabase } from '@/server/store/portal-database';
+import type { StoreTarget } from '@/server/store/portal-stores';
+import { openPostgres, schemaVersion } from '@/server/store/postgres/database';
 
 /**
  * For upgrade tests: a database as an earlier release left it, at schema version `version`, made

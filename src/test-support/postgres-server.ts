@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../server/free-port';
+import { freePort } from '@/server/free-port';
 
 /**
  * For tests: a real PostgreSQL server (the Debian `postgresql` package's binaries), in its own

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { apiErrorBodySchema } from '../domain/api-error';
-import type { ApiErrorBody } from '../domain/api-error';
-import { computeSignature, unixSeconds } from '../node/signature';
-import { sandboxDemo } from '../sandbox/demo';
-import type { RunningSandbox, SandboxOptions } from '../sandbox/index';
-import { startSandbox } from '../sandbox/index';
+import { apiErrorBodySchema } from '@/domain/api-error';
+import type { ApiErrorBody } from '@/domain/api-error';
+import { computeSignature, unixSeconds } from '@/node/signature';
+import { sandboxDemo } from '@/sandbox/demo';
+import type { RunningSandbox, SandboxOptions } from '@/sandbox/index';
+import { startSandbox } from '@/sandbox/index';
 
 /**
  * Test helpers: a real sandbox on a free port with its own database file, and signed HTTP calls to

@@ -1,7 +1,7 @@
 import { request } from 'undici';
-import { sessionStateSchema, type SessionState } from '../domain/auth';
+import { sessionStateSchema, type SessionState } from '@/domain/auth';
+import { runUsersCli } from '@/server/cli/users';
 import { testStoreEnv } from './postgres-server';
-import { runUsersCli } from '../server/cli/users';
 
 /**
  * For tests only: what a browser does with the portal's session. It keeps the cookies the portal

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requisitionFormToWire, validateRequisitionItem } from '../domain';
+import { requisitionFormToWire, validateRequisitionItem } from '@/domain';
 import { startTestSandbox, type TestSandbox } from './sandbox-client';
 import {
   candidateFor,

@@ -4,21 +4,21 @@
  * Northwind Health (client org 1001), so the same items pass the domain's rules and the sandbox's
  * (test-data.test.ts sends them).
  */
+import type { CandidateWire, RequisitionWire } from '@/domain';
+import { answerKey, blankCandidateWire, blankRequisitionWire, skillResponseKey } from '@/domain';
 import {
   MAX_ANSWERS,
   MAX_CANDIDATE_CUSTOM_FIELDS,
   MAX_SKILL_RESPONSES,
-} from '../domain/candidate-catalog';
-import type { CandidateForm } from '../domain/candidate-form';
-import { candidateFormDefaults } from '../domain/candidate-form';
-import { MAX_CUSTOM_FIELDS, MAX_QUESTIONS, MAX_SKILLS } from '../domain/requisition-catalog';
-import type { RequisitionForm } from '../domain/requisition-form';
-import { requisitionFormDefaults } from '../domain/requisition-form';
-import type { CandidateWire, RequisitionWire } from '../domain';
-import { answerKey, blankCandidateWire, blankRequisitionWire, skillResponseKey } from '../domain';
-import { seedClients } from '../sandbox/seed';
-import { seedRequisitions } from '../sandbox/seed-requisitions';
-import { questionNumbers, skillNumbers } from '../sandbox/requisition-record';
+} from '@/domain/candidate-catalog';
+import type { CandidateForm } from '@/domain/candidate-form';
+import { candidateFormDefaults } from '@/domain/candidate-form';
+import { MAX_CUSTOM_FIELDS, MAX_QUESTIONS, MAX_SKILLS } from '@/domain/requisition-catalog';
+import type { RequisitionForm } from '@/domain/requisition-form';
+import { requisitionFormDefaults } from '@/domain/requisition-form';
+import { questionNumbers, skillNumbers } from '@/sandbox/requisition-record';
+import { seedClients } from '@/sandbox/seed';
+import { seedRequisitions } from '@/sandbox/seed-requisitions';
 
 /** Requisitions of the seed that take candidates (Open or Interview occurring). */
 const seededOpenReqIds = ['40001', '40002', '40003', '40008', '40009', '40012'];

@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { pgBinary, testStoreEnv } from './postgres-server';
 

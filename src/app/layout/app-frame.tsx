@@ -1,6 +1,6 @@
 import type { ReactNode, Ref } from 'react';
 import { NavLink } from 'react-router';
-import type { Role } from '../../domain/auth';
+import type { Role } from '@/domain/auth';
 
 /** The pages, each with the least role that may open it (with sign-in off, everyone may). */
 const navItems: ReadonlyArray<{ to: string; label: string; end: boolean; role: Role }> = [

@@ -1,22 +1,17 @@
 import { lazy, Suspense, useEffect, useId, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
-import { roleRank } from '../../domain/auth';
-import { ClientOrgSelect } from '../../shared/config/client-org-select';
-import { useOrg } from '../../shared/config/org-context';
-import {
-  sessionMay,
-  startSigningOut,
-  useSession,
-  useSessionUser,
-} from '../../shared/session/session';
-import { useStorageProblem } from '../../shared/storage/local-store';
-import { PageLoading } from '../../shared/ui/page-loading';
+import { roleRank } from '@/domain/auth';
+import { ClientOrgSelect } from '@/shared/config/client-org-select';
+import { useOrg } from '@/shared/config/org-context';
+import { sessionMay, startSigningOut, useSession, useSessionUser } from '@/shared/session/session';
+import { useStorageProblem } from '@/shared/storage/local-store';
+import { PageLoading } from '@/shared/ui/page-loading';
 import { AppFrame, MainNav, SandboxBanner } from './app-frame';
 import { ConnectionBar, ProductionBanner } from './connection-bar';
 
 // Only for a signed-in user: its code (the drafts' and history's stores) stays out of the first load.
 const UserSyncBar = lazy(() =>
-  import('../../core/batch/sync/use-user-sync').then((module) => ({
+  import('@/core/batch/sync/use-user-sync').then((module) => ({
     default: module.UserSyncBar,
   })),
 );
@@ -44,7 +39,7 @@ function UserBar() {
         onClick={() => {
           // The app makes way at once; the code that saves and clears the work follows.
           startSigningOut();
-          void import('../../core/batch/sync/sign-out').then(
+          void import('@/core/batch/sync/sign-out').then(
             (module) => module.signOutHere(user),
             // The code could not be loaded (offline): the page starts again, still signed in,
             // rather than stay on "signing out" for ever.

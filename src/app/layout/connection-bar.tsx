@@ -1,8 +1,8 @@
 import { useId } from 'react';
-import { connectionLabel, usableConnections } from '../../domain/portal-config';
-import { useOrg, useCurrentConnection } from '../../shared/config/org-context';
-import { switchConnection } from '../../shared/config/current-connection';
-import { useSessionUser } from '../../shared/session/session';
+import { connectionLabel, usableConnections } from '@/domain/portal-config';
+import { switchConnection } from '@/shared/config/current-connection';
+import { useOrg, useCurrentConnection } from '@/shared/config/org-context';
+import { useSessionUser } from '@/shared/session/session';
 
 /**
  * Which VMS the page works on, in the header of every page. With more than one the user may use,

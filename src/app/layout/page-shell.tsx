@@ -1,10 +1,10 @@
 import type { ComponentType } from 'react';
 import { createContext, createElement, useContext, useSyncExternalStore } from 'react';
-import type { Role } from '../../domain/auth';
-import { roleRank } from '../../domain/auth';
-import type { PageShell } from '../../domain/page-shell';
-import { CheckingSession } from '../session-gate';
-import { PageLoading } from '../../shared/ui/page-loading';
+import { CheckingSession } from '@/app/session-gate';
+import type { Role } from '@/domain/auth';
+import { roleRank } from '@/domain/auth';
+import type { PageShell } from '@/domain/page-shell';
+import { PageLoading } from '@/shared/ui/page-loading';
 import { AppFrame, MainNav, SandboxBanner } from './app-frame';
 
 const noChange = () => () => {};

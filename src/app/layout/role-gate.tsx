@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { Role } from '../../domain/auth';
-import { useMay, useSessionUser } from '../../shared/session/session';
+import type { Role } from '@/domain/auth';
+import { useMay, useSessionUser } from '@/shared/session/session';
 
 const whoMay: Record<Exclude<Role, 'recruiter'>, string> = {
   admin: 'administrators',

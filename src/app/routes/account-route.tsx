@@ -1,6 +1,6 @@
-import { PageShell } from '../layout/page-shell';
-import { AccountPage } from '../../features/account/components/account-page';
-import { RoleGate } from '../layout/role-gate';
+import { PageShell } from '@/app/layout/page-shell';
+import { RoleGate } from '@/app/layout/role-gate';
+import { AccountPage } from '@/features/account/components/account-page';
 
 /** /account: a QA engineer's or admin's personal API tokens (admins: everyone's too). */
 export default function AccountRoute() {

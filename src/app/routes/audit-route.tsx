@@ -1,6 +1,6 @@
-import { AuditPage, auditHeading } from '../../features/audit/components/audit-page';
-import { PageShell } from '../layout/page-shell';
-import { RoleGate } from '../layout/role-gate';
+import { PageShell } from '@/app/layout/page-shell';
+import { RoleGate } from '@/app/layout/role-gate';
+import { AuditPage, auditHeading } from '@/features/audit/components/audit-page';
 
 /** /audit[?event=…&email=…]: who did what and when, for admins. */
 export default function AuditRoute() {

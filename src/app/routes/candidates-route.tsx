@@ -1,7 +1,7 @@
 import {
   CandidateWorkspacePage,
   CandidateWorkspaceShell,
-} from '../../features/candidates/components/candidate-workspace';
+} from '@/features/candidates/components/candidate-workspace';
 
 /** /candidates[?reqId=…]: the candidate workspace. */
 export default function CandidatesRoute() {

@@ -1,9 +1,9 @@
+import { PageShell } from '@/app/layout/page-shell';
+import { RoleGate } from '@/app/layout/role-gate';
 import {
   ConnectionsPage,
   connectionsHeading,
-} from '../../features/settings/components/connections-page';
-import { PageShell } from '../layout/page-shell';
-import { RoleGate } from '../layout/role-gate';
+} from '@/features/settings/components/connections-page';
 
 /** /connections: admins check the VMS connection; anyone else is told it is not theirs. */
 export default function ConnectionsRoute() {

@@ -1,7 +1,7 @@
-import { ImportPage, importHeading } from '../../core/import/components/import-page';
-import { PageShell } from '../layout/page-shell';
-import { useOrg } from '../../shared/config/org-context';
-import { batchKinds } from '../kinds/batch-kinds';
+import { batchKinds } from '@/app/kinds/batch-kinds';
+import { PageShell } from '@/app/layout/page-shell';
+import { ImportPage, importHeading } from '@/core/import/components/import-page';
+import { useOrg } from '@/shared/config/org-context';
 
 /** /requisitions/import, /candidates/import: a spreadsheet's rows into the batch. */
 const kindOf = (kind: string) => batchKinds.find((entry) => entry.id === kind) ?? batchKinds[0];

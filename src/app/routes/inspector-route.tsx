@@ -1,10 +1,7 @@
-import {
-  InspectorPage,
-  inspectorHeading,
-} from '../../features/inspector/components/inspector-page';
-import { PageShell } from '../layout/page-shell';
-import { batchKinds } from '../kinds/batch-kinds';
-import { RoleGate } from '../layout/role-gate';
+import { batchKinds } from '@/app/kinds/batch-kinds';
+import { PageShell } from '@/app/layout/page-shell';
+import { RoleGate } from '@/app/layout/role-gate';
+import { InspectorPage, inspectorHeading } from '@/features/inspector/components/inspector-page';
 
 /** /inspector[?id=…&q=…]: the calls the portal made to the VMS, for QA and admins. */
 export default function InspectorRoute() {

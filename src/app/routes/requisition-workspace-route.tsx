@@ -1,8 +1,8 @@
 import {
   RequisitionWorkspacePage,
   RequisitionWorkspaceShell,
-} from '../../features/requisitions/components/requisition-workspace';
-import type { RequisitionMode } from '../../features/requisitions/model/form-layout';
+} from '@/features/requisitions/components/requisition-workspace';
+import type { RequisitionMode } from '@/features/requisitions/model/form-layout';
 
 /** /requisitions/new and /requisitions/amend[/:reqId]: the requisition workspace. */
 export default function RequisitionWorkspaceRoute({ mode }: { mode: RequisitionMode }) {

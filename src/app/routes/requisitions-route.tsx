@@ -1,8 +1,8 @@
 import {
   RequisitionList,
   RequisitionListShell,
-} from '../../features/requisitions/components/requisition-list';
-import { startRequisitionSync } from '../../shared/requisitions';
+} from '@/features/requisitions/components/requisition-list';
+import { startRequisitionSync } from '@/shared/requisitions';
 
 // The list's worker starts as this page's code arrives, not after the page's first render: on a
 // repeat visit, loading the worker and opening the browser's copy was most of the wait for the

@@ -1,5 +1,5 @@
-import { SettingsPage, settingsHeading } from '../../features/settings/components/settings-page';
-import { PageShell } from '../layout/page-shell';
+import { PageShell } from '@/app/layout/page-shell';
+import { SettingsPage, settingsHeading } from '@/features/settings/components/settings-page';
 
 export default function SettingsRoute() {
   return (

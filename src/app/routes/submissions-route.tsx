@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { SubmissionsPage, submissionsHeading } from '../../core/batch/components/submissions-page';
-import { PageShell } from '../layout/page-shell';
-import { batchKinds } from '../kinds/batch-kinds';
+import { batchKinds } from '@/app/kinds/batch-kinds';
+import { PageShell } from '@/app/layout/page-shell';
+import { SubmissionsPage, submissionsHeading } from '@/core/batch/components/submissions-page';
 
 export default function SubmissionsRoute() {
   return (

@@ -1,7 +1,7 @@
-import { PageLoading } from '../../shared/ui/page-loading';
 import { useParams } from 'react-router';
-import { SuitePage } from '../../features/suites/components/suite-page';
-import { RoleGate } from '../layout/role-gate';
+import { RoleGate } from '@/app/layout/role-gate';
+import { SuitePage } from '@/features/suites/components/suite-page';
+import { PageLoading } from '@/shared/ui/page-loading';
 import NotFoundRoute from './not-found-route';
 
 /** /suites/:id[?version=]: one QA suite, for QA and admins. */

@@ -1,7 +1,7 @@
-import { PageLoading } from '../../shared/ui/page-loading';
 import { useParams } from 'react-router';
-import { SuiteRunPage } from '../../features/suites/components/suite-run-page';
-import { RoleGate } from '../layout/role-gate';
+import { RoleGate } from '@/app/layout/role-gate';
+import { SuiteRunPage } from '@/features/suites/components/suite-run-page';
+import { PageLoading } from '@/shared/ui/page-loading';
 import NotFoundRoute from './not-found-route';
 
 /** /suites/:id/runs/:runId: one run of a QA suite, for QA and admins. */

@@ -1,6 +1,6 @@
-import { PageShell } from '../layout/page-shell';
-import { SuitesPage } from '../../features/suites/components/suites-page';
-import { RoleGate } from '../layout/role-gate';
+import { PageShell } from '@/app/layout/page-shell';
+import { RoleGate } from '@/app/layout/role-gate';
+import { SuitesPage } from '@/features/suites/components/suites-page';
 
 /** /suites: the team's QA suites, for QA and admins. */
 export default function SuitesRoute() {

@@ -1,6 +1,6 @@
-import { UsersPage, usersHeading } from '../../features/account/components/users-page';
-import { PageShell } from '../layout/page-shell';
-import { RoleGate } from '../layout/role-gate';
+import { PageShell } from '@/app/layout/page-shell';
+import { RoleGate } from '@/app/layout/role-gate';
+import { UsersPage, usersHeading } from '@/features/account/components/users-page';
 
 /** /users: admins manage who may use the portal; anyone else is told it is not theirs. */
 export default function UsersRoute() {

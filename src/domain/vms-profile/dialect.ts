@@ -1,7 +1,7 @@
-import { convertWireDate } from '../dates';
-import { payloadKindDescriptors, payloadKindOf, type PayloadKind } from '../payload-kind';
-import { requisitionCatalog } from '../requisition-catalog';
-import type { VmsOperation } from '../vms-contract';
+import { convertWireDate } from '@/domain/dates';
+import { payloadKindDescriptors, payloadKindOf, type PayloadKind } from '@/domain/payload-kind';
+import { requisitionCatalog } from '@/domain/requisition-catalog';
+import type { VmsOperation } from '@/domain/vms-contract';
 import { readPointer, writePointer } from './json-pointer';
 import type { DateTimeFormat, VmsProfile } from './profile';
 

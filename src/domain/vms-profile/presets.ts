@@ -1,4 +1,4 @@
-import type { DateFormat } from '../catalog-types';
+import type { DateFormat } from '@/domain/catalog-types';
 import type { VmsProfile } from './profile';
 import { sandboxSignatureRecipe } from './signature-recipe';
 

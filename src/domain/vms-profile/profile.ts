@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { candidateResultStatuses, requisitionResultStatuses } from '../batch-results';
-import { dateFormats } from '../catalog-types';
-import { vmsOperations, type VmsOperation } from '../vms-contract';
+import { candidateResultStatuses, requisitionResultStatuses } from '@/domain/batch-results';
+import { dateFormats } from '@/domain/catalog-types';
+import { vmsOperations, type VmsOperation } from '@/domain/vms-contract';
 import { isJsonPointer } from './json-pointer';
 import { signatureRecipeSchema } from './signature-recipe';
 

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
-import { ApiTokens } from '../api-tokens/api-tokens';
-import type { PortalConfig } from '../config';
+import { ApiTokens } from '@/server/api-tokens/api-tokens';
+import type { PortalConfig } from '@/server/config';
 import { registerSessionHooks } from './auth-hooks';
 import { PortalAuth } from './portal-auth';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Role } from '../../domain/auth';
-import { csrfHeader, roleRank } from '../../domain/auth';
-import { ApiError } from '../../domain/api-error';
-import type { PortalConfig } from '../config';
+import { ApiError } from '@/domain/api-error';
+import type { Role } from '@/domain/auth';
+import { csrfHeader, roleRank } from '@/domain/auth';
+import type { PortalConfig } from '@/server/config';
 import { type PortalAuth, type RequestSession } from './portal-auth';
 import { changesState, crossSiteReason } from './request-origin';
 import { sessionIdsOf } from './session-cookie';

@@ -1,5 +1,5 @@
-import { hash, verify } from '@node-rs/argon2';
 import { randomBytes } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
 
 /**
  * Password hashes: argon2id with @node-rs/argon2's defaults (19 MiB, 2 passes, 1 lane), the

@@ -1,19 +1,19 @@
-import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import type { SessionState, SessionUser, UserSummary } from '../../domain/auth';
-import type { PortalConfig } from '../config';
-import { deploymentClientOrgIds } from '../../domain/portal-config';
-import { grantedConnections } from '../connections/connections';
-import type { PortalStores } from '../store/portal-stores';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionState, SessionUser, UserSummary } from '@/domain/auth';
+import { deploymentClientOrgIds } from '@/domain/portal-config';
+import type { PortalConfig } from '@/server/config';
+import { grantedConnections } from '@/server/connections/connections';
+import type { PortalStores } from '@/server/store/portal-stores';
+import { auditTo, type Audit } from './audit';
+import { dummyHash } from './passwords';
+import { clearSessionCookie, sessionIdsOf, setSessionCookie } from './session-cookie';
+import { throttlePolicy } from './sign-in-throttle';
 import type { SessionStore } from './store/sessions';
 import type { SignInFailureStore } from './store/sign-in-failures';
 import type { SsoLoginStore } from './store/sso-logins';
 import type { UserRecordStore } from './store/user-records';
 import type { StoredUser, UserStore } from './store/users';
-import { auditTo, type Audit } from './audit';
-import { dummyHash } from './passwords';
-import { clearSessionCookie, sessionIdsOf, setSessionCookie } from './session-cookie';
-import { throttlePolicy } from './sign-in-throttle';
 import { randomToken, tokenDigest, tokenPattern } from './tokens';
 
 /** The signed-in user a request acts as. */

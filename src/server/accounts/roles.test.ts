@@ -1,18 +1,18 @@
-import { queryTestDatabase } from '../../test-support/test-database';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../domain/api-error';
-import { journalPageSchema, replayOfHeader, uncheckedHeader } from '../../domain/journal';
+import { apiErrorBodySchema } from '@/domain/api-error';
+import { journalPageSchema, replayOfHeader, uncheckedHeader } from '@/domain/journal';
 import {
   startCaptureUpstream,
   startTestPortal,
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { addUser, TestBrowser } from '../../test-support/test-browser';
+} from '@/test-support/capture-upstream';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
+import { queryTestDatabase } from '@/test-support/test-database';
 
 // The proxy checks the user's grants as well as the deployment's orgs, the
 // journal is QA's, and every journal entry records who sent it.

@@ -1,18 +1,23 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../../domain/api-error';
 import { z } from 'zod';
+import { ApiError } from '@/domain/api-error';
 import {
   acceptInviteSchema,
   sessionStateSchema,
   signedOutEverywhereSchema,
   signInSchema,
-} from '../../domain/auth';
-import type { PortalConfig } from '../config';
+} from '@/domain/auth';
+import type { PortalConfig } from '@/server/config';
+import { acceptJsonOnly } from '@/server/http/json-body';
+import {
+  bodySchema,
+  partSchema,
+  responseSchema,
+  withRouteSchemas,
+} from '@/server/http/route-schemas';
 import { requireUser } from './auth-hooks';
 import { hashPassword } from './passwords';
-import { acceptJsonOnly } from '../http/json-body';
-import { bodySchema, partSchema, responseSchema, withRouteSchemas } from '../http/route-schemas';
 import { signIn } from './sign-in';
 import { tokenDigest, tokenPattern } from './tokens';
 

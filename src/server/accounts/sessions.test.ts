@@ -1,20 +1,20 @@
-import { queryTestDatabase } from '../../test-support/test-database';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../domain/api-error';
-import { sessionStateSchema, signedOutEverywhereSchema } from '../../domain/auth';
+import { apiErrorBodySchema } from '@/domain/api-error';
+import { sessionStateSchema, signedOutEverywhereSchema } from '@/domain/auth';
+import { runUsersCli } from '@/server/cli/users';
 import {
   startCaptureUpstream,
   startTestPortal,
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { testStoreEnv } from '../../test-support/postgres-server';
-import { addUser, TestBrowser } from '../../test-support/test-browser';
-import { runUsersCli } from '../cli/users';
+} from '@/test-support/capture-upstream';
+import { testStoreEnv } from '@/test-support/postgres-server';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
+import { queryTestDatabase } from '@/test-support/test-database';
 
 // Server-side sessions in the portal database, as ASVS 5.0 level 2 asks.
 

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../domain/api-error';
-import type { PortalAuth, RequestSession } from './portal-auth';
+import { ApiError } from '@/domain/api-error';
 import { verifyPassword } from './passwords';
+import type { PortalAuth, RequestSession } from './portal-auth';
 import {
   accountDigest,
   accountKey,

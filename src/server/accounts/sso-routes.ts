@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import * as oidc from 'openid-client';
-import { ApiError } from '../../domain/api-error';
-import { emailSchema } from '../../domain/auth';
-import { isLoopbackHost, type PortalConfig, type SsoSettings } from '../config';
+import { ApiError } from '@/domain/api-error';
+import { emailSchema } from '@/domain/auth';
+import { isLoopbackHost, type PortalConfig, type SsoSettings } from '@/server/config';
 import { ssoLoginLifetimeMs } from './portal-auth';
 import { setSsoCookie, ssoStatesOf } from './session-cookie';
 import { sameToken, tokenDigest } from './tokens';

@@ -1,20 +1,20 @@
-import Provider from 'oidc-provider';
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Provider from 'oidc-provider';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionStateSchema } from '../../domain/auth';
+import { sessionStateSchema } from '@/domain/auth';
+import { buildPortal } from '@/server/app';
+import { freePort } from '@/server/free-port';
 import {
   startCaptureUpstream,
   testConfig,
   type CaptureUpstream,
-} from '../../test-support/capture-upstream';
-import { buildPortal } from '../app';
-import { freePort } from '../free-port';
-import { addUser, TestBrowser } from '../../test-support/test-browser';
+} from '@/test-support/capture-upstream';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
 
 // Single sign-on through OpenID Connect, against a real provider (oidc-provider)
 // started by the test, with its development login and consent pages driven over HTTP.

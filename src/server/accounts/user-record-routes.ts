@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
-import { ApiError } from '../../domain/api-error';
+import { ApiError } from '@/domain/api-error';
 import {
   putUserRecordSchema,
   recordOwnerHeader,
@@ -11,11 +11,16 @@ import {
   userRecordSchema,
   userRecordsSchema,
   type UserCollection,
-} from '../../domain/auth';
-import type { PortalConfig } from '../config';
+} from '@/domain/auth';
+import type { PortalConfig } from '@/server/config';
+import { acceptJsonOnly } from '@/server/http/json-body';
+import {
+  bodySchema,
+  partSchema,
+  responseSchema,
+  withRouteSchemas,
+} from '@/server/http/route-schemas';
 import { requireUser } from './auth-hooks';
-import { acceptJsonOnly } from '../http/json-body';
-import { bodySchema, partSchema, responseSchema, withRouteSchemas } from '../http/route-schemas';
 
 /**
  * What one user may keep on the server and how often they may ask. A draft is a few KB and a

@@ -2,23 +2,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryTestDatabase } from '../../test-support/test-database';
-import { apiErrorBodySchema } from '../../domain/api-error';
+import { apiErrorBodySchema } from '@/domain/api-error';
 import {
   recordOwnerHeader,
   sessionStateSchema,
   userRecordConflictSchema,
   userRecordSchema,
   userRecordsSchema,
-} from '../../domain/auth';
+} from '@/domain/auth';
 import {
   startCaptureUpstream,
   startTestPortal,
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { addUser, TestBrowser } from '../../test-support/test-browser';
+} from '@/test-support/capture-upstream';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
+import { queryTestDatabase } from '@/test-support/test-database';
 import { userRecordPageSize } from './user-record-routes';
 
 // Drafts and submissions per user on the server, versioned, with tombstones

@@ -1,8 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../domain/api-error';
 import { z } from 'zod';
+import { ApiError } from '@/domain/api-error';
 import {
   createdUserSchema,
   createUserSchema,
@@ -10,12 +10,17 @@ import {
   updateUserSchema,
   userListSchema,
   userSummarySchema,
-} from '../../domain/auth';
-import type { PortalConfig } from '../config';
-import { deploymentClientOrgIds } from '../../domain/portal-config';
+} from '@/domain/auth';
+import { deploymentClientOrgIds } from '@/domain/portal-config';
+import type { PortalConfig } from '@/server/config';
+import { acceptJsonOnly } from '@/server/http/json-body';
+import {
+  bodySchema,
+  partSchema,
+  responseSchema,
+  withRouteSchemas,
+} from '@/server/http/route-schemas';
 import { requireUser } from './auth-hooks';
-import { acceptJsonOnly } from '../http/json-body';
-import { bodySchema, partSchema, responseSchema, withRouteSchemas } from '../http/route-schemas';
 
 export interface UserRoutesOptions {
   config: PortalConfig;

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../../domain/api-error';
-import { replayOfHeader, uncheckedHeader } from '../../domain/journal';
-import { roleRank } from '../../domain/auth';
+import { ApiError } from '@/domain/api-error';
+import { roleRank } from '@/domain/auth';
+import { replayOfHeader, uncheckedHeader } from '@/domain/journal';
 
 /**
  * What a signed-in user may send through the proxy, checked after the

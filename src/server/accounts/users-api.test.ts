@@ -2,22 +2,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../domain/api-error';
+import { apiErrorBodySchema } from '@/domain/api-error';
 import {
   createdUserSchema,
   endedSessionsSchema,
   sessionStateSchema,
   userListSchema,
   userSummarySchema,
-} from '../../domain/auth';
+} from '@/domain/auth';
 import {
   startCaptureUpstream,
   startTestPortal,
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { addUser, TestBrowser } from '../../test-support/test-browser';
+} from '@/test-support/capture-upstream';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
 
 // Admins invite users (one-time links, 72 hours), change their role and
 // grants, disable them; the audit lines say so.

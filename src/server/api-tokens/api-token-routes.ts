@@ -1,16 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { z } from 'zod';
-import { ApiError } from '../../domain/api-error';
+import { ApiError } from '@/domain/api-error';
 import {
   createApiTokenSchema,
   type ApiTokenSummary,
   type apiTokenListSchema,
   type CreatedApiToken,
-} from '../../domain/api-tokens';
-import { requireUser } from '../accounts/auth-hooks';
-import { acceptJsonOnly } from '../http/json-body';
-import { bodySchema, withRouteSchemas } from '../http/route-schemas';
-import type { PortalConfig } from '../config';
+} from '@/domain/api-tokens';
+import { requireUser } from '@/server/accounts/auth-hooks';
+import type { PortalConfig } from '@/server/config';
+import { acceptJsonOnly } from '@/server/http/json-body';
+import { bodySchema, withRouteSchemas } from '@/server/http/route-schemas';
 
 export interface ApiTokenRoutesOptions {
   config: PortalConfig;

@@ -1,4 +1,4 @@
-import type { PortalSqlite } from '../store/portal-database';
+import type { PortalSqlite } from '@/server/store/portal-database';
 
 /**
  * Schema version 11 (decision 037): personal API tokens. A token is known only by the SHA-256 of

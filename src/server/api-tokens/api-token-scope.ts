@@ -1,4 +1,4 @@
-import type { ApiTokenScope } from '../../domain/api-tokens';
+import type { ApiTokenScope } from '@/domain/api-tokens';
 
 /**
  * Which calls each scope allows (decision 037), by path prefix: the suite API for both, the VMS

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, postgresEnvName } from '../../test-support/postgres-server';
-import { openPortalDatabase } from '../store/portal-database';
-import { openPortalStores, type PortalStores } from '../store/portal-stores';
-import { createPool } from '../store/postgres/pool';
+import { openPortalDatabase } from '@/server/store/portal-database';
+import { openPortalStores, type PortalStores } from '@/server/store/portal-stores';
+import { createPool } from '@/server/store/postgres/pool';
+import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 import { createApiTokenStore, type ApiTokenStore, type StoredApiToken } from './api-token-store';
 
 // Personal API tokens' store (decision 037), the same cases on a real SQLite file and a real

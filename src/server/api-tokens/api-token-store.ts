@@ -1,5 +1,5 @@
-import { apiTokenScopes, type ApiTokenScope } from '../../domain/api-tokens';
-import type { PortalSqlite } from '../store/portal-database';
+import { apiTokenScopes, type ApiTokenScope } from '@/domain/api-tokens';
+import type { PortalSqlite } from '@/server/store/portal-database';
 
 /** A token as the server keeps it; the token itself only by its SHA-256 (`tokenHash`). */
 export interface StoredApiToken {

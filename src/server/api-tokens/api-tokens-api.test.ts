@@ -4,15 +4,15 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../domain/api-error';
+import { apiErrorBodySchema } from '@/domain/api-error';
 import {
   apiTokenListSchema,
   createdApiTokenSchema,
   type ApiTokenScope,
   type CreatedApiToken,
-} from '../../domain/api-tokens';
-import { auditPageSchema, type AuditEntry } from '../../domain/audit';
-import { sessionStateSchema } from '../../domain/auth';
+} from '@/domain/api-tokens';
+import { auditPageSchema, type AuditEntry } from '@/domain/audit';
+import { sessionStateSchema } from '@/domain/auth';
 import {
   requisitionImportPath,
   startCaptureUpstream,
@@ -20,9 +20,9 @@ import {
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { addUser, TestBrowser, type BrowserCall } from '../../test-support/test-browser';
-import { queryTestDatabase, testDatabaseBytes } from '../../test-support/test-database';
+} from '@/test-support/capture-upstream';
+import { addUser, TestBrowser, type BrowserCall } from '@/test-support/test-browser';
+import { queryTestDatabase, testDatabaseBytes } from '@/test-support/test-database';
 
 // Personal API tokens (decision 037) against a real portal with sign-in on: QA makes, lists and
 // revokes their own; a CI job's call with `Authorization: Bearer` acts as them within the

@@ -1,6 +1,7 @@
-import type { FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { ApiError } from '../../domain/api-error';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { ApiError } from '@/domain/api-error';
 import {
   apiTokenPattern,
   apiTokenPrefix,
@@ -8,12 +9,11 @@ import {
   type ApiTokenSummary,
   type CreatedApiToken,
   type createApiTokenSchema,
-} from '../../domain/api-tokens';
-import type { z } from 'zod';
-import type { PortalAuth, PortalUser, RequestSession } from '../accounts/portal-auth';
-import { roleRank } from '../../domain/auth';
-import { randomToken, tokenDigest } from '../accounts/tokens';
-import type { StoredUser } from '../accounts/store/users';
+} from '@/domain/api-tokens';
+import { roleRank } from '@/domain/auth';
+import type { PortalAuth, PortalUser, RequestSession } from '@/server/accounts/portal-auth';
+import type { StoredUser } from '@/server/accounts/store/users';
+import { randomToken, tokenDigest } from '@/server/accounts/tokens';
 import { inScope, scopeReach } from './api-token-scope';
 import type { ApiTokenStore, StoredApiToken } from './api-token-store';
 

@@ -1,4 +1,4 @@
-import type { PortalPool } from '../store/postgres/pool';
+import type { PortalPool } from '@/server/store/postgres/pool';
 import {
   apiTokenColumns,
   apiTokenValues,

@@ -2,18 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../domain/api-error';
-import { auditEntrySchema, auditPageSchema, type AuditEntry } from '../../domain/audit';
+import { apiErrorBodySchema } from '@/domain/api-error';
+import { auditEntrySchema, auditPageSchema, type AuditEntry } from '@/domain/audit';
+import type { PortalConfig } from '@/server/config';
 import {
   startCaptureUpstream,
   startTestPortal,
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { addUser, TestBrowser } from '../../test-support/test-browser';
-import { queryTestDatabase } from '../../test-support/test-database';
-import type { PortalConfig } from '../config';
+} from '@/test-support/capture-upstream';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
+import { queryTestDatabase } from '@/test-support/test-database';
 
 // The audit trail (decision 036): sign-ins and failed ones, sends and refusals are written to the
 // database and read back by admins through /api/audit and its export; nobody else may read them.

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { auditEntrySchema, auditFilterSchema } from '../../domain/audit';
-import { createAuditStore, type AuditRecord } from './store/audit-events';
-import { openPortalDatabase, type PortalDatabase } from '../store/portal-database';
+import { auditEntrySchema, auditFilterSchema } from '@/domain/audit';
+import { openPortalDatabase, type PortalDatabase } from '@/server/store/portal-database';
 import { csvCell, exportLines } from './audit-routes';
+import { createAuditStore, type AuditRecord } from './store/audit-events';
 
 // The export (decision 036): CSV a spreadsheet opens safely, and a selection streamed page by page.
 

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { PortalConfig } from '../config';
+import type { PortalConfig } from '@/server/config';
 import { AuditTrail } from './audit-trail';
 
 declare module 'fastify' {

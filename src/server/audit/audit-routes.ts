@@ -1,6 +1,6 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { Readable } from 'node:stream';
 import {
   auditExportQuerySchema,
   auditListQuerySchema,
@@ -10,10 +10,10 @@ import {
   type AuditExportFormat,
   type AuditFilter,
   type AuditPage,
-} from '../../domain/audit';
-import { registerApiGuards } from '../http/api-guards';
-import { querySchema, responseSchema, withRouteSchemas } from '../http/route-schemas';
-import type { PortalConfig } from '../config';
+} from '@/domain/audit';
+import type { PortalConfig } from '@/server/config';
+import { registerApiGuards } from '@/server/http/api-guards';
+import { querySchema, responseSchema, withRouteSchemas } from '@/server/http/route-schemas';
 import { auditCursorAfter, type AuditStore } from './store/audit-events';
 
 export interface AuditRoutesOptions {

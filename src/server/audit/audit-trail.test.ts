@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../domain/api-error';
-import { auditFilterSchema } from '../../domain/audit';
-import { createAuditStore, type AuditStore } from './store/audit-events';
-import { openPortalDatabase, type PortalDatabase } from '../store/portal-database';
+import { ApiError } from '@/domain/api-error';
+import { auditFilterSchema } from '@/domain/audit';
+import { openPortalDatabase, type PortalDatabase } from '@/server/store/portal-database';
 import { AuditTrail, cleanDetails } from './audit-trail';
+import { createAuditStore, type AuditStore } from './store/audit-events';
 
 // The trail's writer (decision 036): queued, written in batches, kept within its budget for
 // events without a session, pruned by age.

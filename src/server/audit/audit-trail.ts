@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import type { ApiError } from '../../domain/api-error';
-import type { AuditEntry } from '../../domain/audit';
-import type { AuditEvent, AuditFields } from '../accounts/audit';
-import type { AuditSettings } from '../config';
-import { connectionHeader } from '../proxy/connection-upstreams';
+import type { ApiError } from '@/domain/api-error';
+import type { AuditEntry } from '@/domain/audit';
+import type { AuditEvent, AuditFields } from '@/server/accounts/audit';
+import type { AuditSettings } from '@/server/config';
+import { connectionHeader } from '@/server/proxy/connection-upstreams';
 import type { AuditRecord, AuditStore } from './store/audit-events';
 
 /** What a proxied call's log line says, as much of it as the trail keeps (vms-proxy.ts, CallLine). */

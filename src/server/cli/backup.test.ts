@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { execFile, spawnSync } from 'node:child_process';
 import {
   copyFileSync,
@@ -15,8 +14,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { REPLAYED_HEADER } from '@/server/proxy/vms-proxy';
+import { portalSchemaVersion } from '@/server/store/migrations';
+import { openPortalDatabase } from '@/server/store/portal-database';
+import { openPortalStores } from '@/server/store/portal-stores';
 import {
   requisitionImportPath,
   startCaptureUpstream,
@@ -24,13 +28,9 @@ import {
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { openAtSchemaVersion } from '../../test-support/older-schema';
-import { createTestDatabase, pgBinary, postgresEnvName } from '../../test-support/postgres-server';
-import { portalSchemaVersion } from '../store/migrations';
-import { openPortalDatabase } from '../store/portal-database';
-import { openPortalStores } from '../store/portal-stores';
-import { REPLAYED_HEADER } from '../proxy/vms-proxy';
+} from '@/test-support/capture-upstream';
+import { openAtSchemaVersion } from '@/test-support/older-schema';
+import { createTestDatabase, pgBinary, postgresEnvName } from '@/test-support/postgres-server';
 
 /*
  * `npm run backup` and `npm run restore` as real processes, against a real portal writing to a

@@ -29,10 +29,10 @@ import {
 import { delimiter, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { ConfigError, loadConfig, type PortalConfig } from '../config';
-import { portalSchemaVersion } from '../store/migrations';
-import { describeDatabaseUrl } from '../store/postgres/pool';
-import { BackupRefused, backupSqlite, restoreSqlite } from '../store/sqlite-backup';
+import { ConfigError, loadConfig, type PortalConfig } from '@/server/config';
+import { portalSchemaVersion } from '@/server/store/migrations';
+import { describeDatabaseUrl } from '@/server/store/postgres/pool';
+import { BackupRefused, backupSqlite, restoreSqlite } from '@/server/store/sqlite-backup';
 
 export const backupUsage = 'usage: npm run backup -- [--force] FILE';
 export const restoreUsage = 'usage: npm run restore -- FILE';

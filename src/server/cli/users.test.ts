@@ -1,21 +1,21 @@
-import { testStoreEnv } from '../../test-support/postgres-server';
-import { queryTestDatabase } from '../../test-support/test-database';
 import { execFile } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionStateSchema } from '../../domain/auth';
+import { sessionStateSchema } from '@/domain/auth';
 import {
   startCaptureUpstream,
   startTestPortal,
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { TestBrowser } from '../../test-support/test-browser';
+} from '@/test-support/capture-upstream';
+import { testStoreEnv } from '@/test-support/postgres-server';
+import { TestBrowser } from '@/test-support/test-browser';
+import { queryTestDatabase } from '@/test-support/test-database';
 import { runUsersCli, type UsersCliIo } from './users';
 
 // Accounts made and managed from the command line, on the portal's database.

@@ -13,13 +13,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { emailSchema, passwordSchema, roles, type Role } from '../../domain/auth';
-import { hashPassword } from '../accounts/passwords';
-import { inviteLifetimeMs } from '../accounts/portal-auth';
-import { randomToken, tokenDigest } from '../accounts/tokens';
-import { ConfigError, loadConfig, type PortalConfig } from '../config';
-import { openPortalStores } from '../store/portal-stores';
-import type { StoredUser, UserStore } from '../accounts/store/users';
+import { emailSchema, passwordSchema, roles, type Role } from '@/domain/auth';
+import { hashPassword } from '@/server/accounts/passwords';
+import { inviteLifetimeMs } from '@/server/accounts/portal-auth';
+import type { StoredUser, UserStore } from '@/server/accounts/store/users';
+import { randomToken, tokenDigest } from '@/server/accounts/tokens';
+import { ConfigError, loadConfig, type PortalConfig } from '@/server/config';
+import { openPortalStores } from '@/server/store/portal-stores';
 
 export const usersUsage = `usage: npm run users -- <command>
   add [--role recruiter|qa|admin] [--org 1001,1002] [--password-stdin] EMAIL

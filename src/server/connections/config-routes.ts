@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { portalConfigSchema, type PortalConfigResponse } from '../../domain/portal-config';
-import { connectionUpstreamLabel, upstreamLabel, type PortalConfig } from '../config';
-import { responseSchema, withRouteSchemas } from '../http/route-schemas';
+import { portalConfigSchema, type PortalConfigResponse } from '@/domain/portal-config';
+import { connectionUpstreamLabel, upstreamLabel, type PortalConfig } from '@/server/config';
+import { responseSchema, withRouteSchemas } from '@/server/http/route-schemas';
 
 /**
  * What the browser is told about this deployment and its connections: orgs, date formats, limits

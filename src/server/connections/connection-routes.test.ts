@@ -1,18 +1,18 @@
-import Fastify from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Fastify from 'fastify';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, apiErrorBodySchema } from '../../domain/api-error';
-import { doctorReportSchema } from '../../domain/connection-check';
-import { sandboxDemo, startSandbox, type RunningSandbox } from '../../sandbox/index';
-import { startTestPortal, testConfig, type TestPortal } from '../../test-support/capture-upstream';
-import { tempDbPath } from '../../test-support/sandbox-client';
-import { addUser, TestBrowser } from '../../test-support/test-browser';
-import { sendError } from '../http/portal-error';
+import { ApiError, apiErrorBodySchema } from '@/domain/api-error';
+import { doctorReportSchema } from '@/domain/connection-check';
+import { sandboxDemo, startSandbox, type RunningSandbox } from '@/sandbox/index';
+import { targetFromConfig } from '@/server/doctor/target';
+import { sendError } from '@/server/http/portal-error';
+import { startTestPortal, testConfig, type TestPortal } from '@/test-support/capture-upstream';
+import { tempDbPath } from '@/test-support/sandbox-client';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
 import { connectionRoutes } from './connection-routes';
-import { targetFromConfig } from '../doctor/target';
 
 /*
  * POST /api/connections/:name/check through a real portal with sign-in on, against a real

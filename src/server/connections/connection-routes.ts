@@ -1,14 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from '../../domain/api-error';
 import { z } from 'zod';
-import { connectionCheckRequestSchema, doctorReportSchema } from '../../domain/connection-check';
-import { registerApiGuards } from '../http/api-guards';
-import { acceptJsonOnly } from '../http/json-body';
-import { bodySchema, partSchema, responseSchema, withRouteSchemas } from '../http/route-schemas';
-import type { PortalConfig } from '../config';
-import { runDoctor, SendTestRefused } from '../doctor/run-doctor';
-import { targetFor, type DoctorTarget } from '../doctor/target';
+import { ApiError } from '@/domain/api-error';
+import { connectionCheckRequestSchema, doctorReportSchema } from '@/domain/connection-check';
+import type { PortalConfig } from '@/server/config';
+import { runDoctor, SendTestRefused } from '@/server/doctor/run-doctor';
+import { targetFor, type DoctorTarget } from '@/server/doctor/target';
+import { registerApiGuards } from '@/server/http/api-guards';
+import { acceptJsonOnly } from '@/server/http/json-body';
+import {
+  bodySchema,
+  partSchema,
+  responseSchema,
+  withRouteSchemas,
+} from '@/server/http/route-schemas';
 
 export interface ConnectionRoutesOptions {
   config: PortalConfig;

@@ -1,20 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { DateFormat } from '../../domain/catalog-types';
+import type { DateFormat } from '@/domain/catalog-types';
 import {
   looksLikeCredential,
   normalizedBaseUrl,
   readConnectionsFile,
   type ConnectionEntry,
-} from '../../domain/connections-file';
-import { settingDefaults } from '../../domain/settings';
+} from '@/domain/connections-file';
+import { settingDefaults } from '@/domain/settings';
 import {
   profilePresetNames,
   profilePresets,
   readProfile,
   type VmsProfile,
-} from '../../domain/vms-profile';
-import { sandboxDemo } from '../../sandbox/index';
+} from '@/domain/vms-profile';
+import { sandboxDemo } from '@/sandbox/index';
 
 /** Where a connection's calls go: the embedded sandbox the portal starts, or a VMS over HTTP(S). */
 export type ConnectionUpstream =

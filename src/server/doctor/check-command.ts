@@ -13,9 +13,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { DoctorReport, ProbeVerdict } from '../../domain/connection-check';
-import { startSandbox, type RunningSandbox } from '../../sandbox/index';
-import { ConfigError, loadConfig, type PortalConfig } from '../config';
+import type { DoctorReport, ProbeVerdict } from '@/domain/connection-check';
+import { startSandbox, type RunningSandbox } from '@/sandbox/index';
+import { ConfigError, loadConfig, type PortalConfig } from '@/server/config';
 import { runDoctor, SendTestRefused } from './run-doctor';
 import { defaultConnectionName, targetFor } from './target';
 

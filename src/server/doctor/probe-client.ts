@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
-import { joinQuery } from '../../domain/vms-profile';
-import { signRequest } from '../../node/signature';
+import { joinQuery } from '@/domain/vms-profile';
+import { signRequest } from '@/node/signature';
 import type { DoctorTarget } from './target';
 
 /** One answer of the VMS to a probe, read in full (up to a limit). */

@@ -1,12 +1,12 @@
-import { dateFormats, type DateFormat } from '../../domain/catalog-types';
-import { parseWireDate } from '../../domain/dates';
-import { requisitionCatalog } from '../../domain/requisition-catalog';
+import { dateFormats, type DateFormat } from '@/domain/catalog-types';
+import { parseWireDate } from '@/domain/dates';
+import { requisitionCatalog } from '@/domain/requisition-catalog';
 import {
   dateTimeFormats,
   dateTimeToOwn,
   type DateTimeFormat,
   type VmsProfile,
-} from '../../domain/vms-profile';
+} from '@/domain/vms-profile';
 
 /**
  * What the doctor checks in the requisition records a VMS lists: how their fields are named and

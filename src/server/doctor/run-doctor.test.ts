@@ -1,12 +1,12 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { doctorReportSchema, type DoctorReport, type ProbeId } from '../../domain/connection-check';
-import { sandboxProfile, type VmsProfile } from '../../domain/vms-profile';
-import { profileFromSetting } from '../../node/profile-setting';
-import { sandboxDemo, startSandbox, type RunningSandbox } from '../../sandbox/index';
-import { tempDbPath } from '../../test-support/sandbox-client';
-import { freePort } from '../free-port';
+import { doctorReportSchema, type DoctorReport, type ProbeId } from '@/domain/connection-check';
+import { sandboxProfile, type VmsProfile } from '@/domain/vms-profile';
+import { profileFromSetting } from '@/node/profile-setting';
+import { sandboxDemo, startSandbox, type RunningSandbox } from '@/sandbox/index';
+import { freePort } from '@/server/free-port';
+import { tempDbPath } from '@/test-support/sandbox-client';
 import { runDoctor, SendTestRefused } from './run-doctor';
 import type { DoctorTarget } from './target';
 

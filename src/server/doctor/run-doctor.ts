@@ -6,16 +6,16 @@ import {
   type ProbeId,
   type ProbeResult,
   type ProbeVerdict,
-} from '../../domain/connection-check';
-import { payloadKindDescriptors, type PayloadKind } from '../../domain/payload-kind';
-import { blankRequisitionWire } from '../../domain/requisition-wire';
+} from '@/domain/connection-check';
+import { payloadKindDescriptors, type PayloadKind } from '@/domain/payload-kind';
+import { blankRequisitionWire } from '@/domain/requisition-wire';
 import {
   answerFromVms,
   readPointer,
   vmsCallPath,
   withPage,
   type VmsProfile,
-} from '../../domain/vms-profile';
+} from '@/domain/vms-profile';
 import { networkFailure, ProbeClient, type ProbeAnswer } from './probe-client';
 import {
   checkDateTimes,

@@ -1,6 +1,6 @@
-import type { VmsProfile } from '../../domain/vms-profile';
-import type { PortalConfig } from '../config';
-import { ConnectionUpstreams } from '../proxy/connection-upstreams';
+import type { VmsProfile } from '@/domain/vms-profile';
+import type { PortalConfig } from '@/server/config';
+import { ConnectionUpstreams } from '@/server/proxy/connection-upstreams';
 
 /**
  * One VMS connection as the doctor checks it: where it is, how calls to it are signed and

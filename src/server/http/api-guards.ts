@@ -1,9 +1,9 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from '../../domain/api-error';
-import type { Role } from '../../domain/auth';
-import { requireUserHook } from '../accounts/auth-hooks';
-import { isLoopbackHost, type PortalConfig } from '../config';
+import { ApiError } from '@/domain/api-error';
+import type { Role } from '@/domain/auth';
+import { requireUserHook } from '@/server/accounts/auth-hooks';
+import { isLoopbackHost, type PortalConfig } from '@/server/config';
 
 /**
  * Security headers for every /api/vms answer (OWASP REST Security Cheat Sheet): nothing in it

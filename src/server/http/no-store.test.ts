@@ -2,15 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { journalPageSchema } from '../../domain/journal';
+import { journalPageSchema } from '@/domain/journal';
 import {
   startCaptureUpstream,
   startTestPortal,
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { addUser, TestBrowser, type BrowserAnswer } from '../../test-support/test-browser';
+} from '@/test-support/capture-upstream';
+import { addUser, TestBrowser, type BrowserAnswer } from '@/test-support/test-browser';
 
 // Answers that carry personal or VMS data are never kept by a browser's or a proxy's cache: a
 // shared machine's next user, or a cache between the portal and its users, could read them.

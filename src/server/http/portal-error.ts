@@ -4,7 +4,7 @@ import {
   apiErrorStatus,
   type ApiErrorCode,
   type ApiErrorDetail,
-} from '../../domain/api-error';
+} from '@/domain/api-error';
 
 /** Answers with the one error body shape (the error handler's path for Fastify's own errors). */
 export function sendError(

@@ -1,19 +1,19 @@
-import Fastify from 'fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { apiErrorBodySchema } from '../../domain/api-error';
-import { sessionUserSchema } from '../../domain/auth';
+import { apiErrorBodySchema } from '@/domain/api-error';
+import { sessionUserSchema } from '@/domain/auth';
 import {
   startCaptureUpstream,
   startTestPortal,
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { addUser, TestBrowser } from '../../test-support/test-browser';
+} from '@/test-support/capture-upstream';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
 import { bodySchema, responseSchema, withRouteSchemas } from './route-schemas';
 
 /*

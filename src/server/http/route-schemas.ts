@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifySchemaCompiler, FastifyTypeProvider } from 'fastify';
 import { z } from 'zod';
-import { ApiError } from '../../domain/api-error';
+import { ApiError } from '@/domain/api-error';
 
 /**
  * Route schemas (decision 041): each route declares its params, querystring, body and answers as

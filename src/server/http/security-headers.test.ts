@@ -1,7 +1,7 @@
-import Fastify from 'fastify';
-import helmet from 'helmet';
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
+import helmet from 'helmet';
 import { describe, expect, it } from 'vitest';
 import { registerPageHeaders } from './security-headers';
 

@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomFillSync } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * A request's place in a W3C Trace Context trace (https://www.w3.org/TR/trace-context/): the trace

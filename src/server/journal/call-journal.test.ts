@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { journalFilterSchema } from '../../domain/journal';
-import { createTestDatabase, postgresEnvName } from '../../test-support/postgres-server';
-import type { JournalSettings } from '../config';
-import type { JournalStore } from './store/journal-store';
+import { journalFilterSchema } from '@/domain/journal';
+import type { JournalSettings } from '@/server/config';
 import {
   journalDatabaseKinds,
   openJournalTestDatabase,
   type JournalDatabaseKind,
   type JournalTestDatabase,
-} from '../../test-support/journal-test-database';
+} from '@/test-support/journal-test-database';
+import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 import { CallJournal, type CallToRecord, type JournalLog, type RecordedCall } from './call-journal';
+import type { JournalStore } from './store/journal-store';
 
 const day = 24 * 60 * 60 * 1000;
 const settings: JournalSettings = {

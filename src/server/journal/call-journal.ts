@@ -1,4 +1,6 @@
-import type { JournalSettings } from '../config';
+import type { JournalSettings } from '@/server/config';
+import { RecordMaker, type CallToRecord, type LateAnswerToRecord } from './call-record';
+import { pruneJournal } from './journal-retention';
 import type {
   JournalLateRecord,
   JournalLateTarget,
@@ -6,8 +8,6 @@ import type {
   JournalRecord,
   JournalStore,
 } from './store/journal-store';
-import { RecordMaker, type CallToRecord, type LateAnswerToRecord } from './call-record';
-import { pruneJournal } from './journal-retention';
 
 export type { CallToRecord, LateAnswerToRecord } from './call-record';
 

@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import type { JournalFailure, JournalOutcome } from '../../domain/journal';
-import type { VmsOperation } from '../../domain/vms-contract';
+import type { JournalFailure, JournalOutcome } from '@/domain/journal';
+import type { VmsOperation } from '@/domain/vms-contract';
+import { scrubTextWith, secretNeedles } from '@/server/proxy/credential-scrub';
+import { keptBody, RecentBodies } from './kept-body';
 import type {
   BodyToKeep,
   JournalLateRecord,
   JournalLateTarget,
   JournalRecord,
 } from './store/journal-store';
-import { scrubTextWith, secretNeedles } from '../proxy/credential-scrub';
-import { keptBody, RecentBodies } from './kept-body';
 
 /** One call through the proxy as the proxy hands it over: raw bodies, nothing derived yet. */
 export interface CallToRecord {

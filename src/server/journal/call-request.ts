@@ -1,5 +1,5 @@
-import type { JournalBody, JournalEntry } from '../../domain/journal';
-import type { VmsOperation } from '../../domain/vms-contract';
+import type { JournalBody, JournalEntry } from '@/domain/journal';
+import type { VmsOperation } from '@/domain/vms-contract';
 import {
   sandboxProfile,
   sandboxSignatureRecipe,
@@ -7,7 +7,7 @@ import {
   vmsCallPath,
   type SignatureRecipe,
   type VmsProfile,
-} from '../../domain/vms-profile';
+} from '@/domain/vms-profile';
 
 /**
  * A recorded call as a request to make again or to show: what "Copy as" writes in each language

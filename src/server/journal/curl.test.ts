@@ -4,9 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { journalCurlSchema, journalPageSchema, type JournalEntry } from '../../domain/journal';
-import { verifySignature } from '../../node/signature';
-import { sandboxDemo } from '../../sandbox/index';
+import { journalCurlSchema, journalPageSchema, type JournalEntry } from '@/domain/journal';
+import { verifySignature } from '@/node/signature';
+import { sandboxDemo } from '@/sandbox/index';
+import { loadConfig } from '@/server/config';
+import { startPortal, type RunningPortal } from '@/server/start';
 import {
   startCaptureUpstream,
   startTestPortal,
@@ -14,9 +16,7 @@ import {
   testCredentials,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { loadConfig } from '../config';
-import { startPortal, type RunningPortal } from '../start';
+} from '@/test-support/capture-upstream';
 import { curlFor, shellQuote } from './curl';
 
 // "Copy as cURL" reproduces the call against the VMS, signed by the shown snippet from

@@ -1,10 +1,10 @@
-import type { JournalCurl, JournalEntry } from '../../domain/journal';
-import type { VmsOperation } from '../../domain/vms-contract';
+import type { JournalCurl, JournalEntry } from '@/domain/journal';
+import type { VmsOperation } from '@/domain/vms-contract';
 import {
   sandboxSignatureRecipe,
   type SignatureRecipe,
   type VmsProfile,
-} from '../../domain/vms-profile';
+} from '@/domain/vms-profile';
 import { credentialVariables, vmsRequest, vmsUrlFor, type CallRequest } from './call-request';
 import { fetchScript, powershellScript } from './copy-as';
 import { shellSigning, timestampTravel } from './signing-snippets';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../domain/journal';
-import { harSchema } from '../../test-support/har-schema';
+import type { JournalEntry } from '@/domain/journal';
+import { harSchema } from '@/test-support/har-schema';
 import { harEntry, harTimings } from './har';
 
 const orgs = '?Client_Org_Id=1001&Vendor_Org_Id=9001';

@@ -4,7 +4,7 @@ import {
   uncheckedHeader,
   type JournalBody,
   type JournalEntry,
-} from '../../domain/journal';
+} from '@/domain/journal';
 import { signingHeaders, vmsRequest, type HeaderLine } from './call-request';
 
 /**

@@ -1,6 +1,6 @@
-import type { JournalEntry, JournalExportFormat, JournalFilter } from '../../domain/journal';
-import { cursorAfter, type JournalReader } from './store/journal-store';
+import type { JournalEntry, JournalExportFormat, JournalFilter } from '@/domain/journal';
 import { harCreator, harEntry } from './har';
+import { cursorAfter, type JournalReader } from './store/journal-store';
 
 /** Entries read per page while exporting: enough to keep the stream busy, a few MB at most. */
 const exportPage = 100;

@@ -1,4 +1,4 @@
-import type { JournalSettings } from '../config';
+import type { JournalSettings } from '@/server/config';
 import type { JournalStore } from './store/journal-store';
 
 /** Retention deletes this many calls per transaction, yielding to calls in between. */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../domain/api-error';
+import { apiErrorBodySchema } from '@/domain/api-error';
 import {
   journalCurlSchema,
   journalEntrySchema,
@@ -10,15 +10,15 @@ import {
   journalStatusSchema,
   replayOfHeader,
   type JournalSummary,
-} from '../../domain/journal';
+} from '@/domain/journal';
 import {
   startCaptureUpstream,
   startTestPortal,
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { harSchema } from '../../test-support/har-schema';
+} from '@/test-support/capture-upstream';
+import { harSchema } from '@/test-support/har-schema';
 
 // The inspector's API over a journal of real calls through the proxy.
 

@@ -1,8 +1,8 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { Readable } from 'node:stream';
 import { z } from 'zod';
-import { ApiError } from '../../domain/api-error';
+import { ApiError } from '@/domain/api-error';
 import {
   journalCurlSchema,
   journalDetailSchema,
@@ -13,14 +13,19 @@ import {
   journalStatusSchema,
   type JournalFilter,
   type JournalStatus,
-} from '../../domain/journal';
-import { registerApiGuards } from '../http/api-guards';
-import { partSchema, querySchema, responseSchema, withRouteSchemas } from '../http/route-schemas';
-import type { PortalConfig } from '../config';
-import type { ConnectionUpstreams } from '../proxy/connection-upstreams';
-import { cursorAfter, JournalSearchError, type JournalReader } from './store/journal-store';
+} from '@/domain/journal';
+import type { PortalConfig } from '@/server/config';
+import { registerApiGuards } from '@/server/http/api-guards';
+import {
+  partSchema,
+  querySchema,
+  responseSchema,
+  withRouteSchemas,
+} from '@/server/http/route-schemas';
+import type { ConnectionUpstreams } from '@/server/proxy/connection-upstreams';
 import { curlFor } from './curl';
 import { exportChunks } from './journal-export';
+import { cursorAfter, JournalSearchError, type JournalReader } from './store/journal-store';
 
 export interface JournalRoutesOptions {
   config: PortalConfig;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { secretNeedles } from '../proxy/credential-scrub';
+import { secretNeedles } from '@/server/proxy/credential-scrub';
 import { keptBody, RecentBodies } from './kept-body';
 
 const needles = secretNeedles(['key-123456', 'secret-abcdef', null, 'abc']);

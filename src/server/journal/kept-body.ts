@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { scrub } from '@/server/proxy/credential-scrub';
 import type { BodyToKeep } from './store/journal-store';
-import { scrub } from '../proxy/credential-scrub';
 
 /** The first `limit` bytes, backed off to the start of a UTF-8 character so the text stays whole. */
 function cut(bytes: Buffer, limit: number): Buffer {

@@ -1,10 +1,10 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import { ApiError, apiErrorBodySchema } from '../../domain/api-error';
-import { replayOfHeader, uncheckedHeader, type JournalFailure } from '../../domain/journal';
-import { vmsOperations, type OrgScope, type VmsOperation } from '../../domain/vms-contract';
-import type { ForwardResult, GateOutcome } from '../proxy/idempotency';
-import { wellFormedKey } from '../proxy/idempotency';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, apiErrorBodySchema } from '@/domain/api-error';
+import { replayOfHeader, uncheckedHeader, type JournalFailure } from '@/domain/journal';
+import { vmsOperations, type OrgScope, type VmsOperation } from '@/domain/vms-contract';
+import type { ForwardResult, GateOutcome } from '@/server/proxy/idempotency';
+import { wellFormedKey } from '@/server/proxy/idempotency';
 import type { CallJournal, LateAnswerToRecord, RecordedCall } from './call-journal';
 import type { CallSender } from './call-record';
 

@@ -1,4 +1,4 @@
-import type { SignaturePart, SignatureRecipe } from '../../domain/vms-profile';
+import type { SignaturePart, SignatureRecipe } from '@/domain/vms-profile';
 import { credentialVariables } from './call-request';
 
 /**

@@ -6,7 +6,7 @@ import {
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
+} from '@/test-support/capture-upstream';
 import { metricPrefix } from './portal-metrics';
 import { exportedNames, parseScrape, type Scrape } from './scrape-text';
 

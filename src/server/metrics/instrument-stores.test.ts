@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PortalStores } from '../store/portal-stores';
+import type { PortalStores } from '@/server/store/portal-stores';
 import { instrumentStores } from './instrument-stores';
 import { PortalMetrics } from './portal-metrics';
 import { parseScrape, sampleValue } from './scrape-text';

@@ -1,6 +1,6 @@
-import type { PortalStores } from '../store/portal-stores';
-import type { IdempotencyKeyStore } from '../proxy/store/idempotency-keys';
-import type { JournalStore } from '../journal/store/journal-store';
+import type { JournalStore } from '@/server/journal/store/journal-store';
+import type { IdempotencyKeyStore } from '@/server/proxy/store/idempotency-keys';
+import type { PortalStores } from '@/server/store/portal-stores';
 import type { PortalMetrics } from './portal-metrics';
 
 /** The stores whose calls are timed: every one the portal reads and writes through. */

@@ -7,7 +7,7 @@ import {
   type CaptureUpstream,
   testCredentials,
   type TestPortal,
-} from '../../test-support/capture-upstream';
+} from '@/test-support/capture-upstream';
 import { parseScrape, sampleValue } from './scrape-text';
 
 /*

@@ -1,11 +1,11 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import fp from 'fastify-plugin';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError } from '../../domain/api-error';
-import { sameToken } from '../accounts/tokens';
-import type { MetricsSettings, PortalConfig } from '../config';
-import { sendError } from '../http/portal-error';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '@/domain/api-error';
+import { sameToken } from '@/server/accounts/tokens';
+import type { MetricsSettings, PortalConfig } from '@/server/config';
+import { sendError } from '@/server/http/portal-error';
 import { PortalMetrics } from './portal-metrics';
 
 declare module 'fastify' {

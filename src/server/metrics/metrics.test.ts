@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxDemo } from '../../sandbox/index';
-import { testStoreEnv } from '../../test-support/postgres-server';
-import { requisitionInsert } from '../../test-support/test-data';
-import { addUser, TestBrowser } from '../../test-support/test-browser';
-import { loadConfig } from '../config';
-import { startPortal, type RunningPortal } from '../start';
+import { sandboxDemo } from '@/sandbox/index';
+import { loadConfig } from '@/server/config';
+import { startPortal, type RunningPortal } from '@/server/start';
+import { testStoreEnv } from '@/test-support/postgres-server';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
+import { requisitionInsert } from '@/test-support/test-data';
 import { parseScrape, sampleValue, type Scrape } from './scrape-text';
 
 /*

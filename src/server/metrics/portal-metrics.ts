@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { AuditEvent, AuditFields } from '../accounts/audit';
-import { withDeadline } from '../proxy/upstream-answer';
+import type { AuditEvent, AuditFields } from '@/server/accounts/audit';
+import { withDeadline } from '@/server/proxy/upstream-answer';
 
 /** Every metric the portal exports starts with this, Node's process metrics included. */
 export const metricPrefix = 'vms_portal_';

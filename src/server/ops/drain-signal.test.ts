@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildServer } from '../../../scripts/build-cli';
-import { apiErrorBodySchema } from '../../domain/api-error';
+import { apiErrorBodySchema } from '@/domain/api-error';
 import {
   requisitionImportPath,
   startCaptureUpstream,
@@ -14,8 +13,9 @@ import {
   testCredentials,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { queryTestDatabase } from '../../test-support/test-database';
+} from '@/test-support/capture-upstream';
+import { queryTestDatabase } from '@/test-support/test-database';
+import { buildServer } from '../../../scripts/build-cli';
 
 /*
  * The drain as an orchestrator triggers it: the built server (`npm start`'s build/server/main.mjs)

@@ -5,7 +5,10 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../domain/api-error';
+import { apiErrorBodySchema } from '@/domain/api-error';
+import { buildPortal } from '@/server/app';
+import type { PortalConfig } from '@/server/config';
+import { REPLAYED_HEADER } from '@/server/proxy/vms-proxy';
 import {
   requisitionImportPath,
   startCaptureUpstream,
@@ -14,11 +17,8 @@ import {
   testCredentials,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { queryTestDatabase } from '../../test-support/test-database';
-import { buildPortal } from '../app';
-import type { PortalConfig } from '../config';
-import { REPLAYED_HEADER } from '../proxy/vms-proxy';
+} from '@/test-support/capture-upstream';
+import { queryTestDatabase } from '@/test-support/test-database';
 
 /*
  * The drain (SIGTERM, SIGINT) loses nothing: calls at the VMS finish or their keys end unknown,

@@ -1,4 +1,4 @@
-import { ApiError } from '../../domain/api-error';
+import { ApiError } from '@/domain/api-error';
 
 /** What a drain did, for its closing log line and for tests. */
 export interface DrainReport {

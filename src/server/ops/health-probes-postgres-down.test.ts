@@ -5,8 +5,8 @@ import {
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { startTestPostgres, type TestPostgres } from '../../test-support/postgres-server';
+} from '@/test-support/capture-upstream';
+import { startTestPostgres, type TestPostgres } from '@/test-support/postgres-server';
 
 /*
  * /api/health/ready when the PostgreSQL server stops answering: a server of its own, started and

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { portalSchemaVersion } from '@/server/store/migrations';
 import {
   startCaptureUpstream,
   startTestPortal,
@@ -9,9 +10,8 @@ import {
   testCredentials,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { queryTestDatabase } from '../../test-support/test-database';
-import { portalSchemaVersion } from '../store/migrations';
+} from '@/test-support/capture-upstream';
+import { queryTestDatabase } from '@/test-support/test-database';
 
 /*
  * /api/health/live (the process answers) and /api/health/ready (send calls here now?), each

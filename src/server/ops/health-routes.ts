@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
-import { responseSchema, withRouteSchemas } from '../http/route-schemas';
-import { journalReadyBacklog } from '../journal/call-journal';
-import { withDeadline } from '../proxy/upstream-answer';
-import { portalSchemaVersion } from '../store/migrations';
-import type { PortalStores } from '../store/portal-stores';
+import { responseSchema, withRouteSchemas } from '@/server/http/route-schemas';
+import { journalReadyBacklog } from '@/server/journal/call-journal';
+import { withDeadline } from '@/server/proxy/upstream-answer';
+import { portalSchemaVersion } from '@/server/store/migrations';
+import type { PortalStores } from '@/server/store/portal-stores';
 
 /**
  * How long readiness waits for the database to answer: a probe must answer well within a

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { PortalConfig } from '../config';
+import type { PortalConfig } from '@/server/config';
 import type { DrainReport, PortalLifecycle } from './drain';
 
 /** The parts of the portal that report a problem of their own to /api/health, in its order. */

@@ -1,7 +1,7 @@
-import { ApiError } from '../../domain/api-error';
-import { batchShapeProblem } from '../../domain/batch';
-import { payloadKindByOperation } from '../../domain/payload-kind';
-import type { VmsOperation } from '../../domain/vms-contract';
+import { ApiError } from '@/domain/api-error';
+import { batchShapeProblem } from '@/domain/batch';
+import { payloadKindByOperation } from '@/domain/payload-kind';
+import type { VmsOperation } from '@/domain/vms-contract';
 
 /**
  * Checks a POST body's shape (docs/configuration.md, "What a forwarded call carries": a JSON array of 1..VMS_MAX_BATCH objects, anything

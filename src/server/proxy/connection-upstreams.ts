@@ -1,5 +1,5 @@
-import { ApiError } from '../../domain/api-error';
-import type { Connection, PortalConfig } from '../config';
+import { ApiError } from '@/domain/api-error';
+import type { Connection, PortalConfig } from '@/server/config';
 
 /**
  * Where each connection's calls go, once the embedded sandbox (if any connection uses it) is

@@ -3,19 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { journalPageSchema } from '../../domain/journal';
+import { journalPageSchema } from '@/domain/journal';
 import {
   profilePresets,
   readProfile,
   sandboxProfile,
   vmsCallPath,
   type VmsProfile,
-} from '../../domain/vms-profile';
-import { signRequest } from '../../node/signature';
-import { sandboxDemo, startSandbox, type RunningSandbox } from '../../sandbox/index';
-import { requisitionInsert } from '../../test-support/test-data';
-import { loadConfig } from '../config';
-import { startPortal, type RunningPortal } from '../start';
+} from '@/domain/vms-profile';
+import { signRequest } from '@/node/signature';
+import { sandboxDemo, startSandbox, type RunningSandbox } from '@/sandbox/index';
+import { loadConfig } from '@/server/config';
+import { startPortal, type RunningPortal } from '@/server/start';
+import { requisitionInsert } from '@/test-support/test-data';
 
 /*
  * One portal, two VMS connections: the embedded sandbox in the portal's own dialect (the default),

@@ -1,9 +1,14 @@
-import { ApiError } from '../../domain/api-error';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, postgresEnvName } from '../../test-support/postgres-server';
+import { ApiError } from '@/domain/api-error';
+import {
+  openPortalStores,
+  type PortalStores,
+  type StoreTarget,
+} from '@/server/store/portal-stores';
+import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 import {
   callFingerprint,
   IdempotencyGate,
@@ -13,7 +18,6 @@ import {
   type IdempotencyGateOptions,
   type KeyedCall,
 } from './idempotency';
-import { openPortalStores, type PortalStores, type StoreTarget } from '../store/portal-stores';
 
 const accepted: CallOutcome = {
   status: 202,

@@ -1,8 +1,8 @@
-import { ApiError } from '../../domain/api-error';
 import { createHash } from 'node:crypto';
-import { drainingError } from '../ops/drain';
-import { withDeadline } from './upstream-answer';
+import { ApiError } from '@/domain/api-error';
+import { drainingError } from '@/server/ops/drain';
 import type { CallOutcome, IdempotencyKeyStore } from './store/idempotency-keys';
+import { withDeadline } from './upstream-answer';
 
 export type { CallOutcome } from './store/idempotency-keys';
 

@@ -1,4 +1,4 @@
-import { ApiError } from '../../domain/api-error';
+import { ApiError } from '@/domain/api-error';
 interface ErrorWithCode {
   code?: unknown;
   message?: unknown;

@@ -1,8 +1,8 @@
-import { ApiError } from '../../domain/api-error';
-import type { OrgScope } from '../../domain/vms-contract';
-import type { Connection } from '../config';
+import { ApiError } from '@/domain/api-error';
+import type { OrgScope } from '@/domain/vms-contract';
+import type { Connection } from '@/server/config';
 
-export { vmsOperations, type OrgScope, type VmsOperation } from '../../domain/vms-contract';
+export { vmsOperations, type OrgScope, type VmsOperation } from '@/domain/vms-contract';
 
 /** A parsed query string: a repeated parameter becomes an array. */
 export type Query = Record<string, string | string[] | undefined>;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { journalEntrySchema, journalPageSchema } from '../../domain/journal';
+import { journalEntrySchema, journalPageSchema } from '@/domain/journal';
 import {
   requisitionImportPath,
   startCaptureUpstream,
@@ -11,8 +11,8 @@ import {
   type CaptureUpstream,
   type CapturedRequest,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { testDatabaseBytes } from '../../test-support/test-database';
+} from '@/test-support/capture-upstream';
+import { testDatabaseBytes } from '@/test-support/test-database';
 
 /*
  * A VMS that echoes what it was sent: the key, the secret and the call's signature, in its body

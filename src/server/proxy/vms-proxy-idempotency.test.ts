@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../domain/api-error';
+import { apiErrorBodySchema } from '@/domain/api-error';
 import {
   requisitionImportPath,
   startCaptureUpstream,
@@ -7,7 +7,7 @@ import {
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
+} from '@/test-support/capture-upstream';
 import { REPLAYED_HEADER } from './vms-proxy';
 
 const path = requisitionImportPath;

@@ -1,10 +1,10 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { journalDetailSchema, journalPageSchema } from '../../domain/journal';
-import { portalSchemaVersion } from '../store/portal-database';
+import { journalDetailSchema, journalPageSchema } from '@/domain/journal';
+import { portalSchemaVersion } from '@/server/store/portal-database';
 import {
   requisitionImportPath,
   startCaptureUpstream,
@@ -12,7 +12,7 @@ import {
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
+} from '@/test-support/capture-upstream';
 
 // Recording never fails a call; and a batch's late answer reaches its entry.
 

@@ -1,10 +1,9 @@
-import { queryTestDatabase, testDatabaseBytes } from '../../test-support/test-database';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../domain/api-error';
+import { apiErrorBodySchema } from '@/domain/api-error';
 import {
   journalDetailSchema,
   journalEntrySchema,
@@ -12,7 +11,8 @@ import {
   replayOfHeader,
   uncheckedHeader,
   type JournalSummary,
-} from '../../domain/journal';
+} from '@/domain/journal';
+import { freePort } from '@/server/free-port';
 import {
   startCaptureUpstream,
   startTestPortal,
@@ -20,8 +20,8 @@ import {
   testCredentials,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { freePort } from '../free-port';
+} from '@/test-support/capture-upstream';
+import { queryTestDatabase, testDatabaseBytes } from '@/test-support/test-database';
 
 // Every call through the proxy is in the journal, forwarded or refused, with
 // what QA needs to read it, and nothing that signs a call.

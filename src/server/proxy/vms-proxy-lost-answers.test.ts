@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../domain/api-error';
+import { apiErrorBodySchema } from '@/domain/api-error';
 import {
   requisitionImportPath,
   startCaptureUpstream,
@@ -10,7 +10,7 @@ import {
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
+} from '@/test-support/capture-upstream';
 import { REPLAYED_HEADER } from './vms-proxy';
 
 // A batch reaches the VMS once even when its answer is late, never comes, or

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiErrorBodySchema } from '../../domain/api-error';
+import { apiErrorBodySchema } from '@/domain/api-error';
+import { unixSeconds } from '@/node/signature';
+import { freePort } from '@/server/free-port';
 import {
   startCaptureUpstream,
   startTestPortal,
@@ -8,9 +10,7 @@ import {
   testCredentials,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { freePort } from '../free-port';
-import { unixSeconds } from '../../node/signature';
+} from '@/test-support/capture-upstream';
 
 const orgs = '?Client_Org_Id=1001&Vendor_Org_Id=9001';
 const json = { 'content-type': 'application/json' };

@@ -1,16 +1,35 @@
-import { ApiError } from '../../domain/api-error';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { IncomingHttpHeaders } from 'node:http';
 import { Pool } from 'undici';
+import { ApiError } from '@/domain/api-error';
+import { describeOperations } from '@/domain/vms-contract';
+import {
+  answerFromVms,
+  joinQuery,
+  listRecordsFromVms,
+  pageSize,
+  sandboxProfile,
+  speaksOwnDialect,
+  vmsCallPath,
+  withPage,
+} from '@/domain/vms-profile';
+import type { VmsProfile } from '@/domain/vms-profile';
+import { signRequest } from '@/node/signature';
+import { checkUserScope } from '@/server/accounts/user-scope';
+import type { Connection, PortalConfig } from '@/server/config';
+import { registerApiGuards } from '@/server/http/api-guards';
+import { traceScope } from '@/server/http/trace-context';
+import { journalHeaders, ProxyTap, type CallNote } from '@/server/journal/proxy-tap';
+import { drainingError, type PortalLifecycle } from '@/server/ops/drain';
 import { checkBatchBody } from './batch-body';
-import type { Connection, PortalConfig } from '../config';
 import {
   connectionHeader,
   connectionNamedBy,
   requestedConnection,
   type ConnectionUpstreams,
 } from './connection-upstreams';
+import { CredentialScrubber } from './credential-scrub';
 import {
   callFingerprint,
   errorOutcome,
@@ -22,27 +41,8 @@ import {
   type GateOutcome,
   type GateRefusal,
 } from './idempotency';
-import { signRequest } from '../../node/signature';
-import { CredentialScrubber } from './credential-scrub';
-import {
-  answerFromVms,
-  joinQuery,
-  listRecordsFromVms,
-  pageSize,
-  sandboxProfile,
-  speaksOwnDialect,
-  vmsCallPath,
-  withPage,
-} from '../../domain/vms-profile';
-import { certainlyNotSent, upstreamFailure } from './upstream-failure';
-import { describeOperations } from '../../domain/vms-contract';
-import { registerApiGuards } from '../http/api-guards';
-import { traceScope } from '../http/trace-context';
-import { checkUserScope } from '../accounts/user-scope';
 import { pickHeaders, readBody, withDeadline } from './upstream-answer';
-import { drainingError, type PortalLifecycle } from '../ops/drain';
-import type { VmsProfile } from '../../domain/vms-profile';
-import { journalHeaders, ProxyTap, type CallNote } from '../journal/proxy-tap';
+import { certainlyNotSent, upstreamFailure } from './upstream-failure';
 import {
   checkOrgScope,
   forwardedQuery,

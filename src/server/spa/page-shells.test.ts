@@ -3,15 +3,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageShellKey, pageShells } from '../../domain/page-shell';
+import { pageShellKey, pageShells } from '@/domain/page-shell';
 import {
   startCaptureUpstream,
   startTestPortal,
   testConfig,
   type CaptureUpstream,
   type TestPortal,
-} from '../../test-support/capture-upstream';
-import { addUser, TestBrowser } from '../../test-support/test-browser';
+} from '@/test-support/capture-upstream';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
 
 // The page the server sends before the app runs (decision 040): the build's prerendered page in
 // the shell this request may see, and a CSP that lets the page's own inline scripts run and no

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { PageShell } from '../../domain/page-shell';
-import { pageShellAttribute, pageShellKey } from '../../domain/page-shell';
-import { escapeRegExp } from '../../domain/reg-exp';
+import type { PageShell } from '@/domain/page-shell';
+import { pageShellAttribute, pageShellKey } from '@/domain/page-shell';
+import { escapeRegExp } from '@/domain/reg-exp';
 
 const chunksSchema = z.object({ scripts: z.array(z.string()), styles: z.array(z.string()) });
 const routePreloadsSchema = z.object({

@@ -1,8 +1,8 @@
+import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { join, sep } from 'node:path';
-import type { PageShell } from '../../domain/page-shell';
-import { sendError } from '../http/portal-error';
+import type { PageShell } from '@/domain/page-shell';
+import { sendError } from '@/server/http/portal-error';
 import { indexPages, type BuiltPages } from './route-preloads';
 
 function acceptsHtml(request: FastifyRequest): boolean {

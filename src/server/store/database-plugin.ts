@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
-import type { PortalConfig } from '../config';
-import { instrumentStores } from '../metrics/instrument-stores';
+import type { PortalConfig } from '@/server/config';
+import { instrumentStores } from '@/server/metrics/instrument-stores';
 import { openPortalStores, type PortalStores } from './portal-stores';
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { BodyPacker } from '../journal/store/journal-rows';
+import { BodyPacker } from '@/server/journal/store/journal-rows';
 
 const batch = (n: number) =>
   Buffer.from(

@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
-import { createApiTokensTable, postgresApiTokensTable } from '../api-tokens/api-token-schema';
+import { createApiTokensTable, postgresApiTokensTable } from '@/server/api-tokens/api-token-schema';
+import { createIdempotencyKeysTable } from '@/server/proxy/store/idempotency-keys';
+import { createSuiteTables, postgresSuiteTables } from '@/server/suites/suite-schema';
 import { createAuditTable } from './audit-schema';
 import { createAuthTables, createPortalSecretsTable, createSsoLoginsTable } from './auth-schema';
-import { createIdempotencyKeysTable } from '../proxy/store/idempotency-keys';
 import {
   addConnections,
   addJournalSender,
@@ -24,7 +25,6 @@ import {
   postgresPortalSecrets,
   postgresSsoLogins,
 } from './postgres/schema';
-import { createSuiteTables, postgresSuiteTables } from '../suites/suite-schema';
 
 /**
  * One schema change, written for both databases the portal can keep its stores in (decision 027).

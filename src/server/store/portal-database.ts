@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
 import { migrations, newerSchemaMessage, type MigrateOptions } from './migrations';
 
 export type PortalSqlite = Database.Database;

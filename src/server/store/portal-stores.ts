@@ -1,34 +1,34 @@
-import { createApiTokenStore, type ApiTokenStore } from '../api-tokens/api-token-store';
-import { createPostgresApiTokenStore } from '../api-tokens/postgres-api-token-store';
-import { createPostgresSuiteStore } from '../suites/postgres-suite-store';
-import { createSqliteSuiteStore } from '../suites/sqlite-suite-store';
-import type { SuiteStore } from '../suites/suite-store';
-import { createAuditStore, type AuditStore } from '../audit/store/audit-events';
-import type { IdempotencyKeyStore } from '../proxy/store/idempotency-keys';
-import { createIdempotencyKeyStore } from '../proxy/store/idempotency-keys';
-import { createJournalStore } from '../journal/store/journal-calls';
-import type { JournalStore } from '../journal/store/journal-store';
-import { openPortalDatabase } from './portal-database';
-import { openPostgres, schemaVersion as postgresSchemaVersion } from './postgres/database';
-import { createPostgresAuditStore } from '../audit/store/postgres/audit-events';
-import { createPostgresIdempotencyKeyStore } from '../proxy/store/postgres/idempotency-keys';
-import { createPostgresJournalStore } from '../journal/store/postgres/journal';
-import { describeDatabaseUrl } from './postgres/pool';
-import { createPostgresSessionStore } from '../accounts/store/postgres/sessions';
+import { createPostgresSessionStore } from '@/server/accounts/store/postgres/sessions';
 import {
   createPostgresSignInFailureStore,
   createPostgresSsoLoginStore,
-} from '../accounts/store/postgres/sign-in';
-import { createPostgresUserRecordStore } from '../accounts/store/postgres/user-records';
-import { createPostgresUserStore } from '../accounts/store/postgres/users';
-import { createSessionStore, type SessionStore } from '../accounts/store/sessions';
+} from '@/server/accounts/store/postgres/sign-in';
+import { createPostgresUserRecordStore } from '@/server/accounts/store/postgres/user-records';
+import { createPostgresUserStore } from '@/server/accounts/store/postgres/users';
+import { createSessionStore, type SessionStore } from '@/server/accounts/store/sessions';
 import {
   createSignInFailureStore,
   type SignInFailureStore,
-} from '../accounts/store/sign-in-failures';
-import { createSsoLoginStore, type SsoLoginStore } from '../accounts/store/sso-logins';
-import { createUserRecordStore, type UserRecordStore } from '../accounts/store/user-records';
-import { createUserStore, type UserStore } from '../accounts/store/users';
+} from '@/server/accounts/store/sign-in-failures';
+import { createSsoLoginStore, type SsoLoginStore } from '@/server/accounts/store/sso-logins';
+import { createUserRecordStore, type UserRecordStore } from '@/server/accounts/store/user-records';
+import { createUserStore, type UserStore } from '@/server/accounts/store/users';
+import { createApiTokenStore, type ApiTokenStore } from '@/server/api-tokens/api-token-store';
+import { createPostgresApiTokenStore } from '@/server/api-tokens/postgres-api-token-store';
+import { createAuditStore, type AuditStore } from '@/server/audit/store/audit-events';
+import { createPostgresAuditStore } from '@/server/audit/store/postgres/audit-events';
+import { createJournalStore } from '@/server/journal/store/journal-calls';
+import type { JournalStore } from '@/server/journal/store/journal-store';
+import { createPostgresJournalStore } from '@/server/journal/store/postgres/journal';
+import type { IdempotencyKeyStore } from '@/server/proxy/store/idempotency-keys';
+import { createIdempotencyKeyStore } from '@/server/proxy/store/idempotency-keys';
+import { createPostgresIdempotencyKeyStore } from '@/server/proxy/store/postgres/idempotency-keys';
+import { createPostgresSuiteStore } from '@/server/suites/postgres-suite-store';
+import { createSqliteSuiteStore } from '@/server/suites/sqlite-suite-store';
+import type { SuiteStore } from '@/server/suites/suite-store';
+import { openPortalDatabase } from './portal-database';
+import { openPostgres, schemaVersion as postgresSchemaVersion } from './postgres/database';
+import { describeDatabaseUrl } from './postgres/pool';
 
 /** Where the portal keeps what it keeps: PORTAL_DB, unless DATABASE_URL names a PostgreSQL. */
 export interface StoreTarget {

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, postgresEnvName } from '../../test-support/postgres-server';
+import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 import { migrations, portalSchemaVersion } from './migrations';
 import { openPortalDatabase } from './portal-database';
 import { openPostgres, schemaVersion } from './postgres/database';

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import {
   closeSync,
   existsSync,
@@ -10,6 +9,7 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
 import { portalSchemaVersion } from './migrations';
 
 /**

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -6,12 +5,13 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testCredentials } from '../../test-support/capture-upstream';
-import { openAtSchemaVersion } from '../../test-support/older-schema';
-import { createTestDatabase, postgresEnvName } from '../../test-support/postgres-server';
-import type { BodyToKeep, JournalRecord } from '../journal/store/journal-store';
+import type { BodyToKeep, JournalRecord } from '@/server/journal/store/journal-store';
+import { testCredentials } from '@/test-support/capture-upstream';
+import { openAtSchemaVersion } from '@/test-support/older-schema';
+import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 import { portalSchemaVersion } from './migrations';
 import { openPortalStores, type StoreTarget } from './portal-stores';
 

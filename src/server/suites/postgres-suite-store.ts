@@ -1,6 +1,6 @@
-import type { Suite } from '../../domain/suite';
-import { verdictCounts, type Actor } from '../../domain/suite-run';
-import { inTransaction, type PortalPool, type Queryable } from '../store/postgres/pool';
+import type { Suite } from '@/domain/suite';
+import { verdictCounts, type Actor } from '@/domain/suite-run';
+import { inTransaction, type PortalPool, type Queryable } from '@/server/store/postgres/pool';
 import {
   actorOf,
   nameKey,

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { Suite } from '../../domain/suite';
-import { verdictCounts, type Actor } from '../../domain/suite-run';
+import type { Suite } from '@/domain/suite';
+import { verdictCounts, type Actor } from '@/domain/suite-run';
 import {
   actorOf,
   nameKey,

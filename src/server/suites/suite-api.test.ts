@@ -2,24 +2,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerKey, skillResponseKey } from '../../domain';
-import { apiErrorBodySchema } from '../../domain/api-error';
-import { journalPageSchema } from '../../domain/journal';
-import type { Suite, SuiteCase } from '../../domain/suite';
+import { answerKey, skillResponseKey } from '@/domain';
+import { apiErrorBodySchema } from '@/domain/api-error';
+import { journalPageSchema } from '@/domain/journal';
+import type { Suite, SuiteCase } from '@/domain/suite';
 import {
   suiteDetailSchema,
   suiteListSchema,
   suiteRunSchema,
   suiteVersionListSchema,
   type SuiteRun,
-} from '../../domain/suite-run';
-import { sandboxDemo } from '../../sandbox/index';
-import { startTestPortal, type TestPortal } from '../../test-support/capture-upstream';
-import { testStoreEnv } from '../../test-support/postgres-server';
-import { startTestSandbox, type TestSandbox } from '../../test-support/sandbox-client';
-import { addUser, TestBrowser } from '../../test-support/test-browser';
-import { candidateFor, requisitionInsert } from '../../test-support/test-data';
-import { loadConfig } from '../config';
+} from '@/domain/suite-run';
+import { sandboxDemo } from '@/sandbox/index';
+import { loadConfig } from '@/server/config';
+import { startTestPortal, type TestPortal } from '@/test-support/capture-upstream';
+import { testStoreEnv } from '@/test-support/postgres-server';
+import { startTestSandbox, type TestSandbox } from '@/test-support/sandbox-client';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
+import { candidateFor, requisitionInsert } from '@/test-support/test-data';
 
 /*
  * The suites API (decision 038) on a started portal with sign-in on, in front of the real sandbox:

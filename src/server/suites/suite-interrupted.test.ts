@@ -2,16 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Suite } from '../../domain/suite';
-import { suiteRunSchema, type SuiteRun } from '../../domain/suite-run';
-import { junitXml } from '../../node/suite-run';
-import { sandboxDemo } from '../../sandbox/index';
-import { createTestDatabase, postgresEnvName } from '../../test-support/postgres-server';
-import { startTestSandbox, type TestSandbox } from '../../test-support/sandbox-client';
-import { requisitionInsert } from '../../test-support/test-data';
-import { loadConfig } from '../config';
-import { startPortal } from '../start';
-import { openPortalStores } from '../store/portal-stores';
+import type { Suite } from '@/domain/suite';
+import { suiteRunSchema, type SuiteRun } from '@/domain/suite-run';
+import { junitXml } from '@/node/suite-run';
+import { sandboxDemo } from '@/sandbox/index';
+import { loadConfig } from '@/server/config';
+import { startPortal } from '@/server/start';
+import { openPortalStores } from '@/server/store/portal-stores';
+import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
+import { startTestSandbox, type TestSandbox } from '@/test-support/sandbox-client';
+import { requisitionInsert } from '@/test-support/test-data';
 
 /*
  * A run the portal does not finish is never left "running" (decision 038): stopped by a drain

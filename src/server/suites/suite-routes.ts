@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ApiError } from '../../domain/api-error';
-import { appendCases, suiteCaseSchema, suiteSchema, type Suite } from '../../domain/suite';
+import { ApiError } from '@/domain/api-error';
+import { appendCases, suiteCaseSchema, suiteSchema, type Suite } from '@/domain/suite';
 import {
   addCasesSchema,
   createSuiteSchema,
@@ -10,11 +10,11 @@ import {
   type Actor,
   type SuiteDetail,
   type SuiteRun,
-} from '../../domain/suite-run';
-import { junitXml } from '../../node/suite-run';
-import { registerApiGuards } from '../http/api-guards';
-import type { PortalConfig } from '../config';
-import { querySchema, withRouteSchemas } from '../http/route-schemas';
+} from '@/domain/suite-run';
+import { junitXml } from '@/node/suite-run';
+import type { PortalConfig } from '@/server/config';
+import { registerApiGuards } from '@/server/http/api-guards';
+import { querySchema, withRouteSchemas } from '@/server/http/route-schemas';
 import type { SuiteRecord } from './suite-store';
 
 export interface SuiteRoutesOptions {

@@ -1,12 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../../domain/api-error';
-import type { SessionUser } from '../../domain/auth';
-import type { Suite } from '../../domain/suite';
-import { compareRuns, type Actor, type CaseResult } from '../../domain/suite-run';
-import { runSuite, RunStopped, type RunProgress, type SuiteTransport } from '../../node/suite-run';
-import type { Connection } from '../config';
-import { connectionHeader } from '../proxy/connection-upstreams';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '@/domain/api-error';
+import type { SessionUser } from '@/domain/auth';
+import type { Suite } from '@/domain/suite';
+import { compareRuns, type Actor, type CaseResult } from '@/domain/suite-run';
+import { runSuite, RunStopped, type RunProgress, type SuiteTransport } from '@/node/suite-run';
+import type { Connection } from '@/server/config';
+import { connectionHeader } from '@/server/proxy/connection-upstreams';
 import type { SuiteStore } from './suite-store';
 
 /**

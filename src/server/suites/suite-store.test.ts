@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Suite } from '../../domain/suite';
-import type { CaseResult } from '../../domain/suite-run';
-import { createTestDatabase, postgresEnvName } from '../../test-support/postgres-server';
-import { openPortalStores, type PortalStores } from '../store/portal-stores';
+import type { Suite } from '@/domain/suite';
+import type { CaseResult } from '@/domain/suite-run';
+import { openPortalStores, type PortalStores } from '@/server/store/portal-stores';
+import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 import type { NewRun, SuiteStore } from './suite-store';
 
 // QA suites' store (decision 038), the same cases on a real SQLite file and a real PostgreSQL.

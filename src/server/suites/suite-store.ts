@@ -1,4 +1,5 @@
-import type { Suite } from '../../domain/suite';
+import { z } from 'zod';
+import type { Suite } from '@/domain/suite';
 import {
   caseResultSchema,
   caseVerdicts,
@@ -10,8 +11,7 @@ import {
   type SuiteRunStatus,
   type SuiteRunSummary,
   type SuiteVersion,
-} from '../../domain/suite-run';
-import { z } from 'zod';
+} from '@/domain/suite-run';
 
 /**
  * Where QA suites and their runs are kept (decision 038): the portal database, SQLite or

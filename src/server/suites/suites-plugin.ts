@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { PortalConfig } from '../config';
+import type { PortalConfig } from '@/server/config';
 import { SuiteRunner, type SuiteRunnerOptions } from './suite-runner';
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { ApiErrorDetail } from '../../domain/api-error';
-import { apiErrorBodySchema } from '../../domain/api-error';
-import { connectionHeader, currentConnection } from '../config/current-connection';
+import type { ApiErrorDetail } from '@/domain/api-error';
+import { apiErrorBodySchema } from '@/domain/api-error';
+import { connectionHeader, currentConnection } from '@/shared/config/current-connection';
 
 /**
  * Every call the browser makes goes to its own origin (`/api/...`) through here, so every

@@ -1,6 +1,6 @@
-import type { OrgScope, VmsOperation } from '../../domain/vms-contract';
+import type { OrgScope, VmsOperation } from '@/domain/vms-contract';
 
-export type { OrgScope, VmsOperation } from '../../domain/vms-contract';
+export type { OrgScope, VmsOperation } from '@/domain/vms-contract';
 
 /** `/api/vms/<operation>?Client_Org_Id=…&Vendor_Org_Id=…&…`: same origin, through the proxy. */
 export function vmsUrl(

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { clientOrgLabel } from '../../domain/portal-config';
-import { OptionSelect } from '../ui/option-select';
+import { clientOrgLabel } from '@/domain/portal-config';
+import { OptionSelect } from '@/shared/ui/option-select';
 import { useOrg } from './org-context';
 
 /** The client org to work for, from the server's list (VMS_CLIENT_ORGS), by id and name. */

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from 'vitest';
-import { storageKey } from '../storage/local-store';
+import { storageKey } from '@/shared/storage/local-store';
 import {
   adoptUnscoped,
   currentConnection,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { settledConnection } from '../../domain/portal-config';
-import { localStore, storageKey } from '../storage/local-store';
+import { settledConnection } from '@/domain/portal-config';
+import { localStore, storageKey } from '@/shared/storage/local-store';
 
 /**
  * The VMS connection this page works on. A page works on one connection from load to unload:

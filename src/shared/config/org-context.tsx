@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { createContext, useCallback, useContext, useMemo } from 'react';
 import { z } from 'zod';
-import type { OrgScope } from '../api/vms';
-import { localStore, storageKey, useLocalStore } from '../storage/local-store';
-import type { ConnectionSettings } from '../../domain/portal-config';
+import type { ConnectionSettings } from '@/domain/portal-config';
+import type { OrgScope } from '@/shared/api/vms';
+import { localStore, storageKey, useLocalStore } from '@/shared/storage/local-store';
 import { currentConnection } from './current-connection';
 import type { PortalConfig } from './portal-config';
 

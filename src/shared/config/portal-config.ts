@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { PortalConfigResponse } from '../../domain/portal-config';
-import { portalConfigSchema } from '../../domain/portal-config';
-import { requestJson } from '../api/http';
+import type { PortalConfigResponse } from '@/domain/portal-config';
+import { portalConfigSchema } from '@/domain/portal-config';
+import { requestJson } from '@/shared/api/http';
 
 export type PortalConfig = PortalConfigResponse;
 

@@ -1,8 +1,8 @@
-import { ClearedNote, useNotedValue } from './cleared-note';
 import type { ReactNode } from 'react';
 import { memo, useState } from 'react';
 import { get, useFormContext, useFormState } from 'react-hook-form';
-import type { FieldDef } from '../../domain/catalog-types';
+import type { FieldDef } from '@/domain/catalog-types';
+import { ClearedNote, useNotedValue } from './cleared-note';
 import { errorId, fieldId, hintId } from './field-ids';
 
 /**

@@ -7,9 +7,9 @@ import {
   requisitionFormDefaults,
   requisitionFormSchema,
   requisitionWireToForm,
-} from '../../domain';
-import { requisitionInsert } from '../../test-support/test-data';
-import type { RequisitionForm } from '../../domain';
+} from '@/domain';
+import type { RequisitionForm } from '@/domain';
+import { requisitionInsert } from '@/test-support/test-data';
 import { fieldRevalidationResolver } from './field-revalidation';
 
 const options = (names: string[]) =>

@@ -1,8 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { toNestErrors, validateFieldsNatively } from '@hookform/resolvers';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { get, type FieldError, type Resolver } from 'react-hook-form';
 import { z } from 'zod';
-import { afterPaintAndIdle } from '../lib/after-paint';
+import { afterPaintAndIdle } from '@/shared/lib/after-paint';
 
 /** The longest a field's check waits for the page to have a moment after the key is drawn. */
 const revalidationMaxWaitMs = 300;

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { FieldErrors } from 'react-hook-form';
 import { useFormContext } from 'react-hook-form';
-import { countOf } from '../lib/format';
+import { countOf } from '@/shared/lib/format';
 import { focusElement } from './error-summary';
 import { flattenErrors } from './field-ids';
 

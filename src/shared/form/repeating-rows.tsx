@@ -1,8 +1,8 @@
-import { sectionHeadingId } from './form-nav';
 import type { ReactNode } from 'react';
 import type { FieldValues } from 'react-hook-form';
 import { get, useFieldArray, useFormContext, useFormState } from 'react-hook-form';
 import { errorId, fieldId } from './field-ids';
+import { sectionHeadingId } from './form-nav';
 
 export interface RepeatingRowsProps {
   /** The field array's path, e.g. `skills`. */

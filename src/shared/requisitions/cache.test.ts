@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RequisitionRecord } from '../../domain';
+import type { RequisitionRecord } from '@/domain';
 import { mergeIntoChunks } from './cache';
 
 const record = (reqId: string, title: string) =>

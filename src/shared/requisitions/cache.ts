@@ -1,7 +1,7 @@
 import type { DBSchema } from 'idb';
-import type { RequisitionRecord } from '../../domain';
-import { lazyDatabase, scopeRange } from '../storage/indexed-db';
-import { databases } from '../storage/user-owned';
+import type { RequisitionRecord } from '@/domain';
+import { lazyDatabase, scopeRange } from '@/shared/storage/indexed-db';
+import { databases } from '@/shared/storage/user-owned';
 
 /**
  * The browser's copy of each client's requisitions, in IndexedDB through `idb`: each

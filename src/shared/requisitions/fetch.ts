@@ -1,12 +1,12 @@
+import type { RequisitionRecord } from '@/domain';
+import { requisitionListSchema } from '@/domain';
 import type {
   RequisitionFilterField as FilterField,
   RequisitionFilterOperator as FilterOperator,
-} from '../../domain/vms-contract';
-import type { RequisitionRecord } from '../../domain';
-import { requisitionListSchema } from '../../domain';
-import { requestJson } from '../api/http';
-import type { OrgScope } from '../api/vms';
-import { vmsUrl } from '../api/vms';
+} from '@/domain/vms-contract';
+import { requestJson } from '@/shared/api/http';
+import type { OrgScope } from '@/shared/api/vms';
+import { vmsUrl } from '@/shared/api/vms';
 
 /** GET Requisitions' filter: a field, an operator and a value. */
 export interface RequisitionFilter {

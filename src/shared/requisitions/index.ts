@@ -8,11 +8,11 @@
 export {
   requisitionFilterFields as filterFields,
   requisitionFilterOperators as filterOperators,
-} from '../../domain/vms-contract';
+} from '@/domain/vms-contract';
 export type {
   RequisitionFilterField as FilterField,
   RequisitionFilterOperator as FilterOperator,
-} from '../../domain/vms-contract';
+} from '@/domain/vms-contract';
 export { fetchRequisitions, type RequisitionFilter } from './fetch';
 export { byReqId } from './sync';
 export { startRequisitionSync } from './sync-client';

@@ -1,11 +1,11 @@
-import { dateFilterConditions, meetsCondition } from '../../domain/vms-contract';
 import { queryOptions } from '@tanstack/react-query';
-import type { RequisitionRecord } from '../../domain';
-import { byReqId } from './sync';
-import { forgetSyncedLists, runSync } from './sync-client';
+import type { RequisitionRecord } from '@/domain';
+import { dateFilterConditions, meetsCondition } from '@/domain/vms-contract';
+import type { OrgScope } from '@/shared/api/vms';
 import type { RequisitionFilter } from './fetch';
 import { fetchRequisitions } from './fetch';
-import type { OrgScope } from '../api/vms';
+import { byReqId } from './sync';
+import { forgetSyncedLists, runSync } from './sync-client';
 
 /** Whether a record passes the API's filter, judged on the local copy as the VMS would. */
 export function matchesFilter(record: RequisitionRecord, filter: RequisitionFilter): boolean {

@@ -1,7 +1,7 @@
-import type { RequisitionRecord } from '../../domain';
+import type { RequisitionRecord } from '@/domain';
+import { currentConnection } from '@/shared/config/current-connection';
 import type { SyncRequest, SyncResult } from './sync';
 import { forgetCopies, syncRequisitions } from './sync';
-import { currentConnection } from '../config/current-connection';
 
 /**
  * Runs the requisition list's sync (requisition-sync.ts) in a Web Worker where the browser has

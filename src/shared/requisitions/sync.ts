@@ -1,8 +1,8 @@
-import type { RequisitionRecord } from '../../domain';
+import type { RequisitionRecord } from '@/domain';
+import type { OrgScope } from '@/shared/api/vms';
+import { workScope } from '@/shared/config/current-connection';
 import { clearRequisitionCopies, readRequisitionCopy, writeRequisitionCopy } from './cache';
 import { fetchRequisitions } from './fetch';
-import type { OrgScope } from '../api/vms';
-import { workScope } from '../config/current-connection';
 
 /**
  * The sync of a client's requisition list with the browser's copy, run in a Web Worker

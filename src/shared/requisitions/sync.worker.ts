@@ -1,10 +1,10 @@
 /// <reference lib="webworker" />
-import type { RequisitionRecord } from '../../domain';
-import type { WorkerMessage } from './sync-client';
+import type { RequisitionRecord } from '@/domain';
+import { adoptConnection } from '@/shared/config/current-connection';
+import { openRequisitionCopies } from './cache';
 import type { SyncRequest } from './sync';
 import { dropCopiesInMemory, syncRequisitions } from './sync';
-import { openRequisitionCopies } from './cache';
-import { adoptConnection } from '../config/current-connection';
+import type { WorkerMessage } from './sync-client';
 
 /** Records per message: each is taken in by the page as one short task. */
 const chunkSize = 250;

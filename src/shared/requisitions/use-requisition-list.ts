@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
+import type { OrgScope } from '@/shared/api/vms';
+import { useOptionalOrg } from '@/shared/config/org-context';
+import type { PortalConfig } from '@/shared/config/portal-config';
 import { requisitionListQueryOptions } from './list';
-import type { OrgScope } from '../api/vms';
-import { useOptionalOrg } from '../config/org-context';
-import type { PortalConfig } from '../config/portal-config';
 
 /**
  * The current client's requisitions, from the browser's copy refreshed incrementally

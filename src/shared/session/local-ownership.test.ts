@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from 'vitest';
-import { localOwner } from './owner-tag';
 import { clearUserWork, takeOwnership } from './local-work';
+import { localOwner } from './owner-tag';
 
 // jsdom has no IndexedDB: the batches stay in localStorage there, as in a browser that refuses
 // IndexedDB, so this covers every key; the e2e journey covers IndexedDB in a real browser.

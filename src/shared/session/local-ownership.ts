@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { freezePortalStorage, storageKey } from '../storage/local-store';
-import { signedOutPart } from '../storage/user-owned';
+import { freezePortalStorage, storageKey } from '@/shared/storage/local-store';
+import { signedOutPart } from '@/shared/storage/user-owned';
 import { localOwner, ownerKey } from './owner-tag';
 
 /*

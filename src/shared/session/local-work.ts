@@ -2,8 +2,8 @@ import {
   indexedListKeys,
   removeIndexedLists,
   renameIndexedLists,
-} from '../storage/indexed-list-store';
-import { portalStorageKeys, storagePrefix } from '../storage/local-store';
+} from '@/shared/storage/indexed-list-store';
+import { portalStorageKeys, storagePrefix } from '@/shared/storage/local-store';
 import {
   decideOwnership,
   droppedDatabases,
@@ -11,7 +11,7 @@ import {
   keptKeyOf,
   keptOriginal,
   ledgerUser,
-} from '../storage/user-owned';
+} from '@/shared/storage/user-owned';
 import { local, localOwner, ownerKey } from './owner-tag';
 
 /*

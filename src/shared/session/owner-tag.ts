@@ -1,5 +1,5 @@
-import { storageKey } from '../storage/local-store';
-import { ownerPart } from '../storage/user-owned';
+import { storageKey } from '@/shared/storage/local-store';
+import { ownerPart } from '@/shared/storage/user-owned';
 
 /** The tag naming the user the work under the plain storage keys belongs to. */
 export const ownerKey = storageKey(ownerPart);

@@ -1,9 +1,9 @@
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { createContext, useContext, useEffect, useSyncExternalStore } from 'react';
-import type { Role, SessionState, SessionUser } from '../../domain/auth';
-import { roleRank, sessionStateSchema, signedOutEverywhereSchema } from '../../domain/auth';
-import { onSignedOut, requestJson, requestOk, setCsrfToken } from '../api/http';
+import type { Role, SessionState, SessionUser } from '@/domain/auth';
+import { roleRank, sessionStateSchema, signedOutEverywhereSchema } from '@/domain/auth';
+import { onSignedOut, requestJson, requestOk, setCsrfToken } from '@/shared/api/http';
 
 /**
  * Who is signed in: `GET /api/session`, read once and again whenever the server says

@@ -1,8 +1,8 @@
 import type { DBSchema, IDBPDatabase } from 'idb';
 import type { z } from 'zod';
-import { afterPaintAndIdle } from '../lib/after-paint';
-import type { LocalStore } from './local-store';
+import { afterPaintAndIdle } from '@/shared/lib/after-paint';
 import { lazyDatabase, scopeRange } from './indexed-db';
+import type { LocalStore } from './local-store';
 import { localStore, reportStorageFailure } from './local-store';
 import { databases } from './user-owned';
 

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import type { UserCollection, UserRecord } from '../../domain/auth';
+import type { UserCollection, UserRecord } from '@/domain/auth';
 import {
   recordOwnerHeader,
   userRecordConflictSchema,
   userRecordSchema,
   userRecordsSchema,
-} from '../../domain/auth';
-import { RequestFailure, requestJson } from '../api/http';
-import { localStore, storageKey } from '../storage/local-store';
+} from '@/domain/auth';
+import { RequestFailure, requestJson } from '@/shared/api/http';
+import { localStore, storageKey } from '@/shared/storage/local-store';
 
 /**
  * A signed-in user's records (drafts, submissions, the batch not yet sent) kept on the server as

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { localStore, storageKey } from '../storage/local-store';
+import { localStore, storageKey } from '@/shared/storage/local-store';
 
 /**
  * How this browser shows the portal: the colour theme (the system's, or Light or Dark chosen in

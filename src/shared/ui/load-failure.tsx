@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { errorMessage } from '../api/http';
+import { errorMessage } from '@/shared/api/http';
 
 /**
  * Something the page needs could not be loaded: what failed, the server's reason, what the user

@@ -1,10 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import { requestJson } from '../../../shared/api/http';
-import type { OrgScope } from '../../../shared/api/vms';
-import { vmsUrl } from '../../../shared/api/vms';
-import type { BatchKind, ResultRow } from '../model/batch-kind';
-import { isSettled, nextPollDelay } from '../model/results-polling';
-import { resultRowsOf } from '../model/result-fields';
+import type { BatchKind, ResultRow } from '@/core/batch/model/batch-kind';
+import { resultRowsOf } from '@/core/batch/model/result-fields';
+import { isSettled, nextPollDelay } from '@/core/batch/model/results-polling';
+import { requestJson } from '@/shared/api/http';
+import type { OrgScope } from '@/shared/api/vms';
+import { vmsUrl } from '@/shared/api/vms';
 
 /** A results answer: its rows, and its body as the VMS sent it (the Raw tab). */
 export interface BatchResultsAnswer {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requestJson } from '../../../shared/api/http';
+import { requestJson } from '@/shared/api/http';
 
 /** The VMS's acceptance of a batch (decision 000): 202 with the batch id and the item count. */
 export const batchAcceptedSchema = z.looseObject({

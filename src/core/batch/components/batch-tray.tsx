@@ -1,31 +1,31 @@
-import { followNextResults } from './latest-results';
 import { useIsMutating } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { useCurrentConnection, useOrg, useOrgScope } from '../../../shared/config/org-context';
+import { useBatchTray } from '@/core/batch/hooks/use-batch-tray';
+import { useItemChecks } from '@/core/batch/hooks/use-item-checks';
+import { sendMutationKey } from '@/core/batch/hooks/use-latest-sent';
+import { useLoadIntoForm } from '@/core/batch/hooks/use-load-into-form';
+import { useSendBatch } from '@/core/batch/hooks/use-send-batch';
+import type { BatchKind } from '@/core/batch/model/batch-kind';
+import { itemIssues } from '@/core/batch/model/result-fields';
+import type { Removed, TrayItem } from '@/core/batch/model/tray-state';
+import { trayPayload } from '@/core/batch/model/tray-state';
+import { needsProductionConfirmation } from '@/core/batch/send/send-tray';
+import { SaveAsCases } from '@/core/suites/components/save-as-cases';
 import {
   confirmProductionSends,
   productionSendConfirmed,
-} from '../../../shared/config/current-connection';
-import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
-import { useMay } from '../../../shared/session/session';
-import { countOf } from '../../../shared/lib/format';
-import { useBatchTray } from '../hooks/use-batch-tray';
-import { useItemChecks } from '../hooks/use-item-checks';
-import { useLoadIntoForm } from '../hooks/use-load-into-form';
-import { useSendBatch } from '../hooks/use-send-batch';
-import { needsProductionConfirmation } from '../send/send-tray';
-import { sendMutationKey } from '../hooks/use-latest-sent';
-import type { BatchKind } from '../model/batch-kind';
-import type { Removed, TrayItem } from '../model/tray-state';
-import { trayPayload } from '../model/tray-state';
-import { LostSendNotice } from './lost-send-notice';
-import { CopyBatch } from './copy-batch';
-import { TrayItemList } from './tray-item-list';
+} from '@/shared/config/current-connection';
+import { useCurrentConnection, useOrg, useOrgScope } from '@/shared/config/org-context';
+import { countOf } from '@/shared/lib/format';
+import { useMay } from '@/shared/session/session';
+import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
 import { BatchResultsSummary } from './batch-results';
+import { CopyBatch } from './copy-batch';
 import { JsonPreview } from './json-preview';
-import { itemIssues } from '../model/result-fields';
-import { SaveAsCases } from '../../suites/components/save-as-cases';
+import { followNextResults } from './latest-results';
+import { LostSendNotice } from './lost-send-notice';
+import { TrayItemList } from './tray-item-list';
 
 const JsonEditor = lazy(() => import('./json-editor'));
 

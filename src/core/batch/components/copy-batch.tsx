@@ -1,20 +1,20 @@
 import { useId, useState } from 'react';
+import { trayStore } from '@/core/batch/hooks/use-batch-tray';
+import type { BatchKind } from '@/core/batch/model/batch-kind';
+import { planCopy } from '@/core/batch/model/copy-batch';
+import { addItems, type TrayItem } from '@/core/batch/model/tray-state';
 import {
   clientOrgLabel,
   connectionLabel,
   usableConnections,
   type ConnectionSettings,
-} from '../../../domain/portal-config';
-import { currentConnection, switchConnection } from '../../../shared/config/current-connection';
-import { useOrg } from '../../../shared/config/org-context';
-import { countOf } from '../../../shared/lib/format';
-import { newId } from '../../../shared/lib/ids';
-import { useSessionUser } from '../../../shared/session/session';
-import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
-import { trayStore } from '../hooks/use-batch-tray';
-import type { BatchKind } from '../model/batch-kind';
-import { planCopy } from '../model/copy-batch';
-import { addItems, type TrayItem } from '../model/tray-state';
+} from '@/domain/portal-config';
+import { currentConnection, switchConnection } from '@/shared/config/current-connection';
+import { useOrg } from '@/shared/config/org-context';
+import { countOf } from '@/shared/lib/format';
+import { newId } from '@/shared/lib/ids';
+import { useSessionUser } from '@/shared/session/session';
+import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
 
 interface Copied {
   target: ConnectionSettings;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { formatDateTime } from '../../../shared/lib/format';
-import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
+import { formatDateTime } from '@/shared/lib/format';
+import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
 
 /** "Draft restored", with a way to throw the draft away (after a confirmation). */
 export function DraftNotice({ savedAt, onDiscard }: { savedAt: string | null; onDiscard(): void }) {

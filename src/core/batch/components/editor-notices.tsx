@@ -1,8 +1,8 @@
-import { useDraft } from '../hooks/use-workspace-session';
-import type { WorkspaceSession } from '../hooks/use-workspace-session';
-import type { Start } from '../model/drafts';
+import { fixNoticeId } from '@/core/batch/hooks/use-vms-flag';
+import { useDraft } from '@/core/batch/hooks/use-workspace-session';
+import type { WorkspaceSession } from '@/core/batch/hooks/use-workspace-session';
+import type { Start } from '@/core/batch/model/drafts';
 import { DraftNotice } from './draft-notice';
-import { fixNoticeId } from '../hooks/use-vms-flag';
 
 /** Above a workspace form: "Draft restored" (with Discard), or which result row is being fixed. */
 export function EditorNotices<V>({

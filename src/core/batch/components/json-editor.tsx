@@ -12,10 +12,10 @@ import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/sea
 import { EditorState } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useId, useRef, useState } from 'react';
-import type { FieldIssue } from '../../../domain';
-import type { WireItem } from '../model/batch-kind';
-import type { RawElement } from '../model/raw-json';
-import { readRawJson } from '../model/raw-json';
+import type { WireItem } from '@/core/batch/model/batch-kind';
+import type { RawElement } from '@/core/batch/model/raw-json';
+import { readRawJson } from '@/core/batch/model/raw-json';
+import type { FieldIssue } from '@/domain';
 
 /** The page's colours (its custom properties reach into the shadow root) and a bounded height. */
 const editorTheme = EditorView.theme({

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { useMemo, useState } from 'react';
-import { countOf } from '../../../shared/lib/format';
-import { Disclosure } from '../../../shared/ui/disclosure';
-import { copyText, downloadText } from '../../../shared/ui/json-actions';
+import { countOf } from '@/shared/lib/format';
+import { Disclosure } from '@/shared/ui/disclosure';
+import { copyText, downloadText } from '@/shared/ui/json-actions';
 
 export interface JsonBodyProps {
   /** The value exactly as it will be sent. */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import type { BatchKind } from '../model/batch-kind';
-import type { Submission } from '../model/submissions-state';
+import type { BatchKind } from '@/core/batch/model/batch-kind';
+import type { Submission } from '@/core/batch/model/submissions-state';
 import { BatchResults } from './batch-results';
 
 /** The next batch accepted is followed (LatestResults): set by a send from the bar. */

@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import type { OrgScope } from '../../../shared/api/vms';
-import { errorMessage } from '../../../shared/api/http';
-import { countOf } from '../../../shared/lib/format';
-import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
-import type { BatchTray } from '../hooks/use-batch-tray';
-import type { BatchKind, SentCheck } from '../model/batch-kind';
-import type { LostSend } from '../model/tray-state';
-import { itemsToSend } from '../model/tray-state';
+import type { BatchTray } from '@/core/batch/hooks/use-batch-tray';
+import type { BatchKind, SentCheck } from '@/core/batch/model/batch-kind';
+import type { LostSend } from '@/core/batch/model/tray-state';
+import { itemsToSend } from '@/core/batch/model/tray-state';
+import { errorMessage } from '@/shared/api/http';
+import type { OrgScope } from '@/shared/api/vms';
+import { countOf } from '@/shared/lib/format';
+import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
 
 export interface LostSendNoticeProps {
   kind: BatchKind;

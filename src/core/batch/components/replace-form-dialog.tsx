@@ -1,4 +1,4 @@
-import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
+import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
 
 /** Asked before loaded work (Edit, Fix, another record) replaces unsaved changes. */
 export function ReplaceFormDialog({

@@ -1,25 +1,25 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useId, useState } from 'react';
-import { useAddressParams } from '../../../shared/ui/use-address-params';
-import { countOf, formatDateTime } from '../../../shared/lib/format';
-import { Disclosure } from '../../../shared/ui/disclosure';
-import { downloadText } from '../../../shared/ui/json-actions';
-import { clientOrgLabel } from '../../../domain/portal-config';
-import { useOrg } from '../../../shared/config/org-context';
-import { useSubmissions } from '../hooks/use-submissions';
-import type { BatchKind } from '../model/batch-kind';
-import type { Submission } from '../model/submissions-state';
-import { describeOutcome } from '../model/submissions-state';
+import { batchResultsQueryOptions } from '@/core/batch/api/batch-results';
+import { useSubmissions } from '@/core/batch/hooks/use-submissions';
+import type { BatchKind } from '@/core/batch/model/batch-kind';
+import type { ResultRow } from '@/core/batch/model/batch-kind';
+import type { Submission } from '@/core/batch/model/submissions-state';
+import { describeOutcome } from '@/core/batch/model/submissions-state';
 import {
   filterSubmissions,
   outcomes,
   readSubmissionsView,
   submissionsCsv,
-} from '../model/submissions-view';
+} from '@/core/batch/model/submissions-view';
+import { clientOrgLabel } from '@/domain/portal-config';
+import { useOrg } from '@/shared/config/org-context';
+import { countOf, formatDateTime } from '@/shared/lib/format';
+import { Disclosure } from '@/shared/ui/disclosure';
+import { downloadText } from '@/shared/ui/json-actions';
+import { useAddressParams } from '@/shared/ui/use-address-params';
 import { BatchResults } from './batch-results';
-import { batchResultsQueryOptions } from '../api/batch-results';
-import type { ResultRow } from '../model/batch-kind';
 
 export interface SubmissionsPageProps {
   /** The payload kinds whose batches are listed. */

@@ -1,7 +1,7 @@
-import { useVirtualRows } from '../../../shared/ui/use-virtual-rows';
-import type { BatchTray } from '../hooks/use-batch-tray';
-import type { BatchKind } from '../model/batch-kind';
-import type { TrayItem } from '../model/tray-state';
+import type { BatchTray } from '@/core/batch/hooks/use-batch-tray';
+import type { BatchKind } from '@/core/batch/model/batch-kind';
+import type { TrayItem } from '@/core/batch/model/tray-state';
+import { useVirtualRows } from '@/shared/ui/use-virtual-rows';
 import { TrayItemRow, type TrayItemRowProps } from './tray-item-row';
 
 /** An estimate for items not yet drawn; each drawn item is measured. */

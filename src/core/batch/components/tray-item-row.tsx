@@ -1,8 +1,8 @@
 import type { ReactNode, Ref } from 'react';
 import { memo } from 'react';
-import { StatusBadge } from '../../../shared/ui/status-badge';
-import type { BatchKind, WireItem } from '../model/batch-kind';
-import type { TrayItem } from '../model/tray-state';
+import type { BatchKind, WireItem } from '@/core/batch/model/batch-kind';
+import type { TrayItem } from '@/core/batch/model/tray-state';
+import { StatusBadge } from '@/shared/ui/status-badge';
 
 export interface TrayItemRowProps {
   kind: BatchKind;

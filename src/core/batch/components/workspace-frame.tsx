@@ -1,12 +1,12 @@
 import type { ReactNode, RefObject } from 'react';
 import { Suspense, useCallback, useRef, useState } from 'react';
-import { useLatestSent } from '../hooks/use-latest-sent';
-import type { WorkspaceSession } from '../hooks/use-workspace-session';
-import { useOrgScope } from '../../../shared/config/org-context';
-import type { BatchKind } from '../model/batch-kind';
-import { ReplaceFormDialog } from './replace-form-dialog';
+import { useLatestSent } from '@/core/batch/hooks/use-latest-sent';
+import type { WorkspaceSession } from '@/core/batch/hooks/use-workspace-session';
+import type { BatchKind } from '@/core/batch/model/batch-kind';
+import { useOrgScope } from '@/shared/config/org-context';
 import { BatchTray } from './batch-tray';
 import { LatestResults } from './latest-results';
+import { ReplaceFormDialog } from './replace-form-dialog';
 
 /**
  * A workspace page of any payload kind: its heading and form on the left, the kind's batch tray

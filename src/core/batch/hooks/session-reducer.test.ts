@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Incoming } from '../model/drafts';
+import type { Incoming } from '@/core/batch/model/drafts';
 import type { SessionEvent, SessionState, StoredValues } from './use-workspace-session';
 import { initialSession, sessionReducer } from './use-workspace-session';
 

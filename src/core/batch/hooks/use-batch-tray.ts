@@ -1,12 +1,6 @@
 import { use, useMemo } from 'react';
-import type { PayloadKind } from '../../../domain';
-import { newId } from '../../../shared/lib/ids';
-import type { IndexedListStore } from '../../../shared/storage/indexed-list-store';
-import { indexedListStore } from '../../../shared/storage/indexed-list-store';
-import { storageKey, useLocalStore } from '../../../shared/storage/local-store';
-import { unscopedKey, workScope } from '../../../shared/config/current-connection';
-import type { WireItem } from '../model/batch-kind';
-import type { Removed, ResendOf, TrayState } from '../model/tray-state';
+import type { WireItem } from '@/core/batch/model/batch-kind';
+import type { Removed, ResendOf, TrayState } from '@/core/batch/model/tray-state';
 import {
   addItems,
   addResends,
@@ -21,8 +15,14 @@ import {
   splitItem,
   trayStateSchema,
   type TrayItem,
-} from '../model/tray-state';
-import type { LoadedRecord } from '../../../domain';
+} from '@/core/batch/model/tray-state';
+import type { PayloadKind } from '@/domain';
+import type { LoadedRecord } from '@/domain';
+import { unscopedKey, workScope } from '@/shared/config/current-connection';
+import { newId } from '@/shared/lib/ids';
+import type { IndexedListStore } from '@/shared/storage/indexed-list-store';
+import { indexedListStore } from '@/shared/storage/indexed-list-store';
+import { storageKey, useLocalStore } from '@/shared/storage/local-store';
 
 /**
  * The tray of one payload kind for one client org, kept in IndexedDB item by item (moved there

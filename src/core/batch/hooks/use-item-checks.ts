@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { DateFormat } from '../../../domain';
-import type { BatchKind, WireItem } from '../model/batch-kind';
-import { itemIssues } from '../model/result-fields';
+import type { BatchKind, WireItem } from '@/core/batch/model/batch-kind';
+import { itemIssues } from '@/core/batch/model/result-fields';
+import type { DateFormat } from '@/domain';
 
 const noProblems: readonly string[] = Object.freeze([]);
 /** Up to this many unchecked items are checked at once; more (a tray just loaded) in the background. */

@@ -1,6 +1,6 @@
 import { useMutationState } from '@tanstack/react-query';
-import type { Submission } from '../model/submissions-state';
-import type { SentBatch } from '../send/send-tray';
+import type { Submission } from '@/core/batch/model/submissions-state';
+import type { SentBatch } from '@/core/batch/send/send-tray';
 
 /** The key of a kind's "send the batch" mutation for one client org. */
 export const sendMutationKey = (kindId: string, clientOrgId: number) =>

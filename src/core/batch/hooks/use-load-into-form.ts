@@ -1,9 +1,9 @@
 import { useCallback } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useOrg } from '../../../shared/config/org-context';
-import type { BatchKind } from '../model/batch-kind';
-import type { LoadRequest } from '../model/load-requests';
-import { requestLoad } from '../model/load-requests';
+import type { BatchKind } from '@/core/batch/model/batch-kind';
+import type { LoadRequest } from '@/core/batch/model/load-requests';
+import { requestLoad } from '@/core/batch/model/load-requests';
+import { useOrg } from '@/shared/config/org-context';
 
 /**
  * Loads an item into its kind's form (Edit in the tray, Fix in the results): leaves the request

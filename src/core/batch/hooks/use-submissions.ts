@@ -1,13 +1,13 @@
 import { useMemo } from 'react';
-import { currentConnection, isThisConnections } from '../../../shared/config/current-connection';
-import { localStore, storageKey, useLocalStore } from '../../../shared/storage/local-store';
-import type { Submission } from '../model/submissions-state';
+import type { Submission } from '@/core/batch/model/submissions-state';
 import {
   addSubmission,
   recordOutcome,
   shedOldItems,
   submissionsSchema,
-} from '../model/submissions-state';
+} from '@/core/batch/model/submissions-state';
+import { currentConnection, isThisConnections } from '@/shared/config/current-connection';
+import { localStore, storageKey, useLocalStore } from '@/shared/storage/local-store';
 
 const empty: Submission[] = [];
 

@@ -1,7 +1,7 @@
-import type { LoadedRecord } from '../../../domain';
-import { countOf } from '../../../shared/lib/format';
-import type { BatchKind, WireItem } from '../model/batch-kind';
-import type { DraftOrigin } from '../model/drafts';
+import type { BatchKind, WireItem } from '@/core/batch/model/batch-kind';
+import type { DraftOrigin } from '@/core/batch/model/drafts';
+import type { LoadedRecord } from '@/domain';
+import { countOf } from '@/shared/lib/format';
 import { useBatchTray } from './use-batch-tray';
 
 /** The submit button of a workspace form that adds a new item. */

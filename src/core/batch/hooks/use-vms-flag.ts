@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { FieldPath, FieldValues, UseFormReturn } from 'react-hook-form';
-import type { FieldDef } from '../../../domain';
-import { fieldNamedIn } from '../../../domain';
-import type { FormProblem } from '../../../shared/form/field-ids';
-import type { DraftOrigin } from '../model/drafts';
-import type { Submission } from '../model/submissions-state';
-import type { TrayItem } from '../model/tray-state';
+import type { DraftOrigin } from '@/core/batch/model/drafts';
+import type { Submission } from '@/core/batch/model/submissions-state';
+import type { TrayItem } from '@/core/batch/model/tray-state';
+import type { FieldDef } from '@/domain';
+import { fieldNamedIn } from '@/domain';
+import type { FormProblem } from '@/shared/form/field-ids';
 
 /**
  * The failed row the form is fixing, with what the VMS said of it: Fix on a result row, or Edit

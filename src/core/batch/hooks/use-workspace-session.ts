@@ -1,17 +1,17 @@
-import type { LoadedRecord } from '../../../domain';
 import { useEffect, useMemo, useReducer } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
-import type { PayloadKind } from '../../../domain';
-import { debounce } from '../../../shared/lib/debounce';
-import { sameValues } from '../../../shared/lib/same-values';
-import type { LocalStore } from '../../../shared/storage/local-store';
-import { adoptUnscoped, unscopedKey, workScope } from '../../../shared/config/current-connection';
-import { localStore, storageKey, useLocalStore } from '../../../shared/storage/local-store';
-import type { DraftOrigin, Incoming, Start, StoredDraft } from '../model/drafts';
-import { loadedOf } from '../model/drafts';
-import { decideStart, sameOrigin, storedDraftSchema } from '../model/drafts';
-import { settleLoad, usePendingLoad } from '../model/load-requests';
-import type { WireItem } from '../model/batch-kind';
+import type { WireItem } from '@/core/batch/model/batch-kind';
+import type { DraftOrigin, Incoming, Start, StoredDraft } from '@/core/batch/model/drafts';
+import { loadedOf } from '@/core/batch/model/drafts';
+import { decideStart, sameOrigin, storedDraftSchema } from '@/core/batch/model/drafts';
+import { settleLoad, usePendingLoad } from '@/core/batch/model/load-requests';
+import type { LoadedRecord } from '@/domain';
+import type { PayloadKind } from '@/domain';
+import { adoptUnscoped, unscopedKey, workScope } from '@/shared/config/current-connection';
+import { debounce } from '@/shared/lib/debounce';
+import { sameValues } from '@/shared/lib/same-values';
+import type { LocalStore } from '@/shared/storage/local-store';
+import { localStore, storageKey, useLocalStore } from '@/shared/storage/local-store';
 
 /** Saves are debounced: a burst of typing is one write. */
 export const draftSaveDelayMs = 300;

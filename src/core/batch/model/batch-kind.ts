@@ -1,7 +1,7 @@
-import type { LoadedRecord, PayloadKindDescriptor } from '../../../domain';
-import type { OrgScope } from '../../../shared/api/vms';
+import type { LoadedRecord, PayloadKindDescriptor } from '@/domain';
+import type { OrgScope } from '@/shared/api/vms';
+import type { Tone } from '@/shared/ui/status-badge';
 import type { TrayItem } from './tray-state';
-import type { Tone } from '../../../shared/ui/status-badge';
 
 /** One payload object exactly as sent: every documented key, string values. */
 export type WireItem = Record<string, string>;

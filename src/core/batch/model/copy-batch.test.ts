@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FieldIssue } from '../../../domain';
+import type { FieldIssue } from '@/domain';
 import { planCopy } from './copy-batch';
 import type { TrayItem } from './tray-state';
 

@@ -1,8 +1,8 @@
-import type { DateFormat } from '../../../domain';
-import { withDateFormat } from '../../../domain';
+import type { DateFormat } from '@/domain';
+import { withDateFormat } from '@/domain';
 import type { BatchKind } from './batch-kind';
-import type { TrayItem } from './tray-state';
 import { itemIssues } from './result-fields';
+import type { TrayItem } from './tray-state';
 
 export interface CopyPlan {
   /** The items as the other connection's tray gets them: new ids, its date format. */

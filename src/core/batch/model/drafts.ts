@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { LoadedRecord } from '../../../domain';
-import { loadedRecordSchema } from '../../../domain';
+import type { LoadedRecord } from '@/domain';
+import { loadedRecordSchema } from '@/domain';
 
 /**
  * A form draft: what the user has typed, saved to browser storage as they type (debounced), so

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { PayloadKind } from '../../../domain';
+import type { PayloadKind } from '@/domain';
 import type { WireItem } from './batch-kind';
 import type { DraftOrigin } from './drafts';
 

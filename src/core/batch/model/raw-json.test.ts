@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { validateRequisitionItem } from '../../../domain';
-import { requisitionInsert } from '../../../test-support/test-data';
+import { validateRequisitionItem } from '@/domain';
+import { requisitionInsert } from '@/test-support/test-data';
 import { readRawJson } from './raw-json';
 
 /* The tray's JSON edited by hand, read back with each problem at its place. */

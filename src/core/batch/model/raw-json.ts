@@ -1,6 +1,6 @@
-import { parser } from '@lezer/json';
 import type { SyntaxNode } from '@lezer/common';
-import type { FieldIssue } from '../../../domain';
+import { parser } from '@lezer/json';
+import type { FieldIssue } from '@/domain';
 import type { WireItem } from './batch-kind';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { DateFormat, FieldIssue, PayloadKindDescriptor } from '../../../domain';
-import { withFieldLabels } from '../../../domain';
-import type { Tone } from '../../../shared/ui/status-badge';
+import type { DateFormat, FieldIssue, PayloadKindDescriptor } from '@/domain';
+import { withFieldLabels } from '@/domain';
+import type { Tone } from '@/shared/ui/status-badge';
 import type { ResultRow, WireItem } from './batch-kind';
 
 /** An item's value, trimmed; '' when absent. */

@@ -1,4 +1,4 @@
-import type { Tone } from '../../../shared/ui/status-badge';
+import type { Tone } from '@/shared/ui/status-badge';
 import type { ResultRow } from './batch-kind';
 
 export interface StatusCount {

@@ -1,7 +1,7 @@
-import type { LoadedRecord } from '../../../domain';
-import { loadedRecordSchema } from '../../../domain';
 import { z } from 'zod';
-import { payloadKinds } from '../../../domain';
+import type { LoadedRecord } from '@/domain';
+import { loadedRecordSchema } from '@/domain';
+import { payloadKinds } from '@/domain';
 import type { ResultRow, WireItem } from './batch-kind';
 import type { ResendOf } from './tray-state';
 import { resendOfSchema } from './tray-state';

@@ -1,8 +1,8 @@
 import Papa from 'papaparse';
 import type { BatchKind, ResultRow } from './batch-kind';
+import { describeMessage, statusTone } from './result-fields';
 import type { Submission } from './submissions-state';
 import { resentRows } from './submissions-state';
-import { describeMessage, statusTone } from './result-fields';
 
 /**
  * What the Submissions page shows: batches of one kind or all, by outcome, and those whose batch

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { AmendConflict, LoadedRecord } from '../../../domain';
-import { loadedRecordSchema } from '../../../domain';
+import type { AmendConflict, LoadedRecord } from '@/domain';
+import { loadedRecordSchema } from '@/domain';
 import type { WireItem } from './batch-kind';
 
 /**

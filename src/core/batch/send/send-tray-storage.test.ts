@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { requisitionPayload } from '../../../domain';
-import { trayStore } from '../hooks/use-batch-tray';
-import type { Submission } from '../model/submissions-state';
+import { trayStore } from '@/core/batch/hooks/use-batch-tray';
+import type { Submission } from '@/core/batch/model/submissions-state';
+import { requisitionPayload } from '@/domain';
 import { sendTray } from './send-tray';
 
 // The key must be stored before a batch leaves (a reload after that sends again under it): where

@@ -4,23 +4,23 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { requisitionPayload } from '../../../domain';
-import { userListSchema } from '../../../domain/auth';
-import { journalPageSchema, type JournalSummary } from '../../../domain/journal';
-import { loadConfig } from '../../../server/config';
+import { postBatch, type BatchPost } from '@/core/batch/api/send-batch';
+import type { PreSendCheck } from '@/core/batch/model/batch-kind';
+import type { Submission } from '@/core/batch/model/submissions-state';
+import type { TrayItem, TrayState } from '@/core/batch/model/tray-state';
+import { requisitionPayload } from '@/domain';
+import { userListSchema } from '@/domain/auth';
+import { journalPageSchema, type JournalSummary } from '@/domain/journal';
+import { loadConfig } from '@/server/config';
+import { RequestFailure, setCsrfToken } from '@/shared/api/http';
 import {
   startCaptureUpstream,
   startTestPortal,
   type CaptureUpstream,
   type TestPortal,
-} from '../../../test-support/capture-upstream';
-import { testStoreEnv } from '../../../test-support/postgres-server';
-import { addUser, TestBrowser } from '../../../test-support/test-browser';
-import { RequestFailure, setCsrfToken } from '../../../shared/api/http';
-import { postBatch, type BatchPost } from '../api/send-batch';
-import type { PreSendCheck } from '../model/batch-kind';
-import type { Submission } from '../model/submissions-state';
-import type { TrayItem, TrayState } from '../model/tray-state';
+} from '@/test-support/capture-upstream';
+import { testStoreEnv } from '@/test-support/postgres-server';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
 import {
   HeldForDecision,
   memoryTray,

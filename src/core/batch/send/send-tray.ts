@@ -1,14 +1,20 @@
-import type { ConnectionSettings } from '../../../domain/portal-config';
-import { replayOfHeader, uncheckedHeader } from '../../../domain/journal';
-import { RequestFailure } from '../../../shared/api/http';
-import type { OrgScope } from '../../../shared/api/vms';
-import { vmsUrl } from '../../../shared/api/vms';
-import { connectionHeader } from '../../../shared/config/current-connection';
-import type { BatchAccepted, BatchPost } from '../api/send-batch';
-import type { BatchKind } from '../model/batch-kind';
-import type { Submission } from '../model/submissions-state';
-import type { TrayState } from '../model/tray-state';
-import { itemsToSend, markLost, payloadOf, removeSent, withSendKey } from '../model/tray-state';
+import type { BatchAccepted, BatchPost } from '@/core/batch/api/send-batch';
+import type { BatchKind } from '@/core/batch/model/batch-kind';
+import type { Submission } from '@/core/batch/model/submissions-state';
+import type { TrayState } from '@/core/batch/model/tray-state';
+import {
+  itemsToSend,
+  markLost,
+  payloadOf,
+  removeSent,
+  withSendKey,
+} from '@/core/batch/model/tray-state';
+import { replayOfHeader, uncheckedHeader } from '@/domain/journal';
+import type { ConnectionSettings } from '@/domain/portal-config';
+import { RequestFailure } from '@/shared/api/http';
+import type { OrgScope } from '@/shared/api/vms';
+import { vmsUrl } from '@/shared/api/vms';
+import { connectionHeader } from '@/shared/config/current-connection';
 
 /**
  * Sending a tray as one batch: the one way the portal's browser code sends a batch, whether from

@@ -1,10 +1,10 @@
-import type { SessionUser } from '../../../domain/auth';
-import { errorMessage } from '../../../shared/api/http';
-import { leaveSignedOutNote } from '../../../shared/session/local-ownership';
-import { clearUserWork } from '../../../shared/session/local-work';
-import { endSession, startSigningOut } from '../../../shared/session/session';
-import { freezePortalStorage } from '../../../shared/storage/local-store';
-import { syncCollection } from '../../../shared/sync/user-sync';
+import type { SessionUser } from '@/domain/auth';
+import { errorMessage } from '@/shared/api/http';
+import { leaveSignedOutNote } from '@/shared/session/local-ownership';
+import { clearUserWork } from '@/shared/session/local-work';
+import { endSession, startSigningOut } from '@/shared/session/session';
+import { freezePortalStorage } from '@/shared/storage/local-store';
+import { syncCollection } from '@/shared/sync/user-sync';
 import { userDataSync } from './user-data';
 
 /** Saves everything the server keeps for the user; null when all of it is there, else why not. */

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
-import type { SessionUser } from '../../../domain/auth';
-import { errorMessage } from '../../../shared/api/http';
-import { settleConflict, syncCollection } from '../../../shared/sync/user-sync';
-import { formatDateTime } from '../../../shared/lib/format';
+import type { SessionUser } from '@/domain/auth';
+import { errorMessage } from '@/shared/api/http';
+import { formatDateTime } from '@/shared/lib/format';
+import { settleConflict, syncCollection } from '@/shared/sync/user-sync';
 import { userDataSync } from './user-data';
 
 const everyMs = 15_000;

@@ -1,15 +1,20 @@
-import type { SyncAdapter } from '../../../shared/sync/user-sync';
+import { submissionsStore } from '@/core/batch/hooks/use-submissions';
+import { storedDraftSchema } from '@/core/batch/model/drafts';
+import { submissionSchema } from '@/core/batch/model/submissions-state';
+import {
+  emptyTray,
+  trayStateSchema,
+  type TrayItem,
+  type TrayState,
+} from '@/core/batch/model/tray-state';
+import { indexedListKeys, indexedListStore } from '@/shared/storage/indexed-list-store';
 import {
   localStore,
   portalStorageKeys,
   storageKey,
   storagePrefix,
-} from '../../../shared/storage/local-store';
-import { indexedListKeys, indexedListStore } from '../../../shared/storage/indexed-list-store';
-import { submissionsStore } from '../hooks/use-submissions';
-import { emptyTray, trayStateSchema, type TrayItem, type TrayState } from '../model/tray-state';
-import { storedDraftSchema } from '../model/drafts';
-import { submissionSchema } from '../model/submissions-state';
+} from '@/shared/storage/local-store';
+import type { SyncAdapter } from '@/shared/sync/user-sync';
 
 /**
  * What of this browser's data follows a signed-in user to another machine:

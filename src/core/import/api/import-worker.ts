@@ -1,5 +1,5 @@
 import * as Comlink from 'comlink';
-import type { ImportWorkerApi } from '../worker/import-api';
+import type { ImportWorkerApi } from '@/core/import/worker/import-api';
 
 /**
  * The import's worker (one per page load, started when the import page first needs it), called

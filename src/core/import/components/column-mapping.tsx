@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import type { FieldDef, MappingTemplate } from '../../../domain';
-import type { ColumnSummary } from '../model/import-table';
+import type { ColumnSummary } from '@/core/import/model/import-table';
+import type { FieldDef, MappingTemplate } from '@/domain';
 
 const matchText: Record<string, string> = {
   'wire name': 'by its wire name',

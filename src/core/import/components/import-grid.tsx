@@ -4,11 +4,11 @@
  * have are given again explicitly so the grid stays a table to assistive technology. */
 import type { KeyboardEvent } from 'react';
 import { memo, startTransition, useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { SheetIssue } from '../../../domain';
-import { importWorker } from '../api/import-worker';
-import type { ColumnSummary, GridRow } from '../model/import-table';
-import { filling, nextRowFill, noRowFill } from '../model/row-keys';
-import { groupDigits } from '../../../shared/lib/format';
+import { importWorker } from '@/core/import/api/import-worker';
+import type { ColumnSummary, GridRow } from '@/core/import/model/import-table';
+import { filling, nextRowFill, noRowFill } from '@/core/import/model/row-keys';
+import type { SheetIssue } from '@/domain';
+import { groupDigits } from '@/shared/lib/format';
 
 /** Rows fetched from the worker at a time. */
 const blockSize = 100;

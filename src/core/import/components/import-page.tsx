@@ -1,16 +1,16 @@
 import type { DragEvent } from 'react';
 import { useId, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { catalogOf } from '../../../domain';
-import { useOrg } from '../../../shared/config/org-context';
-import type { BatchKind } from '../../batch/model/batch-kind';
-import { SaveAsCases } from '../../suites/components/save-as-cases';
-import { suiteCaseLimit } from '../../../domain/suite';
-import { useImportSession } from '../hooks/use-import-session';
+import type { BatchKind } from '@/core/batch/model/batch-kind';
+import { useImportSession } from '@/core/import/hooks/use-import-session';
+import { SaveAsCases } from '@/core/suites/components/save-as-cases';
+import { catalogOf } from '@/domain';
+import { suiteCaseLimit } from '@/domain/suite';
+import { useOrg } from '@/shared/config/org-context';
+import { countOf, groupDigits } from '@/shared/lib/format';
+import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
 import { ColumnMapping } from './column-mapping';
 import { ImportGrid } from './import-grid';
-import { countOf, groupDigits } from '../../../shared/lib/format';
-import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
 
 const accept = '.csv,.tsv,.txt,.xlsx,.json,text/csv,text/tab-separated-values,application/json';
 const count = groupDigits;

@@ -1,32 +1,32 @@
 import { startTransition, useEffect, useMemo, useState } from 'react';
-import type { MappingTemplate, SheetRequisition } from '../../../domain';
-import {
-  notSubmittableText,
-  recordNotSubmittable,
-  requisitionRecordShape,
-  todayIso,
-} from '../../../domain';
-import { useOrgScope } from '../../../shared/config/org-context';
-import { useRequisitionList } from '../../../shared/requisitions';
-import type { PortalConfig } from '../../../shared/config/portal-config';
-import { storageKey, useLocalStore } from '../../../shared/storage/local-store';
-import { workScope } from '../../../shared/config/current-connection';
-import { downloadText } from '../../../shared/ui/json-actions';
-import { newId } from '../../../shared/lib/ids';
-import { addManyToTray, trayStore, useBatchTray } from '../../batch/hooks/use-batch-tray';
-import { useSubmissions } from '../../batch/hooks/use-submissions';
-import type { BatchKind } from '../../batch/model/batch-kind';
-import { importWorker } from '../api/import-worker';
+import { addManyToTray, trayStore, useBatchTray } from '@/core/batch/hooks/use-batch-tray';
+import { useSubmissions } from '@/core/batch/hooks/use-submissions';
+import type { BatchKind } from '@/core/batch/model/batch-kind';
+import { importWorker } from '@/core/import/api/import-worker';
 import {
   applyImportPatch,
   createImportSession,
   initialImportView,
   type ImportSession as ModelImportSession,
   type ImportView,
-} from '../model/import-session';
-import { knownIdentities } from '../model/known-items';
-import { templatesStore } from '../model/templates';
-import type { OpenOptions } from '../worker/import-api';
+} from '@/core/import/model/import-session';
+import { knownIdentities } from '@/core/import/model/known-items';
+import { templatesStore } from '@/core/import/model/templates';
+import type { OpenOptions } from '@/core/import/worker/import-api';
+import type { MappingTemplate, SheetRequisition } from '@/domain';
+import {
+  notSubmittableText,
+  recordNotSubmittable,
+  requisitionRecordShape,
+  todayIso,
+} from '@/domain';
+import { workScope } from '@/shared/config/current-connection';
+import { useOrgScope } from '@/shared/config/org-context';
+import type { PortalConfig } from '@/shared/config/portal-config';
+import { newId } from '@/shared/lib/ids';
+import { useRequisitionList } from '@/shared/requisitions';
+import { storageKey, useLocalStore } from '@/shared/storage/local-store';
+import { downloadText } from '@/shared/ui/json-actions';
 
 /**
  * What the import page shows and can do: one file at a time, per kind and client org. Its actions

@@ -1,8 +1,8 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { settingDefaults } from '../../../domain/settings';
-import { addManyToTray, trayStore } from '../../batch/hooks/use-batch-tray';
-import { createImportApi } from '../worker/import-api';
+import { addManyToTray, trayStore } from '@/core/batch/hooks/use-batch-tray';
+import { createImportApi } from '@/core/import/worker/import-api';
+import { settingDefaults } from '@/domain/settings';
 import {
   applyImportPatch,
   createImportSession,

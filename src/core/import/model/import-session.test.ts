@@ -1,11 +1,11 @@
 import 'fake-indexeddb/auto';
 import { openDB } from 'idb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { identityKey, type MappingTemplate } from '../../../domain';
-import { settingDefaults } from '../../../domain/settings';
-import { databases } from '../../../shared/storage/user-owned';
-import { addManyToTray, trayStore } from '../../batch/hooks/use-batch-tray';
-import { createImportApi, type OpenOptions } from '../worker/import-api';
+import { addManyToTray, trayStore } from '@/core/batch/hooks/use-batch-tray';
+import { createImportApi, type OpenOptions } from '@/core/import/worker/import-api';
+import { identityKey, type MappingTemplate } from '@/domain';
+import { settingDefaults } from '@/domain/settings';
+import { databases } from '@/shared/storage/user-owned';
 import {
   applyImportPatch,
   createImportSession,

@@ -1,8 +1,13 @@
-import type { DateOrder, MappingTemplate } from '../../../domain';
-import { groupDigits } from '../../../shared/lib/format';
+import type {
+  ImportWorkerApi,
+  Opened,
+  OpenOptions,
+  OpenResult,
+} from '@/core/import/worker/import-api';
+import type { DateOrder, MappingTemplate } from '@/domain';
+import { groupDigits } from '@/shared/lib/format';
 import type { ImportSummary } from './import-table';
 import { withTemplate } from './templates';
-import type { ImportWorkerApi, Opened, OpenOptions, OpenResult } from '../worker/import-api';
 
 /**
  * An import as the page drives it: one file at a time, per kind and client org, its work done

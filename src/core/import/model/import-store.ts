@@ -1,6 +1,6 @@
 import type { DBSchema } from 'idb';
-import { lazyDatabase } from '../../../shared/storage/indexed-db';
-import { databases } from '../../../shared/storage/user-owned';
+import { lazyDatabase } from '@/shared/storage/indexed-db';
+import { databases } from '@/shared/storage/user-owned';
 import type { ImportSource, ImportState } from './import-table';
 
 /**

@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { identityKey } from '../../../domain';
-import { settingDefaults } from '../../../domain/settings';
+import { identityKey } from '@/domain';
+import { settingDefaults } from '@/domain/settings';
 import type { ImportOptions, ImportTable as Table } from './import-table';
 import { ImportTable } from './import-table';
 

@@ -7,7 +7,7 @@ import type {
   PayloadKind,
   SheetIssue,
   SheetRequisition,
-} from '../../../domain';
+} from '@/domain';
 import {
   catalogOf,
   columnReadings,
@@ -18,7 +18,7 @@ import {
   rowReader,
   sheetRowChecker,
   withRepeat,
-} from '../../../domain';
+} from '@/domain';
 
 /**
  * A file being imported: its rows as read, the columns as mapped, and each row's

@@ -1,7 +1,7 @@
-import type { PayloadKind, RequisitionRecord } from '../../../domain';
-import { identityKey, identityKeyOf, payloadKindOf } from '../../../domain';
-import type { Submission } from '../../batch/model/submissions-state';
-import type { TrayItem } from '../../batch/model/tray-state';
+import type { Submission } from '@/core/batch/model/submissions-state';
+import type { TrayItem } from '@/core/batch/model/tray-state';
+import type { PayloadKind, RequisitionRecord } from '@/domain';
+import { identityKey, identityKeyOf, payloadKindOf } from '@/domain';
 
 /**
  * What an import's rows must not repeat: the identities of the items in the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import writeXlsxFile from 'write-excel-file/node';
+import { sheetBody } from '@/domain';
 import { parseDelimited, readSheets, UnreadableFile } from './read-sheet';
-import { sheetBody } from '../../../domain';
 
 /*
  * The import reads CSV and TSV (UTF-8 with or without a byte-order mark, or

@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { cellText, decodeSheet, jsonSheet } from '../../../domain';
+import { cellText, decodeSheet, jsonSheet } from '@/domain';
 
 /**
  * A file (or pasted cells) read into sheets of text cells, the header row first, as the import's

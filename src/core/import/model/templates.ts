@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { MappingTemplate, PayloadKind } from '../../../domain';
-import type { LocalStore } from '../../../shared/storage/local-store';
-import { localStore, storageKey } from '../../../shared/storage/local-store';
+import type { MappingTemplate, PayloadKind } from '@/domain';
+import type { LocalStore } from '@/shared/storage/local-store';
+import { localStore, storageKey } from '@/shared/storage/local-store';
 
 /**
  * Saved column mappings, per client org and kind: a file whose headers hold

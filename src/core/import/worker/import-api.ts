@@ -1,12 +1,12 @@
 import * as Comlink from 'comlink';
-import type { DateOrder, MappingTemplate } from '../../../domain';
-import { chooseTemplate, sheetBody } from '../../../domain';
-import type { ImportMeta } from '../model/import-store';
-import { dropImport, loadImport, saveSource, saveState } from '../model/import-store';
-import type { GridRow, ImportOptions, ImportSummary } from '../model/import-table';
-import { ImportTable } from '../model/import-table';
-import type { ReadSheets } from '../model/read-sheet';
-import { readSheets, UnreadableFile } from '../model/read-sheet';
+import type { ImportMeta } from '@/core/import/model/import-store';
+import { dropImport, loadImport, saveSource, saveState } from '@/core/import/model/import-store';
+import type { GridRow, ImportOptions, ImportSummary } from '@/core/import/model/import-table';
+import { ImportTable } from '@/core/import/model/import-table';
+import type { ReadSheets } from '@/core/import/model/read-sheet';
+import { readSheets, UnreadableFile } from '@/core/import/model/read-sheet';
+import type { DateOrder, MappingTemplate } from '@/domain';
+import { chooseTemplate, sheetBody } from '@/domain';
 
 /**
  * What the import's Web Worker does (import.worker.ts serves it): reads the file, maps and checks

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import '../../../shared/lib/zod-config';
+import '@/shared/lib/zod-config';
 import * as Comlink from 'comlink';
 import { createImportApi } from './import-api';
 

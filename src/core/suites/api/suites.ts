@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { suiteSchema, type Suite, type SuiteCase } from '../../../domain/suite';
+import { suiteSchema, type Suite, type SuiteCase } from '@/domain/suite';
 import {
   suiteDetailSchema,
   suiteListSchema,
@@ -7,8 +7,8 @@ import {
   suiteRunSchema,
   suiteVersionListSchema,
   type StartRun,
-} from '../../../domain/suite-run';
-import { requestJson, requestOk } from '../../../shared/api/http';
+} from '@/domain/suite-run';
+import { requestJson, requestOk } from '@/shared/api/http';
 
 /**
  * QA suites kept on the portal server and their runs (decision 038), as its API offers them:

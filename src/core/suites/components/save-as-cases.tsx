@@ -2,18 +2,18 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
+import type { BatchKind, WireItem } from '@/core/batch/model/batch-kind';
+import { addCases, createSuite, suitesKey, suitesQueryOptions } from '@/core/suites/api/suites';
 import {
   acceptedStatus,
   casesFromItems,
   expectedStatusesOf,
   perRunFields,
   type SuiteCase,
-} from '../../../domain/suite';
-import { errorMessage } from '../../../shared/api/http';
-import { countOf } from '../../../shared/lib/format';
-import { useMay } from '../../../shared/session/session';
-import type { BatchKind, WireItem } from '../../batch/model/batch-kind';
-import { addCases, createSuite, suitesKey, suitesQueryOptions } from '../api/suites';
+} from '@/domain/suite';
+import { errorMessage } from '@/shared/api/http';
+import { countOf } from '@/shared/lib/format';
+import { useMay } from '@/shared/session/session';
 
 /** An item to keep as a case, with what it should expect when that is known (a sent one's outcome). */
 export interface CaseItem {

@@ -1,13 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Role } from '../../../domain/auth';
+import type { Role } from '@/domain/auth';
 import {
   createdUserSchema,
   endedSessionsSchema,
   sessionStateSchema,
   userListSchema,
   userSummarySchema,
-} from '../../../domain/auth';
-import { requestJson, setCsrfToken } from '../../../shared/api/http';
+} from '@/domain/auth';
+import { requestJson, setCsrfToken } from '@/shared/api/http';
 
 /*
  * Invites and users, as the server's API offers them (domain/auth.ts). Signing in and

@@ -4,8 +4,8 @@ import {
   apiTokenSummarySchema,
   createdApiTokenSchema,
   type CreateApiToken,
-} from '../../../domain/api-tokens';
-import { requestJson } from '../../../shared/api/http';
+} from '@/domain/api-tokens';
+import { requestJson } from '@/shared/api/http';
 
 /*
  * Personal API tokens, as the server's API offers them (domain/api-tokens.ts): the user's own,

@@ -10,20 +10,20 @@ import {
   createApiTokenSchema,
   type ApiTokenSummary,
   type CreatedApiToken,
-} from '../../../domain/api-tokens';
-import { errorMessage } from '../../../shared/api/http';
-import { formatDateTime } from '../../../shared/lib/format';
-import { useSession, useSessionUser } from '../../../shared/session/session';
-import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
-import { copyText } from '../../../shared/ui/json-actions';
-import { StatusBadge } from '../../../shared/ui/status-badge';
+} from '@/domain/api-tokens';
 import {
   allApiTokensQueryOptions,
   apiTokensKey,
   createApiToken,
   ownApiTokensQueryOptions,
   revokeApiToken,
-} from '../api/api-tokens';
+} from '@/features/account/api/api-tokens';
+import { errorMessage } from '@/shared/api/http';
+import { formatDateTime } from '@/shared/lib/format';
+import { useSession, useSessionUser } from '@/shared/session/session';
+import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
+import { copyText } from '@/shared/ui/json-actions';
+import { StatusBadge } from '@/shared/ui/status-badge';
 
 const stateBadge = {
   active: { tone: 'success', label: 'Active' },

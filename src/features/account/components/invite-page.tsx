@@ -2,9 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { useId, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { passwordPolicy, passwordSchema } from '../../../domain/auth';
-import { errorMessage } from '../../../shared/api/http';
-import { acceptInvite } from '../api/account';
+import { passwordPolicy, passwordSchema } from '@/domain/auth';
+import { acceptInvite } from '@/features/account/api/account';
+import { errorMessage } from '@/shared/api/http';
 
 /** /invite/:token: an invited user chooses a password and is signed in. */
 export function InvitePage() {

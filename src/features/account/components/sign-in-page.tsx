@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { useId, useState } from 'react';
-import type { SessionState } from '../../../domain/auth';
-import { errorMessage, RequestFailure } from '../../../shared/api/http';
-import { takeSignedOutNote } from '../../../shared/session/local-ownership';
-import { signIn } from '../../../shared/session/session';
+import type { SessionState } from '@/domain/auth';
+import { errorMessage, RequestFailure } from '@/shared/api/http';
+import { takeSignedOutNote } from '@/shared/session/local-ownership';
+import { signIn } from '@/shared/session/session';
 
 /** What came back from single sign-on (`/?sso_error=…`), in words. */
 const ssoProblems: Record<string, string> = {

@@ -1,23 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { useId, useState } from 'react';
-import type { Role, UserSummary } from '../../../domain/auth';
-import { emailSchema, roleLabels, roles } from '../../../domain/auth';
-import {
-  clientOrgLabel,
-  connectionLabel,
-  deploymentClientOrgIds,
-} from '../../../domain/portal-config';
-import { errorMessage } from '../../../shared/api/http';
-import { useOrg } from '../../../shared/config/org-context';
-import { formatDateTime } from '../../../shared/lib/format';
+import type { Role, UserSummary } from '@/domain/auth';
+import { emailSchema, roleLabels, roles } from '@/domain/auth';
+import { clientOrgLabel, connectionLabel, deploymentClientOrgIds } from '@/domain/portal-config';
 import {
   createUser,
   endUserSessions,
   updateUser,
   usersKey,
   usersQueryOptions,
-} from '../api/account';
+} from '@/features/account/api/account';
+import { errorMessage } from '@/shared/api/http';
+import { useOrg } from '@/shared/config/org-context';
+import { formatDateTime } from '@/shared/lib/format';
 
 /** The page's heading (its prerendered shell shows it too). */
 export const usersHeading = 'Users';

@@ -1,7 +1,7 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import type { AuditListParams } from '../../../domain/audit';
-import { auditPageSchema } from '../../../domain/audit';
-import { requestJson } from '../../../shared/api/http';
+import type { AuditListParams } from '@/domain/audit';
+import { auditPageSchema } from '@/domain/audit';
+import { requestJson } from '@/shared/api/http';
 
 /**
  * The portal server's audit trail (decision 036), for admins: pages of events, the newest first,

@@ -1,18 +1,18 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { useId } from 'react';
-import { auditEvents, type AuditEntry, type AuditEventName } from '../../../domain/audit';
-import { errorMessage } from '../../../shared/api/http';
-import { useOrg } from '../../../shared/config/org-context';
-import { formatDateTime, groupDigits } from '../../../shared/lib/format';
-import { StatusBadge } from '../../../shared/ui/status-badge';
-import { useAddressParams } from '../../../shared/ui/use-address-params';
+import { auditEvents, type AuditEntry, type AuditEventName } from '@/domain/audit';
 import {
   auditExportHref,
   auditFilterKeys,
   auditPagesQueryOptions,
   type AuditFilters,
-} from '../api/audit';
+} from '@/features/audit/api/audit';
+import { errorMessage } from '@/shared/api/http';
+import { useOrg } from '@/shared/config/org-context';
+import { formatDateTime, groupDigits } from '@/shared/lib/format';
+import { StatusBadge } from '@/shared/ui/status-badge';
+import { useAddressParams } from '@/shared/ui/use-address-params';
 
 /** Each event as the page names it. */
 export const auditEventLabels: Record<AuditEventName, string> = {

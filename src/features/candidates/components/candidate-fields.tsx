@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { createContext, memo, use } from 'react';
 import { useWatch } from 'react-hook-form';
-import type { CandidateWireKey, FieldDef } from '../../../domain';
+import type { CandidateWireKey, FieldDef } from '@/domain';
 import {
   MAX_ANSWERS,
   MAX_SKILL_RESPONSES,
@@ -11,13 +11,13 @@ import {
   candidateField,
   skillResponseKey,
   skillResponseParts,
-} from '../../../domain';
-import { candidateSections } from '../../../domain/candidate-catalog';
-import { CatalogField } from '../../../shared/form/catalog-field';
-import { sectionHeadingId } from '../../../shared/form/form-nav';
-import { RepeatingRows, RowItem, RowsSection } from '../../../shared/form/repeating-rows';
-import { billRateNote } from '../model/bill-rate';
-import type { TargetRequisition } from '../model/target-requisition';
+} from '@/domain';
+import { candidateSections } from '@/domain/candidate-catalog';
+import { billRateNote } from '@/features/candidates/model/bill-rate';
+import type { TargetRequisition } from '@/features/candidates/model/target-requisition';
+import { CatalogField } from '@/shared/form/catalog-field';
+import { sectionHeadingId } from '@/shared/form/form-nav';
+import { RepeatingRows, RowItem, RowsSection } from '@/shared/form/repeating-rows';
 
 /** The requisition the form submits to, for the fields that say something about it. */
 export const TargetRequisitionContext = createContext<TargetRequisition | null>(null);

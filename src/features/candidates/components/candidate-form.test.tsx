@@ -2,10 +2,10 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { CandidateForm } from '../../../domain';
-import { candidateFormDefaults } from '../../../domain';
-import type { CandidateWarning } from '../model/candidate-warnings';
-import type { TargetRequisition } from '../model/target-requisition';
+import type { CandidateForm } from '@/domain';
+import { candidateFormDefaults } from '@/domain';
+import type { CandidateWarning } from '@/features/candidates/model/candidate-warnings';
+import type { TargetRequisition } from '@/features/candidates/model/target-requisition';
 import type { WarningFields } from './candidate-form';
 import { CandidateFormView, useCandidateForm } from './candidate-form';
 

@@ -4,15 +4,15 @@ import { useCallback, useMemo, useState } from 'react';
 import type { FieldErrors, UseFormReturn } from 'react-hook-form';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
-import type { CandidateForm, RequisitionContext } from '../../../domain';
-import { candidateFormSchema, candidateFormToWire } from '../../../domain';
-import { FormActions } from '../../../shared/form/form-actions';
-import { ErrorSummary, inPageOrder } from '../../../shared/form/error-summary';
-import type { FormProblem } from '../../../shared/form/field-ids';
-import { flattenErrors } from '../../../shared/form/field-ids';
-import type { CandidateWarning } from '../model/candidate-warnings';
-import { warningsKey } from '../model/candidate-warnings';
-import type { TargetRequisition } from '../model/target-requisition';
+import type { CandidateForm, RequisitionContext } from '@/domain';
+import { candidateFormSchema, candidateFormToWire } from '@/domain';
+import type { CandidateWarning } from '@/features/candidates/model/candidate-warnings';
+import { warningsKey } from '@/features/candidates/model/candidate-warnings';
+import type { TargetRequisition } from '@/features/candidates/model/target-requisition';
+import { ErrorSummary, inPageOrder } from '@/shared/form/error-summary';
+import type { FormProblem } from '@/shared/form/field-ids';
+import { flattenErrors } from '@/shared/form/field-ids';
+import { FormActions } from '@/shared/form/form-actions';
 import {
   CandidateSection,
   TargetRequisitionContext,

@@ -1,5 +1,5 @@
-import { errorId, fieldId } from '../../../shared/form/field-ids';
-import type { CandidateWarning } from '../model/candidate-warnings';
+import type { CandidateWarning } from '@/features/candidates/model/candidate-warnings';
+import { errorId, fieldId } from '@/shared/form/field-ids';
 
 /** The acknowledgement's form name: the error summary links to it like to any field. */
 export const acknowledgeName = 'acknowledgeWarnings';

@@ -1,7 +1,27 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type { CandidateForm, RequisitionContext } from '../../../domain';
+import { EditorNotices } from '@/core/batch/components/editor-notices';
+import { useFormEditorParts } from '@/core/batch/components/form-editor-parts';
+import { AddedNote, WorkspaceFrame, useAddedNote } from '@/core/batch/components/workspace-frame';
+import { useSubmissions } from '@/core/batch/hooks/use-submissions';
+import { useTrayTarget } from '@/core/batch/hooks/use-tray-target';
+import {
+  refusedItem,
+  useRevealFix,
+  rowBeingFixed,
+  useVmsFlag,
+  vmsMessageFor,
+} from '@/core/batch/hooks/use-vms-flag';
+import type {
+  WorkspaceSession,
+  WorkspaceSessionOptions,
+} from '@/core/batch/hooks/use-workspace-session';
+import { useDraftAutosave, useWorkspaceSession } from '@/core/batch/hooks/use-workspace-session';
+import type { WireItem } from '@/core/batch/model/batch-kind';
+import type { Start } from '@/core/batch/model/drafts';
+import { mergeOntoTemplate } from '@/core/batch/model/drafts';
+import type { CandidateForm, RequisitionContext } from '@/domain';
 import {
   blankSkillResponseRow,
   candidateCatalog,
@@ -10,48 +30,21 @@ import {
   candidateFormToWire,
   candidateWireToForm,
   todayIso,
-} from '../../../domain';
-import { EditorNotices } from '../../../core/batch/components/editor-notices';
-import { useFormEditorParts } from '../../../core/batch/components/form-editor-parts';
-import {
-  AddedNote,
-  WorkspaceFrame,
-  useAddedNote,
-} from '../../../core/batch/components/workspace-frame';
-import { useSubmissions } from '../../../core/batch/hooks/use-submissions';
-import { useTrayTarget } from '../../../core/batch/hooks/use-tray-target';
-import {
-  refusedItem,
-  useRevealFix,
-  rowBeingFixed,
-  useVmsFlag,
-  vmsMessageFor,
-} from '../../../core/batch/hooks/use-vms-flag';
-import type {
-  WorkspaceSession,
-  WorkspaceSessionOptions,
-} from '../../../core/batch/hooks/use-workspace-session';
-import {
-  useDraftAutosave,
-  useWorkspaceSession,
-} from '../../../core/batch/hooks/use-workspace-session';
-import type { WireItem } from '../../../core/batch/model/batch-kind';
-import type { Start } from '../../../core/batch/model/drafts';
-import { mergeOntoTemplate } from '../../../core/batch/model/drafts';
+} from '@/domain';
+import { candidateKind } from '@/features/candidates/kind/candidate-kind';
+import type { EarlierCandidate } from '@/features/candidates/model/candidate-warnings';
+import { candidateWarnings } from '@/features/candidates/model/candidate-warnings';
+import type { TargetRequisition } from '@/features/candidates/model/target-requisition';
+import { targetRequisition } from '@/features/candidates/model/target-requisition';
+import { useOrg, useOrgScope } from '@/shared/config/org-context';
+import { formatDateTime } from '@/shared/lib/format';
+import { requisitionQueryOptions } from '@/shared/requisitions';
+import { LoadFailure } from '@/shared/ui/load-failure';
+import { PageLoading } from '@/shared/ui/page-loading';
 import type { WarningFields } from './candidate-form';
 import { CandidateFormView, useCandidateForm } from './candidate-form';
 import { RequisitionFacts } from './requisition-facts';
 import { RequisitionPicker } from './requisition-picker';
-import type { EarlierCandidate } from '../model/candidate-warnings';
-import { candidateWarnings } from '../model/candidate-warnings';
-import type { TargetRequisition } from '../model/target-requisition';
-import { targetRequisition } from '../model/target-requisition';
-import { requisitionQueryOptions } from '../../../shared/requisitions';
-import { useOrg, useOrgScope } from '../../../shared/config/org-context';
-import { formatDateTime } from '../../../shared/lib/format';
-import { LoadFailure } from '../../../shared/ui/load-failure';
-import { PageLoading } from '../../../shared/ui/page-loading';
-import { candidateKind } from '../kind/candidate-kind';
 
 const rowTemplates = { answers: { answer: '' }, skillResponses: blankSkillResponseRow() };
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
-import { notSubmittableText, todayIso, whyNotSubmittable } from '../../../domain';
-import { billRateNote } from '../model/bill-rate';
-import type { TargetRequisition } from '../model/target-requisition';
+import { notSubmittableText, todayIso, whyNotSubmittable } from '@/domain';
+import { billRateNote } from '@/features/candidates/model/bill-rate';
+import type { TargetRequisition } from '@/features/candidates/model/target-requisition';
 
 const dash = (value: string) => (value.trim() === '' ? '–' : value);
 

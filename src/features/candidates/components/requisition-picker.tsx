@@ -6,12 +6,12 @@ import {
   recordNotSubmittable,
   reqStatuses,
   todayIso,
-} from '../../../domain';
-import { useOrg, useOrgScope } from '../../../shared/config/org-context';
-import { useRequisitionList } from '../../../shared/requisitions';
-import { countOf } from '../../../shared/lib/format';
-import { LoadFailure } from '../../../shared/ui/load-failure';
-import { matchesSearch } from '../model/target-requisition';
+} from '@/domain';
+import { matchesSearch } from '@/features/candidates/model/target-requisition';
+import { useOrg, useOrgScope } from '@/shared/config/org-context';
+import { countOf } from '@/shared/lib/format';
+import { useRequisitionList } from '@/shared/requisitions';
+import { LoadFailure } from '@/shared/ui/load-failure';
 
 const shownAtMost = 12;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resultRowsOf } from '../../../core/batch/model/result-fields';
+import { resultRowsOf } from '@/core/batch/model/result-fields';
 import { candidateKind } from './candidate-kind';
 
 describe('candidateKind results', () => {

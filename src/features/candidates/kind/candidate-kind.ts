@@ -1,6 +1,6 @@
-import { candidatePayload } from '../../../domain';
-import type { BatchKind } from '../../../core/batch/model/batch-kind';
-import { readItem as read } from '../../../core/batch/model/result-fields';
+import type { BatchKind } from '@/core/batch/model/batch-kind';
+import { readItem as read } from '@/core/batch/model/result-fields';
+import { candidatePayload } from '@/domain';
 
 export const candidateKind: BatchKind = {
   ...candidatePayload,

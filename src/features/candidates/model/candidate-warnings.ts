@@ -1,4 +1,4 @@
-import { whyNotSubmittable } from '../../../domain';
+import { whyNotSubmittable } from '@/domain';
 import { billRateNote } from './bill-rate';
 import type { TargetRequisition } from './target-requisition';
 

@@ -1,4 +1,4 @@
-import type { DateFormat, RequisitionContext, RequisitionRecord } from '../../../domain';
+import type { DateFormat, RequisitionContext, RequisitionRecord } from '@/domain';
 import {
   durationUnits,
   optionLabel,
@@ -6,7 +6,7 @@ import {
   requiredDesired,
   requisitionRecordShape,
   wireDateToIso,
-} from '../../../domain';
+} from '@/domain';
 
 /** One skill of the target requisition, as the candidate form shows it beside its response. */
 export interface TargetSkill {

@@ -1,8 +1,8 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import type { JournalListParams } from '../../../domain/journal';
-import { journalCurlSchema, journalDetailSchema, journalPageSchema } from '../../../domain/journal';
-import { requestJson } from '../../../shared/api/http';
-import { currentConnection } from '../../../shared/config/current-connection';
+import type { JournalListParams } from '@/domain/journal';
+import { journalCurlSchema, journalDetailSchema, journalPageSchema } from '@/domain/journal';
+import { requestJson } from '@/shared/api/http';
+import { currentConnection } from '@/shared/config/current-connection';
 
 /**
  * The portal server's call journal: pages of calls, the latest started first, one call in full,

@@ -1,27 +1,27 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { useId, useRef, useState } from 'react';
-import type { BatchKind } from '../../../core/batch/model/batch-kind';
-import { SaveAsCases } from '../../../core/suites/components/save-as-cases';
+import type { BatchKind } from '@/core/batch/model/batch-kind';
+import { SaveAsCases } from '@/core/suites/components/save-as-cases';
 import {
   requisitionFilterFields,
   requisitionFilterOperators,
   vmsOperations,
   type VmsOperation,
-} from '../../../domain/vms-contract';
-import { errorMessage, requestText, type TextAnswer } from '../../../shared/api/http';
-import { useOrg } from '../../../shared/config/org-context';
-import { newId } from '../../../shared/lib/ids';
-import { prettyJson } from '../../../shared/lib/format';
-import { CodeBlock } from '../../../shared/ui/code-block';
+} from '@/domain/vms-contract';
+import { journalKeys } from '@/features/inspector/api/journal';
 import {
   composedItems,
   composedPath,
   isResults,
   methodOf,
   type ComposedCall,
-} from '../model/compose';
-import { journalKeys } from '../api/journal';
+} from '@/features/inspector/model/compose';
+import { errorMessage, requestText, type TextAnswer } from '@/shared/api/http';
+import { useOrg } from '@/shared/config/org-context';
+import { prettyJson } from '@/shared/lib/format';
+import { newId } from '@/shared/lib/ids';
+import { CodeBlock } from '@/shared/ui/code-block';
 
 const emptyBatch = '[\n  {}\n]';
 

@@ -1,19 +1,23 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { useId, useState } from 'react';
-import { journalStatusFilters } from '../../../domain/journal';
-import { vmsOperations } from '../../../domain/vms-contract';
-import type { BatchKind } from '../../../core/batch/model/batch-kind';
-import { errorMessage } from '../../../shared/api/http';
-import { formatDateTime } from '../../../shared/lib/format';
-import { StatusBadge } from '../../../shared/ui/status-badge';
-import { useAddressParams } from '../../../shared/ui/use-address-params';
-import type { JournalFilters } from '../api/journal';
-import { filterQuery, journalFilterKeys, journalPagesQueryOptions } from '../api/journal';
-import { statusText, statusTone } from '../model/status';
+import type { BatchKind } from '@/core/batch/model/batch-kind';
+import { journalStatusFilters } from '@/domain/journal';
+import { vmsOperations } from '@/domain/vms-contract';
+import type { JournalFilters } from '@/features/inspector/api/journal';
+import {
+  filterQuery,
+  journalFilterKeys,
+  journalPagesQueryOptions,
+} from '@/features/inspector/api/journal';
+import { statusText, statusTone } from '@/features/inspector/model/status';
+import { errorMessage } from '@/shared/api/http';
+import { formatDateTime } from '@/shared/lib/format';
+import { groupDigits } from '@/shared/lib/format';
+import { StatusBadge } from '@/shared/ui/status-badge';
+import { useAddressParams } from '@/shared/ui/use-address-params';
 import { ComposeCall } from './compose-call';
 import { JournalDetailView } from './journal-detail';
-import { groupDigits } from '../../../shared/lib/format';
 
 /** The page's heading (its prerendered shell shows it too). */
 export const inspectorHeading = 'Inspector';

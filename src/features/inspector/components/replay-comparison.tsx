@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import type { JournalDetail, JournalSummary } from '../../../domain/journal';
-import { errorMessage } from '../../../shared/api/http';
-import { journalEntryQueryOptions } from '../api/journal';
-import { compareBodies, type BodyComparison } from '../model/compare';
-import { statusText } from '../model/status';
+import type { JournalDetail, JournalSummary } from '@/domain/journal';
+import { journalEntryQueryOptions } from '@/features/inspector/api/journal';
+import { compareBodies, type BodyComparison } from '@/features/inspector/model/compare';
+import { statusText } from '@/features/inspector/model/status';
+import { errorMessage } from '@/shared/api/http';
 
 const marks = { same: ' ', added: '+', removed: '−' } as const;
 

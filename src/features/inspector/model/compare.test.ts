@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalBody } from '../../../domain/journal';
+import type { JournalBody } from '@/domain/journal';
 import { compareBodies } from './compare';
 
 function body(value: unknown): JournalBody {

@@ -1,5 +1,5 @@
 import { structuredPatch } from 'diff';
-import type { JournalBody } from '../../../domain/journal';
+import type { JournalBody } from '@/domain/journal';
 import { prettyBody } from './replay';
 
 /**

@@ -1,4 +1,4 @@
-import { vmsOperations, type VmsOperation } from '../../../domain/vms-contract';
+import { vmsOperations, type VmsOperation } from '@/domain/vms-contract';
 
 /**
  * A call composed in the inspector: any of the VMS operations, with its query, sent through the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JournalBody, JournalDetail } from '../../../domain/journal';
+import type { JournalBody, JournalDetail } from '@/domain/journal';
 import { replayElements, whyNotReplayable } from './replay';
 
 /* Which recorded calls can be sent again, and how their body goes back to the tray. */

@@ -1,8 +1,8 @@
-import type { JournalBody, JournalDetail } from '../../../domain/journal';
-import type { WireItem } from '../../../core/batch/model/batch-kind';
-import { prettyJson } from '../../../shared/lib/format';
-import { trayElementOf } from '../../../core/batch/model/raw-json';
-import { groupDigits } from '../../../shared/lib/format';
+import type { WireItem } from '@/core/batch/model/batch-kind';
+import { trayElementOf } from '@/core/batch/model/raw-json';
+import type { JournalBody, JournalDetail } from '@/domain/journal';
+import { prettyJson } from '@/shared/lib/format';
+import { groupDigits } from '@/shared/lib/format';
 
 /**
  * What the inspector can do again with a recorded call: only a POST that

@@ -1,10 +1,10 @@
-import type { JournalDetail } from '../../../domain/journal';
-import { expectationFrom } from '../../../domain/suite';
-import type { BatchKind } from '../../../core/batch/model/batch-kind';
-import { resultRowsOf } from '../../../core/batch/model/result-fields';
-import type { CaseItem } from '../../../core/suites/components/save-as-cases';
-import { requestJson } from '../../../shared/api/http';
-import { vmsUrl } from '../../../shared/api/vms';
+import type { BatchKind } from '@/core/batch/model/batch-kind';
+import { resultRowsOf } from '@/core/batch/model/result-fields';
+import type { CaseItem } from '@/core/suites/components/save-as-cases';
+import type { JournalDetail } from '@/domain/journal';
+import { expectationFrom } from '@/domain/suite';
+import { requestJson } from '@/shared/api/http';
+import { vmsUrl } from '@/shared/api/vms';
 import { replayElements } from './replay';
 
 /**

@@ -1,5 +1,5 @@
-import type { JournalSummary } from '../../../domain/journal';
-import type { Tone } from '../../../shared/ui/status-badge';
+import type { JournalSummary } from '@/domain/journal';
+import type { Tone } from '@/shared/ui/status-badge';
 
 /** A status's colour by its class; the text carries the meaning. */
 export function statusTone(entry: JournalSummary): Tone {

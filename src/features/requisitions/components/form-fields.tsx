@@ -1,11 +1,21 @@
-import { sectionHeadingId } from '../../../shared/form/form-nav';
 import { memo, useCallback } from 'react';
-import type { FieldDef, RequisitionWireKey } from '../../../domain';
-import { ChoiceGroup } from '../../../shared/form/choice-group';
-import { CatalogField } from '../../../shared/form/catalog-field';
-import type { ChoiceKey, LayoutEntry, RequisitionMode, SectionName } from '../model/form-layout';
-import { alternativeFields, choiceMeta, isRequired, sectionEntries } from '../model/form-layout';
-import { datalistId, suggestionKeyOf } from '../model/suggestions';
+import type { FieldDef, RequisitionWireKey } from '@/domain';
+import type {
+  ChoiceKey,
+  LayoutEntry,
+  RequisitionMode,
+  SectionName,
+} from '@/features/requisitions/model/form-layout';
+import {
+  alternativeFields,
+  choiceMeta,
+  isRequired,
+  sectionEntries,
+} from '@/features/requisitions/model/form-layout';
+import { datalistId, suggestionKeyOf } from '@/features/requisitions/model/suggestions';
+import { CatalogField } from '@/shared/form/catalog-field';
+import { ChoiceGroup } from '@/shared/form/choice-group';
+import { sectionHeadingId } from '@/shared/form/form-nav';
 
 /** Blank in a select: on Amend it leaves the value unchanged (decision 000). */
 function blankLabel(mode: RequisitionMode): string {

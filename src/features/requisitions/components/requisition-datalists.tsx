@@ -1,14 +1,14 @@
 import { memo, useEffect, useMemo, useState } from 'react';
-import type { OrgScope } from '../../../shared/api/vms';
-import { useLocalStore } from '../../../shared/storage/local-store';
-import { useRequisitionList } from '../../../shared/requisitions';
 import {
   datalistId,
   mergeSuggestions,
   suggestedKeys,
   typedValuesStore,
   valuesFromRecords,
-} from '../model/suggestions';
+} from '@/features/requisitions/model/suggestions';
+import type { OrgScope } from '@/shared/api/vms';
+import { useRequisitionList } from '@/shared/requisitions';
+import { useLocalStore } from '@/shared/storage/local-store';
 
 /**
  * The id of the datalist the focused input points at (`list=`), or null.

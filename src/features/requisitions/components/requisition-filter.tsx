@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import { OptionSelect } from '../../../shared/ui/option-select';
-import type { FilterField, FilterOperator, RequisitionFilter } from '../../../shared/requisitions';
-import { filterFields, filterOperators } from '../../../shared/requisitions';
+import type { FilterField, FilterOperator, RequisitionFilter } from '@/shared/requisitions';
+import { filterFields, filterOperators } from '@/shared/requisitions';
+import { OptionSelect } from '@/shared/ui/option-select';
 
 /** The filter in the address (?field=Req_Id&op=%3D&value=40001), so reload and links keep it. */
 export function readFilter(params: URLSearchParams): RequisitionFilter | null {

@@ -6,8 +6,8 @@ import type { ProfilerOnRenderCallback } from 'react';
 import { Profiler } from 'react';
 import { FormProvider } from 'react-hook-form';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { requisitionCatalog, requisitionFormDefaults } from '../../../domain';
-import { listSource, requisitionListQueryOptions } from '../../../shared/requisitions';
+import { requisitionCatalog, requisitionFormDefaults } from '@/domain';
+import { listSource, requisitionListQueryOptions } from '@/shared/requisitions';
 import { RequisitionField } from './form-fields';
 import { RequisitionFormView, useRequisitionForm } from './requisition-form';
 

@@ -3,16 +3,16 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { RequisitionForm, RequisitionRecord } from '../../../domain';
+import { FormJsonPreview } from '@/core/batch/components/form-json-preview';
+import type { RequisitionForm, RequisitionRecord } from '@/domain';
 import {
   MAX_SKILLS,
   requisitionField,
   requisitionFormDefaults,
   requisitionRecordSchema,
-} from '../../../domain';
-import { listSource, requisitionListQueryOptions } from '../../../shared/requisitions';
-import type { RequisitionMode } from '../model/form-layout';
-import { FormJsonPreview } from '../../../core/batch/components/form-json-preview';
+} from '@/domain';
+import type { RequisitionMode } from '@/features/requisitions/model/form-layout';
+import { listSource, requisitionListQueryOptions } from '@/shared/requisitions';
 import { RequisitionFormView, useRequisitionForm } from './requisition-form';
 
 const orgs = { clientOrgId: 1001, vendorOrgId: 9001 };

@@ -1,25 +1,25 @@
 import type { ReactNode } from 'react';
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import type { FieldErrors, UseFormReturn } from 'react-hook-form';
-import type { z } from 'zod';
 import { FormProvider, useForm } from 'react-hook-form';
-import type { DateFormat, LoadedRecord, RequisitionForm } from '../../../domain';
+import type { z } from 'zod';
+import type { DateFormat, LoadedRecord, RequisitionForm } from '@/domain';
 import {
   amendWire,
   requisitionFormSchema,
   requisitionFormToWire,
   requisitionWireToForm,
-} from '../../../domain';
-import { LoadedValuesContext } from '../../../shared/form/cleared-note';
-import { fieldRevalidationResolver } from '../../../shared/form/field-revalidation';
-import type { OrgScope } from '../../../shared/api/vms';
-import { ErrorSummary, inPageOrder } from '../../../shared/form/error-summary';
-import { FormActions } from '../../../shared/form/form-actions';
-import type { FormProblem } from '../../../shared/form/field-ids';
-import { flattenErrors } from '../../../shared/form/field-ids';
-import type { RequisitionMode } from '../model/form-layout';
-import { sectionOfPath, sectionOrder } from '../model/form-layout';
-import { FormNav, sectionHeadingId } from '../../../shared/form/form-nav';
+} from '@/domain';
+import type { RequisitionMode } from '@/features/requisitions/model/form-layout';
+import { sectionOfPath, sectionOrder } from '@/features/requisitions/model/form-layout';
+import type { OrgScope } from '@/shared/api/vms';
+import { LoadedValuesContext } from '@/shared/form/cleared-note';
+import { ErrorSummary, inPageOrder } from '@/shared/form/error-summary';
+import type { FormProblem } from '@/shared/form/field-ids';
+import { flattenErrors } from '@/shared/form/field-ids';
+import { fieldRevalidationResolver } from '@/shared/form/field-revalidation';
+import { FormActions } from '@/shared/form/form-actions';
+import { FormNav, sectionHeadingId } from '@/shared/form/form-nav';
 import { FormSection } from './form-fields';
 import { RequisitionDatalists } from './requisition-datalists';
 import { QuestionRows, SkillRows } from './skill-and-question-rows';

@@ -7,22 +7,17 @@ import {
   useMemo,
   useOptimistic,
 } from 'react';
-import type { RequisitionRecord } from '../../../domain';
 import { Link } from 'react-router';
-import { useAddressParams } from '../../../shared/ui/use-address-params';
-import { errorMessage } from '../../../shared/api/http';
-import { useOrg, useOrgScope } from '../../../shared/config/org-context';
-import { useRequisitionList } from '../../../shared/requisitions';
-import { countOf } from '../../../shared/lib/format';
+import type { RequisitionRecord } from '@/domain';
 import {
   notSubmittableText,
   optionLabel,
   recordNotSubmittable,
   reqStatuses,
   todayIso,
-} from '../../../domain';
-import { clientOrgLabel } from '../../../domain/portal-config';
-import type { ListView } from '../model/list-view';
+} from '@/domain';
+import { clientOrgLabel } from '@/domain/portal-config';
+import type { ListView } from '@/features/requisitions/model/list-view';
 import {
   listRows,
   nextSort,
@@ -32,7 +27,12 @@ import {
   statusCounts,
   statusParam,
   toggleStatus,
-} from '../model/list-view';
+} from '@/features/requisitions/model/list-view';
+import { errorMessage } from '@/shared/api/http';
+import { useOrg, useOrgScope } from '@/shared/config/org-context';
+import { countOf } from '@/shared/lib/format';
+import { useRequisitionList } from '@/shared/requisitions';
+import { useAddressParams } from '@/shared/ui/use-address-params';
 import { FilterForm, describeFilter, readFilter } from './requisition-filter';
 import { RequisitionTable } from './requisition-table';
 

@@ -1,10 +1,10 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
-import type { RequisitionRecord } from '../../../domain';
-import { formatDateTime } from '../../../shared/lib/format';
-import { useVirtualRows } from '../../../shared/ui/use-virtual-rows';
-import type { Sort, SortKey } from '../model/list-view';
-import { sortColumns, statusText } from '../model/list-view';
+import type { RequisitionRecord } from '@/domain';
+import type { Sort, SortKey } from '@/features/requisitions/model/list-view';
+import { sortColumns, statusText } from '@/features/requisitions/model/list-view';
+import { formatDateTime } from '@/shared/lib/format';
+import { useVirtualRows } from '@/shared/ui/use-virtual-rows';
 
 /** An estimate for rows not yet measured; each drawn row is measured (long titles wrap). */
 const estimatedRowPx = 49;

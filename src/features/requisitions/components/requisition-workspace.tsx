@@ -1,7 +1,27 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import type { DateFormat, LoadedRecord, RequisitionForm } from '../../../domain';
+import { EditorNotices } from '@/core/batch/components/editor-notices';
+import { useFormEditorParts } from '@/core/batch/components/form-editor-parts';
+import {
+  AddedNote,
+  WorkspaceFrame,
+  WorkspaceLayout,
+} from '@/core/batch/components/workspace-frame';
+import { useSubmissions } from '@/core/batch/hooks/use-submissions';
+import { addToBatchLabel, useTrayTarget } from '@/core/batch/hooks/use-tray-target';
+import {
+  refusedItem,
+  useRevealFix,
+  useVmsFlag,
+  vmsMessageFor,
+} from '@/core/batch/hooks/use-vms-flag';
+import type { WorkspaceSession } from '@/core/batch/hooks/use-workspace-session';
+import { useDraftAutosave, useWorkspaceSession } from '@/core/batch/hooks/use-workspace-session';
+import type { WireItem } from '@/core/batch/model/batch-kind';
+import type { Incoming, Start } from '@/core/batch/model/drafts';
+import { loadedOf, mergeOntoTemplate } from '@/core/batch/model/drafts';
+import type { DateFormat, LoadedRecord, RequisitionForm } from '@/domain';
 import {
   dateFormats,
   amendAsEdited,
@@ -16,38 +36,15 @@ import {
   requisitionFormToWire,
   requisitionRecordToAmendWire,
   requisitionWireToForm,
-} from '../../../domain';
-import { EditorNotices } from '../../../core/batch/components/editor-notices';
-import { useFormEditorParts } from '../../../core/batch/components/form-editor-parts';
-import {
-  AddedNote,
-  WorkspaceFrame,
-  WorkspaceLayout,
-} from '../../../core/batch/components/workspace-frame';
-import { addToBatchLabel, useTrayTarget } from '../../../core/batch/hooks/use-tray-target';
-import {
-  refusedItem,
-  useRevealFix,
-  useVmsFlag,
-  vmsMessageFor,
-} from '../../../core/batch/hooks/use-vms-flag';
-import { useSubmissions } from '../../../core/batch/hooks/use-submissions';
-import type { WorkspaceSession } from '../../../core/batch/hooks/use-workspace-session';
-import {
-  useDraftAutosave,
-  useWorkspaceSession,
-} from '../../../core/batch/hooks/use-workspace-session';
-import type { WireItem } from '../../../core/batch/model/batch-kind';
-import type { Incoming, Start } from '../../../core/batch/model/drafts';
-import { loadedOf, mergeOntoTemplate } from '../../../core/batch/model/drafts';
-import { requisitionQueryOptions } from '../../../shared/requisitions';
+} from '@/domain';
+import { requisitionKind } from '@/features/requisitions/kind/requisition-kind';
+import type { RequisitionMode } from '@/features/requisitions/model/form-layout';
+import { rememberValues, typedValuesStore } from '@/features/requisitions/model/suggestions';
+import { errorMessage } from '@/shared/api/http';
+import type { OrgScope } from '@/shared/api/vms';
+import { useOrg, useOrgScope } from '@/shared/config/org-context';
+import { requisitionQueryOptions } from '@/shared/requisitions';
 import { RequisitionFormView, useRequisitionForm } from './requisition-form';
-import type { RequisitionMode } from '../model/form-layout';
-import { rememberValues, typedValuesStore } from '../model/suggestions';
-import { errorMessage } from '../../../shared/api/http';
-import type { OrgScope } from '../../../shared/api/vms';
-import { useOrg, useOrgScope } from '../../../shared/config/org-context';
-import { requisitionKind } from '../kind/requisition-kind';
 
 const rowTemplates = { skills: blankSkillRow(), questions: { description: '' } };
 

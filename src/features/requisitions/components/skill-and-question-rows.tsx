@@ -1,5 +1,5 @@
 import { memo, useCallback } from 'react';
-import type { RequisitionWireKey } from '../../../domain';
+import type { RequisitionWireKey } from '@/domain';
 import {
   MAX_QUESTIONS,
   MAX_SKILLS,
@@ -8,10 +8,10 @@ import {
   requisitionField,
   skillKey,
   skillRowParts,
-} from '../../../domain';
-import { CatalogField } from '../../../shared/form/catalog-field';
-import { RepeatingRows } from '../../../shared/form/repeating-rows';
-import { datalistId } from '../model/suggestions';
+} from '@/domain';
+import { datalistId } from '@/features/requisitions/model/suggestions';
+import { CatalogField } from '@/shared/form/catalog-field';
+import { RepeatingRows } from '@/shared/form/repeating-rows';
 
 const skillParts = skillRowParts;
 

@@ -1,4 +1,11 @@
-import type { LoadedRecord, RequisitionRecord } from '../../../domain';
+import type {
+  ItemAdvice,
+  ItemChange,
+  PreSendCheck,
+  SentCheck,
+} from '@/core/batch/model/batch-kind';
+import type { TrayItem } from '@/core/batch/model/tray-state';
+import type { LoadedRecord, RequisitionRecord } from '@/domain';
 import {
   amendChanges,
   amendFreshness,
@@ -7,16 +14,9 @@ import {
   ownerChangeIgnored,
   resolveConflict,
   splitOwnerChange,
-} from '../../../domain';
-import type {
-  ItemAdvice,
-  ItemChange,
-  PreSendCheck,
-  SentCheck,
-} from '../../../core/batch/model/batch-kind';
-import type { TrayItem } from '../../../core/batch/model/tray-state';
-import { fetchRequisitions } from '../../../shared/requisitions';
-import type { OrgScope } from '../../../shared/api/vms';
+} from '@/domain';
+import type { OrgScope } from '@/shared/api/vms';
+import { fetchRequisitions } from '@/shared/requisitions';
 
 /** What an Amend loaded from the VMS changes, from → to (decision 003). */
 export function requisitionChanges(item: TrayItem): ItemChange[] {

@@ -1,3 +1,7 @@
+import type { BatchKind, WireItem } from '@/core/batch/model/batch-kind';
+import { readItem as read } from '@/core/batch/model/result-fields';
+import { repeatedItems, requisitionPayload } from '@/domain';
+import { requisitionKeys } from '@/shared/requisitions';
 import {
   findSentRequisitions,
   requisitionAdvice,
@@ -5,10 +9,6 @@ import {
   requisitionsBeforeSend,
   resolveHeldRequisition,
 } from './requisition-checks';
-import { repeatedItems, requisitionPayload } from '../../../domain';
-import type { BatchKind, WireItem } from '../../../core/batch/model/batch-kind';
-import { readItem as read } from '../../../core/batch/model/result-fields';
-import { requisitionKeys } from '../../../shared/requisitions';
 
 /**
  * Two Inserts with the same client internal req in one batch: the VMS refuses the second

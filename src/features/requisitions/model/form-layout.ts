@@ -1,11 +1,8 @@
-import type { RequisitionSection } from '../../../domain/requisition-catalog';
-import { isRequisitionSection, requisitionSections } from '../../../domain/requisition-catalog';
-import {
-  requiredOnInsert,
-  requisitionAlternatives,
-} from '../../../domain/requisition-alternatives';
-import type { FieldDef, RequisitionWireKey } from '../../../domain';
-import { requisitionCatalog, requisitionChoices } from '../../../domain';
+import type { FieldDef, RequisitionWireKey } from '@/domain';
+import { requisitionCatalog, requisitionChoices } from '@/domain';
+import { requiredOnInsert, requisitionAlternatives } from '@/domain/requisition-alternatives';
+import type { RequisitionSection } from '@/domain/requisition-catalog';
+import { isRequisitionSection, requisitionSections } from '@/domain/requisition-catalog';
 
 /**
  * The requisition form's layout, derived from the catalog: its sections in order, each field in

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RequisitionRecord } from '../../../domain';
-import { blankRequisitionWire } from '../../../domain';
+import type { RequisitionRecord } from '@/domain';
+import { blankRequisitionWire } from '@/domain';
 import type { ListView } from './list-view';
 import {
   listRows as rowsOf,

@@ -1,7 +1,7 @@
-import type { DateFormat, RequisitionRecord } from '../../../domain';
-import { optionLabel, recordNotSubmittable, reqStatuses } from '../../../domain';
-import type { RequisitionFilter } from '../../../shared/requisitions';
-import { byReqId, matchesFilter } from '../../../shared/requisitions';
+import type { DateFormat, RequisitionRecord } from '@/domain';
+import { optionLabel, recordNotSubmittable, reqStatuses } from '@/domain';
+import type { RequisitionFilter } from '@/shared/requisitions';
+import { byReqId, matchesFilter } from '@/shared/requisitions';
 
 /**
  * What the requisition list shows of the local copy: the API's filter, the title search, the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { requisitionRecordSchema } from '../../../domain';
+import { requisitionRecordSchema } from '@/domain';
 import {
   MAX_LISTED,
   MAX_REMEMBERED,

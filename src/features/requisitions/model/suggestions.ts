@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { RequisitionRecord, RequisitionWire } from '../../../domain';
-import { requisitionCatalog, requisitionField } from '../../../domain';
-import type { LocalStore } from '../../../shared/storage/local-store';
-import { localStore, storageKey } from '../../../shared/storage/local-store';
+import type { RequisitionRecord, RequisitionWire } from '@/domain';
+import { requisitionCatalog, requisitionField } from '@/domain';
+import type { LocalStore } from '@/shared/storage/local-store';
+import { localStore, storageKey } from '@/shared/storage/local-store';
 
 /**
  * Values offered as suggestions (a `<datalist>`, never required): ids, codes and names a

@@ -1,5 +1,5 @@
-import { doctorReportSchema, type DoctorReport } from '../../../domain/connection-check';
-import { requestJson } from '../../../shared/api/http';
+import { doctorReportSchema, type DoctorReport } from '@/domain/connection-check';
+import { requestJson } from '@/shared/api/http';
 
 /** The connection doctor, as `POST /api/connections/:name/check` offers it (admins). */
 export async function checkConnection(name: string): Promise<DoctorReport> {

@@ -1,11 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
 import { useId } from 'react';
-import type { DoctorReport, ProbeVerdict } from '../../../domain/connection-check';
-import { connectionLabel, type ConnectionSettings } from '../../../domain/portal-config';
-import { errorMessage } from '../../../shared/api/http';
-import { useOrg } from '../../../shared/config/org-context';
-import { formatDateTime } from '../../../shared/lib/format';
-import { checkConnection } from '../api/connections';
+import type { DoctorReport, ProbeVerdict } from '@/domain/connection-check';
+import { connectionLabel, type ConnectionSettings } from '@/domain/portal-config';
+import { checkConnection } from '@/features/settings/api/connections';
+import { errorMessage } from '@/shared/api/http';
+import { useOrg } from '@/shared/config/org-context';
+import { formatDateTime } from '@/shared/lib/format';
 
 /** Each verdict in words: the colour beside it only repeats what the word says. */
 const verdictLabels: Record<ProbeVerdict, string> = {

@@ -1,15 +1,15 @@
 import { useId, useState } from 'react';
-import { ClientOrgSelect } from '../../../shared/config/client-org-select';
-import { useOrg } from '../../../shared/config/org-context';
-import { forgetRequisitionLists } from '../../../shared/requisitions';
-import { clearIndexedLists } from '../../../shared/storage/indexed-list-store';
-import { clearPortalStorage, portalStorageKeys } from '../../../shared/storage/local-store';
-import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
-import { displaySettings, themes } from '../../../shared/ui/display-settings';
-import { useLocalStore } from '../../../shared/storage/local-store';
-import { signOutHere } from '../../../core/batch/sync/sign-out';
-import type { SessionUser } from '../../../domain/auth';
-import { useSessionUser } from '../../../shared/session/session';
+import { signOutHere } from '@/core/batch/sync/sign-out';
+import type { SessionUser } from '@/domain/auth';
+import { ClientOrgSelect } from '@/shared/config/client-org-select';
+import { useOrg } from '@/shared/config/org-context';
+import { forgetRequisitionLists } from '@/shared/requisitions';
+import { useSessionUser } from '@/shared/session/session';
+import { clearIndexedLists } from '@/shared/storage/indexed-list-store';
+import { clearPortalStorage, portalStorageKeys } from '@/shared/storage/local-store';
+import { useLocalStore } from '@/shared/storage/local-store';
+import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
+import { displaySettings, themes } from '@/shared/ui/display-settings';
 
 /**
  * Signing out everywhere, for a user who left a session open on another computer: every session

@@ -1,6 +1,6 @@
-import type { CaseVerdict, SuiteRunSummary } from '../../../domain/suite-run';
-import { caseVerdictLabels } from '../../../domain/suite-run';
-import { StatusBadge, type Tone } from '../../../shared/ui/status-badge';
+import type { CaseVerdict, SuiteRunSummary } from '@/domain/suite-run';
+import { caseVerdictLabels } from '@/domain/suite-run';
+import { StatusBadge, type Tone } from '@/shared/ui/status-badge';
 
 /** How each verdict reads: a case that broke stands out, one passing as before does not. */
 export const verdictTone: Record<CaseVerdict, Tone> = {

@@ -1,14 +1,14 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
-import { connectionLabel, usableConnections } from '../../../domain/portal-config';
-import { startRun, suiteRunQueryOptions, suitesKey } from '../../../core/suites/api/suites';
-import { errorMessage } from '../../../shared/api/http';
-import { currentConnection } from '../../../shared/config/current-connection';
-import { useOrg } from '../../../shared/config/org-context';
-import { countOf } from '../../../shared/lib/format';
-import { useSessionUser } from '../../../shared/session/session';
-import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
+import { startRun, suiteRunQueryOptions, suitesKey } from '@/core/suites/api/suites';
+import { connectionLabel, usableConnections } from '@/domain/portal-config';
+import { errorMessage } from '@/shared/api/http';
+import { currentConnection } from '@/shared/config/current-connection';
+import { useOrg } from '@/shared/config/org-context';
+import { countOf } from '@/shared/lib/format';
+import { useSessionUser } from '@/shared/session/session';
+import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
 import { RunOutcome } from './run-outcome';
 
 /**

@@ -2,9 +2,6 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ChangeEvent, FormEvent } from 'react';
 import { memo, useId, useMemo, useReducer, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { payloadKinds, type PayloadKind } from '../../../domain/payload-kind';
-import { expectedStatusesOf, freeCaseId, type SuiteCase } from '../../../domain/suite';
-import type { SuiteDetail } from '../../../domain/suite-run';
 import {
   deleteSuite,
   readSuiteFile,
@@ -14,12 +11,10 @@ import {
   suiteRunsQueryOptions,
   suitesKey,
   suiteVersionsQueryOptions,
-} from '../../../core/suites/api/suites';
-import { errorMessage, RequestFailure } from '../../../shared/api/http';
-import { countOf, formatDateTime } from '../../../shared/lib/format';
-import { newId } from '../../../shared/lib/ids';
-import { ConfirmDialog } from '../../../shared/ui/confirm-dialog';
-import { useAddressParams } from '../../../shared/ui/use-address-params';
+} from '@/core/suites/api/suites';
+import { payloadKinds, type PayloadKind } from '@/domain/payload-kind';
+import { expectedStatusesOf, freeCaseId, type SuiteCase } from '@/domain/suite';
+import type { SuiteDetail } from '@/domain/suite-run';
 import {
   draftOf,
   draftProblems,
@@ -28,7 +23,12 @@ import {
   suiteOf,
   type DraftAction,
   type DraftCase,
-} from '../model/suite-draft';
+} from '@/features/suites/model/suite-draft';
+import { errorMessage, RequestFailure } from '@/shared/api/http';
+import { countOf, formatDateTime } from '@/shared/lib/format';
+import { newId } from '@/shared/lib/ids';
+import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
+import { useAddressParams } from '@/shared/ui/use-address-params';
 import { RunOutcome } from './run-outcome';
 import { RunPanel } from './run-panel';
 

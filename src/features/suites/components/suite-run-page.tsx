@@ -1,18 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import type { SuiteCase } from '../../../domain/suite';
+import { runJsonHref, runJunitHref, suiteRunQueryOptions } from '@/core/suites/api/suites';
+import type { SuiteCase } from '@/domain/suite';
 import {
   caseVerdictLabels,
   caseVerdicts,
   type CaseResult,
   type SuiteRun,
-} from '../../../domain/suite-run';
-import { runJsonHref, runJunitHref, suiteRunQueryOptions } from '../../../core/suites/api/suites';
-import { errorMessage } from '../../../shared/api/http';
-import { currentConnection } from '../../../shared/config/current-connection';
-import { countOf, formatDateTime } from '../../../shared/lib/format';
-import { StatusBadge } from '../../../shared/ui/status-badge';
+} from '@/domain/suite-run';
+import { errorMessage } from '@/shared/api/http';
+import { currentConnection } from '@/shared/config/current-connection';
+import { countOf, formatDateTime } from '@/shared/lib/format';
+import { StatusBadge } from '@/shared/ui/status-badge';
 import { RunOutcome, verdictTone } from './run-outcome';
 
 function Expected({ expect }: { expect: SuiteCase['expect'] }) {

@@ -7,9 +7,9 @@ import {
   readSuiteFile,
   suitesKey,
   suitesQueryOptions,
-} from '../../../core/suites/api/suites';
-import { errorMessage } from '../../../shared/api/http';
-import { countOf, formatDateTime } from '../../../shared/lib/format';
+} from '@/core/suites/api/suites';
+import { errorMessage } from '@/shared/api/http';
+import { countOf, formatDateTime } from '@/shared/lib/format';
 import { RunOutcome } from './run-outcome';
 
 /**

@@ -1,10 +1,4 @@
-import {
-  freeCaseId,
-  renameCase,
-  suiteSchema,
-  type Suite,
-  type SuiteCase,
-} from '../../../domain/suite';
+import { freeCaseId, renameCase, suiteSchema, type Suite, type SuiteCase } from '@/domain/suite';
 
 /**
  * A suite as its page edits it (decision 038): the name and the cases, each with a key of its own

@@ -1,4 +1,4 @@
-import type { PortalSqlite } from '../../store/portal-database';
+import type { PortalSqlite } from '@/server/store/portal-database';
 
 /** A session as the server keeps it; its id is known only by its SHA-256. */
 export interface StoredSession {

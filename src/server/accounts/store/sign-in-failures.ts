@@ -1,4 +1,4 @@
-import type { PortalSqlite } from '../../store/portal-database';
+import type { PortalSqlite } from '@/server/store/portal-database';
 
 /** Failed sign-ins counted under one key (`account:<email>` or `address:<ip>`). */
 export interface FailureCount {

@@ -1,4 +1,4 @@
-import type { PortalSqlite } from '../../store/portal-database';
+import type { PortalSqlite } from '@/server/store/portal-database';
 
 /** What the callback of a single sign-on needs from its start. */
 export interface SsoLogin {

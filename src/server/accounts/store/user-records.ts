@@ -1,5 +1,5 @@
-import type { UserCollection, UserRecord } from '../../../domain/auth';
-import type { PortalSqlite } from '../../store/portal-database';
+import type { UserCollection, UserRecord } from '@/domain/auth';
+import type { PortalSqlite } from '@/server/store/portal-database';
 
 export interface UserRecordWrite {
   /** The value as JSON text (null for a tombstone). */

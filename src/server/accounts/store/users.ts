@@ -1,6 +1,6 @@
-import type { Role } from '../../../domain/auth';
-import { roles } from '../../../domain/auth';
-import type { PortalSqlite } from '../../store/portal-database';
+import type { Role } from '@/domain/auth';
+import { roles } from '@/domain/auth';
+import type { PortalSqlite } from '@/server/store/portal-database';
 
 /** An account as the server keeps it. */
 export interface StoredUser {

@@ -2,17 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { auditFilterSchema, type AuditFilter } from '../../../domain/audit';
-import { createTestDatabase, postgresEnvName } from '../../../test-support/postgres-server';
+import { auditFilterSchema, type AuditFilter } from '@/domain/audit';
+import { openPortalDatabase, type PortalSqlite } from '@/server/store/portal-database';
+import { openPortalStores, type PortalStores } from '@/server/store/portal-stores';
+import { createPool } from '@/server/store/postgres/pool';
+import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 import {
   auditCursorAfter,
   createAuditStore,
   type AuditRecord,
   type AuditStore,
 } from './audit-events';
-import { openPortalDatabase, type PortalSqlite } from '../../store/portal-database';
-import { openPortalStores, type PortalStores } from '../../store/portal-stores';
-import { createPool } from '../../store/postgres/pool';
 
 // The audit trail's store (decision 036), the same cases on SQLite and on PostgreSQL.
 

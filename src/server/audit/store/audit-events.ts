@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import {
   auditEvents,
   auditOutcomes,
@@ -5,9 +6,8 @@ import {
   type AuditEventName,
   type AuditFilter,
   type AuditOutcome,
-} from '../../../domain/audit';
-import type Database from 'better-sqlite3';
-import type { PortalSqlite } from '../../store/portal-database';
+} from '@/domain/audit';
+import type { PortalSqlite } from '@/server/store/portal-database';
 
 /** One event as the trail writes it. Its id is the store's to give. */
 export interface AuditRecord {

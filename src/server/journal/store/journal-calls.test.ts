@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { journalFilterSchema, type JournalFilter } from '../../../domain/journal';
-import { createTestDatabase, postgresEnvName } from '../../../test-support/postgres-server';
-import { keptBody } from '../kept-body';
+import { journalFilterSchema, type JournalFilter } from '@/domain/journal';
+import { keptBody } from '@/server/journal/kept-body';
+import {
+  journalDatabaseKinds,
+  openJournalTestDatabase,
+  type JournalDatabaseKind,
+  type JournalTestDatabase,
+} from '@/test-support/journal-test-database';
+import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 import { searchExpression } from './journal-search';
 import {
   cursorAfter,
@@ -10,12 +16,6 @@ import {
   type JournalRecord,
   type JournalStore,
 } from './journal-store';
-import {
-  journalDatabaseKinds,
-  openJournalTestDatabase,
-  type JournalDatabaseKind,
-  type JournalTestDatabase,
-} from '../../../test-support/journal-test-database';
 
 let database: JournalTestDatabase;
 function newPostgresDatabase(): string {

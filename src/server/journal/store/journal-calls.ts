@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
-import type { JournalFilter } from '../../../domain/journal';
+import type { JournalFilter } from '@/domain/journal';
+import type { PortalSqlite } from '@/server/store/portal-database';
 import {
   callColumnCount,
   callColumns,
@@ -30,7 +31,6 @@ import {
   type JournalRecord,
   type JournalStore,
 } from './journal-store';
-import type { PortalSqlite } from '../../store/portal-database';
 
 type Cell = string | number | null;
 

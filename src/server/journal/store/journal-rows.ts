@@ -12,8 +12,8 @@ import type {
   JournalFailure,
   JournalOutcome,
   JournalSummary,
-} from '../../../domain/journal';
-import { vmsOperations } from '../../../domain/vms-contract';
+} from '@/domain/journal';
+import { vmsOperations } from '@/domain/vms-contract';
 import type { JournalWhere } from './journal-search';
 import type { JournalRecord } from './journal-store';
 

@@ -1,4 +1,4 @@
-import type { JournalFilter } from '../../../domain/journal';
+import type { JournalFilter } from '@/domain/journal';
 import { JournalSearchError, type JournalPageRequest } from './journal-store';
 
 /**

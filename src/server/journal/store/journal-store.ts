@@ -4,8 +4,8 @@ import type {
   JournalFilter,
   JournalOutcome,
   JournalSummary,
-} from '../../../domain/journal';
-import type { VmsOperation } from '../../../domain/vms-contract';
+} from '@/domain/journal';
+import type { VmsOperation } from '@/domain/vms-contract';
 
 /** A body ready to keep: already redacted and cut to the limit by the recorder. */
 export interface BodyToKeep {

@@ -1,4 +1,4 @@
-import type { PortalSqlite } from '../../store/portal-database';
+import type { PortalSqlite } from '@/server/store/portal-database';
 
 /** What the portal answered for one call: enough to answer a repeat of it identically. */
 export interface CallOutcome {

@@ -1,4 +1,4 @@
-import { migrations, newerSchemaMessage, type MigrateOptions } from '../migrations';
+import { migrations, newerSchemaMessage, type MigrateOptions } from '@/server/store/migrations';
 import { createPool, describeDatabaseUrl, type PortalPool } from './pool';
 
 /** Any constant: the advisory lock that lets one process at a time bring the schema up to date. */

@@ -1,5 +1,10 @@
-import { toSession, type SessionRow, type SessionStore, type StoredSession } from '../sessions';
-import type { PortalPool } from '../../../store/postgres/pool';
+import {
+  toSession,
+  type SessionRow,
+  type SessionStore,
+  type StoredSession,
+} from '@/server/accounts/store/sessions';
+import type { PortalPool } from '@/server/store/postgres/pool';
 
 /** Sessions in PostgreSQL: one made by one process is valid on every other. */
 export function createPostgresSessionStore(pool: PortalPool): SessionStore {

@@ -2,9 +2,9 @@ import {
   throttleSecretName,
   type FailureCount,
   type SignInFailureStore,
-} from '../sign-in-failures';
-import type { SsoLogin, SsoLoginStore } from '../sso-logins';
-import { inTransaction, type PortalPool } from '../../../store/postgres/pool';
+} from '@/server/accounts/store/sign-in-failures';
+import type { SsoLogin, SsoLoginStore } from '@/server/accounts/store/sso-logins';
+import { inTransaction, type PortalPool } from '@/server/store/postgres/pool';
 
 interface FailureRow {
   key: string;

@@ -1,6 +1,6 @@
-import type { UserRecordPut, UserRecordStore } from '../user-records';
-import { toRecord, type RecordRow } from '../user-records';
-import { inTransaction, type PortalPool } from '../../../store/postgres/pool';
+import type { UserRecordPut, UserRecordStore } from '@/server/accounts/store/user-records';
+import { toRecord, type RecordRow } from '@/server/accounts/store/user-records';
+import { inTransaction, type PortalPool } from '@/server/store/postgres/pool';
 
 /**
  * Each user's synced records in PostgreSQL. A write takes a transaction-scoped advisory lock on

@@ -1,17 +1,17 @@
-import { roles } from '../../../../domain/auth';
+import { roles } from '@/domain/auth';
 import {
   connectionsColumn,
   readConnectionsColumn,
   type StoredUser,
   type UserChanges,
   type UserStore,
-} from '../users';
+} from '@/server/accounts/store/users';
 import {
   inTransaction,
   type PortalClient,
   type PortalPool,
   type Queryable,
-} from '../../../store/postgres/pool';
+} from '@/server/store/postgres/pool';
 
 interface UserRow {
   id: string;

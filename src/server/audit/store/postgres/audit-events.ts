@@ -5,8 +5,8 @@ import {
   toAuditEntry,
   type AuditRow,
   type AuditStore,
-} from '../audit-events';
-import type { PortalPool } from '../../../store/postgres/pool';
+} from '@/server/audit/store/audit-events';
+import type { PortalPool } from '@/server/store/postgres/pool';
 
 const columnsPerRow = 10;
 

@@ -1,3 +1,4 @@
+import type { JournalFilter } from '@/domain/journal';
 import {
   callColumnCount,
   callColumns,
@@ -10,12 +11,20 @@ import {
   toSummary,
   type EntryRow,
   type SummaryRow,
-} from '../journal-rows';
-import { fewBodies, journalWhere, searchTerms, type JournalDialect } from '../journal-search';
-import { lateTargetId, type BodyToKeep, type JournalStore } from '../journal-store';
-import type { JournalFilter } from '../../../../domain/journal';
-import { bodyVectors, termQuery } from '../journal-words';
-import { inTransaction, type PortalClient, type PortalPool } from '../../../store/postgres/pool';
+} from '@/server/journal/store/journal-rows';
+import {
+  fewBodies,
+  journalWhere,
+  searchTerms,
+  type JournalDialect,
+} from '@/server/journal/store/journal-search';
+import {
+  lateTargetId,
+  type BodyToKeep,
+  type JournalStore,
+} from '@/server/journal/store/journal-store';
+import { bodyVectors, termQuery } from '@/server/journal/store/journal-words';
+import { inTransaction, type PortalClient, type PortalPool } from '@/server/store/postgres/pool';
 
 /** Most rows one read returns for `related` and `replays` (as in SQLite). */
 const relatedLimit = 1000;

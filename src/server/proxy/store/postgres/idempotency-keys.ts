@@ -3,8 +3,8 @@ import {
   type IdempotencyKeyStore,
   type KeyRecord,
   type KeyRow,
-} from '../idempotency-keys';
-import type { PortalPool } from '../../../store/postgres/pool';
+} from '@/server/proxy/store/idempotency-keys';
+import type { PortalPool } from '@/server/store/postgres/pool';
 
 /**
  * The PostgreSQL store of idempotency keys: the same statements as the SQLite one. The insert's
