@@ -12,6 +12,7 @@ import {
   tempDbPath,
 } from '@/test-support/sandbox-client';
 import { requisitionInsert } from '@/test-support/test-data';
+import { tsxEnv, tsxLoader } from '@/test-support/tsx-child';
 
 describe('stopping mid-batch and starting again', () => {
   it('resumes the Pending items: none lost, none processed twice', async () => {
@@ -65,7 +66,7 @@ describe('stopping mid-batch and starting again', () => {
       process.execPath,
       [
         '--import',
-        new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href,
+        tsxLoader,
         fileURLToPath(new URL('./main.ts', import.meta.url)),
       ],
       {
@@ -73,6 +74,7 @@ describe('stopping mid-batch and starting again', () => {
         cwd: dirname(temp.dbPath),
         env: {
           ...process.env,
+          ...tsxEnv,
           SANDBOX_PORT: '0',
           SANDBOX_DB: temp.dbPath,
           SANDBOX_PROCESSING_DELAY_MS: '20',

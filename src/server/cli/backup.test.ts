@@ -10,10 +10,9 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -31,6 +30,7 @@ import {
 } from '@/test-support/capture-upstream';
 import { openAtSchemaVersion } from '@/test-support/older-schema';
 import { createTestDatabase, pgBinary, postgresEnvName } from '@/test-support/postgres-server';
+import { tsxEnv, tsxLoader } from '@/test-support/tsx-child';
 
 /*
  * `npm run backup` and `npm run restore` as real processes, against a real portal writing to a
@@ -39,7 +39,6 @@ import { createTestDatabase, pgBinary, postgresEnvName } from '@/test-support/po
  */
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const batch = '[{"titlerole":"Welder"},{"titlerole":"Fitter"}]';
 const listPath = '/api/vms/requisitions?Client_Org_Id=1001&Vendor_Org_Id=9001';
 
@@ -90,7 +89,7 @@ function npmRun(
     execFile(
       process.execPath,
       ['--import', tsxLoader, join(root, `src/server/cli/${command}-main.ts`), ...args],
-      { cwd: dir, env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
+      { cwd: dir, env: { PATH: process.env.PATH, ...tsxEnv, ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
       },

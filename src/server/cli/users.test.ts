@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionStateSchema } from '@/domain/auth';
 import {
@@ -16,16 +15,12 @@ import {
 import { testStoreEnv } from '@/test-support/postgres-server';
 import { TestBrowser } from '@/test-support/test-browser';
 import { queryTestDatabase } from '@/test-support/test-database';
+import { tsxEnv, tsxLoader } from '@/test-support/tsx-child';
 import { runUsersCli, type UsersCliIo } from './users';
 
 // Accounts made and managed from the command line, on the portal's database.
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-/**
- * tsx's loader by its path: `--import tsx` is resolved from the child's working directory, a
- * fresh temporary one with no node_modules above it.
- */
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const password = 'correct horse battery staple';
 
 let dir: string;
@@ -73,7 +68,7 @@ function npmRunUsers(
       ['--import', tsxLoader, join(root, 'src/server/cli/users-main.ts'), ...args],
       {
         cwd: dir,
-        env: { ...process.env, ...testStoreEnv({ PORTAL_DB: dbPath }) },
+        env: { ...process.env, ...tsxEnv, ...testStoreEnv({ PORTAL_DB: dbPath }) },
         timeout: 60_000,
       },
       (error, stdout, stderr) => {

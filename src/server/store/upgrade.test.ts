@@ -1,10 +1,9 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import type { BodyToKeep, JournalRecord } from '@/server/journal/store/journal-s
 import { testCredentials } from '@/test-support/capture-upstream';
 import { openAtSchemaVersion } from '@/test-support/older-schema';
 import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
+import { tsxEnv, tsxLoader } from '@/test-support/tsx-child';
 import { portalSchemaVersion } from './migrations';
 import { openPortalStores, type StoreTarget } from './portal-stores';
 
@@ -22,7 +22,6 @@ import { openPortalStores, type StoreTarget } from './portal-stores';
  */
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const previous = portalSchemaVersion - 1;
 const now = 1_760_000_000_000;
 
@@ -112,6 +111,7 @@ function startPortalProcess(env: NodeJS.ProcessEnv): Promise<{ code: number; std
         cwd: dir,
         env: {
           PATH: process.env.PATH,
+          ...tsxEnv,
           HOST: '127.0.0.1',
           PORT: '0',
           VMS_BASE_URL: 'http://127.0.0.1:9/',
