@@ -14,6 +14,7 @@ import type {
   JournalSummary,
 } from '@/domain/journal';
 import { vmsOperations } from '@/domain/vms-contract';
+import { parseHeaders } from '@/server/store/headers-column';
 import type { JournalWhere } from './journal-search';
 import type { JournalRecord } from './journal-store';
 
@@ -296,18 +297,6 @@ function readBody(row: EntryRow, alias: 'rq' | 'rs' | 'lt'): JournalBody | null 
     truncated: row[`${alias}_truncated`] === 1,
     redacted: row[`${alias}_redacted`] === 1,
   };
-}
-
-function parseHeaders(text: string | null): Record<string, string> {
-  if (!text) return {};
-  const parsed: unknown = JSON.parse(text);
-  const headers: Record<string, string> = {};
-  if (typeof parsed === 'object' && parsed !== null) {
-    for (const [name, value] of Object.entries(parsed)) {
-      if (typeof value === 'string') headers[name] = value;
-    }
-  }
-  return headers;
 }
 
 export function toEntry(row: EntryRow): JournalEntry {

@@ -1,3 +1,4 @@
+import { parseHeaders } from '@/server/store/headers-column';
 import type { PortalSqlite } from '@/server/store/portal-database';
 
 /** What the portal answered for one call: enough to answer a repeat of it identically. */
@@ -60,18 +61,6 @@ export interface KeyRow {
   status: number | null;
   headers: string | null;
   body: Buffer | null;
-}
-
-export function parseHeaders(text: string | null): Record<string, string> {
-  if (!text) return {};
-  const parsed: unknown = JSON.parse(text);
-  const headers: Record<string, string> = {};
-  if (typeof parsed === 'object' && parsed !== null) {
-    for (const [name, value] of Object.entries(parsed)) {
-      if (typeof value === 'string') headers[name] = value;
-    }
-  }
-  return headers;
 }
 
 /** What a key's row says: in flight, settled with its answer, or unknown. */
