@@ -57,7 +57,15 @@ const JOURNAL_SAME_BODY_PAIRS = 4;
 const path = '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001';
 
 export type LegName =
-  'direct' | 'proxy' | 'proxy-no-journal' | 'signing-peer' | 'bare-node' | 'nginx' | 'nginx-tuned';
+  | 'direct'
+  | 'proxy'
+  | 'proxy-no-journal'
+  | 'signing-peer'
+  | 'promises-floor'
+  | 'promises-floor-no-journal'
+  | 'bare-node'
+  | 'nginx'
+  | 'nginx-tuned';
 
 export interface LegResult {
   leg: LegName;
@@ -78,6 +86,12 @@ export interface ProxyBenchResult {
   proxyNoJournal: LegResult;
   /** The minimal correct signing proxy (Fastify + undici): the targets' reference. */
   signingPeer: LegResult;
+  /**
+   * The signing peer plus the portal's promises done plainly (proxy-floor.ts): a durable key, a
+   * fingerprint, a log line and the call journal. What those promises cost whoever builds them.
+   */
+  promisesFloor: LegResult;
+  promisesFloorNoJournal: LegResult;
   /** A bare node:http pass-through with a keep-alive agent: no checks, no signing, no logs. */
   bareNode: LegResult;
   /** nginx as a plain pass-through (stock proxy_pass); null when nginx is not installed. */
@@ -102,6 +116,8 @@ export interface ProxyBenchResult {
   journalList: JournalListResult;
   /** The same for the signing peer and the bare Node pass-through. */
   signingPeerCpuMicrosPerRequest: number;
+  promisesFloorCpuMicrosPerRequest: number;
+  promisesFloorNoJournalCpuMicrosPerRequest: number;
   bareNodeCpuMicrosPerRequest: number;
   ratios: {
     proxyToDirectThroughput: number;
@@ -118,6 +134,13 @@ export interface ProxyBenchResult {
     proxyToPeerThroughput: number;
     proxyToPeerCpu: number;
     proxyToPeerP99: number;
+    /** The floor's CPU per request over the peer's: the least the promises cost, as a ratio. */
+    floorToPeerCpu: number;
+    floorToPeerThroughput: number;
+    floorToPeerP99: number;
+    proxyToFloorCpu: number;
+    /** The floor's journal on / off, per request CPU (medians over the rounds). */
+    floorJournalCpu: number;
   };
   /** The three targets met against the signing peer, the journal's, and no failed request. */
   withinBudget: boolean;
@@ -285,6 +308,17 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
       BENCH_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/`,
     });
     children.push(peer.child);
+    const floor = await startChild('./proxy-floor.ts', {
+      BENCH_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/`,
+      BENCH_LOG_FILE: join(dir, 'floor.log'),
+    });
+    children.push(floor.child);
+    const floorNoJournal = await startChild('./proxy-floor.ts', {
+      BENCH_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/`,
+      BENCH_LOG_FILE: join(dir, 'floor-no-journal.log'),
+      BENCH_JOURNAL: 'off',
+    });
+    children.push(floorNoJournal.child);
 
     // The two portals side by side, so each round measures them back to back.
     const targets: Target[] = [
@@ -292,12 +326,16 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
       { leg: 'proxy', port: portal.port, samples: [] },
       { leg: 'proxy-no-journal', port: portalNoJournal.port, samples: [] },
       { leg: 'signing-peer', port: peer.port, samples: [] },
+      { leg: 'promises-floor', port: floor.port, samples: [] },
+      { leg: 'promises-floor-no-journal', port: floorNoJournal.port, samples: [] },
       { leg: 'bare-node', port: bare.port, samples: [] },
     ];
     const measuredChild: Partial<Record<LegName, ChildProcess>> = {
       proxy: portal.child,
       'proxy-no-journal': portalNoJournal.child,
       'signing-peer': peer.child,
+      'promises-floor': floor.child,
+      'promises-floor-no-journal': floorNoJournal.child,
       'bare-node': bare.child,
     };
     const binary = findNginx();
@@ -342,10 +380,18 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
     const proxyNoJournal = find('proxy-no-journal');
     const bareNode = find('bare-node');
     const signingPeer = find('signing-peer');
-    if (!direct || !proxy || !proxyNoJournal || !bareNode || !signingPeer) {
-      throw new Error(
-        'the direct, proxy, proxy-no-journal, signing-peer and bare-node legs always run',
-      );
+    const promisesFloor = find('promises-floor');
+    const promisesFloorNoJournal = find('promises-floor-no-journal');
+    if (
+      !direct ||
+      !proxy ||
+      !proxyNoJournal ||
+      !bareNode ||
+      !signingPeer ||
+      !promisesFloor ||
+      !promisesFloorNoJournal
+    ) {
+      throw new Error('every leg but nginx always runs');
     }
     const nginx = find('nginx');
     const nginxTuned = find('nginx-tuned');
@@ -383,6 +429,8 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
       proxy,
       proxyNoJournal,
       signingPeer,
+      promisesFloor,
+      promisesFloorNoJournal,
       bareNode,
       nginx,
       nginxTuned,
@@ -398,6 +446,10 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
       journalSameBodyAddedMicros: sameBody.addedMicros,
       journalList,
       signingPeerCpuMicrosPerRequest: Math.round(median(cpuPerRequest['signing-peer'] ?? [])),
+      promisesFloorCpuMicrosPerRequest: Math.round(median(cpuPerRequest['promises-floor'] ?? [])),
+      promisesFloorNoJournalCpuMicrosPerRequest: Math.round(
+        median(cpuPerRequest['promises-floor-no-journal'] ?? []),
+      ),
       bareNodeCpuMicrosPerRequest: Math.round(median(cpuPerRequest['bare-node'] ?? [])),
       ratios: {
         proxyToDirectThroughput: round2(proxy.requestsPerSecond / direct.requestsPerSecond),
@@ -418,6 +470,13 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
         proxyToPeerThroughput: round2(proxy.requestsPerSecond / signingPeer.requestsPerSecond),
         proxyToPeerCpu: 0,
         proxyToPeerP99: round2(proxy.p99Ms / Math.max(signingPeer.p99Ms, 1)),
+        floorToPeerCpu: 0,
+        floorToPeerThroughput: round2(
+          promisesFloor.requestsPerSecond / signingPeer.requestsPerSecond,
+        ),
+        floorToPeerP99: round2(promisesFloor.p99Ms / Math.max(signingPeer.p99Ms, 1)),
+        proxyToFloorCpu: 0,
+        floorJournalCpu: 0,
       },
       withinBudget: false,
       bodyBytes,
@@ -428,6 +487,16 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
     );
     result.ratios.proxyToPeerCpu = round2(
       result.proxyCpuMicrosPerRequest / Math.max(result.signingPeerCpuMicrosPerRequest, 1),
+    );
+    result.ratios.floorToPeerCpu = round2(
+      result.promisesFloorCpuMicrosPerRequest / Math.max(result.signingPeerCpuMicrosPerRequest, 1),
+    );
+    result.ratios.proxyToFloorCpu = round2(
+      result.proxyCpuMicrosPerRequest / Math.max(result.promisesFloorCpuMicrosPerRequest, 1),
+    );
+    result.ratios.floorJournalCpu = round2(
+      result.promisesFloorCpuMicrosPerRequest /
+        Math.max(result.promisesFloorNoJournalCpuMicrosPerRequest, 1),
     );
     const r = result.ratios;
     const throughputMet = r.proxyToPeerThroughput >= THROUGHPUT_TARGET;
@@ -476,6 +545,13 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
       `proxy / signing peer: throughput ${r.proxyToPeerThroughput} (target ≥ ${THROUGHPUT_TARGET}): ${verdict(throughputMet)}; ` +
         `CPU per request ${r.proxyToPeerCpu} (target ≤ ${CPU_TARGET}): ${verdict(cpuMet)}; ` +
         `p99 ${r.proxyToPeerP99} (target ≤ ${P99_TARGET}): ${verdict(p99Met)}`,
+    );
+    console.log(
+      `the promises' floor (the signing peer with a durable key, a fingerprint, a log line and ` +
+        `the journal, done plainly; context): CPU per request ${result.promisesFloorCpuMicrosPerRequest} µs, ` +
+        `${result.promisesFloorNoJournalCpuMicrosPerRequest} µs without the journal; floor / peer: ` +
+        `CPU ${r.floorToPeerCpu}, throughput ${r.floorToPeerThroughput}, p99 ${r.floorToPeerP99}; ` +
+        `its journal on / off ${r.floorJournalCpu}; proxy / floor: CPU ${r.proxyToFloorCpu}`,
     );
     console.log(
       `proxy / bare Node pass-through (the floor, context): throughput ${r.proxyToBareNodeThroughput}, ` +
