@@ -403,6 +403,47 @@ describe('secrets', () => {
     expect(full.responseHeaders['x-request-id']).toBe('[redacted]');
   });
 
+  it('finds a batch by any name or value it carries, and never by a secret one of its items holds', async () => {
+    upstream.respondWith(() => ({
+      status: 202,
+      headers: { 'content-type': 'application/json' },
+      body: '{"batchid":"rb_search_1","received":2}',
+    }));
+    const send = (key: string, items: unknown[]) =>
+      portal.call('POST', `/api/vms/requisitionimport${orgs}`, {
+        headers: { ...json, 'idempotency-key': key },
+        body: JSON.stringify(items),
+      });
+    const plain = await send('journal-search-1', [
+      { titlerole: 'Übersetzerin', clientinternalreq: 'REQ-2026-0420', city: 'Zürich' },
+      { titlerole: 'Analyst', clientinternalreq: 'REQ-2026-0421', city: 'Zürich', openings: 3 },
+    ]);
+    expect(plain.status).toBe(202);
+    const leaky = await send('journal-search-2', [
+      { titlerole: 'Leaky clerk', note: `our key is ${testCredentials.apiKey}` },
+    ]);
+    expect(leaky.status).toBe(202);
+    const keysFound = async (q: string) =>
+      (await journalPage(`?q=${encodeURIComponent(q)}&operation=requisitionimport`)).entries.map(
+        (entry) => entry.idempotencyKey,
+      );
+
+    // A value whole, a word of one without its accent, a field name, a number.
+    expect(await keysFound('REQ-2026-0420')).toEqual(['journal-search-1']);
+    expect(await keysFound('ubersetzerin')).toEqual(['journal-search-1']);
+    expect(await keysFound('clientinternalreq 0421')).toEqual(['journal-search-1']);
+    expect(await keysFound('openings 3')).toEqual(['journal-search-1']);
+    // The batch that carried the key is found by its other words, and its body was kept redacted…
+    expect(await keysFound('leaky clerk')).toEqual(['journal-search-2']);
+    const [entry] = (await journalPage('?q=leaky')).entries;
+    const full = await detail(entry?.id ?? 0);
+    expect(full.requestBody).toMatchObject({ redacted: true });
+    expect(full.requestBody?.text).toContain('our key is [redacted]');
+    // …and the search indexed that redacted body, not the bytes as they came.
+    expect(await keysFound(testCredentials.apiKey)).toEqual([]);
+    expect(await keysFound('5f0c2a7d91b4')).toEqual([]);
+  });
+
   it('has no key, secret or signature in the database file or in any answer', async () => {
     // Exports and cURL too, so every read path of the journal is searched.
     const { entries } = await journalPage('?limit=200');
