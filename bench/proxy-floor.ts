@@ -8,6 +8,8 @@
  *   the event loop in one transaction, each answered only once committed;
  * - the call's fingerprint: one SHA-256 of the method, the address and the body;
  * - one log line per call (pino, synchronously to a file, as the portal's bench leg logs);
+ * - the audit trail's event for a send (decision 036): a row with who, when, the status and the
+ *   call's details as JSON, up to 200 a transaction;
  * - the call journal, unless BENCH_JOURNAL=off (decision 025): the request and the answer stored
  *   once per content (the body's SHA-256 is its identity), the call's row, and the body indexed
  *   for full-text search (FTS5, as the portal's search needs: every word, phrases, no
@@ -44,6 +46,8 @@ db.exec(`
   CREATE TABLE IF NOT EXISTS calls (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, path TEXT NOT NULL,
     key TEXT, status INTEGER NOT NULL, latency_ms REAL NOT NULL, request_body INTEGER,
     response_body INTEGER);
+  CREATE TABLE IF NOT EXISTS audit (id INTEGER PRIMARY KEY, at INTEGER NOT NULL, event TEXT NOT NULL,
+    address TEXT, status INTEGER, details TEXT NOT NULL);
   CREATE VIRTUAL TABLE IF NOT EXISTS search USING fts5(body, content = '', contentless_delete = 1,
     detail = full, tokenize = 'unicode61 remove_diacritics 2');
 `);
@@ -59,13 +63,13 @@ const insertCall = db.prepare<[number, string, string, number, number, number, n
   `INSERT INTO calls (at, path, key, status, latency_ms, request_body, response_body)
    VALUES (?, ?, ?, ?, ?, ?, ?)`,
 );
-const index = db.prepare<[number | bigint, Buffer]>('INSERT INTO search (rowid, body) VALUES (?, ?)');
+const index = db.prepare<[number | bigint, Buffer]>(
+  'INSERT INTO search (rowid, body) VALUES (?, ?)',
+);
 
 /** The key writes asked for in one turn, committed together; each resolves once committed. */
 let keyWrites: { write: () => unknown; done: (value: unknown) => void }[] = [];
-const commitKeys = db.transaction((writes: typeof keyWrites) =>
-  writes.map(({ write }) => write()),
-);
+const commitKeys = db.transaction((writes: typeof keyWrites) => writes.map(({ write }) => write()));
 function keyWrite<T>(write: () => T): Promise<T> {
   if (keyWrites.length === 0) {
     setImmediate(() => {
@@ -116,6 +120,28 @@ function journal(call: Call) {
   calls.push(call);
   if (calls.length >= 64) flushJournal();
   else journalTimer ??= setTimeout(flushJournal, 50);
+}
+
+const insertAudit = db.prepare<[number, string, number, string]>(
+  `INSERT INTO audit (at, event, address, status, details) VALUES (?, 'send', ?, ?, ?)`,
+);
+let events: [number, string, number, string][] = [];
+const writeAudit = db.transaction((batch: typeof events) => {
+  for (const event of batch) insertAudit.run(...event);
+});
+function audit(event: (typeof events)[number]) {
+  events.push(event);
+  if (events.length === 1) {
+    setTimeout(() => {
+      const batch = events;
+      events = [];
+      writeAudit(batch);
+    }, 50);
+  } else if (events.length >= 200) {
+    const batch = events;
+    events = [];
+    writeAudit(batch);
+  }
 }
 
 const log = pino(pino.destination({ dest: logFile, sync: true }));
@@ -176,6 +202,12 @@ app.post('/api/vms/requisitionimport', async (request, reply) => {
       response: { sha256: createHash('sha256').update(bytes).digest(), bytes },
     });
   }
+  audit([
+    Date.now(),
+    request.ip,
+    answer.statusCode,
+    JSON.stringify({ operation: 'requisitionimport', idempotencyKey: key, durationMs: latencyMs }),
+  ]);
   log.info({
     reqId: request.id,
     operation: 'requisitionimport',
