@@ -22,18 +22,13 @@
  */
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import Fastify from 'fastify';
 import pino from 'pino';
-import { Pool } from 'undici';
+import * as signing from './signing-peer-parts';
 
-const upstreamUrl = process.env.BENCH_UPSTREAM_URL;
+const upstream = signing.upstreamFromEnv();
 const logFile = process.env.BENCH_LOG_FILE;
-if (!upstreamUrl || !logFile) throw new Error('BENCH_UPSTREAM_URL and BENCH_LOG_FILE are required');
+if (!logFile) throw new Error('BENCH_LOG_FILE is required');
 const journalOn = process.env.BENCH_JOURNAL !== 'off';
-const upstream = new URL(upstreamUrl);
-const pool = new Pool(upstream.origin, { connections: 128, pipelining: 1 });
-const apiKey = 'bench-key';
-const secret = 'bench-secret';
 
 const db = new Database(`${logFile}.floor.db`);
 db.pragma('journal_mode = WAL');
@@ -145,28 +140,15 @@ function audit(event: (typeof events)[number]) {
 }
 
 const log = pino(pino.destination({ dest: logFile, sync: true }));
-const app = Fastify({ logger: false, bodyLimit: 5 * 1024 * 1024 });
-app.removeAllContentTypeParsers();
-app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) =>
-  done(null, body),
-);
-
-const isArrayOfObjects = (value: unknown) =>
-  Array.isArray(value) &&
-  value.every((item) => typeof item === 'object' && item !== null && !Array.isArray(item));
+const app = signing.bytesApp();
 
 app.post('/api/vms/requisitionimport', async (request, reply) => {
   const started = performance.now();
   const body = request.body as Buffer;
   const key = request.headers['idempotency-key'];
   if (typeof key !== 'string') return reply.code(400).send({ error: 'no Idempotency-Key' });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString('utf8'));
-  } catch {
-    return reply.code(400).send({ error: 'not JSON' });
-  }
-  if (!isArrayOfObjects(parsed)) return reply.code(400).send({ error: 'not an array of objects' });
+  const problem = signing.batchProblem(body);
+  if (problem) return reply.code(400).send({ error: problem });
   const bodySha = createHash('sha256').update(body).digest();
   const fingerprint = createHash('sha256')
     .update(`POST ${request.url}\n`)
@@ -174,29 +156,22 @@ app.post('/api/vms/requisitionimport', async (request, reply) => {
     .digest('hex');
   const admitted = await keyWrite(() => insertKey.run(key, fingerprint).changes === 1);
   if (!admitted) return reply.code(409).send({ error: 'key in use' });
-  const seconds = Math.floor(Date.now() / 1000);
-  const signature = createHash('sha256').update(`${apiKey}${secret}${seconds}`).digest('hex');
-  const query = request.url.slice(request.url.indexOf('?'));
-  const answer = await pool.request({
-    method: 'POST',
-    path: `${upstream.pathname}requisitionimport${query}`,
-    headers: {
-      accept: 'application/json',
-      'content-type': 'application/json',
-      'x-api-key': apiKey,
-      'x-signature': signature,
-    },
+  const answer = await signing.forwardSigned(
+    upstream,
+    'POST',
+    'requisitionimport',
+    request.url,
     body,
-  });
-  const bytes = Buffer.from(await answer.body.arrayBuffer());
-  await keyWrite(() => settleKey.run(answer.statusCode, bytes, key));
+  );
+  const { bytes } = answer;
+  await keyWrite(() => settleKey.run(answer.status, bytes, key));
   const latencyMs = performance.now() - started;
   if (journalOn) {
     journal({
       at: Date.now(),
       path: request.url,
       key,
-      status: answer.statusCode,
+      status: answer.status,
       latencyMs,
       request: { sha256: bodySha, bytes: body },
       response: { sha256: createHash('sha256').update(bytes).digest(), bytes },
@@ -205,28 +180,17 @@ app.post('/api/vms/requisitionimport', async (request, reply) => {
   audit([
     Date.now(),
     request.ip,
-    answer.statusCode,
+    answer.status,
     JSON.stringify({ operation: 'requisitionimport', idempotencyKey: key, durationMs: latencyMs }),
   ]);
   log.info({
     reqId: request.id,
     operation: 'requisitionimport',
-    status: answer.statusCode,
+    status: answer.status,
     durationMs: latencyMs,
     idempotencyKey: key,
   });
-  reply.code(answer.statusCode);
-  const type = answer.headers['content-type'];
-  if (typeof type === 'string') reply.header('content-type', type);
-  return reply.send(bytes);
+  return signing.sendAnswer(reply, answer);
 });
 
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
-process.on('message', (message: unknown) => {
-  if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
-});
-process.on('disconnect', () => {
-  void app.close().then(() => process.exit(0));
-});
+await signing.serveForBench(app);

@@ -307,36 +307,27 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
   try {
     const upstream = await startChild('./proxy-upstream.ts');
     children.push(upstream.child);
-    const portal = await startChild('./proxy-portal.ts', {
-      BENCH_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/`,
-      BENCH_LOG_FILE: join(dir, 'portal.log'),
-    });
-    children.push(portal.child);
-    const portalNoJournal = await startChild('./proxy-portal.ts', {
-      BENCH_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/`,
-      BENCH_LOG_FILE: join(dir, 'portal-no-journal.log'),
-      BENCH_JOURNAL: 'off',
-    });
-    children.push(portalNoJournal.child);
-    const bare = await startChild('./proxy-bare.ts', {
-      BENCH_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/`,
-    });
-    children.push(bare.child);
-    const peer = await startChild('./proxy-peer.ts', {
-      BENCH_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/`,
-    });
-    children.push(peer.child);
-    const floor = await startChild('./proxy-floor.ts', {
-      BENCH_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/`,
-      BENCH_LOG_FILE: join(dir, 'floor.log'),
-    });
-    children.push(floor.child);
-    const floorNoJournal = await startChild('./proxy-floor.ts', {
-      BENCH_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/`,
-      BENCH_LOG_FILE: join(dir, 'floor-no-journal.log'),
-      BENCH_JOURNAL: 'off',
-    });
-    children.push(floorNoJournal.child);
+    /** A proxy in front of the upstream, in a child process; `log` names its log file. */
+    const proxyChild = async (file: string, log?: string, env: Record<string, string> = {}) => {
+      const started = await startChild(file, {
+        BENCH_UPSTREAM_URL: `http://127.0.0.1:${upstream.port}/`,
+        ...(log ? { BENCH_LOG_FILE: join(dir, log) } : {}),
+        ...env,
+      });
+      children.push(started.child);
+      return started;
+    };
+    const journalOff = { BENCH_JOURNAL: 'off' };
+    const portal = await proxyChild('./proxy-portal.ts', 'portal.log');
+    const portalNoJournal = await proxyChild(
+      './proxy-portal.ts',
+      'portal-no-journal.log',
+      journalOff,
+    );
+    const bare = await proxyChild('./proxy-bare.ts');
+    const peer = await proxyChild('./proxy-peer.ts');
+    const floor = await proxyChild('./proxy-floor.ts', 'floor.log');
+    const floorNoJournal = await proxyChild('./proxy-floor.ts', 'floor-no-journal.log', journalOff);
 
     // The two portals side by side, so each round measures them back to back.
     const targets: Target[] = [
