@@ -8,9 +8,9 @@ import {
   auditPagesQueryOptions,
   type AuditFilters,
 } from '@/features/audit/api/audit';
-import { errorMessage } from '@/shared/api/http';
 import { useOrg } from '@/shared/config/org-context';
 import { formatDateTime, groupDigits } from '@/shared/lib/format';
+import { ListStatus } from '@/shared/ui/list-status';
 import { StatusBadge } from '@/shared/ui/status-badge';
 import { useAddressParams } from '@/shared/ui/use-address-params';
 
@@ -160,25 +160,14 @@ export function AuditPage() {
 
       <section aria-labelledby={`${formId}-events`} className="inspector__list">
         <h2 id={`${formId}-events`}>Events</h2>
-        <p role="status">
-          {query.isPending
-            ? 'Reading the audit trail…'
-            : query.isError
-              ? ''
-              : entries.length === 0
-                ? anyFilter
-                  ? 'No event matches these filters.'
-                  : 'No event recorded yet.'
-                : `${groupDigits(entries.length)} ${entries.length === 1 ? 'event' : 'events'}${query.hasNextPage ? ' shown, more below' : ''}`}
-        </p>
-        {query.isError ? (
-          <p role="alert" className="notice notice--error">
-            {errorMessage(query.error)}{' '}
-            <button type="button" className="link-button" onClick={() => void query.refetch()}>
-              Try again
-            </button>
-          </p>
-        ) : null}
+        <ListStatus
+          query={query}
+          count={entries.length}
+          one="event"
+          many="events"
+          reading="Reading the audit trail…"
+          empty={anyFilter ? 'No event matches these filters.' : 'No event recorded yet.'}
+        />
         {entries.length > 0 ? (
           <table className="inspector__table">
             <thead>

@@ -11,9 +11,8 @@ import {
   journalPagesQueryOptions,
 } from '@/features/inspector/api/journal';
 import { statusText, statusTone } from '@/features/inspector/model/status';
-import { errorMessage } from '@/shared/api/http';
 import { formatDateTime } from '@/shared/lib/format';
-import { groupDigits } from '@/shared/lib/format';
+import { ListStatus } from '@/shared/ui/list-status';
 import { StatusBadge } from '@/shared/ui/status-badge';
 import { useAddressParams } from '@/shared/ui/use-address-params';
 import { ComposeCall } from './compose-call';
@@ -158,25 +157,18 @@ export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
       <div className="inspector__body">
         <section aria-labelledby={`${formId}-calls`} className="inspector__list">
           <h2 id={`${formId}-calls`}>Calls</h2>
-          <p role="status">
-            {query.isPending
-              ? 'Reading the journal…'
-              : query.isError
-                ? ''
-                : entries.length === 0
-                  ? anyFilter
-                    ? 'No call matches these filters.'
-                    : 'No call recorded yet: send a batch or open a list, and it shows here.'
-                  : `${groupDigits(entries.length)} ${entries.length === 1 ? 'call' : 'calls'}${query.hasNextPage ? ' shown, more below' : ''}`}
-          </p>
-          {query.isError ? (
-            <p role="alert" className="notice notice--error">
-              {errorMessage(query.error)}{' '}
-              <button type="button" className="link-button" onClick={() => void query.refetch()}>
-                Try again
-              </button>
-            </p>
-          ) : null}
+          <ListStatus
+            query={query}
+            count={entries.length}
+            one="call"
+            many="calls"
+            reading="Reading the journal…"
+            empty={
+              anyFilter
+                ? 'No call matches these filters.'
+                : 'No call recorded yet: send a batch or open a list, and it shows here.'
+            }
+          />
           {entries.length > 0 ? (
             <table className="inspector__table">
               <thead>

@@ -9,7 +9,8 @@ import {
   suitesQueryOptions,
 } from '@/core/suites/api/suites';
 import { errorMessage } from '@/shared/api/http';
-import { countOf, formatDateTime } from '@/shared/lib/format';
+import { formatDateTime } from '@/shared/lib/format';
+import { ListStatus } from '@/shared/ui/list-status';
 import { RunOutcome } from './run-outcome';
 
 /**
@@ -71,20 +72,14 @@ export function SuitesPage() {
       ) : null}
       <section aria-labelledby={`${id}-list`}>
         <h2 id={`${id}-list`}>All suites</h2>
-        <p role="status">
-          {suites.isPending
-            ? 'Loading the suites…'
-            : suites.isError
-              ? ''
-              : list.length === 0
-                ? 'No suite yet.'
-                : countOf(list.length, 'suite', 'suites')}
-        </p>
-        {suites.isError ? (
-          <p role="alert" className="notice notice--error">
-            {errorMessage(suites.error)}
-          </p>
-        ) : null}
+        <ListStatus
+          query={suites}
+          count={list.length}
+          one="suite"
+          many="suites"
+          reading="Loading the suites…"
+          empty="No suite yet."
+        />
         {list.length > 0 ? (
           <table className="inspector__table">
             <thead>
