@@ -6,7 +6,7 @@
  *
  * - direct: the users sign their own calls and send them straight to the sandbox (the floor);
  * - bare: the same, through a bare Node `http` pass-through (proxy-bare.ts);
- * - peer: through the minimal signing proxy the proxy bench holds the portal to (proxy-peer.ts);
+ * - peer: through a minimal signing proxy that keeps none of the portal's promises (proxy-peer.ts);
  * - portal: through one portal process (the built server, SQLite, sign-in on, journal on);
  * - portals-2: through two portal processes on one PostgreSQL, users spread over both, and each
  *   resend sent to the other process than the first send.
