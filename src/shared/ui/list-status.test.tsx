@@ -42,7 +42,7 @@ describe('ListStatus', () => {
 
   it('gives the reason a list could not be read, and Try again reads it again', async () => {
     const refetch = vi.fn();
-    const error = new ApiError('journal_unavailable', 'The journal could not be read.');
+    const error = new ApiError('store_unavailable', 'The journal could not be read.');
     show({ isPending: false, isError: true, error, refetch }, 0);
     expect(screen.getByRole('status').textContent).toBe('');
     expect(screen.getByRole('alert').textContent).toContain('The journal could not be read.');
