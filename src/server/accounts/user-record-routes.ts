@@ -1,4 +1,3 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
@@ -14,6 +13,7 @@ import {
 } from '@/domain/auth';
 import type { PortalConfig } from '@/server/config';
 import { acceptJsonOnly } from '@/server/http/json-body';
+import { limitPerMinute } from '@/server/http/minute-limit';
 import {
   bodySchema,
   partSchema,
@@ -134,23 +134,12 @@ const routes: FastifyPluginAsync<UserRecordRoutesOptions> = async (
   });
   // Per user, after the session check (it gives the user): one person's script cannot keep the
   // database busy, and people behind one address do not share a count.
-  await app.register(rateLimit, {
-    global: false,
+  await limitPerMinute(app, {
     max: limits.perMinute,
-    timeWindow: 60_000,
     keyGenerator: (request) => request.portalSession?.user.id ?? request.ip,
-    addHeadersOnExceeding: {
-      'x-ratelimit-limit': false,
-      'x-ratelimit-remaining': false,
-      'x-ratelimit-reset': false,
-    },
-    errorResponseBuilder: (_request, context) =>
-      new ApiError(
-        'rate_limited',
-        `Too many requests for your drafts and submissions: the portal takes at most ${context.max} a minute from one user. Wait ${context.after} and it goes on by itself; your work stays in this browser meanwhile.`,
-      ),
+    message: (max, after) =>
+      `Too many requests for your drafts and submissions: the portal takes at most ${max} a minute from one user. Wait ${after} and it goes on by itself; your work stays in this browser meanwhile.`,
   });
-  app.addHook('onRequest', app.rateLimit());
 
   /**
    * A write that would pass one of the limits is refused before anything is written. Checked
