@@ -13,6 +13,7 @@ import {
 } from '@/domain/audit';
 import type { PortalConfig } from '@/server/config';
 import { registerApiGuards } from '@/server/http/api-guards';
+import { oldestFirstPages } from '@/server/http/paged-export';
 import { querySchema, responseSchema, withRouteSchemas } from '@/server/http/route-schemas';
 import { auditCursorAfter, type AuditStore } from './store/audit-events';
 
@@ -69,23 +70,14 @@ export async function exportLines(
   format: AuditExportFormat,
   pageSize = exportPage,
 ): Promise<AsyncGenerator<string>> {
-  const first = await store.list(filter, { order: 'oldest', from: null, limit: pageSize });
-  async function* pages(): AsyncGenerator<AuditEntry[]> {
-    let page = first;
-    while (page.length > 0) {
-      yield page;
-      const last = page.at(-1);
-      if (page.length < pageSize || last === undefined) return;
-      page = await store.list(filter, {
-        order: 'oldest',
-        from: auditCursorAfter(last),
-        limit: pageSize,
-      });
-    }
-  }
+  const pages = await oldestFirstPages(
+    (page) => store.list(filter, page),
+    auditCursorAfter,
+    pageSize,
+  );
   async function* lines(): AsyncGenerator<string> {
     if (format === 'csv') yield `${csvColumns.join(',')}\r\n`;
-    for await (const page of pages()) {
+    for await (const page of pages) {
       yield page
         .map((entry) => (format === 'csv' ? csvLine(entry) : `${JSON.stringify(entry)}\n`))
         .join('');
