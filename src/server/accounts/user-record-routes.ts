@@ -12,7 +12,6 @@ import {
   type UserCollection,
 } from '@/domain/auth';
 import type { PortalConfig } from '@/server/config';
-import { acceptJsonOnly } from '@/server/http/json-body';
 import { limitPerMinute } from '@/server/http/minute-limit';
 import {
   bodySchema,
@@ -20,7 +19,7 @@ import {
   responseSchema,
   withRouteSchemas,
 } from '@/server/http/route-schemas';
-import { requireUser } from './auth-hooks';
+import { requireUser, signedInRoutes } from './auth-hooks';
 
 /**
  * What one user may keep on the server and how often they may ask. A draft is a few KB and a
@@ -113,15 +112,14 @@ const routes: FastifyPluginAsync<UserRecordRoutesOptions> = async (
 ) => {
   const auth = app.accounts;
   const limits = { ...userRecordLimits, ...given };
-  acceptJsonOnly(app);
+  signedInRoutes(
+    app,
+    config,
+    'recruiter',
+    'Sign-in is off on this portal, so nothing is kept per user on the server: drafts, batches and submissions stay in this browser.',
+  );
   app.addHook('onRequest', async (request) => {
-    if (!config.auth.required) {
-      throw new ApiError(
-        'not_found',
-        'Sign-in is off on this portal, so nothing is kept per user on the server: drafts, batches and submissions stay in this browser.',
-      );
-    }
-    const session = requireUser(request, config);
+    const session = request.portalSession;
     const owner = request.headers[recordOwnerHeader];
     if (session && typeof owner === 'string' && owner !== session.user.id) {
       // The page acts for someone who is no longer the one signed in on this browser: as far as
