@@ -3,25 +3,13 @@ import type { ApiError } from '@/domain/api-error';
 import type { AuditEntry } from '@/domain/audit';
 import type { AuditEvent, AuditFields } from '@/server/accounts/audit';
 import type { AuditSettings } from '@/server/config';
-import type { CallLine } from '@/server/proxy/call-line';
+import type { CallAnswerFields, CallLine } from '@/server/proxy/call-line';
 import { connectionHeader } from '@/server/proxy/connection-upstreams';
 import type { AuditRecord, AuditStore } from './store/audit-events';
 
 /** What a proxied call's log line says, as much of it as the trail keeps. */
-export type SentCall = Pick<
-  CallLine,
-  | 'operation'
-  | 'clientOrgId'
-  | 'vendorOrgId'
-  | 'itemCount'
-  | 'status'
-  | 'upstreamStatus'
-  | 'durationMs'
-  | 'replayed'
-  | 'idempotencyKey'
-  | 'connection'
-  | 'audit'
->;
+export type SentCall = CallAnswerFields &
+  Pick<CallLine, 'clientOrgId' | 'vendorOrgId' | 'connection' | 'audit'>;
 
 /**
  * The refusals the trail records: a role, an org, a connection not granted; a CSRF or origin

@@ -33,3 +33,15 @@ export interface CallLine {
   audit?: true;
   event?: 'send';
 }
+
+/** What came of a call and how long it took: what the metrics count and the audit trail keeps. */
+export type CallAnswerFields = Pick<
+  CallLine,
+  | 'operation'
+  | 'itemCount'
+  | 'status'
+  | 'upstreamStatus'
+  | 'durationMs'
+  | 'replayed'
+  | 'idempotencyKey'
+>;
