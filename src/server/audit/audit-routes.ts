@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import {
@@ -13,7 +12,7 @@ import {
 } from '@/domain/audit';
 import type { PortalConfig } from '@/server/config';
 import { registerApiGuards } from '@/server/http/api-guards';
-import { oldestFirstPages } from '@/server/http/paged-export';
+import { newestPage, oldestFirstPages, sendDownload } from '@/server/http/entry-pages';
 import { querySchema, responseSchema, withRouteSchemas } from '@/server/http/route-schemas';
 import { auditCursorAfter, type AuditStore } from './store/audit-events';
 
@@ -111,16 +110,13 @@ const routes: FastifyPluginAsync<AuditRoutesOptions> = async (app, { config }) =
       const { cursor, limit, ...filter } = request.query;
       const size = limit ?? auditPageSize.default;
       const store = await trail.reader();
-      // One more than asked: whether there is a next page, without counting.
-      const entries = await store.list(filter, {
-        order: 'newest',
-        from: cursor ?? null,
-        limit: size + 1,
-      });
-      const page = entries.slice(0, size);
-      const last = page.at(-1);
-      const next = entries.length > size && last ? auditCursorAfter(last) : null;
-      return { entries: page, next: next ? `${next.at}.${next.id}` : null, retentionDays };
+      const page = await newestPage(
+        (page) => store.list(filter, page),
+        auditCursorAfter,
+        cursor ?? null,
+        size,
+      );
+      return { ...page, retentionDays };
     },
   );
 
@@ -134,14 +130,16 @@ const routes: FastifyPluginAsync<AuditRoutesOptions> = async (app, { config }) =
       const { format = 'csv', ...filter } = request.query;
       const store = await trail.reader();
       const lines = await exportLines(store, filter, format);
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      return reply
-        .header(
-          'content-type',
-          format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
-        )
-        .header('content-disposition', `attachment; filename="audit-${stamp}.${format}"`)
-        .send(Readable.from(lines));
+      return sendDownload(
+        reply,
+        {
+          name: 'audit',
+          format,
+          contentType:
+            format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+        },
+        lines,
+      );
     },
   );
 };

@@ -1,5 +1,5 @@
 import type { JournalExportFormat, JournalFilter } from '@/domain/journal';
-import { oldestFirstPages } from '@/server/http/paged-export';
+import { oldestFirstPages } from '@/server/http/entry-pages';
 import { harCreator, harEntry } from './har';
 import { cursorAfter, type JournalReader } from './store/journal-store';
 
