@@ -9,7 +9,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
 
@@ -35,6 +35,20 @@ export async function buildCli(outDir = join(root, 'build', 'cli')): Promise<str
 }
 
 /**
+ * How the server and the operator's commands are built: our code bundled into one ES module for
+ * Node, their packages left to be loaded from node_modules (a native module cannot be bundled).
+ */
+const withPackagesExternal = {
+  bundle: true,
+  packages: 'external',
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  sourcemap: true,
+  logLevel: 'warning',
+} as const satisfies BuildOptions;
+
+/**
  * What build/server/main.mjs is: a check of the Node version, then the portal. The portal's
  * packages are imported when its module loads, and on an old Node its SQLite driver crashes
  * there without a word; so the check runs in a module of its own first, and loads the portal
@@ -51,13 +65,7 @@ export async function buildServer(outDir = join(root, 'build', 'server')): Promi
   await build({
     entryPoints: [join(root, 'src', 'server', 'main.ts')],
     outfile: join(outDir, 'portal.mjs'),
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    sourcemap: true,
-    logLevel: 'warning',
+    ...withPackagesExternal,
   });
   await writeFile(outfile, await serverEntry());
   return outfile;
@@ -83,13 +91,7 @@ export async function buildTools(outDir = join(root, 'build', 'cli')): Promise<s
       await build({
         entryPoints: [join(root, ...source)],
         outfile,
-        bundle: true,
-        packages: 'external',
-        platform: 'node',
-        format: 'esm',
-        target: 'node22',
-        sourcemap: true,
-        logLevel: 'warning',
+        ...withPackagesExternal,
       });
       return outfile;
     }),

@@ -1,29 +1,11 @@
 import { z } from 'zod';
 import { dateFormats } from './catalog-types';
 
-/** What the browser needs of one VMS connection: how it is named, and the settings it sends with. */
-export const connectionSettingsSchema = z.object({
-  name: z.string().min(1),
-  label: z.string().min(1),
-  /** Calls reach real people. */
-  production: z.boolean(),
-  kind: z.enum(['sandbox', 'remote']),
-  clientOrgIds: z.array(z.number().int().positive()).min(1),
-  clientOrgNames: z.record(z.string(), z.string()),
-  vendorOrgId: z.number().int().positive(),
-  dateFormat: z.enum(dateFormats),
-  maxBatch: z.number().int().positive(),
-  timeoutMs: z.number().int().positive(),
-  upstream: z.object({ kind: z.enum(['sandbox', 'remote']), label: z.string().min(1) }),
-});
-export type ConnectionSettings = z.infer<typeof connectionSettingsSchema>;
-
 /**
- * The body of the portal server's `GET /api/config`: the non-secret settings the browser needs.
- * Lives in the domain (no Node APIs) so the browser parses the response with the same schema the
- * server builds it with. The API key and secret are deliberately absent (decision 001).
+ * What calls on a VMS connection are made with: the orgs they act for and as, the date format,
+ * the limits. Each connection has its own; the deployment's are its default connection's.
  */
-export const portalConfigSchema = z.object({
+const callSettingsSchema = z.object({
   /** The client orgs this deployment may act for (`VMS_CLIENT_ORGS`). */
   clientOrgIds: z.array(z.number().int().positive()).min(1),
   /** Their names by id, where known (`VMS_CLIENT_ORGS` "1001:Northwind Health", or the sandbox's). */
@@ -36,11 +18,48 @@ export const portalConfigSchema = z.object({
   maxBatch: z.number().int().positive(),
   /** How long the portal server waits for the VMS (`VMS_TIMEOUT_MS`): the browser waits longer. */
   timeoutMs: z.number().int().positive(),
-  /** Which VMS the portal talks to: the embedded sandbox, or a remote host shown by name. */
-  upstream: z.object({
-    kind: z.enum(['sandbox', 'remote']),
-    label: z.string().min(1),
-  }),
+});
+export type CallSettings = z.infer<typeof callSettingsSchema>;
+
+/** Only the call settings of `source`, field by field: whatever else it holds stays behind. */
+export function callSettingsOf(source: CallSettings): CallSettings {
+  return {
+    clientOrgIds: source.clientOrgIds,
+    clientOrgNames: source.clientOrgNames,
+    vendorOrgId: source.vendorOrgId,
+    dateFormat: source.dateFormat,
+    maxBatch: source.maxBatch,
+    timeoutMs: source.timeoutMs,
+  };
+}
+
+/** Which VMS a connection talks to: the embedded sandbox, or a remote host shown by name. */
+const upstreamSchema = z.object({
+  kind: z.enum(['sandbox', 'remote']),
+  label: z.string().min(1),
+});
+
+/** What the browser needs of one VMS connection: how it is named, and the settings it sends with. */
+export const connectionSettingsSchema = z.object({
+  name: z.string().min(1),
+  label: z.string().min(1),
+  /** Calls reach real people. */
+  production: z.boolean(),
+  kind: z.enum(['sandbox', 'remote']),
+  ...callSettingsSchema.shape,
+  upstream: upstreamSchema,
+});
+export type ConnectionSettings = z.infer<typeof connectionSettingsSchema>;
+
+/**
+ * The body of the portal server's `GET /api/config`: the non-secret settings the browser needs.
+ * Lives in the domain (no Node APIs) so the browser parses the response with the same schema the
+ * server builds it with. The API key and secret are deliberately absent (decision 001).
+ */
+export const portalConfigSchema = z.object({
+  ...callSettingsSchema.shape,
+  /** Which VMS the portal talks to by default. */
+  upstream: upstreamSchema,
   /**
    * The VMS connections of this deployment, for the browser to name and switch between, with the
    * settings each sends with. Keys, secrets and addresses stay on the server.
@@ -67,12 +86,7 @@ export function settingsForConnection(
   if (!connection) return config;
   return {
     ...config,
-    clientOrgIds: connection.clientOrgIds,
-    clientOrgNames: connection.clientOrgNames,
-    vendorOrgId: connection.vendorOrgId,
-    dateFormat: connection.dateFormat,
-    maxBatch: connection.maxBatch,
-    timeoutMs: connection.timeoutMs,
+    ...callSettingsOf(connection),
     upstream: connection.upstream,
   };
 }

@@ -44,6 +44,11 @@ export function withDefault<T>(schema: z.ZodType<T | undefined, string | undefin
   return schema.transform((value) => value ?? fallback);
 }
 
+/** A whole number from `min` to `max`, `fallback` when unset: the example its message gives. */
+export function wholeNumberOr(name: string, min: number, max: number, fallback: number) {
+  return withDefault(wholeNumber(name, min, max, String(fallback)), fallback);
+}
+
 /** The defaults, once: the settings below, and the sandbox's own options, read them from here. */
 export const settingDefaults = {
   dateFormat: 'YYYY-MM-DD',
@@ -58,19 +63,15 @@ export const sharedSettings = {
   VMS_DATE_FORMAT: oneOf('VMS_DATE_FORMAT', dateFormats).transform(
     (value) => value ?? settingDefaults.dateFormat,
   ),
-  VMS_MAX_BATCH: wholeNumber('VMS_MAX_BATCH', 1, 100_000, '500').transform(
-    (value) => value ?? settingDefaults.maxBatch,
-  ),
-  SANDBOX_PORT: wholeNumber('SANDBOX_PORT', 0, 65535, '8788').transform(
-    (value) => value ?? settingDefaults.sandboxPort,
-  ),
+  VMS_MAX_BATCH: wholeNumberOr('VMS_MAX_BATCH', 1, 100_000, settingDefaults.maxBatch),
+  SANDBOX_PORT: wholeNumberOr('SANDBOX_PORT', 0, 65535, settingDefaults.sandboxPort),
   SANDBOX_DB: unsetWhenBlank.transform((value) => value ?? settingDefaults.sandboxDb),
-  SANDBOX_PROCESSING_DELAY_MS: wholeNumber(
+  SANDBOX_PROCESSING_DELAY_MS: wholeNumberOr(
     'SANDBOX_PROCESSING_DELAY_MS',
     0,
     60_000,
-    '20',
-  ).transform((value) => value ?? settingDefaults.processingDelayMs),
+    settingDefaults.processingDelayMs,
+  ),
 };
 
 /** One line naming every problem, for a process that cannot start. */

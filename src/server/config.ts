@@ -7,6 +7,7 @@ import {
   sharedSettings,
   unsetWhenBlank,
   wholeNumber,
+  wholeNumberOr,
 } from '@/domain/settings';
 import { profileFromSetting } from '@/node/profile-setting';
 import { sandboxDemo } from '@/sandbox/index';
@@ -311,7 +312,7 @@ const databaseUrl = optional.transform((value, ctx) => {
 });
 
 export const portalEnvSchema = z.object({
-  PORT: withDefault(wholeNumber('PORT', 0, 65535, '8787'), 8787),
+  PORT: wholeNumberOr('PORT', 0, 65535, 8787),
   HOST: withDefault(optional, '127.0.0.1'),
   VMS_CONNECTIONS: optional,
   VMS_BASE_URL: baseUrl,
@@ -325,48 +326,32 @@ export const portalEnvSchema = z.object({
   /** Whether the one remote VMS reaches real people; unset: yes for a remote VMS. */
   VMS_PRODUCTION: oneOf('VMS_PRODUCTION', ['on', 'off']),
   ...sharedSettings,
-  VMS_TIMEOUT_MS: withDefault(
-    wholeNumber('VMS_TIMEOUT_MS', 1, 600_000, String(connectionDefaults.timeoutMs)),
-    connectionDefaults.timeoutMs,
-  ),
+  VMS_TIMEOUT_MS: wholeNumberOr('VMS_TIMEOUT_MS', 1, 600_000, connectionDefaults.timeoutMs),
   VMS_LATE_ANSWER_MS: wholeNumber('VMS_LATE_ANSWER_MS', 1, 24 * 60 * 60 * 1000, '600000'),
-  VMS_BODY_LIMIT_BYTES: withDefault(
-    wholeNumber('VMS_BODY_LIMIT_BYTES', 1024, 1024 * MB, String(5 * MB)),
-    5 * MB,
-  ),
-  PORTAL_RATE_LIMIT_PER_MINUTE: withDefault(
-    wholeNumber('PORTAL_RATE_LIMIT_PER_MINUTE', 0, 1_000_000, '600'),
-    600,
-  ),
-  PORTAL_REQUEST_TIMEOUT_MS: withDefault(
-    wholeNumber('PORTAL_REQUEST_TIMEOUT_MS', 1000, 3_600_000, '60000'),
-    60_000,
-  ),
-  PORTAL_CONNECTION_TIMEOUT_MS: withDefault(
-    wholeNumber('PORTAL_CONNECTION_TIMEOUT_MS', 1000, 3_600_000, '120000'),
+  VMS_BODY_LIMIT_BYTES: wholeNumberOr('VMS_BODY_LIMIT_BYTES', 1024, 1024 * MB, 5 * MB),
+  PORTAL_RATE_LIMIT_PER_MINUTE: wholeNumberOr('PORTAL_RATE_LIMIT_PER_MINUTE', 0, 1_000_000, 600),
+  PORTAL_REQUEST_TIMEOUT_MS: wholeNumberOr('PORTAL_REQUEST_TIMEOUT_MS', 1000, 3_600_000, 60_000),
+  PORTAL_CONNECTION_TIMEOUT_MS: wholeNumberOr(
+    'PORTAL_CONNECTION_TIMEOUT_MS',
+    1000,
+    3_600_000,
     120_000,
   ),
-  PORTAL_DRAIN_TIMEOUT_MS: withDefault(
-    wholeNumber('PORTAL_DRAIN_TIMEOUT_MS', 0, 3_600_000, '20000'),
-    20_000,
-  ),
+  PORTAL_DRAIN_TIMEOUT_MS: wholeNumberOr('PORTAL_DRAIN_TIMEOUT_MS', 0, 3_600_000, 20_000),
   PORTAL_DB: withDefault(optional, './data/portal.db'),
   DATABASE_URL: databaseUrl,
   JOURNAL: withDefault(oneOf('JOURNAL', ['on', 'off']), 'on'),
-  JOURNAL_RETENTION_DAYS: withDefault(wholeNumber('JOURNAL_RETENTION_DAYS', 1, 3650, '30'), 30),
-  JOURNAL_MAX_MB: withDefault(wholeNumber('JOURNAL_MAX_MB', 1, 1_000_000, '500'), 500),
-  JOURNAL_BODY_LIMIT_KB: withDefault(
-    wholeNumber('JOURNAL_BODY_LIMIT_KB', 1, 1024 * 1024, '256'),
-    256,
-  ),
-  AUDIT_RETENTION_DAYS: withDefault(wholeNumber('AUDIT_RETENTION_DAYS', 1, 3650, '365'), 365),
+  JOURNAL_RETENTION_DAYS: wholeNumberOr('JOURNAL_RETENTION_DAYS', 1, 3650, 30),
+  JOURNAL_MAX_MB: wholeNumberOr('JOURNAL_MAX_MB', 1, 1_000_000, 500),
+  JOURNAL_BODY_LIMIT_KB: wholeNumberOr('JOURNAL_BODY_LIMIT_KB', 1, 1024 * 1024, 256),
+  AUDIT_RETENTION_DAYS: wholeNumberOr('AUDIT_RETENTION_DAYS', 1, 3650, 365),
   METRICS_PORT: wholeNumber('METRICS_PORT', 0, 65535, '9464'),
   METRICS_TOKEN: metricsToken,
   LOG_LEVEL: withDefault(oneOf('LOG_LEVEL', logLevels), 'info'),
   AUTH: oneOf('AUTH', ['on', 'off']),
   TRUST_PROXY: withDefault(trustProxy, false),
-  SESSION_IDLE_MINUTES: withDefault(wholeNumber('SESSION_IDLE_MINUTES', 1, 24 * 60, '30'), 30),
-  SESSION_MAX_HOURS: withDefault(wholeNumber('SESSION_MAX_HOURS', 1, 24 * 30, '12'), 12),
+  SESSION_IDLE_MINUTES: wholeNumberOr('SESSION_IDLE_MINUTES', 1, 24 * 60, 30),
+  SESSION_MAX_HOURS: wholeNumberOr('SESSION_MAX_HOURS', 1, 24 * 30, 12),
   PORTAL_PUBLIC_URL: publicUrl,
   OIDC_ISSUER: issuerUrl,
   OIDC_CLIENT_ID: optional,

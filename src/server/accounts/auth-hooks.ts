@@ -3,6 +3,7 @@ import { ApiError } from '@/domain/api-error';
 import type { Role } from '@/domain/auth';
 import { csrfHeader, roleRank } from '@/domain/auth';
 import type { PortalConfig } from '@/server/config';
+import { acceptJsonOnly } from '@/server/http/json-body';
 import { type PortalAuth, type RequestSession } from './portal-auth';
 import { changesState, crossSiteReason } from './request-origin';
 import { sessionIdsOf } from './session-cookie';
@@ -142,6 +143,24 @@ export function requireUser(
     );
   }
   return session;
+}
+
+/**
+ * The start of a group of routes that exist only with sign-in on (accounts, each user's records,
+ * API tokens): JSON bodies only; with sign-in off, every call a 404 saying why (`whenOff`);
+ * with it on, a user with `role` at least.
+ */
+export function signedInRoutes(
+  app: FastifyInstance,
+  config: PortalConfig,
+  role: Role,
+  whenOff: string,
+): void {
+  acceptJsonOnly(app);
+  app.addHook('onRequest', async (request) => {
+    if (!config.auth.required) throw new ApiError('not_found', whenOff);
+    requireUser(request, config, role);
+  });
 }
 
 /** An onRequest hook for a group of routes that all need a user with `role`. */

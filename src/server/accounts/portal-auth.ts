@@ -243,7 +243,7 @@ export class PortalAuth {
    * A new session for a user who just proved who they are: a new id whatever the request carried
    * (no fixation), the old one deleted, a new CSRF token.
    */
-  async startSession(
+  private async startSession(
     request: FastifyRequest,
     reply: FastifyReply,
     user: StoredUser,
@@ -263,6 +263,25 @@ export class PortalAuth {
     setSessionCookie(request, reply, id, this.config.auth.maxMs);
     const session = { user: this.portalUser(user), csrfToken, idHash };
     request.portalSession = session;
+    return session;
+  }
+
+  /**
+   * Signs in a user who just proved who they are, by `method`: a new session (startSession), and
+   * the `sign_in` audit line saying who, with which role, from where and how.
+   */
+  async signIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: StoredUser,
+    method: 'password' | 'invite' | 'sso',
+  ): Promise<RequestSession> {
+    const session = await this.startSession(request, reply, user);
+    this.audit(
+      'sign_in',
+      { userId: user.id, email: user.email, role: user.role, address: request.ip, method },
+      request,
+    );
     return session;
   }
 

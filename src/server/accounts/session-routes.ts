@@ -141,18 +141,7 @@ const routes: FastifyPluginAsync<SessionRoutesOptions> = async (app, { config })
           'Your password is set, but your account is disabled. Ask an admin to enable it.',
         );
       }
-      await auth.startSession(request, reply, user);
-      auth.audit(
-        'sign_in',
-        {
-          userId: user.id,
-          email: user.email,
-          role: user.role,
-          address: request.ip,
-          method: 'invite',
-        },
-        request,
-      );
+      await auth.signIn(request, reply, user, 'invite');
       return auth.state(request);
     },
   );

@@ -91,17 +91,5 @@ export async function signIn(
   }
 
   await auth.failures.clear(accountKey(secret, name));
-  const session = await auth.startSession(request, reply, user);
-  auth.audit(
-    'sign_in',
-    {
-      userId: user.id,
-      email: user.email,
-      role: user.role,
-      address: request.ip,
-      method: 'password',
-    },
-    request,
-  );
-  return session;
+  return auth.signIn(request, reply, user, 'password');
 }

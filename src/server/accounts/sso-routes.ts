@@ -182,19 +182,8 @@ const routes: FastifyPluginAsync<SsoRoutesOptions> = async (app, { config }) => 
         );
         return refuse(reply, request, 'no_account');
       }
-      await auth.startSession(request, reply, user);
+      await auth.signIn(request, reply, user, 'sso');
       setSsoCookie(request, reply, null);
-      auth.audit(
-        'sign_in',
-        {
-          userId: user.id,
-          email: user.email,
-          role: user.role,
-          address,
-          method: 'sso',
-        },
-        request,
-      );
       return reply.redirect('/', 302);
     },
   );

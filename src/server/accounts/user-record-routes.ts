@@ -1,4 +1,3 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
@@ -13,14 +12,14 @@ import {
   type UserCollection,
 } from '@/domain/auth';
 import type { PortalConfig } from '@/server/config';
-import { acceptJsonOnly } from '@/server/http/json-body';
+import { limitPerMinute } from '@/server/http/minute-limit';
 import {
   bodySchema,
   partSchema,
   responseSchema,
   withRouteSchemas,
 } from '@/server/http/route-schemas';
-import { requireUser } from './auth-hooks';
+import { requireUser, signedInRoutes } from './auth-hooks';
 
 /**
  * What one user may keep on the server and how often they may ask. A draft is a few KB and a
@@ -113,15 +112,14 @@ const routes: FastifyPluginAsync<UserRecordRoutesOptions> = async (
 ) => {
   const auth = app.accounts;
   const limits = { ...userRecordLimits, ...given };
-  acceptJsonOnly(app);
+  signedInRoutes(
+    app,
+    config,
+    'recruiter',
+    'Sign-in is off on this portal, so nothing is kept per user on the server: drafts, batches and submissions stay in this browser.',
+  );
   app.addHook('onRequest', async (request) => {
-    if (!config.auth.required) {
-      throw new ApiError(
-        'not_found',
-        'Sign-in is off on this portal, so nothing is kept per user on the server: drafts, batches and submissions stay in this browser.',
-      );
-    }
-    const session = requireUser(request, config);
+    const session = request.portalSession;
     const owner = request.headers[recordOwnerHeader];
     if (session && typeof owner === 'string' && owner !== session.user.id) {
       // The page acts for someone who is no longer the one signed in on this browser: as far as
@@ -134,23 +132,12 @@ const routes: FastifyPluginAsync<UserRecordRoutesOptions> = async (
   });
   // Per user, after the session check (it gives the user): one person's script cannot keep the
   // database busy, and people behind one address do not share a count.
-  await app.register(rateLimit, {
-    global: false,
+  await limitPerMinute(app, {
     max: limits.perMinute,
-    timeWindow: 60_000,
     keyGenerator: (request) => request.portalSession?.user.id ?? request.ip,
-    addHeadersOnExceeding: {
-      'x-ratelimit-limit': false,
-      'x-ratelimit-remaining': false,
-      'x-ratelimit-reset': false,
-    },
-    errorResponseBuilder: (_request, context) =>
-      new ApiError(
-        'rate_limited',
-        `Too many requests for your drafts and submissions: the portal takes at most ${context.max} a minute from one user. Wait ${context.after} and it goes on by itself; your work stays in this browser meanwhile.`,
-      ),
+    message: (max, after) =>
+      `Too many requests for your drafts and submissions: the portal takes at most ${max} a minute from one user. Wait ${after} and it goes on by itself; your work stays in this browser meanwhile.`,
   });
-  app.addHook('onRequest', app.rateLimit());
 
   /**
    * A write that would pass one of the limits is refused before anything is written. Checked

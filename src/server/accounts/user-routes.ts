@@ -13,14 +13,13 @@ import {
 } from '@/domain/auth';
 import { deploymentClientOrgIds } from '@/domain/portal-config';
 import type { PortalConfig } from '@/server/config';
-import { acceptJsonOnly } from '@/server/http/json-body';
 import {
   bodySchema,
   partSchema,
   responseSchema,
   withRouteSchemas,
 } from '@/server/http/route-schemas';
-import { requireUser } from './auth-hooks';
+import { requireUser, signedInRoutes } from './auth-hooks';
 
 export interface UserRoutesOptions {
   config: PortalConfig;
@@ -72,16 +71,12 @@ const sameOrgs = (a: readonly number[], b: readonly number[]) =>
  */
 const routes: FastifyPluginAsync<UserRoutesOptions> = async (app, { config }) => {
   const auth = app.accounts;
-  acceptJsonOnly(app);
-  app.addHook('onRequest', async (request) => {
-    if (!config.auth.required) {
-      throw new ApiError(
-        'not_found',
-        'Sign-in is off on this portal, so it has no accounts to manage. Set AUTH=on (or run it behind a reverse proxy with TRUST_PROXY) to use accounts.',
-      );
-    }
-    requireUser(request, config, 'admin');
-  });
+  signedInRoutes(
+    app,
+    config,
+    'admin',
+    'Sign-in is off on this portal, so it has no accounts to manage. Set AUTH=on (or run it behind a reverse proxy with TRUST_PROXY) to use accounts.',
+  );
 
   const api = withRouteSchemas(app);
 

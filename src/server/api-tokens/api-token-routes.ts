@@ -1,15 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { z } from 'zod';
-import { ApiError } from '@/domain/api-error';
 import {
   createApiTokenSchema,
   type ApiTokenSummary,
   type apiTokenListSchema,
   type CreatedApiToken,
 } from '@/domain/api-tokens';
-import { requireUser } from '@/server/accounts/auth-hooks';
+import { requireUser, signedInRoutes } from '@/server/accounts/auth-hooks';
 import type { PortalConfig } from '@/server/config';
-import { acceptJsonOnly } from '@/server/http/json-body';
 import { bodySchema, withRouteSchemas } from '@/server/http/route-schemas';
 
 export interface ApiTokenRoutesOptions {
@@ -27,16 +25,12 @@ export const apiTokenRoutes: FastifyPluginAsync<ApiTokenRoutesOptions> = async (
 ) => {
   const tokens = app.apiTokens;
   const api = withRouteSchemas(app);
-  acceptJsonOnly(app);
-  app.addHook('onRequest', async (request) => {
-    if (!config.auth.required) {
-      throw new ApiError(
-        'not_found',
-        'Sign-in is off on this portal, so it needs no API tokens: scripts and CI jobs call it as they are. Tokens are for a portal with sign-in on.',
-      );
-    }
-    requireUser(request, config, 'qa');
-  });
+  signedInRoutes(
+    app,
+    config,
+    'qa',
+    'Sign-in is off on this portal, so it needs no API tokens: scripts and CI jobs call it as they are. Tokens are for a portal with sign-in on.',
+  );
 
   /** The signed-in user; the hook above has made sure there is one, with the qa role at least. */
   const userOf = (request: Parameters<typeof requireUser>[0]) => {

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import {
@@ -13,6 +12,7 @@ import {
 } from '@/domain/audit';
 import type { PortalConfig } from '@/server/config';
 import { registerApiGuards } from '@/server/http/api-guards';
+import { newestPage, oldestFirstPages, sendDownload } from '@/server/http/entry-pages';
 import { querySchema, responseSchema, withRouteSchemas } from '@/server/http/route-schemas';
 import { auditCursorAfter, type AuditStore } from './store/audit-events';
 
@@ -69,23 +69,14 @@ export async function exportLines(
   format: AuditExportFormat,
   pageSize = exportPage,
 ): Promise<AsyncGenerator<string>> {
-  const first = await store.list(filter, { order: 'oldest', from: null, limit: pageSize });
-  async function* pages(): AsyncGenerator<AuditEntry[]> {
-    let page = first;
-    while (page.length > 0) {
-      yield page;
-      const last = page.at(-1);
-      if (page.length < pageSize || last === undefined) return;
-      page = await store.list(filter, {
-        order: 'oldest',
-        from: auditCursorAfter(last),
-        limit: pageSize,
-      });
-    }
-  }
+  const pages = await oldestFirstPages(
+    (page) => store.list(filter, page),
+    auditCursorAfter,
+    pageSize,
+  );
   async function* lines(): AsyncGenerator<string> {
     if (format === 'csv') yield `${csvColumns.join(',')}\r\n`;
-    for await (const page of pages()) {
+    for await (const page of pages) {
       yield page
         .map((entry) => (format === 'csv' ? csvLine(entry) : `${JSON.stringify(entry)}\n`))
         .join('');
@@ -119,16 +110,13 @@ const routes: FastifyPluginAsync<AuditRoutesOptions> = async (app, { config }) =
       const { cursor, limit, ...filter } = request.query;
       const size = limit ?? auditPageSize.default;
       const store = await trail.reader();
-      // One more than asked: whether there is a next page, without counting.
-      const entries = await store.list(filter, {
-        order: 'newest',
-        from: cursor ?? null,
-        limit: size + 1,
-      });
-      const page = entries.slice(0, size);
-      const last = page.at(-1);
-      const next = entries.length > size && last ? auditCursorAfter(last) : null;
-      return { entries: page, next: next ? `${next.at}.${next.id}` : null, retentionDays };
+      const page = await newestPage(
+        (page) => store.list(filter, page),
+        auditCursorAfter,
+        cursor ?? null,
+        size,
+      );
+      return { ...page, retentionDays };
     },
   );
 
@@ -142,14 +130,16 @@ const routes: FastifyPluginAsync<AuditRoutesOptions> = async (app, { config }) =
       const { format = 'csv', ...filter } = request.query;
       const store = await trail.reader();
       const lines = await exportLines(store, filter, format);
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      return reply
-        .header(
-          'content-type',
-          format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
-        )
-        .header('content-disposition', `attachment; filename="audit-${stamp}.${format}"`)
-        .send(Readable.from(lines));
+      return sendDownload(
+        reply,
+        {
+          name: 'audit',
+          format,
+          contentType:
+            format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8',
+        },
+        lines,
+      );
     },
   );
 };

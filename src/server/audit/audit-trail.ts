@@ -3,24 +3,13 @@ import type { ApiError } from '@/domain/api-error';
 import type { AuditEntry } from '@/domain/audit';
 import type { AuditEvent, AuditFields } from '@/server/accounts/audit';
 import type { AuditSettings } from '@/server/config';
+import type { CallAnswerFields, CallLine } from '@/server/proxy/call-line';
 import { connectionHeader } from '@/server/proxy/connection-upstreams';
 import type { AuditRecord, AuditStore } from './store/audit-events';
 
-/** What a proxied call's log line says, as much of it as the trail keeps (vms-proxy.ts, CallLine). */
-export interface SentCall {
-  operation: string;
-  clientOrgId: number;
-  vendorOrgId: number;
-  itemCount: number | null;
-  status: number;
-  upstreamStatus: number | null;
-  durationMs: number;
-  replayed: boolean;
-  idempotencyKey?: string;
-  connection: string;
-  /** Set on a POST's line: a send. Other calls are reads and not audited. */
-  audit?: true;
-}
+/** What a proxied call's log line says, as much of it as the trail keeps. */
+export type SentCall = CallAnswerFields &
+  Pick<CallLine, 'clientOrgId' | 'vendorOrgId' | 'connection' | 'audit'>;
 
 /**
  * The refusals the trail records: a role, an org, a connection not granted; a CSRF or origin

@@ -15,24 +15,21 @@
  * command to run is printed instead.
  */
 import { execFile } from 'node:child_process';
-import {
-  accessSync,
-  closeSync,
-  constants,
-  existsSync,
-  mkdirSync,
-  openSync,
-  renameSync,
-  rmSync,
-  statSync,
-} from 'node:fs';
+import { accessSync, constants, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { ConfigError, loadConfig, type PortalConfig } from '@/server/config';
 import { portalSchemaVersion } from '@/server/store/migrations';
 import { describeDatabaseUrl } from '@/server/store/postgres/pool';
-import { BackupRefused, backupSqlite, restoreSqlite } from '@/server/store/sqlite-backup';
+import {
+  BackupRefused,
+  backupSqlite,
+  createOwnerOnly,
+  partialBeside,
+  refuseToReplace,
+  restoreSqlite,
+} from '@/server/store/sqlite-backup';
 
 export const backupUsage = 'usage: npm run backup -- [--force] FILE';
 export const restoreUsage = 'usage: npm run restore -- FILE';
@@ -157,9 +154,7 @@ async function backupPostgres(
     );
     return 2;
   }
-  if (existsSync(file) && !force) {
-    throw new BackupRefused(`${file} already exists; choose another name or add --force.`);
-  }
+  refuseToReplace(file, force);
   const version = await postgresVersion(databaseUrl);
   if (version === 0) {
     throw new BackupRefused(
@@ -167,10 +162,10 @@ async function backupPostgres(
     );
   }
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  const partial = join(dirname(file), `.${Date.now()}-${process.pid}.partial`);
+  const partial = partialBeside(file);
   try {
-    // Made 0600 before pg_dump fills it: it holds accounts and every call's bodies.
-    closeSync(openSync(partial, 'wx', 0o600));
+    // Made before pg_dump fills it, so that its mode is 0600.
+    createOwnerOnly(partial);
     const dumped = await run(pgDump, [...args, `--file=${partial}`], {
       ...io.env,
       ...(password === null ? {} : { PGPASSWORD: password }),

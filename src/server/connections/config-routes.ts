@@ -1,6 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { portalConfigSchema, type PortalConfigResponse } from '@/domain/portal-config';
+import {
+  callSettingsOf,
+  portalConfigSchema,
+  type PortalConfigResponse,
+} from '@/domain/portal-config';
 import { connectionUpstreamLabel, upstreamLabel, type PortalConfig } from '@/server/config';
 import { responseSchema, withRouteSchemas } from '@/server/http/route-schemas';
 
@@ -12,24 +16,14 @@ import { responseSchema, withRouteSchemas } from '@/server/http/route-schemas';
 export function browserConfig(config: PortalConfig): PortalConfigResponse {
   return portalConfigSchema.parse({
     authRequired: config.auth.required,
-    clientOrgIds: config.clientOrgIds,
-    clientOrgNames: config.clientOrgNames,
-    vendorOrgId: config.vendorOrgId,
-    dateFormat: config.dateFormat,
-    maxBatch: config.maxBatch,
-    timeoutMs: config.timeoutMs,
+    ...callSettingsOf(config),
     upstream: upstreamLabel(config),
     connections: config.connections.map((connection) => ({
       name: connection.name,
       label: connection.label,
       production: connection.production,
       kind: connection.upstream.kind,
-      clientOrgIds: connection.clientOrgIds,
-      clientOrgNames: connection.clientOrgNames,
-      vendorOrgId: connection.vendorOrgId,
-      dateFormat: connection.dateFormat,
-      maxBatch: connection.maxBatch,
-      timeoutMs: connection.timeoutMs,
+      ...callSettingsOf(connection),
       upstream: connectionUpstreamLabel(connection),
     })),
     defaultConnection: config.defaultConnection,

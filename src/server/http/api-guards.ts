@@ -1,9 +1,9 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '@/domain/api-error';
 import type { Role } from '@/domain/auth';
 import { requireUserHook } from '@/server/accounts/auth-hooks';
 import { isLoopbackHost, type PortalConfig } from '@/server/config';
+import { limitPerMinute } from './minute-limit';
 
 /**
  * Security headers for every /api/vms answer (OWASP REST Security Cheat Sheet): nothing in it
@@ -88,27 +88,12 @@ export async function registerApiGuards(
   });
 
   if (config.rateLimitPerMinute > 0) {
-    await app.register(rateLimit, {
-      // Not per route: the plugin would add its hook to each route's own, which run after this
-      // scope's, after the sign-in check, so that calls refused for want of a session were never
-      // counted. A hook of this scope, added before that check, counts every call.
-      global: false,
+    // Added before the sign-in check, so calls refused for want of a session are counted too.
+    await limitPerMinute(app, {
       max: config.rateLimitPerMinute,
-      timeWindow: 60_000,
-      // The x-ratelimit-* headers go on the 429 only: the browser has no use for them on every
-      // answer, and leaving them off saves work on each call.
-      addHeadersOnExceeding: {
-        'x-ratelimit-limit': false,
-        'x-ratelimit-remaining': false,
-        'x-ratelimit-reset': false,
-      },
-      errorResponseBuilder: (_request, context) =>
-        new ApiError(
-          'rate_limited',
-          `Too many requests: this portal forwards at most ${context.max} per minute from one address (PORTAL_RATE_LIMIT_PER_MINUTE). Wait ${context.after} and try again.`,
-        ),
+      message: (max, after) =>
+        `Too many requests: this portal forwards at most ${max} per minute from one address (PORTAL_RATE_LIMIT_PER_MINUTE). Wait ${after} and try again.`,
     });
-    app.addHook('onRequest', app.rateLimit());
   }
 
   app.addHook('onRequest', requireUserHook(config, role));

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import type { JournalFailure, JournalOutcome } from '@/domain/journal';
-import type { VmsOperation } from '@/domain/vms-contract';
 import { scrubTextWith, secretNeedles } from '@/server/proxy/credential-scrub';
 import { keptBody, RecentBodies } from './kept-body';
 import type {
@@ -10,34 +8,17 @@ import type {
   JournalRecord,
 } from './store/journal-store';
 
-/** One call through the proxy as the proxy hands it over: raw bodies, nothing derived yet. */
-export interface CallToRecord {
-  at: number;
-  operation: VmsOperation | null;
-  method: string;
-  path: string;
-  url: string | null;
-  clientOrgId: number | null;
-  vendorOrgId: number | null;
-  itemCount: number | null;
-  idempotencyKey: string | null;
-  replayed: boolean;
-  status: number;
-  upstreamStatus: number | null;
-  outcome: JournalOutcome;
-  errorCode: string | null;
-  failure: JournalFailure | null;
-  latencyMs: number;
-  /**
-   * From receiving the call to the VMS's answer headers arriving, in milliseconds; null or absent
-   * when no answer came from the VMS (refused, remembered, failed before it answered).
-   */
-  firstByteMs?: number | null;
-  replayOf: number | null;
-  unchecked: boolean;
+/**
+ * One call through the proxy as the proxy hands it over: what the journal writes, but with the
+ * raw bodies (nothing derived yet), the signature to search them for, and the batch id only
+ * where the proxy read it from another VMS's answer.
+ */
+export interface CallToRecord extends Omit<
+  JournalRecord,
+  'requestBody' | 'responseBody' | 'batchId'
+> {
   requestBody: Buffer | null;
   responseBody: Buffer | null;
-  responseHeaders: Record<string, string>;
   /** The signature the call was signed with: searched for in its bodies, never stored. */
   signature: string | null;
   /**
@@ -50,21 +31,10 @@ export interface CallToRecord {
    * (the body kept is the VMS's own, which the journal cannot read the id from).
    */
   batchId?: string | null;
-  /** Who sent it; null or absent with sign-in off, or refused before anyone was known. */
-  sentBy?: CallSender | null;
-  /** The connection it went to (or, refused, named). */
-  connection?: string | null;
-  /** The W3C trace id it was made under. */
-  traceId?: string | null;
-  /** The QA suite run that made it. */
-  suiteRun?: number | null;
 }
 
 /** The signed-in user a call was made as, as they were then. */
-export interface CallSender {
-  userId: string;
-  email: string;
-}
+export type CallSender = NonNullable<JournalRecord['sentBy']>;
 
 /** A keyed batch's answer that arrived after the browser was told 504. */
 export interface LateAnswerToRecord {

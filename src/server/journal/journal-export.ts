@@ -1,4 +1,5 @@
-import type { JournalEntry, JournalExportFormat, JournalFilter } from '@/domain/journal';
+import type { JournalExportFormat, JournalFilter } from '@/domain/journal';
+import { oldestFirstPages } from '@/server/http/entry-pages';
 import { harCreator, harEntry } from './har';
 import { cursorAfter, type JournalReader } from './store/journal-store';
 
@@ -17,26 +18,16 @@ export async function exportChunks(
   format: JournalExportFormat,
   portalOrigin: string,
 ): Promise<AsyncGenerator<string>> {
-  const first = await reader.entries(filter, { order: 'oldest', from: null, limit: exportPage });
-
-  async function* pages(): AsyncGenerator<JournalEntry[]> {
-    let page = first;
-    while (page.length > 0) {
-      yield page;
-      const last = page.at(-1);
-      if (page.length < exportPage || last === undefined) return;
-      page = await reader.entries(filter, {
-        order: 'oldest',
-        from: cursorAfter(last),
-        limit: exportPage,
-      });
-    }
-  }
+  const pages = await oldestFirstPages(
+    (page) => reader.entries(filter, page),
+    cursorAfter,
+    exportPage,
+  );
 
   async function* har(): AsyncGenerator<string> {
     yield `{"log":{"version":"1.2","creator":${JSON.stringify(harCreator)},"entries":[`;
     let separator = '';
-    for await (const page of pages()) {
+    for await (const page of pages) {
       yield page
         .map((entry) => {
           const text = `${separator}\n${JSON.stringify(harEntry(entry, portalOrigin))}`;
@@ -49,7 +40,7 @@ export async function exportChunks(
   }
 
   async function* jsonLines(): AsyncGenerator<string> {
-    for await (const page of pages()) {
+    for await (const page of pages) {
       yield page.map((entry) => `${JSON.stringify(entry)}\n`).join('');
     }
   }

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
@@ -16,6 +15,7 @@ import {
 } from '@/domain/journal';
 import type { PortalConfig } from '@/server/config';
 import { registerApiGuards } from '@/server/http/api-guards';
+import { newestPage, sendDownload } from '@/server/http/entry-pages';
 import {
   partSchema,
   querySchema,
@@ -127,14 +127,9 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
       const filter = withUnnamed(asked);
       const size = limit ?? journalPageSize.default;
       const store = await reader();
-      // One more than asked: whether there is a next page, without counting.
-      const entries = await searching(() =>
-        store.list(filter, { order: 'newest', from: cursor ?? null, limit: size + 1 }),
+      return searching(() =>
+        newestPage((page) => store.list(filter, page), cursorAfter, cursor ?? null, size),
       );
-      const page = entries.slice(0, size);
-      const last = page.at(-1);
-      const next = entries.length > size && last ? cursorAfter(last) : null;
-      return { entries: page, next: next ? `${next.at}.${next.id}` : null };
     },
   );
 
@@ -151,16 +146,18 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
       const chunks = await searching(() =>
         exportChunks(store, filter, format, `${request.protocol}://${request.host}`),
       );
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      return reply
-        .header(
-          'content-type',
-          format === 'har'
-            ? 'application/json; charset=utf-8'
-            : 'application/x-ndjson; charset=utf-8',
-        )
-        .header('content-disposition', `attachment; filename="vms-calls-${stamp}.${format}"`)
-        .send(Readable.from(chunks));
+      return sendDownload(
+        reply,
+        {
+          name: 'vms-calls',
+          format,
+          contentType:
+            format === 'har'
+              ? 'application/json; charset=utf-8'
+              : 'application/x-ndjson; charset=utf-8',
+        },
+        chunks,
+      );
     },
   );
 

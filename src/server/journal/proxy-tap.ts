@@ -5,6 +5,7 @@ import { replayOfHeader, uncheckedHeader, type JournalFailure } from '@/domain/j
 import { vmsOperations, type OrgScope, type VmsOperation } from '@/domain/vms-contract';
 import type { ForwardResult, GateOutcome } from '@/server/proxy/idempotency';
 import { wellFormedKey } from '@/server/proxy/idempotency';
+import { pickHeaders } from '@/server/proxy/upstream-answer';
 import type { CallJournal, LateAnswerToRecord, RecordedCall } from './call-journal';
 import type { CallSender } from './call-record';
 
@@ -28,12 +29,7 @@ export const journalResponseHeaders = [
 ] as const;
 
 export function journalHeaders(headers: IncomingHttpHeaders): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const name of journalResponseHeaders) {
-    const value = headers[name];
-    if (typeof value === 'string') kept[name] = value;
-  }
-  return kept;
+  return pickHeaders(headers, journalResponseHeaders);
 }
 
 /** How a call that got past the proxy's checks ended for the browser. */

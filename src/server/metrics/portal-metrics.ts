@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AuditEvent, AuditFields } from '@/server/accounts/audit';
+import type { CallAnswerFields, CallLine } from '@/server/proxy/call-line';
 import { withDeadline } from '@/server/proxy/upstream-answer';
 
 /** Every metric the portal exports starts with this, Node's process metrics included. */
@@ -9,16 +10,7 @@ export const metricPrefix = 'vms_portal_';
  * What the proxy's one line per call holds that the metrics read. `connection` is the VMS
  * connection the call went to, when the line names one; lines without it count for the default.
  */
-export interface CallLineFields {
-  operation: string;
-  itemCount: number | null;
-  status: number;
-  upstreamStatus: number | null;
-  durationMs: number;
-  replayed: boolean;
-  idempotencyKey?: string;
-  connection?: string;
-}
+export type CallLineFields = CallAnswerFields & Partial<Pick<CallLine, 'connection'>>;
 
 /**
  * What became of a send with an Idempotency-Key. `forwarded`: the gate let it through to the VMS

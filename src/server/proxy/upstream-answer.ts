@@ -17,10 +17,16 @@ export async function withDeadline<T>(promise: Promise<T>, ms: number, late: () 
   }
 }
 
-/** The upstream answer's headers as undici gives them: lower-case names. */
-export function pickHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+/**
+ * The headers named `names` (lower-case, as undici gives them) of the upstream answer, those the
+ * browser gets unless told otherwise; a header given more than once is left out.
+ */
+export function pickHeaders(
+  headers: IncomingHttpHeaders,
+  names: readonly string[] = forwardedResponseHeaders,
+): Record<string, string> {
   const picked: Record<string, string> = {};
-  for (const name of forwardedResponseHeaders) {
+  for (const name of names) {
     const value = headers[name];
     if (typeof value === 'string') picked[name] = value;
   }

@@ -23,6 +23,7 @@ import { traceScope } from '@/server/http/trace-context';
 import { journalHeaders, ProxyTap, type CallNote } from '@/server/journal/proxy-tap';
 import { drainingError, type PortalLifecycle } from '@/server/ops/drain';
 import { checkBatchBody } from './batch-body';
+import type { CallLine } from './call-line';
 import {
   connectionHeader,
   connectionNamedBy,
@@ -39,7 +40,6 @@ import {
   type CallOutcome,
   type ForwardResult,
   type GateOutcome,
-  type GateRefusal,
 } from './idempotency';
 import { pickHeaders, readBody, withDeadline } from './upstream-answer';
 import { certainlyNotSent, upstreamFailure } from './upstream-failure';
@@ -105,39 +105,6 @@ type ProxyRequest = FastifyRequest<ProxyRoute>;
 
 /** Tells the browser and QA that an answer is a remembered one, not a new send. */
 export const REPLAYED_HEADER = 'idempotent-replayed';
-
-/**
- * The one line per forwarded call, and everything in it: numbers, flags, the operation's name and
- * the Idempotency-Key (a token checked against a strict pattern), and who sent it. Nothing here can hold a secret,
- * so it is written by a logger without the app's redaction, which would cost ~10 µs per line
- * (a walk and copy of the object for 14 censored paths; 3 µs without) on every call.
- */
-interface CallLine {
-  reqId: string;
-  operation: VmsOperation;
-  clientOrgId: number;
-  vendorOrgId: number;
-  itemCount: number | null;
-  status: number;
-  upstreamStatus: number | null;
-  durationMs: number;
-  replayed: boolean;
-  /** What became of the call at the gate (a refusal never gets this far: it has no line). */
-  outcome: Exclude<GateOutcome['kind'], GateRefusal['kind']>;
-  idempotencyKey?: string;
-  /** The connection the call went to. */
-  connection: string;
-  /** The signed-in user: their id and e-mail address, never more. */
-  userId?: string;
-  email?: string;
-  /** Made with a personal API token: `token <its name>` (decision 037); never the token. */
-  via?: string;
-  /** The W3C trace id of the call, as recorded in the audit trail and sent to the VMS. */
-  traceId: string | null;
-  /** A POST's line is the audit line of a send (decision 026). */
-  audit?: true;
-  event?: 'send';
-}
 
 /**
  * The signing proxy under /api/vms (decision 001). Forwards exactly the five operations, after checking the orgs and the batch shape,

@@ -24,6 +24,26 @@ export class BackupRefused extends Error {
   override name = 'BackupRefused';
 }
 
+/** Refused when `file` exists and --force was not given: a backup replaces no file unasked. */
+export function refuseToReplace(file: string, force: boolean): void {
+  if (existsSync(file) && !force) {
+    throw new BackupRefused(`${file} already exists; choose another name or add --force.`);
+  }
+}
+
+/** A temporary name beside `destination`, for a copy that takes its name only once whole. */
+export function partialBeside(destination: string): string {
+  return join(dirname(destination), `.${Date.now()}-${process.pid}.partial`);
+}
+
+/**
+ * Creates `path` empty and readable by its owner only (0600), before anything writes to it: a
+ * backup holds accounts and every call's bodies. Fails when it exists.
+ */
+export function createOwnerOnly(path: string): void {
+  closeSync(openSync(path, 'wx', 0o600));
+}
+
 /** A tip of SQLite's or the file system's error code, for one readable line. */
 function describeFailure(error: unknown): string {
   const code = typeof error === 'object' && error !== null ? Reflect.get(error, 'code') : undefined;
@@ -74,10 +94,10 @@ function checkIntegrity(db: Database.Database, path: string): void {
  * a half-written file under the name a later restore would trust.
  */
 function copyInto(source: Database.Database, destination: string): { bytes: number } {
-  const partial = join(dirname(destination), `.${Date.now()}-${process.pid}.partial`);
+  const partial = partialBeside(destination);
   try {
     // VACUUM INTO writes into an empty file it finds; made here so that its mode is 0600.
-    closeSync(openSync(partial, 'wx', 0o600));
+    createOwnerOnly(partial);
     source.prepare('VACUUM INTO ?').run(partial);
     const fd = openSync(partial, 'r+');
     try {
@@ -131,9 +151,7 @@ export interface BackupResult {
  * runs. An existing FILE is replaced only with `force`.
  */
 export function backupSqlite(portalDb: string, file: string, force: boolean): BackupResult {
-  if (existsSync(file) && !force) {
-    throw new BackupRefused(`${file} already exists; choose another name or add --force.`);
-  }
+  refuseToReplace(file, force);
   const source = openExisting(portalDb, `the portal database ${portalDb} (PORTAL_DB)`, false);
   try {
     const version = portalVersionOf(source, portalDb);

@@ -1,18 +1,24 @@
 import type { Suite } from '@/domain/suite';
-import { verdictCounts, type Actor } from '@/domain/suite-run';
+import type { Actor } from '@/domain/suite-run';
 import { inTransaction, type PortalPool, type Queryable } from '@/server/store/postgres/pool';
 import {
-  actorOf,
+  endValues,
   nameKey,
+  newRunValues,
+  newSuiteValues,
+  progressValues,
   runSummaryColumns,
-  tally,
-  toRun,
+  suiteColumns,
+  suiteUpdateValues,
   toPreviousRun,
+  toRun,
   toRunSummary,
+  toSuiteListRow,
+  toSuiteRecord,
   toVersion,
+  versionValues,
   type RunRow,
   type RunRowWithCases,
-  suiteColumns,
   type SuiteRow,
   type SuiteStore,
   type SuiteWrite,
@@ -43,16 +49,7 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
     await db.query(
       `INSERT INTO suite_versions (suite_id, version, name, body, case_count, saved_at, saved_by_id, saved_by_email)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        id,
-        version,
-        suite.name,
-        JSON.stringify(suite),
-        suite.cases.length,
-        now,
-        by?.userId ?? null,
-        by?.email ?? null,
-      ],
+      versionValues(id, version, suite, by, now),
     );
   }
 
@@ -61,14 +58,7 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
       const { rows } = await pool.query<SuiteRow>(
         `SELECT ${suiteColumns} FROM suites ORDER BY name_key`,
       );
-      return rows.map((row) => ({
-        id: row.id,
-        name: row.name,
-        version: row.version,
-        caseCount: row.case_count,
-        updatedAt: row.updated_at,
-        updatedBy: actorOf(row.updated_by_id, row.updated_by_email),
-      }));
+      return rows.map(toSuiteListRow);
     },
     async getSuite(id, version) {
       const { rows } = await pool.query<VersionRow & { body: string; latest: number }>(
@@ -79,16 +69,7 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
         [id, version ?? null],
       );
       const row = rows[0];
-      if (!row) return undefined;
-      return {
-        id,
-        name: row.name,
-        version: row.version,
-        latestVersion: row.latest,
-        savedAt: row.saved_at,
-        savedBy: actorOf(row.saved_by_id, row.saved_by_email),
-        body: row.body,
-      };
+      return row ? toSuiteRecord(id, row, row.latest) : undefined;
     },
     async suiteIdByName(name) {
       return idByName(pool, name);
@@ -102,15 +83,8 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
         if (taken !== undefined) return { kind: 'name_taken', id: taken };
         const { rows } = await client.query<{ id: number }>(
           `INSERT INTO suites (name, name_key, version, case_count, created_at, updated_at, updated_by_id, updated_by_email)
-           VALUES ($1, $2, 1, $3, $4, $4, $5, $6) RETURNING id`,
-          [
-            suite.name,
-            nameKey(suite.name),
-            suite.cases.length,
-            now,
-            by?.userId ?? null,
-            by?.email ?? null,
-          ],
+           VALUES ($1, $2, 1, $3, $4, $5, $6, $7) RETURNING id`,
+          newSuiteValues(suite, by, now),
         );
         const id = rows[0]?.id ?? 0;
         await insertVersion(client, id, 1, suite, by, now);
@@ -136,16 +110,7 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
         await client.query(
           `UPDATE suites SET name = $1, name_key = $2, version = $3, case_count = $4, updated_at = $5,
              updated_by_id = $6, updated_by_email = $7 WHERE id = $8`,
-          [
-            suite.name,
-            nameKey(suite.name),
-            version,
-            suite.cases.length,
-            now,
-            by?.userId ?? null,
-            by?.email ?? null,
-            id,
-          ],
+          suiteUpdateValues(id, version, suite, by, now),
         );
         await insertVersion(client, id, version, suite, by, now);
         return { kind: 'saved', id, version };
@@ -172,61 +137,26 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
         `INSERT INTO suite_runs (suite_id, suite_name, suite_version, connection, client_org_id,
            vendor_org_id, run_token, status, started_at, heartbeat_at, started_by_id, started_by_email,
            cases_total, cases_done, passed, failed, batches, cases)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8, $8, $9, $10, $11, 0, 0, 0, 0, '[]')
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8, $9, $10, $11, $12, 0, 0, 0, 0, '[]')
          RETURNING id`,
-        [
-          run.suiteId,
-          run.suiteName,
-          run.suiteVersion,
-          run.connection,
-          run.clientOrgId,
-          run.vendorOrgId,
-          run.runToken,
-          run.startedAt,
-          run.startedBy?.userId ?? null,
-          run.startedBy?.email ?? null,
-          run.casesTotal,
-        ],
+        newRunValues(run),
       );
       return rows[0]?.id ?? 0;
     },
     async writeProgress(id, progress) {
-      const { casesDone, passed, failed } = tally(progress.cases);
       await pool.query(
         `UPDATE suite_runs SET cases_done = $1, passed = $2, failed = $3, batches = $4, cases = $5,
            heartbeat_at = $6 WHERE id = $7 AND status = 'running'`,
-        [
-          casesDone,
-          passed,
-          failed,
-          progress.batches,
-          JSON.stringify(progress.cases),
-          progress.at,
-          id,
-        ],
+        progressValues(id, progress),
       );
     },
     async endRun(id, end) {
-      const { casesDone, passed, failed } = tally(end.cases);
-      const compared = end.cases.every((entry) => entry.verdict !== null);
       const result = await pool.query(
         `UPDATE suite_runs SET status = $1, finished_at = $2, cases_done = $3, passed = $4, failed = $5,
-           batches = $6, cases = $7, heartbeat_at = $2, interruption = $8, previous_run_id = $9,
-           verdicts = $10
-         WHERE id = $11 AND status = 'running'`,
-        [
-          end.status,
-          end.at,
-          casesDone,
-          passed,
-          failed,
-          end.batches,
-          JSON.stringify(end.cases),
-          end.interruption,
-          end.previousRunId,
-          compared ? JSON.stringify(verdictCounts(end.cases.map((entry) => entry.verdict))) : null,
-          id,
-        ],
+           batches = $6, cases = $7, heartbeat_at = $8, interruption = $9, previous_run_id = $10,
+           verdicts = $11
+         WHERE id = $12 AND status = 'running'`,
+        endValues(id, end),
       );
       return (result.rowCount ?? 0) > 0;
     },

@@ -1,18 +1,24 @@
 import type Database from 'better-sqlite3';
 import type { Suite } from '@/domain/suite';
-import { verdictCounts, type Actor } from '@/domain/suite-run';
+import type { Actor } from '@/domain/suite-run';
 import {
-  actorOf,
+  endValues,
   nameKey,
+  newRunValues,
+  newSuiteValues,
+  progressValues,
   runSummaryColumns,
-  tally,
-  toRun,
+  suiteColumns,
+  suiteUpdateValues,
   toPreviousRun,
+  toRun,
   toRunSummary,
+  toSuiteListRow,
+  toSuiteRecord,
   toVersion,
+  versionValues,
   type RunRow,
   type RunRowWithCases,
-  suiteColumns,
   type SuiteRow,
   type SuiteStore,
   type SuiteWrite,
@@ -35,19 +41,15 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
        FROM suite_versions WHERE suite_id = ? AND version = ?`,
     ),
     byName: db.prepare<[string], { id: number }>('SELECT id FROM suites WHERE name_key = ?'),
-    insertSuite: db.prepare<[string, string, number, number, number, string | null, string | null]>(
+    insertSuite: db.prepare<ReturnType<typeof newSuiteValues>>(
       `INSERT INTO suites (name, name_key, version, case_count, created_at, updated_at, updated_by_id, updated_by_email)
        VALUES (?, ?, 1, ?, ?, ?, ?, ?)`,
     ),
-    updateSuite: db.prepare<
-      [string, string, number, number, number, string | null, string | null, number]
-    >(
+    updateSuite: db.prepare<ReturnType<typeof suiteUpdateValues>>(
       `UPDATE suites SET name = ?, name_key = ?, version = ?, case_count = ?, updated_at = ?,
          updated_by_id = ?, updated_by_email = ? WHERE id = ?`,
     ),
-    insertVersion: db.prepare<
-      [number, number, string, string, number, number, string | null, string | null]
-    >(
+    insertVersion: db.prepare<ReturnType<typeof versionValues>>(
       `INSERT INTO suite_versions (suite_id, version, name, body, case_count, saved_at, saved_by_id, saved_by_email)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
@@ -58,47 +60,17 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
       `SELECT version, name, case_count, saved_at, saved_by_id, saved_by_email
        FROM suite_versions WHERE suite_id = ? ORDER BY version DESC`,
     ),
-    insertRun: db.prepare<
-      [
-        number | null,
-        string,
-        number | null,
-        string,
-        number,
-        number,
-        string,
-        number,
-        number,
-        string | null,
-        string | null,
-        number,
-      ]
-    >(
+    insertRun: db.prepare<ReturnType<typeof newRunValues>>(
       `INSERT INTO suite_runs (suite_id, suite_name, suite_version, connection, client_org_id,
          vendor_org_id, run_token, status, started_at, heartbeat_at, started_by_id, started_by_email,
          cases_total, cases_done, passed, failed, batches, cases)
        VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, 0, 0, 0, 0, '[]')`,
     ),
-    progress: db.prepare<[number, number, number, number, string, number, number]>(
+    progress: db.prepare<ReturnType<typeof progressValues>>(
       `UPDATE suite_runs SET cases_done = ?, passed = ?, failed = ?, batches = ?, cases = ?,
          heartbeat_at = ? WHERE id = ? AND status = 'running'`,
     ),
-    end: db.prepare<
-      [
-        string,
-        number,
-        number,
-        number,
-        number,
-        number,
-        string,
-        number,
-        string | null,
-        number | null,
-        string | null,
-        number,
-      ]
-    >(
+    end: db.prepare<ReturnType<typeof endValues>>(
       `UPDATE suite_runs SET status = ?, finished_at = ?, cases_done = ?, passed = ?, failed = ?,
          batches = ?, cases = ?, heartbeat_at = ?, interruption = ?, previous_run_id = ?, verdicts = ?
        WHERE id = ? AND status = 'running'`,
@@ -144,26 +116,9 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
     const taken = byKey(suite.name);
     if (taken !== undefined) return { kind: 'name_taken', id: taken };
     const id = Number(
-      statements.insertSuite.run(
-        suite.name,
-        nameKey(suite.name),
-        suite.cases.length,
-        now,
-        now,
-        by?.userId ?? null,
-        by?.email ?? null,
-      ).lastInsertRowid,
+      statements.insertSuite.run(...newSuiteValues(suite, by, now)).lastInsertRowid,
     );
-    statements.insertVersion.run(
-      id,
-      1,
-      suite.name,
-      JSON.stringify(suite),
-      suite.cases.length,
-      now,
-      by?.userId ?? null,
-      by?.email ?? null,
-    );
+    statements.insertVersion.run(...versionValues(id, 1, suite, by, now));
     return { kind: 'saved', id, version: 1 };
   });
 
@@ -176,26 +131,8 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
       const taken = byKey(suite.name);
       if (taken !== undefined && taken !== id) return { kind: 'name_taken', id: taken };
       const version = current.version + 1;
-      statements.updateSuite.run(
-        suite.name,
-        nameKey(suite.name),
-        version,
-        suite.cases.length,
-        now,
-        by?.userId ?? null,
-        by?.email ?? null,
-        id,
-      );
-      statements.insertVersion.run(
-        id,
-        version,
-        suite.name,
-        JSON.stringify(suite),
-        suite.cases.length,
-        now,
-        by?.userId ?? null,
-        by?.email ?? null,
-      );
+      statements.updateSuite.run(...suiteUpdateValues(id, version, suite, by, now));
+      statements.insertVersion.run(...versionValues(id, version, suite, by, now));
       return { kind: 'saved', id, version };
     },
   );
@@ -209,29 +146,13 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
 
   return {
     async listSuites() {
-      return statements.list.all().map((row) => ({
-        id: row.id,
-        name: row.name,
-        version: row.version,
-        caseCount: row.case_count,
-        updatedAt: row.updated_at,
-        updatedBy: actorOf(row.updated_by_id, row.updated_by_email),
-      }));
+      return statements.list.all().map(toSuiteListRow);
     },
     async getSuite(id, version) {
       const latest = statements.latest.get(id);
       if (!latest) return undefined;
       const row = statements.version.get(id, version ?? latest.version);
-      if (!row) return undefined;
-      return {
-        id,
-        name: row.name,
-        version: row.version,
-        latestVersion: latest.version,
-        savedAt: row.saved_at,
-        savedBy: actorOf(row.saved_by_id, row.saved_by_email),
-        body: row.body,
-      };
+      return row ? toSuiteRecord(id, row, latest.version) : undefined;
     },
     async suiteIdByName(name) {
       return byKey(name);
@@ -249,54 +170,13 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
       return statements.versions.all(id).map(toVersion);
     },
     async createRun(run) {
-      return Number(
-        statements.insertRun.run(
-          run.suiteId,
-          run.suiteName,
-          run.suiteVersion,
-          run.connection,
-          run.clientOrgId,
-          run.vendorOrgId,
-          run.runToken,
-          run.startedAt,
-          run.startedAt,
-          run.startedBy?.userId ?? null,
-          run.startedBy?.email ?? null,
-          run.casesTotal,
-        ).lastInsertRowid,
-      );
+      return Number(statements.insertRun.run(...newRunValues(run)).lastInsertRowid);
     },
     async writeProgress(id, progress) {
-      const { casesDone, passed, failed } = tally(progress.cases);
-      statements.progress.run(
-        casesDone,
-        passed,
-        failed,
-        progress.batches,
-        JSON.stringify(progress.cases),
-        progress.at,
-        id,
-      );
+      statements.progress.run(...progressValues(id, progress));
     },
     async endRun(id, end) {
-      const { casesDone, passed, failed } = tally(end.cases);
-      const compared = end.cases.every((entry) => entry.verdict !== null);
-      return (
-        statements.end.run(
-          end.status,
-          end.at,
-          casesDone,
-          passed,
-          failed,
-          end.batches,
-          JSON.stringify(end.cases),
-          end.at,
-          end.interruption,
-          end.previousRunId,
-          compared ? JSON.stringify(verdictCounts(end.cases.map((entry) => entry.verdict))) : null,
-          id,
-        ).changes > 0
-      );
+      return statements.end.run(...endValues(id, end)).changes > 0;
     },
     async heartbeat(ids, now) {
       if (ids.length === 0) return;

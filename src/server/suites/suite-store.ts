@@ -4,6 +4,7 @@ import {
   caseResultSchema,
   caseVerdicts,
   suiteRunStatuses,
+  verdictCounts,
   type Actor,
   type CaseResult,
   type CaseVerdict,
@@ -151,7 +152,7 @@ export function toPreviousRun(row: { id: number; cases: string }): PreviousRun {
 export const nameKey = (name: string) => name.trim().toLowerCase();
 
 /** Counts and verdicts of a run's cases. */
-export function tally(cases: readonly CaseResult[]) {
+function tally(cases: readonly CaseResult[]) {
   const passed = cases.filter((entry) => entry.passed).length;
   return { casesDone: cases.length, passed, failed: cases.length - passed };
 }
@@ -197,6 +198,179 @@ export interface SuiteRow {
 
 export const suiteColumns =
   'id, name, version, case_count, updated_at, updated_by_id, updated_by_email';
+
+/**
+ * The values each store's statements take, in the order of their placeholders: the two
+ * databases' SQL differs (placeholders, ids returned), what it is given does not.
+ */
+type ActorValues = [id: string | null, email: string | null];
+
+const actorValues = (by: Actor): ActorValues => [by?.userId ?? null, by?.email ?? null];
+
+/** `INSERT INTO suites`: name, name_key, case_count, created_at, updated_at, updated_by_*. */
+export function newSuiteValues(
+  suite: Suite,
+  by: Actor,
+  now: number,
+): [string, string, number, number, number, ...ActorValues] {
+  return [suite.name, nameKey(suite.name), suite.cases.length, now, now, ...actorValues(by)];
+}
+
+/** `UPDATE suites`: name, name_key, version, case_count, updated_at, updated_by_*, then the id. */
+export function suiteUpdateValues(
+  id: number,
+  version: number,
+  suite: Suite,
+  by: Actor,
+  now: number,
+): [string, string, number, number, number, ...ActorValues, number] {
+  return [
+    suite.name,
+    nameKey(suite.name),
+    version,
+    suite.cases.length,
+    now,
+    ...actorValues(by),
+    id,
+  ];
+}
+
+/** `INSERT INTO suite_versions`: suite_id, version, name, body, case_count, saved_at, saved_by_*. */
+export function versionValues(
+  id: number,
+  version: number,
+  suite: Suite,
+  by: Actor,
+  now: number,
+): [number, number, string, string, number, number, ...ActorValues] {
+  return [
+    id,
+    version,
+    suite.name,
+    JSON.stringify(suite),
+    suite.cases.length,
+    now,
+    ...actorValues(by),
+  ];
+}
+
+/**
+ * `INSERT INTO suite_runs`: suite_id, suite_name, suite_version, connection, client_org_id,
+ * vendor_org_id, run_token, started_at, heartbeat_at, started_by_*, cases_total.
+ */
+export function newRunValues(
+  run: NewRun,
+): [
+  number | null,
+  string,
+  number | null,
+  string,
+  number,
+  number,
+  string,
+  number,
+  number,
+  ...ActorValues,
+  number,
+] {
+  return [
+    run.suiteId,
+    run.suiteName,
+    run.suiteVersion,
+    run.connection,
+    run.clientOrgId,
+    run.vendorOrgId,
+    run.runToken,
+    run.startedAt,
+    run.startedAt,
+    ...actorValues(run.startedBy),
+    run.casesTotal,
+  ];
+}
+
+/** A running run's progress: cases_done, passed, failed, batches, cases, heartbeat_at, then the id. */
+export function progressValues(
+  id: number,
+  progress: RunProgressWrite,
+): [number, number, number, number, string, number, number] {
+  const { casesDone, passed, failed } = tally(progress.cases);
+  return [
+    casesDone,
+    passed,
+    failed,
+    progress.batches,
+    JSON.stringify(progress.cases),
+    progress.at,
+    id,
+  ];
+}
+
+/**
+ * A run's end: status, finished_at, cases_done, passed, failed, batches, cases, heartbeat_at,
+ * interruption, previous_run_id, verdicts (only when every case was compared), then the id.
+ */
+export function endValues(
+  id: number,
+  end: RunEnd,
+): [
+  string,
+  number,
+  number,
+  number,
+  number,
+  number,
+  string,
+  number,
+  string | null,
+  number | null,
+  string | null,
+  number,
+] {
+  const { casesDone, passed, failed } = tally(end.cases);
+  const compared = end.cases.every((entry) => entry.verdict !== null);
+  return [
+    end.status,
+    end.at,
+    casesDone,
+    passed,
+    failed,
+    end.batches,
+    JSON.stringify(end.cases),
+    end.at,
+    end.interruption,
+    end.previousRunId,
+    compared ? JSON.stringify(verdictCounts(end.cases.map((entry) => entry.verdict))) : null,
+    id,
+  ];
+}
+
+export function toSuiteListRow(row: SuiteRow): SuiteListRow {
+  return {
+    id: row.id,
+    name: row.name,
+    version: row.version,
+    caseCount: row.case_count,
+    updatedAt: row.updated_at,
+    updatedBy: actorOf(row.updated_by_id, row.updated_by_email),
+  };
+}
+
+/** A version of suite `id` as read, with the suite's latest version number. */
+export function toSuiteRecord(
+  id: number,
+  row: VersionRow & { body: string },
+  latestVersion: number,
+): SuiteRecord {
+  return {
+    id,
+    name: row.name,
+    version: row.version,
+    latestVersion,
+    savedAt: row.saved_at,
+    savedBy: actorOf(row.saved_by_id, row.saved_by_email),
+    body: row.body,
+  };
+}
 
 export const runSummaryColumns = `id, suite_id, suite_name, suite_version, connection, client_org_id,
   vendor_org_id, run_token, status, started_at, finished_at, started_by_id, started_by_email,

@@ -64,6 +64,41 @@ export function toRecord(row: RecordRow): UserRecord {
   };
 }
 
+/**
+ * What a write based on `baseVersion` meets when the record is at another version: a conflict
+ * carrying the server's copy (a tombstone at version 0 when there is none). Undefined when the
+ * write may go ahead.
+ */
+export function conflictOf(
+  key: string,
+  current: RecordRow | undefined,
+  baseVersion: number,
+): UserRecordPut | undefined {
+  if ((current?.version ?? 0) === baseVersion) return undefined;
+  return {
+    kind: 'conflict',
+    current: current
+      ? toRecord(current)
+      : { key, value: null, version: 0, updatedAt: new Date(0).toISOString(), deleted: true },
+  };
+}
+
+/** The row a write stores as the collection's change `version` (a deletion keeps no value). */
+export function writtenRow(
+  key: string,
+  version: number,
+  write: UserRecordWrite,
+  now: number,
+): RecordRow {
+  return {
+    key,
+    version,
+    value: write.deleted ? null : write.value,
+    deleted: write.deleted ? 1 : 0,
+    updated_at: now,
+  };
+}
+
 export function createUserRecordStore(db: PortalSqlite): UserRecordStore {
   const statements = {
     since: db.prepare<[string, string, number, number], RecordRow>(
@@ -99,28 +134,16 @@ export function createUserRecordStore(db: PortalSqlite): UserRecordStore {
       write: UserRecordWrite,
       now: number,
     ): UserRecordPut => {
-      const current = statements.get.get(userId, collection, key);
-      if ((current?.version ?? 0) !== write.baseVersion) {
-        return {
-          kind: 'conflict',
-          current: current
-            ? toRecord(current)
-            : {
-                key,
-                value: null,
-                version: 0,
-                updatedAt: new Date(0).toISOString(),
-                deleted: true,
-              },
-        };
-      }
+      const conflict = conflictOf(
+        key,
+        statements.get.get(userId, collection, key),
+        write.baseVersion,
+      );
+      if (conflict) return conflict;
       const version = (statements.version.get(userId, collection)?.version ?? 0) + 1;
-      const value = write.deleted ? null : write.value;
-      statements.upsert.run(userId, collection, key, version, value, write.deleted ? 1 : 0, now);
-      return {
-        kind: 'stored',
-        record: toRecord({ key, version, value, deleted: write.deleted ? 1 : 0, updated_at: now }),
-      };
+      const row = writtenRow(key, version, write, now);
+      statements.upsert.run(userId, collection, key, version, row.value, row.deleted, now);
+      return { kind: 'stored', record: toRecord(row) };
     },
   );
 

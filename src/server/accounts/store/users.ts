@@ -81,7 +81,11 @@ export interface UserStore {
   pendingInvites(now: number): Promise<Set<string>>;
 }
 
-interface UserRow {
+/**
+ * A user's row as both databases return it, but for the client orgs granted: each database
+ * aggregates those its own way (a JSON array in SQLite, an array in PostgreSQL).
+ */
+export interface UserRowColumns {
   id: string;
   email: string;
   role: string;
@@ -89,8 +93,41 @@ interface UserRow {
   disabled: number;
   created_at: number;
   last_sign_in_at: number | null;
-  grants: string | null;
   connections: string | null;
+}
+
+/** A user read from either database, given the client orgs its row grants. */
+export function toStoredUser(row: UserRowColumns, clientOrgIds: number[]): StoredUser {
+  return {
+    id: row.id,
+    email: row.email,
+    // Written through this store's own checks; a role it no longer knows gets the least rights.
+    role: roles.find((role) => role === row.role) ?? 'recruiter',
+    passwordHash: row.password_hash,
+    disabled: row.disabled === 1,
+    createdAt: row.created_at,
+    lastSignInAt: row.last_sign_in_at,
+    clientOrgIds,
+    connections: readConnectionsColumn(row.connections),
+  };
+}
+
+/** `INSERT INTO users`: id, email, role, password_hash, created_at, connections. */
+export function newUserValues(
+  user: NewUser,
+): [string, string, string, string | null, number, string | null] {
+  return [
+    user.id,
+    user.email,
+    user.role,
+    user.passwordHash,
+    user.createdAt,
+    connectionsColumn(user.connections),
+  ];
+}
+
+interface UserRow extends UserRowColumns {
+  grants: string | null;
 }
 
 /** The `connections` column as written: a JSON array of names, or null for every connection. */
@@ -119,23 +156,15 @@ const userColumns = `u.id, u.email, u.role, u.password_hash, u.disabled, u.creat
 
 function toUser(row: UserRow): StoredUser {
   const grants: unknown = JSON.parse(row.grants ?? '[]');
-  return {
-    id: row.id,
-    email: row.email,
-    // Written through this store's own checks; a role it no longer knows gets the least rights.
-    role: roles.find((role) => role === row.role) ?? 'recruiter',
-    passwordHash: row.password_hash,
-    disabled: row.disabled === 1,
-    createdAt: row.created_at,
-    lastSignInAt: row.last_sign_in_at,
-    clientOrgIds: Array.isArray(grants) ? grants.filter((id) => typeof id === 'number') : [],
-    connections: readConnectionsColumn(row.connections),
-  };
+  return toStoredUser(
+    row,
+    Array.isArray(grants) ? grants.filter((id) => typeof id === 'number') : [],
+  );
 }
 
 export function createUserStore(db: PortalSqlite): UserStore {
   const statements = {
-    insert: db.prepare<[string, string, string, string | null, number, string | null]>(
+    insert: db.prepare<ReturnType<typeof newUserValues>>(
       `INSERT INTO users (id, email, role, password_hash, created_at, connections)
        VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (email) DO NOTHING`,
@@ -170,21 +199,15 @@ export function createUserStore(db: PortalSqlite): UserStore {
     ),
   };
 
+  const userOf = (row: UserRow | undefined) => (row ? toUser(row) : undefined);
+
   const setGrants = (id: string, clientOrgIds: readonly number[]) => {
     statements.clearGrants.run(id);
     for (const orgId of clientOrgIds) statements.grant.run(id, orgId);
   };
 
   const create = db.transaction((user: NewUser) => {
-    const inserted =
-      statements.insert.run(
-        user.id,
-        user.email,
-        user.role,
-        user.passwordHash,
-        user.createdAt,
-        connectionsColumn(user.connections),
-      ).changes === 1;
+    const inserted = statements.insert.run(...newUserValues(user)).changes === 1;
     if (inserted) setGrants(user.id, user.clientOrgIds);
     return inserted;
   });
@@ -198,8 +221,7 @@ export function createUserStore(db: PortalSqlite): UserStore {
     if (changes.connections !== undefined) {
       statements.connections.run(connectionsColumn(changes.connections), id);
     }
-    const row = statements.byId.get(id);
-    return row ? toUser(row) : undefined;
+    return userOf(statements.byId.get(id));
   });
 
   const invite = db.transaction((next: NewInvite) => {
@@ -211,8 +233,7 @@ export function createUserStore(db: PortalSqlite): UserStore {
     const taken = statements.takeInvite.get(tokenHash, now);
     if (!taken) return undefined;
     statements.password.run(passwordHash, taken.user_id);
-    const row = statements.byId.get(taken.user_id);
-    return row ? toUser(row) : undefined;
+    return userOf(statements.byId.get(taken.user_id));
   });
 
   return {
@@ -220,12 +241,10 @@ export function createUserStore(db: PortalSqlite): UserStore {
       return create(user);
     },
     async byEmail(email) {
-      const row = statements.byEmail.get(email);
-      return row ? toUser(row) : undefined;
+      return userOf(statements.byEmail.get(email));
     },
     async byId(id) {
-      const row = statements.byId.get(id);
-      return row ? toUser(row) : undefined;
+      return userOf(statements.byId.get(id));
     },
     async list() {
       return statements.list.all().map(toUser);

@@ -39,14 +39,17 @@ export interface JournalRecord {
   errorCode: string | null;
   failure: JournalFailure | null;
   latencyMs: number;
-  /** From receiving the call to the VMS's first byte; null when the VMS did not answer it. */
+  /**
+   * From receiving the call to the VMS's answer headers arriving, in milliseconds; null or absent
+   * when no answer came from the VMS (refused, remembered, failed before it answered).
+   */
   firstByteMs?: number | null;
   replayOf: number | null;
   unchecked: boolean;
   requestBody: BodyToKeep | null;
   responseBody: BodyToKeep | null;
   responseHeaders: Record<string, string>;
-  /** Who sent it: absent or null when nobody was signed in. */
+  /** Who sent it, as they were then: absent or null with sign-in off, or refused before anyone was known. */
   sentBy?: { userId: string; email: string } | null;
   /** The connection the call went to (or would have gone to); absent or null when not known. */
   connection?: string | null;

@@ -1,5 +1,10 @@
 import type { UserRecordPut, UserRecordStore } from '@/server/accounts/store/user-records';
-import { toRecord, type RecordRow } from '@/server/accounts/store/user-records';
+import {
+  conflictOf,
+  toRecord,
+  writtenRow,
+  type RecordRow,
+} from '@/server/accounts/store/user-records';
 import { inTransaction, type PortalPool } from '@/server/store/postgres/pool';
 
 /**
@@ -40,40 +45,23 @@ export function createPostgresUserRecordStore(pool: PortalPool): UserRecordStore
            WHERE user_id = $1 AND collection = $2 AND key = $3`,
           [userId, collection, key],
         );
-        const current = rows[0];
-        if ((current?.version ?? 0) !== write.baseVersion) {
-          return {
-            kind: 'conflict',
-            current: current
-              ? toRecord(current)
-              : {
-                  key,
-                  value: null,
-                  version: 0,
-                  updatedAt: new Date(0).toISOString(),
-                  deleted: true,
-                },
-          };
-        }
+        const conflict = conflictOf(key, rows[0], write.baseVersion);
+        if (conflict) return conflict;
         const latest = await client.query<{ version: number | null }>(
           'SELECT max(version) AS version FROM user_records WHERE user_id = $1 AND collection = $2',
           [userId, collection],
         );
         const version = (latest.rows[0]?.version ?? 0) + 1;
-        const value = write.deleted ? null : write.value;
-        const deleted = write.deleted ? 1 : 0;
+        const row = writtenRow(key, version, write, now);
         await client.query(
           `INSERT INTO user_records (user_id, collection, key, version, value, deleted, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7)
            ON CONFLICT (user_id, collection, key) DO UPDATE SET
              version = excluded.version, value = excluded.value, deleted = excluded.deleted,
              updated_at = excluded.updated_at`,
-          [userId, collection, key, version, value, deleted, now],
+          [userId, collection, key, version, row.value, row.deleted, now],
         );
-        return {
-          kind: 'stored',
-          record: toRecord({ key, version, value, deleted, updated_at: now }),
-        };
+        return { kind: 'stored', record: toRecord(row) };
       });
     },
   };

@@ -1,9 +1,10 @@
-import { roles } from '@/domain/auth';
 import {
   connectionsColumn,
-  readConnectionsColumn,
+  newUserValues,
+  toStoredUser,
   type StoredUser,
   type UserChanges,
+  type UserRowColumns,
   type UserStore,
 } from '@/server/accounts/store/users';
 import {
@@ -13,16 +14,8 @@ import {
   type Queryable,
 } from '@/server/store/postgres/pool';
 
-interface UserRow {
-  id: string;
-  email: string;
-  role: string;
-  password_hash: string | null;
-  disabled: number;
-  created_at: number;
-  last_sign_in_at: number | null;
+interface UserRow extends UserRowColumns {
   grants: number[] | null;
-  connections: string | null;
 }
 
 const userColumns = `u.id, u.email, u.role, u.password_hash, u.disabled, u.created_at,
@@ -30,19 +23,8 @@ const userColumns = `u.id, u.email, u.role, u.password_hash, u.disabled, u.creat
     ORDER BY g.client_org_id) AS grants`;
 
 function toUser(row: UserRow): StoredUser {
-  return {
-    id: row.id,
-    email: row.email,
-    // Written through this store's own checks; a role it no longer knows gets the least rights.
-    role: roles.find((role) => role === row.role) ?? 'recruiter',
-    passwordHash: row.password_hash,
-    disabled: row.disabled === 1,
-    createdAt: row.created_at,
-    lastSignInAt: row.last_sign_in_at,
-    // BIGINT[] comes back as strings (the pool's number parser is for plain BIGINT).
-    clientOrgIds: (row.grants ?? []).map(Number),
-    connections: readConnectionsColumn(row.connections),
-  };
+  // BIGINT[] comes back as strings (the pool's number parser is for plain BIGINT).
+  return toStoredUser(row, (row.grants ?? []).map(Number));
 }
 
 async function userBy(db: Queryable, column: 'id' | 'email', value: string) {
@@ -72,14 +54,7 @@ export function createPostgresUserStore(pool: PortalPool): UserStore {
             await client.query(
               `INSERT INTO users (id, email, role, password_hash, created_at, connections)
                VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (email) DO NOTHING`,
-              [
-                user.id,
-                user.email,
-                user.role,
-                user.passwordHash,
-                user.createdAt,
-                connectionsColumn(user.connections),
-              ],
+              newUserValues(user),
             )
           ).rowCount === 1;
         if (inserted) await setGrants(client, user.id, user.clientOrgIds);
