@@ -64,11 +64,7 @@ describe('stopping mid-batch and starting again', () => {
     // which a SIGKILL to the CLI would leave running.
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        tsxLoader,
-        fileURLToPath(new URL('./main.ts', import.meta.url)),
-      ],
+      ['--import', tsxLoader, fileURLToPath(new URL('./main.ts', import.meta.url))],
       {
         // Its own folder, so no .env of the project is read.
         cwd: dirname(temp.dbPath),
