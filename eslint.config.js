@@ -250,6 +250,32 @@ export default tseslint.config(
     },
   },
   {
+    // Settings are read in one place, the process's entry, and passed down as a checked config
+    // (src/server/config.ts): a setting read deep in the code is undocumented, unchecked, and
+    // can change what the proxy does without anyone seeing it (a debugging switch once skipped
+    // the proxy's checks and signing while it was set).
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: [
+      '**/*.test.{ts,tsx}',
+      'src/test-support/**',
+      'src/**/main.ts',
+      'src/**/*-main.ts',
+      'src/server/launch.ts',
+      'src/cli/*.ts',
+    ],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message:
+            'Read settings in the entry (main, launch, a CLI) and pass them down through the checked config.',
+        },
+      ],
+    },
+  },
+  {
     // Playwright fixtures: `use` is Playwright's, not React's, and `{}` is how a fixture says
     // it needs no other fixture.
     files: ['e2e/**/*.ts'],

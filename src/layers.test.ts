@@ -169,3 +169,30 @@ describe('payload kinds named in the core', () => {
     ).toEqual([]);
   });
 });
+
+describe('settings read where the process starts', () => {
+  const reading = "export const probe = process.env.PROBE === 'on';\n";
+
+  it('fails lint on a setting read deep in the server, the sandbox or the browser code', async () => {
+    for (const path of [
+      'src/server/proxy/probe.ts',
+      'src/server/journal/store/probe.ts',
+      'src/sandbox/probe.ts',
+      'src/core/batch/probe.ts',
+    ]) {
+      expect(await ruleIds(path, reading)).toContain('no-restricted-properties');
+    }
+  });
+
+  it('passes lint on reading one in an entry, a command or a test', async () => {
+    for (const path of [
+      'src/server/launch.ts',
+      'src/sandbox/main.ts',
+      'src/server/cli/probe-main.ts',
+      'src/cli/probe.ts',
+      'src/server/proxy/probe.test.ts',
+    ]) {
+      expect(await ruleIds(path, reading)).toEqual([]);
+    }
+  });
+});

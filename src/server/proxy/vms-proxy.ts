@@ -544,18 +544,6 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
   }
 
   async function handle(request: ProxyRequest, reply: FastifyReply, operation: VmsOperation) {
-    if (process.env.KO === 'nohandle') return reply.code(202).send(Buffer.from('{"batchid":"x"}'));
-    if (process.env.KO === 'upstream-only') {
-      const channel = channelOf(request);
-      const a = await channel.pool.request({
-        method: 'POST',
-        path: channel.basePath + 'requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001',
-        headers: { 'content-type': 'application/json' },
-        body: request.body as Buffer,
-      });
-      const b = Buffer.from(await a.body.arrayBuffer());
-      return reply.code(a.statusCode).send(b);
-    }
     const started = performance.now();
     const note = tap?.begin(request, operation);
     const channel = channelOf(request);
