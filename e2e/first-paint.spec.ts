@@ -48,26 +48,27 @@ test('the form’s heading and first section, and the list’s frame, are in the
   });
 });
 
-test('the page is drawn in the theme chosen before the app’s code has arrived', async ({
+test('the page is drawn in the colours chosen in Settings before the app’s code has arrived', async ({
   browser,
   portal,
 }) => {
-  // A page of its own, without the fixture's watch: the app's code is refused on purpose here,
+  // A page of its own, without the fixture's watch: the app's code is refused on purpose below,
   // which the page reports.
   const context = await browser.newContext({ colorScheme: 'light' });
   try {
-    await context.addInitScript(() =>
-      localStorage.setItem(
-        'vms-portal:v1:display',
-        JSON.stringify({ theme: 'dark', wireNames: true }),
-      ),
-    );
-    await context.route('**/assets/*.js', (route) => route.abort());
     const page = await context.newPage();
+    await page.goto(`${portal.url}/settings`);
+    await page.getByLabel('Dark', { exact: true }).check();
+    await page.getByLabel(/^Show each field’s wire name/).check();
+    await expect(page.locator('html')).toHaveAttribute('data-wire-names', 'shown');
+
+    // Now without the app: what the page shows is what the server sent.
+    await context.route('**/assets/*.js', (route) => route.abort());
     await page.goto(`${portal.url}/requisitions/new`);
     await expect(page.getByRole('heading', { name: 'New requisition' })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     await expect(page.locator('html')).toHaveAttribute('data-wire-names', 'shown');
+    await expect(page.getByText('· titlerole')).toBeVisible();
     // Dark colours, not the light page's.
     const background = await page.evaluate(
       () => getComputedStyle(document.documentElement).backgroundColor,

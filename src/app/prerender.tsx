@@ -4,7 +4,6 @@ import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import type { PageShell } from '@/domain/page-shell';
 import { pageShellKey, pageShells } from '@/domain/page-shell';
-import { beforePaintScript } from '@/shared/ui/display-settings';
 import { App, loadFirstPage } from './app';
 import { homePath, invitePath, routeTable } from './route-table';
 
@@ -88,20 +87,15 @@ export async function prerenderShells(): Promise<PrerenderedShells> {
 }
 
 /**
- * The page's inline scripts (allowed by their hashes, which the server reads from the page):
- * - `head`, before the style sheet: the display settings (dark, wire names) applied before the
- *   first paint (beforePaintScript);
- * - `body`, at its end: the app's entry module, `entry`, imported once the prerendered page has
- *   been drawn. A module script runs as soon as the page is parsed, before the browser draws it:
- *   the app's ~150 ms of module evaluation (at a 4× CPU throttle) came before the first paint. The
- *   page preloads the entry instead (modulepreload), so it is fetched and compiled meanwhile. An
- *   animation frame's callbacks run just before it is drawn, a task queued from one just after. A
- *   hidden page draws no frames: it starts at once; a frame that never comes, after a second.
+ * The page's one inline script, at the end of its body (allowed by its hash, which the server
+ * reads from the page): the app's entry module, `entry`, imported once the prerendered page has
+ * been drawn. A module script runs as soon as the page is parsed, before the browser draws it:
+ * the app's ~150 ms of module evaluation (at a 4× CPU throttle) came before the first paint. The
+ * page preloads the entry instead (modulepreload), so it is fetched and compiled meanwhile. An
+ * animation frame's callbacks run just before it is drawn, a task queued from one just after. A
+ * hidden page draws no frames: it starts at once; a frame that never comes, after a second.
  */
-export function pageScripts(entry: string): { head: string; body: string } {
+export function startScript(entry: string): string {
   const url = JSON.stringify(entry);
-  return {
-    head: beforePaintScript(),
-    body: `(function(){var s=0;function go(){if(!s){s=1;import(${url})}}if(document.visibilityState==='hidden')go();else{requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,1000)}})()`,
-  };
+  return `(function(){var s=0;function go(){if(!s){s=1;import(${url})}}if(document.visibilityState==='hidden')go();else{requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,1000)}})()`;
 }

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { DisplaySettings } from '@/domain/display';
+import { displayAttributes } from '@/domain/display';
 import type { PageShell } from '@/domain/page-shell';
 import { pageShellAttribute, pageShellKey } from '@/domain/page-shell';
 import { escapeRegExp } from '@/domain/reg-exp';
@@ -94,7 +96,8 @@ export function readBuiltPages(distDir: string): BuiltPages | null {
 }
 
 /**
- * index.html for each URL and shell: the built page with, in `<head>`, the portal's settings (the body of
+ * index.html for each URL, shell and display: the built page with <html>'s display attributes
+ * (the cookie the app keeps), in `<head>` the portal's settings (the body of
  * `GET /api/config`, so the app needs no round trip before it can render) and preload links for
  * the page's own chunks (so they download beside the entry, not after it has run); the page's
  * title; and in #root the page as prerendered in the shell asked for, named by its attribute so
@@ -103,7 +106,7 @@ export function readBuiltPages(distDir: string): BuiltPages | null {
 export function indexPages(
   built: BuiltPages,
   configBody: unknown,
-): (path: string, shell: PageShell | null) => string {
+): (path: string, shell: PageShell | null, display: DisplaySettings) => string {
   const { template, preloads, shells } = built;
   const settings = `<script type="application/json" id="portal-config">${scriptSafeJson(configBody)}</script>`;
   const render = (chunks: Chunks | null, shell: PageShell | null, page: PrerenderedPage | null) => {
@@ -159,6 +162,17 @@ export function indexPages(
     })),
   ];
   const notFound = pagesOf(preloads?.notFound ?? null, shells?.notFound ?? null);
-  return (path, shell) =>
-    (routes.find((route) => route.pattern.test(path))?.page ?? notFound)(shell);
+  return (path, shell, display) =>
+    withDisplay(
+      (routes.find((route) => route.pattern.test(path))?.page ?? notFound)(shell),
+      display,
+    );
+}
+
+/** The page with <html>'s display attributes (theme, wire names) as the app would set them. */
+function withDisplay(html: string, display: DisplaySettings): string {
+  const attributes = Object.entries(displayAttributes(display))
+    .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+    .join('');
+  return attributes === '' ? html : html.replace(/<html\b/i, (tag) => `${tag}${attributes}`);
 }
