@@ -113,6 +113,27 @@ test('hydrating each page gives no error or warning, and the app takes over wher
   expect(said).toEqual([]);
 });
 
+test('the list’s first visit asks the VMS for the list once, as the page starts; a repeat visit only for what changed', async ({
+  page,
+}) => {
+  const asked: string[] = [];
+  page.context().on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/api/vms/requisitions') asked.push(url.search);
+  });
+  await page.goto('/requisitions');
+  await expect(page.getByRole('row', { name: /Senior Java Developer/ })).toBeVisible();
+  await expect(page.getByText('12 requisitions shown.')).toBeVisible();
+  // The page's own GET, read by the worker, and the list query joined it: one call, whole list.
+  expect(asked).toEqual(['?Client_Org_Id=1001&Vendor_Org_Id=9001']);
+
+  asked.length = 0;
+  await page.reload();
+  await expect(page.getByText('12 requisitions shown.')).toBeVisible();
+  await expect.poll(() => asked.length).toBe(1);
+  expect(asked[0]).toMatch(/filterfield=Req_Updated_Date_Time&filteroperator=%3E%3D/);
+});
+
 test('the form can be typed into once the app has taken over, and keeps what is typed', async ({
   page,
 }) => {

@@ -88,14 +88,20 @@ export async function prerenderShells(): Promise<PrerenderedShells> {
 
 /**
  * The page's one inline script, at the end of its body (allowed by its hash, which the server
- * reads from the page): the app's entry module, `entry`, imported once the prerendered page has
- * been drawn. A module script runs as soon as the page is parsed, before the browser draws it:
- * the app's ~150 ms of module evaluation (at a 4× CPU throttle) came before the first paint. The
- * page preloads the entry instead (modulepreload), so it is fetched and compiled meanwhile. An
- * animation frame's callbacks run just before it is drawn, a task queued from one just after. A
- * hidden page draws no frames: it starts at once; a frame that never comes, after a second.
+ * reads from the page): once the prerendered page has been drawn, the app's entry module,
+ * `entry`, is imported; and first, any worker the page links for it (`<link data-worker="name">`,
+ * the list page's sync) is started, told the settings in the page and the stored texts it needs
+ * (`data-storage`) in its address's fragment (which no server sees: a message would reach it
+ * only when the page's thread is free again, after the app's ~200 ms of module evaluation), to
+ * start its first work before the app's code has run; the app takes it (window.portalWorkers). A module script runs as soon as the page is parsed, before the
+ * browser draws it: the app's ~150 ms of module evaluation (at a 4× CPU throttle) came before the
+ * first paint. The page preloads the entry instead (modulepreload), so it is fetched and compiled
+ * meanwhile. An animation frame's callbacks run just before it is drawn, a task queued from one
+ * just after. A hidden page draws no frames: it starts at once; a frame that never comes, after a
+ * second.
  */
 export function startScript(entry: string): string {
   const url = JSON.stringify(entry);
-  return `(function(){var s=0;function go(){if(!s){s=1;import(${url})}}if(document.visibilityState==='hidden')go();else{requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,1000)}})()`;
+  const startWorkers = `var w=window.portalWorkers={},c=document.getElementById('portal-config');document.querySelectorAll('link[data-worker]').forEach(function(l){try{var k={};(l.dataset.storage||'').split(' ').forEach(function(n){if(n)try{k[n]=localStorage.getItem(n)}catch(e){}});w[l.dataset.worker]=new Worker(l.href+'#'+encodeURIComponent(JSON.stringify({config:c?c.textContent:null,storage:k})),{type:'module',name:l.dataset.worker})}catch(e){}})`;
+  return `(function(){${startWorkers};var s=0;function go(){if(s)return;s=1;import(${url})}if(document.visibilityState==='hidden')go();else{requestAnimationFrame(function(){setTimeout(go,0)});setTimeout(go,1000)}})()`;
 }

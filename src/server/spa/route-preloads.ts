@@ -8,7 +8,19 @@ import type { PageShell } from '@/domain/page-shell';
 import { pageShellAttribute, pageShellKey } from '@/domain/page-shell';
 import { escapeRegExp } from '@/domain/reg-exp';
 
-const chunksSchema = z.object({ scripts: z.array(z.string()), styles: z.array(z.string()) });
+const chunksSchema = z.object({
+  scripts: z.array(z.string()),
+  styles: z.array(z.string()),
+  /**
+   * Workers the page starts as it is first drawn (the page's start script): by name, with the
+   * localStorage keys whose texts it tells them.
+   */
+  workers: z
+    .array(
+      z.object({ name: z.string(), file: z.string(), storage: z.array(z.string()).default([]) }),
+    )
+    .default([]),
+});
 const routePreloadsSchema = z.object({
   routes: z.array(chunksSchema.extend({ path: z.string() })),
   notFound: chunksSchema,
@@ -116,6 +128,10 @@ export function indexPages(
       ),
       ...(chunks?.scripts ?? []).map(
         (file) => `<link rel="modulepreload" crossorigin href="/${escapeAttribute(file)}">`,
+      ),
+      ...(chunks?.workers ?? []).map(
+        ({ name, file, storage }) =>
+          `<link rel="prefetch" href="/${escapeAttribute(file)}" data-worker="${escapeAttribute(name)}" data-storage="${escapeAttribute(storage.join(' '))}">`,
       ),
     ];
     const head = `${[settings, ...links].join('\n')}\n`;

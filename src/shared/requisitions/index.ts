@@ -23,4 +23,5 @@ export {
   requisitionListQueryOptions,
   requisitionQueryOptions,
 } from './list';
-export { listSource, useRequisitionList } from './use-requisition-list';
+export { listSource } from './list-request';
+export { useRequisitionList } from './use-requisition-list';
