@@ -1,8 +1,9 @@
 /**
  * Writes dist/route-preloads.json after `vite build`: for each page of src/app/route-table.ts, the
- * chunks (and style sheets) it needs beyond what index.html already loads. The portal server puts
- * them in index.html as `<link rel="modulepreload">` for the URL asked for, so a page's code
- * downloads together with the entry instead of after the entry has run (a cold start); and the
+ * chunks (and style sheets) it needs beyond what index.html already loads. The portal server lists
+ * them in index.html for the URL asked for (the page's start script preloads them as it imports
+ * the entry), so a page's code downloads together with the entry instead of after the entry has
+ * run (a cold start); and the
  * worker the page starts at once (`<link rel="prefetch" data-worker>`, which the page's start
  * script starts).
  */

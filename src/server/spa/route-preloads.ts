@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { DisplaySettings } from '@/domain/display';
 import { displayAttributes } from '@/domain/display';
 import type { PageShell } from '@/domain/page-shell';
-import { pageShellAttribute, pageShellKey } from '@/domain/page-shell';
+import { pageModulesId, pageShellAttribute, pageShellKey } from '@/domain/page-shell';
 import { escapeRegExp } from '@/domain/reg-exp';
 
 const chunksSchema = z.object({
@@ -126,9 +126,12 @@ export function indexPages(
       ...(chunks?.styles ?? []).map(
         (file) => `<link rel="stylesheet" crossorigin href="/${escapeAttribute(file)}">`,
       ),
-      ...(chunks?.scripts ?? []).map(
-        (file) => `<link rel="modulepreload" crossorigin href="/${escapeAttribute(file)}">`,
-      ),
+      // The page's own modules, which the start script preloads once the page has been drawn.
+      ...(chunks && chunks.scripts.length > 0
+        ? [
+            `<script type="application/json" id="${pageModulesId}">${scriptSafeJson(chunks.scripts.map((file) => `/${file}`))}</script>`,
+          ]
+        : []),
       ...(chunks?.workers ?? []).map(
         ({ name, file, storage }) =>
           `<link rel="prefetch" href="/${escapeAttribute(file)}" data-worker="${escapeAttribute(name)}" data-storage="${escapeAttribute(storage.join(' '))}">`,
