@@ -19,6 +19,7 @@ export { startRequisitionSync } from './sync-client';
 export {
   forgetRequisitionLists,
   matchesFilter,
+  preloadRequisitionList,
   requisitionKeys,
   requisitionListQueryOptions,
   requisitionQueryOptions,

@@ -20,6 +20,9 @@ export function matchesFilter(record: RequisitionRecord, filter: RequisitionFilt
 
 /** The list this page shows, per scope: what a refresh's changes are merged into. */
 const shown = new Map<string, { source: string; records: RequisitionRecord[] }>();
+const scopeOf = (orgs: OrgScope) => `${orgs.vendorOrgId}:${orgs.clientOrgId}`;
+/** The lists being loaded (preloadKey). */
+const loading = new Set<string>();
 
 /** Forgets the browser's copies of the requisition lists (Settings, "Clear local data"). */
 export async function forgetRequisitionLists(): Promise<void> {
@@ -39,7 +42,9 @@ export async function loadRequisitionList(
   source: string,
   onStored?: (records: RequisitionRecord[]) => void,
 ): Promise<RequisitionRecord[]> {
-  const scope = `${orgs.vendorOrgId}:${orgs.clientOrgId}`;
+  const scope = scopeOf(orgs);
+  const key = preloadKey(orgs, source);
+  loading.add(key);
   let current = shown.get(scope);
   let has = current?.source === source;
   const result = await runSync({ orgs, source, mainHas: has }, (stored) => {
@@ -48,7 +53,7 @@ export async function loadRequisitionList(
     has = true;
     shown.set(scope, current);
     onStored?.(stored);
-  });
+  }).finally(() => loading.delete(key));
   let records: RequisitionRecord[];
   if (result.replace || !current || !has) {
     records = result.records;
@@ -78,11 +83,78 @@ export const requisitionKeys = {
   detail: (orgs: OrgScope, reqId: string) => ['requisitions', 'detail', orgs, reqId] as const,
 };
 
+/** A list's first load, started before the page renders, for the list query to take. */
+interface Preloaded {
+  result: Promise<RequisitionRecord[]>;
+  /** The whole list, once it has come. */
+  records: RequisitionRecord[] | null;
+  /** The stored copy, shown while the VMS is asked what changed, until the query takes it. */
+  stored: RequisitionRecord[] | null;
+  onStored: ((records: RequisitionRecord[]) => void) | null;
+}
+const preloaded = new Map<string, Preloaded>();
+const preloadKey = (orgs: OrgScope, source: string) =>
+  JSON.stringify([orgs.vendorOrgId, orgs.clientOrgId, source]);
+
+/**
+ * Starts the list's first load now, as the list page's code arrives, rather than when its first
+ * render asks (requisitions-route.tsx): the records the worker sends are then taken in while the
+ * page hydrates, and a list that has come by the page's first render is drawn in it
+ * (requisitionListQueryOptions' initialData). The list query takes it, once. Not when the page
+ * has a list already (another page loaded it, for its suggestions): a later refresh would take a
+ * load older than itself.
+ */
+export function preloadRequisitionList(orgs: OrgScope, source: string): void {
+  const key = preloadKey(orgs, source);
+  // Only a page that has no list yet, nor one coming: those are the list query's to refresh.
+  if (preloaded.has(key) || loading.has(key) || shown.get(scopeOf(orgs))?.source === source) {
+    return;
+  }
+  const entry: Preloaded = {
+    result: loadRequisitionList(orgs, source, (stored) => {
+      entry.stored = stored;
+      entry.onStored?.(stored);
+    }),
+    records: null,
+    stored: null,
+    onStored: null,
+  };
+  entry.result.then(
+    (records) => (entry.records = records),
+    // The query that takes it reports the failure.
+    () => undefined,
+  );
+  preloaded.set(key, entry);
+}
+
+function takePreloaded(orgs: OrgScope, source: string): Preloaded | undefined {
+  const key = preloadKey(orgs, source);
+  const entry = preloaded.get(key);
+  preloaded.delete(key);
+  return entry;
+}
+
 export function requisitionListQueryOptions(orgs: OrgScope, source: string) {
   return queryOptions({
     queryKey: requisitionKeys.list(orgs, source),
-    queryFn: ({ client, queryKey }) =>
-      loadRequisitionList(orgs, source, (records) => client.setQueryData(queryKey, records)),
+    // A preloaded list that has come already: drawn at once, and taken.
+    initialData: () => {
+      const records = preloaded.get(preloadKey(orgs, source))?.records;
+      if (!records) return undefined;
+      takePreloaded(orgs, source);
+      return records;
+    },
+    queryFn: ({ client, queryKey }) => {
+      const started = takePreloaded(orgs, source);
+      if (!started) {
+        return loadRequisitionList(orgs, source, (records) =>
+          client.setQueryData(queryKey, records),
+        );
+      }
+      if (started.stored) client.setQueryData(queryKey, started.stored);
+      started.onStored = (records) => client.setQueryData(queryKey, records);
+      return started.result;
+    },
     staleTime: 15_000,
     structuralSharing: false,
   });
