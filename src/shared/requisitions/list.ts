@@ -21,12 +21,13 @@ export function matchesFilter(record: RequisitionRecord, filter: RequisitionFilt
 /** The list this page shows, per scope: what a refresh's changes are merged into. */
 const shown = new Map<string, { source: string; records: RequisitionRecord[] }>();
 const scopeOf = (orgs: OrgScope) => `${orgs.vendorOrgId}:${orgs.clientOrgId}`;
-/** The lists being loaded (preloadKey). */
-const loading = new Set<string>();
+/** The loads under way, by list (preloadKey). */
+const loading = new Map<string, number>();
 
 /** Forgets the browser's copies of the requisition lists (Settings, "Clear local data"). */
 export async function forgetRequisitionLists(): Promise<void> {
   shown.clear();
+  preloaded.clear();
   await forgetSyncedLists();
 }
 
@@ -44,7 +45,7 @@ export async function loadRequisitionList(
 ): Promise<RequisitionRecord[]> {
   const scope = scopeOf(orgs);
   const key = preloadKey(orgs, source);
-  loading.add(key);
+  loading.set(key, (loading.get(key) ?? 0) + 1);
   let current = shown.get(scope);
   let has = current?.source === source;
   const result = await runSync({ orgs, source, mainHas: has }, (stored) => {
@@ -53,7 +54,11 @@ export async function loadRequisitionList(
     has = true;
     shown.set(scope, current);
     onStored?.(stored);
-  }).finally(() => loading.delete(key));
+  }).finally(() => {
+    const left = (loading.get(key) ?? 1) - 1;
+    if (left > 0) loading.set(key, left);
+    else loading.delete(key);
+  });
   let records: RequisitionRecord[];
   if (result.replace || !current || !has) {
     records = result.records;
@@ -88,6 +93,8 @@ interface Preloaded {
   result: Promise<RequisitionRecord[]>;
   /** The whole list, once it has come. */
   records: RequisitionRecord[] | null;
+  /** When it came (Date.now()): the list query's data is as old as that. */
+  cameAt: number;
   /** The stored copy, shown while the VMS is asked what changed, until the query takes it. */
   stored: RequisitionRecord[] | null;
   onStored: ((records: RequisitionRecord[]) => void) | null;
@@ -116,34 +123,50 @@ export function preloadRequisitionList(orgs: OrgScope, source: string): void {
       entry.onStored?.(stored);
     }),
     records: null,
+    cameAt: 0,
     stored: null,
     onStored: null,
   };
   entry.result.then(
-    (records) => (entry.records = records),
+    (records) => {
+      entry.records = records;
+      entry.cameAt = Date.now();
+    },
     // The query that takes it reports the failure.
     () => undefined,
   );
   preloaded.set(key, entry);
 }
 
+/**
+ * The preloaded load of a list, taken (once), while it is under way or has come within the
+ * list's stale time; an older one is dropped, and the query asks afresh. The page's first render
+ * takes it; one that never did (its org changed first) must not pass off a list from when the
+ * page was opened as new minutes later.
+ */
 function takePreloaded(orgs: OrgScope, source: string): Preloaded | undefined {
   const key = preloadKey(orgs, source);
   const entry = preloaded.get(key);
   preloaded.delete(key);
+  if (entry?.records && Date.now() - entry.cameAt > listStaleMs) return undefined;
   return entry;
 }
 
+/** How long a list read from the VMS is shown without asking it again. */
+const listStaleMs = 15_000;
+
 export function requisitionListQueryOptions(orgs: OrgScope, source: string) {
+  /** The preloaded list the query starts with, if it had come (React Query asks once). */
+  let initial: Preloaded | undefined;
   return queryOptions({
     queryKey: requisitionKeys.list(orgs, source),
-    // A preloaded list that has come already: drawn at once, and taken.
+    // A preloaded list that has come already: drawn at once, and taken, as old as it is.
     initialData: () => {
-      const records = preloaded.get(preloadKey(orgs, source))?.records;
-      if (!records) return undefined;
-      takePreloaded(orgs, source);
-      return records;
+      if (!preloaded.get(preloadKey(orgs, source))?.records) return undefined;
+      initial = takePreloaded(orgs, source);
+      return initial?.records ?? undefined;
     },
+    initialDataUpdatedAt: () => initial?.cameAt,
     queryFn: ({ client, queryKey }) => {
       const started = takePreloaded(orgs, source);
       if (!started) {
@@ -155,7 +178,7 @@ export function requisitionListQueryOptions(orgs: OrgScope, source: string) {
       started.onStored = (records) => client.setQueryData(queryKey, records);
       return started.result;
     },
-    staleTime: 15_000,
+    staleTime: listStaleMs,
     structuralSharing: false,
   });
 }
