@@ -50,8 +50,13 @@ test('a cold start waits for no settings request and gets its code compressed an
     true,
   );
   for (const path of preloaded) expect(requested, path).toContain(path);
-  // The entry is preloaded too, and imported by the page's inline script once the prerendered
-  // page has been drawn, not run as a module script before it (decision 040).
+  // Nothing of the app is fetched while the prerendered page is being drawn: the page's inline
+  // script preloads the modules and imports the entry once it has been (decision 040).
+  const served = await (
+    await page.request.get('/requisitions/new', { headers: { accept: 'text/html' } })
+  ).text();
+  expect(served).not.toMatch(/<link[^>]*modulepreload/);
+  expect(served).toMatch(/<script type="application\/json" id="page-modules">.*workspace-/);
   expect(await page.locator('script[type=module]').count()).toBe(0);
   const inline = (await page.locator('script:not([src]):not([type])').allTextContents()).join('\n');
   const entry = /import\("([^"]+)"\)/.exec(inline)?.[1];

@@ -1,5 +1,5 @@
 import { expect as baseExpect, type Browser, type Page } from '@playwright/test';
-import { adminEmail, adminPassword, test as authTest } from './support/auth-portal';
+import { adminEmail, adminPassword, test as authTest, fillSignIn } from './support/auth-portal';
 import { expect, test } from './support/fixtures';
 
 // Each page is prerendered at build time and sent in the shell its visitor may see; the app
@@ -48,26 +48,27 @@ test('the form’s heading and first section, and the list’s frame, are in the
   });
 });
 
-test('the page is drawn in the theme chosen before the app’s code has arrived', async ({
+test('the page is drawn in the colours chosen in Settings before the app’s code has arrived', async ({
   browser,
   portal,
 }) => {
-  // A page of its own, without the fixture's watch: the app's code is refused on purpose here,
+  // A page of its own, without the fixture's watch: the app's code is refused on purpose below,
   // which the page reports.
   const context = await browser.newContext({ colorScheme: 'light' });
   try {
-    await context.addInitScript(() =>
-      localStorage.setItem(
-        'vms-portal:v1:display',
-        JSON.stringify({ theme: 'dark', wireNames: true }),
-      ),
-    );
-    await context.route('**/assets/*.js', (route) => route.abort());
     const page = await context.newPage();
+    await page.goto(`${portal.url}/settings`);
+    await page.getByLabel('Dark', { exact: true }).check();
+    await page.getByLabel(/^Show each field’s wire name/).check();
+    await expect(page.locator('html')).toHaveAttribute('data-wire-names', 'shown');
+
+    // Now without the app: what the page shows is what the server sent.
+    await context.route('**/assets/*.js', (route) => route.abort());
     await page.goto(`${portal.url}/requisitions/new`);
     await expect(page.getByRole('heading', { name: 'New requisition' })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     await expect(page.locator('html')).toHaveAttribute('data-wire-names', 'shown');
+    await expect(page.getByText('· titlerole')).toBeVisible();
     // Dark colours, not the light page's.
     const background = await page.evaluate(
       () => getComputedStyle(document.documentElement).backgroundColor,
@@ -112,6 +113,27 @@ test('hydrating each page gives no error or warning, and the app takes over wher
   expect(said).toEqual([]);
 });
 
+test('the list’s first visit asks the VMS for the list once, as the page starts; a repeat visit only for what changed', async ({
+  page,
+}) => {
+  const asked: string[] = [];
+  page.context().on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/api/vms/requisitions') asked.push(url.search);
+  });
+  await page.goto('/requisitions');
+  await expect(page.getByRole('row', { name: /Senior Java Developer/ })).toBeVisible();
+  await expect(page.getByText('12 requisitions shown.')).toBeVisible();
+  // The page's own GET, read by the worker, and the list query joined it: one call, whole list.
+  expect(asked).toEqual(['?Client_Org_Id=1001&Vendor_Org_Id=9001']);
+
+  asked.length = 0;
+  await page.reload();
+  await expect(page.getByText('12 requisitions shown.')).toBeVisible();
+  await expect.poll(() => asked.length).toBe(1);
+  expect(asked[0]).toMatch(/filterfield=Req_Updated_Date_Time&filteroperator=%3E%3D/);
+});
+
 test('the form can be typed into once the app has taken over, and keeps what is typed', async ({
   page,
 }) => {
@@ -148,3 +170,101 @@ authTest(
     });
   },
 );
+
+authTest(
+  'with sign-in on, the list page asks the VMS nothing before the session is known, and shows only the signed-in user’s list',
+  async ({ browser, authPortal }) => {
+    // Three sign-ins, two waits for a request that must not come, on a machine that may be busy.
+    authTest.setTimeout(90_000);
+    const url = authPortal.url;
+    const contosoEmail = 'carl.contoso@example.com';
+    await authPortal.addUser(contosoEmail, adminPassword, [1002]);
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const asked: string[] = [];
+      context.on('request', (request) => {
+        const address = new URL(request.url());
+        if (address.pathname === '/api/vms/requisitions') {
+          asked.push(address.searchParams.get('Client_Org_Id') ?? '');
+        }
+      });
+      // A signed-out visitor: the page's start script and the app have run, and the sign-in
+      // form is all there is.
+      await page.goto(`${url}/requisitions`);
+      await baseExpect(page.getByLabel('E-mail')).toBeVisible();
+      // Time for a request the page's start script or the list's code might have made.
+      await page.waitForTimeout(1000);
+      baseExpect(asked).toEqual([]);
+      await fillSignIn(page, adminEmail, adminPassword);
+      await baseExpect(page.getByRole('row', { name: /Senior Java Developer/ })).toBeVisible();
+      baseExpect(asked.every((org) => org === '1001')).toBe(true);
+
+      // The admin signs out; the next visitor of this browser (a tab of its own, as the page
+      // signed out may still be leaving), signed out, is asked nothing for.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await baseExpect(page.getByLabel('E-mail')).toBeVisible();
+      // Signed out at the server too: the session cookie is gone.
+      await baseExpect
+        .poll(async () =>
+          (await context.cookies()).some(({ name }) => name.endsWith('vms_session')),
+        )
+        .toBe(false);
+      const next = await context.newPage();
+      await page.close();
+      asked.length = 0;
+      await next.goto(`${url}/requisitions`);
+      await baseExpect(next.getByLabel('E-mail')).toBeVisible();
+      // Time for a request the page's start script or the list's code might have made.
+      await next.waitForTimeout(1000);
+      baseExpect(asked).toEqual([]);
+      await baseExpect(next.getByRole('row')).toHaveCount(0);
+
+      // Another user, of another client org, signs in: their list, never the admin's.
+      await fillSignIn(next, contosoEmail, adminPassword);
+      await baseExpect(next.getByRole('row', { name: /Mechanical Design Engineer/ })).toBeVisible();
+      await baseExpect(next.getByRole('row', { name: /Senior Java Developer/ })).toHaveCount(0);
+      baseExpect(asked.length).toBeGreaterThan(0);
+      baseExpect(asked.every((org) => org === '1002')).toBe(true);
+    } finally {
+      await context.close();
+    }
+  },
+);
+
+test('the colours and wire names chosen in Settings are in the page a browser without JavaScript is sent', async ({
+  browser,
+  page,
+  portal,
+}) => {
+  await page.goto(`${portal.url}/settings`);
+  await page.getByLabel('Dark', { exact: true }).check();
+  await page.getByLabel(/^Show each field’s wire name/).check();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  // A reload keeps them, before and after the app has run.
+  await page.reload();
+  await expect(page.getByLabel('Dark', { exact: true })).toBeChecked();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  const cookies = await page.context().cookies();
+
+  // The same browser with JavaScript turned off: the page the server sends is dark already.
+  const context = await browser.newContext({ javaScriptEnabled: false, colorScheme: 'light' });
+  try {
+    await context.addCookies(cookies);
+    const plain = await context.newPage();
+    await plain.goto(`${portal.url}/requisitions/new`);
+    await expect(plain.locator('html')).toHaveAttribute('data-theme', 'dark');
+    await expect(plain.getByText('· titlerole')).toBeVisible();
+    // Light again: the next page says so.
+    await page.getByLabel('Light', { exact: true }).check();
+    await page.getByLabel(/^Show each field’s wire name/).uncheck();
+    await context.clearCookies();
+    await context.addCookies(await page.context().cookies());
+    await plain.reload();
+    await expect(plain.locator('html')).toHaveAttribute('data-theme', 'light');
+    await expect(plain.locator('html')).not.toHaveAttribute('data-wire-names', /./);
+    await expect(plain.getByText('· titlerole')).toBeHidden();
+  } finally {
+    await context.close();
+  }
+});

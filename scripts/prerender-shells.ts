@@ -3,7 +3,8 @@
  * with React's static renderer in each of the shells the server may send (src/domain/page-shell.ts),
  * so a page paints from its HTML before any script has run; the app hydrates it (decision 040).
  * And makes dist/index.html start the app after that first paint rather than before it: its
- * entry script becomes a preload, and the page's two inline scripts are added (pageScripts).
+ * entry script and Vite's preloads give way to the page's inline script (startScript), which
+ * preloads and imports them once the page has been drawn.
  * src/app/prerender.tsx is built for Node by Vite with the app's own settings (the same modules,
  * aliases and production React as the browser's build), run once, and thrown away.
  * `--to <file>`: the shells only, to that file (src/app/hydration.test.tsx hydrates them).
@@ -37,7 +38,7 @@ try {
   });
   const entry = readdirSync(outDir).find((name) => /^prerender\.m?js$/.test(name));
   if (!entry) throw new Error(`the Node build of src/app/prerender.tsx is not in ${outDir}`);
-  const { prerenderShells, pageScripts } = (await import(
+  const { prerenderShells, startScript } = (await import(
     pathToFileURL(join(outDir, entry)).href
   )) as typeof Prerender;
   const shells = await prerenderShells();
@@ -46,22 +47,25 @@ try {
   if (shellsOnlyTo === undefined) {
     const indexPath = join(root, 'dist', 'index.html');
     const index = readFileSync(indexPath, 'utf8');
-    const moduleScript = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(index);
-    if (!moduleScript?.[1] || !index.includes('</body>') || !/<meta charset[^>]*>/.test(index)) {
-      throw new Error(
-        'dist/index.html is not as Vite writes it (one module script, a charset, a body)',
-      );
+    const moduleScript = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(
+      index,
+    );
+    if (!moduleScript?.[1] || !index.includes('</body>')) {
+      throw new Error('dist/index.html is not as Vite writes it (one module script, a body)');
     }
-    const scripts = pageScripts(moduleScript[1]);
+    // Vite's preloads of the entry's own imports: the start script makes them, after the paint.
+    const preloads = [
+      ...index.matchAll(/\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g),
+    ];
+    let page = index.replace(moduleScript[0], '');
+    for (const [link] of preloads) page = page.replace(link, '');
+    const script = startScript(
+      moduleScript[1],
+      preloads.map(([, href]) => href ?? ''),
+    );
     writeFileSync(
       indexPath,
-      index
-        .replace(
-          moduleScript[0],
-          () => `<link rel="modulepreload" crossorigin href="${moduleScript[1]}">`,
-        )
-        .replace(/<meta charset[^>]*>/, (meta) => `${meta}\n    <script>${scripts.head}</script>`)
-        .replace('</body>', () => `  <script>${scripts.body}</script>\n  </body>`),
+      page.replace('</body>', () => `  <script>${script}</script>\n  </body>`),
     );
   }
   const pages = shells.routes.length + 1;

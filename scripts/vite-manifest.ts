@@ -11,6 +11,7 @@ const manifestSchema = z.record(
     isDynamicEntry: z.boolean().optional(),
     imports: z.array(z.string()).optional(),
     css: z.array(z.string()).optional(),
+    assets: z.array(z.string()).optional(),
   }),
 );
 export type Manifest = z.infer<typeof manifestSchema>;

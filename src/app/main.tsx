@@ -1,4 +1,5 @@
 import '@/shared/lib/zod-config';
+import './start-list';
 import '@/styles/app.css';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';

@@ -1,4 +1,5 @@
 import { matchPath } from 'react-router';
+import { listWorker } from '@/shared/requisitions/sync-client';
 
 /**
  * The app's pages, once: the router (app.tsx) renders them, and the build (scripts/route-preloads.ts)
@@ -7,7 +8,7 @@ import { matchPath } from 'react-router';
  * export is the page); `props` are passed to it.
  */
 export const routeTable = [
-  { path: '/requisitions', module: 'requisitions-route' },
+  { path: '/requisitions', module: 'requisitions-route', worker: listWorker },
   { path: '/requisitions/new', module: 'requisition-workspace-route', props: { mode: 'insert' } },
   { path: '/requisitions/import', module: 'import-route', props: { kind: 'requisition' } },
   {
@@ -34,6 +35,11 @@ export interface RouteEntry {
   path: string;
   module: string;
   props?: Record<string, string>;
+  /**
+   * A Web Worker the page uses at once (its name and source file): the page links it, and its
+   * start script starts it as the page is first drawn, before the app's code has run.
+   */
+  worker?: { name: string; source: string; storage: readonly string[] };
 }
 
 /** Where `/` goes. */
@@ -52,11 +58,15 @@ export const invitePath = '/invite/:token';
  * to). The app's first load, its prerendered shells and the build's preload links all find the
  * page this way.
  */
-export function routeAt(pathname: string): { module: string; props: Record<string, string> } {
+export function routeAt(pathname: string): {
+  module: string;
+  props: Record<string, string>;
+  worker: RouteEntry['worker'] | null;
+} {
   const entry: RouteEntry | undefined =
     pathname === '/'
       ? routeTable.find((route) => route.path === homePath)
       : routeTable.find((route) => matchPath(route.path, pathname));
-  if (!entry) return { module: notFoundModule, props: {} };
-  return { module: entry.module, props: entry.props ?? {} };
+  if (!entry) return { module: notFoundModule, props: {}, worker: null };
+  return { module: entry.module, props: entry.props ?? {}, worker: entry.worker ?? null };
 }

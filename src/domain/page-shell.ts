@@ -34,3 +34,9 @@ export function pageShellOf(key: string | null | undefined): PageShell | null {
 
 /** The attribute of the page's root element that names the shell inside it. */
 export const pageShellAttribute = 'data-shell';
+
+/**
+ * The id of the page's JSON list of its own modules (`<script type="application/json">`), which
+ * the page's start script preloads once the page has been drawn.
+ */
+export const pageModulesId = 'page-modules';

@@ -53,6 +53,21 @@ describe('requisitionRecordSchema', () => {
     expect(result.error?.issues[0]?.path).toEqual([0, 'NoOfOpenings']);
   });
 
+  it('says which record of a list is wrong, and how', () => {
+    const result = requisitionListSchema.safeParse([
+      { Req_Id: '40001' },
+      'not a record',
+      { Req_Id: '40a' },
+    ]);
+    expect(result.error?.issues.map(({ path, message }) => ({ path, message }))).toEqual([
+      { path: [1], message: 'A requisition record must be a JSON object' },
+      {
+        path: [2, 'Req_Id'],
+        message: 'Req_Id must be a whole number written as a string, such as "40001"',
+      },
+    ]);
+  });
+
   it('refuses a record without a Req_Id and a body that is not an array', () => {
     expect(requisitionRecordSchema.safeParse({ TitleRole: 'x' }).success).toBe(false);
     const notArray = requisitionListSchema.safeParse({ error: 'nope' });

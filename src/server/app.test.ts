@@ -266,23 +266,29 @@ describe('the first page load', () => {
     expect(page.body).not.toContain('test-secret');
   });
 
-  it('preloads the chunks of the page asked for, matching the route patterns', async () => {
+  it('names the chunks of the page asked for, matching the route patterns, for the page to preload', async () => {
     const app = portal({ distDir: builtDir });
-    const linksOf = async (url: string) =>
-      [
-        ...(await app.inject({ url, headers: { accept: 'text/html' } })).body.matchAll(
-          /<link rel="(modulepreload|stylesheet)" crossorigin href="([^"]+)">/g,
+    const linksOf = async (url: string) => {
+      const html = (await app.inject({ url, headers: { accept: 'text/html' } })).body;
+      const modules = /<script type="application\/json" id="page-modules">(.*?)<\/script>/.exec(
+        html,
+      );
+      return [
+        ...[...html.matchAll(/<link rel="stylesheet" crossorigin href="([^"]+)">/g)].map(
+          (match) => `stylesheet ${match[1]}`,
         ),
-      ].map((match) => `${match[1]} ${match[2]}`);
+        ...(JSON.parse(modules?.[1] ?? '[]') as string[]).map((file) => `module ${file}`),
+      ];
+    };
     expect(await linksOf('/requisitions/amend/42')).toEqual([
       'stylesheet /assets/form-3.css',
-      'modulepreload /assets/amend-1.js',
-      'modulepreload /assets/form-2.js',
+      'module /assets/amend-1.js',
+      'module /assets/form-2.js',
     ]);
-    expect(await linksOf('/requisitions/amend')).toContain('modulepreload /assets/amend-1.js');
-    expect(await linksOf('/Requisitions?status=open')).toEqual(['modulepreload /assets/list-1.js']);
+    expect(await linksOf('/requisitions/amend')).toContain('module /assets/amend-1.js');
+    expect(await linksOf('/Requisitions?status=open')).toEqual(['module /assets/list-1.js']);
     expect(await linksOf('/requisitions/amend/42/extra')).toEqual([
-      'modulepreload /assets/not-found-4.js',
+      'module /assets/not-found-4.js',
     ]);
   });
 

@@ -36,7 +36,7 @@ export function sessionIdsOf(request: FastifyRequest): string[] {
  * than with @fastify/cookie: its parser (the `cookie` package) keeps only the first value of a
  * name, and a stale cookie set for another path, sent first, would then hide the live session.
  */
-function cookieValues(request: FastifyRequest, name: string): string[] {
+export function cookieValues(request: FastifyRequest, name: string): string[] {
   const header = request.headers.cookie;
   if (header === undefined) return [];
   const ids: string[] = [];

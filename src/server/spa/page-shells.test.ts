@@ -116,6 +116,20 @@ describe('with sign-in off', () => {
     });
   });
 
+  it('draws the page in the colours and with the wire names this browser chose (its cookie)', async () => {
+    const browser = new TestBrowser((await portalWith()).url);
+    const htmlTag = async () =>
+      /<html[^>]*>/.exec((await page(browser, '/requisitions/new')).answer.text)?.[0];
+    expect(await htmlTag()).toBe('<html>');
+    browser.cookies.set('vms_display', 'dark.wire');
+    expect(await htmlTag()).toBe('<html data-theme="dark" data-wire-names="shown">');
+    browser.cookies.set('vms_display', 'light');
+    expect(await htmlTag()).toBe('<html data-theme="light">');
+    // Nothing but a known choice reaches the page.
+    browser.cookies.set('vms_display', 'dark"><script>alert(1)</script>');
+    expect(await htmlTag()).toBe('<html>');
+  });
+
   it('lets the page’s own inline scripts run, by their hashes, and no other inline script', async () => {
     const browser = new TestBrowser((await portalWith()).url);
     for (const path of ['/requisitions', '/api/config']) {

@@ -2,11 +2,25 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import type { DisplaySettings } from '@/domain/display';
+import { displayAttributes } from '@/domain/display';
 import type { PageShell } from '@/domain/page-shell';
-import { pageShellAttribute, pageShellKey } from '@/domain/page-shell';
+import { pageModulesId, pageShellAttribute, pageShellKey } from '@/domain/page-shell';
 import { escapeRegExp } from '@/domain/reg-exp';
 
-const chunksSchema = z.object({ scripts: z.array(z.string()), styles: z.array(z.string()) });
+const chunksSchema = z.object({
+  scripts: z.array(z.string()),
+  styles: z.array(z.string()),
+  /**
+   * Workers the page starts as it is first drawn (the page's start script): by name, with the
+   * localStorage keys whose texts it tells them.
+   */
+  workers: z
+    .array(
+      z.object({ name: z.string(), file: z.string(), storage: z.array(z.string()).default([]) }),
+    )
+    .default([]),
+});
 const routePreloadsSchema = z.object({
   routes: z.array(chunksSchema.extend({ path: z.string() })),
   notFound: chunksSchema,
@@ -94,7 +108,8 @@ export function readBuiltPages(distDir: string): BuiltPages | null {
 }
 
 /**
- * index.html for each URL and shell: the built page with, in `<head>`, the portal's settings (the body of
+ * index.html for each URL, shell and display: the built page with <html>'s display attributes
+ * (the cookie the app keeps), in `<head>` the portal's settings (the body of
  * `GET /api/config`, so the app needs no round trip before it can render) and preload links for
  * the page's own chunks (so they download beside the entry, not after it has run); the page's
  * title; and in #root the page as prerendered in the shell asked for, named by its attribute so
@@ -103,7 +118,7 @@ export function readBuiltPages(distDir: string): BuiltPages | null {
 export function indexPages(
   built: BuiltPages,
   configBody: unknown,
-): (path: string, shell: PageShell | null) => string {
+): (path: string, shell: PageShell | null, display: DisplaySettings) => string {
   const { template, preloads, shells } = built;
   const settings = `<script type="application/json" id="portal-config">${scriptSafeJson(configBody)}</script>`;
   const render = (chunks: Chunks | null, shell: PageShell | null, page: PrerenderedPage | null) => {
@@ -111,8 +126,15 @@ export function indexPages(
       ...(chunks?.styles ?? []).map(
         (file) => `<link rel="stylesheet" crossorigin href="/${escapeAttribute(file)}">`,
       ),
-      ...(chunks?.scripts ?? []).map(
-        (file) => `<link rel="modulepreload" crossorigin href="/${escapeAttribute(file)}">`,
+      // The page's own modules, which the start script preloads once the page has been drawn.
+      ...(chunks && chunks.scripts.length > 0
+        ? [
+            `<script type="application/json" id="${pageModulesId}">${scriptSafeJson(chunks.scripts.map((file) => `/${file}`))}</script>`,
+          ]
+        : []),
+      ...(chunks?.workers ?? []).map(
+        ({ name, file, storage }) =>
+          `<link rel="prefetch" href="/${escapeAttribute(file)}" data-worker="${escapeAttribute(name)}" data-storage="${escapeAttribute(storage.join(' '))}">`,
       ),
     ];
     const head = `${[settings, ...links].join('\n')}\n`;
@@ -159,6 +181,17 @@ export function indexPages(
     })),
   ];
   const notFound = pagesOf(preloads?.notFound ?? null, shells?.notFound ?? null);
-  return (path, shell) =>
-    (routes.find((route) => route.pattern.test(path))?.page ?? notFound)(shell);
+  return (path, shell, display) =>
+    withDisplay(
+      (routes.find((route) => route.pattern.test(path))?.page ?? notFound)(shell),
+      display,
+    );
+}
+
+/** The page with <html>'s display attributes (theme, wire names) as the app would set them. */
+function withDisplay(html: string, display: DisplaySettings): string {
+  const attributes = Object.entries(displayAttributes(display))
+    .map(([name, value]) => ` ${name}="${escapeAttribute(value)}"`)
+    .join('');
+  return attributes === '' ? html : html.replace(/<html\b/i, (tag) => `${tag}${attributes}`);
 }

@@ -1,7 +1,9 @@
 import { join, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { displayCookieName, displayFromCookie } from '@/domain/display';
 import type { PageShell } from '@/domain/page-shell';
+import { cookieValues } from '@/server/accounts/session-cookie';
 import { sendError } from '@/server/http/portal-error';
 import { indexPages, type BuiltPages } from './route-preloads';
 
@@ -49,9 +51,11 @@ export function serveSpa(
       reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
-        // The shell depends on the session cookie.
+        // The shell depends on the session cookie, the display on its own.
         .header('vary', 'Cookie')
-        .send(indexPage(path, shell))
+        .send(
+          indexPage(path, shell, displayFromCookie(cookieValues(request, displayCookieName)[0])),
+        )
     );
   };
 

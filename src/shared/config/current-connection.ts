@@ -11,7 +11,11 @@ import { localStore, storageKey } from '@/shared/storage/local-store';
  */
 
 /** The connection chosen last in this browser, kept with the user's work (cleared on sign-out). */
-const chosenStore = localStore(storageKey('connection'), z.string().nullable(), null);
+export const chosenConnectionStore = localStore(
+  storageKey('connection'),
+  z.string().nullable(),
+  null,
+);
 
 let current: string | null = null;
 /** The deployment's default connection: work kept before there were connections is its. */
@@ -29,7 +33,7 @@ export function settleConnection(
   allowed: readonly string[] | null,
 ): string | null {
   unscopedOwner = defaultName;
-  current = settledConnection(names, defaultName, allowed, chosenStore.get());
+  current = settledConnection(names, defaultName, allowed, chosenConnectionStore.get());
   return current;
 }
 
@@ -48,7 +52,7 @@ export function currentConnection(): string | null {
 
 /** Work on `name` from now on: the page reloads into it. */
 export function switchConnection(name: string): void {
-  chosenStore.set(name);
+  chosenConnectionStore.set(name);
   window.location.reload();
 }
 

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import { createContext, useCallback, useContext, useMemo } from 'react';
-import { z } from 'zod';
 import type { ConnectionSettings } from '@/domain/portal-config';
 import type { OrgScope } from '@/shared/api/vms';
-import { localStore, storageKey, useLocalStore } from '@/shared/storage/local-store';
+import { useLocalStore } from '@/shared/storage/local-store';
+import { chosenOrgStore, clientOrgOf } from './client-org';
 import { currentConnection } from './current-connection';
 import type { PortalConfig } from './portal-config';
 
@@ -18,15 +18,8 @@ export interface OrgContextValue extends OrgScope {
 
 const OrgContext = createContext<OrgContextValue | null>(null);
 
-const chosenOrgStore = localStore(storageKey('client-org'), z.number().int().nullable(), null);
-
 export function OrgProvider({ config, children }: { config: PortalConfig; children: ReactNode }) {
-  const chosen = useLocalStore(chosenOrgStore);
-  // A stored choice the server no longer allows falls back to its first client org.
-  const clientOrgId =
-    chosen !== null && config.clientOrgIds.includes(chosen)
-      ? chosen
-      : (config.clientOrgIds[0] ?? 0);
+  const clientOrgId = clientOrgOf(config, useLocalStore(chosenOrgStore));
   const setClientOrgId = useCallback((id: number) => chosenOrgStore.set(id), []);
   const value = useMemo(
     () => ({ config, clientOrgId, vendorOrgId: config.vendorOrgId, setClientOrgId }),

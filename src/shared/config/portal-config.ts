@@ -10,7 +10,7 @@ export type PortalConfig = PortalConfigResponse;
  * `GET /api/config`), so the first render waits for no request; undefined when the page has none
  * (the dev server's page) or they do not parse, and then they are fetched.
  */
-function settingsInPage(): PortalConfig | undefined {
+export function settingsInPage(): PortalConfig | undefined {
   const element = typeof document === 'undefined' ? null : document.getElementById('portal-config');
   if (!element?.textContent) return undefined;
   try {

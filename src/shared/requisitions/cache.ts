@@ -1,5 +1,6 @@
 import type { DBSchema } from 'idb';
 import type { RequisitionRecord } from '@/domain';
+import { databaseMayExist } from '@/shared/storage/database-exists';
 import { lazyDatabase, scopeRange } from '@/shared/storage/indexed-db';
 import { databases } from '@/shared/storage/user-owned';
 
@@ -49,10 +50,19 @@ export async function openRequisitionCopies(): Promise<void> {
   await database();
 }
 
+/**
+ * Whether this browser may hold a copy: on a first visit it has no database for them, and making
+ * one (IndexedDB's upgrade) only to find it empty was in the way of asking the VMS for the list.
+ */
+export function requisitionCopiesMayExist(): Promise<boolean> {
+  return databaseMayExist(databases.requisitions);
+}
+
 /** The copy of `scope`, or null when there is none (or IndexedDB cannot be used). */
 export async function readRequisitionCopy(
   scope: string,
 ): Promise<{ state: RequisitionCopyState; records: RequisitionRecord[] } | null> {
+  if (!(await requisitionCopiesMayExist())) return null;
   const db = await database();
   if (!db) return null;
   try {

@@ -19,8 +19,10 @@ export { startRequisitionSync } from './sync-client';
 export {
   forgetRequisitionLists,
   matchesFilter,
+  preloadRequisitionList,
   requisitionKeys,
   requisitionListQueryOptions,
   requisitionQueryOptions,
 } from './list';
-export { listSource, useRequisitionList } from './use-requisition-list';
+export { listSource } from './list-request';
+export { useRequisitionList } from './use-requisition-list';

@@ -20,10 +20,14 @@ export function matchesFilter(record: RequisitionRecord, filter: RequisitionFilt
 
 /** The list this page shows, per scope: what a refresh's changes are merged into. */
 const shown = new Map<string, { source: string; records: RequisitionRecord[] }>();
+const scopeOf = (orgs: OrgScope) => `${orgs.vendorOrgId}:${orgs.clientOrgId}`;
+/** The loads under way, by list (preloadKey). */
+const loading = new Map<string, number>();
 
 /** Forgets the browser's copies of the requisition lists (Settings, "Clear local data"). */
 export async function forgetRequisitionLists(): Promise<void> {
   shown.clear();
+  preloaded.clear();
   await forgetSyncedLists();
 }
 
@@ -39,7 +43,9 @@ export async function loadRequisitionList(
   source: string,
   onStored?: (records: RequisitionRecord[]) => void,
 ): Promise<RequisitionRecord[]> {
-  const scope = `${orgs.vendorOrgId}:${orgs.clientOrgId}`;
+  const scope = scopeOf(orgs);
+  const key = preloadKey(orgs, source);
+  loading.set(key, (loading.get(key) ?? 0) + 1);
   let current = shown.get(scope);
   let has = current?.source === source;
   const result = await runSync({ orgs, source, mainHas: has }, (stored) => {
@@ -48,6 +54,10 @@ export async function loadRequisitionList(
     has = true;
     shown.set(scope, current);
     onStored?.(stored);
+  }).finally(() => {
+    const left = (loading.get(key) ?? 1) - 1;
+    if (left > 0) loading.set(key, left);
+    else loading.delete(key);
   });
   let records: RequisitionRecord[];
   if (result.replace || !current || !has) {
@@ -78,12 +88,97 @@ export const requisitionKeys = {
   detail: (orgs: OrgScope, reqId: string) => ['requisitions', 'detail', orgs, reqId] as const,
 };
 
+/** A list's first load, started before the page renders, for the list query to take. */
+interface Preloaded {
+  result: Promise<RequisitionRecord[]>;
+  /** The whole list, once it has come. */
+  records: RequisitionRecord[] | null;
+  /** When it came (Date.now()): the list query's data is as old as that. */
+  cameAt: number;
+  /** The stored copy, shown while the VMS is asked what changed, until the query takes it. */
+  stored: RequisitionRecord[] | null;
+  onStored: ((records: RequisitionRecord[]) => void) | null;
+}
+const preloaded = new Map<string, Preloaded>();
+const preloadKey = (orgs: OrgScope, source: string) =>
+  JSON.stringify([orgs.vendorOrgId, orgs.clientOrgId, source]);
+
+/**
+ * Starts the list's first load now, as the list page's code arrives, rather than when its first
+ * render asks (requisitions-route.tsx): the records the worker sends are then taken in while the
+ * page hydrates, and a list that has come by the page's first render is drawn in it
+ * (requisitionListQueryOptions' initialData). The list query takes it, once. Not when the page
+ * has a list already (another page loaded it, for its suggestions): a later refresh would take a
+ * load older than itself.
+ */
+export function preloadRequisitionList(orgs: OrgScope, source: string): void {
+  const key = preloadKey(orgs, source);
+  // Only a page that has no list yet, nor one coming: those are the list query's to refresh.
+  if (preloaded.has(key) || loading.has(key) || shown.get(scopeOf(orgs))?.source === source) {
+    return;
+  }
+  const entry: Preloaded = {
+    result: loadRequisitionList(orgs, source, (stored) => {
+      entry.stored = stored;
+      entry.onStored?.(stored);
+    }),
+    records: null,
+    cameAt: 0,
+    stored: null,
+    onStored: null,
+  };
+  entry.result.then(
+    (records) => {
+      entry.records = records;
+      entry.cameAt = Date.now();
+    },
+    // The query that takes it reports the failure.
+    () => undefined,
+  );
+  preloaded.set(key, entry);
+}
+
+/**
+ * The preloaded load of a list, taken (once), while it is under way or has come within the
+ * list's stale time; an older one is dropped, and the query asks afresh. The page's first render
+ * takes it; one that never did (its org changed first) must not pass off a list from when the
+ * page was opened as new minutes later.
+ */
+function takePreloaded(orgs: OrgScope, source: string): Preloaded | undefined {
+  const key = preloadKey(orgs, source);
+  const entry = preloaded.get(key);
+  preloaded.delete(key);
+  if (entry?.records && Date.now() - entry.cameAt > listStaleMs) return undefined;
+  return entry;
+}
+
+/** How long a list read from the VMS is shown without asking it again. */
+const listStaleMs = 15_000;
+
 export function requisitionListQueryOptions(orgs: OrgScope, source: string) {
+  /** The preloaded list the query starts with, if it had come (React Query asks once). */
+  let initial: Preloaded | undefined;
   return queryOptions({
     queryKey: requisitionKeys.list(orgs, source),
-    queryFn: ({ client, queryKey }) =>
-      loadRequisitionList(orgs, source, (records) => client.setQueryData(queryKey, records)),
-    staleTime: 15_000,
+    // A preloaded list that has come already: drawn at once, and taken, as old as it is.
+    initialData: () => {
+      if (!preloaded.get(preloadKey(orgs, source))?.records) return undefined;
+      initial = takePreloaded(orgs, source);
+      return initial?.records ?? undefined;
+    },
+    initialDataUpdatedAt: () => initial?.cameAt,
+    queryFn: ({ client, queryKey }) => {
+      const started = takePreloaded(orgs, source);
+      if (!started) {
+        return loadRequisitionList(orgs, source, (records) =>
+          client.setQueryData(queryKey, records),
+        );
+      }
+      if (started.stored) client.setQueryData(queryKey, started.stored);
+      started.onStored = (records) => client.setQueryData(queryKey, records);
+      return started.result;
+    },
+    staleTime: listStaleMs,
     structuralSharing: false,
   });
 }

@@ -1,11 +1,12 @@
 import type { RequisitionRecord } from '@/domain';
 import { currentConnection } from '@/shared/config/current-connection';
+import { listRequestStores } from './list-request';
 import type { SyncRequest, SyncResult } from './sync';
-import { forgetCopies, syncRequisitions } from './sync';
 
 /**
  * Runs the requisition list's sync (requisition-sync.ts) in a Web Worker where the browser has
- * them, else in the page. The worker sends the records in chunks of a few hundred, so taking
+ * them, else in the page (its code loaded then: this module is part of every page's first load,
+ * which starts the list page's sync, and the sync's is not). The worker sends the records in chunks of a few hundred, so taking
  * them in is many short tasks rather than one long one.
  */
 export type WorkerMessage =
@@ -30,14 +31,41 @@ const pending = new Map<
   }
 >();
 
+/**
+ * The sync's worker: its name, by which the page's start script hands over one it started
+ * (below), and its source file, which syncWorker makes it from (the URL below must name it
+ * literally, for the build to find it).
+ */
+export const listWorker = {
+  name: 'requisition-sync',
+  source: 'src/shared/requisitions/sync.worker.ts',
+  /** The stored choices its first sync depends on: the start script tells it their texts. */
+  storage: Object.values(listRequestStores).map((store) => store.key),
+};
+const workerName = listWorker.name;
+
+/**
+ * The worker the page's start script started as the page was first drawn, if any: the list page
+ * links the worker's file (`data-worker`), and the script starts it then rather than ~200 ms later
+ * when this code has run (src/app/prerender.tsx, startScript). Taken once.
+ */
+function startedByPage(): Worker | null {
+  const started = (globalThis as { portalWorkers?: Record<string, Worker> }).portalWorkers;
+  const found = started?.[workerName] ?? null;
+  if (started) delete started[workerName];
+  return found;
+}
+
 function syncWorker(): Worker | null {
   if (worker !== undefined) return worker;
   if (typeof Worker === 'undefined') return (worker = null);
   try {
-    worker = new Worker(new URL('./sync.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'requisition-sync',
-    });
+    worker =
+      startedByPage() ??
+      new Worker(new URL('./sync.worker.ts', import.meta.url), {
+        type: 'module',
+        name: workerName,
+      });
   } catch {
     return (worker = null);
   }
@@ -75,18 +103,30 @@ function syncWorker(): Worker | null {
 
 /**
  * Starts the worker (its script loaded and run, the browser's copy opened) ahead of the first
- * sync, while the page that will ask for the list is still rendering.
+ * sync, while the page that will ask for the list is still rendering. Given the page's first
+ * request (listRequestAtStart), the worker starts that sync at once, and the page's own request,
+ * when it comes, joins it: on a first visit the VMS's answer is on its way while the page
+ * hydrates and renders, not after.
  */
-export function startRequisitionSync(): void {
-  syncWorker()?.postMessage({ id: 0, warm: true });
+export function startRequisitionSync(
+  first: { request: SyncRequest; connection: string | null } | null = null,
+): void {
+  syncWorker()?.postMessage({
+    id: 0,
+    warm: true,
+    ...(first ? { early: first.request, connection: first.connection } : {}),
+  });
 }
 
-export function runSync(
+export async function runSync(
   request: SyncRequest,
   onStored?: (records: RequisitionRecord[]) => void,
 ): Promise<SyncResult> {
   const target = syncWorker();
-  if (!target) return syncRequisitions(request, onStored ? { onStored } : {});
+  if (!target) {
+    const { syncRequisitions } = await import('./sync');
+    return syncRequisitions(request, onStored ? { onStored } : {});
+  }
   const id = nextId++;
   return new Promise((resolve, reject) => {
     pending.set(id, { records: [], onStored, resolve, reject });
@@ -98,5 +138,6 @@ export function runSync(
 export async function forgetSyncedLists(): Promise<void> {
   const target = syncWorker();
   if (target) target.postMessage({ id: 0, forget: true });
+  const { forgetCopies } = await import('./sync');
   await forgetCopies();
 }

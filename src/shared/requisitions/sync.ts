@@ -125,8 +125,13 @@ export async function syncRequisitions(
     newest,
     byId: new Map(records.map((record) => [record.reqId, record])),
   });
-  void writeRequisitionCopy(scope, { source, fullAt: now }, records, {
-    replace: true,
-  }).catch(() => undefined);
+  // Stored after the records are on their way to the page (a task later): storing thousands
+  // copies every one of them, and the page's first rows need not wait for that. A copy that
+  // could not be saved is simply loaded again next time.
+  setTimeout(() => {
+    void writeRequisitionCopy(scope, { source, fullAt: now }, records, {
+      replace: true,
+    }).catch(() => undefined);
+  }, 0);
   return { replace: true, records };
 }

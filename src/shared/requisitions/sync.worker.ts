@@ -1,8 +1,12 @@
 /// <reference lib="webworker" />
+import { z } from 'zod';
 import type { RequisitionRecord } from '@/domain';
+import type { PortalConfigResponse } from '@/domain/portal-config';
+import { portalConfigSchema } from '@/domain/portal-config';
 import { adoptConnection } from '@/shared/config/current-connection';
 import { openRequisitionCopies } from './cache';
-import type { SyncRequest } from './sync';
+import { listRequestFrom, listRequestStores } from './list-request';
+import type { SyncRequest, SyncResult } from './sync';
 import { dropCopiesInMemory, syncRequisitions } from './sync';
 import type { WorkerMessage } from './sync-client';
 
@@ -11,6 +15,91 @@ const chunkSize = 250;
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (message: WorkerMessage) => scope.postMessage(message);
+
+/**
+ * The sync started with the worker, before the page asked (startRequisitionSync), until the
+ * page's request for the same list joins it. The stored copy it read, if any, is kept for the
+ * page, which shows it while the VMS is asked what changed.
+ */
+let early: {
+  key: string;
+  stored: readonly RequisitionRecord[] | null;
+  onStored: ((records: readonly RequisitionRecord[]) => void) | null;
+  result: Promise<SyncResult>;
+} | null = null;
+const keyOf = (request: SyncRequest, connection: string | null | undefined) =>
+  JSON.stringify([
+    request.orgs.vendorOrgId,
+    request.orgs.clientOrgId,
+    request.source,
+    request.mainHas,
+    connection ?? null,
+  ]);
+
+/** Starts the sync the page will ask for first, unless it is under way already. */
+function startEarly(first: SyncRequest, connection: string | null | undefined): void {
+  const key = keyOf(first, connection);
+  if (early?.key === key) return;
+  const started: NonNullable<typeof early> = {
+    key,
+    stored: null,
+    onStored: null,
+    result: syncRequisitions(first, {
+      onStored: (records) => {
+        if (started.onStored) started.onStored(records);
+        else started.stored = records;
+      },
+    }),
+  };
+  // Its failure is the page's to hear, when it joins; unjoined, it is nobody's.
+  started.result.catch(() => undefined);
+  early = started;
+}
+
+const startDataSchema = z.object({
+  config: z.string().nullable(),
+  storage: z.record(z.string(), z.string().nullable()),
+});
+
+/**
+ * What the page's start script tells the worker it starts as the page is first drawn (before the
+ * app's code has run): the settings in the page and the stored choices the first request
+ * depends on (listRequestStores). The worker works out that request as the page will
+ * (listRequestFrom) and starts it: the VMS's answer is then on its way ~200 ms sooner than when
+ * the app's code has run and asks.
+ */
+function startFromPage({ config, storage }: z.infer<typeof startDataSchema>) {
+  let settings: PortalConfigResponse | null = null;
+  try {
+    const parsed = portalConfigSchema.safeParse(JSON.parse(config ?? 'null'));
+    settings = parsed.success ? parsed.data : null;
+  } catch {
+    settings = null;
+  }
+  if (!settings) return;
+  const first = listRequestFrom(settings, {
+    connection: listRequestStores.connection.read(
+      storage[listRequestStores.connection.key] ?? null,
+    ),
+    clientOrg: listRequestStores.clientOrg.read(storage[listRequestStores.clientOrg.key] ?? null),
+  });
+  if (!first) return;
+  adoptConnection(first.connection);
+  startEarly(first.request, first.connection);
+}
+
+// Started by the page's start script with what it holds in this address's fragment.
+if (scope.location.hash.length > 1) {
+  try {
+    const data = startDataSchema.safeParse(
+      JSON.parse(decodeURIComponent(scope.location.hash.slice(1))),
+    );
+    // Anything else is not what the start script writes: the page asks when its code has run.
+    if (data.success) startFromPage(data.data);
+  } catch {
+    // Not JSON: as above.
+  }
+}
 
 scope.addEventListener(
   'message',
@@ -21,14 +110,18 @@ scope.addEventListener(
       connection?: string | null;
       forget?: true;
       warm?: true;
+      early?: SyncRequest;
     }>,
   ) => {
     const { id, request, connection, forget, warm } = event.data;
     // The list is read from, and kept for, the connection of the page that asks.
     if (connection !== undefined) adoptConnection(connection);
     if (warm) {
-      // The page is still rendering: open the browser's copy now, so the first read need not.
-      void openRequisitionCopies();
+      // The page is still rendering: start the sync the page will ask for, when it says which;
+      // else open the browser's copy now, so the first read need not.
+      const first = event.data.early;
+      if (first) startEarly(first, connection);
+      else void openRequisitionCopies();
       return;
     }
     if (forget) {
@@ -41,12 +134,23 @@ scope.addEventListener(
       for (let start = 0; start < records.length; start += chunkSize)
         post({ id, chunk: records.slice(start, start + chunkSize) });
     };
-    syncRequisitions(request, {
-      onStored: (records) => {
-        sendChunks(records);
-        post({ id, stored: true });
-      },
-    }).then(
+    const onStored = (records: readonly RequisitionRecord[]) => {
+      sendChunks(records);
+      post({ id, stored: true });
+    };
+    // Only the page's first request may join the sync started for it: a later one asks afresh.
+    const joined = early?.key === keyOf(request, connection) ? early : null;
+    early = null;
+    let result: Promise<SyncResult>;
+    if (joined) {
+      // The sync this request would start is under way already: it joins it.
+      if (joined.stored) onStored(joined.stored);
+      joined.onStored = onStored;
+      result = joined.result;
+    } else {
+      result = syncRequisitions(request, { onStored });
+    }
+    result.then(
       ({ replace, records }) => {
         sendChunks(records);
         post({ id, done: true, replace });

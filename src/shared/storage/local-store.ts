@@ -25,6 +25,15 @@ export interface LocalStore<T> {
   subscribe(listener: () => void): () => void;
 }
 
+/** A store of one localStorage key (localStore). */
+export interface KeyStore<T> extends LocalStore<T> {
+  /**
+   * What the store reads from `text` as stored under its key (null: nothing stored), for code
+   * that has the text but not the storage (a worker, told it by its page).
+   */
+  read(text: string | null): T;
+}
+
 /** The last write that failed (storage full or blocked), for the app-wide warning. */
 export interface StorageProblem {
   key: string;
@@ -96,9 +105,9 @@ export function freezePortalStorage(): void {
  * The store for `key` (created once). `fallback` is what it reads as when nothing valid is
  * stored; it must be a constant so that readers see a stable value.
  */
-export function localStore<T>(key: string, schema: z.ZodType<T>, fallback: T): LocalStore<T> {
+export function localStore<T>(key: string, schema: z.ZodType<T>, fallback: T): KeyStore<T> {
   const existing = stores.get(key);
-  if (existing) return existing as LocalStore<T>;
+  if (existing) return existing as KeyStore<T>;
 
   const listeners = new Set<() => void>();
   /** The stored text the snapshot was parsed from (undefined: not read yet). */
@@ -162,9 +171,10 @@ export function localStore<T>(key: string, schema: z.ZodType<T>, fallback: T): L
     }
   };
 
-  const store: LocalStore<T> = {
+  const store: KeyStore<T> = {
     key,
     get,
+    read: (text) => (text === null ? fallback : parse(text)),
     set,
     update: (change) => set(change(get())),
     remove() {
