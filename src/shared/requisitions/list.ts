@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { RequisitionRecord } from '@/domain';
 import { dateFilterConditions, meetsCondition } from '@/domain/vms-contract';
 import type { OrgScope } from '@/shared/api/vms';
+import { earlyLoad, type EarlyLoad } from './early-load';
 import type { RequisitionFilter } from './fetch';
 import { fetchRequisitions } from './fetch';
 import { byReqId } from './sync';
@@ -90,14 +91,12 @@ export const requisitionKeys = {
 
 /** A list's first load, started before the page renders, for the list query to take. */
 interface Preloaded {
-  result: Promise<RequisitionRecord[]>;
+  /** The stored copy it reads is shown while the VMS is asked what changed. */
+  load: EarlyLoad<RequisitionRecord[], RequisitionRecord[]>;
   /** The whole list, once it has come. */
   records: RequisitionRecord[] | null;
   /** When it came (Date.now()): the list query's data is as old as that. */
   cameAt: number;
-  /** The stored copy, shown while the VMS is asked what changed, until the query takes it. */
-  stored: RequisitionRecord[] | null;
-  onStored: ((records: RequisitionRecord[]) => void) | null;
 }
 const preloaded = new Map<string, Preloaded>();
 const preloadKey = (orgs: OrgScope, source: string) =>
@@ -118,16 +117,11 @@ export function preloadRequisitionList(orgs: OrgScope, source: string): void {
     return;
   }
   const entry: Preloaded = {
-    result: loadRequisitionList(orgs, source, (stored) => {
-      entry.stored = stored;
-      entry.onStored?.(stored);
-    }),
+    load: earlyLoad((onStored) => loadRequisitionList(orgs, source, onStored)),
     records: null,
     cameAt: 0,
-    stored: null,
-    onStored: null,
   };
-  entry.result.then(
+  entry.load.result.then(
     (records) => {
       entry.records = records;
       entry.cameAt = Date.now();
@@ -174,9 +168,7 @@ export function requisitionListQueryOptions(orgs: OrgScope, source: string) {
           client.setQueryData(queryKey, records),
         );
       }
-      if (started.stored) client.setQueryData(queryKey, started.stored);
-      started.onStored = (records) => client.setQueryData(queryKey, records);
-      return started.result;
+      return started.load.join((records) => client.setQueryData(queryKey, records));
     },
     staleTime: listStaleMs,
     structuralSharing: false,
