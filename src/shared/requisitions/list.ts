@@ -2,7 +2,6 @@ import { queryOptions } from '@tanstack/react-query';
 import type { RequisitionRecord } from '@/domain';
 import { dateFilterConditions, meetsCondition } from '@/domain/vms-contract';
 import type { OrgScope } from '@/shared/api/vms';
-import { earlyLoad, type EarlyLoad } from './early-load';
 import type { RequisitionFilter } from './fetch';
 import { fetchRequisitions } from './fetch';
 import { byReqId } from './sync';
@@ -91,12 +90,14 @@ export const requisitionKeys = {
 
 /** A list's first load, started before the page renders, for the list query to take. */
 interface Preloaded {
-  /** The stored copy it reads is shown while the VMS is asked what changed. */
-  load: EarlyLoad<RequisitionRecord[], RequisitionRecord[]>;
+  result: Promise<RequisitionRecord[]>;
   /** The whole list, once it has come. */
   records: RequisitionRecord[] | null;
   /** When it came (Date.now()): the list query's data is as old as that. */
   cameAt: number;
+  /** The stored copy, shown while the VMS is asked what changed, until the query takes it. */
+  stored: RequisitionRecord[] | null;
+  onStored: ((records: RequisitionRecord[]) => void) | null;
 }
 const preloaded = new Map<string, Preloaded>();
 const preloadKey = (orgs: OrgScope, source: string) =>
@@ -117,11 +118,16 @@ export function preloadRequisitionList(orgs: OrgScope, source: string): void {
     return;
   }
   const entry: Preloaded = {
-    load: earlyLoad((onStored) => loadRequisitionList(orgs, source, onStored)),
+    result: loadRequisitionList(orgs, source, (stored) => {
+      entry.stored = stored;
+      entry.onStored?.(stored);
+    }),
     records: null,
     cameAt: 0,
+    stored: null,
+    onStored: null,
   };
-  entry.load.result.then(
+  entry.result.then(
     (records) => {
       entry.records = records;
       entry.cameAt = Date.now();
@@ -168,7 +174,9 @@ export function requisitionListQueryOptions(orgs: OrgScope, source: string) {
           client.setQueryData(queryKey, records),
         );
       }
-      return started.load.join((records) => client.setQueryData(queryKey, records));
+      if (started.stored) client.setQueryData(queryKey, started.stored);
+      started.onStored = (records) => client.setQueryData(queryKey, records);
+      return started.result;
     },
     staleTime: listStaleMs,
     structuralSharing: false,

@@ -5,7 +5,6 @@ import type { PortalConfigResponse } from '@/domain/portal-config';
 import { portalConfigSchema } from '@/domain/portal-config';
 import { adoptConnection } from '@/shared/config/current-connection';
 import { openRequisitionCopies } from './cache';
-import { earlyLoad, type EarlyLoad } from './early-load';
 import { listRequestFrom, listRequestStores } from './list-request';
 import type { SyncRequest, SyncResult } from './sync';
 import { dropCopiesInMemory, syncRequisitions } from './sync';
@@ -22,7 +21,12 @@ const post = (message: WorkerMessage) => scope.postMessage(message);
  * page's request for the same list joins it. The stored copy it read, if any, is kept for the
  * page, which shows it while the VMS is asked what changed.
  */
-let early: { key: string; load: EarlyLoad<RequisitionRecord[], SyncResult> } | null = null;
+let early: {
+  key: string;
+  stored: readonly RequisitionRecord[] | null;
+  onStored: ((records: readonly RequisitionRecord[]) => void) | null;
+  result: Promise<SyncResult>;
+} | null = null;
 const keyOf = (request: SyncRequest, connection: string | null | undefined) =>
   JSON.stringify([
     request.orgs.vendorOrgId,
@@ -36,12 +40,20 @@ const keyOf = (request: SyncRequest, connection: string | null | undefined) =>
 function startEarly(first: SyncRequest, connection: string | null | undefined): void {
   const key = keyOf(first, connection);
   if (early?.key === key) return;
-  const load = earlyLoad((onStored: (records: RequisitionRecord[]) => void) =>
-    syncRequisitions(first, { onStored }),
-  );
+  const started: NonNullable<typeof early> = {
+    key,
+    stored: null,
+    onStored: null,
+    result: syncRequisitions(first, {
+      onStored: (records) => {
+        if (started.onStored) started.onStored(records);
+        else started.stored = records;
+      },
+    }),
+  };
   // Its failure is the page's to hear, when it joins; unjoined, it is nobody's.
-  load.result.catch(() => undefined);
-  early = { key, load };
+  started.result.catch(() => undefined);
+  early = started;
 }
 
 const startDataSchema = z.object({
@@ -129,8 +141,15 @@ scope.addEventListener(
     // Only the page's first request may join the sync started for it: a later one asks afresh.
     const joined = early?.key === keyOf(request, connection) ? early : null;
     early = null;
-    // The sync this request would start may be under way already: then it joins it.
-    const result = joined ? joined.load.join(onStored) : syncRequisitions(request, { onStored });
+    let result: Promise<SyncResult>;
+    if (joined) {
+      // The sync this request would start is under way already: it joins it.
+      if (joined.stored) onStored(joined.stored);
+      joined.onStored = onStored;
+      result = joined.result;
+    } else {
+      result = syncRequisitions(request, { onStored });
+    }
     result.then(
       ({ replace, records }) => {
         sendChunks(records);
