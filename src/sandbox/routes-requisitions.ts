@@ -12,7 +12,7 @@ import {
 import { scopeOf } from './auth';
 import type { Query } from './query';
 import { optionalParam, parseQuery } from './query';
-import { requisitionResponse } from './requisition-record';
+import { RequisitionAnswers } from './requisition-answers';
 import type { RequisitionFilter, SandboxStore } from './store';
 
 /** The store's column for each filter field of the interface. */
@@ -92,12 +92,12 @@ export function registerRequisitionRoutes(
   app: FastifyInstance,
   options: { store: SandboxStore; dateFormat: DateFormat },
 ): void {
-  app.get('/requisitions', async (request) => {
+  const answers = new RequisitionAnswers(options.dateFormat);
+  app.get('/requisitions', async (request, reply) => {
     const scope = scopeOf(request);
     const filter = parseRequisitionFilter(parseQuery(request.query));
     // Every requisition of the client (and its sub-orgs) is visible to each vendor serving it.
-    return options.store
-      .listRequisitions(scope.clientOrgId, filter)
-      .map((requisition) => requisitionResponse(requisition, options.dateFormat));
+    const rows = options.store.listRequisitions(scope.clientOrgId, filter);
+    return reply.type('application/json; charset=utf-8').send(answers.list(rows));
   });
 }

@@ -51,13 +51,13 @@ export interface NewCandidate {
 }
 
 /** A stored requisition as its row reads: the record still JSON text. */
-type RequisitionRow = Omit<StoredRequisition, 'record'> & { record: string };
+export type RequisitionRow = Omit<StoredRequisition, 'record'> & { record: string };
 
 const requisitionColumns = `req_id AS reqId, client_org_id AS clientOrgId, org_id AS orgId,
   client_internal_req AS clientInternalReq, created_at AS createdAt, updated_at AS updatedAt,
   record`;
 
-function toStored(row: RequisitionRow): StoredRequisition {
+export function toStored(row: RequisitionRow): StoredRequisition {
   // The record column only ever holds what insertRequisition/updateRequisition wrote.
   const record: RequisitionRecord = JSON.parse(row.record);
   return { ...row, record };
@@ -216,7 +216,8 @@ export function createStore(db: SandboxDatabase) {
       statements.updateRequisition.run(JSON.stringify(record), at, reqId);
     },
 
-    listRequisitions(clientOrgId: number, filter?: RequisitionFilter): StoredRequisition[] {
+    /** A client's requisitions in Req ID order, each record still the JSON text it is stored as. */
+    listRequisitions(clientOrgId: number, filter?: RequisitionFilter): RequisitionRow[] {
       const where = ['client_org_id = ?'];
       const params: Array<number | string> = [clientOrgId];
       for (const condition of filter?.conditions ?? []) {
@@ -229,8 +230,7 @@ export function createStore(db: SandboxDatabase) {
           `SELECT ${requisitionColumns} FROM requisitions WHERE ${where.join(' AND ')}
            ORDER BY req_id`,
         )
-        .all(...params)
-        .map(toStored);
+        .all(...params);
     },
 
     /** A candidate with this email (lower-cased) already submitted to the requisition. */
