@@ -1,5 +1,5 @@
 import type { RequisitionRecord } from '@/domain';
-import { requisitionListSchema } from '@/domain';
+import { requisitionListSchema } from '@/domain/requisition-record';
 import type {
   RequisitionFilterField as FilterField,
   RequisitionFilterOperator as FilterOperator,
