@@ -25,6 +25,34 @@ async function seed(page: Page): Promise<string[]> {
   return reqIds;
 }
 
+/**
+ * Every state of the list page's status line and rows as they change (recorded in the page from
+ * its start): the status, how many rows are drawn, and the first row's Req ID.
+ */
+async function recordListStates(page: Page) {
+  await page.addInitScript(() => {
+    const states: Array<{ status: string; rows: number; firstReqId: string }> = [];
+    Object.assign(window, { listStates: states });
+    new MutationObserver(() => {
+      const status = document.querySelector('.list-status')?.textContent ?? '';
+      const rows = document.querySelectorAll('table tbody tr[data-index]');
+      const firstReqId = rows[0]?.querySelector('td')?.textContent ?? '';
+      const last = states.at(-1);
+      if (last?.status !== status || last.rows !== rows.length || last.firstReqId !== firstReqId)
+        states.push({ status, rows: rows.length, firstReqId });
+    }).observe(document, { subtree: true, childList: true, characterData: true });
+  });
+  return () =>
+    page.evaluate(
+      () =>
+        (
+          window as unknown as {
+            listStates: Array<{ status: string; rows: number; firstReqId: string }>;
+          }
+        ).listStates,
+    );
+}
+
 /** The GET Requisitions calls the page makes, with their query and how many records came back. */
 function watchListCalls(page: Page) {
   const calls: Array<{ query: URLSearchParams; records: Promise<number> }> = [];
@@ -43,6 +71,8 @@ function watchListCalls(page: Page) {
 
 test('2,000 requisitions: listed from a local copy, searched, sorted, amended; a reload asks only for changes', async ({
   page,
+  browser,
+  baseURL,
 }) => {
   const reqIds = await seed(page);
   const total = (
@@ -53,12 +83,30 @@ test('2,000 requisitions: listed from a local copy, searched, sorted, amended; a
   expect(total).toBeGreaterThanOrEqual(seeded);
 
   const calls = watchListCalls(page);
+  const listStates = await recordListStates(page);
   await page.goto('/requisitions');
   const status = page.getByRole('status').filter({ hasText: /requisitions? shown/ });
   await expect(status).toHaveText(`${total.toLocaleString('en-US')} requisitions shown.`);
   // The first visit loaded the whole list once.
   expect(calls).toHaveLength(1);
   expect(calls[0]?.query.get('filterfield')).toBeNull();
+  // Its first rows were drawn from the list's first records, said to be so, while the rest were
+  // taken in; the rows then only grew below them.
+  const states = await listStates();
+  const whole = states.findIndex((state) => state.status.endsWith('requisitions shown.'));
+  const partial = states
+    .slice(0, whole)
+    .filter((state) => state.rows > 0)
+    .map((state) => state.status);
+  expect(partial.length).toBeGreaterThan(0);
+  expect(new Set(partial)).toEqual(
+    new Set([
+      `Loading requisitions… 250 of ${total.toLocaleString('en-US')} requisitions read so far.`,
+    ]),
+  );
+  expect(
+    new Set(states.filter((state) => state.rows > 0).map((state) => state.firstReqId)),
+  ).toEqual(new Set([states[whole]?.firstReqId]));
 
   // The table draws the rows in view, not 2,000.
   const table = page.getByRole('region', { name: 'Requisitions' });
@@ -121,6 +169,24 @@ test('2,000 requisitions: listed from a local copy, searched, sorted, amended; a
   await renamed.getByRole('link', { name: `Amend requisition ${reqId}` }).click();
   await expect(page.getByRole('heading', { name: `Amend requisition ${reqId}` })).toBeVisible();
   await expect(page.getByLabel(/^Job title/)).toHaveValue('Renamed by a colleague');
+
+  // A first visit in another browser, the list sorted by title: the list's first records are not
+  // the first rows of that order, so no row is drawn before the whole list has come.
+  const other = await browser.newContext({ baseURL });
+  try {
+    const otherPage = await other.newPage();
+    const otherStates = await recordListStates(otherPage);
+    await otherPage.goto('/requisitions?sort=title');
+    await expect(
+      otherPage.getByRole('status').filter({ hasText: /requisitions? shown/ }),
+    ).toHaveText(`${total.toLocaleString('en-US')} requisitions shown.`);
+    const sorted = await otherStates();
+    const sortedWhole = sorted.findIndex((state) => state.status.endsWith('requisitions shown.'));
+    expect(sortedWhole).toBeGreaterThan(0);
+    expect(sorted.slice(0, sortedWhole).filter((state) => state.rows > 0)).toEqual([]);
+  } finally {
+    await other.close();
+  }
 });
 
 test('a 500-item tray: items drawn in view only, remove and edit one, send all once', async ({

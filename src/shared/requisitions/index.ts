@@ -25,4 +25,4 @@ export {
   requisitionQueryOptions,
 } from './list';
 export { listSource } from './list-request';
-export { useRequisitionList } from './use-requisition-list';
+export { useFirstRequisitions, useRequisitionList } from './use-requisition-list';

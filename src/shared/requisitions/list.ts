@@ -5,6 +5,7 @@ import type { OrgScope } from '@/shared/api/vms';
 import type { RequisitionFilter } from './fetch';
 import { fetchRequisitions } from './fetch';
 import { byReqId } from './sync';
+import type { FirstRecords } from './sync-client';
 import { forgetSyncedLists, runSync } from './sync-client';
 
 /** Whether a record passes the API's filter, judged on the local copy as the VMS would. */
@@ -24,10 +25,31 @@ const scopeOf = (orgs: OrgScope) => `${orgs.vendorOrgId}:${orgs.clientOrgId}`;
 /** The loads under way, by list (preloadKey). */
 const loading = new Map<string, number>();
 
+/**
+ * The first records of each list whose first load is under way, by list (preloadKey), for a
+ * page with no list yet to draw its first rows from while the rest are taken in
+ * (useFirstRequisitions). Dropped, without a word to the page, when the load ends: by then its
+ * whole list is the query's.
+ */
+const firstRecords = new Map<string, FirstRecords>();
+const firstListeners = new Set<() => void>();
+
+/** Calls `listener` whenever a list's first records come. */
+export function subscribeFirstRequisitions(listener: () => void): () => void {
+  firstListeners.add(listener);
+  return () => firstListeners.delete(listener);
+}
+
+/** The first records of this list while its first load is under way, else null. */
+export function firstRequisitionsOf(orgs: OrgScope, source: string): FirstRecords | null {
+  return firstRecords.get(preloadKey(orgs, source)) ?? null;
+}
+
 /** Forgets the browser's copies of the requisition lists (Settings, "Clear local data"). */
 export async function forgetRequisitionLists(): Promise<void> {
   shown.clear();
   preloaded.clear();
+  firstRecords.clear();
   await forgetSyncedLists();
 }
 
@@ -46,15 +68,26 @@ export async function loadRequisitionList(
   const scope = scopeOf(orgs);
   const key = preloadKey(orgs, source);
   loading.set(key, (loading.get(key) ?? 0) + 1);
+  firstRecords.delete(key);
   let current = shown.get(scope);
   let has = current?.source === source;
-  const result = await runSync({ orgs, source, mainHas: has }, (stored) => {
-    // The stored copy, shown while the VMS is asked what changed since.
-    current = { source, records: stored };
-    has = true;
-    shown.set(scope, current);
-    onStored?.(stored);
-  }).finally(() => {
+  const result = await runSync(
+    { orgs, source, mainHas: has },
+    {
+      onStored: (stored) => {
+        // The stored copy, shown while the VMS is asked what changed since.
+        current = { source, records: stored };
+        has = true;
+        shown.set(scope, current);
+        onStored?.(stored);
+      },
+      onFirst: (first) => {
+        firstRecords.set(key, first);
+        for (const listener of firstListeners) listener();
+      },
+    },
+  ).finally(() => {
+    firstRecords.delete(key);
     const left = (loading.get(key) ?? 1) - 1;
     if (left > 0) loading.set(key, left);
     else loading.delete(key);

@@ -14,6 +14,11 @@ export type WorkerMessage =
   | { id: number; done: true; replace: boolean }
   /** The chunks so far are the stored copy, sent before the VMS is asked what changed. */
   | { id: number; stored: true }
+  /**
+   * The chunks so far are the start of a whole list of `total` records (in Req ID order) that a
+   * page without a list is being sent: the rest follow, then `done`.
+   */
+  | { id: number; first: true; total: number }
   | {
       id: number;
       error: { message: string };
@@ -26,6 +31,7 @@ const pending = new Map<
   {
     records: RequisitionRecord[];
     onStored: ((records: RequisitionRecord[]) => void) | undefined;
+    onFirst: ((first: FirstRecords) => void) | undefined;
     resolve(result: SyncResult): void;
     reject(error: Error): void;
   }
@@ -78,6 +84,8 @@ function syncWorker(): Worker | null {
     } else if ('stored' in message) {
       call.onStored?.(call.records);
       call.records = [];
+    } else if ('first' in message) {
+      call.onFirst?.({ records: call.records.slice(), total: message.total });
     } else if ('done' in message) {
       pending.delete(message.id);
       call.resolve({ replace: message.replace, records: call.records });
@@ -118,9 +126,27 @@ export function startRequisitionSync(
   });
 }
 
+/** The first records of a whole list still coming, and how many it has. */
+export interface FirstRecords {
+  records: readonly RequisitionRecord[];
+  total: number;
+}
+
+/**
+ * `onStored` receives the stored copy, shown while the VMS is asked what changed (the result is
+ * then the list's changes); `onFirst`, on a page that has no list yet, the first records of the
+ * whole list while the rest are on their way (from the worker only: without one, the list is
+ * read on the page's own thread and comes whole).
+ */
 export async function runSync(
   request: SyncRequest,
-  onStored?: (records: RequisitionRecord[]) => void,
+  {
+    onStored,
+    onFirst,
+  }: {
+    onStored?: (records: RequisitionRecord[]) => void;
+    onFirst?: (first: FirstRecords) => void;
+  } = {},
 ): Promise<SyncResult> {
   const target = syncWorker();
   if (!target) {
@@ -129,7 +155,7 @@ export async function runSync(
   }
   const id = nextId++;
   return new Promise((resolve, reject) => {
-    pending.set(id, { records: [], onStored, resolve, reject });
+    pending.set(id, { records: [], onStored, onFirst, resolve, reject });
     // The worker has no page of its own: it works on the page's connection, told each time.
     target.postMessage({ id, request, connection: currentConnection() });
   });

@@ -54,17 +54,27 @@ export async function forgetCopies(): Promise<void> {
   await clearRequisitionCopies();
 }
 
+/** The next task: by then the records returned have been handed on. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /**
  * `onStored` receives the stored copy (sorted) as soon as it is read, when the page has no list
  * yet, so the page can show it while the VMS is asked what changed; the result is then only the
- * changes.
+ * changes. A whole list loaded afresh is stored once `handedOn` has settled (by default, a task
+ * after it is returned): storing thousands of records copies every one of them, on the thread
+ * that must also send them to the page, and the page's first rows need not wait for that.
  */
 export async function syncRequisitions(
   { orgs, source, mainHas: pageHas }: SyncRequest,
   {
     now = Date.now(),
     onStored,
-  }: { now?: number; onStored?: (records: RequisitionRecord[]) => void } = {},
+    handedOn = nextTask,
+  }: {
+    now?: number;
+    onStored?: (records: RequisitionRecord[]) => void;
+    handedOn?: () => Promise<unknown>;
+  } = {},
 ): Promise<SyncResult> {
   let mainHas = pageHas;
   const scope = `${orgs.vendorOrgId}:${workScope(orgs.clientOrgId)}`;
@@ -125,13 +135,11 @@ export async function syncRequisitions(
     newest,
     byId: new Map(records.map((record) => [record.reqId, record])),
   });
-  // Stored after the records are on their way to the page (a task later): storing thousands
-  // copies every one of them, and the page's first rows need not wait for that. A copy that
-  // could not be saved is simply loaded again next time.
-  setTimeout(() => {
-    void writeRequisitionCopy(scope, { source, fullAt: now }, records, {
-      replace: true,
-    }).catch(() => undefined);
-  }, 0);
+  // Stored once the records are on their way to the page (above). A copy that could not be
+  // saved is simply loaded again next time.
+  void handedOn()
+    .catch(() => undefined)
+    .then(() => writeRequisitionCopy(scope, { source, fullAt: now }, records, { replace: true }))
+    .catch(() => undefined);
   return { replace: true, records };
 }

@@ -1,7 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
+import { useCallback, useSyncExternalStore } from 'react';
 import type { OrgScope } from '@/shared/api/vms';
 import { useOptionalOrg } from '@/shared/config/org-context';
-import { requisitionListQueryOptions } from './list';
+import {
+  firstRequisitionsOf,
+  requisitionListQueryOptions,
+  subscribeFirstRequisitions,
+} from './list';
 import { listSource } from './list-request';
 
 /**
@@ -10,4 +15,19 @@ import { listSource } from './list-request';
  */
 export function useRequisitionList(orgs: OrgScope) {
   return useQuery(requisitionListQueryOptions(orgs, listSource(useOptionalOrg()?.config)));
+}
+
+/**
+ * The first records of the current client's list while its first load is under way (null
+ * otherwise): a page with no list yet can draw its first rows from them while the rest are taken
+ * in. Only the list page shows them; what depends on the whole list waits for it.
+ */
+export function useFirstRequisitions(orgs: OrgScope) {
+  const source = listSource(useOptionalOrg()?.config);
+  const { clientOrgId, vendorOrgId } = orgs;
+  const read = useCallback(
+    () => firstRequisitionsOf({ clientOrgId, vendorOrgId }, source),
+    [clientOrgId, vendorOrgId, source],
+  );
+  return useSyncExternalStore(subscribeFirstRequisitions, read, () => null);
 }

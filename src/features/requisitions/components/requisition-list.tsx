@@ -19,6 +19,7 @@ import {
 import { clientOrgLabel } from '@/domain/portal-config';
 import type { ListView } from '@/features/requisitions/model/list-view';
 import {
+  inListOrder,
   listRows,
   nextSort,
   readSort,
@@ -30,8 +31,8 @@ import {
 } from '@/features/requisitions/model/list-view';
 import { errorMessage } from '@/shared/api/http';
 import { useOrg, useOrgScope } from '@/shared/config/org-context';
-import { countOf } from '@/shared/lib/format';
-import { useRequisitionList } from '@/shared/requisitions';
+import { countOf, groupDigits } from '@/shared/lib/format';
+import { useFirstRequisitions, useRequisitionList } from '@/shared/requisitions';
 import { useAddressParams } from '@/shared/ui/use-address-params';
 import { FilterForm, describeFilter, readFilter } from './requisition-filter';
 import { RequisitionTable } from './requisition-table';
@@ -60,13 +61,19 @@ export function RequisitionList() {
   const [onlySubmittable, showOnlySubmittable] = useOptimistic(current.onlySubmittable);
   const dateFormat = config.dateFormat;
   const today = todayIso();
-  const query = useRequisitionList(useOrgScope());
+  const orgs = useOrgScope();
+  const query = useRequisitionList(orgs);
   // Typing stays instant: the filtering of thousands of rows follows at lower priority.
   const view = useDeferredValue(current);
+  // While a first load is taken in, its first records are shown where they are the start of the
+  // rows to come (the list's own order): rows are then only ever added below, never moved.
+  const first = useFirstRequisitions(orgs);
+  const partial = query.isPending && first && inListOrder(view.sort) ? first : null;
+  const records = query.data ?? partial?.records;
 
   const rows = useMemo(
-    () => listRows(query.data ?? [], view, { dateFormat, today }),
-    [query.data, view, dateFormat, today],
+    () => listRows(records ?? [], view, { dateFormat, today }),
+    [records, view, dateFormat, today],
   );
   const counts = useMemo(() => statusCounts(query.data ?? []), [query.data]);
   const notSubmittable = useCallback(
@@ -109,7 +116,9 @@ export function RequisitionList() {
       }}
       status={
         query.isPending
-          ? loadingText
+          ? partial
+            ? `Loading requisitions… ${groupDigits(partial.records.length)} of ${countOf(partial.total, 'requisition', 'requisitions')} read so far.`
+            : loadingText
           : query.data
             ? `${countOf(rows.length, 'requisition', 'requisitions')} shown${
                 view.filter ? ` (filter: ${describeFilter(view.filter)})` : ''

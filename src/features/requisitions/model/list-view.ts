@@ -76,6 +76,10 @@ export interface Sort {
 }
 export const defaultSort: Sort = { key: 'reqId', direction: 'ascending' };
 
+/** Whether the rows are in the list's own order (Req ID, ascending), the order it comes in. */
+export const inListOrder = (sort: Sort) =>
+  sort.key === defaultSort.key && sort.direction === defaultSort.direction;
+
 export function readSort(params: URLSearchParams): Sort {
   const key = sortColumns.find((column) => column.key === params.get('sort'))?.key;
   if (!key) return defaultSort;
@@ -84,8 +88,7 @@ export function readSort(params: URLSearchParams): Sort {
 
 /** The address parameters for a sort (none for the default). */
 export function sortParams(sort: Sort): { sort: string | null; dir: string | null } {
-  if (sort.key === defaultSort.key && sort.direction === defaultSort.direction)
-    return { sort: null, dir: null };
+  if (inListOrder(sort)) return { sort: null, dir: null };
   return { sort: sort.key, dir: sort.direction === 'descending' ? 'desc' : null };
 }
 
@@ -110,7 +113,7 @@ export function listRows(
       (!onlySubmittable || recordNotSubmittable(record, dateFormat, today).length === 0),
   );
   const column = sortColumns.find((candidate) => candidate.key === sort.key) ?? sortColumns[0];
-  if (sort.key === defaultSort.key && sort.direction === 'ascending') return rows;
+  if (inListOrder(sort)) return rows;
   const sign = sort.direction === 'ascending' ? 1 : -1;
   return rows.sort((a, b) => sign * column.compare(a, b) || byReqId(a, b));
 }
