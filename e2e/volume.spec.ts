@@ -72,7 +72,6 @@ function watchListCalls(page: Page) {
 test('2,000 requisitions: listed from a local copy, searched, sorted, amended; a reload asks only for changes', async ({
   page,
   browser,
-  baseURL,
 }) => {
   const reqIds = await seed(page);
   const total = (
@@ -172,7 +171,7 @@ test('2,000 requisitions: listed from a local copy, searched, sorted, amended; a
 
   // A first visit in another browser, the list sorted by title: the list's first records are not
   // the first rows of that order, so no row is drawn before the whole list has come.
-  const other = await browser.newContext({ baseURL });
+  const other = await browser.newContext({ baseURL: new URL(page.url()).origin });
   try {
     const otherPage = await other.newPage();
     const otherStates = await recordListStates(otherPage);
