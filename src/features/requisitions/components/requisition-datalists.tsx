@@ -1,4 +1,4 @@
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useMemo, useSyncExternalStore } from 'react';
 import {
   datalistId,
   mergeSuggestions,
@@ -18,20 +18,19 @@ import { useLocalStore } from '@/shared/storage/local-store';
  * would make every keystroke slower (decision 022).
  */
 function useFocusedList(): string | null {
-  const [focused, setFocused] = useState<string | null>(() => listOf(document.activeElement));
-  useEffect(() => {
-    const onFocusIn = (event: FocusEvent) => setFocused(listOf(event.target));
-    const onFocusOut = (event: FocusEvent) => {
-      if (event.relatedTarget === null) setFocused(null);
-    };
-    document.addEventListener('focusin', onFocusIn);
-    document.addEventListener('focusout', onFocusOut);
-    return () => {
-      document.removeEventListener('focusin', onFocusIn);
-      document.removeEventListener('focusout', onFocusOut);
-    };
-  }, []);
-  return focused;
+  // Null while the app takes over the page drawn from its HTML (getServerSnapshot): a list with
+  // options then would not match that page, and React would draw the form anew, losing the focus
+  // of a field clicked into meanwhile. The focused field's list follows at once.
+  return useSyncExternalStore(subscribeToFocus, () => listOf(document.activeElement), () => null);
+}
+
+function subscribeToFocus(onChange: () => void): () => void {
+  document.addEventListener('focusin', onChange);
+  document.addEventListener('focusout', onChange);
+  return () => {
+    document.removeEventListener('focusin', onChange);
+    document.removeEventListener('focusout', onChange);
+  };
 }
 
 const listOf = (target: EventTarget | null) =>
