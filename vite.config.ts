@@ -89,6 +89,10 @@ export default defineConfig(({ command }) => ({
           ]
         : [],
   },
+  // Workers as ES modules, so a worker's code can load in steps: the list's worker asks for a
+  // first visit's list before the rest of its code (zod's schemas above all) has loaded
+  // (src/shared/requisitions/sync.worker.ts).
+  worker: { format: 'es' },
   build: {
     outDir: 'dist',
     sourcemap: true,

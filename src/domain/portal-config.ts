@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { dateFormats } from './catalog-types';
 
+export { callSettingsOf, settingsForConnection, settledConnection } from './connection-choice';
+
 /**
  * What calls on a VMS connection are made with: the orgs they act for and as, the date format,
  * the limits. Each connection has its own; the deployment's are its default connection's.
@@ -20,18 +22,6 @@ const callSettingsSchema = z.object({
   timeoutMs: z.number().int().positive(),
 });
 export type CallSettings = z.infer<typeof callSettingsSchema>;
-
-/** Only the call settings of `source`, field by field: whatever else it holds stays behind. */
-export function callSettingsOf(source: CallSettings): CallSettings {
-  return {
-    clientOrgIds: source.clientOrgIds,
-    clientOrgNames: source.clientOrgNames,
-    vendorOrgId: source.vendorOrgId,
-    dateFormat: source.dateFormat,
-    maxBatch: source.maxBatch,
-    timeoutMs: source.timeoutMs,
-  };
-}
 
 /** Which VMS a connection talks to: the embedded sandbox, or a remote host shown by name. */
 const upstreamSchema = z.object({
@@ -73,24 +63,6 @@ export const portalConfigSchema = z.object({
 
 export type PortalConfigResponse = z.infer<typeof portalConfigSchema>;
 
-/**
- * The settings as they apply while working on connection `name`: its orgs, vendor org, date
- * format, limits and VMS in the top-level fields every page reads. An unknown name gives the
- * settings as they are (the default connection's).
- */
-export function settingsForConnection(
-  config: PortalConfigResponse,
-  name: string,
-): PortalConfigResponse {
-  const connection = config.connections.find((entry) => entry.name === name);
-  if (!connection) return config;
-  return {
-    ...config,
-    ...callSettingsOf(connection),
-    upstream: connection.upstream,
-  };
-}
-
 /** "1001 · Northwind Health", or "1001" when its name is not known. */
 export function clientOrgLabel(
   config: Pick<PortalConfigResponse, 'clientOrgNames'>,
@@ -114,27 +86,6 @@ export function usableConnections(
 ): ConnectionSettings[] {
   return config.connections.filter(
     (connection) => granted === null || granted.includes(connection.name),
-  );
-}
-
-/**
- * The connection a page works on: the one chosen last (`chosen`), if it is still allowed, else the
- * default, else the first allowed (`allowed`: a user's grants, null for every connection); null
- * when none is allowed. The browser settles it with the choice it keeps; the server, which cannot
- * see that choice, with none, for the page it sends before the app runs.
- */
-export function settledConnection(
-  names: readonly string[],
-  defaultName: string,
-  allowed: readonly string[] | null,
-  chosen: string | null,
-): string | null {
-  const usable = allowed === null ? names : names.filter((name) => allowed.includes(name));
-  return (
-    (chosen !== null && usable.includes(chosen) ? chosen : null) ??
-    (usable.includes(defaultName) ? defaultName : null) ??
-    usable[0] ??
-    null
   );
 }
 

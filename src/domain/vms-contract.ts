@@ -21,6 +21,12 @@ export function describeOperations(prefix: string): string {
   return vmsOperations.map(({ name, method }) => `${method} ${prefix}${name}`).join(', ');
 }
 
+/**
+ * The header a browser (or a script) names the connection of a VMS call with. Without it a call
+ * goes to the deployment's default connection, as every call did before there were several.
+ */
+export const connectionHeader = 'x-vms-connection';
+
 /** Whom a VMS call is made for: every operation takes both org ids (spec, "Endpoints"). */
 export interface OrgScope {
   clientOrgId: number;

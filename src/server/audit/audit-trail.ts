@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { ApiError } from '@/domain/api-error';
 import type { AuditEntry } from '@/domain/audit';
+import { connectionHeader } from '@/domain/vms-contract';
 import type { AuditEvent, AuditFields } from '@/server/accounts/audit';
 import type { AuditSettings } from '@/server/config';
 import type { CallAnswerFields, CallLine } from '@/server/proxy/call-line';
-import { connectionHeader } from '@/server/proxy/connection-upstreams';
 import type { AuditRecord, AuditStore } from './store/audit-events';
 
 /** What a proxied call's log line says, as much of it as the trail keeps. */

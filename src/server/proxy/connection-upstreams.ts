@@ -1,4 +1,5 @@
 import { ApiError } from '@/domain/api-error';
+import { connectionHeader } from '@/domain/vms-contract';
 import type { Connection, PortalConfig } from '@/server/config';
 
 /**
@@ -36,11 +37,6 @@ export class ConnectionUpstreams {
   }
 }
 
-/**
- * The header a browser (or a script) names the connection of a VMS call with. Without it a call
- * goes to the deployment's default connection, as every call did before there were several.
- */
-export const connectionHeader = 'x-vms-connection';
 
 /**
  * The connection a request's header names: the default without one; undefined for a name the

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { Pool } from 'undici';
 import { ApiError } from '@/domain/api-error';
 import { describeOperations } from '@/domain/vms-contract';
+import { connectionHeader } from '@/domain/vms-contract';
 import {
   answerFromVms,
   joinQuery,
@@ -25,7 +26,6 @@ import { drainingError, type PortalLifecycle } from '@/server/ops/drain';
 import { checkBatchBody } from './batch-body';
 import type { CallLine } from './call-line';
 import {
-  connectionHeader,
   connectionNamedBy,
   requestedConnection,
   type ConnectionUpstreams,

@@ -4,9 +4,9 @@ import { ApiError } from '@/domain/api-error';
 import type { SessionUser } from '@/domain/auth';
 import type { Suite } from '@/domain/suite';
 import { compareRuns, type Actor, type CaseResult } from '@/domain/suite-run';
+import { connectionHeader } from '@/domain/vms-contract';
 import { runSuite, RunStopped, type RunProgress, type SuiteTransport } from '@/node/suite-run';
 import type { Connection } from '@/server/config';
-import { connectionHeader } from '@/server/proxy/connection-upstreams';
 import type { SuiteStore } from './suite-store';
 
 /**

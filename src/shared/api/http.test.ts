@@ -126,6 +126,34 @@ describe('requestJson', () => {
     expect(error.message).toMatch(/could not be reached/);
   });
 
+  it('takes the answer of the same call sent already, and gives it this call’s deadline', async () => {
+    const before = received.length;
+    const sent = fetch(`${base}/accepted`, { method: 'POST', body: '[]' });
+    const answer = await requestJson(`${base}/accepted`, accepted, 'Sending', {
+      started: { response: sent, abort: () => undefined },
+    });
+    expect(answer.data).toEqual({ batchid: 'rb_1', received: 2 });
+    expect(received.length - before).toBe(1);
+
+    const controller = new AbortController();
+    let aborted = 0;
+    const silent = fetch(`${base}/silent`, { signal: controller.signal });
+    const error = await failure(
+      requestJson(`${base}/silent`, accepted, 'Loading', {
+        timeoutMs: 100,
+        started: {
+          response: silent,
+          abort: () => {
+            aborted += 1;
+            controller.abort();
+          },
+        },
+      }),
+    );
+    expect(error.kind).toBe('timeout');
+    expect(aborted).toBe(1);
+  });
+
   it('lets a cancelled request go without calling it a failure', async () => {
     const controller = new AbortController();
     const pending = requestJson(`${base}/silent`, accepted, 'Loading', {

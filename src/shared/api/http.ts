@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { ApiErrorDetail } from '@/domain/api-error';
 import { apiErrorBodySchema } from '@/domain/api-error';
-import { connectionHeader, currentConnection } from '@/shared/config/current-connection';
+import { currentConnection } from '@/shared/config/current-connection';
+import { requestHeaders } from './request-headers';
 
 /**
  * Every call the browser makes goes to its own origin (`/api/...`) through here, so every
@@ -36,6 +37,14 @@ export interface RequestOptions {
   /** TanStack Query's signal: a cancelled query is not an error to show. */
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** The same call, sent already (with requestHeaders): its answer is taken instead of asking. */
+  started?: StartedRequest;
+}
+
+/** A GET sent before its caller was ready for it, and how to cancel it. */
+export interface StartedRequest {
+  response: Promise<Response>;
+  abort(): void;
 }
 
 export interface JsonAnswer<T> {
@@ -141,15 +150,22 @@ async function respond(
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = combine(options.signal ? [options.signal, timeout] : [timeout]);
   const method = options.method ?? 'GET';
-  const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-  if (options.body !== undefined || options.text !== undefined)
-    headers['content-type'] = 'application/json';
-  // Every VMS call goes to the page's connection, named explicitly: never the server's default
-  // by omission once the page knows which one it works on. A call that names its own keeps it.
-  const connection = currentConnection();
-  if (connection !== null && url.startsWith('/api/vms/')) headers[connectionHeader] ??= connection;
+  const headers = requestHeaders(url, currentConnection(), {
+    json: options.body !== undefined || options.text !== undefined,
+    ...(options.headers ? { headers: options.headers } : {}),
+  });
 
+  let started = options.started;
   const send = async () => {
+    if (started) {
+      // Asked for already (by the list's worker as it started), with these headers: its answer
+      // is this call's, and this call's deadline and cancelling are its.
+      const { response, abort } = started;
+      started = undefined;
+      if (signal.aborted) abort();
+      else signal.addEventListener('abort', abort, { once: true });
+      return response;
+    }
     if (changing(method)) {
       csrfToken ??= readCsrfToken();
       const token = await csrfToken;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { PortalConfigResponse } from '@/domain/portal-config';
 import { localStore, storageKey } from '@/shared/storage/local-store';
+
+export { clientOrgOf } from '@/domain/connection-choice';
 
 /** The client org chosen in this browser (the header's select). */
 export const chosenOrgStore = localStore(
@@ -9,12 +10,3 @@ export const chosenOrgStore = localStore(
   null,
 );
 
-/** The client org a page works for: the one chosen, unless the settings no longer allow it, then their first. */
-export function clientOrgOf(
-  config: Pick<PortalConfigResponse, 'clientOrgIds'>,
-  chosen: number | null,
-): number {
-  return chosen !== null && config.clientOrgIds.includes(chosen)
-    ? chosen
-    : (config.clientOrgIds[0] ?? 0);
-}

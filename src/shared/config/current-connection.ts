@@ -56,8 +56,6 @@ export function switchConnection(name: string): void {
   window.location.reload();
 }
 
-/** The header a VMS call names its connection with. */
-export const connectionHeader = 'x-vms-connection';
 
 /**
  * The part of a storage key that says whose work it is on the VMS: the client org on this

@@ -1,8 +1,11 @@
+import { clientOrgOf, settingsForConnection, settledConnection } from '@/domain/connection-choice';
 import type { PortalConfigResponse } from '@/domain/portal-config';
-import { settingsForConnection, settledConnection } from '@/domain/portal-config';
-import { chosenOrgStore, clientOrgOf } from '@/shared/config/client-org';
-import { chosenConnectionStore } from '@/shared/config/current-connection';
 import type { SyncRequest } from './sync';
+
+/*
+ * Loads no zod and no stores: the list's worker works out its first request with it as it starts
+ * (first-load.ts), before the rest of its code has loaded.
+ */
 
 /** Which VMS a requisition list comes from (none known outside the app's provider). */
 export function listSource(config: PortalConfigResponse | undefined): string {
@@ -40,6 +43,3 @@ export function listRequestFrom(
     connection,
   };
 }
-
-/** Where listRequestFrom's choices are kept: a worker is told their stored texts. */
-export const listRequestStores = { connection: chosenConnectionStore, clientOrg: chosenOrgStore };

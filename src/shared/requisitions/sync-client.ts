@@ -1,6 +1,6 @@
 import type { RequisitionRecord } from '@/domain';
 import { currentConnection } from '@/shared/config/current-connection';
-import { listRequestStores } from './list-request';
+import { listRequestStores } from './list-request-stores';
 import type { SyncRequest, SyncResult } from './sync';
 
 /**

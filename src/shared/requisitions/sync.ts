@@ -1,4 +1,5 @@
 import type { RequisitionRecord } from '@/domain';
+import type { StartedRequest } from '@/shared/api/http';
 import type { OrgScope } from '@/shared/api/vms';
 import { workScope } from '@/shared/config/current-connection';
 import { clearRequisitionCopies, readRequisitionCopy, writeRequisitionCopy } from './cache';
@@ -70,10 +71,13 @@ export async function syncRequisitions(
     now = Date.now(),
     onStored,
     handedOn = nextTask,
+    started,
   }: {
     now?: number;
     onStored?: (records: RequisitionRecord[]) => void;
     handedOn?: () => Promise<unknown>;
+    /** The whole list, asked for already: taken by a whole load, cancelled by a refresh. */
+    started?: StartedRequest;
   } = {},
 ): Promise<SyncResult> {
   let mainHas = pageHas;
@@ -95,6 +99,7 @@ export async function syncRequisitions(
   }
 
   if (base && base.source === source && base.newest !== '' && now - base.fullAt < fullReconcileMs) {
+    started?.abort();
     if (fromStorage && !mainHas && onStored) {
       onStored([...base.byId.values()].sort(byReqId));
       mainHas = true;
@@ -125,9 +130,9 @@ export async function syncRequisitions(
     return { replace: true, records: [...base.byId.values()].sort(byReqId) };
   }
 
-  const records = (await fetchRequisitions(orgs, null, new AbortController().signal, what)).sort(
-    byReqId,
-  );
+  const records = (
+    await fetchRequisitions(orgs, null, new AbortController().signal, what, started)
+  ).sort(byReqId);
   const newest = newestOf(records);
   copies.set(scope, {
     source,

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import type { z } from 'zod';
+import { storagePrefix } from './storage-key';
 
 /**
  * Browser storage for what must survive a reload, a crash or a closed tab: drafts, the batch
@@ -9,11 +10,7 @@ import type { z } from 'zod';
  * written by an older version (or edited by hand) cannot crash a page: it reads as the fallback
  * and stays in storage untouched until the next write.
  */
-export const storagePrefix = 'vms-portal:v1:';
-
-export function storageKey(...parts: Array<string | number>): string {
-  return storagePrefix + parts.join(':');
-}
+export { storageKey, storagePrefix } from './storage-key';
 
 export interface LocalStore<T> {
   readonly key: string;

@@ -1,4 +1,4 @@
-import { storagePrefix } from './local-store';
+import { storagePrefix } from './storage-key';
 
 /**
  * What this browser keeps that belongs to the person signed in, and what belongs to the browser

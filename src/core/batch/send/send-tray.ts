@@ -11,10 +11,10 @@ import {
 } from '@/core/batch/model/tray-state';
 import { replayOfHeader, uncheckedHeader } from '@/domain/journal';
 import type { ConnectionSettings } from '@/domain/portal-config';
+import { connectionHeader } from '@/domain/vms-contract';
 import { RequestFailure } from '@/shared/api/http';
 import type { OrgScope } from '@/shared/api/vms';
 import { vmsUrl } from '@/shared/api/vms';
-import { connectionHeader } from '@/shared/config/current-connection';
 
 /**
  * Sending a tray as one batch: the one way the portal's browser code sends a batch, whether from
