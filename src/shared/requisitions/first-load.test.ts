@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -7,6 +5,8 @@ import type { PortalConfigResponse } from '@/domain/portal-config';
 import { requisitionListSchema } from '@/domain/requisition-record';
 import { requestJson } from '@/shared/api/http';
 import { databases } from '@/shared/storage/user-owned';
+import { listedRequisition, servePageOrigin } from '@/test-support/page-origin';
+import { twoConnectionSettings } from '@/test-support/portal-settings';
 import { readStartData, startFirstLoad, type StartData } from './first-load';
 
 /*
@@ -14,74 +14,31 @@ import { readStartData, startFirstLoad, type StartData } from './first-load';
  * The browser's list of IndexedDB databases (`indexedDB.databases()`) is given per test: Node has
  * no IndexedDB.
  */
-let server: Server;
-let base = '';
+let origin: Awaited<ReturnType<typeof servePageOrigin>>;
 const asked: Array<{ url: string; connection: string | undefined; accept: string | undefined }> =
   [];
-const realFetch = globalThis.fetch;
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
+  origin = await servePageOrigin((request, response) => {
     asked.push({
       url: request.url ?? '',
       connection: request.headers['x-vms-connection'] as string | undefined,
       accept: request.headers.accept,
     });
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(
-      JSON.stringify([
-        {
-          Req_Id: '40001',
-          TitleRole: 'Night nurse',
-          Req_Updated_Date_Time: '2026-11-20T10:00:00Z',
-        },
-      ]),
-    );
+    response.end(JSON.stringify([listedRequisition('Night nurse')]));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // The page's own origin: the worker asks for '/api/vms/…', which a browser resolves against it.
-  globalThis.fetch = (input, init) =>
-    realFetch(typeof input === 'string' ? new URL(input, base) : input, init);
 });
 
-afterAll(async () => {
-  globalThis.fetch = realFetch;
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => origin.close());
 
 afterEach(() => {
   asked.length = 0;
   vi.unstubAllGlobals();
 });
 
-const connection = (name: string, orgs: number[], vendor: number) => ({
-  name,
-  label: name.toUpperCase(),
-  production: false,
-  kind: 'remote' as const,
-  clientOrgIds: orgs,
-  clientOrgNames: {},
-  vendorOrgId: vendor,
-  dateFormat: 'YYYY-MM-DD' as const,
-  maxBatch: 500,
-  timeoutMs: 30_000,
-  upstream: { kind: 'remote' as const, label: `${name}.example` },
-});
-
-const settings: PortalConfigResponse = {
-  authRequired: false,
-  clientOrgIds: [1001, 1002],
-  clientOrgNames: {},
-  vendorOrgId: 9001,
-  dateFormat: 'YYYY-MM-DD',
-  maxBatch: 500,
-  timeoutMs: 30_000,
-  upstream: { kind: 'sandbox', label: 'sandbox.example' },
-  connections: [connection('sandbox', [1001, 1002], 9001), connection('uat', [2001], 9100)],
-  defaultConnection: 'uat',
-};
+/** UAT, the second connection, is the default here. */
+const settings: PortalConfigResponse = { ...twoConnectionSettings, defaultConnection: 'uat' };
 
 const noChoices = { 'vms-portal:v1:connection': null, 'vms-portal:v1:client-org': null };
 const start = (config: unknown, storage: StartData['storage'] = noChoices): StartData => ({

@@ -1,39 +1,11 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { PortalConfigResponse } from '@/domain/portal-config';
 import { currentConnection } from '@/shared/config/current-connection';
 import { storageKey } from '@/shared/storage/local-store';
+import { twoConnectionSettings } from '@/test-support/portal-settings';
 import { listRequestAtStart } from './list-at-start';
 
-const connection = (name: string, kind: 'sandbox' | 'remote', orgs: number[], vendor: number) => ({
-  name,
-  label: name.toUpperCase(),
-  production: false,
-  kind,
-  clientOrgIds: orgs,
-  clientOrgNames: {},
-  vendorOrgId: vendor,
-  dateFormat: 'YYYY-MM-DD' as const,
-  maxBatch: 500,
-  timeoutMs: 30_000,
-  upstream: { kind, label: `${name}.example` },
-});
-
-const settings: PortalConfigResponse = {
-  authRequired: false,
-  clientOrgIds: [1001, 1002],
-  clientOrgNames: {},
-  vendorOrgId: 9001,
-  dateFormat: 'YYYY-MM-DD',
-  maxBatch: 500,
-  timeoutMs: 30_000,
-  upstream: { kind: 'sandbox', label: 'sandbox.example' },
-  connections: [
-    connection('sandbox', 'sandbox', [1001, 1002], 9001),
-    connection('uat', 'remote', [2001, 2002], 9100),
-  ],
-  defaultConnection: 'sandbox',
-};
+const settings = twoConnectionSettings;
 
 function pageWith(config: unknown) {
   document.head.innerHTML = `<script type="application/json" id="portal-config">${JSON.stringify(config)}</script>`;

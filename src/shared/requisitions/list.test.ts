@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { QueryClient } from '@tanstack/react-query';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { listedRequisition, servePageOrigin } from '@/test-support/page-origin';
 import { preloadRequisitionList, requisitionListQueryOptions } from './list';
 
 /*
@@ -10,44 +9,25 @@ import { preloadRequisitionList, requisitionListQueryOptions } from './list';
  * portal's proxy does. Here there is no Web Worker: the sync runs in the page, as it does in a
  * browser without one. Each test uses a client org of its own (the sync keeps each scope's list).
  */
-let server: Server;
-let base = '';
+let origin: Awaited<ReturnType<typeof servePageOrigin>>;
 /** The calls that reached the server, by client org. */
 const asked = new Map<number, number>();
 /** What each client org's single requisition is called now. */
 const title = new Map<number, string>();
-const realFetch = globalThis.fetch;
 
 beforeAll(async () => {
-  server = createServer((request, response) => {
+  origin = await servePageOrigin((request, response) => {
     const url = new URL(request.url ?? '/', 'http://portal');
     const org = Number(url.searchParams.get('Client_Org_Id'));
     asked.set(org, (asked.get(org) ?? 0) + 1);
     response.writeHead(url.pathname === '/api/vms/requisitions' ? 200 : 404, {
       'content-type': 'application/json',
     });
-    response.end(
-      JSON.stringify([
-        {
-          Req_Id: '40001',
-          TitleRole: title.get(org) ?? 'Night nurse',
-          Req_Updated_Date_Time: '2026-11-20T10:00:00Z',
-        },
-      ]),
-    );
+    response.end(JSON.stringify([listedRequisition(title.get(org) ?? 'Night nurse')]));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // The page's own origin: the app asks for '/api/vms/…', which a page resolves against it.
-  globalThis.fetch = (input, init) =>
-    realFetch(typeof input === 'string' ? new URL(input, base) : input, init);
 });
 
-afterAll(async () => {
-  globalThis.fetch = realFetch;
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+afterAll(() => origin.close());
 
 afterEach(() => {
   vi.useRealTimers();
