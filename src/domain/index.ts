@@ -74,7 +74,6 @@ export { candidatePayload, payloadKindOf, payloadKinds, requisitionPayload } fro
 export { isPlainObject } from './wire-check';
 export type { RequisitionRecord } from './requisition-record';
 export {
-  requisitionListSchema,
   requisitionRecordSchema,
   requisitionRecordShape,
   requisitionRecordToAmendWire,
