@@ -25,13 +25,20 @@ async function seed(page: Page): Promise<string[]> {
   return reqIds;
 }
 
+/** One state of the list page: its status line, how many rows are drawn, the first row's Req ID. */
+interface ListState {
+  status: string;
+  rows: number;
+  firstReqId: string;
+}
+
 /**
  * Every state of the list page's status line and rows as they change (recorded in the page from
  * its start): the status, how many rows are drawn, and the first row's Req ID.
  */
 async function recordListStates(page: Page) {
   await page.addInitScript(() => {
-    const states: Array<{ status: string; rows: number; firstReqId: string }> = [];
+    const states: ListState[] = [];
     Object.assign(window, { listStates: states });
     new MutationObserver(() => {
       const status = document.querySelector('.list-status')?.textContent ?? '';
@@ -42,15 +49,7 @@ async function recordListStates(page: Page) {
         states.push({ status, rows: rows.length, firstReqId });
     }).observe(document, { subtree: true, childList: true, characterData: true });
   });
-  return () =>
-    page.evaluate(
-      () =>
-        (
-          window as unknown as {
-            listStates: Array<{ status: string; rows: number; firstReqId: string }>;
-          }
-        ).listStates,
-    );
+  return () => page.evaluate(() => (window as unknown as { listStates: ListState[] }).listStates);
 }
 
 /** The GET Requisitions calls the page makes, with their query and how many records came back. */

@@ -53,7 +53,7 @@ export interface FirstLoad {
  * with requestHeaders); null otherwise: with a stored choice (read only through its schema) or a
  * copy (the sync then asks only for changes), the worker's code asks once it has loaded. The
  * settings are read unchecked here: the sync takes this answer only for the request it works out
- * from the checked settings (sync.worker.ts), and cancels it otherwise.
+ * from the checked settings (sync-worker.ts), and cancels it otherwise.
  */
 export async function startFirstLoad({ config, storage }: StartData): Promise<FirstLoad | null> {
   if (Object.values(storage).some((text) => text !== null)) return null;

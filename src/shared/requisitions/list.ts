@@ -54,7 +54,7 @@ export async function forgetRequisitionLists(): Promise<void> {
 }
 
 /**
- * The client's requisitions, from the browser's copy refreshed incrementally (requisition-sync.ts).
+ * The client's requisitions, from the browser's copy refreshed incrementally (sync.ts).
  * The sync runs in a Web Worker where there is one, so fetching, parsing, checking and storing
  * thousands of records never holds up the page; the records arrive in small chunks. Changes are
  * merged into the list shown, so unchanged records keep their identity and their rows do not

@@ -4,7 +4,7 @@ import { listRequestStores } from './list-request-stores';
 import type { SyncRequest, SyncResult } from './sync';
 
 /**
- * Runs the requisition list's sync (requisition-sync.ts) in a Web Worker where the browser has
+ * Runs the requisition list's sync (sync.ts) in a Web Worker where the browser has
  * them, else in the page (its code loaded then: this module is part of every page's first load,
  * which starts the list page's sync, and the sync's is not). The worker sends the records in chunks of a few hundred, so taking
  * them in is many short tasks rather than one long one.

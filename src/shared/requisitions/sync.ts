@@ -7,7 +7,7 @@ import { fetchRequisitions } from './fetch';
 
 /**
  * The sync of a client's requisition list with the browser's copy, run in a Web Worker
- * (requisition-sync.worker.ts) or, without one, in the page. The first load takes the whole list;
+ * (sync.worker.ts) or, without one, in the page. The first load takes the whole list;
  * later ones ask the VMS only for requisitions updated at or after the newest one the copy holds
  * (`Req_Updated_Date_Time >=`, the API's own filter), and store what changed. Every
  * `fullReconcileMs` the whole list is loaded again and replaces the copy, so it cannot drift.
