@@ -4,6 +4,7 @@ import type { AuditEntry } from '@/domain/audit';
 import { connectionHeader } from '@/domain/vms-contract';
 import type { AuditEvent, AuditFields } from '@/server/accounts/audit';
 import type { AuditSettings } from '@/server/config';
+import { recordedPath } from '@/server/http/recorded-path';
 import type { CallAnswerFields, CallLine } from '@/server/proxy/call-line';
 import type { AuditRecord, AuditStore } from './store/audit-events';
 
@@ -228,7 +229,7 @@ export class AuditTrail {
     if (!recordedRefusals.has(error.code)) return;
     if (!this.admitAnonymous(request)) return;
     const { user, via } = actorOf(request);
-    const path = (request.raw.url ?? '').split('?')[0] ?? '';
+    const path = recordedPath(request.raw.url ?? '');
     this.push({
       record: {
         at: this.now(),

@@ -4,6 +4,7 @@ import type { Role } from '@/domain/auth';
 import { requireUserHook } from '@/server/accounts/auth-hooks';
 import { isLoopbackHost, type PortalConfig } from '@/server/config';
 import { limitPerMinute } from './minute-limit';
+import { recordedPath } from './recorded-path';
 
 /**
  * Security headers for every /api/vms answer (OWASP REST Security Cheat Sheet): nothing in it
@@ -108,7 +109,7 @@ export async function registerApiGuards(
           {
             reqId: request.id,
             method: request.method,
-            path: (request.raw.url ?? '').split('?')[0]?.slice(0, 200),
+            path: recordedPath(request.raw.url ?? '').slice(0, 200),
             status: reply.statusCode,
             address: request.ip,
           },
