@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { scrubTextWith, secretNeedles } from '@/server/proxy/credential-scrub';
+import { recordedUrl } from '@/server/http/recorded-path';
+import { scrubText, secretNeedles, type SecretNeedles } from '@/server/proxy/credential-scrub';
 import { keptBody, RecentBodies } from './kept-body';
 import type {
   BodyToKeep,
@@ -91,9 +92,7 @@ function markedRedacted(kept: BodyToKeep | null, redacted: boolean | undefined):
  * journal's write turn, never on the request path.
  */
 export class RecordMaker {
-  private readonly needles: Buffer[];
-  /** The same secrets as text, for paths and header values. */
-  private readonly secrets: string[];
+  private readonly needles: SecretNeedles;
   private readonly recent = new RecentBodies();
   /** The last 2xx answer body a batch id was read from, and that id: a repeat is not parsed again. */
   private lastAccepted: { body: Buffer; batchId: string | null } | null = null;
@@ -103,7 +102,6 @@ export class RecordMaker {
     private readonly bodyLimitBytes: number,
   ) {
     this.needles = secretNeedles(secrets);
-    this.secrets = this.needles.map((needle) => needle.toString('utf8'));
   }
 
   /**
@@ -123,8 +121,8 @@ export class RecordMaker {
   }
 
   call(call: CallToRecord): JournalRecord {
-    const signature = call.signature ? (secretNeedles([call.signature])[0] ?? null) : null;
-    const secrets = signature && call.signature ? [...this.secrets, call.signature] : this.secrets;
+    const signature = call.signature ? secretNeedles([call.signature]) : null;
+    const needles = signature ? this.needles.and(signature) : this.needles;
     const limit = this.bodyLimitBytes;
     const batchId = call.batchId ?? this.batchIdOf(call);
     return {
@@ -132,12 +130,12 @@ export class RecordMaker {
       at: Math.floor(call.at),
       operation: call.operation,
       method: call.method,
-      path: scrubTextWith(call.path, secrets),
-      url: call.url === null ? null : scrubTextWith(call.url, secrets),
+      path: scrubText(recordedUrl(call.path), needles),
+      url: call.url === null ? null : scrubText(call.url, needles),
       clientOrgId: call.clientOrgId,
       vendorOrgId: call.vendorOrgId,
       itemCount: call.itemCount,
-      batchId: batchId === null ? null : scrubTextWith(batchId, secrets),
+      batchId: batchId === null ? null : scrubText(batchId, needles),
       idempotencyKey: call.idempotencyKey,
       replayed: call.replayed,
       status: call.status,
@@ -155,7 +153,7 @@ export class RecordMaker {
         this.recent.keep(call.responseBody, limit, this.needles, signature),
         call.answerRedacted,
       ),
-      responseHeaders: this.cleanHeaders(call.responseHeaders, secrets),
+      responseHeaders: this.cleanHeaders(call.responseHeaders, needles),
       sentBy: call.sentBy ?? null,
       connection: call.connection ?? null,
       traceId: call.traceId ?? null,
@@ -176,15 +174,12 @@ export class RecordMaker {
   }
 
   late(target: JournalLateTarget, answer: LateAnswerToRecord): JournalLateRecord {
-    const signature = answer.signature ? (secretNeedles([answer.signature])[0] ?? null) : null;
-    const needles = signature ? [...this.needles, signature] : this.needles;
-    const secrets =
-      signature && answer.signature ? [...this.secrets, answer.signature] : this.secrets;
+    const needles = this.needles.with(answer.signature);
     return {
       call: target,
       status: answer.status,
       latencyMs: Math.round(answer.latencyMs * 10) / 10,
-      headers: this.cleanHeaders(answer.headers, secrets),
+      headers: this.cleanHeaders(answer.headers, needles),
       body: markedRedacted(
         keptBody(answer.body, this.bodyLimitBytes, needles),
         answer.answerRedacted,
@@ -193,10 +188,9 @@ export class RecordMaker {
     };
   }
 
-  private cleanHeaders(headers: Record<string, string>, secrets: readonly string[]) {
+  private cleanHeaders(headers: Record<string, string>, needles: SecretNeedles) {
     const clean: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers))
-      clean[name] = scrubTextWith(value, secrets);
+    for (const [name, value] of Object.entries(headers)) clean[name] = scrubText(value, needles);
     return clean;
   }
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { scrub } from '@/server/proxy/credential-scrub';
+import { scrub, type SecretNeedles } from '@/server/proxy/credential-scrub';
 import type { BodyToKeep } from './store/journal-store';
 
 /** The first `limit` bytes, backed off to the start of a UTF-8 character so the text stays whole. */
@@ -17,7 +17,7 @@ function cut(bytes: Buffer, limit: number): Buffer {
 export function keptBody(
   bytes: Buffer | null,
   limit: number,
-  needles: readonly Buffer[],
+  needles: SecretNeedles,
 ): BodyToKeep | null {
   if (bytes === null || bytes.length === 0) return null;
   const clean = scrub(bytes, needles);
@@ -59,15 +59,15 @@ export class RecentBodies {
   keep(
     bytes: Buffer | null,
     limit: number,
-    needles: readonly Buffer[],
-    signature: Buffer | null,
+    needles: SecretNeedles,
+    signature: SecretNeedles | null,
   ): BodyToKeep | null {
     if (bytes === null || bytes.length === 0) return null;
     const seen = this.recent.get(bytes.length);
-    if (seen && seen.bytes.equals(bytes) && (signature === null || !bytes.includes(signature))) {
+    if (seen && seen.bytes.equals(bytes) && (signature === null || !signature.mayOccurIn(bytes))) {
       return seen.kept;
     }
-    const kept = keptBody(bytes, limit, signature ? [...needles, signature] : needles);
+    const kept = keptBody(bytes, limit, signature ? needles.and(signature) : needles);
     if (bytes.length <= rememberUpTo) {
       this.recent.delete(bytes.length);
       this.recent.set(bytes.length, { bytes, kept });

@@ -4,6 +4,15 @@
  * (an error body quoting the key, a debugging header carrying the signature); the portal replaces
  * every such occurrence with one mark before anything leaves the proxy, so no reader — the
  * browser, QA's journal, an export — ever depends on the VMS being careful.
+ *
+ * "Every occurrence" means every way of writing a secret that a reader would decode back to it:
+ * - as it is, and its base64 (standard or URL-safe, padded or not: a VMS quoting a Basic header
+ *   or a decoded-then-re-encoded field);
+ * - inside a JSON string, each character either as it is or escaped, in any mix: the short
+ *   escapes (`\/` as PHP writes every slash, `\"`, `\\`…) and `\uXXXX` in either case (as .NET
+ *   writes `+`), with the escape itself escaped again for JSON inside a JSON string;
+ * - percent-encoded, each byte as `%XX` in either case (or `+` for a space), encoded once or more,
+ *   mixed with plain characters and with the JSON escapes.
  */
 
 /** What stands in a body, header or path where a secret was. */
@@ -16,30 +25,156 @@ const mark = Buffer.from(redactedMark);
  */
 const shortestSecret = 6;
 
+/** The short escapes of a JSON string, by the character they stand for. */
+const jsonShortEscapes: Readonly<Record<string, string>> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  '\b': 'b',
+  '\f': 'f',
+  '\n': 'n',
+  '\r': 'r',
+  '\t': 't',
+};
+
+/** A hex number of `width` digits matched in either case: 0x2b → `2[bB]`. */
+function hexInEitherCase(value: number, width: number): string {
+  return [...value.toString(16).padStart(width, '0')]
+    .map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit))
+    .join('');
+}
+
+/** Text as a regular expression matches it literally. */
+function literally(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+}
+
 /**
- * The forms a secret can take in an answer: as it is, escaped inside a JSON string (a key with a
- * quote, a backslash or a control character), and percent-encoded (a VMS quoting the URL or query
- * it was called with). Each distinct form is searched for.
+ * One character of a secret in every way it can be written, as a pattern over the body's bytes
+ * read as Latin-1 (one character per byte, so a match's place is its place in the bytes).
  */
-function echoedForms(secret: string): string[] {
-  // Most credentials (a hex signature, a plain key) read the same in every form: one search.
-  if (/^[A-Za-z0-9_.~-]*$/.test(secret)) return [secret];
-  const forms = new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
-  return [...forms];
+function characterForms(character: string): string {
+  const utf8 = Buffer.from(character, 'utf8');
+  // Backslashes before an escape: one inside a JSON string, more for JSON inside a JSON string.
+  const escape = '\\\\+';
+  const forms = [literally(utf8.toString('latin1'))];
+  const short = jsonShortEscapes[character];
+  if (short !== undefined) forms.push(escape + literally(short));
+  const units: string[] = [];
+  for (let at = 0; at < character.length; at += 1) {
+    units.push(`${escape}u${hexInEitherCase(character.charCodeAt(at), 4)}`);
+  }
+  forms.push(units.join(''));
+  // `%25` is an encoded `%`: a value percent-encoded twice (a URL quoted inside a query).
+  forms.push([...utf8].map((byte) => `%(?:25)*${hexInEitherCase(byte, 2)}`).join(''));
+  if (character === ' ') forms.push('\\+');
+  return `(?:${forms.join('|')})`;
 }
 
-/** The secrets to search for, as bytes, in every form they can be echoed in (short ones left out). */
-export function secretNeedles(secrets: readonly (string | null)[]): Buffer[] {
-  return secrets
-    .filter((secret): secret is string => secret !== null && secret.length >= shortestSecret)
-    .flatMap(echoedForms)
-    .map((secret) => Buffer.from(secret, 'utf8'));
+/** The texts a secret is searched as: itself and its base64 forms (without padding: a prefix). */
+function targetsOf(secret: string): string[] {
+  const base64 = Buffer.from(secret, 'utf8').toString('base64').replace(/=+$/, '');
+  const base64url = base64.replaceAll('+', '-').replaceAll('/', '_');
+  return [...new Set([secret, base64, base64url])];
 }
 
-/** `bytes` with every occurrence of every needle replaced by [redacted]; the same buffer when none. */
-export function scrub(bytes: Buffer, needles: readonly Buffer[]): Buffer {
+/** One secret, made ready to search for once: its targets and what an escaped form needs. */
+interface SecretForms {
+  secret: string;
+  targets: string[];
+  triggers: string[];
+}
+
+function formsOf(secret: string): SecretForms {
+  const targets = targetsOf(secret);
+  const triggers = new Set(['\\u', '%']);
+  for (const target of targets) {
+    for (const character of target) {
+      const short = jsonShortEscapes[character];
+      if (short !== undefined) triggers.add(`\\${short}`);
+      if (character === ' ') triggers.add('+');
+    }
+  }
+  return { secret, targets, triggers: [...triggers] };
+}
+
+/**
+ * The secrets a body is cleaned of, searched two ways. Most answers hold no backslash escape or
+ * percent sign, and there a secret can only be written plainly: a few native byte searches. Where
+ * one does appear, one regular expression over the body finds every mixed form; it is compiled
+ * the first time a body needs it. A call's signature joins the key and secret for one call, so
+ * joining costs no more than putting two lists together.
+ */
+export class SecretNeedles {
+  /** Each target as it is, as bytes: the searches every body gets. */
+  readonly literals: readonly Buffer[];
+  /** The same as text, for paths and header values. */
+  readonly texts: readonly string[];
+  /** What an escaped form must contain somewhere: `\` before u or a short escape, or `%`. */
+  private readonly triggers: readonly Buffer[];
+  private pattern: RegExp | null = null;
+
+  private constructor(private readonly forms: readonly SecretForms[]) {
+    this.texts = [...new Set(forms.flatMap(({ targets }) => targets))];
+    this.literals = this.texts.map((target) => Buffer.from(target, 'utf8'));
+    this.triggers = [...new Set(forms.flatMap(({ triggers }) => triggers))].map((text) =>
+      Buffer.from(text),
+    );
+  }
+
+  /** The secrets to search for (short ones and nulls left out). */
+  static of(secrets: readonly (string | null)[]): SecretNeedles {
+    return new SecretNeedles(
+      secrets
+        .filter((secret): secret is string => secret !== null && secret.length >= shortestSecret)
+        .map(formsOf),
+    );
+  }
+
+  /** These needles and one more secret (a call's own signature); these when it is null. */
+  with(secret: string | null): SecretNeedles {
+    if (secret === null || secret.length < shortestSecret) return this;
+    return new SecretNeedles([...this.forms, formsOf(secret)]);
+  }
+
+  /** These needles and those of `other` (the key and secret, and one call's signature). */
+  and(other: SecretNeedles): SecretNeedles {
+    return other.empty ? this : new SecretNeedles([...this.forms, ...other.forms]);
+  }
+
+  get empty(): boolean {
+    return this.forms.length === 0;
+  }
+
+  /** Whether `bytes` may hold a secret: false means certainly not (a body reused as kept). */
+  mayOccurIn(bytes: Buffer): boolean {
+    return this.needsPattern(bytes) || this.literals.some((literal) => bytes.includes(literal));
+  }
+
+  /** Whether an escaped or encoded form could be in `bytes` at all. */
+  needsPattern(bytes: Buffer): boolean {
+    return this.triggers.some((trigger) => bytes.includes(trigger));
+  }
+
+  /** Every form of every target, as one pattern over Latin-1 text. */
+  escapedForms(): RegExp {
+    this.pattern ??= new RegExp(
+      this.texts.map((target) => [...target].map(characterForms).join('')).join('|'),
+      'g',
+    );
+    return this.pattern;
+  }
+}
+
+/** The secrets to search for (short ones and nulls left out). */
+export function secretNeedles(secrets: readonly (string | null)[]): SecretNeedles {
+  return SecretNeedles.of(secrets);
+}
+
+/** `bytes` with every occurrence of every secret replaced by [redacted]; the same buffer when none. */
+export function scrub(bytes: Buffer, needles: SecretNeedles): Buffer {
   let result = bytes;
-  for (const needle of needles) {
+  for (const needle of needles.literals) {
     let at = result.indexOf(needle);
     if (at < 0) continue;
     const parts: Buffer[] = [];
@@ -52,27 +187,22 @@ export function scrub(bytes: Buffer, needles: readonly Buffer[]): Buffer {
     parts.push(result.subarray(from));
     result = Buffer.concat(parts);
   }
-  return result;
+  if (!needles.needsPattern(result)) return result;
+  const text = result.toString('latin1');
+  const clean = text.replace(needles.escapedForms(), redactedMark);
+  return clean === text ? result : Buffer.from(clean, 'latin1');
 }
 
-/** The same for text (paths, header values): short, so plain string search. */
-export function scrubText(text: string, needles: readonly Buffer[]): string {
-  return scrubTextWith(
-    text,
-    needles.map((needle) => needle.toString('utf8')),
-  );
-}
-
-/**
- * scrubText with the secrets already as text: the journal scrubs a few strings of every call, and
- * turning each needle back into a string every time cost more than the search.
- */
-export function scrubTextWith(text: string, secrets: readonly string[]): string {
+/** The same for text (paths, header values). */
+export function scrubText(text: string, needles: SecretNeedles): string {
   let result = text;
-  for (const secret of secrets) {
+  for (const secret of needles.texts) {
     if (result.includes(secret)) result = result.replaceAll(secret, redactedMark);
   }
-  return result;
+  if (!/[\\%+]/.test(result) || needles.empty) return result;
+  const bytes = Buffer.from(result, 'utf8');
+  const clean = scrub(bytes, needles);
+  return clean === bytes ? result : clean.toString('utf8');
 }
 
 /** A VMS answer as the proxy passes it on: what the browser and the idempotency store get. */
@@ -85,33 +215,28 @@ export interface ScrubbedAnswer {
 
 /**
  * The proxy's side: an answer cleaned of the key and secret (known at start) and of the one call's
- * signature (new with every call). Costs one search per form of each secret over the body; an
- * answer without any is passed on as the same Buffer.
+ * signature (new with every call). An answer without any is passed on as the same Buffer.
  */
 export class CredentialScrubber {
-  private readonly needles: Buffer[];
-  /** The same secrets as text, for header values, made once. */
-  private readonly texts: string[];
+  private readonly needles: SecretNeedles;
 
   constructor(secrets: readonly string[]) {
     this.needles = secretNeedles(secrets);
-    this.texts = this.needles.map((needle) => needle.toString('utf8'));
   }
 
   answer(headers: Record<string, string>, body: Buffer, signature: string | null): ScrubbedAnswer {
-    const signed = signature ? secretNeedles([signature]) : [];
-    const needles = signed.length > 0 ? [...this.needles, ...signed] : this.needles;
-    const texts =
-      signed.length > 0
-        ? [...this.texts, ...signed.map((needle) => needle.toString('utf8'))]
-        : this.texts;
-    const cleanBody = scrub(body, needles);
+    // The call's signature is searched for on its own: the key's and secret's needles are made once.
+    const signed = signature === null ? null : secretNeedles([signature]);
+    const clean = (bytes: Buffer) =>
+      signed ? scrub(scrub(bytes, this.needles), signed) : scrub(bytes, this.needles);
+    const cleanBody = clean(body);
     let redacted = cleanBody !== body;
     const cleanHeaders: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
-      const clean = scrubTextWith(value, texts);
-      if (clean !== value) redacted = true;
-      cleanHeaders[name] = clean;
+      let text = scrubText(value, this.needles);
+      if (signed) text = scrubText(text, signed);
+      if (text !== value) redacted = true;
+      cleanHeaders[name] = text;
     }
     return { headers: cleanHeaders, body: cleanBody, redacted };
   }

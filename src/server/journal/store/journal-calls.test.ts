@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { journalFilterSchema, type JournalFilter } from '@/domain/journal';
 import { keptBody } from '@/server/journal/kept-body';
+import { secretNeedles } from '@/server/proxy/credential-scrub';
 import {
   journalDatabaseKinds,
   openJournalTestDatabase,
@@ -17,6 +18,8 @@ import {
   type JournalStore,
 } from './journal-store';
 
+const noSecrets = secretNeedles([]);
+
 let database: JournalTestDatabase;
 function newPostgresDatabase(): string {
   const adminUrl = process.env[postgresEnvName];
@@ -30,7 +33,7 @@ let store: JournalStore;
 const start = Date.UTC(2026, 10, 1, 12);
 
 function body(text: string, limit = 1024 * 1024) {
-  return keptBody(Buffer.from(text), limit, []);
+  return keptBody(Buffer.from(text), limit, noSecrets);
 }
 
 /** The `n`th call: written in order into an empty store, it gets the id n. */
@@ -132,7 +135,7 @@ describe.each(journalDatabaseKinds)('the journal store in %s', (kind) => {
 
     it('gives a body that is not UTF-8 in base64', async () => {
       const bytes = Buffer.from([0xff, 0xfe, 0x00, 0x41]);
-      await store.write([call(1, { responseBody: keptBody(bytes, 1024, []) })], []);
+      await store.write([call(1, { responseBody: keptBody(bytes, 1024, noSecrets) })], []);
       expect((await store.get(1))?.responseBody).toMatchObject({
         text: bytes.toString('base64'),
         encoding: 'base64',
