@@ -108,7 +108,11 @@ describe('npm run doctor, checking a connection', () => {
     expect(result.code).toBe(0);
     const report = doctorReportSchema.parse(JSON.parse(result.stdout));
     expect(report.verdict).toBe('passed');
-    expect(report.probes).toHaveLength(7);
+    expect(report.probes).toHaveLength(9);
+    // --json carries what each verdict rests on.
+    const paging = report.probes.find((probe) => probe.id === 'paging');
+    expect(paging?.evidence.length).toBeGreaterThan(1);
+    expect(paging?.evidence[0]).toMatch(/^GET requisitions\?.* → 200, \d+ records/);
   });
 
   it('exits 1 when a probe fails, with its fix under it', async () => {

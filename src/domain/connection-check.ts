@@ -13,6 +13,8 @@ export const probeIds = [
   'credentials',
   'clientOrgs',
   'listRecords',
+  'paging',
+  'filter',
   'resultsPaths',
   'dates',
   'sendTest',
@@ -29,6 +31,8 @@ export const probeTitles: Record<ProbeId, string> = {
   credentials: 'Key and signature',
   clientOrgs: 'Client orgs',
   listRecords: 'Requisition list',
+  paging: 'List paging',
+  filter: 'List filter',
   resultsPaths: 'Results paths',
   dates: 'Dates',
   sendTest: 'Test requisition',
@@ -42,6 +46,8 @@ export const probeResultSchema = z.object({
   finding: z.string(),
   /** What to change (the profile key or setting), when the probe did not pass; null otherwise. */
   fix: z.string().nullable(),
+  /** What the verdict rests on: each call the probe made and what came back, one line each. */
+  evidence: z.array(z.string()).default([]),
 });
 export type ProbeResult = z.infer<typeof probeResultSchema>;
 

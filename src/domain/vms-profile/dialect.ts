@@ -373,7 +373,8 @@ export function ownCallFromVms(profile: VmsProfile, method: string, url: string)
     );
     for (const [name, value] of params) {
       if (templated.has(name) || paging.has(name)) continue;
-      own.append(...ownParameter(profile, operation, name, value, params));
+      const parameter = ownParameter(profile, operation, name, value, params);
+      if (parameter !== null) own.append(...parameter);
     }
     if (batchId !== null && resultKindOf(operation)) own.append('batchid', batchId);
     const query = own.toString();
@@ -392,7 +393,7 @@ function ownParameter(
   name: string,
   value: string,
   params: URLSearchParams,
-): [string, string] {
+): [string, string] | null {
   if (operation !== 'requisitions') return [name, value];
   const filter = profile.list.filter;
   const fields = profile.list.fields;
@@ -406,6 +407,9 @@ function ownParameter(
     const isDateTime = field === fields.created || field === fields.updated;
     return [own.filter.value, isDateTime ? dateTimeToOwn(value, profile.dates.dateTimes) : value];
   }
+  // A VMS ignores a parameter it does not know: the portal's own filter names, sent to a VMS
+  // that names its filter otherwise, filter nothing there (and must not here either).
+  if ((Object.values(own.filter) as string[]).includes(name)) return null;
   return [name, value];
 }
 

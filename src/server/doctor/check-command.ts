@@ -44,12 +44,16 @@ const marks: Record<ProbeVerdict, string> = {
   undecided: '[undecided]',
 };
 
-/** The report for a person: one line per probe (mark, title, finding), its fix below it. */
+/**
+ * The report for a person: one line per probe (mark, title, finding), its fix below it, then the
+ * calls its verdict rests on.
+ */
 export function humanReport(report: DoctorReport): string {
   const lines = [`Connection ${report.connection} (${report.vms}), checked ${report.checkedAt}:`];
   for (const probe of report.probes) {
     lines.push(`  ${marks[probe.verdict]} ${probe.title}: ${probe.finding}`);
     if (probe.fix !== null) lines.push(`                Fix: ${probe.fix}`);
+    for (const line of probe.evidence) lines.push(`                Seen: ${line}`);
   }
   const count = (verdict: ProbeVerdict) =>
     report.probes.filter((probe) => probe.verdict === verdict).length;

@@ -88,6 +88,8 @@ describe('against a VMS of another profile', () => {
       credentials: 'failed',
       clientOrgs: 'undecided',
       listRecords: 'undecided',
+      paging: 'undecided',
+      filter: 'undecided',
       resultsPaths: 'undecided',
       dates: 'undecided',
     });
@@ -115,6 +117,9 @@ describe('against a VMS of another profile', () => {
       credentials: 'passed',
       clientOrgs: 'passed',
       listRecords: 'failed',
+      // Skipped: with the records' field names wrong, no Req ID can be compared.
+      paging: 'undecided',
+      filter: 'undecided',
       resultsPaths: 'failed',
       dates: 'failed',
     });
@@ -143,6 +148,8 @@ describe('against a VMS of another profile', () => {
       'credentials',
       'clientOrgs',
       'listRecords',
+      'paging',
+      'filter',
       'resultsPaths',
       'dates',
       'sendTest',

@@ -16,7 +16,23 @@ import {
   withPage,
   type VmsProfile,
 } from '@/domain/vms-profile';
+import { scrubText, secretNeedles } from '@/server/proxy/credential-scrub';
+import { probeFilter, probePaging } from './list-probes';
 import { networkFailure, ProbeClient, type ProbeAnswer } from './probe-client';
+import {
+  fail,
+  isRecord,
+  looksLikeHtml,
+  messageAt,
+  ok,
+  oneLine,
+  orgQuery,
+  parseJson,
+  pass,
+  said,
+  undecided,
+  type Outcome,
+} from './probe-outcome';
 import {
   checkDateTimes,
   checkRecordDates,
@@ -60,56 +76,6 @@ export class SendTestRefused extends Error {
 export const clockWarnSeconds = 60;
 export const clockFailSeconds = 240;
 
-type Outcome = Omit<ProbeResult, 'id' | 'title'>;
-
-const pass = (finding: string): Outcome => ({ verdict: 'passed', finding, fix: null });
-const fail = (finding: string, fix: string): Outcome => ({ verdict: 'failed', finding, fix });
-const undecided = (finding: string, fix: string | null = null): Outcome => ({
-  verdict: 'undecided',
-  finding,
-  fix,
-});
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-const isRecord = (value: unknown): value is JsonRecord =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function oneLine(value: string, max = 160): string {
-  const line = value.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
-}
-
-/** The VMS's own message in an answer: at `errors.message`, or null. */
-function messageAt(profile: VmsProfile, text: string): string | null {
-  const message = readPointer(parseJson(text), profile.errors.message);
-  return typeof message === 'string' && message.trim() !== '' ? oneLine(message) : null;
-}
-
-function looksLikeHtml(answer: ProbeAnswer): boolean {
-  return (
-    (answer.headers['content-type'] ?? '').includes('html') ||
-    /^\s*<(!doctype|html)/i.test(answer.text)
-  );
-}
-
-/** What an answer said, for a finding: the message at errors.message, or what the body is. */
-function said(profile: VmsProfile, answer: ProbeAnswer): string {
-  const message = messageAt(profile, answer.text);
-  if (message !== null) return `"${message}"`;
-  if (looksLikeHtml(answer)) return 'an HTML page';
-  if (answer.text.trim() === '') return 'an empty body';
-  return `a body without a message at "${profile.errors.message}" (errors.message): ${oneLine(answer.text, 80)}`;
-}
-
-const ok = (answer: ProbeAnswer) => answer.status >= 200 && answer.status < 300;
-
 /** An array somewhere near the top of a body, as a hint for `list.records` / `results.*.rows`. */
 function arrayPointer(body: unknown, depth = 0): string | null {
   if (Array.isArray(body)) return '';
@@ -132,15 +98,6 @@ interface Context {
   reachable?: ProbeAnswer;
   clockSkewSeconds?: number;
   records?: JsonRecord[];
-}
-
-function orgQuery(target: DoctorTarget, clientOrgId: number, extra: Record<string, string> = {}) {
-  const params = new URLSearchParams({
-    Client_Org_Id: String(clientOrgId),
-    Vendor_Org_Id: String(target.vendorOrgId),
-    ...extra,
-  });
-  return `?${params.toString()}`;
 }
 
 /** The requisitions GET that lists nothing: only a Req_Id of 0, which no VMS gives. */
@@ -514,15 +471,13 @@ async function probeSendTest(context: Context, options: DoctorOptions): Promise<
   }
 }
 
-/** The key, the secret and every signature sent, out of the report, wherever a VMS echoed them. */
+/**
+ * The key, the secret and every signature sent, out of the report, wherever a VMS echoed them and
+ * however it wrote them (the proxy's scrub: escaped, encoded, base64).
+ */
 function scrubbed(report: DoctorReport, secrets: readonly string[]): DoctorReport {
-  let json = JSON.stringify(report);
-  for (const secret of secrets) {
-    if (secret.length < 4) continue;
-    const quoted = JSON.stringify(secret).slice(1, -1);
-    json = json.split(quoted).join('[redacted]');
-  }
-  return JSON.parse(json) as DoctorReport;
+  const json = JSON.stringify(report);
+  return JSON.parse(scrubText(json, secretNeedles(secrets))) as DoctorReport;
 }
 
 /** Which probes each needs to have passed (list records only to have found records). */
@@ -531,6 +486,8 @@ const needs: Partial<Record<ProbeId, ProbeId[]>> = {
   credentials: ['reachable', 'clock'],
   clientOrgs: ['credentials'],
   listRecords: ['credentials'],
+  paging: ['credentials', 'listRecords'],
+  filter: ['credentials', 'listRecords'],
   resultsPaths: ['credentials'],
   dates: ['credentials'],
   sendTest: ['credentials'],
@@ -552,6 +509,8 @@ export async function runDoctor(
     ['credentials', () => probeCredentials(context)],
     ['clientOrgs', () => probeClientOrgs(context)],
     ['listRecords', () => probeListRecords(context)],
+    ['paging', () => probePaging(context)],
+    ['filter', () => probeFilter(context)],
     ['resultsPaths', () => probeResultsPaths(context)],
     [
       'dates',

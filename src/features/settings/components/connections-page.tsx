@@ -50,6 +50,18 @@ function CheckReport({ report, headingId }: { report: DoctorReport; headingId: s
                 <strong>What to change:</strong> {probe.fix}
               </p>
             )}
+            {probe.evidence.length === 0 ? null : (
+              <details className="connection-check__evidence">
+                <summary>What the VMS answered ({probe.evidence.length})</summary>
+                <ul>
+                  {probe.evidence.map((line, at) => (
+                    <li key={at} className="user-text">
+                      {line}
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            )}
           </li>
         ))}
       </ol>
