@@ -14,6 +14,11 @@ export interface RequisitionCopyState {
   source: string;
   /** When the whole list was last loaded (ms since the epoch): a full reconcile is due after a while. */
   fullAt: number;
+  /**
+   * Why this list is read whole on every refresh: the VMS's answers showed its refresh cannot
+   * be trusted (sync.ts). Absent or null: refreshes ask only for what changed.
+   */
+  fullOnly?: string | null;
 }
 
 /**

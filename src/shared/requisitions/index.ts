@@ -25,4 +25,8 @@ export {
   requisitionQueryOptions,
 } from './list';
 export { listSource } from './list-request';
-export { useFirstRequisitions, useRequisitionList } from './use-requisition-list';
+export {
+  useFirstRequisitions,
+  useRequisitionList,
+  useRequisitionListWarning,
+} from './use-requisition-list';

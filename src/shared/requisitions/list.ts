@@ -45,9 +45,35 @@ export function firstRequisitionsOf(orgs: OrgScope, source: string): FirstRecord
   return firstRecords.get(preloadKey(orgs, source)) ?? null;
 }
 
+/**
+ * Why a list's refresh cannot be trusted (SyncResult.warning), by list (preloadKey), for the
+ * list page to say so above the list for as long as it holds.
+ */
+const warnings = new Map<string, string>();
+const warningListeners = new Set<() => void>();
+
+/** Calls `listener` whenever a list's warning comes or goes. */
+export function subscribeRequisitionListWarnings(listener: () => void): () => void {
+  warningListeners.add(listener);
+  return () => warningListeners.delete(listener);
+}
+
+/** Why this list is read whole on every refresh, or null while its refreshes hold. */
+export function requisitionListWarningOf(orgs: OrgScope, source: string): string | null {
+  return warnings.get(preloadKey(orgs, source)) ?? null;
+}
+
+function setWarning(key: string, warning: string | null): void {
+  if ((warnings.get(key) ?? null) === warning) return;
+  if (warning === null) warnings.delete(key);
+  else warnings.set(key, warning);
+  for (const listener of warningListeners) listener();
+}
+
 /** Forgets the browser's copies of the requisition lists (Settings, "Clear local data"). */
 export async function forgetRequisitionLists(): Promise<void> {
   shown.clear();
+  warnings.clear();
   preloaded.clear();
   firstRecords.clear();
   await forgetSyncedLists();
@@ -92,6 +118,7 @@ export async function loadRequisitionList(
     if (left > 0) loading.set(key, left);
     else loading.delete(key);
   });
+  setWarning(key, result.warning);
   let records: RequisitionRecord[];
   if (result.replace || !current || !has) {
     records = result.records;

@@ -11,7 +11,7 @@ import type { SyncRequest, SyncResult } from './sync';
  */
 export type WorkerMessage =
   | { id: number; chunk: RequisitionRecord[] }
-  | { id: number; done: true; replace: boolean }
+  | { id: number; done: true; replace: boolean; warning: string | null }
   /** The chunks so far are the stored copy, sent before the VMS is asked what changed. */
   | { id: number; stored: true }
   /**
@@ -88,7 +88,7 @@ function syncWorker(): Worker | null {
       call.onFirst?.({ records: call.records.slice(), total: message.total });
     } else if ('done' in message) {
       pending.delete(message.id);
-      call.resolve({ replace: message.replace, records: call.records });
+      call.resolve({ replace: message.replace, records: call.records, warning: message.warning });
     } else {
       pending.delete(message.id);
       call.reject(new Error(message.error.message));

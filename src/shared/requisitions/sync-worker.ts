@@ -201,7 +201,7 @@ function onMessage(event: PageMessage): void {
     result = syncRequisitions(request, { onStored, handedOn: () => handedOn.promise });
   }
   result.then(
-    ({ replace, records }) => {
+    ({ replace, records, warning }) => {
       if (replace && !pageHas && records.length > chunkSize) {
         // A page with no list yet can draw its first rows from the first chunk, while it
         // takes in the rest (WorkerMessage's `first`).
@@ -211,7 +211,7 @@ function onMessage(event: PageMessage): void {
       } else {
         sendChunks(records);
       }
-      post({ id, done: true, replace });
+      post({ id, done: true, replace, warning });
       handedOn.settle();
     },
     (error: unknown) => {

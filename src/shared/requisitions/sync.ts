@@ -24,10 +24,17 @@ export interface SyncResult {
   /** true: `records` is the whole list (sorted by Req ID); false: the records that changed. */
   replace: boolean;
   records: RequisitionRecord[];
+  /**
+   * Why the list's refresh cannot be trusted and it is read whole instead, for the page to say
+   * where the list is; null while refreshes hold.
+   */
+  warning: string | null;
 }
 
 /** After this long the whole list is loaded again, so the copy cannot drift for long. */
 export const fullReconcileMs = 30 * 60_000;
+/** And after this many refreshes, however quick: a VMS whose filter misses changes is found out. */
+export const fullReadEveryRefreshes = 20;
 
 /** Requisitions in Req ID order (numbers, not text: 9 before 10). */
 export const byReqId = (a: RequisitionRecord, b: RequisitionRecord) =>
@@ -38,11 +45,59 @@ const newestOf = (records: Iterable<RequisitionRecord>, since = '') => {
   return newest;
 };
 
+const plural = (count: number, one: string, many: string) =>
+  `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
+
+const checkAdvice =
+  "This list is now read whole on every refresh, so nothing is missed. An administrator should run the connection check (Connections): the list filter (list.filter) or date-times (dates.dateTimes) of the connection's profile do not fit this VMS.";
+
+/**
+ * What a refresh's answer says about the VMS's filter: asked for the requisitions updated at or
+ * after `since`, an answer holding ones updated before it shows the filter was not applied (its
+ * parameter names, or the way its date is written, are not the VMS's). A refresh built on such
+ * a filter would take the VMS's word for "nothing changed" where it never looked.
+ */
+export function refreshFilterProblem(
+  since: string,
+  changed: readonly RequisitionRecord[],
+): string | null {
+  const before = changed.filter((record) => record.updatedAt !== '' && record.updatedAt < since);
+  if (before.length === 0) return null;
+  return `Asked for the requisitions updated since ${since}, the VMS answered ${plural(before.length, 'requisition', 'requisitions')} updated before then: it did not apply the list's filter. ${checkAdvice}`;
+}
+
+/**
+ * What a whole list read says about the refreshes before it: a requisition the copy lacks, or
+ * holds otherwise, though it was last updated before the newest change the refreshes had seen,
+ * is one they missed (a refresh asks only for what was updated since that newest change).
+ */
+export function missedByRefreshes(
+  copy: ReadonlyMap<string, RequisitionRecord>,
+  since: string,
+  whole: readonly RequisitionRecord[],
+): string | null {
+  let missed = 0;
+  for (const record of whole) {
+    if (record.updatedAt === '' || record.updatedAt >= since) continue;
+    const held = copy.get(record.reqId);
+    if (!held || JSON.stringify(held) !== JSON.stringify(record)) missed += 1;
+  }
+  if (missed === 0) return null;
+  return `A full read found ${plural(missed, 'requisition', 'requisitions')} that the refreshes since the last one had missed. ${checkAdvice}`;
+}
+
 /** The copy as last synced here, so a refresh starts from it without reading IndexedDB. */
-const copies = new Map<
-  string,
-  { source: string; fullAt: number; newest: string; byId: Map<string, RequisitionRecord> }
->();
+interface Copy {
+  source: string;
+  fullAt: number;
+  newest: string;
+  byId: Map<string, RequisitionRecord>;
+  /** Refreshes since the last whole read. */
+  refreshes: number;
+  /** Why every refresh reads the whole list (RequisitionCopyState.fullOnly), or null. */
+  fullOnly: string | null;
+}
+const copies = new Map<string, Copy>();
 
 /** Forgets the copies held here (the worker's, on Settings' "Clear local data"). */
 export function dropCopiesInMemory(): void {
@@ -89,7 +144,10 @@ export async function syncRequisitions(
     const stored = await readRequisitionCopy(scope);
     if (stored) {
       base = {
-        ...stored.state,
+        source: stored.state.source,
+        fullAt: stored.state.fullAt,
+        fullOnly: stored.state.fullOnly ?? null,
+        refreshes: 0,
         // Read from the records themselves: they and this figure can never disagree.
         newest: newestOf(stored.records),
         byId: new Map(stored.records.map((record) => [record.reqId, record])),
@@ -97,8 +155,17 @@ export async function syncRequisitions(
       fromStorage = true;
     }
   }
+  const sameSource = base !== null && base.source === source;
+  let fullOnly = sameSource ? (base?.fullOnly ?? null) : null;
 
-  if (base && base.source === source && base.newest !== '' && now - base.fullAt < fullReconcileMs) {
+  if (
+    base &&
+    sameSource &&
+    fullOnly === null &&
+    base.newest !== '' &&
+    now - base.fullAt < fullReconcileMs &&
+    base.refreshes + 1 < fullReadEveryRefreshes
+  ) {
     started?.abort();
     if (fromStorage && !mainHas && onStored) {
       onStored([...base.byId.values()].sort(byReqId));
@@ -111,40 +178,52 @@ export async function syncRequisitions(
       new AbortController().signal,
       what,
     );
-    const updated = changed.filter((record) => {
-      const before = base.byId.get(record.reqId);
-      return !before || JSON.stringify(before) !== JSON.stringify(record);
-    });
-    for (const record of updated) base.byId.set(record.reqId, record);
-    const newest = newestOf(updated, base.newest);
-    if (updated.length > 0) {
-      // Stored before the page is told: a reload right after the changes show finds them in the
-      // copy (a few records: a short write). A copy that could not be saved is simply loaded
-      // again next time.
-      await writeRequisitionCopy(scope, { source, fullAt: base.fullAt }, updated, {
-        replace: false,
-      }).catch(() => undefined);
+    fullOnly = refreshFilterProblem(base.newest, changed);
+    if (fullOnly === null) {
+      const updated = changed.filter((record) => {
+        const before = base.byId.get(record.reqId);
+        return !before || JSON.stringify(before) !== JSON.stringify(record);
+      });
+      for (const record of updated) base.byId.set(record.reqId, record);
+      const newest = newestOf(updated, base.newest);
+      if (updated.length > 0) {
+        // Stored before the page is told: a reload right after the changes show finds them in
+        // the copy (a few records: a short write). A copy that could not be saved is simply
+        // loaded again next time.
+        await writeRequisitionCopy(scope, { source, fullAt: base.fullAt }, updated, {
+          replace: false,
+        }).catch(() => undefined);
+      }
+      copies.set(scope, { ...base, newest, refreshes: base.refreshes + 1 });
+      if (mainHas && !fromStorage) return { replace: false, records: updated, warning: null };
+      return { replace: true, records: [...base.byId.values()].sort(byReqId), warning: null };
     }
-    copies.set(scope, { ...base, newest });
-    if (mainHas && !fromStorage) return { replace: false, records: updated };
-    return { replace: true, records: [...base.byId.values()].sort(byReqId) };
+    // The filter was not applied: the whole list, read below, replaces the copy.
+    started = undefined;
   }
 
   const records = (
     await fetchRequisitions(orgs, null, new AbortController().signal, what, started)
   ).sort(byReqId);
+  if (fullOnly === null && base && sameSource && base.newest !== '') {
+    fullOnly = missedByRefreshes(base.byId, base.newest, records);
+  }
   const newest = newestOf(records);
   copies.set(scope, {
     source,
     fullAt: now,
     newest,
     byId: new Map(records.map((record) => [record.reqId, record])),
+    refreshes: 0,
+    fullOnly,
   });
   // Stored once the records are on their way to the page (above). A copy that could not be
   // saved is simply loaded again next time.
   void handedOn()
     .catch(() => undefined)
-    .then(() => writeRequisitionCopy(scope, { source, fullAt: now }, records, { replace: true }))
+    .then(() =>
+      writeRequisitionCopy(scope, { source, fullAt: now, fullOnly }, records, { replace: true }),
+    )
     .catch(() => undefined);
-  return { replace: true, records };
+  return { replace: true, records, warning: fullOnly };
 }

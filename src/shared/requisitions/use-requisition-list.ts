@@ -5,7 +5,9 @@ import { useOptionalOrg } from '@/shared/config/org-context';
 import {
   firstRequisitionsOf,
   requisitionListQueryOptions,
+  requisitionListWarningOf,
   subscribeFirstRequisitions,
+  subscribeRequisitionListWarnings,
 } from './list';
 import { listSource } from './list-request';
 
@@ -30,4 +32,18 @@ export function useFirstRequisitions(orgs: OrgScope) {
     [clientOrgId, vendorOrgId, source],
   );
   return useSyncExternalStore(subscribeFirstRequisitions, read, () => null);
+}
+
+/**
+ * Why the current client's list is read whole on every refresh (its refresh showed it cannot be
+ * trusted), or null: the list page says so above the list.
+ */
+export function useRequisitionListWarning(orgs: OrgScope) {
+  const source = listSource(useOptionalOrg()?.config);
+  const { clientOrgId, vendorOrgId } = orgs;
+  const read = useCallback(
+    () => requisitionListWarningOf({ clientOrgId, vendorOrgId }, source),
+    [clientOrgId, vendorOrgId, source],
+  );
+  return useSyncExternalStore(subscribeRequisitionListWarnings, read, () => null);
 }

@@ -32,7 +32,11 @@ import {
 import { errorMessage } from '@/shared/api/http';
 import { useOrg, useOrgScope } from '@/shared/config/org-context';
 import { countOf, groupDigits } from '@/shared/lib/format';
-import { useFirstRequisitions, useRequisitionList } from '@/shared/requisitions';
+import {
+  useFirstRequisitions,
+  useRequisitionList,
+  useRequisitionListWarning,
+} from '@/shared/requisitions';
 import { useAddressParams } from '@/shared/ui/use-address-params';
 import { FilterForm, describeFilter, readFilter } from './requisition-filter';
 import { RequisitionTable } from './requisition-table';
@@ -68,6 +72,7 @@ export function RequisitionList() {
   // While a first load is taken in, its first records are shown where they are the start of the
   // rows to come (the list's own order): rows are then only ever added below, never moved.
   const first = useFirstRequisitions(orgs);
+  const warning = useRequisitionListWarning(orgs);
   const partial = query.isPending && first && inListOrder(view.sort) ? first : null;
   const records = query.data ?? partial?.records;
 
@@ -130,6 +135,12 @@ export function RequisitionList() {
             : null
       }
     >
+      {warning === null ? null : (
+        <div role="alert" className="notice notice--warning">
+          <h2 className="notice__title">This VMS's list refresh cannot be trusted</h2>
+          <p className="user-text">{warning}</p>
+        </div>
+      )}
       {query.isError ? (
         <div role="alert" className="notice notice--error">
           <h2 className="notice__title">The requisitions could not be loaded</h2>

@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servePageOrigin } from '@/test-support/page-origin';
+import {
+  fullReadEveryRefreshes,
+  missedByRefreshes,
+  refreshFilterProblem,
+  syncRequisitions,
+} from './sync';
+
+/*
+ * The list's refresh is checked against what the VMS answers, never taken on trust: a VMS that
+ * ignores the refresh's filter, or whose refreshes miss a change, is found out, the list is read
+ * whole from then on, and the sync says why. Against a real HTTP server answering GET
+ * Requisitions as the portal's proxy does; each test uses a client org of its own (the sync
+ * keeps each scope's copy).
+ */
+
+interface Listed {
+  Req_Id: string;
+  TitleRole: string;
+  Req_Updated_Date_Time: string;
+}
+
+/** Each client org's requisitions, and whether its "VMS" applies the list's filter. */
+const vms = new Map<number, { records: Listed[]; honoursFilter: boolean; calls: string[] }>();
+
+let origin: Awaited<ReturnType<typeof servePageOrigin>>;
+beforeAll(async () => {
+  origin = await servePageOrigin((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://portal');
+    const org = vms.get(Number(url.searchParams.get('Client_Org_Id')));
+    org?.calls.push(url.search);
+    let records = org?.records ?? [];
+    const since = url.searchParams.get('filtervalue');
+    if (org?.honoursFilter && since !== null) {
+      records = records.filter((record) => record.Req_Updated_Date_Time >= since);
+    }
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(records));
+  });
+});
+afterAll(() => origin.close());
+
+const source = 'sandbox:test';
+const minute = 60_000;
+
+function vmsFor(clientOrgId: number, honoursFilter: boolean) {
+  const org = {
+    honoursFilter,
+    calls: [] as string[],
+    records: [
+      { Req_Id: '1', TitleRole: 'Night nurse', Req_Updated_Date_Time: '2026-11-20T09:00:00Z' },
+      { Req_Id: '2', TitleRole: 'Day nurse', Req_Updated_Date_Time: '2026-11-21T10:00:00Z' },
+    ],
+  };
+  vms.set(clientOrgId, org);
+  const sync = (now: number) =>
+    syncRequisitions(
+      { orgs: { clientOrgId, vendorOrgId: 9001 }, source, mainHas: true },
+      { now, handedOn: async () => undefined },
+    );
+  return { org, sync };
+}
+
+const filtered = (calls: readonly string[]) => calls.map((call) => call.includes('filtervalue'));
+
+describe('a refresh', () => {
+  it('asks only for what changed while the VMS applies its filter, and reads the whole list every so often', async () => {
+    const { org, sync } = vmsFor(11, true);
+    const start = Date.parse('2026-11-22T08:00:00Z');
+    expect((await sync(start)).warning).toBeNull();
+    for (let refresh = 1; refresh <= fullReadEveryRefreshes; refresh += 1) {
+      const result = await sync(start + refresh);
+      expect(result.warning).toBeNull();
+    }
+    // The first read, 19 refreshes, then a whole read at the 20th.
+    expect(filtered(org.calls)).toEqual([
+      false,
+      ...Array<boolean>(fullReadEveryRefreshes - 1).fill(true),
+      false,
+    ]);
+  });
+
+  it('that the VMS answers with records updated before its "since" reads the whole list, and says why', async () => {
+    const { org, sync } = vmsFor(12, false);
+    const start = Date.parse('2026-11-22T08:00:00Z');
+    await sync(start);
+    org.records.push({
+      Req_Id: '3',
+      TitleRole: 'Porter',
+      Req_Updated_Date_Time: '2026-11-22T07:00:00Z',
+    });
+    const refreshed = await sync(start + minute);
+    expect(refreshed.replace).toBe(true);
+    expect(refreshed.records.map((record) => record.reqId)).toEqual(['1', '2', '3']);
+    expect(refreshed.warning).toContain("it did not apply the list's filter");
+    expect(refreshed.warning).toContain('list.filter');
+    // From then on every refresh is a whole read, and still says why.
+    const next = await sync(start + 2 * minute);
+    expect(next.warning).toBe(refreshed.warning);
+    expect(filtered(org.calls)).toEqual([false, true, false, false]);
+  });
+
+  it('whose changes a whole read finds missed is not trusted again', async () => {
+    const { org, sync } = vmsFor(13, true);
+    const start = Date.parse('2026-11-22T08:00:00Z');
+    await sync(start);
+    expect((await sync(start + minute)).warning).toBeNull();
+    // A change the VMS dated before the newest change the refresh had seen: no refresh asks
+    // for it (a VMS that stamps a record when its transaction began, say).
+    const first = org.records[0];
+    if (first) first.TitleRole = 'Night nurse (ICU)';
+    expect((await sync(start + 2 * minute)).records).toEqual([]);
+    // The whole read 30 minutes on finds it, and the list is read whole from then on.
+    const whole = await sync(start + 31 * minute);
+    expect(whole.records.find((record) => record.reqId === '1')?.fields.titlerole).toBe(
+      'Night nurse (ICU)',
+    );
+    expect(whole.warning).toMatch(/^A full read found 1 requisition that the refreshes/);
+    await sync(start + 32 * minute);
+    expect(filtered(org.calls)).toEqual([false, true, true, false, false]);
+  });
+});
+
+describe('the checks themselves', () => {
+  const record = (reqId: string, updatedAt: string) => ({
+    reqId,
+    createdAt: '',
+    updatedAt,
+    fields: { titlerole: `Req ${reqId}` },
+  });
+
+  it('find nothing wrong in an answer that holds only what changed since', () => {
+    expect(
+      refreshFilterProblem('2026-11-21T10:00:00Z', [record('2', '2026-11-21T10:00:00Z')]),
+    ).toBeNull();
+    // A record without a last-updated time says nothing either way.
+    expect(refreshFilterProblem('2026-11-21T10:00:00Z', [record('4', '')])).toBeNull();
+  });
+
+  it('count the records updated before "since", in words', () => {
+    const problem = refreshFilterProblem('2026-11-21T10:00:00Z', [
+      record('1', '2026-11-20T09:00:00Z'),
+      record('2', '2026-11-21T10:00:00Z'),
+      record('3', '2026-11-19T09:00:00Z'),
+    ]);
+    expect(problem).toMatch(/answered 2 requisitions updated before then/);
+  });
+
+  it('take a record changed after "since" for a new change, not a missed one', () => {
+    const copy = new Map([['1', record('1', '2026-11-20T09:00:00Z')]]);
+    expect(
+      missedByRefreshes(copy, '2026-11-21T10:00:00Z', [record('1', '2026-11-22T09:00:00Z')]),
+    ).toBeNull();
+    expect(
+      missedByRefreshes(copy, '2026-11-21T10:00:00Z', [
+        record('1', '2026-11-20T09:00:00Z'),
+        record('5', '2026-11-20T11:00:00Z'),
+      ]),
+    ).toMatch(/found 1 requisition that/);
+  });
+});
