@@ -161,10 +161,13 @@ export const outageTest = base.extend<OutageFixtures & { portal: RunningPortal }
 export const slowVmsTest = base.extend<{
   slowVms: SlowVms;
   lateAnswerMs: number;
+  /** Settings of the portal besides those above (a drain's timeout, a longer wait). */
+  portalSettings: NodeJS.ProcessEnv;
   portal: RunningPortal;
 }>({
   page: watchedPage,
   lateAnswerMs: [20_000, { option: true }],
+  portalSettings: [{}, { option: true }],
   slowVms: async ({}, use) => {
     const db = tempDb();
     const sandbox = await startSandbox({ port: 0, dbPath: db.path, processingDelayMs });
@@ -174,12 +177,13 @@ export const slowVmsTest = base.extend<{
     await sandbox.close();
     db.cleanup();
   },
-  portal: async ({ slowVms, lateAnswerMs }, use) => {
+  portal: async ({ slowVms, lateAnswerMs, portalSettings }, use) => {
     const db = tempDb();
     const portal = await startPortal(
       remotePortalConfig(slowVms.url, db.portalPath, {
         VMS_TIMEOUT_MS: '1000',
         VMS_LATE_ANSWER_MS: String(lateAnswerMs),
+        ...portalSettings,
       }),
     );
     await use(portal);
