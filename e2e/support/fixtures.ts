@@ -61,7 +61,7 @@ export async function watchedPage({ page }: { page: Page }, use: (page: Page) =>
   expect(problems).toEqual([]);
 }
 
-function tempDb(): { path: string; portalPath: string; cleanup(): void } {
+export function tempDb(): { path: string; portalPath: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'vms-portal-e2e-'));
   return {
     path: join(dir, 'sandbox.db'),
@@ -71,7 +71,7 @@ function tempDb(): { path: string; portalPath: string; cleanup(): void } {
 }
 
 /** The portal in front of a VMS started on its own (upstream kind "remote"). */
-function remotePortalConfig(vmsUrl: string, portalDb: string, env: NodeJS.ProcessEnv = {}) {
+export function remotePortalConfig(vmsUrl: string, portalDb: string, env: NodeJS.ProcessEnv = {}) {
   return loadConfig({
     PORT: '0',
     PORTAL_DB: portalDb,

@@ -80,6 +80,20 @@ export interface IdempotencyKeyStore {
   markInFlightUnknown(now: number, createdUpTo: number): Promise<number>;
   /** Drops keys created at or before `cutoff`; returns how many. */
   purgeCreatedUpTo(cutoff: number): Promise<number>;
+  /** The batches a restore marked as sent after its backup, while their keys are kept. */
+  listSentAfterBackup(): Promise<SentAfterBackup[]>;
+}
+
+/** The keys a restore wrote back (only they have a body while unknown). */
+export const sentAfterBackupSql =
+  "SELECT body FROM idempotency_keys WHERE state = 'unknown' AND body IS NOT NULL ORDER BY settled_at, key";
+
+/** What the rows of sentAfterBackupSql say. */
+export function sentAfterBackupRows(rows: readonly { body: Buffer | null }[]): SentAfterBackup[] {
+  return rows.flatMap((row) => {
+    const batch = sentAfterBackupOf(row.body);
+    return batch ? [batch] : [];
+  });
 }
 
 /** Schema version 1 (portal-database.ts lists the versions). */
@@ -204,6 +218,7 @@ export function createIdempotencyKeyStore(db: PortalSqlite): IdempotencyKeyStore
        WHERE state = 'in_flight' AND created_at <= ?`,
     ),
     purge: db.prepare<[number]>('DELETE FROM idempotency_keys WHERE created_at <= ?'),
+    sentAfterBackup: db.prepare<[], { body: Buffer | null }>(sentAfterBackupSql),
   };
   return {
     insertInFlight: (key, fingerprint, now) =>
@@ -231,5 +246,7 @@ export function createIdempotencyKeyStore(db: PortalSqlite): IdempotencyKeyStore
     markInFlightUnknown: (now, createdUpTo) =>
       turn.run(() => statements.inFlightUnknown.run(now, createdUpTo).changes),
     purgeCreatedUpTo: (cutoff) => turn.run(() => statements.purge.run(cutoff).changes),
+    listSentAfterBackup: () =>
+      turn.run(() => sentAfterBackupRows(statements.sentAfterBackup.all())),
   };
 }
