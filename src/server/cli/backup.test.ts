@@ -67,8 +67,9 @@ beforeEach(() => {
       status: 202,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ batchid: `b-${batchNumber}`, received: 2 }),
-      // The batch keyed "slow" is still at the VMS while the backup is taken.
-      ...(request.body.includes('Slow') ? { delayMs: 6000 } : {}),
+      // The batch keyed "slow" is still at the VMS while the backup is taken (which, on a
+      // loaded machine, can take several seconds to start a process and copy).
+      ...(request.body.includes('Slow') ? { delayMs: 12_000 } : {}),
     };
   });
 });
@@ -255,10 +256,23 @@ describe('npm run backup and restore, SQLite', () => {
       );
       expect(refusal.error.message).toContain('Check the VMS before sending again');
       expect(posts()).toBe(3);
+      // What the Submissions page reads to mark it.
+      const listed = await portal.call('GET', '/api/sent-after-backup');
+      expect(JSON.parse(listed.body.toString())).toEqual({
+        batches: [
+          {
+            batchId: 'b-3',
+            connection: 'default',
+            email: null,
+            sentAt: new Date(sentAt ?? 0).toISOString(),
+            itemCount: 2,
+          },
+        ],
+      });
     } finally {
       await portal.close();
     }
-  }, 60_000);
+  }, 90_000);
 
   it('refuses to restore while the portal runs, and moves nothing', async () => {
     const portal = await startTestPortal(portalConfig({ PORTAL_DB: dbPath }));
@@ -562,8 +576,14 @@ describe('npm run backup and restore, PostgreSQL (pg_dump, pg_restore)', () => {
         },
       });
       expect(posts()).toBe(3);
+      const listed = await portal.call('GET', '/api/sent-after-backup');
+      expect(JSON.parse(listed.body.toString())).toEqual({
+        batches: [
+          { batchId: afterBackupBatch, connection: 'default', email: null, sentAt, itemCount: 2 },
+        ],
+      });
     } finally {
       await portal.close();
     }
-  });
+  }, 90_000);
 });
