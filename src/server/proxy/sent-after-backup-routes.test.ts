@@ -37,7 +37,7 @@ beforeAll(async () => {
   await addUser(dbPath, 'ada@example.com', password, 'admin');
   await addUser(dbPath, 'bob@example.com', password, 'recruiter', [1001]);
   const db = new Database(dbPath);
-  const insert = db.prepare<[string, number, Buffer]>(
+  const insert = db.prepare<[string, number, number, Buffer]>(
     `INSERT INTO idempotency_keys (key, fingerprint, state, created_at, settled_at, body)
      VALUES (?, 'f', 'unknown', ?, ?, ?)`,
   );
