@@ -56,7 +56,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Lets the batch held at the VMS during a backup be answered (see beforeEach). */
+let releaseSlow: () => void = () => {};
+
 beforeEach(() => {
+  const slowReleased = new Promise<void>((resolve) => (releaseSlow = resolve));
   // A fresh batch id per VMS call tells a replay from a second send.
   upstream.respondWith((request) => {
     if (request.method !== 'POST') {
@@ -67,9 +71,9 @@ beforeEach(() => {
       status: 202,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ batchid: `b-${batchNumber}`, received: 2 }),
-      // The batch keyed "slow" is still at the VMS while the backup is taken (which, on a
-      // loaded machine, can take several seconds to start a process and copy).
-      ...(request.body.includes('Slow') ? { delayMs: 12_000 } : {}),
+      // The batch keyed "slow" is still at the VMS while the backup is taken, until the test
+      // releases it (a fixed delay ran out first on a loaded machine).
+      ...(request.body.includes('Slow') ? { until: slowReleased } : {}),
     };
   });
 });
@@ -172,10 +176,12 @@ describe('npm run backup and restore, SQLite', () => {
         ),
       );
       expect(await writes.stop()).toBeGreaterThan(0);
+      releaseSlow();
       expect((await slow).status).toBe(202);
       // Sent after the backup: the restore goes back to before it.
       expect((await send(portal, 'key-after-backup')).status).toBe(202);
     } finally {
+      releaseSlow();
       await writes?.stop();
       await portal.close();
     }
@@ -495,12 +501,14 @@ describe('npm run backup and restore, PostgreSQL (pg_dump, pg_restore)', () => {
       expect(dumped.stdout).not.toContain(password);
       expect(statSync(dump).mode & 0o777).toBe(0o600);
       expect(await writes.stop()).toBeGreaterThan(0);
+      releaseSlow();
       expect((await slow).status).toBe(202);
       // Sent after the backup: the restore goes back to before it.
       const late = await send(portal, 'pg-key-after-backup');
       expect(late.status).toBe(202);
       afterBackupBatch = (JSON.parse(late.body.toString()) as { batchid: unknown }).batchid;
     } finally {
+      releaseSlow();
       await writes?.stop();
       await portal.close();
     }
