@@ -88,3 +88,45 @@ test.describe('when the portal stops waiting before the VMS answers', () => {
     expect(await requisitionsWithReference(page, data.reference)).toBe(1);
   });
 });
+
+test.describe('when the portal drains while the VMS has not answered yet', () => {
+  // The browser waits longer than the drain: the call is still at the VMS when the drain's time
+  // is up and the portal cuts it.
+  test.use({ portalSettings: { VMS_TIMEOUT_MS: '15000', PORTAL_DRAIN_TIMEOUT_MS: '500' } });
+
+  test('the cut call answers 409 outcome_unknown and the page shows its lost-answer flow', async ({
+    page,
+    slowVms,
+    portal,
+  }) => {
+    slowVms.setAnswerDelay(10_000);
+    const data = insertData('Release Manager');
+    await page.goto('/requisitions/new');
+    await fillRequiredInsert(page, data);
+    await addToBatch(page);
+
+    const answer = page.waitForResponse(
+      (response) => response.request().method() === 'POST' && response.url().includes('/api/vms/'),
+    );
+    await page.getByRole('button', { name: /^Send batch/ }).click();
+    await expect.poll(() => slowVms.posts()).toBe(1);
+    const report = await portal.drain();
+    expect(report).toMatchObject({ keysMarkedUnknown: 1, timedOut: true, callsFinished: 0 });
+
+    const cut = await answer;
+    expect(cut.status()).toBe(409);
+    expect(((await cut.json()) as { error: { code: string } }).error.code).toBe('outcome_unknown');
+    const tray = page.getByRole('region', { name: 'Batch to send' });
+    const lost = tray
+      .getByRole('alert')
+      .filter({ hasText: 'The VMS may have received this batch' });
+    await expect(lost).toBeVisible();
+    await expect(lost).toContainText('its answer never came');
+    await expect(lost.getByRole('button', { name: 'Check the VMS' })).toBeVisible();
+    const item = tray.getByRole('listitem').filter({ hasText: data.reference });
+    await expect(item.getByText('Outcome unknown')).toBeVisible();
+    await expect(item.getByRole('button', { name: /^Edit/ })).toBeDisabled();
+    await expect(page.getByRole('button', { name: /^Send batch/ })).toBeDisabled();
+    expect(slowVms.posts()).toBe(1);
+  });
+});

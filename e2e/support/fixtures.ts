@@ -61,7 +61,7 @@ export async function watchedPage({ page }: { page: Page }, use: (page: Page) =>
   expect(problems).toEqual([]);
 }
 
-function tempDb(): { path: string; portalPath: string; cleanup(): void } {
+export function tempDb(): { path: string; portalPath: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'vms-portal-e2e-'));
   return {
     path: join(dir, 'sandbox.db'),
@@ -71,7 +71,7 @@ function tempDb(): { path: string; portalPath: string; cleanup(): void } {
 }
 
 /** The portal in front of a VMS started on its own (upstream kind "remote"). */
-function remotePortalConfig(vmsUrl: string, portalDb: string, env: NodeJS.ProcessEnv = {}) {
+export function remotePortalConfig(vmsUrl: string, portalDb: string, env: NodeJS.ProcessEnv = {}) {
   return loadConfig({
     PORT: '0',
     PORTAL_DB: portalDb,
@@ -161,10 +161,13 @@ export const outageTest = base.extend<OutageFixtures & { portal: RunningPortal }
 export const slowVmsTest = base.extend<{
   slowVms: SlowVms;
   lateAnswerMs: number;
+  /** Settings of the portal besides those above (a drain's timeout, a longer wait). */
+  portalSettings: NodeJS.ProcessEnv;
   portal: RunningPortal;
 }>({
   page: watchedPage,
   lateAnswerMs: [20_000, { option: true }],
+  portalSettings: [{}, { option: true }],
   slowVms: async ({}, use) => {
     const db = tempDb();
     const sandbox = await startSandbox({ port: 0, dbPath: db.path, processingDelayMs });
@@ -174,12 +177,13 @@ export const slowVmsTest = base.extend<{
     await sandbox.close();
     db.cleanup();
   },
-  portal: async ({ slowVms, lateAnswerMs }, use) => {
+  portal: async ({ slowVms, lateAnswerMs, portalSettings }, use) => {
     const db = tempDb();
     const portal = await startPortal(
       remotePortalConfig(slowVms.url, db.portalPath, {
         VMS_TIMEOUT_MS: '1000',
         VMS_LATE_ANSWER_MS: String(lateAnswerMs),
+        ...portalSettings,
       }),
     );
     await use(portal);

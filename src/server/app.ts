@@ -26,6 +26,7 @@ import { PortalLifecycle } from './ops/drain';
 import { healthRoutes } from './ops/health-routes';
 import { HealthReports, opsPlugin } from './ops/ops-plugin';
 import { ConnectionUpstreams } from './proxy/connection-upstreams';
+import { sentAfterBackupRoutes } from './proxy/sent-after-backup-routes';
 import { vmsProxy } from './proxy/vms-proxy';
 import { readBuiltPages } from './spa/route-preloads';
 import { serveSpa } from './spa/spa';
@@ -235,6 +236,7 @@ export function buildPortal(
     lifecycle,
   });
   app.register(journalRoutes, { prefix: '/api/journal', config, upstreams });
+  app.register(sentAfterBackupRoutes, { prefix: '/api/sent-after-backup', config });
   app.register(sessionRoutes, { prefix: '/api', config });
   app.register(userRoutes, { prefix: '/api/users', config });
   app.register(userRecordRoutes, {

@@ -25,6 +25,11 @@ export interface UpstreamAnswer {
   body?: string | Buffer;
   /** Wait this long before answering (a slow VMS). */
   delayMs?: number;
+  /**
+   * Answer once this settles: a call held at the VMS for exactly as long as a test needs, however
+   * slow the machine (then after `delayMs`, if both are given).
+   */
+  until?: Promise<void>;
   /** Never answer: the request arrived, the answer never comes (until the connection closes). */
   hang?: boolean;
   /** Close the connection without an answer once the request has arrived. */
@@ -79,15 +84,19 @@ export async function startCaptureUpstream(): Promise<CaptureUpstream> {
         res.writeHead(answer.status ?? 200, answer.headers ?? {});
         res.end(answer.body ?? '');
       };
-      if (answer.delayMs) {
-        const timer = setTimeout(() => {
-          timers.delete(timer);
-          if (!res.destroyed) send();
-        }, answer.delayMs);
-        timers.add(timer);
-      } else {
-        send();
-      }
+      const answerNow = () => {
+        if (answer.delayMs) {
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            if (!res.destroyed) send();
+          }, answer.delayMs);
+          timers.add(timer);
+        } else if (!res.destroyed) {
+          send();
+        }
+      };
+      if (answer.until) void answer.until.then(answerNow);
+      else answerNow();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

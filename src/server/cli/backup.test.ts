@@ -56,7 +56,11 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Lets the batch held at the VMS during a backup be answered (see beforeEach). */
+let releaseSlow: () => void = () => {};
+
 beforeEach(() => {
+  const slowReleased = new Promise<void>((resolve) => (releaseSlow = resolve));
   // A fresh batch id per VMS call tells a replay from a second send.
   upstream.respondWith((request) => {
     if (request.method !== 'POST') {
@@ -67,8 +71,9 @@ beforeEach(() => {
       status: 202,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ batchid: `b-${batchNumber}`, received: 2 }),
-      // The batch keyed "slow" is still at the VMS while the backup is taken.
-      ...(request.body.includes('Slow') ? { delayMs: 6000 } : {}),
+      // The batch keyed "slow" is still at the VMS while the backup is taken, until the test
+      // releases it (a fixed delay ran out first on a loaded machine).
+      ...(request.body.includes('Slow') ? { until: slowReleased } : {}),
     };
   });
 });
@@ -151,7 +156,7 @@ describe('npm run backup and restore, SQLite', () => {
     backupFile = join(dir, 'backups', 'portal-1.db');
   });
 
-  it('copies a running, writing portal; restored, a batch resent with its key is not sent again', async () => {
+  it('copies a running, writing portal; restored, a batch resent with its key is not sent again, and one sent after the backup is listed and refused', async () => {
     upstream.requests.length = 0;
     let portal = await startTestPortal(portalConfig({ PORTAL_DB: dbPath }));
     let writes: { stop: () => Promise<number> } | undefined;
@@ -171,10 +176,12 @@ describe('npm run backup and restore, SQLite', () => {
         ),
       );
       expect(await writes.stop()).toBeGreaterThan(0);
+      releaseSlow();
       expect((await slow).status).toBe(202);
       // Sent after the backup: the restore goes back to before it.
       expect((await send(portal, 'key-after-backup')).status).toBe(202);
     } finally {
+      releaseSlow();
       await writes?.stop();
       await portal.close();
     }
@@ -202,12 +209,21 @@ describe('npm run backup and restore, SQLite', () => {
       readSqlite<{ n: number }>(backupFile, 'SELECT count(*) AS n FROM journal_calls')[0]?.n,
     ).toBeGreaterThan(1);
 
+    const sentAt = readSqlite<{ created_at: number }>(
+      dbPath,
+      "SELECT created_at FROM idempotency_keys WHERE key = 'key-after-backup'",
+    )[0]?.created_at;
     const restored = await npmRun('restore', [backupFile], { PORTAL_DB: dbPath });
     expect(restored.stderr).toBe('');
     expect(restored.code).toBe(0);
     const kept = /kept as (.*\.before-restore-[0-9TZ-]+)\.\n/.exec(restored.stdout)?.[1];
     expect(restored.stdout).toContain(`schema version ${portalSchemaVersion}`);
     expect(kept).toBeDefined();
+    // The one batch sent after the backup, as the replaced database's audit trail had it: the
+    // VMS's third batch, two items, on the default connection, sent without sign-in.
+    expect(restored.stdout).toContain(
+      `\nSent after the backup was taken (1 batch): the VMS has them, or may have them, but the restored database does not. Check the VMS before sending any of them again; the portal refuses to send them again with the same key.\n  ${new Date(sentAt ?? 0).toISOString()}  batch b-3  connection default  by (not recorded)  2 items  key key-after-backup\nStart the portal.\n`,
+    );
     // The database it replaced is kept whole, with what was written after the backup.
     expect(
       readSqlite<{ key: string }>(kept ?? '', 'SELECT key FROM idempotency_keys ORDER BY key'),
@@ -231,11 +247,38 @@ describe('npm run backup and restore, SQLite', () => {
       expect(JSON.parse(unknown.body.toString())).toMatchObject({
         error: { code: 'outcome_unknown' },
       });
+      // Sent after the backup: not in the backup, yet refused, saying so, rather than sent again.
+      const afterBackup = await send(portal, 'key-after-backup');
+      expect(afterBackup.status).toBe(409);
+      const refusal = JSON.parse(afterBackup.body.toString()) as {
+        error: { code: string; message: string; details: unknown };
+      };
+      expect(refusal.error.code).toBe('outcome_unknown');
+      expect(refusal.error.details).toEqual([
+        { field: 'Idempotency-Key', message: 'sent after the backup was taken' },
+      ]);
+      expect(refusal.error.message).toContain(
+        `This batch was sent after the backup was taken (batch b-3, sent ${new Date(sentAt ?? 0).toISOString()}, to the connection default, 2 items)`,
+      );
+      expect(refusal.error.message).toContain('Check the VMS before sending again');
       expect(posts()).toBe(3);
+      // What the Submissions page reads to mark it.
+      const listed = await portal.call('GET', '/api/sent-after-backup');
+      expect(JSON.parse(listed.body.toString())).toEqual({
+        batches: [
+          {
+            batchId: 'b-3',
+            connection: 'default',
+            email: null,
+            sentAt: new Date(sentAt ?? 0).toISOString(),
+            itemCount: 2,
+          },
+        ],
+      });
     } finally {
       await portal.close();
     }
-  }, 60_000);
+  }, 90_000);
 
   it('refuses to restore while the portal runs, and moves nothing', async () => {
     const portal = await startTestPortal(portalConfig({ PORTAL_DB: dbPath }));
@@ -335,9 +378,17 @@ describe('npm run backup and restore, SQLite', () => {
     expect(forced.code).toBe(0);
     // The portal is stopped: the backup leaves no -wal or -shm of its own beside its database.
     expect(readdirSync(dirname(dbPath)).filter((name) => /^portal\.db-/.test(name))).toEqual([]);
+    // The backup's two keys, and the one the restore wrote back: sent after that backup.
     expect(
-      readSqlite<{ n: number }>(existing, 'SELECT count(*) AS n FROM idempotency_keys'),
-    ).toEqual([{ n: 2 }]);
+      readSqlite<{ key: string; state: string }>(
+        existing,
+        'SELECT key, state FROM idempotency_keys ORDER BY key',
+      ),
+    ).toEqual([
+      { key: 'key-after-backup', state: 'unknown' },
+      { key: 'key-before-backup', state: 'settled' },
+      { key: 'key-in-flight', state: 'unknown' },
+    ]);
 
     const noDatabase = await npmRun('backup', [join(dir, 'x.db')], {
       PORTAL_DB: join(dir, 'missing', 'portal.db'),
@@ -410,14 +461,18 @@ describe('npm run backup and restore, PostgreSQL (pg_dump, pg_restore)', () => {
     return url;
   }
 
-  it('dumps a running, writing portal; restored into an empty database, a resent batch is replayed', async () => {
+  it('dumps a running, writing portal; restored into an empty database, a resent batch is replayed, and one sent after the backup is listed and refused', async () => {
     upstream.requests.length = 0;
     const source = withPassword(createTestDatabase(adminUrl()));
     const dump = join(dir, 'backups', 'portal.dump');
     let portal = await startTestPortal(portalConfig({ DATABASE_URL: source }));
     let writes: { stop: () => Promise<number> } | undefined;
+    let firstAnswer: unknown;
+    let afterBackupBatch: unknown;
     try {
-      expect((await send(portal, 'pg-key-before-backup')).status).toBe(202);
+      const first = await send(portal, 'pg-key-before-backup');
+      expect(first.status).toBe(202);
+      firstAnswer = JSON.parse(first.body.toString());
       const slow = send(portal, 'pg-key-in-flight', slowBatch);
       await waitFor(() => posts() === 2);
       writes = keepWriting(portal);
@@ -446,26 +501,33 @@ describe('npm run backup and restore, PostgreSQL (pg_dump, pg_restore)', () => {
       expect(dumped.stdout).not.toContain(password);
       expect(statSync(dump).mode & 0o777).toBe(0o600);
       expect(await writes.stop()).toBeGreaterThan(0);
+      releaseSlow();
       expect((await slow).status).toBe(202);
+      // Sent after the backup: the restore goes back to before it.
+      const late = await send(portal, 'pg-key-after-backup');
+      expect(late.status).toBe(202);
+      afterBackupBatch = (JSON.parse(late.body.toString()) as { batchid: unknown }).batchid;
     } finally {
+      releaseSlow();
       await writes?.stop();
       await portal.close();
     }
-    expect(posts()).toBe(2);
+    expect(posts()).toBe(3);
 
-    // Restore prints the pg_restore command for an empty database; run as printed, it works.
+    // Restore prints the pg_restore command for an empty database, alone on its line of stdout,
+    // and exits 0; run as printed, it works. (`source` plays the database renamed aside.)
     const target = withPassword(createTestDatabase(adminUrl()));
     const restore = await npmRun('restore', [dump], { DATABASE_URL: target, PATH: pgPath });
-    expect(restore.code).toBe(2);
+    expect(restore.code).toBe(0);
     expect(restore.stderr).not.toContain(password);
-    const command = /^ {2}(pg_restore .*)$/m.exec(restore.stderr)?.[1];
-    expect(command).toBe(
-      `pg_restore --no-owner --single-transaction --dbname=${target.replace(`:${password}`, '')} ${dump}`,
-    );
+    expect(restore.stdout).not.toContain(password);
+    const command = `pg_restore --no-owner --single-transaction --dbname=${target.replace(`:${password}`, '')} ${dump}`;
+    expect(restore.stdout).toBe(`${command}\n`);
+    expect(restore.stderr).toContain(' --sent-after-backup ');
     const restored = await new Promise<{ code: number; stderr: string }>((resolve) => {
       execFile(
         'sh',
-        ['-c', command ?? 'false'],
+        ['-c', command],
         { env: { PATH: pgPath, PGPASSWORD: password } },
         (error, _stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
       );
@@ -483,18 +545,53 @@ describe('npm run backup and restore, PostgreSQL (pg_dump, pg_restore)', () => {
       { key: 'pg-key-in-flight', state: 'in_flight' },
     ]);
 
+    // The documented command lists the batch sent after the backup, from the database the
+    // restore replaced, and keeps it from being sent again; run twice, it says the same.
+    const sourceClient = new pg.Client({ connectionString: source });
+    await sourceClient.connect();
+    const { rows: sent } = await sourceClient.query<{ created_at: string }>(
+      "SELECT created_at FROM idempotency_keys WHERE key = 'pg-key-after-backup'",
+    );
+    await sourceClient.end();
+    const sentAt = new Date(Number(sent[0]?.created_at)).toISOString();
+    const listing = `Sent after the backup was taken (1 batch): the VMS has them, or may have them, but the restored database does not. Check the VMS before sending any of them again; the portal refuses to send them again with the same key.\n  ${sentAt}  batch ${String(afterBackupBatch)}  connection default  by (not recorded)  2 items  key pg-key-after-backup\n`;
+    for (let run = 0; run < 2; run += 1) {
+      const listed = await npmRun(
+        'restore',
+        ['--sent-after-backup', source.replace(`:${password}`, '')],
+        {
+          DATABASE_URL: target,
+          PATH: pgPath,
+        },
+      );
+      expect(listed.stderr).toBe('');
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toBe(listing);
+    }
+
     portal = await startTestPortal(portalConfig({ DATABASE_URL: target }));
     try {
       const again = await send(portal, 'pg-key-before-backup');
       expect(again.status).toBe(202);
       expect(again.headers[REPLAYED_HEADER]).toBe('true');
-      expect(JSON.parse(again.body.toString())).toEqual({
-        batchid: `b-${batchNumber - 1}`,
-        received: 2,
+      expect(JSON.parse(again.body.toString())).toEqual(firstAnswer);
+      const afterBackup = await send(portal, 'pg-key-after-backup');
+      expect(afterBackup.status).toBe(409);
+      expect(JSON.parse(afterBackup.body.toString())).toMatchObject({
+        error: {
+          code: 'outcome_unknown',
+          details: [{ field: 'Idempotency-Key', message: 'sent after the backup was taken' }],
+        },
       });
-      expect(posts()).toBe(2);
+      expect(posts()).toBe(3);
+      const listed = await portal.call('GET', '/api/sent-after-backup');
+      expect(JSON.parse(listed.body.toString())).toEqual({
+        batches: [
+          { batchId: afterBackupBatch, connection: 'default', email: null, sentAt, itemCount: 2 },
+        ],
+      });
     } finally {
       await portal.close();
     }
-  });
+  }, 90_000);
 });

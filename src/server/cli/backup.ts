@@ -3,16 +3,19 @@
  * (PORTAL_DB or DATABASE_URL, from the environment and `.env` like `npm start`):
  *
  *   npm run backup -- [--force] FILE   a consistent copy while the portal runs
- *   npm run restore -- FILE            puts a backup back, with the portal stopped
+ *   npm run restore -- FILE            puts a backup back, with the portal stopped, and lists
+ *                                      the batches sent after the backup (sent-after-backup.ts)
+ *   npm run restore -- --sent-after-backup URL   that list on PostgreSQL, after pg_restore
  *
  * SQLite: both done here (store/sqlite-backup.ts). PostgreSQL: `backup` runs pg_dump in its
  * custom format when it is on PATH, and otherwise prints the command; `restore` prints the
- * pg_restore command rather than running it, since it needs an empty database that only its
- * administrator can make. Neither ever prints the password of DATABASE_URL.
+ * pg_restore command rather than running it (alone on its line of stdout, exit 0), since it needs
+ * an empty database that only its administrator can make. Neither ever prints the password of
+ * DATABASE_URL.
  *
  * Exit 0 when done, 1 when refused or failed (the file exists, not a portal database, a newer
- * schema, the portal running, the disk full), 2 for a usage or configuration problem, and when the
- * command to run is printed instead.
+ * schema, the portal running, the disk full), 2 for a usage or configuration problem, and when
+ * `backup` prints the pg_dump command instead of running it.
  */
 import { execFile } from 'node:child_process';
 import { accessSync, constants, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -30,9 +33,11 @@ import {
   refuseToReplace,
   restoreSqlite,
 } from '@/server/store/sqlite-backup';
+import { carryOverPostgres, carryOverSqlite, describeSentAfterBackup } from './sent-after-backup';
 
 export const backupUsage = 'usage: npm run backup -- [--force] FILE';
-export const restoreUsage = 'usage: npm run restore -- FILE';
+export const restoreUsage =
+  'usage: npm run restore -- FILE\n       npm run restore -- --sent-after-backup REPLACED_DATABASE_URL   (PostgreSQL)';
 
 export interface BackupCliIo {
   env: NodeJS.ProcessEnv;
@@ -69,6 +74,11 @@ function readConfig(env: NodeJS.ProcessEnv): PortalConfig {
       throw new UsageProblem(`Configuration error: ${error.message}`);
     throw error;
   }
+}
+
+/** The database's name in a PostgreSQL address. */
+function restoredName(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.slice(1));
 }
 
 /** Quoted for a POSIX shell when it needs to be, so the printed command can be pasted. */
@@ -218,24 +228,86 @@ export function runBackupCli(argv: string[], io: BackupCliIo): Promise<number> {
   });
 }
 
+/**
+ * `npm run restore -- --sent-after-backup URL` on PostgreSQL, after pg_restore: the batches sent
+ * after the backup, from the database the restore replaced (kept under another name, at URL),
+ * written into the restored one (DATABASE_URL) as for SQLite. Without a password in URL, the one
+ * of DATABASE_URL is used (the same account owns both).
+ */
+async function sentAfterBackupPostgres(
+  databaseUrl: string,
+  replacedUrl: string,
+  io: BackupCliIo,
+): Promise<number> {
+  let replaced: URL;
+  try {
+    replaced = new URL(replacedUrl);
+  } catch {
+    throw new UsageProblem(
+      `--sent-after-backup takes the address of the database the restore replaced (postgres://user@host:port/name), not ${JSON.stringify(replacedUrl.replace(/:[^:@/]*@/, ':***@'))}.\n${restoreUsage}`,
+    );
+  }
+  const restored = new URL(databaseUrl);
+  if (replaced.password === '' && replaced.username === restored.username) {
+    replaced.password = restored.password;
+  }
+  if (replaced.host === restored.host && replaced.pathname === restored.pathname) {
+    throw new UsageProblem(
+      `--sent-after-backup names the restored database itself (DATABASE_URL); give the one the restore replaced, renamed aside before the restore (docs/deployment.md "Backups").`,
+    );
+  }
+  await postgresVersion(replaced.toString());
+  await postgresVersion(databaseUrl);
+  const batches = await carryOverPostgres(replaced.toString(), databaseUrl, (io.now ?? Date.now)());
+  io.stdout(describeSentAfterBackup(batches));
+  return 0;
+}
+
 export function runRestoreCli(argv: string[], io: BackupCliIo): Promise<number> {
   return guarded('restore', io, async () => {
-    const { file } = parse(argv, restoreUsage, false);
+    const listOnly = argv[0] === '--sent-after-backup';
+    const { file } = parse(listOnly ? argv.slice(1) : argv, restoreUsage, false);
     const config = readConfig(io.env);
+    if (listOnly) {
+      if (config.databaseUrl === null) {
+        throw new UsageProblem(
+          `--sent-after-backup is for PostgreSQL (DATABASE_URL); with PORTAL_DB, npm run restore -- FILE lists those batches itself.`,
+        );
+      }
+      return sentAfterBackupPostgres(config.databaseUrl, file, io);
+    }
     if (config.databaseUrl !== null) {
       const { url } = splitPassword(config.databaseUrl);
+      const aside = new URL(url);
+      aside.pathname = `${aside.pathname}_before_restore`;
+      // The command alone on stdout, so a script can take it; what to do around it on stderr.
       io.stderr(
-        `restore: with DATABASE_URL, restore with pg_restore into an empty database (drop and create it as its administrator), with every portal process stopped:\n  ${['pg_restore', '--no-owner', '--single-transaction', `--dbname=${url}`, file].map(shellWord).join(' ')}\n(${passwordNote}; docs/deployment.md "Backups".)\n`,
+        `restore: with DATABASE_URL, restore with pg_restore into an empty database, with every portal process stopped. As the database's administrator, rename the current database aside (it is what tells which batches were sent after the backup) and create an empty one:\n  psql -c 'ALTER DATABASE ${restoredName(url)} RENAME TO ${restoredName(url)}_before_restore' && createdb --owner ${decodeURIComponent(new URL(url).username) || 'OWNER'} ${restoredName(url)}\nthen run the command below as the portal's user, then list the batches sent after the backup (and keep them from being sent again) with:\n  ${['npm', 'run', 'restore', '--', '--sent-after-backup', aside.toString()].map(shellWord).join(' ')}\n(${passwordNote}; docs/deployment.md "Backups".)\n`,
       );
-      return 2;
+      io.stdout(
+        `${['pg_restore', '--no-owner', '--single-transaction', `--dbname=${url}`, file].map(shellWord).join(' ')}\n`,
+      );
+      return 0;
     }
-    const { version, bytes, keptAs } = restoreSqlite(file, config.portalDb, (io.now ?? Date.now)());
+    const now = (io.now ?? Date.now)();
+    const { version, bytes, keptAs, carried, carryProblem } = restoreSqlite(
+      file,
+      config.portalDb,
+      now,
+      (restored, replaced) => carryOverSqlite(replaced, restored, now),
+    );
     const upgrade =
       version < portalSchemaVersion
         ? `; the portal upgrades it to ${portalSchemaVersion} when it starts`
         : '';
+    const afterBackup =
+      carryProblem !== null
+        ? `The database it replaced could not be read (${carryProblem}), so the batches sent after the backup are not known: check the VMS for everything sent since the backup.\n`
+        : carried === null
+          ? ''
+          : describeSentAfterBackup(carried);
     io.stdout(
-      `Restored ${file} into ${config.portalDb} (PORTAL_DB): ${bytes} bytes, schema version ${version}${upgrade}.\n${keptAs === null ? '' : `The database it replaced is kept as ${keptAs}.\n`}Start the portal.\n`,
+      `Restored ${file} into ${config.portalDb} (PORTAL_DB): ${bytes} bytes, schema version ${version}${upgrade}.\n${keptAs === null ? '' : `The database it replaced is kept as ${keptAs}.\n`}${afterBackup}Start the portal.\n`,
     );
     return 0;
   });

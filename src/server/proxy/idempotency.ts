@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '@/domain/api-error';
 import { drainingError } from '@/server/ops/drain';
-import type { CallOutcome, IdempotencyKeyStore } from './store/idempotency-keys';
+import type { CallOutcome, IdempotencyKeyStore, SentAfterBackup } from './store/idempotency-keys';
 import { withDeadline } from './upstream-answer';
 
 export type { CallOutcome } from './store/idempotency-keys';
@@ -121,6 +121,26 @@ export function outcomeUnknownError(): ApiError {
     'outcome_unknown',
     'This batch was sent to the VMS before, but its answer never came, so nobody can tell whether the VMS received it. The portal will not send it again with this key. Check the VMS first: for requisitions, search the Requisitions list for their client internal req; for candidates, look at the requisition’s candidates. Then send only what is missing, as a new batch.',
     [{ field: 'Idempotency-Key', message: 'outcome unknown' }],
+  );
+}
+
+/**
+ * A repeat of a batch sent after the backup the portal was restored from: the VMS has it (or may
+ * have it), but the portal's record of its answer went with the database the restore replaced.
+ * Refused like any unknown outcome, with what the restore knew of the batch.
+ */
+export function sentAfterBackupError(batch: SentAfterBackup): ApiError {
+  const facts = [
+    batch.batchId === null ? null : `batch ${batch.batchId}`,
+    `sent ${new Date(batch.sentAt).toISOString()}`,
+    batch.email === null ? null : `by ${batch.email}`,
+    batch.connection === null ? null : `to the connection ${batch.connection}`,
+    batch.itemCount === null ? null : `${batch.itemCount} item${batch.itemCount === 1 ? '' : 's'}`,
+  ].filter((fact) => fact !== null);
+  return new ApiError(
+    'outcome_unknown',
+    `This batch was sent after the backup was taken (${facts.join(', ')}), and the portal has since been restored from that backup, so it no longer has the VMS's answer. The portal will not send it again with this key. Check the VMS before sending again: for requisitions, search the Requisitions list for their client internal req; for candidates, look at the requisition’s candidates. Then send only what is missing, as a new batch.`,
+    [{ field: 'Idempotency-Key', message: 'sent after the backup was taken' }],
   );
 }
 
@@ -328,6 +348,9 @@ export class IdempotencyGate {
           continue;
         }
         // Unknown, or in flight in a process that is gone.
+        if (record.state === 'unknown' && record.sentAfterBackup) {
+          throw sentAfterBackupError(record.sentAfterBackup);
+        }
         throw outcomeUnknownError();
       }
       throw outcomeUnknownError();

@@ -197,11 +197,15 @@ function refuseWhileInUse(path: string): void {
   }
 }
 
-export interface RestoreResult {
+export interface RestoreResult<T> {
   version: number;
   bytes: number;
   /** Where the database it replaced was put, or null when there was none. */
   keptAs: string | null;
+  /** What `carryOver` returned; null when there was no database to replace. */
+  carried: T | null;
+  /** Why `carryOver` failed (a damaged database replaced), or null. */
+  carryProblem: string | null;
 }
 
 /** A name for the time of a restore that sorts and is valid in every file system: no colons. */
@@ -212,11 +216,18 @@ function stamp(now: number): string {
 /**
  * `npm run restore -- FILE` on SQLite, into a stopped deployment: FILE is checked (a portal
  * database, whole, its schema not newer than this code's) and copied beside PORTAL_DB before
- * anything is moved; then the current database, with its -wal and -shm if it has them, is renamed
+ * anything is moved; then, once the portal is known to be stopped, `carryOver` reads the current
+ * database and writes into the copy what must survive the restore (the batches sent after the
+ * backup); then the current database, with its -wal and -shm if it has them, is renamed
  * `portal.db.before-restore-<time>` (kept, never deleted), and the copy takes its name, with no
  * -wal or -shm beside it for SQLite to mistake for its own.
  */
-export function restoreSqlite(file: string, portalDb: string, now: number): RestoreResult {
+export function restoreSqlite<T>(
+  file: string,
+  portalDb: string,
+  now: number,
+  carryOver: (restored: Database.Database, replaced: string) => T,
+): RestoreResult<T> {
   const backup = openExisting(file, `the backup ${file}`, true);
   const folder = dirname(portalDb);
   mkdirSync(folder, { recursive: true, mode: 0o700 });
@@ -236,7 +247,20 @@ export function restoreSqlite(file: string, portalDb: string, now: number): Rest
     backup.close();
   }
   try {
-    if (existsSync(portalDb)) refuseWhileInUse(portalDb);
+    let carried: T | null = null;
+    let carryProblem: string | null = null;
+    if (existsSync(portalDb)) {
+      refuseWhileInUse(portalDb);
+      const restored = new Database(incoming, { fileMustExist: true });
+      try {
+        carried = carryOver(restored, portalDb);
+      } catch (error) {
+        // A damaged database is still replaced (and kept aside); only its list is lost.
+        carryProblem = describeFailure(error);
+      } finally {
+        restored.close();
+      }
+    }
     // A -wal or -shm left without its file goes aside too: SQLite would replay a stray WAL into
     // the restored file. Each keeps its suffix, so the kept file opens with its own WAL.
     const present = ['-wal', '-shm', ''].filter((suffix) => existsSync(`${portalDb}${suffix}`));
@@ -249,7 +273,7 @@ export function restoreSqlite(file: string, portalDb: string, now: number): Rest
     } finally {
       closeSync(dir);
     }
-    return { version, bytes, keptAs };
+    return { version, bytes, keptAs, carried, carryProblem };
   } finally {
     rmSync(incoming, { force: true });
   }

@@ -1,7 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useId, useState } from 'react';
 import { batchResultsQueryOptions } from '@/core/batch/api/batch-results';
+import { sentAfterBackupQueryOptions } from '@/core/batch/api/sent-after-backup';
 import { useSubmissions } from '@/core/batch/hooks/use-submissions';
 import type { BatchKind } from '@/core/batch/model/batch-kind';
 import type { ResultRow } from '@/core/batch/model/batch-kind';
@@ -14,6 +15,7 @@ import {
   submissionsCsv,
 } from '@/core/batch/model/submissions-view';
 import { clientOrgLabel } from '@/domain/portal-config';
+import type { SentAfterBackupBatch } from '@/domain/sent-after-backup';
 import { useOrg } from '@/shared/config/org-context';
 import { countOf, formatDateTime } from '@/shared/lib/format';
 import { Disclosure } from '@/shared/ui/disclosure';
@@ -32,10 +34,13 @@ function SubmissionCard({
   kind,
   submission,
   initiallyOpen,
+  afterBackup,
 }: {
   kind: BatchKind;
   submission: Submission;
   initiallyOpen: boolean;
+  /** Set when the portal's last restore found this batch sent after its backup. */
+  afterBackup: SentAfterBackupBatch | undefined;
 }) {
   const { config } = useOrg();
   const regionId = `results-${submission.batchId}`;
@@ -62,6 +67,19 @@ function SubmissionCard({
             <dd>{describeOutcome(submission)}</dd>
           </div>
         </dl>
+        {afterBackup ? (
+          <div role="note" className="notice notice--warning">
+            <p className="notice__title">
+              Sent after the backup was taken: check the VMS before sending again.
+            </p>
+            <p>
+              The portal was restored from a backup taken before this batch was sent, so it no
+              longer has the VMS’s answer to it and will not send it again with its key. Look its{' '}
+              {kind.noun.many} up in the VMS before sending any of them again, and send only what is
+              missing, as a new batch.
+            </p>
+          </div>
+        ) : null}
         {submission.itemsDropped ? (
           <p className="field__hint">
             The items of this batch were removed from browser storage to make room, so Fix is not
@@ -99,6 +117,16 @@ export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
   const ids = { kind: useId(), outcome: useId(), batch: useId() };
   const queryClient = useQueryClient();
   const [exporting, setExporting] = useState<string | null>(null);
+  // Without it (an older server, a failed read) the page shows no mark rather than no batches.
+  const sentAfterBackup = useQuery(sentAfterBackupQueryOptions()).data ?? [];
+  const afterBackupOf = (submission: Submission) =>
+    sentAfterBackup.find(
+      (batch) =>
+        batch.batchId === submission.batchId &&
+        (batch.connection === null ||
+          submission.connection === undefined ||
+          batch.connection === submission.connection),
+    );
 
   // One line per item, with its result: each batch's results are read (final ones from what the
   // page already holds), one batch at a time so a long history does not flood the VMS.
@@ -217,6 +245,7 @@ export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
                     key={submission.batchId}
                     kind={kind}
                     submission={submission}
+                    afterBackup={afterBackupOf(submission)}
                     // The newest is open; a search for one batch opens it.
                     initiallyOpen={index === 0 || (view.batch.trim() !== '' && shown.length === 1)}
                   />

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { parseHeaders } from '@/server/store/headers-column';
 import type { PortalSqlite } from '@/server/store/portal-database';
 
@@ -8,10 +9,55 @@ export interface CallOutcome {
   body: Buffer;
 }
 
+/**
+ * A batch sent after the backup a restore went back to: its key was in the database the restore
+ * replaced and not in the backup. What the replaced database knew of it (its audit trail's send);
+ * each part null when it did not say.
+ */
+export const sentAfterBackupSchema = z.object({
+  batchId: z.string().nullable(),
+  connection: z.string().nullable(),
+  email: z.string().nullable(),
+  /** When its key was first used, in milliseconds since 1970. */
+  sentAt: z.number(),
+  itemCount: z.number().nullable(),
+});
+export type SentAfterBackup = z.infer<typeof sentAfterBackupSchema>;
+
+const afterBackupBodySchema = z.object({ sentAfterBackup: sentAfterBackupSchema });
+
+/**
+ * The `body` of an `unknown` key that a restore wrote back: an unknown key has no answer, so the
+ * column otherwise stays empty, and this needs no schema change, which keeps a backup from any
+ * schema version restorable (cli/sent-after-backup.ts writes it).
+ */
+export function afterBackupBody(batch: SentAfterBackup): Buffer {
+  return Buffer.from(
+    JSON.stringify({ sentAfterBackup: batch } satisfies z.infer<typeof afterBackupBodySchema>),
+  );
+}
+
+/** What a restore wrote in an unknown key's `body`, if it did. */
+export function sentAfterBackupOf(body: Buffer | null): SentAfterBackup | undefined {
+  if (body === null || body.length === 0) return undefined;
+  try {
+    const parsed = afterBackupBodySchema.safeParse(JSON.parse(body.toString('utf8')));
+    return parsed.success ? parsed.data.sentAfterBackup : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export type KeyRecord =
   | { state: 'in_flight'; fingerprint: string; createdAt: number }
   | { state: 'settled'; fingerprint: string; createdAt: number; outcome: CallOutcome }
-  | { state: 'unknown'; fingerprint: string; createdAt: number };
+  | {
+      state: 'unknown';
+      fingerprint: string;
+      createdAt: number;
+      /** Set when a restore wrote the key back: sent after the backup was taken. */
+      sentAfterBackup?: SentAfterBackup;
+    };
 
 /**
  * The durable half of the idempotency keys (decision 002): one row per key, written before the
@@ -34,6 +80,20 @@ export interface IdempotencyKeyStore {
   markInFlightUnknown(now: number, createdUpTo: number): Promise<number>;
   /** Drops keys created at or before `cutoff`; returns how many. */
   purgeCreatedUpTo(cutoff: number): Promise<number>;
+  /** The batches a restore marked as sent after its backup, while their keys are kept. */
+  listSentAfterBackup(): Promise<SentAfterBackup[]>;
+}
+
+/** The keys a restore wrote back (only they have a body while unknown). */
+export const sentAfterBackupSql =
+  "SELECT body FROM idempotency_keys WHERE state = 'unknown' AND body IS NOT NULL ORDER BY settled_at, key";
+
+/** What the rows of sentAfterBackupSql say. */
+export function sentAfterBackupRows(rows: readonly { body: Buffer | null }[]): SentAfterBackup[] {
+  return rows.flatMap((row) => {
+    const batch = sentAfterBackupOf(row.body);
+    return batch ? [batch] : [];
+  });
 }
 
 /** Schema version 1 (portal-database.ts lists the versions). */
@@ -77,7 +137,9 @@ export function toKeyRecord(row: KeyRow): KeyRecord {
       },
     };
   }
-  return { ...base, state: row.state === 'in_flight' ? 'in_flight' : 'unknown' };
+  if (row.state === 'in_flight') return { ...base, state: 'in_flight' };
+  const sentAfterBackup = sentAfterBackupOf(row.body);
+  return { ...base, state: 'unknown', ...(sentAfterBackup ? { sentAfterBackup } : {}) };
 }
 
 /**
@@ -156,6 +218,7 @@ export function createIdempotencyKeyStore(db: PortalSqlite): IdempotencyKeyStore
        WHERE state = 'in_flight' AND created_at <= ?`,
     ),
     purge: db.prepare<[number]>('DELETE FROM idempotency_keys WHERE created_at <= ?'),
+    sentAfterBackup: db.prepare<[], { body: Buffer | null }>(sentAfterBackupSql),
   };
   return {
     insertInFlight: (key, fingerprint, now) =>
@@ -183,5 +246,7 @@ export function createIdempotencyKeyStore(db: PortalSqlite): IdempotencyKeyStore
     markInFlightUnknown: (now, createdUpTo) =>
       turn.run(() => statements.inFlightUnknown.run(now, createdUpTo).changes),
     purgeCreatedUpTo: (cutoff) => turn.run(() => statements.purge.run(cutoff).changes),
+    listSentAfterBackup: () =>
+      turn.run(() => sentAfterBackupRows(statements.sentAfterBackup.all())),
   };
 }

@@ -1,4 +1,6 @@
 import {
+  sentAfterBackupRows,
+  sentAfterBackupSql,
   toKeyRecord,
   type IdempotencyKeyStore,
   type KeyRecord,
@@ -59,6 +61,11 @@ export function createPostgresIdempotencyKeyStore(pool: PortalPool): Idempotency
     },
     async purgeCreatedUpTo(cutoff) {
       return count('DELETE FROM idempotency_keys WHERE created_at <= $1', [cutoff]);
+    },
+    async listSentAfterBackup() {
+      return sentAfterBackupRows(
+        (await pool.query<{ body: Buffer | null }>(sentAfterBackupSql)).rows,
+      );
     },
   };
 }
