@@ -357,6 +357,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
       clientOrgId,
       vendorOrgId: connection.vendorOrgId,
       user,
+      token: user ? request.apiToken : null,
       address: request.ip,
     });
     return reply.code(202).send(await runOf(id));

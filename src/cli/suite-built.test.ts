@@ -1,0 +1,168 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createdApiTokenSchema, type ApiTokenScope } from '@/domain/api-tokens';
+import { auditPageSchema } from '@/domain/audit';
+import { journalPageSchema } from '@/domain/journal';
+import { loadConfig } from '@/server/config';
+import { startPortal, type RunningPortal } from '@/server/start';
+import { testStoreEnv } from '@/test-support/postgres-server';
+import { addUser, TestBrowser } from '@/test-support/test-browser';
+import { requisitionInsert } from '@/test-support/test-data';
+import { buildTools } from '../../scripts/build-cli';
+
+/*
+ * The suite command as CI runs it: build/cli/suite.mjs, built as `npm run build` builds it, run
+ * with plain node in its own process, against a real portal with sign-in on and its embedded
+ * sandbox. What the portal does with a run started with a personal API token, and what the
+ * command prints, are read where CI and an auditor read them: the exit code, stdout and stderr,
+ * the audit trail and the portal's log lines.
+ */
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const password = 'correct horse battery staple';
+// Built inside the project, as npm run build builds it, so its packages resolve from node_modules.
+mkdirSync(join(root, 'build'), { recursive: true });
+const dir = mkdtempSync(join(root, 'build', '.test-suite-cli-'));
+
+let command: string;
+let portal: RunningPortal;
+let log = '';
+let ada: TestBrowser;
+let quinn: TestBrowser;
+let suiteFile: string;
+
+beforeAll(async () => {
+  const built = await buildTools(join(dir, 'cli'));
+  command = built.find((file) => file.endsWith('suite.mjs')) ?? '';
+  const portalDb = join(dir, 'portal.db');
+  portal = await startPortal(
+    loadConfig(
+      testStoreEnv({
+        PORT: '0',
+        AUTH: 'on',
+        SANDBOX_PORT: '0',
+        SANDBOX_DB: join(dir, 'sandbox.db'),
+        PORTAL_DB: portalDb,
+        SANDBOX_PROCESSING_DELAY_MS: '0',
+        PORTAL_RATE_LIMIT_PER_MINUTE: '0',
+        LOG_LEVEL: 'info',
+      }),
+    ),
+    {
+      logStream: new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          log += chunk.toString('utf8');
+          done();
+        },
+      }),
+    },
+  );
+  await addUser(portalDb, 'ada@example.com', password, 'admin');
+  await addUser(portalDb, 'quinn@example.com', password, 'qa', [1001]);
+  ada = new TestBrowser(portal.url);
+  expect((await ada.signIn('ada@example.com', password)).status).toBe(200);
+  quinn = new TestBrowser(portal.url);
+  expect((await quinn.signIn('quinn@example.com', password)).status).toBe(200);
+  suiteFile = join(dir, 'smoke.json');
+  writeFileSync(
+    suiteFile,
+    JSON.stringify({
+      name: 'smoke',
+      cases: [
+        {
+          id: 'create-req',
+          name: 'a complete requisition is accepted',
+          kind: 'requisition',
+          item: requisitionInsert({ clientinternalreq: 'BUILT-{{run.id}}' }),
+          expect: { status: 'Success' },
+        },
+      ],
+    }),
+  );
+}, 60_000);
+
+afterAll(async () => {
+  await portal.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function makeToken(name: string, scope: ApiTokenScope) {
+  const answer = await quinn.call('POST', '/api/tokens', { body: { name, scope } });
+  expect(answer.status).toBe(201);
+  return createdApiTokenSchema.parse(answer.json()).secret;
+}
+
+/** node build/cli/suite.mjs …, in its own process: its exit code and what it printed. */
+function runBuilt(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [command, ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The run id the command's report names ("(run 7, connection …"). */
+function runIdOf(stdout: string): number {
+  const match = /\(run (\d+), connection /.exec(stdout);
+  expect(match, stdout).not.toBeNull();
+  return Number(match?.[1]);
+}
+
+describe('a run started with a personal API token', () => {
+  it('says "via token <name>" in its send events and its vms call log lines', async () => {
+    const secret = await makeToken('nightly CI', 'suites');
+    const result = await runBuilt(['run', suiteFile, '--portal', portal.url], {
+      VMS_PORTAL_TOKEN: secret,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const runId = runIdOf(result.stdout);
+
+    // The run's batch and its results reads, as the journal lists them.
+    const calls = await quinn.call('GET', `/api/journal?run=${runId}`);
+    expect(calls.status).toBe(200);
+    const traceIds = new Set(
+      journalPageSchema.parse(calls.json()).entries.map((entry) => entry.traceId),
+    );
+    expect(traceIds.size).toBeGreaterThan(0);
+
+    const audit = await ada.call('GET', '/api/audit?event=send');
+    expect(audit.status).toBe(200);
+    const sends = auditPageSchema
+      .parse(audit.json())
+      .entries.filter((entry) => traceIds.has(entry.traceId));
+    expect(sends.length).toBeGreaterThan(0);
+    for (const send of sends) {
+      expect(send).toMatchObject({
+        email: 'quinn@example.com',
+        details: { via: 'token nightly CI' },
+      });
+    }
+
+    const lines = log
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line): Record<string, unknown> => JSON.parse(line))
+      .filter((line) => line.msg === 'vms call' && traceIds.has(line.traceId as string));
+    // The batch (a POST) and at least one read of its results.
+    expect(lines.map((line) => line.event)).toContain('send');
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) {
+      expect(line).toMatchObject({ email: 'quinn@example.com', via: 'token nightly CI' });
+    }
+  });
+});
