@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createdApiTokenSchema, type ApiTokenScope } from '@/domain/api-tokens';
 import { auditPageSchema } from '@/domain/audit';
 import { journalPageSchema } from '@/domain/journal';
+import { suiteRunSchema } from '@/domain/suite-run';
 import { loadConfig } from '@/server/config';
 import { startPortal, type RunningPortal } from '@/server/start';
 import { testStoreEnv } from '@/test-support/postgres-server';
@@ -164,5 +165,113 @@ describe('a run started with a personal API token', () => {
     for (const line of lines) {
       expect(line).toMatchObject({ email: 'quinn@example.com', via: 'token nightly CI' });
     }
+  });
+});
+
+describe('what the command prints', () => {
+  /** A file in the test's folder, written as given. */
+  function file(name: string, text: string): string {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  }
+
+  it('exits 2 with one line, and no usage after it, for a file that is no suite', async () => {
+    // The fourth line's "kind" follows "a" without a comma: line 4, column 16.
+    const syntax = file(
+      'syntax.json',
+      '{\n  "name": "broken",\n  "cases": [\n    {"id": "a" "kind": "requisition"}\n  ]\n}\n',
+    );
+    const unfinished = file('unfinished.json', '{"name": "broken", "cases": [');
+    const unknownKey = file(
+      'unknown-key.json',
+      JSON.stringify({
+        name: 'typo',
+        cases: [
+          {
+            id: 'create-req',
+            kind: 'requisition',
+            item: { titlerole: 'Nurse' },
+            expect: { status: 'Success' },
+            expext: { status: 'Error' },
+          },
+        ],
+      }),
+    );
+    const noSuchCase = file(
+      'no-such-case.json',
+      JSON.stringify({
+        name: 'dangling',
+        cases: [
+          {
+            id: 'candidate',
+            kind: 'candidate',
+            item: { requirementid: '{{create-req.createdId}}' },
+            expect: { status: 'New' },
+          },
+        ],
+      }),
+    );
+    const expected: [string, RegExp][] = [
+      [syntax, /^suite: \S+syntax\.json is not JSON: line 4, column 16: .*property value\n$/],
+      [unfinished, /^suite: \S+unfinished\.json is not JSON: line 1, column 30: .+\n$/],
+      [
+        unknownKey,
+        /^suite: \S+unknown-key\.json: case 1 \("create-req"\): "expext" is not a key of a case: .+\n$/,
+      ],
+      [
+        noSuchCase,
+        /^suite: \S+no-such-case\.json: case 1 \("candidate"\)\.item: \{\{create-req\.createdId\}\} names no case of this suite.*\n$/,
+      ],
+    ];
+    for (const [path, line] of expected) {
+      const result = await runBuilt(['run', path, '--portal', portal.url]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(line);
+      expect(result.stderr.split('\n')).toHaveLength(2);
+    }
+    // A wrong command still says how the command is written.
+    const wrong = await runBuilt(['run', syntax]);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/^suite: --portal <url> is required.*\nusage: npm run suite -- /);
+  });
+
+  it('warns once on stderr when the token is on the command line, and not when it is in the environment', async () => {
+    const secret = await makeToken('CI warning', 'suites');
+    const flag = await runBuilt(['run', suiteFile, '--portal', portal.url, '--token', secret]);
+    expect(flag.code, flag.stderr).toBe(0);
+    const warnings = flag.stderr.split('\n').filter((line) => /warning/i.test(line));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/--token.*CI log.*VMS_PORTAL_TOKEN/);
+    expect(flag.stderr).not.toContain(secret);
+    expect(flag.stdout).not.toContain(secret);
+
+    const environment = await runBuilt(['run', suiteFile, '--portal', portal.url], {
+      VMS_PORTAL_TOKEN: secret,
+    });
+    expect(environment.code, environment.stderr).toBe(0);
+    expect(environment.stderr).not.toMatch(/warning/i);
+  });
+
+  it('writes the JSON report to the file --json names, whatever else reaches stdout', async () => {
+    const secret = await makeToken('CI report', 'suites');
+    const report = join(dir, 'report.json');
+    const toFile = await runBuilt(['run', suiteFile, '--portal', portal.url, '--json', report], {
+      VMS_PORTAL_TOKEN: secret,
+    });
+    expect(toFile.code, toFile.stderr).toBe(0);
+    const run = suiteRunSchema.parse(JSON.parse(readFileSync(report, 'utf8')));
+    expect(run).toMatchObject({ suiteName: 'smoke', passed: 1, failed: 0, status: 'finished' });
+    // The text report is still the log's.
+    expect(toFile.stdout).toContain(`smoke: 1 passed, 0 failed`);
+    expect(runIdOf(toFile.stdout)).toBe(run.id);
+
+    // --json alone, last or before another option, prints it on stdout in place of the text.
+    const printed = await runBuilt(['run', suiteFile, '--json', '--portal', portal.url], {
+      VMS_PORTAL_TOKEN: secret,
+    });
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(suiteRunSchema.parse(JSON.parse(printed.stdout))).toMatchObject({ passed: 1 });
   });
 });

@@ -70,6 +70,7 @@ export const suiteSchema = z
   .strict()
   .superRefine((suite, context) => {
     const seen = new Set<string>();
+    const ids = new Set(suite.cases.map((entry) => entry.id));
     suite.cases.forEach((entry, index) => {
       if (seen.has(entry.id)) {
         context.addIssue({
@@ -83,7 +84,9 @@ export const suiteSchema = z
           context.addIssue({
             code: 'custom',
             path: ['cases', index, 'item'],
-            message: `{{${ref}.createdId}} names no earlier case; a case may refer only to those before it`,
+            message: ids.has(ref)
+              ? `{{${ref}.createdId}} names a later case; a case may refer only to those before it`
+              : `{{${ref}.createdId}} names no case of this suite; check the id ("${ref}")`,
           });
         }
       }
