@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, type Page } from '@playwright/test';
@@ -278,4 +279,99 @@ test('a QA engineer builds a suite from journal calls and cases by hand, runs it
   await page.getByLabel('Only cases that failed or were fixed').check();
   await expect(page.locator('.suite-run-cases tbody tr')).toHaveCount(1);
   await expectNoAxeViolations(page);
+});
+
+/** `node build/cli/suite.mjs …` as CI runs it (built by `npm run build`), in its own process. */
+function runSuiteCommand(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join('build', 'cli', 'suite.mjs'), ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test("a suite file's run from CI is found: by the address the command prints, on Suites, and from the inspector's calls", async ({
+  page,
+  lab,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, '/account', qaEmail, password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
+  // A token of scope Suites is enough for a file's run, and the form says so.
+  await page.getByLabel('Name').fill('file runs');
+  const suitesScope = page.getByLabel(/^Suites: /);
+  await expect(suitesScope).toHaveAccessibleName(/from files \(npm run suite\)/);
+  await suitesScope.check();
+  await page.getByRole('button', { name: 'Make token' }).click();
+  const secret = await page
+    .getByRole('region', { name: /Copy your new token/ })
+    .getByLabel('Your new token')
+    .inputValue();
+
+  const dir = mkdtempSync(join(tmpdir(), 'vms-portal-suite-file-'));
+  try {
+    const file = join(dir, 'nightly.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'Nightly file',
+        cases: [
+          {
+            id: 'create-req',
+            kind: 'requisition',
+            item: requisition('E2EFILE-{{run.id}}'),
+            expect: { status: 'Success' },
+          },
+        ],
+      }),
+    );
+    const result = await runSuiteCommand(['run', file, '--portal', lab.portal.url], {
+      VMS_PORTAL_TOKEN: secret,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const address = /^the run in the portal: (\S+)$/m.exec(result.stdout)?.[1] ?? '';
+    const runId = /\/suites\/runs\/(\d+)$/.exec(address)?.[1] ?? '';
+    expect(runId).not.toBe('');
+    const runHeading = page.getByRole('heading', {
+      level: 1,
+      name: `Run #${runId} of Nightly file`,
+    });
+
+    // The printed address opens the run.
+    await page.goto(address);
+    await expect(runHeading).toBeVisible();
+    await expect(page.getByText('a file sent with the run')).toBeVisible();
+
+    // Suites lists it with the runs of suite files.
+    await page.goto('/suites');
+    const fileRuns = page.getByRole('region', { name: 'Runs of suite files' });
+    const row = fileRuns.getByRole('row', { name: new RegExp(`Run #${runId} `) });
+    await expect(row).toContainText('Nightly file');
+    await expect(row).toContainText(qaEmail);
+    await expectNoAxeViolations(page);
+    await row.getByRole('link', { name: `Run #${runId}` }).click();
+    await expect(runHeading).toBeVisible();
+
+    // Its calls in the inspector link the run.
+    await page.goto(`/inspector?run=${runId}`);
+    const calls = page.locator('.inspector__list tbody tr');
+    await expect(calls.first()).toBeVisible();
+    await calls
+      .first()
+      .getByRole('link', { name: `suite run #${runId}` })
+      .click();
+    await expect(runHeading).toBeVisible();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

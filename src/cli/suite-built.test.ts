@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createdApiTokenSchema, type ApiTokenScope } from '@/domain/api-tokens';
 import { auditPageSchema } from '@/domain/audit';
 import { journalPageSchema } from '@/domain/journal';
-import { suiteRunSchema } from '@/domain/suite-run';
+import { suiteRunListSchema, suiteRunSchema } from '@/domain/suite-run';
 import { loadConfig } from '@/server/config';
 import { startPortal, type RunningPortal } from '@/server/start';
 import { testStoreEnv } from '@/test-support/postgres-server';
@@ -273,5 +273,38 @@ describe('what the command prints', () => {
     });
     expect(printed.code, printed.stderr).toBe(0);
     expect(suiteRunSchema.parse(JSON.parse(printed.stdout))).toMatchObject({ passed: 1 });
+  });
+});
+
+describe('a run from a file', () => {
+  it("prints the run's page address, which the portal serves, and the run is listed with the runs of suite files", async () => {
+    const secret = await makeToken('CI address', 'suites');
+    const result = await runBuilt(['run', suiteFile, '--portal', portal.url], {
+      VMS_PORTAL_TOKEN: secret,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const runId = runIdOf(result.stdout);
+    const address = `${portal.url}/suites/runs/${runId}`;
+    // In the report CI keeps, and on the progress line as soon as the run starts.
+    expect(result.stdout).toContain(`\nthe run in the portal: ${address}\n`);
+    expect(result.stderr).toMatch(
+      new RegExp(`^run ${runId} of smoke on sandbox: 1 cases, ${address}$`, 'm'),
+    );
+
+    // What the page at that address shows is e2e/suites.spec.ts's to prove, in Chromium.
+    const files = await quinn.call('GET', '/api/suite-runs?suite=files');
+    expect(files.status).toBe(200);
+    const listed = suiteRunListSchema.parse(files.json()).runs;
+    expect(listed.map((run) => run.id)).toContain(runId);
+    expect(listed.every((run) => run.suiteId === null)).toBe(true);
+  });
+
+  it('needs only a token of scope suites, as docs/ui.md and docs/suites.md both say', () => {
+    const ui = readFileSync(join(root, 'docs', 'ui.md'), 'utf8').replace(/\s+/g, ' ');
+    const guide = readFileSync(join(root, 'docs', 'suites.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(guide).toContain('a token of scope **suites** is enough');
+    expect(ui).toMatch(/"Suites", the suite API, enough to run any suite, a suite file/);
+    // Neither says a suite file's run needs the proxy's scope.
+    for (const doc of [ui, guide]) expect(doc).not.toMatch(/suite file's run needs/);
   });
 });

@@ -101,7 +101,9 @@ describe('npm run suite -- run', () => {
         cases: { id: string; verdict: string; actual: { status: string; createdId: string } }[];
       };
       runIds.push(report.id);
-      expect(progress[0]).toBe(`run ${report.id} of regression on sandbox: 3 cases\n`);
+      expect(progress[0]).toBe(
+        `run ${report.id} of regression on sandbox: 3 cases, ${portal.url}/suites/runs/${report.id}\n`,
+      );
       expect(report.previousRunId).toBe(round === 1 ? null : runIds[0]);
       expect(report.cases.map((entry) => entry.verdict)).toEqual(
         Array(3).fill(round === 1 ? 'new' : 'passing'),

@@ -12,7 +12,7 @@
 import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { caseVerdictLabels, type StartRun, type SuiteRun } from '@/domain/suite-run';
+import { caseVerdictLabels, suiteRunPath, type StartRun, type SuiteRun } from '@/domain/suite-run';
 import { junitXml, portalTokenEnv, RunError, startRun, waitForRun } from '@/node/suite-run';
 import { readSuiteFile } from './suite-file';
 
@@ -61,8 +61,12 @@ function withJsonValue(argv: string[]): string[] {
   });
 }
 
+/** Where a person opens the run in the portal: from a CI log, a file's run has no other way in. */
+const runPage = (portal: string, run: Pick<SuiteRun, 'id' | 'suiteId'>) =>
+  new URL(suiteRunPath(run.id, run.suiteId), portal).href;
+
 /** One line per case, then the totals and the comparison: what a person reads in a CI log. */
-function textReport(run: SuiteRun): string {
+function textReport(run: SuiteRun, portal: string): string {
   const lines = run.cases.map((entry) => {
     // What changed since the run before; a case passing as before, or new and passing, says nothing.
     const verdict =
@@ -85,6 +89,7 @@ function textReport(run: SuiteRun): string {
       `against run ${run.previousRunId}: ${run.verdicts['newly-failing']} newly failing, ${run.verdicts.fixed} fixed, ${run.verdicts['still-failing']} still failing, ${run.verdicts.new} new`,
     );
   }
+  lines.push(`the run in the portal: ${runPage(portal, run)}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -147,7 +152,7 @@ export async function main(
   try {
     const started = await startRun(target, body);
     progress(
-      `run ${started.id} of ${started.suiteName} on ${started.connection}: ${started.casesTotal} cases\n`,
+      `run ${started.id} of ${started.suiteName} on ${started.connection}: ${started.casesTotal} cases, ${runPage(values.portal, started)}\n`,
     );
     run = await waitForRun(target, started.id, (now) => {
       if (now.status === 'running') {
@@ -164,7 +169,7 @@ export async function main(
   if (values.junit !== undefined) await writeFile(values.junit, junitXml(run));
   const json = `${JSON.stringify(run, null, 2)}\n`;
   if (jsonFile !== undefined) await writeFile(jsonFile, json);
-  const stdout = values.json === '' ? json : textReport(run);
+  const stdout = values.json === '' ? json : textReport(run, values.portal);
   if (run.status === 'interrupted') {
     return {
       code: 2,
