@@ -375,3 +375,49 @@ test("a suite file's run from CI is found: by the address the command prints, on
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('cases saved from a call with a duplicate row pass when the suite is run at once', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, '/inspector', qaEmail, password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Inspector' })).toBeVisible();
+
+  // One batch: a requisition, then the same client internal req again, refused as a duplicate.
+  await page.getByRole('button', { name: 'Compose a call' }).click();
+  const compose = page.getByRole('form', { name: 'Compose a call' });
+  await compose.getByLabel('Operation to send').selectOption('requisitionimport');
+  await compose
+    .getByLabel('Body to send (JSON, as typed)')
+    .fill(JSON.stringify([requisition('E2EDUP'), requisition('E2EDUP')]));
+  await compose.getByRole('button', { name: 'Send POST requisitionimport' }).click();
+  await expect(compose.getByRole('status')).toHaveText(/^Answered 202 to /);
+
+  await page.goto('/inspector?method=POST&q=E2EDUP');
+  const row = page.locator('.inspector__list tbody tr');
+  await expect(row).toHaveCount(1);
+  await row.getByRole('button', { name: 'POST requisitionimport' }).click();
+  const detail = page.locator('.inspector__detail');
+  await detail.getByRole('button', { name: 'Save as cases…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Save 2 requisitions as cases' });
+  // The dialog says the refused row keeps its values.
+  await expect(dialog).toContainText('row 1: Success');
+  await expect(dialog).toContainText(
+    'row 2: Error naming clientinternalreq, with its values as they are',
+  );
+  const perRun = dialog.getByLabel(/New values for each run/);
+  await expect(perRun).toBeChecked();
+  await expect(perRun).toHaveAccessibleName(/a case expecting Error keeps its values/);
+  await dialog.getByLabel('A new suite').check();
+  await dialog.getByLabel('Name of the new suite').fill('Duplicates');
+  await dialog.getByRole('button', { name: 'Save the cases' }).click();
+  await expect(dialog).toBeHidden();
+  await detail.getByRole('link', { name: /Duplicates/ }).click();
+
+  // Run at once on the same VMS: both cases pass, the duplicate refused again.
+  await expect(page.getByRole('heading', { level: 1, name: 'Duplicates' })).toBeVisible();
+  await page.getByRole('button', { name: 'Run version 1' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: /^Run #\d+: finished: 2 passed, 0 failed$/ }),
+  ).toBeVisible({ timeout: 30_000 });
+});
