@@ -383,17 +383,22 @@ test('cases saved from a call with a duplicate row pass when the suite is run at
   await signIn(page, '/inspector', qaEmail, password);
   await expect(page.getByRole('heading', { level: 1, name: 'Inspector' })).toBeVisible();
 
-  // One batch: a requisition, then the same client internal req again, refused as a duplicate.
+  // A requisition, then a batch whose first row reuses its client internal req (refused as a
+  // duplicate) and whose second is new.
   await page.getByRole('button', { name: 'Compose a call' }).click();
   const compose = page.getByRole('form', { name: 'Compose a call' });
   await compose.getByLabel('Operation to send').selectOption('requisitionimport');
-  await compose
-    .getByLabel('Body to send (JSON, as typed)')
-    .fill(JSON.stringify([requisition('E2EDUP'), requisition('E2EDUP')]));
-  await compose.getByRole('button', { name: 'Send POST requisitionimport' }).click();
-  await expect(compose.getByRole('status')).toHaveText(/^Answered 202 to /);
+  for (const batch of [
+    [requisition('E2EDUPA')],
+    [requisition('E2EDUPA'), requisition('E2EDUPB')],
+  ]) {
+    await compose.getByLabel('Body to send (JSON, as typed)').fill(JSON.stringify(batch));
+    await compose.getByRole('button', { name: 'Send POST requisitionimport' }).click();
+    await expect(compose.getByRole('status')).toHaveText(/^Answered 202 to /);
+  }
 
-  await page.goto('/inspector?method=POST&q=E2EDUP');
+  // The second call, saved as cases.
+  await page.goto('/inspector?method=POST&q=E2EDUPB');
   const row = page.locator('.inspector__list tbody tr');
   await expect(row).toHaveCount(1);
   await row.getByRole('button', { name: 'POST requisitionimport' }).click();
@@ -401,10 +406,10 @@ test('cases saved from a call with a duplicate row pass when the suite is run at
   await detail.getByRole('button', { name: 'Save as cases…' }).click();
   const dialog = page.getByRole('dialog', { name: 'Save 2 requisitions as cases' });
   // The dialog says the refused row keeps its values.
-  await expect(dialog).toContainText('row 1: Success');
   await expect(dialog).toContainText(
-    'row 2: Error naming clientinternalreq, with its values as they are',
+    'row 1: Error naming clientinternalreq, with its values as they are',
   );
+  await expect(dialog).toContainText('row 2: Success');
   const perRun = dialog.getByLabel(/New values for each run/);
   await expect(perRun).toBeChecked();
   await expect(perRun).toHaveAccessibleName(/a case expecting Error keeps its values/);
@@ -414,7 +419,8 @@ test('cases saved from a call with a duplicate row pass when the suite is run at
   await expect(dialog).toBeHidden();
   await detail.getByRole('link', { name: /Duplicates/ }).click();
 
-  // Run at once on the same VMS: both cases pass, the duplicate refused again.
+  // Run at once on the same VMS: both cases pass, the duplicate refused again (given a new
+  // client internal req, it would be accepted).
   await expect(page.getByRole('heading', { level: 1, name: 'Duplicates' })).toBeVisible();
   await page.getByRole('button', { name: 'Run version 1' }).click();
   await expect(
