@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, type Page } from '@playwright/test';
@@ -278,4 +279,151 @@ test('a QA engineer builds a suite from journal calls and cases by hand, runs it
   await page.getByLabel('Only cases that failed or were fixed').check();
   await expect(page.locator('.suite-run-cases tbody tr')).toHaveCount(1);
   await expectNoAxeViolations(page);
+});
+
+/** `node build/cli/suite.mjs …` as CI runs it (built by `npm run build`), in its own process. */
+function runSuiteCommand(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join('build', 'cli', 'suite.mjs'), ...args], {
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test("a suite file's run from CI is found: by the address the command prints, on Suites, and from the inspector's calls", async ({
+  page,
+  lab,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, '/account', qaEmail, password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Account' })).toBeVisible();
+  // A token of scope Suites is enough for a file's run, and the form says so.
+  await page.getByLabel('Name').fill('file runs');
+  const suitesScope = page.getByLabel(/^Suites: /);
+  await expect(suitesScope).toHaveAccessibleName(/from files \(npm run suite\)/);
+  await suitesScope.check();
+  await page.getByRole('button', { name: 'Make token' }).click();
+  const secret = await page
+    .getByRole('region', { name: /Copy your new token/ })
+    .getByLabel('Your new token')
+    .inputValue();
+
+  const dir = mkdtempSync(join(tmpdir(), 'vms-portal-suite-file-'));
+  try {
+    const file = join(dir, 'nightly.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'Nightly file',
+        cases: [
+          {
+            id: 'create-req',
+            kind: 'requisition',
+            item: requisition('E2EFILE-{{run.id}}'),
+            expect: { status: 'Success' },
+          },
+        ],
+      }),
+    );
+    const result = await runSuiteCommand(['run', file, '--portal', lab.portal.url], {
+      VMS_PORTAL_TOKEN: secret,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const address = /^the run in the portal: (\S+)$/m.exec(result.stdout)?.[1] ?? '';
+    const runId = /\/suites\/runs\/(\d+)$/.exec(address)?.[1] ?? '';
+    expect(runId).not.toBe('');
+    const runHeading = page.getByRole('heading', {
+      level: 1,
+      name: `Run #${runId} of Nightly file`,
+    });
+
+    // The printed address opens the run.
+    await page.goto(address);
+    await expect(runHeading).toBeVisible();
+    await expect(page.getByText('a file sent with the run')).toBeVisible();
+
+    // Suites lists it with the runs of suite files.
+    await page.goto('/suites');
+    const fileRuns = page.getByRole('region', { name: 'Runs of suite files' });
+    const row = fileRuns.getByRole('row', { name: new RegExp(`Run #${runId} `) });
+    await expect(row).toContainText('Nightly file');
+    await expect(row).toContainText(qaEmail);
+    await expectNoAxeViolations(page);
+    await row.getByRole('link', { name: `Run #${runId}` }).click();
+    await expect(runHeading).toBeVisible();
+
+    // Its calls in the inspector link the run.
+    await page.goto(`/inspector?run=${runId}`);
+    const calls = page.locator('.inspector__list tbody tr');
+    await expect(calls.first()).toBeVisible();
+    await calls
+      .first()
+      .getByRole('link', { name: `suite run #${runId}` })
+      .click();
+    await expect(runHeading).toBeVisible();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('cases saved from a call with a duplicate row pass when the suite is run at once', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, '/inspector', qaEmail, password);
+  await expect(page.getByRole('heading', { level: 1, name: 'Inspector' })).toBeVisible();
+
+  // A requisition, then a batch whose first row reuses its client internal req (refused as a
+  // duplicate) and whose second is new.
+  await page.getByRole('button', { name: 'Compose a call' }).click();
+  const compose = page.getByRole('form', { name: 'Compose a call' });
+  await compose.getByLabel('Operation to send').selectOption('requisitionimport');
+  for (const batch of [
+    [requisition('E2EDUPA')],
+    [requisition('E2EDUPA'), requisition('E2EDUPB')],
+  ]) {
+    await compose.getByLabel('Body to send (JSON, as typed)').fill(JSON.stringify(batch));
+    await compose.getByRole('button', { name: 'Send POST requisitionimport' }).click();
+    await expect(compose.getByRole('status')).toHaveText(/^Answered 202 to /);
+  }
+
+  // The second call, saved as cases.
+  await page.goto('/inspector?method=POST&q=E2EDUPB');
+  const row = page.locator('.inspector__list tbody tr');
+  await expect(row).toHaveCount(1);
+  await row.getByRole('button', { name: 'POST requisitionimport' }).click();
+  const detail = page.locator('.inspector__detail');
+  await detail.getByRole('button', { name: 'Save as cases…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Save 2 requisitions as cases' });
+  // The dialog says the refused row keeps its values.
+  await expect(dialog).toContainText(
+    'row 1: Error naming clientinternalreq, with its values as they are',
+  );
+  await expect(dialog).toContainText('row 2: Success');
+  const perRun = dialog.getByLabel(/New values for each run/);
+  await expect(perRun).toBeChecked();
+  await expect(perRun).toHaveAccessibleName(/a case expecting Error keeps its values/);
+  await dialog.getByLabel('A new suite').check();
+  await dialog.getByLabel('Name of the new suite').fill('Duplicates');
+  await dialog.getByRole('button', { name: 'Save the cases' }).click();
+  await expect(dialog).toBeHidden();
+  await detail.getByRole('link', { name: /Duplicates/ }).click();
+
+  // Run at once on the same VMS: both cases pass, the duplicate refused again (given a new
+  // client internal req, it would be accepted).
+  await expect(page.getByRole('heading', { level: 1, name: 'Duplicates' })).toBeVisible();
+  await page.getByRole('button', { name: 'Run version 1' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: /^Run #\d+: finished: 2 passed, 0 failed$/ }),
+  ).toBeVisible({ timeout: 30_000 });
 });

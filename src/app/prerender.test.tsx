@@ -53,7 +53,7 @@ describe('the prerendered pages', () => {
     '/settings': 'Settings',
   };
   /** Pages whose heading is what they show (a suite's name): their shells draw none of it. */
-  const headless = ['/suites/:id', '/suites/:id/runs/:runId'];
+  const headless = ['/suites/:id', '/suites/:id/runs/:runId', '/suites/runs/:runId'];
 
   it('cover every route of the route table, and `/`', () => {
     expect(shells.routes.map((route) => route.path).sort()).toEqual(

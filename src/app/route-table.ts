@@ -23,6 +23,8 @@ export const routeTable = [
   { path: '/suites', module: 'suites-route' },
   { path: '/suites/:id', module: 'suite-route' },
   { path: '/suites/:id/runs/:runId', module: 'suite-run-route' },
+  // Any run by its id alone: a suite file's run has no stored suite to be under.
+  { path: '/suites/runs/:runId', module: 'suite-run-route' },
   { path: '/users', module: 'users-route' },
   { path: '/account', module: 'account-route' },
   { path: '/audit', module: 'audit-route' },

@@ -101,7 +101,9 @@ describe('npm run suite -- run', () => {
         cases: { id: string; verdict: string; actual: { status: string; createdId: string } }[];
       };
       runIds.push(report.id);
-      expect(progress[0]).toBe(`run ${report.id} of regression on sandbox: 3 cases\n`);
+      expect(progress[0]).toBe(
+        `run ${report.id} of regression on sandbox: 3 cases, ${portal.url}/suites/runs/${report.id}\n`,
+      );
       expect(report.previousRunId).toBe(round === 1 ? null : runIds[0]);
       expect(report.cases.map((entry) => entry.verdict)).toEqual(
         Array(3).fill(round === 1 ? 'new' : 'passing'),
@@ -174,14 +176,12 @@ describe('npm run suite -- run', () => {
     );
     const refused = await main(['run', bad, '--portal', portal.url]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr.split('\n')[0]).toBe(
-      'suite: ' +
-        bad +
-        ': cases.0.item: {{later.createdId}} names no earlier case; a case may refer only to those before it',
+    expect(refused.stderr).toBe(
+      `suite: ${bad}: case 1 ("candidate").item: {{later.createdId}} names no case of this suite; check the id ("later")\n`,
     );
     const missingFile = await main(['run', join(dir, 'nothing.json'), '--portal', portal.url]);
-    expect(missingFile.stderr.split('\n')[0]).toBe(
-      `suite: ${join(dir, 'nothing.json')} cannot be read: check the path`,
+    expect(missingFile.stderr).toBe(
+      `suite: ${join(dir, 'nothing.json')} cannot be read: check the path\n`,
     );
     const away = await main(['run', suiteFile('away', 'New'), '--portal', 'http://127.0.0.1:9']);
     expect(away.code).toBe(2);

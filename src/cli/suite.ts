@@ -1,27 +1,20 @@
 /**
  * `npm run suite -- run <suite.json | stored suite name> --portal <url> [--connection <name>]
- * [--org <id>] [--junit <file>] [--json]`: runs a QA suite on a portal and exits 0 only when
+ * [--org <id>] [--junit <file>] [--json [<file>]]`: runs a QA suite on a portal and exits 0 only when
  * every case passes (1 when one fails, 2 for a wrong command, file, suite name or portal, or a run
  * the portal could not finish), so a CI job can run it after a VMS release. The portal runs it
  * (decision 038): its proxy signs and journals every batch, keeps the run with the others and
  * compares it with the one before; this command sends the suite (a file's content, or a stored
  * suite's name), prints progress as it goes and the report when it ends. The suite's format is
- * docs/suite.schema.json. On a portal with sign-in on, a personal API token (`--token`, or
- * `VMS_PORTAL_TOKEN`, which keeps it out of the process list) authenticates it (decision 037).
+ * docs/suite.schema.json. On a portal with sign-in on, a personal API token (`VMS_PORTAL_TOKEN`, which keeps it
+ * out of the process list and the CI log, or `--token`, which warns) authenticates it (decision 037).
  */
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { suiteSchema } from '@/domain/suite';
-import { caseVerdictLabels, type StartRun, type SuiteRun } from '@/domain/suite-run';
-import {
-  AccessRefused,
-  junitXml,
-  portalTokenEnv,
-  RunError,
-  startRun,
-  waitForRun,
-} from '@/node/suite-run';
+import { caseVerdictLabels, suiteRunPath, type StartRun, type SuiteRun } from '@/domain/suite-run';
+import { junitXml, portalTokenEnv, RunError, startRun, waitForRun } from '@/node/suite-run';
+import { readSuiteFile } from './suite-file';
 
 export interface Result {
   code: number;
@@ -29,16 +22,51 @@ export interface Result {
   stderr: string;
 }
 
-export const suiteUsage = `npm run suite -- run <suite.json | stored suite name> --portal <url> [--connection <name>] [--org <client org id>] [--token <token>, or ${portalTokenEnv}] [--junit <file>] [--json]`;
+export const suiteUsage = `npm run suite -- run <suite.json | stored suite name> --portal <url> [--connection <name>] [--org <client org id>] [${portalTokenEnv}=<token> in the environment, or --token <token>] [--junit <file>] [--json [<file>]]`;
 
-const fail = (message: string): Result => ({
+/** A wrong command: what is wrong, then how the command is written. */
+const wrongCommand = (message: string): Result => ({
   code: 2,
   stdout: '',
   stderr: `suite: ${message}\nusage: ${suiteUsage}\n`,
 });
 
+/**
+ * A command written right that cannot run (a file that is no suite, a portal that refuses): one
+ * line that says what and where, and nothing after it for a CI log to bury it under.
+ */
+const cannotRun = (message: string): Result => ({
+  code: 2,
+  stdout: '',
+  stderr: `suite: ${message}\n`,
+});
+
+/**
+ * Said once when the token is on the command line: `npm run` prints the whole command line on
+ * standard output before running it, so the token lands in the CI log (and it is in the process
+ * list while the run goes); the environment keeps it out of both.
+ */
+const tokenFlagWarning = `suite: warning: --token shows the token in the CI log (npm run prints the command line) and in the process list; set ${portalTokenEnv} from the CI system's secrets instead\n`;
+
+/**
+ * `--json` alone prints the run's JSON report on stdout in place of the text report; `--json
+ * <file>` writes it to the file and keeps the text report, so the file stays clean of whatever
+ * else reaches stdout (`npm run` prints its own lines there first). A value is taken only when
+ * the next argument is not an option: `parseArgs` has no option with an optional value.
+ */
+function withJsonValue(argv: string[]): string[] {
+  return argv.map((arg, index) => {
+    const next = argv[index + 1];
+    return arg === '--json' && (next === undefined || next.startsWith('-')) ? '--json=' : arg;
+  });
+}
+
+/** Where a person opens the run in the portal: from a CI log, a file's run has no other way in. */
+const runPage = (portal: string, run: Pick<SuiteRun, 'id' | 'suiteId'>) =>
+  new URL(suiteRunPath(run.id, run.suiteId), portal).href;
+
 /** One line per case, then the totals and the comparison: what a person reads in a CI log. */
-function textReport(run: SuiteRun): string {
+function textReport(run: SuiteRun, portal: string): string {
   const lines = run.cases.map((entry) => {
     // What changed since the run before; a case passing as before, or new and passing, says nothing.
     const verdict =
@@ -61,43 +89,12 @@ function textReport(run: SuiteRun): string {
       `against run ${run.previousRunId}: ${run.verdicts['newly-failing']} newly failing, ${run.verdicts.fixed} fixed, ${run.verdicts['still-failing']} still failing, ${run.verdicts.new} new`,
     );
   }
+  lines.push(`the run in the portal: ${runPage(portal, run)}`);
   return `${lines.join('\n')}\n`;
 }
 
-/** A suite file's content, or why it cannot be run; null when `what` is no file (a suite name). */
-async function readSuiteFile(
-  what: string,
-): Promise<{ suite: unknown } | { problem: string } | null> {
-  const looksLikeFile = /\.json$/i.test(what) || what.includes('/') || what.includes('\\');
-  const exists = await stat(what).then(
-    (found) => found.isFile(),
-    () => false,
-  );
-  if (!exists) return looksLikeFile ? { problem: `${what} cannot be read: check the path` } : null;
-  let text: string;
-  try {
-    text = await readFile(what, 'utf8');
-  } catch {
-    return { problem: `${what} cannot be read: check the path` };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { problem: `${what} is not JSON` };
-  }
-  const suite = suiteSchema.safeParse(json);
-  if (!suite.success) {
-    const issue = suite.error.issues[0];
-    return {
-      problem: `${what}: ${issue?.path.join('.') || 'the suite'}: ${issue?.message ?? 'not a suite'}`,
-    };
-  }
-  return { suite: json };
-}
-
 export interface MainOptions {
-  /** Where progress lines go while the run goes (stderr when run from a shell). */
+  /** Where progress lines and warnings go while the run goes (stderr when run from a shell). */
   progress?: (line: string) => void;
   /** Where `VMS_PORTAL_TOKEN` is read from. */
   env?: Record<string, string | undefined>;
@@ -110,39 +107,41 @@ export async function main(
   let parsed;
   try {
     parsed = parseArgs({
-      args: argv,
+      args: withJsonValue(argv),
       allowPositionals: true,
       options: {
         portal: { type: 'string' },
         connection: { type: 'string' },
         org: { type: 'string' },
         junit: { type: 'string' },
-        json: { type: 'boolean' },
+        json: { type: 'string' },
         token: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
   } catch (error) {
-    return fail(error instanceof Error ? error.message : String(error));
+    return wrongCommand(error instanceof Error ? error.message : String(error));
   }
   const { values, positionals } = parsed;
   if (values.help) return { code: 0, stdout: `usage: ${suiteUsage}\n`, stderr: '' };
   const [command, what] = positionals;
   if (command !== 'run' || what === undefined)
-    return fail('say what to run: run <suite.json> or run <stored suite name>');
+    return wrongCommand('say what to run: run <suite.json> or run <stored suite name>');
   if (values.portal === undefined)
-    return fail('--portal <url> is required, e.g. --portal http://127.0.0.1:8787');
+    return wrongCommand('--portal <url> is required, e.g. --portal http://127.0.0.1:8787');
   if (values.org !== undefined && !/^[1-9]\d{0,15}$/.test(values.org))
-    return fail('--org is a client org id such as 1001');
+    return wrongCommand('--org is a client org id such as 1001');
 
   const token = (values.token ?? env[portalTokenEnv] ?? '').trim();
   if (values.token !== undefined && token === '') {
-    return fail(`--token is empty: give the token, or set ${portalTokenEnv} instead`);
+    return wrongCommand(`--token is empty: give the token, or set ${portalTokenEnv} instead`);
   }
   const target = { portal: values.portal, ...(token === '' ? {} : { token }) };
+  if (values.token !== undefined) progress(tokenFlagWarning);
+  const jsonFile = values.json === undefined || values.json === '' ? undefined : values.json;
 
   const file = await readSuiteFile(what);
-  if (file !== null && 'problem' in file) return fail(file.problem);
+  if (file !== null && 'problem' in file) return cannotRun(file.problem);
   const body: StartRun = {
     ...(file === null ? { suiteName: what } : { suite: file.suite }),
     ...(values.connection === undefined ? {} : { connection: values.connection }),
@@ -153,7 +152,7 @@ export async function main(
   try {
     const started = await startRun(target, body);
     progress(
-      `run ${started.id} of ${started.suiteName} on ${started.connection}: ${started.casesTotal} cases\n`,
+      `run ${started.id} of ${started.suiteName} on ${started.connection}: ${started.casesTotal} cases, ${runPage(values.portal, started)}\n`,
     );
     run = await waitForRun(target, started.id, (now) => {
       if (now.status === 'running') {
@@ -164,14 +163,13 @@ export async function main(
     });
   } catch (error) {
     // Not a wrong command: the one line says what the portal said, no usage after it.
-    if (error instanceof AccessRefused) {
-      return { code: 2, stdout: '', stderr: `suite: ${error.message}\n` };
-    }
-    if (error instanceof RunError) return fail(error.message);
+    if (error instanceof RunError) return cannotRun(error.message);
     throw error;
   }
   if (values.junit !== undefined) await writeFile(values.junit, junitXml(run));
-  const stdout = values.json ? `${JSON.stringify(run, null, 2)}\n` : textReport(run);
+  const json = `${JSON.stringify(run, null, 2)}\n`;
+  if (jsonFile !== undefined) await writeFile(jsonFile, json);
+  const stdout = values.json === '' ? json : textReport(run, values.portal);
   if (run.status === 'interrupted') {
     return {
       code: 2,

@@ -8,15 +8,18 @@ import { z } from 'zod';
  */
 
 /**
- * What a token may call. `suites`: the suite API and `GET /api/session`; `suites-and-sends`: also
- * the VMS proxy, which a suite run from files sends its batches through.
+ * What a token may call. `suites`: the suite API and `GET /api/session`, enough to run any suite
+ * (a file's too: the portal sends the batches itself); `suites-and-sends`: also the VMS proxy, for
+ * a script that sends batches of its own.
  */
 export const apiTokenScopes = ['suites', 'suites-and-sends'] as const;
 export type ApiTokenScope = (typeof apiTokenScopes)[number];
 
 export const apiTokenScopeLabels: Record<ApiTokenScope, string> = {
-  suites: 'Suites: the suite API only (/api/suites, /api/suite-runs)',
-  'suites-and-sends': 'Suites and sends: the suite API and the VMS proxy (/api/vms)',
+  suites:
+    'Suites: run suites, stored or from files (npm run suite), and read their runs (/api/suites, /api/suite-runs)',
+  'suites-and-sends':
+    'Suites and sends: also send batches of your own through the VMS proxy (/api/vms)',
 };
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { dateFormats } from './catalog-types';
+import { blankMaximumBillRates, clockSkewLimitMs } from './settings';
 import { profilePresetNames } from './vms-profile';
 
 /**
@@ -193,6 +194,17 @@ export const sandboxConnectionSchema = z
     processingDelayMs: wholeNumber(0, 60_000, 20)
       .optional()
       .meta({ description: "The sandbox's pause before each batch item (ms). Default 20." }),
+    clockSkewMs: wholeNumber(-clockSkewLimitMs, clockSkewLimitMs, 600_000).optional().meta({
+      description:
+        "Puts the sandbox's clock this many ms ahead (negative: behind), to try a clock check. Default 0.",
+    }),
+    blankMaximumBillRate: z
+      .enum(blankMaximumBillRates, { error: `must be one of ${blankMaximumBillRates.join(', ')}` })
+      .optional()
+      .meta({
+        description:
+          "What a requisition's blank maximumbillrate means for a candidate's bill rate: no-limit, or hourly-high (read as 0). Default no-limit.",
+      }),
     production: z
       .literal(false, { error: 'must be false: the sandbox is never production' })
       .optional()

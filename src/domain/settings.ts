@@ -49,6 +49,14 @@ export function wholeNumberOr(name: string, min: number, max: number, fallback: 
   return withDefault(wholeNumber(name, min, max, String(fallback)), fallback);
 }
 
+/**
+ * What a requisition's blank `maximumbillrate` means to the sandbox (decision 011, rule 13):
+ * `no-limit`, its reading of "only present on requisitions where configured"; or `hourly-high`,
+ * as if it were 0, the reading another VMS (or a later release of this one) may take.
+ */
+export const blankMaximumBillRates = ['no-limit', 'hourly-high'] as const;
+export type BlankMaximumBillRate = (typeof blankMaximumBillRates)[number];
+
 /** The defaults, once: the settings below, and the sandbox's own options, read them from here. */
 export const settingDefaults = {
   dateFormat: 'YYYY-MM-DD',
@@ -56,9 +64,31 @@ export const settingDefaults = {
   sandboxPort: 8788,
   sandboxDb: './data/sandbox.db',
   processingDelayMs: 20,
+  clockSkewMs: 0,
+  blankMaximumBillRate: 'no-limit',
 } as const satisfies Record<string, string | number>;
 
-/** The settings the portal server (for its embedded sandbox) and the sandbox both read. */
+/** A sandbox's clock may be off by up to a day either way. */
+export const clockSkewLimitMs = 24 * 60 * 60 * 1000;
+
+/** Milliseconds, negative for a clock behind; within a day either way. */
+const clockSkew = unsetWhenBlank.transform((value, ctx) => {
+  if (value === undefined) return settingDefaults.clockSkewMs;
+  const parsed = /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(parsed) || Math.abs(parsed) > clockSkewLimitMs) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `SANDBOX_CLOCK_SKEW_MS must be a whole number of milliseconds from -${clockSkewLimitMs} to ${clockSkewLimitMs} (for example 600000 for ten minutes ahead); got "${value}".`,
+    });
+    return z.NEVER;
+  }
+  return parsed;
+});
+
+/**
+ * The settings the portal server (for its embedded sandbox) and `npm run sandbox` both read: every
+ * setting docs/sandbox.md lists means the same to a sandbox either way.
+ */
 export const sharedSettings = {
   VMS_DATE_FORMAT: oneOf('VMS_DATE_FORMAT', dateFormats).transform(
     (value) => value ?? settingDefaults.dateFormat,
@@ -71,6 +101,15 @@ export const sharedSettings = {
     0,
     60_000,
     settingDefaults.processingDelayMs,
+  ),
+  /** Answer as a VMS of this profile: a preset's name or a profile JSON file (default its own). */
+  SANDBOX_PROFILE: unsetWhenBlank,
+  /** Puts the sandbox's clock this many ms ahead (negative: behind), to try a client's clock check. */
+  SANDBOX_CLOCK_SKEW_MS: clockSkew,
+  /** What a requisition's blank maximumbillrate means for a candidate's bill rate. */
+  SANDBOX_BLANK_MAXIMUM_BILL_RATE: withDefault(
+    oneOf('SANDBOX_BLANK_MAXIMUM_BILL_RATE', blankMaximumBillRates),
+    settingDefaults.blankMaximumBillRate,
   ),
 };
 

@@ -80,6 +80,14 @@ export type CaseResult = z.infer<typeof caseResultSchema>;
 export const suiteRunStatuses = ['running', 'finished', 'interrupted'] as const;
 export type SuiteRunStatus = (typeof suiteRunStatuses)[number];
 
+/**
+ * A run's page in the portal: under its stored suite, or `/suites/runs/<id>`, which opens any run
+ * and is the only address of a suite file's run (it has no stored suite).
+ */
+export function suiteRunPath(runId: number, suiteId: number | null = null): string {
+  return suiteId === null ? `/suites/runs/${runId}` : `/suites/${suiteId}/runs/${runId}`;
+}
+
 /** A run as lists show it. */
 export const suiteRunSummarySchema = z.object({
   id: z.number().int().positive(),

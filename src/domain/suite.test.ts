@@ -258,4 +258,42 @@ describe('casesFromItems', () => {
       clientinternalreq: 'NW-1',
     });
   });
+
+  it('keeps the values of a case expected to be refused: its refusal may be for them', () => {
+    // A batch's second row, refused as a duplicate of the first's client internal req.
+    const requisitions = casesFromItems(
+      'requisition',
+      [
+        { status: 'Success' as const },
+        { status: 'Error' as const, field: 'clientinternalreq' },
+      ].map((expect, index) => ({
+        item: { requesttype: 'I', clientinternalreq: 'DUP-1' },
+        idBase: `req-${index + 1}`,
+        name: `row ${index + 1}`,
+        expect,
+      })),
+      { perRun: true },
+    );
+    expect(requisitions.map((entry) => entry.item.clientinternalreq)).toEqual([
+      'DUP-1-{{run.id}}',
+      'DUP-1',
+    ]);
+    // A candidate refused for an e-mail already submitted keeps it; one accepted gets a new one.
+    const candidates = casesFromItems(
+      'candidate',
+      [{ status: 'New' as const }, { status: 'Error' as const, field: 'candemail' }].map(
+        (expect, index) => ({
+          item: { requirementid: '40001', candemail: 'twice@example.com' },
+          idBase: `cand-${index + 1}`,
+          name: `row ${index + 1}`,
+          expect,
+        }),
+      ),
+      { perRun: true },
+    );
+    expect(candidates.map((entry) => entry.item.candemail)).toEqual([
+      '{{unique.email}}',
+      'twice@example.com',
+    ]);
+  });
 });

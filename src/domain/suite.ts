@@ -70,6 +70,7 @@ export const suiteSchema = z
   .strict()
   .superRefine((suite, context) => {
     const seen = new Set<string>();
+    const ids = new Set(suite.cases.map((entry) => entry.id));
     suite.cases.forEach((entry, index) => {
       if (seen.has(entry.id)) {
         context.addIssue({
@@ -83,7 +84,9 @@ export const suiteSchema = z
           context.addIssue({
             code: 'custom',
             path: ['cases', index, 'item'],
-            message: `{{${ref}.createdId}} names no earlier case; a case may refer only to those before it`,
+            message: ids.has(ref)
+              ? `{{${ref}.createdId}} names a later case; a case may refer only to those before it`
+              : `{{${ref}.createdId}} names no case of this suite; check the id ("${ref}")`,
           });
         }
       }
@@ -330,9 +333,18 @@ export const expectedStatusesOf: Record<PayloadKind, readonly SuiteCase['expect'
 };
 
 /**
+ * Whether a case gets new values for each run (`withPerRunValues`): only one the VMS is expected to
+ * accept. An accepted item leaves a requisition or a submission behind, which the same values
+ * would duplicate on the next run; a refused one leaves nothing, and its refusal may be for those
+ * very values (a client internal req already used, an e-mail already submitted, an id the VMS
+ * does not know), so it keeps them and is refused the same way run after run.
+ */
+export const getsPerRunValues = (expect: SuiteCase['expect']) => expect.status !== 'Error';
+
+/**
  * Cases made of items someone chose to keep (a journal call's, a batch's, an import's rows): each
  * under an id of its own (from `idBase`, unique among `taken` and each other), with the values a
- * VMS refuses twice made afresh per run when `perRun`.
+ * VMS refuses twice made afresh per run when `perRun`, for the cases `getsPerRunValues` says.
  */
 export function casesFromItems(
   kind: PayloadKind,
@@ -352,7 +364,10 @@ export function casesFromItems(
       id,
       name: entry.name.slice(0, 200),
       kind,
-      item: options.perRun ? withPerRunValues(kind, entry.item) : { ...entry.item },
+      item:
+        options.perRun && getsPerRunValues(entry.expect)
+          ? withPerRunValues(kind, entry.item)
+          : { ...entry.item },
       expect: entry.expect,
     };
   });

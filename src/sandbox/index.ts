@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { dateFormats } from '@/domain';
 import type { DateFormat } from '@/domain';
-import { settingDefaults } from '@/domain/settings';
+import { settingDefaults, type BlankMaximumBillRate } from '@/domain/settings';
 import { sandboxProfile, type VmsProfile } from '@/domain/vms-profile';
 import { buildSandboxApp } from './app';
 import { openSandboxDatabase } from './database';
-import type { BlankMaximumBillRate } from './item-context';
 import { loadReference } from './reference';
 import { createStore } from './store';
 import { createBatchWorker } from './worker';
@@ -50,6 +49,47 @@ export interface SandboxOptions {
    * outbound date format then stands for `dateFormat`.
    */
   profile?: VmsProfile;
+}
+
+/** The rules a sandbox's settings choose beyond its address and file (docs/sandbox.md). */
+export interface SandboxRules {
+  processingDelayMs: number;
+  clockSkewMs: number;
+  blankMaximumBillRate: BlankMaximumBillRate;
+}
+
+/** The sandbox's settings as a start line shows them: its profile by the name it was given. */
+export type SandboxSettingsShown = SandboxRules & {
+  profile: string | null;
+  dateFormat: DateFormat;
+  maxBatch: number;
+};
+
+/**
+ * The settings that differ from a sandbox's defaults, each in a few words, for the line a start
+ * prints (`npm run sandbox`, and `npm start` for its embedded one): none when it runs as
+ * docs/sandbox.md describes it.
+ */
+export function sandboxSettingsChanged(shown: SandboxSettingsShown): string[] {
+  const changed: string[] = [];
+  if (shown.profile !== null && shown.profile !== 'sandbox')
+    changed.push(`profile ${shown.profile}`);
+  if (shown.dateFormat !== settingDefaults.dateFormat) changed.push(`dates ${shown.dateFormat}`);
+  if (shown.maxBatch !== settingDefaults.maxBatch) {
+    changed.push(`at most ${shown.maxBatch} items a batch`);
+  }
+  if (shown.processingDelayMs !== settingDefaults.processingDelayMs) {
+    changed.push(`${shown.processingDelayMs} ms before each item`);
+  }
+  if (shown.clockSkewMs !== settingDefaults.clockSkewMs) {
+    changed.push(
+      `clock ${Math.abs(shown.clockSkewMs)} ms ${shown.clockSkewMs > 0 ? 'ahead' : 'behind'}`,
+    );
+  }
+  if (shown.blankMaximumBillRate === 'hourly-high') {
+    changed.push('a blank maximumbillrate read as the hourly high');
+  }
+  return changed;
 }
 
 export interface RunningSandbox {

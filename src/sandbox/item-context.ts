@@ -1,4 +1,5 @@
 import type { DateFormat } from '@/domain';
+import type { BlankMaximumBillRate } from '@/domain/settings';
 import type { ClientReference } from './reference';
 import type { ItemOutcome, SandboxStore } from './store';
 
@@ -15,14 +16,6 @@ export interface ItemContext {
   /** How a requisition without a `maximumbillrate` limits a candidate's bill rate. */
   blankMaximumBillRate: BlankMaximumBillRate;
 }
-
-/**
- * What a blank `maximumbillrate` means (decision 011, rule 13): `no-limit`, the sandbox's reading
- * of "only present on requisitions where configured"; or `hourly-high`, as if it were 0, the
- * reading another VMS (or a later release of this one) may take. SANDBOX_BLANK_MAXIMUM_BILL_RATE.
- */
-export const blankMaximumBillRates = ['no-limit', 'hourly-high'] as const;
-export type BlankMaximumBillRate = (typeof blankMaximumBillRates)[number];
 
 export function errorOutcome(message: string, reference: string, resultId = ''): ItemOutcome {
   return { status: 'Error', errorMessage: message, resultId, reference };

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { settingsProblem } from '@/domain/settings';
 import { profileFromSetting } from '@/node/profile-setting';
 import { sandboxEnvSchema, type SandboxEnv } from './settings';
-import { resetSandboxDatabase, sandboxDemo, startSandbox } from './index';
+import { resetSandboxDatabase, sandboxDemo, sandboxSettingsChanged, startSandbox } from './index';
 
 function readEnvironment(): SandboxEnv {
   // Like the portal server, take a .env file when there is one; real variables win.
@@ -41,8 +41,16 @@ async function main(): Promise<void> {
     clockSkewMs: env.SANDBOX_CLOCK_SKEW_MS,
     blankMaximumBillRate: env.SANDBOX_BLANK_MAXIMUM_BILL_RATE,
   });
+  const changed = sandboxSettingsChanged({
+    profile: env.SANDBOX_PROFILE ?? null,
+    dateFormat: env.VMS_DATE_FORMAT,
+    maxBatch: env.VMS_MAX_BATCH,
+    processingDelayMs: env.SANDBOX_PROCESSING_DELAY_MS,
+    clockSkewMs: env.SANDBOX_CLOCK_SKEW_MS,
+    blankMaximumBillRate: env.SANDBOX_BLANK_MAXIMUM_BILL_RATE,
+  });
   console.log(
-    `Sandbox VMS listening on ${sandbox.url} (database ${dbPath}${env.SANDBOX_PROFILE ? `, profile ${env.SANDBOX_PROFILE}` : ''}${env.SANDBOX_CLOCK_SKEW_MS === 0 ? '' : `, clock ${env.SANDBOX_CLOCK_SKEW_MS} ms off`}${env.SANDBOX_BLANK_MAXIMUM_BILL_RATE === 'no-limit' ? '' : ', a blank maximumbillrate read as the hourly high'})`,
+    `Sandbox VMS listening on ${sandbox.url} (database ${dbPath}${changed.map((rule) => `, ${rule}`).join('')})`,
   );
   console.log(
     `Demo credentials: x-api-key ${sandboxDemo.apiKey}, vendor org ${sandboxDemo.vendorOrgId}, ` +

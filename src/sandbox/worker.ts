@@ -1,7 +1,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { DateFormat, PayloadKind } from '@/domain';
+import type { BlankMaximumBillRate } from '@/domain/settings';
 import { processCandidateItem } from './candidate-processing';
-import type { BlankMaximumBillRate, ItemContext } from './item-context';
+import type { ItemContext } from './item-context';
 import { errorOutcome } from './item-context';
 import type { ReferenceData } from './reference';
 import { processRequisitionItem } from './requisition-processing';

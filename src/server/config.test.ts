@@ -26,6 +26,33 @@ function problem(env: NodeJS.ProcessEnv): string {
 }
 
 describe('loadConfig', () => {
+  it("gives the embedded sandbox npm run sandbox's settings, SANDBOX_PROFILE as the portal's profile too", () => {
+    const config = loadConfig({
+      SANDBOX_PROFILE: 'vectorvms',
+      SANDBOX_CLOCK_SKEW_MS: '-5000',
+      SANDBOX_BLANK_MAXIMUM_BILL_RATE: 'hourly-high',
+    });
+    expect(config.connections[0]?.upstream).toEqual({
+      kind: 'sandbox',
+      processingDelayMs: 20,
+      clockSkewMs: -5000,
+      blankMaximumBillRate: 'hourly-high',
+      profileSetting: 'vectorvms',
+    });
+    // The vectorvms preset numbers no candidate result rows; the sandbox's own does.
+    expect(config.profile.results.candidate.rowNumber).toBeNull();
+    expect(problem({ VMS_PROFILE: 'sandbox', SANDBOX_PROFILE: 'vectorvms' })).toBe(
+      'VMS_PROFILE (sandbox) and SANDBOX_PROFILE (vectorvms) differ: the embedded sandbox answers in the profile the portal speaks. Keep one of them.',
+    );
+    // Against a remote VMS there is no embedded sandbox: its settings change nothing.
+    expect(
+      loadConfig({ ...remote, SANDBOX_PROFILE: 'vectorvms' }).profile.results.candidate.rowNumber,
+    ).not.toBeNull();
+    expect(problem({ SANDBOX_CLOCK_SKEW_MS: 'soon' })).toMatch(
+      /^SANDBOX_CLOCK_SKEW_MS must be a whole number of milliseconds/,
+    );
+  });
+
   it('defaults to the embedded sandbox with its demo identity', () => {
     const sandboxProfile = expect.objectContaining({
       paths: expect.objectContaining({
@@ -43,7 +70,13 @@ describe('loadConfig', () => {
           name: 'sandbox',
           label: 'Sandbox',
           production: false,
-          upstream: { kind: 'sandbox', processingDelayMs: 20 },
+          upstream: {
+            kind: 'sandbox',
+            processingDelayMs: 20,
+            clockSkewMs: 0,
+            blankMaximumBillRate: 'no-limit',
+            profileSetting: null,
+          },
           apiKey: sandboxDemo.apiKey,
           apiSecret: sandboxDemo.apiSecret,
           apiKeyEnv: null,

@@ -484,7 +484,21 @@ function connectionFromVariables(values: z.output<typeof portalEnvSchema>): Conn
       `PORTAL_CONNECTION_TIMEOUT_MS (${connectionTimeoutMs}) must be longer than VMS_TIMEOUT_MS (${timeoutMs}): a browser's connection is silent while the portal waits for the VMS.`,
     );
   }
-  const profile = profileFromSetting('VMS_PROFILE', values.VMS_PROFILE, values.VMS_DATE_FORMAT);
+  // The embedded sandbox speaks the connection's profile, and the portal signs and reads by it:
+  // SANDBOX_PROFILE (npm run sandbox's name for it) is that profile when VMS_PROFILE is unset.
+  const sandboxProfile = remote === null ? values.SANDBOX_PROFILE : undefined;
+  if (
+    sandboxProfile !== undefined &&
+    values.VMS_PROFILE !== undefined &&
+    sandboxProfile !== values.VMS_PROFILE
+  ) {
+    throw new ConfigError(
+      `VMS_PROFILE (${values.VMS_PROFILE}) and SANDBOX_PROFILE (${sandboxProfile}) differ: the embedded sandbox answers in the profile the portal speaks. Keep one of them.`,
+    );
+  }
+  const profileName = values.VMS_PROFILE === undefined ? 'SANDBOX_PROFILE' : 'VMS_PROFILE';
+  const profileSetting = values.VMS_PROFILE ?? sandboxProfile;
+  const profile = profileFromSetting(profileName, profileSetting, values.VMS_DATE_FORMAT);
   if ('problem' in profile) throw new ConfigError(profile.problem);
 
   return {
@@ -493,7 +507,13 @@ function connectionFromVariables(values: z.output<typeof portalEnvSchema>): Conn
     production: remote !== null && values.VMS_PRODUCTION !== 'off',
     upstream: remote
       ? { kind: 'remote', baseUrl: remote }
-      : { kind: 'sandbox', processingDelayMs: values.SANDBOX_PROCESSING_DELAY_MS },
+      : {
+          kind: 'sandbox',
+          processingDelayMs: values.SANDBOX_PROCESSING_DELAY_MS,
+          clockSkewMs: values.SANDBOX_CLOCK_SKEW_MS,
+          blankMaximumBillRate: values.SANDBOX_BLANK_MAXIMUM_BILL_RATE,
+          profileSetting: profileSetting ?? null,
+        },
     // Against the sandbox the demo identity always applies: the sandbox knows no other key.
     apiKey: remote ? (values.VMS_API_KEY ?? '') : sandboxDemo.apiKey,
     apiSecret: remote ? (values.VMS_API_SECRET ?? '') : sandboxDemo.apiSecret,

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
+import { sandboxSettingsChanged } from '@/sandbox/index';
 import { ConfigError, isLoopbackHost, loadConfig, type PortalConfig } from './config';
-import type { RunningPortal } from './start';
+import { embeddedSandbox, type RunningPortal } from './start';
 
 /**
  * What `npm start` and `npm run dev` share: read `.env` and the environment, report a bad setting
@@ -30,12 +31,31 @@ export function describeStartFailure(error: unknown, config: PortalConfig): stri
 }
 
 export function printUpstream(config: PortalConfig, portal: RunningPortal): void {
+  const sandbox = embeddedSandbox(config);
+  // The embedded sandbox's settings that differ from docs/sandbox.md's defaults: which rules the
+  // calls to it meet is then on the start line, not guessed.
+  const changed = sandbox
+    ? sandboxSettingsChanged({
+        profile: sandbox.upstream.profileSetting,
+        dateFormat: sandbox.dateFormat,
+        maxBatch: sandbox.maxBatch,
+        processingDelayMs: sandbox.upstream.processingDelayMs,
+        clockSkewMs: sandbox.upstream.clockSkewMs,
+        blankMaximumBillRate: sandbox.upstream.blankMaximumBillRate,
+      })
+    : [];
+  const rules = changed.length === 0 ? '' : `; set: ${changed.join(', ')}`;
   if (config.vmsBaseUrl === null) {
     console.log(
-      `upstream: sandbox at ${portal.upstreamUrl} (demo credentials, data in ${config.sandboxDb})`,
+      `upstream: sandbox at ${portal.upstreamUrl} (demo credentials, data in ${config.sandboxDb}${rules})`,
     );
   } else {
     console.log(`upstream: ${new URL(config.vmsBaseUrl).host} (${config.vmsBaseUrl})`);
+    if (sandbox) {
+      console.log(
+        `sandbox connection ${sandbox.name}: demo credentials, data in ${config.sandboxDb}${rules}`,
+      );
+    }
   }
   if (config.auth.required) {
     const why = !isLoopbackHost(config.host)

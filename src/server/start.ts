@@ -1,6 +1,6 @@
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '@/sandbox/index';
 import { buildPortal, type BuildPortalOptions } from './app';
-import type { PortalConfig } from './config';
+import type { Connection, PortalConfig } from './config';
 import type { DrainReport } from './ops/drain';
 
 export interface StartPortalOptions extends Omit<BuildPortalOptions, 'sandboxUrl'> {
@@ -26,6 +26,19 @@ export interface RunningPortal {
   drain(): Promise<DrainReport>;
 }
 
+/** The connection that is the embedded sandbox, when one is. */
+export function embeddedSandbox(
+  config: PortalConfig,
+): (Connection & { upstream: Extract<Connection['upstream'], { kind: 'sandbox' }> }) | undefined {
+  return config.connections.find(
+    (
+      connection,
+    ): connection is Connection & {
+      upstream: Extract<Connection['upstream'], { kind: 'sandbox' }>;
+    } => connection.upstream.kind === 'sandbox',
+  );
+}
+
 /** An address a browser can open: a wildcard bind is reachable on loopback, IPv6 is bracketed. */
 function browsableHost(host: string): string {
   if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
@@ -44,7 +57,7 @@ export async function startPortal(
   let sandbox: RunningSandbox | undefined;
   // The embedded sandbox runs for the connection that is it, default or not, and speaks as
   // that connection's settings say.
-  const sandboxConnection = config.connections.find(({ upstream }) => upstream.kind === 'sandbox');
+  const sandboxConnection = embeddedSandbox(config);
   if (sandboxConnection) {
     sandbox = await startSandbox({
       host: '127.0.0.1',
@@ -54,6 +67,8 @@ export async function startPortal(
       profile: sandboxConnection.profile,
       maxBatch: sandboxConnection.maxBatch,
       processingDelayMs: config.sandboxProcessingDelayMs,
+      clockSkewMs: sandboxConnection.upstream.clockSkewMs,
+      blankMaximumBillRate: sandboxConnection.upstream.blankMaximumBillRate,
       ...options.sandbox,
     });
   }

@@ -4,7 +4,7 @@ import { SuiteRunPage } from '@/features/suites/components/suite-run-page';
 import { PageLoading } from '@/shared/ui/page-loading';
 import NotFoundRoute from './not-found-route';
 
-/** /suites/:id/runs/:runId: one run of a QA suite, for QA and admins. */
+/** /suites/:id/runs/:runId and /suites/runs/:runId: one run of a QA suite, for QA and admins. */
 export default function SuiteRunRoute() {
   const runId = Number(useParams().runId);
   if (!Number.isInteger(runId) || runId <= 0) return <NotFoundRoute />;

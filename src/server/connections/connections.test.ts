@@ -239,7 +239,7 @@ describe('VMS_CONNECTIONS', () => {
     [
       'a key a sandbox does not take',
       withConnection(0, { baseUrl: 'https://vms.example.com/' }),
-      'connection "sandbox": unknown key "baseUrl": a sandbox connection takes name, label, profile, dateFormat, limits, sandbox, processingDelayMs, production.',
+      'connection "sandbox": unknown key "baseUrl": a sandbox connection takes name, label, profile, dateFormat, limits, sandbox, processingDelayMs, clockSkewMs, blankMaximumBillRate, production.',
     ],
     [
       'a missing base URL',

@@ -14,11 +14,15 @@ import {
   readProfile,
   type VmsProfile,
 } from '@/domain/vms-profile';
-import { sandboxDemo } from '@/sandbox/index';
+import { sandboxDemo, type SandboxRules } from '@/sandbox/index';
 
-/** Where a connection's calls go: the embedded sandbox the portal starts, or a VMS over HTTP(S). */
+/**
+ * Where a connection's calls go: the embedded sandbox the portal starts, with the rules its
+ * settings choose (and its profile setting as given, for the start line), or a VMS over HTTP(S).
+ */
 export type ConnectionUpstream =
-  { kind: 'sandbox'; processingDelayMs: number } | { kind: 'remote'; baseUrl: string };
+  | ({ kind: 'sandbox'; profileSetting: string | null } & SandboxRules)
+  | { kind: 'remote'; baseUrl: string };
 
 /**
  * One VMS the portal can talk to, with everything the proxy needs to sign and send to it. Built
@@ -86,6 +90,9 @@ export const perConnectionVariables = [
   ['VMS_TIMEOUT_MS', 'a connection\'s "limits.timeoutMs"'],
   ['VMS_LATE_ANSWER_MS', 'a connection\'s "limits.lateAnswerMs"'],
   ['SANDBOX_PROCESSING_DELAY_MS', 'the sandbox connection\'s "processingDelayMs"'],
+  ['SANDBOX_PROFILE', 'the sandbox connection\'s "profile"'],
+  ['SANDBOX_CLOCK_SKEW_MS', 'the sandbox connection\'s "clockSkewMs"'],
+  ['SANDBOX_BLANK_MAXIMUM_BILL_RATE', 'the sandbox connection\'s "blankMaximumBillRate"'],
 ] as const;
 
 /** The portal-wide settings a connection's limits must fit inside. */
@@ -342,6 +349,14 @@ function connectionOf(
       upstream: {
         kind: 'sandbox',
         processingDelayMs: entry.processingDelayMs ?? settingDefaults.processingDelayMs,
+        clockSkewMs: entry.clockSkewMs ?? settingDefaults.clockSkewMs,
+        blankMaximumBillRate: entry.blankMaximumBillRate ?? settingDefaults.blankMaximumBillRate,
+        profileSetting:
+          entry.profile === undefined
+            ? null
+            : typeof entry.profile === 'string'
+              ? entry.profile
+              : `${entry.profile.preset ?? 'sandbox'}, changed`,
       },
       apiKey: sandboxDemo.apiKey,
       apiSecret: sandboxDemo.apiSecret,

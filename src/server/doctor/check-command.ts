@@ -141,6 +141,8 @@ export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
         dateFormat: connection.dateFormat,
         maxBatch: connection.maxBatch,
         processingDelayMs: connection.upstream.processingDelayMs,
+        clockSkewMs: connection.upstream.clockSkewMs,
+        blankMaximumBillRate: connection.upstream.blankMaximumBillRate,
       });
     }
     const target = targetFor(config, connection.name, sandbox?.url ?? null);

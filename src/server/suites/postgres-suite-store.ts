@@ -183,9 +183,9 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
     },
     async listRuns({ suiteId, limit }) {
       const { rows } =
-        suiteId === undefined
+        suiteId === undefined || suiteId === null
           ? await pool.query<RunRow>(
-              `SELECT ${runSummaryColumns} FROM suite_runs ORDER BY id DESC LIMIT $1`,
+              `SELECT ${runSummaryColumns} FROM suite_runs ${suiteId === null ? 'WHERE suite_id IS NULL ' : ''}ORDER BY id DESC LIMIT $1`,
               [limit],
             )
           : await pool.query<RunRow>(

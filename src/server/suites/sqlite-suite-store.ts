@@ -81,6 +81,9 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
     runsOf: db.prepare<[number, number], RunRow>(
       `SELECT ${runSummaryColumns} FROM suite_runs WHERE suite_id = ? ORDER BY id DESC LIMIT ?`,
     ),
+    runsOfFiles: db.prepare<[number], RunRow>(
+      `SELECT ${runSummaryColumns} FROM suite_runs WHERE suite_id IS NULL ORDER BY id DESC LIMIT ?`,
+    ),
     runs: db.prepare<[number], RunRow>(
       `SELECT ${runSummaryColumns} FROM suite_runs ORDER BY id DESC LIMIT ?`,
     ),
@@ -193,7 +196,11 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
     },
     async listRuns({ suiteId, limit }) {
       const rows =
-        suiteId === undefined ? statements.runs.all(limit) : statements.runsOf.all(suiteId, limit);
+        suiteId === undefined
+          ? statements.runs.all(limit)
+          : suiteId === null
+            ? statements.runsOfFiles.all(limit)
+            : statements.runsOf.all(suiteId, limit);
       return rows.map(toRunSummary);
     },
     async latestRuns() {

@@ -200,7 +200,7 @@ describe('suites', () => {
     const refused = await quinn.call('POST', '/api/suites', { body: { suite: broken } });
     expect(refused.status).toBe(400);
     expect(apiErrorBodySchema.parse(refused.json()).error.message).toBe(
-      'The suite: cases.0.item: {{create-1.createdId}} names no earlier case; a case may refer only to those before it; cases.2.id: case id "candidate-1" is used twice; give each case its own.',
+      'The suite: cases.0.item: {{create-1.createdId}} names a later case; a case may refer only to those before it; cases.2.id: case id "candidate-1" is used twice; give each case its own.',
     );
   });
 

@@ -62,10 +62,14 @@ const versionQuery = z.object({
 });
 
 const runListQuery = z.object({
+  /** A stored suite's id, or `files`: the runs of suite files sent with the run. */
   suite: z
     .string()
-    .regex(/^[1-9]\d{0,15}$/, 'suite must be the id of a suite, a whole number.')
-    .transform(Number)
+    .regex(
+      /^([1-9]\d{0,15}|files)$/,
+      'suite must be the id of a suite (a whole number), or files for the runs of suite files.',
+    )
+    .transform((value) => (value === 'files' ? null : Number(value)))
     .optional(),
   limit: z
     .string()
@@ -357,6 +361,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
       clientOrgId,
       vendorOrgId: connection.vendorOrgId,
       user,
+      token: user ? request.apiToken : null,
       address: request.ip,
     });
     return reply.code(202).send(await runOf(id));

@@ -6,6 +6,7 @@ import type { Suite } from '@/domain/suite';
 import { compareRuns, type Actor, type CaseResult } from '@/domain/suite-run';
 import { connectionHeader } from '@/domain/vms-contract';
 import { runSuite, RunStopped, type RunProgress, type SuiteTransport } from '@/node/suite-run';
+import type { ApiTokenUse } from '@/server/api-tokens/api-tokens';
 import type { Connection } from '@/server/config';
 import type { SuiteStore } from './suite-store';
 
@@ -16,7 +17,8 @@ import type { SuiteStore } from './suite-store';
  * signing, the idempotency gate, the journal, the audit trail, the metrics) without a network
  * hop. The request carries `X-Portal-Suite-Run: <run id>.<secret>`; `identify` recognises it by
  * the secret, which exists only in this process for as long as the run does, and makes the
- * request the run's: the user's, and tagged with the run in the journal.
+ * request the run's: the user's (and the API token's, when the run was started with one), and
+ * tagged with the run in the journal.
  *
  * Progress is written to the database as cases get their results (at most twice a second), so
  * any portal process sharing the database reads it; a heartbeat is renewed meanwhile. A run this
@@ -38,6 +40,7 @@ interface ActiveRun {
   id: number;
   secret: Buffer;
   user: SessionUser | null;
+  token: ApiTokenUse | null;
   stop: AbortController;
   casesDone: number;
   /** Told whenever the run moves on or ends. */
@@ -54,6 +57,11 @@ export interface StartedRun {
   vendorOrgId: number;
   /** Who started it: its calls go as them; null with sign-in off. */
   user: SessionUser | null;
+  /**
+   * The personal API token the run was started with, or null: its calls are then the token's in
+   * the audit trail and the call log ("via token <name>"), as the token's own calls are.
+   */
+  token: ApiTokenUse | null;
   /** The address they called from: the run's calls count against it (the rate limit, audit). */
   address: string;
 }
@@ -124,6 +132,9 @@ export class SuiteRunner {
     request.suiteRun = run.id;
     if (this.options.signInRequired && run.user) {
       request.portalSession = { user: run.user, csrfToken: '', idHash: Buffer.alloc(0) };
+      // Named only: the token's scope was checked when the run started, and the calls are the
+      // portal's own, so they are not held to it (a token of scope suites runs suites).
+      if (run.token) request.apiToken = run.token;
     }
   };
 
@@ -157,6 +168,7 @@ export class SuiteRunner {
       id,
       secret: randomBytes(32),
       user: started.user,
+      token: started.token,
       stop: new AbortController(),
       casesDone: 0,
       listeners: new Set(),

@@ -256,6 +256,10 @@ describe.each(['sqlite', 'postgres'] as const)('the suite store on %s', (kind) =
       first,
     ]);
     expect((await store.listRuns({ limit: 2 })).map((run) => run.id)).toEqual([next, file]);
+    // The runs of suite files alone: those with no stored suite.
+    expect((await store.listRuns({ suiteId: null, limit: 10 })).map((run) => run.id)).toEqual([
+      file,
+    ]);
     expect((await store.latestRuns()).get(suiteId)?.id).toBe(next);
   });
 

@@ -108,7 +108,8 @@ export interface SuiteStore {
   /** How far a run is, without its cases: what a wait for progress reads again and again. */
   runState(id: number): Promise<{ casesDone: number; status: string } | undefined>;
   /** Runs, the newest first: a suite's, or every one. */
-  listRuns(filter: { suiteId?: number; limit: number }): Promise<SuiteRunSummary[]>;
+  /** The latest runs: of one stored suite, of suite files (`suiteId` null), or of all. */
+  listRuns(filter: { suiteId?: number | null; limit: number }): Promise<SuiteRunSummary[]>;
   /** Each stored suite's latest run. */
   latestRuns(): Promise<Map<number, SuiteRunSummary>>;
   /**

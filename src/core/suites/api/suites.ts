@@ -72,6 +72,22 @@ export function suiteRunsQueryOptions(suiteId: number) {
   });
 }
 
+/** The latest runs of suite files (`npm run suite` with a file): they have no suite page. */
+export function fileRunsQueryOptions() {
+  return queryOptions({
+    queryKey: [...suitesKey, 'file-runs'],
+    queryFn: async ({ signal }) =>
+      (
+        await requestJson(
+          '/api/suite-runs?suite=files&limit=20',
+          suiteRunListSchema,
+          'Loading the runs of suite files',
+          { signal },
+        )
+      ).data.runs,
+  });
+}
+
 /** A run, read again every second while it goes. */
 export function suiteRunQueryOptions(id: number) {
   return queryOptions({

@@ -8,6 +8,7 @@ import {
   acceptedStatus,
   casesFromItems,
   expectedStatusesOf,
+  getsPerRunValues,
   perRunFields,
   type SuiteCase,
 } from '@/domain/suite';
@@ -269,6 +270,7 @@ export function SaveAsCases({
                     entry.expect ? (
                       <li key={index}>
                         {entry.origin}: {expectText(entry.expect)}
+                        {getsPerRunValues(entry.expect) ? '' : ', with its values as they are'}
                       </li>
                     ) : null,
                   )}
@@ -277,7 +279,9 @@ export function SaveAsCases({
             ) : null}
             <label className="checkbox">
               <input type="checkbox" name="perRun" defaultChecked /> New values for each run:{' '}
-              {perRunFields[kind.id]}, so the suite runs again and again without duplicates
+              {perRunFields[kind.id]}, so the suite runs again and again without duplicates. Only
+              for cases expected to be accepted: a case expecting Error keeps its values, since its
+              refusal may be for them (a duplicate, an unknown id)
             </label>
             {problem ? (
               <p role="alert" className="notice notice--error">

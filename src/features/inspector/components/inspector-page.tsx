@@ -1,8 +1,10 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import type { BatchKind } from '@/core/batch/model/batch-kind';
 import { journalStatusFilters } from '@/domain/journal';
+import { suiteRunPath } from '@/domain/suite-run';
 import { vmsOperations } from '@/domain/vms-contract';
 import type { JournalFilters } from '@/features/inspector/api/journal';
 import {
@@ -204,7 +206,10 @@ export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
                         <span className="inspector__flag"> answered from memory</span>
                       ) : null}
                       {entry.suiteRun ? (
-                        <span className="inspector__flag"> suite run #{entry.suiteRun}</span>
+                        <span className="inspector__flag">
+                          {' '}
+                          <Link to={suiteRunPath(entry.suiteRun)}>suite run #{entry.suiteRun}</Link>
+                        </span>
                       ) : null}
                     </td>
                     <td>

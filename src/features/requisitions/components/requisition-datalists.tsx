@@ -21,7 +21,11 @@ function useFocusedList(): string | null {
   // Null while the app takes over the page drawn from its HTML (getServerSnapshot): a list with
   // options then would not match that page, and React would draw the form anew, losing the focus
   // of a field clicked into meanwhile. The focused field's list follows at once.
-  return useSyncExternalStore(subscribeToFocus, () => listOf(document.activeElement), () => null);
+  return useSyncExternalStore(
+    subscribeToFocus,
+    () => listOf(document.activeElement),
+    () => null,
+  );
 }
 
 function subscribeToFocus(onChange: () => void): () => void {

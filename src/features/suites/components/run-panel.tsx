@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { Link } from 'react-router';
 import { startRun, suiteRunQueryOptions, suitesKey } from '@/core/suites/api/suites';
 import { connectionLabel, usableConnections } from '@/domain/portal-config';
+import { suiteRunPath } from '@/domain/suite-run';
 import { errorMessage } from '@/shared/api/http';
 import { currentConnection } from '@/shared/config/current-connection';
 import { useOrg } from '@/shared/config/org-context';
@@ -114,7 +115,7 @@ export function RunPanel({ suiteId, latestVersion }: { suiteId: number; latestVe
           </p>
           <p>
             <RunOutcome run={current} />{' '}
-            <Link to={`/suites/${suiteId}/runs/${current.id}`}>Open run #{current.id}</Link>
+            <Link to={suiteRunPath(current.id, suiteId)}>Open run #{current.id}</Link>
           </p>
         </div>
       ) : null}

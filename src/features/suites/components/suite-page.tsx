@@ -14,7 +14,7 @@ import {
 } from '@/core/suites/api/suites';
 import { payloadKinds, type PayloadKind } from '@/domain/payload-kind';
 import { expectedStatusesOf, freeCaseId, type SuiteCase } from '@/domain/suite';
-import type { SuiteDetail } from '@/domain/suite-run';
+import { suiteRunPath, type SuiteDetail } from '@/domain/suite-run';
 import {
   draftOf,
   draftProblems,
@@ -698,7 +698,7 @@ function Runs({ suiteId }: { suiteId: number }) {
             {runs.data.map((run) => (
               <tr key={run.id}>
                 <td>
-                  <Link to={`/suites/${suiteId}/runs/${run.id}`}>Run #{run.id}</Link>
+                  <Link to={suiteRunPath(run.id, suiteId)}>Run #{run.id}</Link>
                 </td>
                 <td>
                   <time dateTime={run.startedAt}>

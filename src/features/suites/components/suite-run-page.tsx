@@ -7,6 +7,7 @@ import {
   caseVerdictLabels,
   caseVerdicts,
   type CaseResult,
+  suiteRunPath,
   type SuiteRun,
 } from '@/domain/suite-run';
 import { errorMessage } from '@/shared/api/http';
@@ -158,7 +159,7 @@ export function SuiteRunPage({ runId }: { runId: number }) {
             {run.previousRunId ? (
               <>
                 Compared with{' '}
-                <Link to={`/suites/${run.suiteId ?? 0}/runs/${run.previousRunId}`}>
+                <Link to={suiteRunPath(run.previousRunId, run.suiteId)}>
                   run #{run.previousRunId}
                 </Link>
                 , the latest finished run of this suite on {run.connection}:

@@ -4,10 +4,12 @@ import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
   createSuite,
+  fileRunsQueryOptions,
   readSuiteFile,
   suitesKey,
   suitesQueryOptions,
 } from '@/core/suites/api/suites';
+import { suiteRunPath } from '@/domain/suite-run';
 import { errorMessage } from '@/shared/api/http';
 import { formatDateTime } from '@/shared/lib/format';
 import { ListStatus } from '@/shared/ui/list-status';
@@ -107,7 +109,7 @@ export function SuitesPage() {
                   </td>
                   <td>
                     {suite.lastRun ? (
-                      <Link to={`/suites/${suite.id}/runs/${suite.lastRun.id}`}>
+                      <Link to={suiteRunPath(suite.lastRun.id, suite.id)}>
                         <RunOutcome run={suite.lastRun} />
                       </Link>
                     ) : (
@@ -120,6 +122,64 @@ export function SuitesPage() {
           </table>
         ) : null}
       </section>
+      <FileRuns />
     </div>
+  );
+}
+
+/**
+ * The runs of suite files (`npm run suite -- run file.json`): kept like a stored suite's, but with
+ * no suite page to list them, so they are listed here.
+ */
+function FileRuns() {
+  const runs = useQuery(fileRunsQueryOptions());
+  const id = useId();
+  const list = runs.data ?? [];
+  return (
+    <section aria-labelledby={`${id}-file-runs`}>
+      <h2 id={`${id}-file-runs`}>Runs of suite files</h2>
+      <ListStatus
+        query={runs}
+        count={list.length}
+        one="run"
+        many="runs"
+        reading="Loading the runs of suite files…"
+        empty="No suite file has been run (npm run suite -- run file.json)."
+      />
+      {list.length > 0 ? (
+        <table className="inspector__table">
+          <thead>
+            <tr>
+              <th scope="col">Run</th>
+              <th scope="col">Suite</th>
+              <th scope="col">Started</th>
+              <th scope="col">By</th>
+              <th scope="col">Connection</th>
+              <th scope="col">Outcome</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((run) => (
+              <tr key={run.id}>
+                <td>
+                  <Link to={suiteRunPath(run.id)}>Run #{run.id}</Link>
+                </td>
+                <td className="user-text">{run.suiteName}</td>
+                <td>
+                  <time dateTime={run.startedAt}>
+                    {formatDateTime(run.startedAt, { seconds: true })}
+                  </time>
+                </td>
+                <td className="user-text">{run.startedBy?.email ?? '–'}</td>
+                <td>{run.connection}</td>
+                <td>
+                  <RunOutcome run={run} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
   );
 }

@@ -55,7 +55,7 @@ describe('a suite draft', () => {
       {
         key: draft.cases[0]?.key,
         message:
-          'Case 1 “b” (item): {{later.createdId}} names no earlier case; a case may refer only to those before it',
+          'Case 1 “b” (item): {{later.createdId}} names no case of this suite; check the id ("later")',
       },
       {
         key: draft.cases[1]?.key,
