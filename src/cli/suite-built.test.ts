@@ -257,7 +257,7 @@ describe('what the command prints', () => {
   it('writes the JSON report to the file --json names, whatever else reaches stdout', async () => {
     const secret = await makeToken('CI report', 'suites');
     const report = join(dir, 'report.json');
-    const toFile = await runBuilt(['run', suiteFile, '--portal', portal.url, '--json', report], {
+    const toFile = await runBuilt(['run', suiteFile, '--portal', portal.url, `--json=${report}`], {
       VMS_PORTAL_TOKEN: secret,
     });
     expect(toFile.code, toFile.stderr).toBe(0);
@@ -267,8 +267,9 @@ describe('what the command prints', () => {
     expect(toFile.stdout).toContain(`smoke: 1 passed, 0 failed`);
     expect(runIdOf(toFile.stdout)).toBe(run.id);
 
-    // --json alone, last or before another option, prints it on stdout in place of the text.
-    const printed = await runBuilt(['run', suiteFile, '--json', '--portal', portal.url], {
+    // --json alone, wherever it stands, prints it on stdout in place of the text: before the
+    // suite file it does not take the file for where to write.
+    const printed = await runBuilt(['run', '--json', suiteFile, '--portal', portal.url], {
       VMS_PORTAL_TOKEN: secret,
     });
     expect(printed.code, printed.stderr).toBe(0);

@@ -1,6 +1,6 @@
 /**
  * `npm run suite -- run <suite.json | stored suite name> --portal <url> [--connection <name>]
- * [--org <id>] [--junit <file>] [--json [<file>]]`: runs a QA suite on a portal and exits 0 only when
+ * [--org <id>] [--junit <file>] [--json[=<file>]]`: runs a QA suite on a portal and exits 0 only when
  * every case passes (1 when one fails, 2 for a wrong command, file, suite name or portal, or a run
  * the portal could not finish), so a CI job can run it after a VMS release. The portal runs it
  * (decision 038): its proxy signs and journals every batch, keeps the run with the others and
@@ -22,7 +22,7 @@ export interface Result {
   stderr: string;
 }
 
-export const suiteUsage = `npm run suite -- run <suite.json | stored suite name> --portal <url> [--connection <name>] [--org <client org id>] [${portalTokenEnv}=<token> in the environment, or --token <token>] [--junit <file>] [--json [<file>]]`;
+export const suiteUsage = `npm run suite -- run <suite.json | stored suite name> --portal <url> [--connection <name>] [--org <client org id>] [${portalTokenEnv}=<token> in the environment, or --token <token>] [--junit <file>] [--json[=<file>]]`;
 
 /** A wrong command: what is wrong, then how the command is written. */
 const wrongCommand = (message: string): Result => ({
@@ -49,16 +49,14 @@ const cannotRun = (message: string): Result => ({
 const tokenFlagWarning = `suite: warning: --token shows the token in the CI log (npm run prints the command line) and in the process list; set ${portalTokenEnv} from the CI system's secrets instead\n`;
 
 /**
- * `--json` alone prints the run's JSON report on stdout in place of the text report; `--json
- * <file>` writes it to the file and keeps the text report, so the file stays clean of whatever
- * else reaches stdout (`npm run` prints its own lines there first). A value is taken only when
- * the next argument is not an option: `parseArgs` has no option with an optional value.
+ * `--json` alone prints the run's JSON report on stdout in place of the text report;
+ * `--json=<file>` writes it to the file and keeps the text report, so the file stays clean of
+ * whatever else reaches stdout (`npm run` prints its own lines there first). The file is named
+ * only with `=`: `run --json nightly.json` must run the suite file, not write over it.
+ * (`parseArgs` has no option with an optional value: bare `--json` is read as `--json=`.)
  */
 function withJsonValue(argv: string[]): string[] {
-  return argv.map((arg, index) => {
-    const next = argv[index + 1];
-    return arg === '--json' && (next === undefined || next.startsWith('-')) ? '--json=' : arg;
-  });
+  return argv.map((arg) => (arg === '--json' ? '--json=' : arg));
 }
 
 /** Where a person opens the run in the portal: from a CI log, a file's run has no other way in. */
