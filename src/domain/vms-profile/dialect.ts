@@ -1,4 +1,4 @@
-import { readDateTime, writeDateTime } from '@/domain/date-patterns';
+import { ownDateTime, readDateTime, writeDateTime } from '@/domain/date-patterns';
 import { convertWireDate } from '@/domain/dates';
 import { payloadKindDescriptors, payloadKindOf, type PayloadKind } from '@/domain/payload-kind';
 import { requisitionCatalog } from '@/domain/requisition-catalog';
@@ -68,11 +68,6 @@ function recordName(profile: VmsProfile, field: (typeof recordFields)[number]): 
 
 /** How a profile writes its date-times: the pattern, and the zone of a pattern's wall clock. */
 type DateTimeSetting = Pick<VmsProfile['dates'], 'dateTimes' | 'timeZone'>;
-
-/** The portal's own way of writing an instant: ISO 8601 in UTC, to the second. */
-function ownDateTime(utcMs: number): string {
-  return `${new Date(utcMs).toISOString().slice(0, 19)}Z`;
-}
 
 /**
  * A VMS date-time → the portal's `YYYY-MM-DDTHH:MM:SSZ`. A value that does not read is passed as
