@@ -525,6 +525,16 @@ export function ownDateTime(utcMs: number): string {
   return `${pad4(scratch.year)}-${pad2(scratch.month)}-${pad2(scratch.day)}T${pad2(scratch.hour)}:${pad2(scratch.minute)}:${pad2(scratch.second)}Z`;
 }
 
+/**
+ * An instant the portal's own dialect wrote (ISO 8601 with Z or an offset, a real date and time),
+ * or null: a record's date-time the profile could not read reaches the browser as the VMS wrote
+ * it, and must be shown as that, never parsed leniently into another date.
+ */
+export function readOwnDateTime(value: string): number | null {
+  const utcMs = readDateTime(value, 'iso-8601', 'UTC');
+  return typeof utcMs === 'number' ? utcMs : null;
+}
+
 /** What an unreadable value is, in words, for a message that starts with the value. */
 export function unreadableReason(why: Unreadable, pattern: string, timeZone: string): string {
   switch (why) {

@@ -1,4 +1,5 @@
 import type { RequisitionRecord } from '@/domain';
+import { readOwnDateTime } from '@/domain/date-patterns';
 import type { StartedRequest } from '@/shared/api/http';
 import type { OrgScope } from '@/shared/api/vms';
 import { workScope } from '@/shared/config/current-connection';
@@ -32,9 +33,18 @@ export const fullReconcileMs = 30 * 60_000;
 /** Requisitions in Req ID order (numbers, not text: 9 before 10). */
 export const byReqId = (a: RequisitionRecord, b: RequisitionRecord) =>
   Number(a.reqId) - Number(b.reqId);
-const newestOf = (records: Iterable<RequisitionRecord>, since = '') => {
+/**
+ * The latest last-updated time of `records`, which the next refresh asks the VMS for changes
+ * since. Only times the portal read count: one the profile could not read came as the VMS wrote it
+ * (`31/12/2026 10:00`), sorts after every ISO time, and would be sent back as the filter.
+ */
+export const newestOf = (records: Iterable<RequisitionRecord>, since = '') => {
   let newest = since;
-  for (const record of records) if (record.updatedAt > newest) newest = record.updatedAt;
+  for (const record of records) {
+    if (record.updatedAt > newest && readOwnDateTime(record.updatedAt) !== null) {
+      newest = record.updatedAt;
+    }
+  }
   return newest;
 };
 
