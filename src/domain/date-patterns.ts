@@ -78,9 +78,8 @@ const pad2 = (value: number) => (value < 10 ? `0${value}` : String(value));
 const pad3 = (value: number) => String(value).padStart(3, '0');
 const pad4 = (value: number) => String(value).padStart(4, '0');
 
-/** The number written by the ASCII digits of `text`, or -1 for a variable token's leading zero. */
-function number(text: string, variable: boolean): number {
-  if (variable && text.length > 1 && text.charCodeAt(0) === 48) return -1;
+/** The number written by the ASCII digits of `text`. */
+function number(text: string): number {
   let value = 0;
   for (let i = 0; i < text.length; i += 1) value = value * 10 + text.charCodeAt(i) - 48;
   return value;
@@ -316,14 +315,14 @@ const isoDateTimeFormat: Compiled = {
   read(text, into) {
     const match = isoDateTime.exec(text);
     if (!match) return 'not-written-so';
-    const at = (i: number) => number(match[i] ?? '0', false);
+    const at = (i: number) => number(match[i] ?? '0');
     into.year = at(1);
     into.month = at(2);
     into.day = at(3);
     into.hour = at(4);
     into.minute = at(5);
     into.second = at(6);
-    into.millisecond = number((match[7] ?? '').padEnd(3, '0').slice(0, 3), false);
+    into.millisecond = number((match[7] ?? '').padEnd(3, '0').slice(0, 3));
     const offsetHours = at(10);
     const offsetMinutes = at(11);
     if (offsetHours > 23 || offsetMinutes > 59) return 'impossible';
@@ -345,9 +344,9 @@ const LATEST_MS = 253_402_300_799_999;
 const DAY_MS = 86_400_000;
 
 /**
- * The UTC fields of an instant, by arithmetic rather than a `Date` and its getters (a third of
- * the time of reading a list's date-times went there): the days since 1970 to a civil date as in
- * Howard Hinnant's "chrono-Compatible Low-Level Date Algorithms" (days_from_civil's inverse).
+ * The UTC fields of an instant, by arithmetic rather than a `Date` and its seven getters, on the
+ * path of every date-time a list reads: the days since 1970 to a civil date as in Howard
+ * Hinnant's "chrono-Compatible Low-Level Date Algorithms" (civil_from_days).
  */
 function fieldsOfInstant(utcMs: number, into: Fields): void {
   const days = Math.floor(utcMs / DAY_MS);
@@ -533,18 +532,6 @@ export function ownDateTime(utcMs: number): string {
 export function readOwnDateTime(value: string): number | null {
   const utcMs = readDateTime(value, 'iso-8601', 'UTC');
   return typeof utcMs === 'number' ? utcMs : null;
-}
-
-/** What an unreadable value is, in words, for a message that starts with the value. */
-export function unreadableReason(why: Unreadable, pattern: string, timeZone: string): string {
-  switch (why) {
-    case 'not-written-so':
-      return `is not written ${pattern}`;
-    case 'impossible':
-      return 'is no real date and time';
-    case 'skipped-local-time':
-      return `is a time the clocks of ${timeZone} skip`;
-  }
 }
 
 // ── As a setting ─────────────────────────────────────────────────────────────────────────────
