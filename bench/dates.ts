@@ -119,7 +119,7 @@ export function runDatesBench(): DatesBenchResult {
   );
 
   console.log(
-    `\nDates: read ${COUNT.toLocaleString('en-US')} record dates as a profile writes them, ${legs[0]?.[1].runs} runs after warm-up (checksum ${sink % 1000})`,
+    `\nDates: read ${COUNT.toLocaleString('en-US')} record dates as a profile writes them, ${legs[0]?.[1].runs} runs after warm-up (${sink.toLocaleString('en-US')} characters read in all)`,
   );
   console.log(
     formatTable(
