@@ -4,9 +4,10 @@ import { wallClockMs, wallClockToUtc, timeZoneProblem, utcToWallClock } from './
 /**
  * How a VMS writes its dates and date-times: a pattern of tokens and literal separators
  * (`DD/MM/YYYY HH:mm:ss`, `M/D/YYYY h:mm A`), or `iso-8601`, `unix-seconds`,
- * `unix-milliseconds`. Every date the portal reads from a VMS or writes for one goes through this
- * module, so a pattern means the same everywhere: the outbound DATE fields, the records' DATE
- * fields, the created and updated date-times, and a list filter on them.
+ * `unix-milliseconds`. Every date of a profile's `dates` goes through this module, so a pattern
+ * means the same everywhere: the outbound DATE fields, the records' DATE fields, the created and
+ * updated date-times, and a list filter on them. (A signature's timestamp is the signature
+ * recipe's, in its three named forms.)
  *
  * Reading is strict. A value is read only when it is written exactly as the pattern writes it
  * (so `M` takes `3`, never `03`), and only when it is a real date and time: `31/02/2026`, a month
