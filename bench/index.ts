@@ -4,6 +4,7 @@
  */
 import { runAuditBench } from './audit-send';
 import { runBrowserBench } from './browser';
+import { runDatesBench } from './dates';
 import { runDomainBench } from './domain';
 import { runImportBench } from './import';
 import { runLoadBench } from './load';
@@ -14,6 +15,7 @@ import { runValidatorBench } from './validator';
 
 const suites: Record<string, () => Promise<{ withinBudget: boolean }>> = {
   domain: async () => runDomainBench(),
+  dates: async () => runDatesBench(),
   sandbox: runSandboxBatchBench,
   proxy: runProxyBench,
   audit: runAuditBench,

@@ -22,7 +22,8 @@ import type {
   PayloadKind,
   SheetReport,
 } from '@/domain';
-import { batchShapeProblem, dateFormats, itemReport, payloadKinds, validateBatch } from '@/domain';
+import { batchShapeProblem, itemReport, payloadKinds, validateBatch } from '@/domain';
+import { datePatternProblem } from '@/domain/date-patterns';
 import { eachArrayObject } from './json-array';
 import { isSheetFile, isXlsxFile } from './sheet-files';
 import { cannotRead, UsageError } from './usage-error';
@@ -32,7 +33,7 @@ export const streamAboveBytes = 64 * 1024 * 1024;
 /** Items validated together while streaming. */
 const streamChunk = 1000;
 
-const usage = `usage: npm run validate -- --kind requisition|candidate FILE.json|.csv|.tsv|.xlsx [--date-format ${dateFormats.join('|')}] [--date-order month-first|day-first] [--mapping TEMPLATE.json] [--org CLIENT_ORG_ID] [--sheet NAME]`;
+const usage = `usage: npm run validate -- --kind requisition|candidate FILE.json|.csv|.tsv|.xlsx [--date-format YYYY-MM-DD|MM/DD/YYYY|DD/MM/YYYY|PATTERN] [--date-order month-first|day-first] [--mapping TEMPLATE.json] [--org CLIENT_ORG_ID] [--sheet NAME]`;
 
 function isOneOf<T extends string>(list: readonly T[], value: string | undefined): value is T {
   return list.some((item) => item === value);
@@ -75,8 +76,11 @@ function parseCommand(argv: string[]): Command {
   if (!isOneOf<PayloadKind>(payloadKinds, kind))
     throw new UsageError(`--kind must be requisition or candidate; ${usage}`);
   const dateFormat = values['date-format'] ?? 'YYYY-MM-DD';
-  if (!isOneOf<DateFormat>(dateFormats, dateFormat))
-    throw new UsageError(`--date-format must be one of ${dateFormats.join(', ')}; ${usage}`);
+  const patternProblem = datePatternProblem(dateFormat, 'date');
+  if (patternProblem !== null)
+    throw new UsageError(
+      `--date-format must be a date pattern such as DD/MM/YYYY: ${patternProblem}; ${usage}`,
+    );
   const dateOrder = values['date-order'];
   if (dateOrder !== undefined && !isOneOf<DateOrder>(['month-first', 'day-first'], dateOrder))
     throw new UsageError(`--date-order must be month-first or day-first; ${usage}`);

@@ -23,12 +23,12 @@ export interface FieldOption {
   readonly label: string;
 }
 
-export type DateFormat = 'YYYY-MM-DD' | 'MM/DD/YYYY' | 'DD/MM/YYYY';
-export const dateFormats = [
-  'YYYY-MM-DD',
-  'MM/DD/YYYY',
-  'DD/MM/YYYY',
-] as const satisfies readonly DateFormat[];
+/**
+ * How a DATE is written: a date pattern of date-patterns.ts (`YYYY-MM-DD`, `MM/DD/YYYY`,
+ * `DD.MM.YYYY`, `M/D/YYYY`…) or `iso-8601`, checked where it is set (a profile, VMS_DATE_FORMAT,
+ * a connection).
+ */
+export type DateFormat = string;
 
 /** Fields generated n times (skill items, question items, answers, custom fields…). */
 export interface RowRef {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { dateFormats } from './catalog-types';
+import { datePatternSchema } from './date-patterns';
 import { blankMaximumBillRates, clockSkewLimitMs } from './settings';
-import { profilePresetNames } from './vms-profile';
+import { profileDatesSchema, profilePresetNames } from './vms-profile';
 
 /**
  * The connections file (`VMS_CONNECTIONS`): the named VMS connections one deployment holds side
@@ -114,6 +114,10 @@ const profileSetting = z
             .enum(profilePresetNames)
             .optional()
             .meta({ description: 'The preset this profile starts from (default sandbox).' }),
+          dates: profileDatesSchema(false).partial().optional().meta({
+            description:
+              'How this VMS writes dates: patterns of YYYY, MM, M, DD, D, HH, H, hh or h with A, mm, ss, SSS and separators (letters in [brackets]), or iso-8601, unix-seconds, unix-milliseconds (docs/configuration.md, "VMS profiles").',
+          }),
         })
         .meta({
           description:
@@ -127,9 +131,9 @@ const profileSetting = z
       'How this VMS does what the interface leaves open (paths, answers, status words, dates, signature). Default: sandbox.',
   });
 
-const dateFormat = z.enum(dateFormats, { error: `must be one of ${dateFormats.join(', ')}` }).meta({
+const dateFormat = datePatternSchema('date').meta({
   description:
-    "Outbound DATE format of the preset the profile starts from (a profile's own dates win). Default: YYYY-MM-DD.",
+    "Outbound DATE pattern of the preset the profile starts from (a profile's own dates win), such as YYYY-MM-DD, MM/DD/YYYY or DD.MM.YYYY. Default: YYYY-MM-DD.",
 });
 
 const MB = 1024 * 1024;

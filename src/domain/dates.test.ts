@@ -1,7 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DateFormat } from './catalog-types';
-import { dateFormats } from './catalog-types';
 import { formatWireDate, parseWireDate, wireDateToIso } from './dates';
 
 /**
@@ -17,7 +15,13 @@ function calendarIso(year: number, month: number, day: number): string | null {
 }
 
 const pad = (value: number, width: number) => String(value).padStart(width, '0');
-const written = (format: DateFormat, year: number, month: number, day: number) => {
+const dateFormats = ['YYYY-MM-DD', 'MM/DD/YYYY', 'DD/MM/YYYY'] as const;
+const written = (
+  format: (typeof dateFormats)[number],
+  year: number,
+  month: number,
+  day: number,
+) => {
   switch (format) {
     case 'YYYY-MM-DD':
       return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`;

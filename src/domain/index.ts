@@ -3,7 +3,7 @@
  * Framework-free: imported by the browser, the portal server, the sandbox and web workers.
  */
 export type { DateFormat, FieldDef } from './catalog-types';
-export { dateFormats, describeRequirement } from './catalog-types';
+export { describeRequirement } from './catalog-types';
 export * from './enumerations';
 export { formatWireDate, parseWireDate, wireDateToIso } from './dates';
 export type { FieldIssue } from './field-issue';

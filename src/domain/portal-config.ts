@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateFormats } from './catalog-types';
+import { datePatternSchema } from './date-patterns';
 
 export { callSettingsOf, settingsForConnection, settledConnection } from './connection-choice';
 
@@ -15,7 +15,7 @@ const callSettingsSchema = z.object({
   /** The one vendor org this deployment acts as (`VMS_VENDOR_ORG_ID`). */
   vendorOrgId: z.number().int().positive(),
   /** Outbound DATE format (`VMS_DATE_FORMAT`). */
-  dateFormat: z.enum(dateFormats),
+  dateFormat: datePatternSchema('date', 'dateFormat'),
   /** Most items the proxy forwards in one array (`VMS_MAX_BATCH`). */
   maxBatch: z.number().int().positive(),
   /** How long the portal server waits for the VMS (`VMS_TIMEOUT_MS`): the browser waits longer. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateFormats } from './catalog-types';
+import { datePatternSchema } from './date-patterns';
 
 /**
  * Settings read from the environment by the portal server (src/server/config.ts) and the sandbox
@@ -90,8 +90,8 @@ const clockSkew = unsetWhenBlank.transform((value, ctx) => {
  * setting docs/sandbox.md lists means the same to a sandbox either way.
  */
 export const sharedSettings = {
-  VMS_DATE_FORMAT: oneOf('VMS_DATE_FORMAT', dateFormats).transform(
-    (value) => value ?? settingDefaults.dateFormat,
+  VMS_DATE_FORMAT: unsetWhenBlank.pipe(
+    datePatternSchema('date', 'VMS_DATE_FORMAT').default(settingDefaults.dateFormat),
   ),
   VMS_MAX_BATCH: wholeNumberOr('VMS_MAX_BATCH', 1, 100_000, settingDefaults.maxBatch),
   SANDBOX_PORT: wholeNumberOr('SANDBOX_PORT', 0, 65535, settingDefaults.sandboxPort),

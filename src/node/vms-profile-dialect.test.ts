@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   answerFromVms,
   dateTimeToOwn,
@@ -164,11 +167,34 @@ describe('another VMS’s answers, in the portal’s terms', () => {
 
 describe('date-times', () => {
   it('go between the portal’s ISO form and each VMS form', () => {
-    expect(dateTimeToOwn('1767603600', 'unix-seconds')).toBe('2026-01-05T09:00:00Z');
-    expect(dateTimeToVms('2026-01-05T09:00:00Z', 'unix-seconds')).toBe('1767603600');
-    expect(dateTimeToVms('2026-01-05', 'MM/DD/YYYY HH:mm:ss')).toBe('01/05/2026 00:00:00');
-    expect(dateTimeToOwn('2026-01-05T10:00:00+01:00', 'iso-8601')).toBe('2026-01-05T09:00:00Z');
-    expect(dateTimeToOwn('yesterday', 'iso-8601')).toBe('yesterday');
+    const utc = (dateTimes: string) => ({ dateTimes, timeZone: 'UTC' });
+    expect(dateTimeToOwn('1767603600', utc('unix-seconds'))).toBe('2026-01-05T09:00:00Z');
+    expect(dateTimeToOwn('1767603600000', utc('unix-milliseconds'))).toBe('2026-01-05T09:00:00Z');
+    expect(dateTimeToVms('2026-01-05T09:00:00Z', utc('unix-seconds'))).toBe('1767603600');
+    expect(dateTimeToVms('2026-01-05', utc('MM/DD/YYYY HH:mm:ss'))).toBe('01/05/2026 00:00:00');
+    expect(dateTimeToOwn('2026-01-05T10:00:00+01:00', utc('iso-8601'))).toBe(
+      '2026-01-05T09:00:00Z',
+    );
+    expect(dateTimeToOwn('yesterday', utc('iso-8601'))).toBe('yesterday');
+  });
+
+  it('read a day-first VMS day first, and a 12-hour clock in its own time zone', () => {
+    const dayFirst = { dateTimes: 'DD/MM/YYYY HH:mm:ss', timeZone: 'UTC' };
+    expect(dateTimeToOwn('21/11/2026 09:30:00', dayFirst)).toBe('2026-11-21T09:30:00Z');
+    expect(dateTimeToVms('2026-01-05T09:00:00Z', dayFirst)).toBe('05/01/2026 09:00:00');
+    // New York is five hours behind UTC in January (EST) and four in July (EDT).
+    const newYork = { dateTimes: 'M/D/YYYY h:mm A', timeZone: 'America/New_York' };
+    expect(dateTimeToOwn('1/5/2026 4:00 AM', newYork)).toBe('2026-01-05T09:00:00Z');
+    expect(dateTimeToOwn('7/4/2026 12:15 PM', newYork)).toBe('2026-07-04T16:15:00Z');
+    expect(dateTimeToVms('2026-07-04T16:15:00Z', newYork)).toBe('7/4/2026 12:15 PM');
+    // A filter on a date asks from the date's midnight where the VMS is.
+    expect(dateTimeToVms('2026-07-04', newYork)).toBe('7/4/2026 12:00 AM');
+  });
+
+  it('never read a value the pattern does not write as another date', () => {
+    const dayFirst = { dateTimes: 'DD/MM/YYYY HH:mm:ss', timeZone: 'UTC' };
+    expect(dateTimeToOwn('31/02/2026 09:00:00', dayFirst)).toBe('31/02/2026 09:00:00');
+    expect(dateTimeToOwn('11/21/2026 09:30:00', dayFirst)).toBe('11/21/2026 09:30:00');
   });
 });
 
@@ -202,5 +228,46 @@ describe('the presets', () => {
     const documented = vectorvmsProfile();
     expect(documented.results.candidate.rowNumber).toBeNull();
     expect({ ...documented, results: sandbox.results }).toEqual(sandbox);
+  });
+});
+
+describe('a profile’s dates', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'profile-dates-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const withDates = (dates: Record<string, string>) => {
+    const file = join(dir, `${Math.random().toString(36).slice(2)}.json`);
+    writeFileSync(file, JSON.stringify({ preset: 'sandbox', dates }));
+    return profileFromSetting('SANDBOX_PROFILE', file, 'YYYY-MM-DD');
+  };
+
+  it('take patterns and a time zone; the others keep the preset’s', () => {
+    const reading = withDates({
+      records: 'DD.MM.YYYY',
+      dateTimes: 'M/D/YYYY h:mm A',
+      timeZone: 'America/New_York',
+    });
+    if (!('profile' in reading)) throw new Error(reading.problem);
+    expect(reading.profile.dates).toEqual({
+      outbound: 'YYYY-MM-DD',
+      records: 'DD.MM.YYYY',
+      dateTimes: 'M/D/YYYY h:mm A',
+      timeZone: 'America/New_York',
+    });
+  });
+
+  it.each([
+    [{ records: 'DD/MM/YYY' }, /dates\.records must be a date pattern .*"YYY", which is no token/],
+    [{ dateTimes: 'dd/MM/yyyy HH:mm' }, /dates\.dateTimes must be .*"dd", which is no token/],
+    [{ outbound: 'DD/MM/YYYY HH:mm' }, /dates\.outbound must be a date pattern .*HH has no place/],
+    [{ dateTimes: 'M/D/YYYY h:mm' }, /dates\.dateTimes .*without A \(AM or PM\)/],
+    [
+      { timeZone: 'Europe/Berlinn' },
+      /dates\.timeZone must be an IANA time zone name: "Europe\/Berlinn"/,
+    ],
+  ])('%j is refused in one line naming the setting and the key', (dates, message) => {
+    const reading = withDates(dates);
+    expect('problem' in reading && reading.problem).toMatch(message);
+    expect('problem' in reading && reading.problem.split('\n')).toHaveLength(1);
+    expect('problem' in reading && reading.problem).toMatch(/^SANDBOX_PROFILE /);
   });
 });

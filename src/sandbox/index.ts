@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { dateFormats } from '@/domain';
 import type { DateFormat } from '@/domain';
+import { datePatternSchema } from '@/domain/date-patterns';
 import { settingDefaults, type BlankMaximumBillRate } from '@/domain/settings';
 import { sandboxProfile, type VmsProfile } from '@/domain/vms-profile';
 import { buildSandboxApp } from './app';
@@ -105,7 +105,7 @@ const optionsSchema = z.object({
   port: z.number().int().min(0).max(65535),
   dbPath: z.string().min(1),
   processingDelayMs: z.number().int().min(0).default(settingDefaults.processingDelayMs),
-  dateFormat: z.enum(dateFormats).default(settingDefaults.dateFormat),
+  dateFormat: datePatternSchema('date', 'dateFormat').default(settingDefaults.dateFormat),
   maxBatch: z.number().int().min(1).default(settingDefaults.maxBatch),
   logger: z.boolean().default(false),
 });

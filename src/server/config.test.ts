@@ -59,7 +59,12 @@ describe('loadConfig', () => {
         requisitionresults: 'requisitionresults?batchid={batchid}',
       }),
       accepted: { statuses: [202], batchId: '/batchid' },
-      dates: { outbound: 'YYYY-MM-DD', records: 'YYYY-MM-DD', dateTimes: 'iso-8601' },
+      dates: {
+        outbound: 'YYYY-MM-DD',
+        records: 'YYYY-MM-DD',
+        dateTimes: 'iso-8601',
+        timeZone: 'UTC',
+      },
     });
     expect(loadConfig({})).toEqual({
       port: 8787,
@@ -224,7 +229,7 @@ describe('loadConfig', () => {
     ['VMS_CLIENT_ORGS', { VMS_CLIENT_ORGS: '1001:,1002' }],
     ['VMS_CLIENT_ORG_IDS', { VMS_CLIENT_ORG_IDS: '1001,abc' }],
     ['VMS_VENDOR_ORG_ID', { VMS_VENDOR_ORG_ID: '-1' }],
-    ['VMS_DATE_FORMAT', { VMS_DATE_FORMAT: 'DD.MM.YYYY' }],
+    ['VMS_DATE_FORMAT', { VMS_DATE_FORMAT: 'DD.MM.YYY' }],
     ['VMS_MAX_BATCH', { VMS_MAX_BATCH: '0' }],
     ['VMS_TIMEOUT_MS', { VMS_TIMEOUT_MS: '1.5' }],
     ['VMS_BODY_LIMIT_BYTES', { VMS_BODY_LIMIT_BYTES: '5MB' }],

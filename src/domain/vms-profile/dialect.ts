@@ -1,9 +1,10 @@
+import { ownDateTime, readDateTime, writeDateTime } from '@/domain/date-patterns';
 import { convertWireDate } from '@/domain/dates';
 import { payloadKindDescriptors, payloadKindOf, type PayloadKind } from '@/domain/payload-kind';
 import { requisitionCatalog } from '@/domain/requisition-catalog';
 import type { VmsOperation } from '@/domain/vms-contract';
 import { readPointer, writePointer } from './json-pointer';
-import type { DateTimeFormat, VmsProfile } from './profile';
+import type { VmsProfile } from './profile';
 
 /**
  * Translating between the portal's own dialect of the VMS interface (the one its browser code,
@@ -65,42 +66,40 @@ function recordName(profile: VmsProfile, field: (typeof recordFields)[number]): 
   return profile.list.fieldNames === 'PascalCase' ? field.own : field.payload;
 }
 
-const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+/** How a profile writes its date-times: the pattern, and the zone of a pattern's wall clock. */
+type DateTimeSetting = Pick<VmsProfile['dates'], 'dateTimes' | 'timeZone'>;
 
-/** A VMS date-time → the portal's `YYYY-MM-DDTHH:MM:SSZ`; a value that does not read passes as it is. */
-export function dateTimeToOwn(value: string, format: DateTimeFormat): string {
+/**
+ * A VMS date-time → the portal's `YYYY-MM-DDTHH:MM:SSZ`. A value that does not read is passed as
+ * it is: never turned into another instant.
+ */
+export function dateTimeToOwn(value: string, dates: DateTimeSetting): string {
   if (value === '') return value;
-  let date: Date | null = null;
-  if (format === 'iso-8601') {
-    const parsed = new Date(value);
-    date = /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(parsed.getTime()) ? parsed : null;
-  } else if (format === 'unix-seconds') {
-    date = /^\d{1,12}$/.test(value) ? new Date(Number(value) * 1000) : null;
-  } else {
-    const match = /^(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
-    if (match) {
-      const [, month, day, year, hours, minutes, seconds] = match.map(Number);
-      date = new Date(Date.UTC(year ?? 0, (month ?? 1) - 1, day, hours, minutes, seconds));
-    }
-  }
-  return date ? `${date.toISOString().slice(0, 19)}Z` : value;
+  const utcMs = readDateTime(value, dates.dateTimes, dates.timeZone);
+  return typeof utcMs === 'number' ? ownDateTime(utcMs) : value;
 }
 
-/** The portal's date-time (or a date, for a filter) → the VMS's way of writing it. */
-export function dateTimeToVms(value: string, format: DateTimeFormat): string {
-  if (format === 'iso-8601' || value === '') return value;
-  const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
-  if (Number.isNaN(date.getTime())) return value;
-  if (format === 'unix-seconds') return String(Math.floor(date.getTime() / 1000));
-  return `${pad(date.getUTCMonth() + 1)}/${pad(date.getUTCDate())}/${date.getUTCFullYear()} ${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())}`;
+/**
+ * The portal's date-time (or a date, for a filter: its midnight in the VMS's zone) → the VMS's
+ * way of writing it. A value the portal did not write passes unchanged.
+ */
+export function dateTimeToVms(value: string, dates: DateTimeSetting): string {
+  if (value === '') return value;
+  const isDate = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  // An ISO date is ISO 8601 already, and a VMS that writes ISO 8601 reads it as it is.
+  if (isDate && dates.dateTimes === 'iso-8601') return value;
+  const utcMs = isDate
+    ? readDateTime(`${value}T00:00:00`, 'YYYY-MM-DD[T]HH:mm:ss', dates.timeZone)
+    : readDateTime(value, 'iso-8601', 'UTC');
+  return typeof utcMs === 'number' ? writeDateTime(utcMs, dates.dateTimes, dates.timeZone) : value;
 }
 
 function recordToOwn(profile: VmsProfile, record: JsonObject): JsonObject {
   const { fields } = profile.list;
   const result: JsonObject = {
     [own.list.reqId]: asText(record[fields.reqId]),
-    [own.list.created]: dateTimeToOwn(asText(record[fields.created]), profile.dates.dateTimes),
-    [own.list.updated]: dateTimeToOwn(asText(record[fields.updated]), profile.dates.dateTimes),
+    [own.list.created]: dateTimeToOwn(asText(record[fields.created]), profile.dates),
+    [own.list.updated]: dateTimeToOwn(asText(record[fields.updated]), profile.dates),
   };
   for (const field of recordFields) {
     const value = record[recordName(profile, field)];
@@ -117,8 +116,8 @@ function recordToVms(profile: VmsProfile, record: JsonObject): JsonObject {
   const { fields } = profile.list;
   const result: JsonObject = {
     [fields.reqId]: asText(record[own.list.reqId]),
-    [fields.created]: dateTimeToVms(asText(record[own.list.created]), profile.dates.dateTimes),
-    [fields.updated]: dateTimeToVms(asText(record[own.list.updated]), profile.dates.dateTimes),
+    [fields.created]: dateTimeToVms(asText(record[own.list.created]), profile.dates),
+    [fields.updated]: dateTimeToVms(asText(record[own.list.updated]), profile.dates),
   };
   for (const field of recordFields) {
     const value = record[field.own];
@@ -219,7 +218,7 @@ export function vmsCallPath(profile: VmsProfile, operation: VmsOperation, query:
         const isDateTime = field === own.list.created || field === own.list.updated;
         renamed.append(
           profile.list.filter.value,
-          isDateTime ? dateTimeToVms(value, profile.dates.dateTimes) : value,
+          isDateTime ? dateTimeToVms(value, profile.dates) : value,
         );
       } else {
         renamed.append(name, value);
@@ -405,7 +404,7 @@ function ownParameter(
   if (name === filter.value) {
     const field = params.get(filter.field);
     const isDateTime = field === fields.created || field === fields.updated;
-    return [own.filter.value, isDateTime ? dateTimeToOwn(value, profile.dates.dateTimes) : value];
+    return [own.filter.value, isDateTime ? dateTimeToOwn(value, profile.dates) : value];
   }
   // A VMS ignores a parameter it does not know: the portal's own filter names, sent to a VMS
   // that names its filter otherwise, filter nothing there (and must not here either).

@@ -51,7 +51,7 @@ export function sandboxProfile(dateFormat: DateFormat = 'YYYY-MM-DD'): VmsProfil
       paging: { style: 'none' },
     },
     errors: { message: '/error/message' },
-    dates: { outbound: dateFormat, records: dateFormat, dateTimes: 'iso-8601' },
+    dates: { outbound: dateFormat, records: dateFormat, dateTimes: 'iso-8601', timeZone: 'UTC' },
     signature: sandboxSignatureRecipe,
   };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { candidateResultStatuses, requisitionResultStatuses } from '@/domain/batch-results';
-import { dateFormats } from '@/domain/catalog-types';
+import { datePatternSchema, timeZoneSchema } from '@/domain/date-patterns';
 import { vmsOperations, type VmsOperation } from '@/domain/vms-contract';
 import { isJsonPointer } from './json-pointer';
 import { signatureRecipeSchema } from './signature-recipe';
@@ -117,9 +117,34 @@ const pagingSchema = z.discriminatedUnion(
   { error: 'list.paging.style must be "none", "page" or "offset"' },
 );
 
-/** How the VMS writes the date-times it keeps (created, last updated), in UTC. */
-export const dateTimeFormats = ['iso-8601', 'MM/DD/YYYY HH:mm:ss', 'unix-seconds'] as const;
-export type DateTimeFormat = (typeof dateTimeFormats)[number];
+/**
+ * How the VMS writes dates and date-times: each a pattern or named format of date-patterns.ts,
+ * the one module that reads and writes them. `named` puts the key's name in each message (a
+ * profile file's reader does not add it; the connections file's does).
+ */
+export function profileDatesSchema(named: boolean) {
+  const key = (name: string) => (named ? `dates.${name}` : undefined);
+  return z.strictObject({
+    /** DATE fields the portal sends. */
+    outbound: datePatternSchema('date', key('outbound')).meta({
+      description: 'The DATE pattern the portal sends, such as YYYY-MM-DD or DD/MM/YYYY.',
+    }),
+    /** DATE fields in the records the VMS lists. */
+    records: datePatternSchema('date', key('records')).meta({
+      description: 'The DATE pattern of the records the VMS lists.',
+    }),
+    /** Created and last-updated date-times in records, and in a list filter on them. */
+    dateTimes: datePatternSchema('date-time', key('dateTimes')).meta({
+      description:
+        'How created and updated date-times are written: a pattern (read in timeZone), iso-8601 (with Z or an offset), unix-seconds or unix-milliseconds.',
+    }),
+    /** Where the wall-clock times of a pattern without an offset are. */
+    timeZone: timeZoneSchema(key('timeZone')).meta({
+      description:
+        'The IANA time zone of date-times written without an offset, such as Europe/Berlin. Default: UTC.',
+    }),
+  });
+}
 
 export const vmsProfileSchema = z.strictObject({
   paths: pathsSchema,
@@ -155,20 +180,7 @@ export const vmsProfileSchema = z.strictObject({
     /** Where an error answer's message is; a body without one is shown as it came. */
     message: pointer('errors.message'),
   }),
-  dates: z.strictObject({
-    /** DATE fields the portal sends. */
-    outbound: z.enum(dateFormats, {
-      error: `dates.outbound must be one of ${dateFormats.join(', ')}`,
-    }),
-    /** DATE fields in the records the VMS lists. */
-    records: z.enum(dateFormats, {
-      error: `dates.records must be one of ${dateFormats.join(', ')}`,
-    }),
-    /** Created and last-updated date-times in records, and in a list filter on them. */
-    dateTimes: z.enum(dateTimeFormats, {
-      error: `dates.dateTimes must be one of ${dateTimeFormats.join(', ')}`,
-    }),
-  }),
+  dates: profileDatesSchema(true),
   /** How each call is signed (signature-recipe.ts). */
   signature: signatureRecipeSchema,
 });

@@ -1,12 +1,6 @@
-import { dateFormats, type DateFormat } from '@/domain/catalog-types';
-import { parseWireDate } from '@/domain/dates';
+import { commonPatterns, readDate, readDateTime } from '@/domain/date-patterns';
 import { requisitionCatalog } from '@/domain/requisition-catalog';
-import {
-  dateTimeFormats,
-  dateTimeToOwn,
-  type DateTimeFormat,
-  type VmsProfile,
-} from '@/domain/vms-profile';
+import type { VmsProfile } from '@/domain/vms-profile';
 
 /**
  * What the doctor checks in the requisition records a VMS lists: how their fields are named and
@@ -71,17 +65,6 @@ function text(value: unknown): string {
   return '';
 }
 
-/** Whether a date-time reads in a format (dateTimeToOwn passes a value it cannot read unchanged). */
-export function dateTimeReads(value: string, format: DateTimeFormat): boolean {
-  if (format === 'iso-8601') {
-    return (
-      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value) &&
-      !Number.isNaN(Date.parse(value))
-    );
-  }
-  return dateTimeToOwn(value, format) !== value;
-}
-
 export interface DateFinding {
   /** The values looked at (non-empty). */
   values: string[];
@@ -93,11 +76,11 @@ export interface DateFinding {
   fitting: string[];
 }
 
-function judge<F extends string>(
+function judge(
   values: string[],
-  configured: F,
-  formats: readonly F[],
-  reads: (value: string, format: F) => boolean,
+  configured: string,
+  formats: readonly string[],
+  reads: (value: string, format: string) => boolean,
 ): DateFinding {
   const misfit = values.find((value) => !reads(value, configured)) ?? null;
   return {
@@ -114,7 +97,13 @@ export function checkDateTimes(profile: VmsProfile, records: readonly JsonRecord
   const values = records
     .flatMap((record) => [text(record[created]), text(record[updated])])
     .filter((value) => value !== '');
-  return judge(values, profile.dates.dateTimes, dateTimeFormats, dateTimeReads);
+  const { timeZone } = profile.dates;
+  return judge(
+    values,
+    profile.dates.dateTimes,
+    commonPatterns['date-time'],
+    (value, pattern) => typeof readDateTime(value, pattern, timeZone) === 'number',
+  );
 }
 
 /** The records' DATE fields (StartDate…) against `dates.records`. */
@@ -124,10 +113,10 @@ export function checkRecordDates(profile: VmsProfile, records: readonly JsonReco
       dateFields.map((field) => text(record[field.pascal] ?? record[field.payload])),
     )
     .filter((value) => value !== '');
-  return judge<DateFormat>(
+  return judge(
     values,
     profile.dates.records,
-    dateFormats,
-    (value, format) => parseWireDate(value, format) !== null,
+    commonPatterns.date,
+    (value, pattern) => readDate(value, pattern) !== null,
   );
 }

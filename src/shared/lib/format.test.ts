@@ -27,4 +27,14 @@ describe('dates and times for people', () => {
     expect(minute).not.toContain(':07');
     expect(formatDateTime('not a time', { seconds: true })).toBe('not a time');
   });
+
+  it('shows a date-time it cannot read as it is written, never as another date', () => {
+    // `new Date` reads both, as 1 December and as 3 March 2026 in the browser's zone.
+    expect(formatDateTime('12/01/2026 09:00:00')).toBe('12/01/2026 09:00:00');
+    expect(formatDateTime('2026-03-02 14:30')).toBe('2026-03-02 14:30');
+    expect(formatDateTime('2026-02-30T10:00:00Z')).toBe('2026-02-30T10:00:00Z');
+    expect(formatDateTime('2026-03-02T15:30:00+01:00')).toBe(
+      formatDateTime('2026-03-02T14:30:00Z'),
+    );
+  });
 });

@@ -1,11 +1,14 @@
+import { readOwnDateTime } from '@/domain/date-patterns';
+
 /**
  * `2026-11-21T19:31:00Z` → "21 Nov 2026, 19:31" in the user's time zone (with `seconds`,
- * "21 Nov 2026, 19:31:07", for calls made moments apart); other text unchanged.
+ * "21 Nov 2026, 19:31:07", for calls made moments apart); other text unchanged. Only ISO 8601 with
+ * Z or an offset is read: `new Date` would take `12/01/2026 09:00:00` for 1 December in the
+ * browser's zone, whatever the VMS meant.
  */
 export function formatDateTime(iso: string, { seconds = false } = {}): string {
-  const date = new Date(iso);
-  if (iso === '' || Number.isNaN(date.getTime())) return iso;
-  return dateTimeFormat(seconds).format(date);
+  const utcMs = readOwnDateTime(iso);
+  return utcMs === null ? iso : dateTimeFormat(seconds).format(utcMs);
 }
 
 /**

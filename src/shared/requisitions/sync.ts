@@ -1,4 +1,5 @@
 import type { RequisitionRecord } from '@/domain';
+import { readOwnDateTime } from '@/domain/date-patterns';
 import type { StartedRequest } from '@/shared/api/http';
 import type { OrgScope } from '@/shared/api/vms';
 import { workScope } from '@/shared/config/current-connection';
@@ -39,11 +40,24 @@ export const fullReadEveryRefreshes = 20;
 /** Requisitions in Req ID order (numbers, not text: 9 before 10). */
 export const byReqId = (a: RequisitionRecord, b: RequisitionRecord) =>
   Number(a.reqId) - Number(b.reqId);
-const newestOf = (records: Iterable<RequisitionRecord>, since = '') => {
+/**
+ * The latest last-updated time of `records`, which the next refresh asks the VMS for changes
+ * since. Only times the portal read count: one the profile could not read came as the VMS wrote it
+ * (`31/12/2026 10:00`), sorts after every ISO time, and would be sent back as the filter.
+ */
+export const newestOf = (records: Iterable<RequisitionRecord>, since = '') => {
   let newest = since;
-  for (const record of records) if (record.updatedAt > newest) newest = record.updatedAt;
+  for (const record of records) {
+    if (record.updatedAt > newest && readOwnDateTime(record.updatedAt) !== null) {
+      newest = record.updatedAt;
+    }
+  }
   return newest;
 };
+
+/** A record's last-updated time when the portal read it; null when absent or unreadable. */
+const readTime = (record: RequisitionRecord) =>
+  record.updatedAt === '' ? null : readOwnDateTime(record.updatedAt);
 
 const plural = (count: number, one: string, many: string) =>
   `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
@@ -61,7 +75,7 @@ export function refreshFilterProblem(
   since: string,
   changed: readonly RequisitionRecord[],
 ): string | null {
-  const before = changed.filter((record) => record.updatedAt !== '' && record.updatedAt < since);
+  const before = changed.filter((record) => readTime(record) !== null && record.updatedAt < since);
   if (before.length === 0) return null;
   return `Asked for the requisitions updated since ${since}, the VMS answered ${plural(before.length, 'requisition', 'requisitions')} updated before then: it did not apply the list's filter. ${checkAdvice}`;
 }
@@ -78,7 +92,7 @@ export function missedByRefreshes(
 ): string | null {
   let missed = 0;
   for (const record of whole) {
-    if (record.updatedAt === '' || record.updatedAt >= since) continue;
+    if (readTime(record) === null || record.updatedAt >= since) continue;
     const held = copy.get(record.reqId);
     if (!held || JSON.stringify(held) !== JSON.stringify(record)) missed += 1;
   }

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
 import type { RequisitionRecord } from '@/domain';
+import { readOwnDateTime } from '@/domain/date-patterns';
 import type { Sort, SortKey } from '@/features/requisitions/model/list-view';
 import { sortColumns, statusText } from '@/features/requisitions/model/list-view';
 import { formatDateTime } from '@/shared/lib/format';
@@ -8,6 +9,28 @@ import { useVirtualRows } from '@/shared/ui/use-virtual-rows';
 
 /** An estimate for rows not yet measured; each drawn row is measured (long titles wrap). */
 const estimatedRowPx = 49;
+
+const unreadableNote =
+  "Not a date and time the portal can read, so it is shown as the VMS wrote it: check the connection's profile (dates.dateTimes, dates.timeZone).";
+
+/**
+ * A record's date-time for people. One the profile could not read came through as the VMS wrote
+ * it: it is shown so, marked, never read leniently into another date.
+ */
+export function RecordDateTime({ value }: { value: string }) {
+  if (value === '') return '–';
+  if (readOwnDateTime(value) === null) {
+    return (
+      <span title={unreadableNote}>
+        <bdi className="user-text">{value}</bdi>{' '}
+        <span role="img" aria-label={unreadableNote}>
+          ⚠
+        </span>
+      </span>
+    );
+  }
+  return <time dateTime={value}>{formatDateTime(value)}</time>;
+}
 
 const RequisitionRow = memo(function RequisitionRow({
   record,
@@ -35,11 +58,7 @@ const RequisitionRow = memo(function RequisitionRow({
       <td>{record.fields.noofopenings}</td>
       <td className="nowrap">{record.fields.startdate}</td>
       <td>
-        {record.updatedAt ? (
-          <time dateTime={record.updatedAt}>{formatDateTime(record.updatedAt)}</time>
-        ) : (
-          '–'
-        )}
+        <RecordDateTime value={record.updatedAt} />
       </td>
       <td>
         <div className="button-row button-row--compact button-row--nowrap">

@@ -23,7 +23,6 @@ import type { Incoming, Start } from '@/core/batch/model/drafts';
 import { loadedOf, mergeOntoTemplate } from '@/core/batch/model/drafts';
 import type { DateFormat, LoadedRecord, RequisitionForm } from '@/domain';
 import {
-  dateFormats,
   amendAsEdited,
   amendWire,
   blankSkillRow,
@@ -37,6 +36,7 @@ import {
   requisitionRecordToAmendWire,
   requisitionWireToForm,
 } from '@/domain';
+import { settingDefaults } from '@/domain/settings';
 import { requisitionKind } from '@/features/requisitions/kind/requisition-kind';
 import type { RequisitionMode } from '@/features/requisitions/model/form-layout';
 import { rememberValues, typedValuesStore } from '@/features/requisitions/model/suggestions';
@@ -297,7 +297,7 @@ export function RequisitionWorkspaceShell({ mode }: { mode: RequisitionMode }) {
         form={form}
         mode={mode}
         orgs={noOrgs}
-        dateFormat={dateFormats[0]}
+        dateFormat={settingDefaults.dateFormat}
         submitLabel={addToBatchLabel}
         onValid={() => {}}
         shell
