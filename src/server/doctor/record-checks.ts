@@ -74,21 +74,38 @@ export interface DateFinding {
   misfit: string | null;
   /** The formats every value reads in. */
   fitting: string[];
+  /**
+   * Other formats that read every value too, but as other dates or times (`05/03/2026` as 5 March
+   * and as 3 May): the values do not show which the VMS writes.
+   */
+  ambiguousWith: string[];
+  /** For each other common format, a value it cannot read: the evidence that rules it out. */
+  ruledOut: { format: string; value: string }[];
 }
 
 function judge(
   values: string[],
   configured: string,
   formats: readonly string[],
-  reads: (value: string, format: string) => boolean,
+  read: (value: string, format: string) => string | number | null,
 ): DateFinding {
+  const reads = (value: string, format: string) => read(value, format) !== null;
   const misfit = values.find((value) => !reads(value, configured)) ?? null;
-  return {
-    values,
-    fits: misfit === null,
-    misfit,
-    fitting: formats.filter((format) => values.every((value) => reads(value, format))),
-  };
+  const fitting = formats.filter((format) => values.every((value) => reads(value, format)));
+  const ambiguousWith =
+    misfit !== null
+      ? []
+      : fitting.filter(
+          (format) =>
+            format !== configured &&
+            values.some((value) => read(value, format) !== read(value, configured)),
+        );
+  const ruledOut = formats.flatMap((format) => {
+    if (format === configured) return [];
+    const value = values.find((one) => !reads(one, format));
+    return value === undefined ? [] : [{ format, value }];
+  });
+  return { values, fits: misfit === null, misfit, fitting, ambiguousWith, ruledOut };
 }
 
 /** The records' created/updated date-times against `dates.dateTimes`. */
@@ -98,12 +115,10 @@ export function checkDateTimes(profile: VmsProfile, records: readonly JsonRecord
     .flatMap((record) => [text(record[created]), text(record[updated])])
     .filter((value) => value !== '');
   const { timeZone } = profile.dates;
-  return judge(
-    values,
-    profile.dates.dateTimes,
-    commonPatterns['date-time'],
-    (value, pattern) => typeof readDateTime(value, pattern, timeZone) === 'number',
-  );
+  return judge(values, profile.dates.dateTimes, commonPatterns['date-time'], (value, pattern) => {
+    const instant = readDateTime(value, pattern, timeZone);
+    return typeof instant === 'number' ? instant : null;
+  });
 }
 
 /** The records' DATE fields (StartDate…) against `dates.records`. */
@@ -113,10 +128,7 @@ export function checkRecordDates(profile: VmsProfile, records: readonly JsonReco
       dateFields.map((field) => text(record[field.pascal] ?? record[field.payload])),
     )
     .filter((value) => value !== '');
-  return judge(
-    values,
-    profile.dates.records,
-    commonPatterns.date,
-    (value, pattern) => readDate(value, pattern) !== null,
+  return judge(values, profile.dates.records, commonPatterns.date, (value, pattern) =>
+    readDate(value, pattern),
   );
 }

@@ -8,6 +8,7 @@ import {
   type ProbeVerdict,
 } from '@/domain/connection-check';
 import { payloadKindDescriptors, type PayloadKind } from '@/domain/payload-kind';
+import { writeDate } from '@/domain/date-patterns';
 import { blankRequisitionWire } from '@/domain/requisition-wire';
 import {
   answerFromVms,
@@ -376,8 +377,33 @@ async function probeDates(context: Context): Promise<Outcome> {
       'The records listed have no dates filled in, so their format cannot be checked.',
     );
   }
+  // What rules each other common format out: the value it cannot read.
+  const evidence = [dateTimes, dates].flatMap((finding) =>
+    finding.ruledOut.map(({ format, value }) => `"${value}" cannot be ${format}`),
+  );
+  const ambiguous = [
+    [dateTimes, 'dates.dateTimes', profile.dates.dateTimes, 'date-times'],
+    [dates, 'dates.records', profile.dates.records, 'DATE fields'],
+  ] as const;
+  const open = ambiguous.filter(([finding]) => finding.ambiguousWith.length > 0);
+  if (open.length > 0) {
+    const what = open
+      .map(
+        ([finding, key, configured, label]) =>
+          `every one of the records' ${label} (such as "${finding.values[0] ?? ''}") reads as ${configured} (${key}) and as ${finding.ambiguousWith.join(' and as ')}, as other dates`,
+      )
+      .join('; ');
+    return undecided(
+      `Nothing the VMS listed shows which way it writes dates: ${what}. A day above 12 or an hour above 12 would settle it.`,
+      context.target.production
+        ? "Check the VMS's API reference for how it writes dates, or check again once a record has a day above 12 (or a time after noon)."
+        : "Send one test requisition (--send-test-requisition): it is created today and starts on the 25th, so reading it back settles the order; or check the VMS's API reference.",
+      evidence,
+    );
+  }
   return pass(
-    `The records' dates read as the profile says (date-times ${profile.dates.dateTimes}${dates.values.length > 0 ? `, DATE fields ${profile.dates.records}` : ''}).`,
+    `The records' dates read as the profile says, and only so (date-times ${profile.dates.dateTimes}${dates.values.length > 0 ? `, DATE fields ${profile.dates.records}` : ''}).`,
+    evidence,
   );
 }
 
@@ -388,6 +414,11 @@ async function probeSendTest(context: Context, options: DoctorOptions): Promise<
   const { profile } = target;
   const orgId = target.clientOrgIds[0] ?? 0;
   const reference = `DOCTOR-${randomBytes(4).toString('hex').toUpperCase()}`;
+  // The 25th of next month: a day no month can be, so the start date read back settles whether
+  // the VMS writes dates day first.
+  const today = new Date(context.now());
+  const starts = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 25));
+  const startdate = writeDate(starts.toISOString().slice(0, 10), profile.dates.outbound) ?? '';
   const requisition = {
     ...blankRequisitionWire(),
     requesttype: 'I',
@@ -401,6 +432,7 @@ async function probeSendTest(context: Context, options: DoctorOptions): Promise<
     engagementtype: '1',
     shortdescription: 'Sent by the portal connection check (npm run doctor); not a real opening.',
     reqownerid: 'mreyes',
+    startdate,
   };
   const body = Buffer.from(JSON.stringify([requisition]));
   const path = vmsCallPath(profile, 'requisitionimport', orgQuery(target, orgId));
