@@ -7,8 +7,8 @@ import {
   type ProbeResult,
   type ProbeVerdict,
 } from '@/domain/connection-check';
-import { payloadKindDescriptors, type PayloadKind } from '@/domain/payload-kind';
 import { writeDate } from '@/domain/date-patterns';
+import { payloadKindDescriptors, type PayloadKind } from '@/domain/payload-kind';
 import { blankRequisitionWire } from '@/domain/requisition-wire';
 import {
   answerFromVms,
