@@ -1,4 +1,4 @@
-import { ownDateTime, readDateTime, writeDateTime } from '@/domain/date-patterns';
+import { ownDateTime, readDateTime, readOwnDateTime, writeDateTime } from '@/domain/date-patterns';
 import { convertWireDate } from '@/domain/dates';
 import { payloadKindDescriptors, payloadKindOf, type PayloadKind } from '@/domain/payload-kind';
 import { requisitionCatalog } from '@/domain/requisition-catalog';
@@ -467,4 +467,26 @@ export function answerInVmsDialect(
     .slice(page?.offset ?? 0, page ? page.offset + page.size : undefined)
     .map((record) => recordToVms(profile, record));
   return { status, text: JSON.stringify(writePointer(profile.list.records, records)) };
+}
+
+/**
+ * How many of a list's records (in the portal's dialect, after listRecordsFromVms) carry a created
+ * or last-updated time the profile could not read: such a value passes as the VMS wrote it, and
+ * the portal shows it so, with a warning, never as another date.
+ */
+export function unreadableRecordDates(records: readonly unknown[]): {
+  created: number;
+  updated: number;
+} {
+  const counts = { created: 0, updated: 0 };
+  for (const record of records) {
+    if (!isObject(record)) continue;
+    for (const field of ['created', 'updated'] as const) {
+      const value = record[own.list[field]];
+      if (typeof value === 'string' && value !== '' && readOwnDateTime(value) === null) {
+        counts[field] += 1;
+      }
+    }
+  }
+  return counts;
 }

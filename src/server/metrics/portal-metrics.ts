@@ -105,6 +105,7 @@ export class PortalMetrics {
   private readonly journalPruned: Counter;
   private readonly databaseDuration: Histogram<'store' | 'operation'>;
   private readonly databaseErrors: Counter<'store' | 'operation'>;
+  private readonly unreadableDates: Counter<'connection' | 'field'>;
 
   constructor(options: { defaultConnection: string }) {
     this.defaultConnection = options.defaultConnection;
@@ -182,6 +183,13 @@ export class PortalMetrics {
       name: `${metricPrefix}db_query_errors_total`,
       help: 'Store calls on the portal database that failed, by store and operation.',
       labelNames: ['store', 'operation'],
+      registers,
+    });
+
+    this.unreadableDates = new Counter({
+      name: `${metricPrefix}vms_unreadable_dates_total`,
+      help: "Requisition records the VMS listed whose created or last-updated time the connection's profile (dates.dateTimes) cannot read, by connection and field.",
+      labelNames: ['connection', 'field'],
       registers,
     });
 
@@ -280,6 +288,11 @@ export class PortalMetrics {
       series.batches.inc();
       series.items.inc(line.itemCount);
     }
+  }
+
+  /** Records of one list read whose `field` time the profile could not read. */
+  unreadableDate(connection: string, field: 'created' | 'updated', count: number): void {
+    this.unreadableDates.inc({ connection, field }, count);
   }
 
   /** A first send whose key the gate claimed: it goes to the VMS. */

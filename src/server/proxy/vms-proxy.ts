@@ -9,6 +9,7 @@ import {
   answerFromVms,
   joinQuery,
   listRecordsFromVms,
+  unreadableRecordDates,
   pageSize,
   sandboxProfile,
   speaksOwnDialect,
@@ -396,6 +397,36 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
     };
   }
 
+  /** Connections and fields whose unreadable record dates were logged: once each, not per list. */
+  const unreadableLogged = new Set<string>();
+
+  /**
+   * Counts the records of a list whose created or updated time the profile could not read (they
+   * go on as the VMS wrote them, and the page shows them so with a warning), and says so in the
+   * log once per connection and field: the administrator's cue to run the connection check.
+   */
+  function noteUnreadableDates(channel: Channel, records: readonly unknown[]): void {
+    const counts = unreadableRecordDates(records);
+    const connection = channel.connection.name;
+    for (const field of ['created', 'updated'] as const) {
+      if (counts[field] === 0) continue;
+      app.portalMetrics?.unreadableDate(connection, field, counts[field]);
+      const key = `${connection}\u0000${field}`;
+      if (unreadableLogged.has(key)) continue;
+      unreadableLogged.add(key);
+      app.log.warn(
+        {
+          connection,
+          field,
+          records: counts[field],
+          setting: 'dates.dateTimes',
+          pattern: channel.profile.dates.dateTimes,
+        },
+        'vms record dates not in its profile',
+      );
+    }
+  }
+
   /**
    * A VMS's answer in the portal's own dialect, read with the connection's profile. The journal
    * keeps the answer as the VMS sent it. One the profile does not describe goes on as it came
@@ -429,6 +460,9 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
     }
     if (note && request.method === 'POST' && outcome.status < 300) {
       note.batchId = (JSON.parse(text) as { batchid: string }).batchid;
+    }
+    if (operation === 'requisitions' && outcome.status < 300) {
+      noteUnreadableDates(channel, JSON.parse(text) as unknown[]);
     }
     return {
       status: outcome.status,
@@ -488,6 +522,7 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
       }
       records.push(...page);
       if (page.length < size) {
+        noteUnreadableDates(channel, records);
         return {
           status: answer.outcome.status,
           headers: { 'content-type': 'application/json; charset=utf-8' },
