@@ -125,12 +125,8 @@ describe('a refresh', () => {
 });
 
 describe('the checks themselves', () => {
-  const record = (reqId: string, updatedAt: string) => ({
-    reqId,
-    createdAt: '',
-    updatedAt,
-    fields: { titlerole: `Req ${reqId}` },
-  });
+  const record = (reqId: string, updatedAt: string) =>
+    requisitionRecordSchema.parse({ Req_Id: reqId, Req_Updated_Date_Time: updatedAt });
 
   it('find nothing wrong in an answer that holds only what changed since', () => {
     expect(
