@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useRef } from 'react';
+import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { roleRank } from '@/domain/auth';
 import { ClientOrgSelect } from '@/shared/config/client-org-select';
@@ -8,6 +8,7 @@ import { useStorageProblem } from '@/shared/storage/local-store';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { AppFrame, MainNav, SandboxBanner } from './app-frame';
 import { ConnectionBar, ProductionBanner } from './connection-bar';
+import { restoreShellState } from './takeover';
 
 // Only for a signed-in user: its code (the drafts' and history's stores) stays out of the first load.
 const UserSyncBar = lazy(() =>
@@ -94,6 +95,13 @@ export function AppShell() {
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   const firstRender = useRef(true);
+
+  // Taking over the prerendered page: what was typed into it, and its focus, are put in this
+  // page in the commit that removed it, before another key can land (takeover.ts).
+  useLayoutEffect(() => {
+    const frame = mainRef.current?.closest('.app');
+    if (frame) restoreShellState(frame);
+  }, []);
 
   useEffect(() => {
     if (firstRender.current) {
