@@ -94,7 +94,7 @@ export function AppShell() {
   const user = session?.user ?? null;
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
-  const firstRender = useRef(true);
+  const shownPath = useRef(pathname);
 
   // Taking over the prerendered page: what was typed into it, and its focus, are put in this
   // page in the commit that removed it, before another key can land (takeover.ts).
@@ -103,11 +103,11 @@ export function AppShell() {
     if (frame) restoreShellState(frame);
   }, []);
 
+  // The page's own address is not a move: compared with the last one shown rather than counted,
+  // as an effect may run twice for one mount (StrictMode), which focused the page over a field.
   useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
     mainRef.current?.focus({ preventScroll: true });
     window.scrollTo(0, 0);
   }, [pathname]);

@@ -19,8 +19,12 @@
 const presses = new Set<() => void>();
 /** Whether the app may draw its own page: false while a press that began before it is held. */
 let free: boolean | null = null;
-/** A press held for longer than this (a drag gone astray) no longer holds the page. */
-const longestPressMs = 2000;
+/**
+ * A press held for longer than this no longer holds the page (a release the page never heard of).
+ * Long: a person's press lasts a fraction of a second, but a busy machine may take seconds to
+ * hydrate, and a press ended by the timer rather than its release is a click lost.
+ */
+const longestPressMs = 10_000;
 
 function release() {
   if (free) return;
@@ -29,16 +33,14 @@ function release() {
 }
 
 function holdWhilePressed() {
+  // The release, or a press taken over by the browser (a scroll, a drag).
+  const endings = ['pointerup', 'pointercancel', 'dragend'] as const;
   const ended = () => {
-    window.removeEventListener('pointerup', ended, true);
-    window.removeEventListener('pointercancel', ended, true);
-    window.removeEventListener('dragend', ended, true);
+    for (const ending of endings) window.removeEventListener(ending, ended, true);
     // After the click that follows the release (dispatched in the same task).
     setTimeout(release, 0);
   };
-  window.addEventListener('pointerup', ended, true);
-  window.addEventListener('pointercancel', ended, true);
-  window.addEventListener('dragend', ended, true);
+  for (const ending of endings) window.addEventListener(ending, ended, true);
   setTimeout(ended, longestPressMs);
 }
 
@@ -95,7 +97,12 @@ function keyOf(element: Element): string | null {
 
 function changed(field: Field): boolean {
   if (field instanceof HTMLSelectElement) {
-    return [...field.options].some((option) => option.selected !== option.defaultSelected);
+    // With no option marked selected in the page, the first one is.
+    const options = [...field.options];
+    const first = options.find((option) => option.defaultSelected) ?? options[0];
+    return field.multiple
+      ? options.some((option) => option.selected !== option.defaultSelected)
+      : field.value !== (first?.value ?? '');
   }
   if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) {
     return field.checked !== field.defaultChecked;
