@@ -8,7 +8,7 @@ import { useStorageProblem } from '@/shared/storage/local-store';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { AppFrame, MainNav, SandboxBanner } from './app-frame';
 import { ConnectionBar, ProductionBanner } from './connection-bar';
-import { restoreShellState } from './takeover';
+import { announceRestored, restoreShellState } from './takeover';
 
 // Only for a signed-in user: its code (the drafts' and history's stores) stays out of the first load.
 const UserSyncBar = lazy(() =>
@@ -102,6 +102,8 @@ export function AppShell() {
     const frame = mainRef.current?.closest('.app');
     if (frame) restoreShellState(frame);
   }, []);
+  // And told to the page once its effects (the form's subscribers) have run.
+  useEffect(announceRestored, []);
 
   // The page's own address is not a move: compared with the last one shown rather than counted,
   // as an effect may run twice for one mount (StrictMode), which focused the page over a field.

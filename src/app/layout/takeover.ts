@@ -161,18 +161,27 @@ function find(root: Element, key: string): Element | null {
   );
 }
 
-/** Puts what `noteShellState` noted into `root`, the page that took the prerendered one's place. */
+/** The fields given a value by restoreShellState, and the boxes to tick, for announceRestored. */
+let restored: { fields: Field[]; toggles: HTMLInputElement[] } = { fields: [], toggles: [] };
+
+/**
+ * Puts what `noteShellState` noted into `root`, the page that took the prerendered one's place:
+ * in a layout effect, before another key can land, so each value is in its field and the focus
+ * and caret where they were.
+ */
 export function restoreShellState(root: Element) {
   const state = noted;
   noted = null;
+  restored = { fields: [], toggles: [] };
   if (!state) return;
   for (const { key, value, checked } of state.fields) {
     const field = find(root, key);
     if (!isField(field)) continue;
     if (checked !== null && field instanceof HTMLInputElement) {
-      if (field.checked !== checked) field.click();
+      if (field.checked !== checked) restored.toggles.push(field);
     } else if (value !== null && field.value !== value) {
       setValue(field, value);
+      restored.fields.push(field);
     }
   }
   if (!state.focus) return;
@@ -187,4 +196,30 @@ export function restoreShellState(root: Element) {
       // A type without a caret.
     }
   }
+}
+
+/**
+ * Tells the app's page of the values restoreShellState put in it, once its effects have run:
+ * what subscribes to a form's changes in an effect (its draft's saving, a field watched by
+ * another) missed the events sent in the layout effect. React tells a field's change by the
+ * value it last saw; set through the element (which React watches) to another value and back
+ * through the prototype, the field's current value (with any key typed since) is a change again.
+ * A box to tick is clicked here: no key goes into one.
+ */
+export function announceRestored() {
+  const { fields, toggles } = restored;
+  restored = { fields: [], toggles: [] };
+  for (const field of fields) {
+    if (!field.isConnected) continue;
+    if (field instanceof HTMLSelectElement) {
+      field.dispatchEvent(new Event('change', { bubbles: true }));
+      continue;
+    }
+    const { value } = field;
+    const caret = document.activeElement === field ? selectionOf(field) : null;
+    field.value = `${value} `;
+    setValue(field, value);
+    if (caret?.start != null && caret.end != null) field.setSelectionRange(caret.start, caret.end);
+  }
+  for (const toggle of toggles) if (toggle.isConnected) toggle.click();
 }
