@@ -33,8 +33,9 @@ function release() {
 }
 
 function holdWhilePressed() {
-  // The release, or a press taken over by the browser (a scroll, a drag).
-  const endings = ['pointerup', 'pointercancel', 'dragend'] as const;
+  // The release, a press taken over by the browser (a scroll, a drag), or a key let go (Space
+  // held on a checkbox makes it `:active` too).
+  const endings = ['pointerup', 'pointercancel', 'dragend', 'keyup'] as const;
   const ended = () => {
     for (const ending of endings) window.removeEventListener(ending, ended, true);
     // After the click that follows the release (dispatched in the same task).
