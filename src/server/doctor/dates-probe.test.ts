@@ -2,10 +2,10 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { doctorReportSchema, type DoctorReport } from '@/domain/connection-check';
 import { sandboxProfile, type VmsProfile } from '@/domain/vms-profile';
-import { sandboxDemo, startSandbox } from '@/sandbox/index';
+import { startSandbox } from '@/sandbox/index';
+import { doctorTarget } from '@/test-support/doctor-target';
 import { tempDbPath } from '@/test-support/sandbox-client';
 import { runDoctor } from './run-doctor';
-import type { DoctorTarget } from './target';
 
 /*
  * The doctor's dates probe passes only when the records prove the profile's pattern: a day above
@@ -20,21 +20,6 @@ const monthFirst = 'MM/DD/YYYY HH:mm:ss';
 function withDateTimes(dateTimes: string): VmsProfile {
   const own = sandboxProfile();
   return { ...own, dates: { ...own.dates, dateTimes } };
-}
-
-function targetFor(url: string, profile: VmsProfile, production = false): DoctorTarget {
-  return {
-    name: 'default',
-    baseUrl: `${url}/`,
-    apiKey: sandboxDemo.apiKey,
-    apiSecret: sandboxDemo.apiSecret,
-    clientOrgIds: [...sandboxDemo.clientOrgIds],
-    vendorOrgId: sandboxDemo.vendorOrgId,
-    profile,
-    production,
-    timeoutMs: 5000,
-    label: 'test VMS',
-  };
 }
 
 const datesOf = (report: DoctorReport) => {
@@ -63,7 +48,7 @@ describe('a VMS that writes its date-times day first', () => {
 
   it('fails a month-first profile, naming the day-first pattern to set', async () => {
     const sandbox = await dayFirstSandbox();
-    const dates = datesOf(await runDoctor(targetFor(sandbox.url, withDateTimes(monthFirst))));
+    const dates = datesOf(await runDoctor(doctorTarget(sandbox.url, withDateTimes(monthFirst))));
     expect(dates.verdict).toBe('failed');
     expect(dates.finding).toContain(`do not read as ${monthFirst} (dates.dateTimes)`);
     expect(dates.fix).toContain(`set dates.dateTimes to "${dayFirst}"`);
@@ -71,7 +56,7 @@ describe('a VMS that writes its date-times day first', () => {
 
   it('passes a day-first profile, citing a record no month-first reading can take', async () => {
     const sandbox = await dayFirstSandbox();
-    const dates = datesOf(await runDoctor(targetFor(sandbox.url, withDateTimes(dayFirst))));
+    const dates = datesOf(await runDoctor(doctorTarget(sandbox.url, withDateTimes(dayFirst))));
     expect(dates.verdict).toBe('passed');
     expect(dates.finding).toContain('and only so');
     const proof = dates.evidence.find((line) => line.endsWith(`cannot be ${monthFirst}`));
@@ -121,7 +106,7 @@ describe('a VMS whose every date could be read day first or month first', () => 
 
   it('is undecided, naming the ambiguity and how a test requisition settles it', async () => {
     const url = await ambiguousVms();
-    const dates = datesOf(await runDoctor(targetFor(url, withDateTimes(dayFirst))));
+    const dates = datesOf(await runDoctor(doctorTarget(url, withDateTimes(dayFirst))));
     expect(dates.verdict).toBe('undecided');
     expect(dates.finding).toContain(`reads as ${dayFirst} (dates.dateTimes) and as ${monthFirst}`);
     expect(dates.fix).toContain('Send one test requisition (--send-test-requisition)');
@@ -130,7 +115,9 @@ describe('a VMS whose every date could be read day first or month first', () => 
 
   it('on production, says to check the API reference instead of sending anything', async () => {
     const url = await ambiguousVms();
-    const dates = datesOf(await runDoctor(targetFor(url, withDateTimes(monthFirst), true)));
+    const dates = datesOf(
+      await runDoctor(doctorTarget(url, withDateTimes(monthFirst), { production: true })),
+    );
     expect(dates.verdict).toBe('undecided');
     expect(dates.fix).not.toContain('--send-test-requisition');
     expect(dates.fix).toContain('API reference');

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctorReportSchema, type DoctorReport, type ProbeId } from '@/domain/connection-check';
 import { sandboxProfile, type VmsProfile } from '@/domain/vms-profile';
-import { profileFromSetting } from '@/node/profile-setting';
-import { sandboxDemo, startSandbox, type RunningSandbox } from '@/sandbox/index';
+import { startSandbox, type RunningSandbox } from '@/sandbox/index';
+import { doctorTarget as targetFor, exampleProfile } from '@/test-support/doctor-target';
 import { tempDbPath } from '@/test-support/sandbox-client';
 import { runDoctor } from './run-doctor';
-import type { DoctorTarget } from './target';
 
 /*
  * The doctor's paging and filter probes against the sandbox speaking another VMS's dialect
@@ -13,30 +12,6 @@ import type { DoctorTarget } from './target';
  * "field", "op" and "value", and ignores parameters it does not know), each time with a profile
  * wrong in one way. A probe passes only on what the VMS answered, and says what that was.
  */
-
-const exampleFile = new URL('../../../docs/examples/profile-other-vms.json', import.meta.url)
-  .pathname;
-
-function exampleProfile(): VmsProfile {
-  const reading = profileFromSetting('VMS_PROFILE', exampleFile, 'YYYY-MM-DD');
-  if ('problem' in reading) throw new Error(reading.problem);
-  return reading.profile;
-}
-
-function targetFor(url: string, profile: VmsProfile): DoctorTarget {
-  return {
-    name: 'default',
-    baseUrl: `${url}/`,
-    apiKey: sandboxDemo.apiKey,
-    apiSecret: sandboxDemo.apiSecret,
-    clientOrgIds: [...sandboxDemo.clientOrgIds],
-    vendorOrgId: sandboxDemo.vendorOrgId,
-    profile,
-    production: false,
-    timeoutMs: 5000,
-    label: 'test VMS',
-  };
-}
 
 function probe(report: DoctorReport, id: ProbeId) {
   const found = doctorReportSchema.parse(report).probes.find((result) => result.id === id);

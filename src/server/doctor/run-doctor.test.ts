@@ -3,12 +3,11 @@ import { createServer as createNetServer, type Server as NetServer, type Socket 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctorReportSchema, type DoctorReport, type ProbeId } from '@/domain/connection-check';
 import { sandboxProfile, type VmsProfile } from '@/domain/vms-profile';
-import { profileFromSetting } from '@/node/profile-setting';
 import { sandboxDemo, startSandbox, type RunningSandbox } from '@/sandbox/index';
 import { freePort } from '@/server/free-port';
+import { doctorTarget as targetFor, exampleProfile } from '@/test-support/doctor-target';
 import { tempDbPath } from '@/test-support/sandbox-client';
 import { runDoctor, SendTestRefused } from './run-doctor';
-import type { DoctorTarget } from './target';
 
 /*
  * The connection doctor against real VMSs on loopback: the sandbox answering in another VMS's
@@ -16,35 +15,6 @@ import type { DoctorTarget } from './target';
  * or another, and with the right one; a sandbox whose clock is ten minutes off; servers that
  * refuse, never answer or echo what they were sent.
  */
-
-const exampleFile = new URL('../../../docs/examples/profile-other-vms.json', import.meta.url)
-  .pathname;
-
-function exampleProfile(): VmsProfile {
-  const reading = profileFromSetting('VMS_PROFILE', exampleFile, 'YYYY-MM-DD');
-  if ('problem' in reading) throw new Error(reading.problem);
-  return reading.profile;
-}
-
-function targetFor(
-  url: string,
-  profile: VmsProfile,
-  more: Partial<DoctorTarget> = {},
-): DoctorTarget {
-  return {
-    name: 'default',
-    baseUrl: `${url}/`,
-    apiKey: sandboxDemo.apiKey,
-    apiSecret: sandboxDemo.apiSecret,
-    clientOrgIds: [...sandboxDemo.clientOrgIds],
-    vendorOrgId: sandboxDemo.vendorOrgId,
-    profile,
-    production: false,
-    timeoutMs: 5000,
-    label: 'test VMS',
-    ...more,
-  };
-}
 
 function probe(report: DoctorReport, id: ProbeId) {
   const found = report.probes.find((result) => result.id === id);
