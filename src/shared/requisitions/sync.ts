@@ -55,6 +55,10 @@ export const newestOf = (records: Iterable<RequisitionRecord>, since = '') => {
   return newest;
 };
 
+/** Whether `record` is new to the copy, or differs from what the copy holds for it. */
+const changedFrom = (held: RequisitionRecord | undefined, record: RequisitionRecord) =>
+  !held || JSON.stringify(held) !== JSON.stringify(record);
+
 /** A record's last-updated time when the portal read it; null when absent or unreadable. */
 const readTime = (record: RequisitionRecord) =>
   record.updatedAt === '' ? null : readOwnDateTime(record.updatedAt);
@@ -94,7 +98,7 @@ export function missedByRefreshes(
   for (const record of whole) {
     if (readTime(record) === null || record.updatedAt >= since) continue;
     const held = copy.get(record.reqId);
-    if (!held || JSON.stringify(held) !== JSON.stringify(record)) missed += 1;
+    if (changedFrom(held, record)) missed += 1;
   }
   if (missed === 0) return null;
   return `A full read found ${plural(missed, 'requisition', 'requisitions')} that the refreshes since the last one had missed. ${checkAdvice}`;
@@ -196,7 +200,7 @@ export async function syncRequisitions(
     if (fullOnly === null) {
       const updated = changed.filter((record) => {
         const before = base.byId.get(record.reqId);
-        return !before || JSON.stringify(before) !== JSON.stringify(record);
+        return changedFrom(before, record);
       });
       for (const record of updated) base.byId.set(record.reqId, record);
       const newest = newestOf(updated, base.newest);
