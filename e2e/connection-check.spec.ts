@@ -9,9 +9,8 @@ import { expect, expectNoAxeViolations, test } from './support/fixtures';
 
 test('an admin checks the connection and sees every probe passed', async ({ page }) => {
   await page.goto('/requisitions');
-  // The app has taken the page over from the server's prerendered one (whose page part is inert,
-  // so its heading is not in the accessibility tree): a click on a link in the moment the app
-  // hydrates can be lost, which this journey is not about.
+  // The list's page, prerendered or the app's: a link followed before the app has taken over
+  // goes where it leads.
   await expect(page.getByRole('heading', { level: 1, name: 'Requisitions' })).toBeVisible();
   await page
     .getByRole('navigation', { name: 'Main' })

@@ -7,7 +7,7 @@ import { errorMessage } from '@/shared/api/http';
 import { portalConfigQueryOptions } from '@/shared/config/portal-config';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { AppShell } from './layout/app-shell';
-import { ShellPage, useHydrated } from './layout/page-shell';
+import { ShellPage, useMayTakeOver } from './layout/page-shell';
 import { createQueryClient } from './query-client';
 import {
   homePath,
@@ -78,19 +78,26 @@ export async function loadFirstPage(pathname: string): Promise<void> {
 const pageElement = (module: string, props: Record<string, string> = {}) =>
   createElement(page(module), props);
 
-/** The page the server sent (its prerendered shell) at this address. */
+/**
+ * The page the server sent (its prerendered shell), at the address it was sent for. A link
+ * followed before the app takes over (which it does as soon as the press has ended) changes the
+ * address but not this page: the app draws the new address's page as it takes over, rather than
+ * wait here for another shell's code.
+ */
 function ShellAt({ shell }: { shell: PageShell }) {
-  const { module, props } = routeAt(useLocation().pathname);
+  const { pathname } = useLocation();
+  const [sentFor] = useState(pathname);
+  const { module, props } = routeAt(sentFor);
   return <ShellPage shell={shell} page={shellOf(module)} props={props} />;
 }
 
 function ConfiguredApp({ shell }: { shell: PageShell | null }) {
-  const hydrated = useHydrated();
+  const takeOver = useMayTakeOver();
   const config = useQuery(portalConfigQueryOptions());
-  // The page as the server sent it, until the app can draw its own: while React hydrates it, and
-  // while what the app needs first is on its way.
+  // The page as the server sent it, until the app can draw its own: while React hydrates it (and
+  // a press begun before has not ended), and while what the app needs first is on its way.
   const sent = shell ? <ShellAt shell={shell} /> : null;
-  if (sent && !hydrated) return sent;
+  if (sent && !takeOver) return sent;
   if (config.isPending) {
     return (
       sent ?? (

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { PageShell } from '@/domain/page-shell';
 import { pageShellAttribute, pageShellKey } from '@/domain/page-shell';
 import type { PortalConfigResponse } from '@/domain/portal-config';
-import { App } from './app';
+import { App, loadFirstPage } from './app';
 import type { PrerenderedShells } from './prerender';
 
 // The pages as the build's prerender step makes them, in a process of its own as in the build
@@ -97,6 +97,8 @@ async function hydrate(
   [path, pattern]: [string, string | null],
   shell: PageShell,
   settings: PortalConfigResponse = config,
+  /** What a person does in the page before the app's code runs. */
+  before: (container: HTMLElement) => void = () => {},
 ) {
   const pages = pattern
     ? shells.routes.find((route) => route.path === pattern)?.shells
@@ -109,6 +111,7 @@ async function hydrate(
   const container = document.getElementById('root');
   if (!container) throw new Error('no #root');
   const sent = container.innerHTML;
+  before(container);
   await act(async () => {
     root = hydrateRoot(
       container,
@@ -165,6 +168,38 @@ describe('hydrating the prerendered page', () => {
       () => expect(container.querySelector('#section-classification')).not.toBe(null),
       { timeout: 10_000 },
     );
+    expect(said).toEqual([]);
+  });
+
+  it('of the form keeps what was typed into it before the app ran, with the focus and caret, as the app takes over', async () => {
+    // As main.tsx does: the page's module loaded before it hydrates, so the app's page is drawn
+    // in the commit that removes the shell.
+    await loadFirstPage('/requisitions/new');
+    const { container } = await hydrate(
+      ['/requisitions/new', '/requisitions/new'],
+      app,
+      config,
+      (page) => {
+        const title = page.querySelector<HTMLInputElement>('#field-titlerole');
+        const priority = page.querySelector<HTMLSelectElement>('#field-reqpriority');
+        if (!title || !priority) throw new Error('the form’s shell has no title or priority');
+        title.focus();
+        title.value = 'Night nurse';
+        title.setSelectionRange(5, 5);
+        priority.value = '1';
+      },
+    );
+    expect(said).toEqual([]);
+    // The app's own form (the org context drawn), given what was typed, where it was typed.
+    await vi.waitFor(
+      () => expect(container.querySelector<HTMLInputElement>('#field-orgid')?.value).toBe('1001'),
+      { timeout: 10_000 },
+    );
+    const title = container.querySelector<HTMLInputElement>('#field-titlerole');
+    expect(title?.value).toBe('Night nurse');
+    expect(document.activeElement).toBe(title);
+    expect([title?.selectionStart, title?.selectionEnd]).toEqual([5, 5]);
+    expect(container.querySelector<HTMLSelectElement>('#field-reqpriority')?.value).toBe('1');
     expect(said).toEqual([]);
   });
 

@@ -123,14 +123,22 @@ describe('the prerendered pages', () => {
     expect(document.querySelector('table')).toBe(null);
   });
 
-  it('cannot be typed into before the app has replaced them', () => {
+  it('take typing before the app has run, but show their buttons disabled until it has', () => {
     for (const path of ['/requisitions/new', '/requisitions']) {
       const { document } = pageAt(path);
-      const shell = document.querySelector('main > [inert]');
-      expect(shell?.querySelector('h1'), path).not.toBe(null);
-      expect(document.querySelectorAll('main input').length).toBe(
-        shell?.querySelectorAll('input').length,
-      );
+      expect(document.querySelector('[inert]'), path).toBe(null);
+      const fields = [...document.querySelectorAll('main input, main select, main textarea')];
+      expect(fields.length, path).toBeGreaterThan(0);
+      expect(
+        fields.filter((field) => field.hasAttribute('disabled')),
+        path,
+      ).toEqual([]);
+      const buttons = [...document.querySelectorAll('main button')];
+      expect(buttons.length, path).toBeGreaterThan(0);
+      expect(
+        buttons.filter((button) => !button.hasAttribute('disabled')).map((b) => b.textContent),
+        path,
+      ).toEqual([]);
     }
   });
 

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useRef } from 'react';
+import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { roleRank } from '@/domain/auth';
 import { ClientOrgSelect } from '@/shared/config/client-org-select';
@@ -8,6 +8,7 @@ import { useStorageProblem } from '@/shared/storage/local-store';
 import { PageLoading } from '@/shared/ui/page-loading';
 import { AppFrame, MainNav, SandboxBanner } from './app-frame';
 import { ConnectionBar, ProductionBanner } from './connection-bar';
+import { announceRestored, restoreShellState } from './takeover';
 
 // Only for a signed-in user: its code (the drafts' and history's stores) stays out of the first load.
 const UserSyncBar = lazy(() =>
@@ -93,13 +94,22 @@ export function AppShell() {
   const user = session?.user ?? null;
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
-  const firstRender = useRef(true);
+  const shownPath = useRef(pathname);
 
+  // Taking over the prerendered page: what was typed into it, and its focus, are put in this
+  // page in the commit that removed it, before another key can land (takeover.ts).
+  useLayoutEffect(() => {
+    const frame = mainRef.current?.closest('.app');
+    if (frame) restoreShellState(frame);
+  }, []);
+  // And told to the page once its effects (the form's subscribers) have run.
+  useEffect(announceRestored, []);
+
+  // The page's own address is not a move: compared with the last one shown rather than counted,
+  // as an effect may run twice for one mount (StrictMode), which focused the page over a field.
   useEffect(() => {
-    if (firstRender.current) {
-      firstRender.current = false;
-      return;
-    }
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
     mainRef.current?.focus({ preventScroll: true });
     window.scrollTo(0, 0);
   }, [pathname]);

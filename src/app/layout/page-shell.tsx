@@ -1,25 +1,29 @@
 import type { ComponentType } from 'react';
-import { createContext, createElement, useContext, useSyncExternalStore } from 'react';
+import {
+  createContext,
+  createElement,
+  useContext,
+  useLayoutEffect,
+  useRef,
+  useSyncExternalStore,
+} from 'react';
 import { CheckingSession } from '@/app/session-gate';
 import type { Role } from '@/domain/auth';
 import { roleRank } from '@/domain/auth';
 import type { PageShell } from '@/domain/page-shell';
 import { PageLoading } from '@/shared/ui/page-loading';
+import { PageShellContext } from '@/shared/ui/page-shell-context';
 import { AppFrame, MainNav, SandboxBanner } from './app-frame';
-
-const noChange = () => () => {};
+import { mayTakeOver, noteShellState, onMayTakeOver, restoreShellState } from './takeover';
 
 /**
  * False while React hydrates the page the server sent (and on the server, which prerenders it);
- * true from then on, and at once in a page the app draws itself. What a page shows before it is
- * true is what was prerendered: the same for every visitor, read from nothing in the browser.
+ * then true, and at once in a page the app draws itself; but when a press (a click under way)
+ * began before that, only once it has ended (takeover.ts). What a page shows before it is true is
+ * what was prerendered: the same for every visitor, read from nothing in the browser.
  */
-export function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noChange,
-    () => true,
-    () => false,
-  );
+export function useMayTakeOver(): boolean {
+  return useSyncExternalStore(onMayTakeOver, mayTakeOver, () => false);
 }
 
 const ShellRoleContext = createContext<Role>('admin');
@@ -46,8 +50,9 @@ export function PageShell({ heading, needs }: { heading: string; needs?: Role })
  * and as the app draws it while it hydrates and until it can show its own (the session being
  * read, the browser's work being made ready): the app's frame without the org context (it depends
  * on settings and choices kept in this browser), the navigation the shell's role may use, and the
- * page's shell (`Shell`, exported by its route module beside the page). The page's shell cannot be
- * used yet (inert): nothing can be typed into a form that the app is about to replace.
+ * page's shell (`Shell`, exported by its route module beside the page). Its links work from the
+ * start (plain links first, the router's once hydrated) and its fields take typing, which the app's
+ * page is given with the focus as it takes over (takeover.ts); its buttons are disabled.
  */
 export function ShellPage({
   shell,
@@ -59,6 +64,16 @@ export function ShellPage({
   page: ComponentType<Record<string, string>>;
   props: Record<string, string>;
 }) {
+  const pageRef = useRef<HTMLDivElement>(null);
+  // Layout effects: the noting runs as React removes this page, before its elements go; the
+  // putting back, when a shell replaces a shell (the session being read after hydration).
+  useLayoutEffect(() => {
+    const frame = pageRef.current?.closest('.app');
+    if (frame) restoreShellState(frame);
+    return () => {
+      if (frame) noteShellState(frame);
+    };
+  }, []);
   if (shell.kind === 'session') return <CheckingSession />;
   return (
     <ShellRoleContext.Provider value={shell.role}>
@@ -70,8 +85,8 @@ export function ShellPage({
         {/* No Suspense boundary of its own: React would leave the page's part as the server
             sent it, unhydrated, and the app replaces it at once. The route's module is loaded
             before the app hydrates (loadFirstPage). */}
-        <div className="page-shell" inert>
-          {createElement(page, props)}
+        <div className="page-shell" ref={pageRef}>
+          <PageShellContext.Provider value>{createElement(page, props)}</PageShellContext.Provider>
         </div>
       </AppFrame>
     </ShellRoleContext.Provider>

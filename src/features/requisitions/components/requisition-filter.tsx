@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import type { FilterField, FilterOperator, RequisitionFilter } from '@/shared/requisitions';
 import { filterFields, filterOperators } from '@/shared/requisitions';
 import { OptionSelect } from '@/shared/ui/option-select';
+import { useInPageShell } from '@/shared/ui/page-shell-context';
 
 /** The filter in the address (?field=Req_Id&op=%3D&value=40001), so reload and links keep it. */
 export function readFilter(params: URLSearchParams): RequisitionFilter | null {
@@ -30,6 +31,8 @@ export function FilterForm({
   const [value, setValue] = useState(filter?.value ?? '');
   const [problem, setProblem] = useState('');
   const ids = { field: useId(), operator: useId(), value: useId(), problem: useId() };
+  // The prerendered list's filter cannot be applied until the app's replaces it.
+  const inShell = useInPageShell();
 
   return (
     <form
@@ -94,7 +97,7 @@ export function FilterForm({
         </p>
       </div>
       <div className="button-row filters__actions">
-        <button type="submit" className="button button--secondary">
+        <button type="submit" className="button button--secondary" disabled={inShell}>
           Apply filter
         </button>
         {filter ? (

@@ -36,11 +36,11 @@ type FormOutput = z.output<typeof requisitionFormSchema>;
 const resolver = fieldRevalidationResolver(requisitionFormSchema);
 
 export function useRequisitionForm(
-  defaultValues: RequisitionForm,
+  defaultValues?: RequisitionForm,
 ): UseFormReturn<FormInput, unknown, FormOutput> {
   return useForm<FormInput, unknown, FormOutput>({
     resolver,
-    defaultValues,
+    ...(defaultValues ? { defaultValues } : {}),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
     shouldFocusError: false,

@@ -37,6 +37,7 @@ import {
   useRequisitionList,
   useRequisitionListWarning,
 } from '@/shared/requisitions';
+import { useInPageShell } from '@/shared/ui/page-shell-context';
 import { useAddressParams } from '@/shared/ui/use-address-params';
 import { FilterForm, describeFilter, readFilter } from './requisition-filter';
 import { RequisitionTable } from './requisition-table';
@@ -234,6 +235,8 @@ function ListFrame({
 }) {
   const searchId = useId();
   const submittableId = useId();
+  // The prerendered list's chips do nothing until the app's list replaces it: shown disabled.
+  const inShell = useInPageShell();
   return (
     <div className="page">
       <div className="page__header">
@@ -280,6 +283,7 @@ function ListFrame({
               key={option.value}
               type="button"
               className="chip"
+              disabled={inShell}
               aria-pressed={statuses.includes(option.value)}
               onClick={() => onStatus(option.value)}
             >

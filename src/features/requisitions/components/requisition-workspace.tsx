@@ -290,7 +290,9 @@ function workspaceHeading(mode: RequisitionMode, editing: boolean, reqId: string
  * the tray's frame. Nothing of the org, the draft or the batch: those are the browser's.
  */
 export function RequisitionWorkspaceShell({ mode }: { mode: RequisitionMode }) {
-  const form = useRequisitionForm(requisitionFormDefaults(mode === 'amend' ? 'A' : 'I'));
+  // No default values: as it hydrates, the form takes each field's value from the page, where
+  // something may have been typed already, rather than blanking it (the app's form is given it).
+  const form = useRequisitionForm();
   return (
     <WorkspaceLayout heading={workspaceHeading(mode, false, undefined)}>
       <RequisitionFormView
