@@ -119,7 +119,7 @@ export function totalProblem(
   if (total === null || total === held) return null;
   const counts = `the VMS counts ${plural(total, 'requisition', 'requisitions')} (list.total)`;
   return after === 'refresh'
-    ? `After a refresh this list held ${plural(held, 'requisition', 'requisitions')}, but ${counts}: the refresh missed a change, so the list was read whole.`
+    ? `After a refresh this list held ${plural(held, 'requisition', 'requisitions')}, but ${counts}: a requisition was removed at the VMS (a refresh cannot see that) or the refresh missed one, so the list was read whole now.`
     : `A full read of this list answered ${plural(held, 'requisition', 'requisitions')}, but ${counts}: the list cannot be read in full. This list is now read whole on every refresh. ${totalAdvice}`;
 }
 
