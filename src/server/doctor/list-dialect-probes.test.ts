@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctorReportSchema, type DoctorReport, type ProbeId } from '@/domain/connection-check';
-import type { VmsProfile } from '@/domain/vms-profile';
+import { sandboxProfile, type VmsProfile } from '@/domain/vms-profile';
 import { startSandbox, type RunningSandbox } from '@/sandbox/index';
 import { doctorTarget as targetFor, exampleProfile } from '@/test-support/doctor-target';
 import { tempDbPath } from '@/test-support/sandbox-client';
@@ -144,5 +144,48 @@ describe('a VMS with operator words, camelCase records and a total', () => {
     expect(paging.finding).toBe(
       `The list's answer has no count of records at "/count" (list.total).`,
     );
+  });
+});
+
+describe('a VMS that does not page', () => {
+  async function sandboxSpeaking(profile: VmsProfile): Promise<RunningSandbox> {
+    const db = tempDbPath();
+    const running = await startSandbox({
+      port: 0,
+      dbPath: db.dbPath,
+      processingDelayMs: 0,
+      profile,
+    });
+    cleanups.push(db.remove, () => running.close());
+    return running;
+  }
+
+  it('with a count, passes "no paging" only when the whole list holds that many', async () => {
+    const own = sandboxProfile();
+    const counted = changed(own, { records: '/items', total: '/total' });
+    const running = await sandboxSpeaking(counted);
+    const report = await runDoctor(targetFor(running.url, counted));
+    const paging = probe(report, 'paging');
+    expect(paging.verdict).toBe('passed');
+    expect(paging.finding).toMatch(
+      /The list's count agrees \(list.total (\d+): the whole list held \1\)/,
+    );
+    expect(paging.evidence[0]).toMatch(/→ 200, \d+ records .*, total \d+$/);
+  });
+
+  it('in the sandbox’s own dialect, fails filter names it does not know, naming them', async () => {
+    const own = sandboxProfile();
+    const running = await sandboxSpeaking(own);
+    const report = await runDoctor(
+      targetFor(
+        running.url,
+        changed(own, { filter: { field: 'field', operator: 'op', value: 'value' } }),
+      ),
+    );
+    const filter = probe(report, 'filter');
+    expect(filter.verdict).toBe('failed');
+    expect(filter.finding).toContain('"field", "op" and "value"');
+    expect(filter.finding).toContain('the VMS ignores those parameter names');
+    expect(filter.fix).toContain('list.filter.field');
   });
 });
