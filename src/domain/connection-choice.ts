@@ -16,6 +16,7 @@ export function callSettingsOf(source: CallSettings): CallSettings {
     dateFormat: source.dateFormat,
     maxBatch: source.maxBatch,
     timeoutMs: source.timeoutMs,
+    ...(source.fullReadEvery ? { fullReadEvery: source.fullReadEvery } : {}),
   };
 }
 
@@ -30,8 +31,10 @@ export function settingsForConnection(
 ): PortalConfigResponse {
   const connection = config.connections.find((entry) => entry.name === name);
   if (!connection) return config;
+  // The default connection's list setting is not another's: each brings its own or none.
+  const { fullReadEvery: _default, ...rest } = config;
   return {
-    ...config,
+    ...rest,
     ...callSettingsOf(connection),
     upstream: connection.upstream,
   };

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { datePatternSchema } from './date-patterns';
 import { blankMaximumBillRates, clockSkewLimitMs } from './settings';
-import { profileDatesSchema, profilePresetNames } from './vms-profile';
+import { requisitionFilterOperators } from './vms-contract';
+import { listFieldNamings, profileDatesSchema, profilePresetNames } from './vms-profile';
 
 /**
  * The connections file (`VMS_CONNECTIONS`): the named VMS connections one deployment holds side
@@ -93,6 +94,57 @@ const label = z
   .min(1, 'must be the name people see, such as "Acme UAT"')
   .max(60, 'must be 60 characters at most');
 
+/**
+ * The list keys an editor is told of. Their shape only: the profile's reader checks each value
+ * and names the key in its message, which a mismatch here would hide behind the union's.
+ */
+const profileListKeys = z
+  .looseObject({
+    fieldNames: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'How records name their fields: PascalCase (TitleRole), camelCase (titleRole) or payload (titlerole).',
+        examples: [...listFieldNamings],
+      }),
+    total: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "A JSON Pointer to the count of all the client's records in the list's answer, such as /meta/total. Optional.",
+        examples: ['/meta/total'],
+      }),
+    fullReadEvery: z
+      .looseObject({
+        refreshes: z.number().optional().meta({ description: 'Refreshes (1 to 1,000).' }),
+        minutes: z.number().optional().meta({ description: 'Minutes (1 to 1,440).' }),
+      })
+      .optional()
+      .meta({
+        description:
+          'How often the browser reads the list whole: after so many refreshes or minutes, whichever comes first. Default: {"refreshes": 20, "minutes": 30}.',
+      }),
+    filter: z
+      .looseObject({
+        operators: z
+          .looseObject(
+            Object.fromEntries(
+              requisitionFilterOperators.map(({ value }) => [value, z.string().optional()]),
+            ),
+          )
+          .optional()
+          .meta({
+            description:
+              'The VMS\'s word for each filter operator, such as {"=": "eq", ">": "gt", ">=": "ge", "<": "lt", "<=": "le"}. Default: the symbols.',
+          }),
+      })
+      .optional(),
+  })
+  .optional()
+  .meta({ description: 'How the VMS lists requisitions (docs/configuration.md, "VMS profiles").' });
+
 const profileRule = `a preset's name (${profilePresetNames.join(', ')}), the path of a profile file ending in .json (relative to this file), or a profile object such as {"preset": "vectorvms", …}`;
 const profileSetting = z
   .union(
@@ -118,6 +170,7 @@ const profileSetting = z
             description:
               'How this VMS writes dates: patterns of YYYY, MM, M, DD, D, HH, H, hh or h with A, mm, ss, SSS and separators (letters in [brackets]), or iso-8601, unix-seconds, unix-milliseconds (docs/configuration.md, "VMS profiles").',
           }),
+          list: profileListKeys,
         })
         .meta({
           description:

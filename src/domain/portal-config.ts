@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { datePatternSchema } from './date-patterns';
+import { fullReadEverySchema } from './list-refresh';
 
 export { callSettingsOf, settingsForConnection, settledConnection } from './connection-choice';
 
@@ -20,6 +21,8 @@ const callSettingsSchema = z.object({
   maxBatch: z.number().int().positive(),
   /** How long the portal server waits for the VMS (`VMS_TIMEOUT_MS`): the browser waits longer. */
   timeoutMs: z.number().int().positive(),
+  /** How often the requisition list is read whole (the profile's `list.fullReadEvery`). */
+  fullReadEvery: fullReadEverySchema.optional(),
 });
 export type CallSettings = z.infer<typeof callSettingsSchema>;
 

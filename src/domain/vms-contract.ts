@@ -27,6 +27,13 @@ export function describeOperations(prefix: string): string {
  */
 export const connectionHeader = 'x-vms-connection';
 
+/**
+ * The header the portal's answer to GET Requisitions carries the VMS's count of the client's
+ * records in, where the connection's profile names one (`list.total`): the browser's refresh is
+ * checked against it.
+ */
+export const listTotalHeader = 'x-vms-list-total';
+
 /** Whom a VMS call is made for: every operation takes both org ids (spec, "Endpoints"). */
 export interface OrgScope {
   clientOrgId: number;

@@ -59,7 +59,11 @@ export function buildSandboxApp(options: SandboxAppOptions): FastifyInstance {
     reply.header('date', options.now().toUTCString());
     return payload;
   });
-  registerProfileAnswers(app, options.profile);
+  registerProfileAnswers(
+    app,
+    options.profile,
+    (clientOrgId) => options.store.listRequisitions(clientOrgId).length,
+  );
   registerAuthentication(app, options.reference, options.now, options.profile.signature);
   registerBatchRoutes(app, options);
   registerRequisitionRoutes(app, options);

@@ -9,6 +9,7 @@ import {
   requisitionFilterFields,
   requisitionFilterOperators,
 } from '@/domain/vms-contract';
+import { notAnOperator, operatorToVms, type VmsProfile } from '@/domain/vms-profile';
 import { scopeOf } from './auth';
 import type { Query } from './query';
 import { optionalParam, parseQuery } from './query';
@@ -35,7 +36,11 @@ const reqIdSchema = z
 const dateTimeSchema = z.iso.datetime({ precision: 0 });
 
 /** filterfield, filteroperator and filtervalue: all three or none, each from its fixed list. */
-export function parseRequisitionFilter(query: Query): RequisitionFilter | undefined {
+export function parseRequisitionFilter(
+  query: Query,
+  /** How the VMS the sandbox speaks writes each operator (the profile's words), for messages. */
+  operatorName: (operator: string) => string = (operator) => operator,
+): RequisitionFilter | undefined {
   const given = Object.fromEntries(filterParams.map((name) => [name, optionalParam(query, name)]));
   const present = filterParams.filter((name) => given[name] !== '');
   if (present.length === 0) return undefined;
@@ -59,8 +64,10 @@ export function parseRequisitionFilter(query: Query): RequisitionFilter | undefi
   if (!operator.success) {
     throw new ApiError(
       'invalid_parameter',
-      `filteroperator '${given.filteroperator}' is not supported; use one of ${filterOperators.join(' ')} ` +
-        '(URL-encoded in the query string, e.g. %3E%3D for >=).',
+      `filteroperator '${given.filteroperator?.replace(notAnOperator, '')}' is not supported; use one of ${filterOperators.map(operatorName).join(' ')}` +
+        (operatorName('>=') === '>='
+          ? ' (URL-encoded in the query string, e.g. %3E%3D for >=).'
+          : '.'),
     );
   }
   const value = given.filtervalue ?? '';
@@ -90,12 +97,13 @@ export function parseRequisitionFilter(query: Query): RequisitionFilter | undefi
 
 export function registerRequisitionRoutes(
   app: FastifyInstance,
-  options: { store: SandboxStore; dateFormat: DateFormat },
+  options: { store: SandboxStore; dateFormat: DateFormat; profile: VmsProfile },
 ): void {
   const answers = new RequisitionAnswers(options.dateFormat);
+  const operatorName = (operator: string) => operatorToVms(options.profile, operator);
   app.get('/requisitions', async (request, reply) => {
     const scope = scopeOf(request);
-    const filter = parseRequisitionFilter(parseQuery(request.query));
+    const filter = parseRequisitionFilter(parseQuery(request.query), operatorName);
     // Every requisition of the client (and its sub-orgs) is visible to each vendor serving it.
     const rows = options.store.listRequisitions(scope.clientOrgId, filter);
     return reply.type('application/json; charset=utf-8').send(answers.list(rows));

@@ -34,13 +34,25 @@ export function profileUrlRewrite(profile: VmsProfile): Pick<FastifyServerOption
   };
 }
 
-/** Writes every answer to a call read by profileUrlRewrite in the profile's dialect. */
-export function registerProfileAnswers(app: FastifyInstance, profile: VmsProfile): void {
+/**
+ * Writes every answer to a call read by profileUrlRewrite in the profile's dialect; a list's with
+ * the count of all the client's requisitions (`countAll`) where the profile names a total.
+ */
+export function registerProfileAnswers(
+  app: FastifyInstance,
+  profile: VmsProfile,
+  countAll: (clientOrgId: number) => number,
+): void {
   if (speaksOwnDialect(profile, sandboxProfile(profile.dates.outbound))) return;
   app.addHook('onSend', async (request, reply, payload) => {
     const call = calls.get(request.raw);
     if (!call || typeof payload !== 'string') return payload;
-    const answer = answerInVmsDialect(profile, call, reply.statusCode, payload);
+    const clientOrgId = Number(new URLSearchParams(call.query.slice(1)).get('Client_Org_Id'));
+    const total =
+      call.operation === 'requisitions' && profile.list.total !== undefined && clientOrgId > 0
+        ? countAll(clientOrgId)
+        : undefined;
+    const answer = answerInVmsDialect(profile, call, reply.statusCode, payload, total);
     reply.code(answer.status);
     reply.header('content-type', 'application/json; charset=utf-8');
     return answer.text;

@@ -368,7 +368,7 @@ describe('loadConfig', () => {
       expect(message).toContain(
         'paths.requisitionresults must say where the batch id goes with {batchid}',
       );
-      expect(message).toContain('list.fieldNames must be "PascalCase" or "payload"');
+      expect(message).toContain('list.fieldNames must be "PascalCase", "camelCase" or "payload"');
       expect(message).toContain('extra');
       writeFileSync(file, '{"paths": ');
       expect(problem({ VMS_PROFILE: file })).toContain('it is not JSON');

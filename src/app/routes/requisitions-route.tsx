@@ -13,7 +13,9 @@ import { listRequestAtStart } from '@/shared/requisitions/list-at-start';
 // not share the CPU with it.
 startRequisitionSync();
 const first = listRequestAtStart();
-if (first) preloadRequisitionList(first.request.orgs, first.request.source);
+if (first) {
+  preloadRequisitionList(first.request.orgs, first.request.source, first.request.fullReadEvery);
+}
 
 const title = <title>Requisitions · VMS submission portal</title>;
 

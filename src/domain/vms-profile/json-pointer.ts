@@ -42,3 +42,19 @@ export function writePointer(pointer: string, value: unknown): unknown {
   for (const token of [...tokens].reverse()) result = { [token]: result };
   return result;
 }
+
+/**
+ * `document` with `value` also at `pointer`, objects made along the way (an answer holding both
+ * its records and their count). A pointer through something that is not an object leaves it as
+ * it is.
+ */
+export function writePointerInto(document: unknown, pointer: string, value: unknown): unknown {
+  const tokens = pointerTokens(pointer) ?? [];
+  const [head, ...rest] = tokens;
+  if (head === undefined) return value;
+  const isObject = typeof document === 'object' && document !== null && !Array.isArray(document);
+  if (!isObject && document !== undefined) return document;
+  const base = (document ?? {}) as Record<string, unknown>;
+  const restPointer = rest.map((token) => `/${token.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+  return { ...base, [head]: writePointerInto(base[head], restPointer.join(''), value) };
+}

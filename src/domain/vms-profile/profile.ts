@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { candidateResultStatuses, requisitionResultStatuses } from '@/domain/batch-results';
 import { datePatternSchema, timeZoneSchema } from '@/domain/date-patterns';
-import { vmsOperations, type VmsOperation } from '@/domain/vms-contract';
+import { fullReadEverySchema } from '@/domain/list-refresh';
+import {
+  requisitionFilterOperators,
+  vmsOperations,
+  type RequisitionFilterOperator,
+  type VmsOperation,
+} from '@/domain/vms-contract';
 import { isJsonPointer } from './json-pointer';
 import { signatureRecipeSchema } from './signature-recipe';
 
@@ -26,6 +32,18 @@ const fieldName = (what: string) =>
     .string()
     .min(1, `${what} must name a field`)
     .max(100, `${what} is too long (100 characters at most)`);
+
+/** A word a VMS reads as a filter operator, such as `eq` or `ge`. */
+const operatorWord = (operator: string) =>
+  z
+    .string({ error: `list.filter.operators must give the VMS's word for "${operator}"` })
+    .regex(
+      /^[A-Za-z0-9_.\-=<>!$]{1,20}$/,
+      `list.filter.operators."${operator}" must be the word the VMS reads, such as "eq" or "ge" (20 characters at most)`,
+    );
+
+/** How a VMS names a record's fields: the interface's PascalCase, camelCase, or the payload's. */
+export const listFieldNamings = ['PascalCase', 'camelCase', 'payload'] as const;
 
 const parameterName = (what: string) =>
   z
@@ -157,25 +175,56 @@ export const vmsProfileSchema = z.strictObject({
     requisition: resultShape('requisition', requisitionResultStatuses),
     candidate: resultShape('candidate', candidateResultStatuses),
   }),
-  list: z.strictObject({
-    records: pointer('list.records'),
-    /** `PascalCase` (TitleRole) as the real service documents, or `payload` (titlerole). */
-    fieldNames: z.enum(['PascalCase', 'payload'], {
-      error: 'list.fieldNames must be "PascalCase" or "payload"',
+  list: z
+    .strictObject({
+      records: pointer('list.records'),
+      /**
+       * `PascalCase` (TitleRole) as the real service documents, `camelCase` (titleRole), or
+       * `payload` (titlerole).
+       */
+      fieldNames: z.enum(listFieldNamings, {
+        error: 'list.fieldNames must be "PascalCase", "camelCase" or "payload"',
+      }),
+      /**
+       * Where the answer says how many records the client has in all (a JSON Pointer), when it
+       * does: a refresh's copy is checked against it.
+       */
+      total: pointer('list.total')
+        .refine((value) => value !== '', {
+          message: 'list.total must point into the answer, such as "/meta/total"',
+        })
+        .optional(),
+      /** How often the browser's copy is read whole however well its refreshes hold. */
+      fullReadEvery: fullReadEverySchema.optional(),
+      /** The names of the fields every record has beyond the payload's. */
+      fields: z.strictObject({
+        reqId: fieldName('list.fields.reqId'),
+        created: fieldName('list.fields.created'),
+        updated: fieldName('list.fields.updated'),
+      }),
+      filter: z.strictObject({
+        field: parameterName('list.filter.field'),
+        operator: parameterName('list.filter.operator'),
+        value: parameterName('list.filter.value'),
+        /** The VMS's word for each of the portal's operators; without it, the symbols. */
+        operators: z
+          .strictObject(
+            Object.fromEntries(
+              requisitionFilterOperators.map(({ value }) => [value, operatorWord(value)]),
+            ) as Record<RequisitionFilterOperator, ReturnType<typeof operatorWord>>,
+          )
+          .refine((words) => new Set(Object.values(words)).size === Object.keys(words).length, {
+            message: 'list.filter.operators must give each operator a word of its own',
+          })
+          .optional(),
+      }),
+      paging: pagingSchema,
+    })
+    .refine((list) => list.total === undefined || list.records !== '', {
+      message:
+        'list.total needs list.records to point into the answer (such as "/items"): an answer that is the array of records has no place for a count',
+      path: ['total'],
     }),
-    /** The names of the fields every record has beyond the payload's. */
-    fields: z.strictObject({
-      reqId: fieldName('list.fields.reqId'),
-      created: fieldName('list.fields.created'),
-      updated: fieldName('list.fields.updated'),
-    }),
-    filter: z.strictObject({
-      field: parameterName('list.filter.field'),
-      operator: parameterName('list.filter.operator'),
-      value: parameterName('list.filter.value'),
-    }),
-    paging: pagingSchema,
-  }),
   errors: z.strictObject({
     /** Where an error answer's message is; a body without one is shown as it came. */
     message: pointer('errors.message'),

@@ -1,10 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
+import type { FullReadEvery } from '@/domain/list-refresh';
 import {
   callSettingsOf,
   portalConfigSchema,
   type PortalConfigResponse,
 } from '@/domain/portal-config';
+import type { VmsProfile } from '@/domain/vms-profile';
 import { connectionUpstreamLabel, upstreamLabel, type PortalConfig } from '@/server/config';
 import { responseSchema, withRouteSchemas } from '@/server/http/route-schemas';
 
@@ -17,6 +19,7 @@ export function browserConfig(config: PortalConfig): PortalConfigResponse {
   return portalConfigSchema.parse({
     authRequired: config.auth.required,
     ...callSettingsOf(config),
+    ...listSettingsOf(config.profile),
     upstream: upstreamLabel(config),
     connections: config.connections.map((connection) => ({
       name: connection.name,
@@ -24,10 +27,16 @@ export function browserConfig(config: PortalConfig): PortalConfigResponse {
       production: connection.production,
       kind: connection.upstream.kind,
       ...callSettingsOf(connection),
+      ...listSettingsOf(connection.profile),
       upstream: connectionUpstreamLabel(connection),
     })),
     defaultConnection: config.defaultConnection,
   });
+}
+
+/** What the browser's list needs of a profile: how often it is read whole, when the profile says. */
+function listSettingsOf(profile: VmsProfile): { fullReadEvery?: FullReadEvery } {
+  return profile.list.fullReadEvery ? { fullReadEvery: profile.list.fullReadEvery } : {};
 }
 
 export interface ConfigRoutesOptions {

@@ -303,7 +303,7 @@ describe('VMS_CONNECTIONS', () => {
     [
       'an inline profile with a mistake',
       withConnection(1, { profile: { preset: 'sandbox', list: { fieldNames: 'camel' } } }),
-      'connection "uat": profile: list.fieldNames must be "PascalCase" or "payload".',
+      'connection "uat": profile: list.fieldNames must be "PascalCase", "camelCase" or "payload".',
     ],
     [
       'a profile file that is not there',

@@ -1,4 +1,12 @@
-import { readPointer, vmsCallPath, withPage, type VmsProfile } from '@/domain/vms-profile';
+import {
+  listTotalFromVms,
+  operatorToVms,
+  readPointer,
+  vmsCallPath,
+  withPage,
+  type UnreadableAnswer,
+  type VmsProfile,
+} from '@/domain/vms-profile';
 import type { ProbeAnswer, ProbeClient } from './probe-client';
 import {
   fail,
@@ -35,6 +43,8 @@ interface ListRead {
   answer: ProbeAnswer;
   records: JsonRecord[] | null;
   ids: string[];
+  /** The VMS's count of all the records (list.total): null when the profile names none. */
+  total: number | null | UnreadableAnswer;
 }
 
 async function readList(context: ListContext, path: string): Promise<ListRead> {
@@ -43,7 +53,8 @@ async function readList(context: ListContext, path: string): Promise<ListRead> {
   const found = ok(answer) ? readPointer(parseJson(answer.text), profile.list.records) : undefined;
   const records = Array.isArray(found) ? found.filter(isRecord) : null;
   const ids = (records ?? []).map((record) => String(record[profile.list.fields.reqId] ?? '?'));
-  return { path, answer, records, ids };
+  const total = ok(answer) ? listTotalFromVms(profile, answer.text) : null;
+  return { path, answer, records, ids, total };
 }
 
 /** The list's path for the connection's first client org, with more of the portal's parameters. */
@@ -63,7 +74,13 @@ function evidenceOf(read: ListRead): string {
     read.records === null
       ? 'no list of records'
       : `${read.records.length} record${read.records.length === 1 ? '' : 's'} (Req IDs ${idList(read.ids)})`;
-  return `GET ${read.path} → ${read.answer.status}, ${what}`;
+  const total =
+    read.total === null
+      ? ''
+      : typeof read.total === 'number'
+        ? `, total ${read.total}`
+        : ', no total';
+  return `GET ${read.path} → ${read.answer.status}, ${what}${total}`;
 }
 
 const sameIds = (a: readonly string[], b: readonly string[]) =>
@@ -97,6 +114,42 @@ function describePaging(profile: VmsProfile): string {
   }
 }
 
+/** Where the profile says the count of all records is, for messages. */
+const totalAt = (profile: VmsProfile) => `"${profile.list.total ?? ''}" (list.total)`;
+
+const totalFix = (profile: VmsProfile) =>
+  `Set list.total in the profile to where the VMS's list answer gives the count of all the client's records (its API reference names it), or leave list.total out; now ${totalAt(profile)}.`;
+
+/**
+ * With `list.total`: the first answer must carry the count, and the list must end where it says
+ * (`count` reads how many records the list holds from `total` on). Null when the profile names no
+ * total; otherwise a failure, or the sentence a passing probe adds.
+ */
+async function checkTotal(
+  profile: VmsProfile,
+  first: ListRead,
+  evidence: string[],
+  count: (total: number) => Promise<{ agrees: boolean; seen: string }>,
+): Promise<Outcome | string | null> {
+  if (first.total === null) return null;
+  if (typeof first.total !== 'number') {
+    return fail(
+      `The list's answer has no count of records at ${totalAt(profile)}.`,
+      totalFix(profile),
+      evidence,
+    );
+  }
+  const { agrees, seen } = await count(first.total);
+  if (!agrees) {
+    return fail(
+      `The VMS counts ${first.total} records at ${totalAt(profile)}, but ${seen}: the portal would take a complete list for an incomplete one, or the other way round.`,
+      totalFix(profile),
+      evidence,
+    );
+  }
+  return ` The list's count agrees (list.total ${first.total}: ${seen}).`;
+}
+
 /** The profile says the VMS does not page: proved only when paging parameters change nothing. */
 async function probeNoPaging(context: ListContext): Promise<Outcome> {
   const { target } = context;
@@ -127,8 +180,14 @@ async function probeNoPaging(context: ListContext): Promise<Outcome> {
       );
     }
   }
+  const listed = plain.records.length;
+  const total = await checkTotal(target.profile, plain, evidence, async (count) => ({
+    agrees: count === listed,
+    seen: `the whole list held ${listed}`,
+  }));
+  if (total !== null && typeof total !== 'string') return total;
   return pass(
-    `The VMS ignores paging, as the profile says: each of ${commonPagingParameters.map(([name, value]) => `${name}=${value}`).join(', ')} answered the same ${plain.records.length} records as the plain list.`,
+    `The VMS ignores paging, as the profile says: each of ${commonPagingParameters.map(([name, value]) => `${name}=${value}`).join(', ')} answered the same ${plain.records.length} records as the plain list.${total ?? ''}`,
     evidence,
   );
 }
@@ -205,10 +264,34 @@ export async function probePaging(context: ListContext): Promise<Outcome> {
       evidence,
     );
   }
+  const total = await checkTotal(profile, first, evidence, async (count) => {
+    // The list must end where the count says: its last page of `size` holds the rest, and the
+    // page after it nothing.
+    const last = Math.max(0, Math.ceil(count / size) - 1);
+    const expected = count - last * size;
+    const lastPage = await readList(context, withPage(sized(size), listPath(target), last));
+    const after = await readList(context, withPage(sized(size), listPath(target), last + 1));
+    evidence.push(evidenceOf(lastPage), evidenceOf(after));
+    const held = (read: ListRead) => read.records?.length ?? 0;
+    return {
+      agrees: held(lastPage) === expected && held(after) === 0,
+      seen: `page ${last + 1} of ${size} held ${held(lastPage)} and the page after it ${held(after)}`,
+    };
+  });
+  if (total !== null && typeof total !== 'string') return total;
   return pass(
-    `Pages follow on (${describePaging(profile)}): two pages of ${size} held ${idList(a)} and ${idList(b)}, one page of ${size * 2} held the same records in the same order.`,
+    `Pages follow on (${describePaging(profile)}): two pages of ${size} held ${idList(a)} and ${idList(b)}, one page of ${size * 2} held the same records in the same order.${total ?? ''}`,
     evidence,
   );
+}
+
+/** The profile's operators as the VMS is sent them: `"=" as "eq", …`, or the symbols. */
+function operatorWords(profile: VmsProfile): string {
+  const words = profile.list.filter.operators;
+  if (!words) return 'the symbols = > >= < <=';
+  return Object.entries(words)
+    .map(([symbol, word]) => `"${symbol}" as "${word}"`)
+    .join(', ');
 }
 
 /** The filter's parameter names: a filter that matches nothing, and one on a listed Req ID. */
@@ -216,14 +299,15 @@ export async function probeFilter(context: ListContext): Promise<Outcome> {
   const { target } = context;
   const { profile } = target;
   const names = `"${profile.list.filter.field}", "${profile.list.filter.operator}" and "${profile.list.filter.value}"`;
-  const filter = (value: string) =>
-    listPath(target, { filterfield: 'Req_Id', filteroperator: '=', filtervalue: value });
+  const filter = (value: string, operator: '=' | '>=' = '=') =>
+    listPath(target, { filterfield: 'Req_Id', filteroperator: operator, filtervalue: value });
+  const words = operatorWords(profile);
   const nothing = await readList(context, filter('0'));
   const evidence = [evidenceOf(nothing)];
   if (nothing.records === null) {
     return fail(
-      `A filtered list did not answer with records (status ${nothing.answer.status}, ${said(profile, nothing.answer)}).`,
-      `Check list.filter in the profile (${names}) against the VMS's API reference.`,
+      `A filtered list (Req ID = 0, "=" sent as "${operatorToVms(profile, '=')}") did not answer with records (status ${nothing.answer.status}, ${said(profile, nothing.answer)}).`,
+      `Check list.filter in the profile (${names}) and its operators (list.filter.operators, now ${words}) against the VMS's API reference: a VMS that writes its operators as words (eq, ge…) is given them in list.filter.operators.`,
       evidence,
     );
   }
@@ -231,6 +315,13 @@ export async function probeFilter(context: ListContext): Promise<Outcome> {
     return fail(
       `A filter that matches nothing (Req ID = 0, sent as ${names}) answered ${nothing.records.length} records: the VMS ignores those parameter names, so the portal's refresh would read every record as changed, or miss changes.`,
       `Set list.filter.field, list.filter.operator and list.filter.value in the profile to the VMS's names for them (its API reference lists the list's parameters).`,
+      evidence,
+    );
+  }
+  if (nothing.total === 0 && (context.records?.length ?? 0) > 0) {
+    return fail(
+      `A filter that matches nothing answered a count of 0 at ${totalAt(profile)}, though the client has requisitions: the VMS counts what a filter matches there, not all the client's records, so the portal's refresh could not be checked against it.`,
+      totalFix(profile),
       evidence,
     );
   }
@@ -251,8 +342,19 @@ export async function probeFilter(context: ListContext): Promise<Outcome> {
       evidence,
     );
   }
+  // The refresh asks for what changed since a time with ">=": that word must be the VMS's too.
+  const from = await readList(context, filter(String(known), '>='));
+  evidence.push(evidenceOf(from));
+  const below = from.ids.filter((id) => Number(id) < Number(known));
+  if (from.records === null || !from.ids.includes(String(known)) || below.length > 0) {
+    return fail(
+      `A filter on Req ID >= ${String(known)} (">=" sent as "${operatorToVms(profile, '>=')}") answered ${from.records === null ? `status ${from.answer.status} (${said(profile, from.answer)})` : `${from.ids.length} records (${idList(from.ids)})`}, not that requisition and those after it: the VMS does not read the operator so.`,
+      `Set list.filter.operators in the profile to the VMS's word for each operator (now ${words}), such as {"=": "eq", ">": "gt", ">=": "ge", "<": "lt", "<=": "le"}.`,
+      evidence,
+    );
+  }
   return pass(
-    `The VMS reads the filter's names (${names}): a filter that matches nothing answered no records, and one on Req ID ${String(known)} answered exactly that requisition.`,
+    `The VMS reads the filter's names (${names}) and operators (${words}): a filter that matches nothing answered no records, one on Req ID ${String(known)} answered exactly that requisition, and one on Req ID >= ${String(known)} that one and none before it.`,
     evidence,
   );
 }

@@ -1,6 +1,6 @@
 import { commonPatterns, readDate, readDateTime } from '@/domain/date-patterns';
 import { requisitionCatalog } from '@/domain/requisition-catalog';
-import type { VmsProfile } from '@/domain/vms-profile';
+import { fieldNameIn, listFieldNamings, type VmsProfile } from '@/domain/vms-profile';
 
 /**
  * What the doctor checks in the requisition records a VMS lists: how their fields are named and
@@ -12,22 +12,38 @@ export type JsonRecord = Record<string, unknown>;
 
 const catalogFields = requisitionCatalog.filter((def) => def.key !== 'requesttype');
 
-/** Names only PascalCase records use (TitleRole), and only payload-style ones (titlerole). */
-const pascalOnly = new Set(
-  catalogFields
-    .filter((def) => def.responseName !== undefined && def.responseName !== def.key)
-    .map((def) => def.responseName as string),
-);
-const payloadOnly = new Set(
-  catalogFields
-    .filter((def) => def.responseName !== undefined && def.responseName !== def.key)
-    .map((def) => def.key as string),
+const namings = listFieldNamings;
+type Naming = (typeof namings)[number];
+const namedFields = catalogFields.map((def) => ({
+  own: def.responseName ?? def.key,
+  payload: def.key as string,
+}));
+
+/** For each naming, the names only it gives a field (TitleRole, titleRole, titlerole). */
+const onlyIn = new Map<Naming, Set<string>>(
+  namings.map((naming) => [
+    naming,
+    new Set(
+      namedFields
+        .map((field) => fieldNameIn(naming, field))
+        .filter(
+          (name) =>
+            namings.filter((other) =>
+              namedFields.some((field) => fieldNameIn(other, field) === name),
+            ).length === 1,
+        ),
+    ),
+  ]),
 );
 
-/** The DATE fields of a record, under either naming style. */
+/** The DATE fields of a record, under each naming. */
 const dateFields = catalogFields
   .filter((def) => def.type === 'DATE')
-  .map((def) => ({ pascal: def.responseName ?? def.key, payload: def.key as string }));
+  .map((def) =>
+    namings.map((naming) =>
+      fieldNameIn(naming, { own: def.responseName ?? def.key, payload: def.key }),
+    ),
+  );
 
 export interface StyleVerdict {
   /** The style the records use, or null when their field names do not tell. */
@@ -35,18 +51,18 @@ export interface StyleVerdict {
   example: string | null;
 }
 
-/** Which naming style the records' payload fields follow. */
+/** Which naming style the records' payload fields follow: one, and only one, seen. */
 export function fieldNameStyle(records: readonly JsonRecord[]): StyleVerdict {
-  let pascal: string | null = null;
-  let payload: string | null = null;
+  const seen = new Map<Naming, string>();
   for (const record of records) {
     for (const key of Object.keys(record)) {
-      if (pascal === null && pascalOnly.has(key)) pascal = key;
-      if (payload === null && payloadOnly.has(key)) payload = key;
+      for (const naming of namings) {
+        if (!seen.has(naming) && onlyIn.get(naming)?.has(key)) seen.set(naming, key);
+      }
     }
   }
-  if (pascal !== null && payload === null) return { seen: 'PascalCase', example: pascal };
-  if (payload !== null && pascal === null) return { seen: 'payload', example: payload };
+  const [only, ...others] = [...seen];
+  if (only && others.length === 0) return { seen: only[0], example: only[1] };
   return { seen: null, example: null };
 }
 
@@ -125,7 +141,9 @@ export function checkDateTimes(profile: VmsProfile, records: readonly JsonRecord
 export function checkRecordDates(profile: VmsProfile, records: readonly JsonRecord[]): DateFinding {
   const values = records
     .flatMap((record) =>
-      dateFields.map((field) => text(record[field.pascal] ?? record[field.payload])),
+      dateFields.map((names) =>
+        text(names.map((name) => record[name]).find((value) => value !== undefined)),
+      ),
     )
     .filter((value) => value !== '');
   return judge(values, profile.dates.records, commonPatterns.date, (value, pattern) =>

@@ -42,6 +42,7 @@ import {
   type ForwardResult,
   type GateOutcome,
 } from './idempotency';
+import { listTotalHeaders } from './list-total';
 import { pickHeaders, readBody, withDeadline } from './upstream-answer';
 import { certainlyNotSent, upstreamFailure } from './upstream-failure';
 import {
@@ -464,9 +465,13 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
     if (operation === 'requisitions' && outcome.status < 300) {
       noteUnreadableDates(channel, JSON.parse(text) as unknown[]);
     }
+    const total =
+      operation === 'requisitions' && outcome.status < 300
+        ? listTotalHeaders(channel.profile, outcome.body.toString('utf8'), request.log)
+        : {};
     return {
       status: outcome.status,
-      headers: { ...outcome.headers, 'content-type': 'application/json; charset=utf-8' },
+      headers: { ...outcome.headers, ...total, 'content-type': 'application/json; charset=utf-8' },
       body: Buffer.from(text),
     };
   }
@@ -485,6 +490,7 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
     const { profile } = channel;
     const size = pageSize(profile) ?? Number.POSITIVE_INFINITY;
     const records: unknown[] = [];
+    let total: Record<string, string> = {};
     for (let index = 0; index < maxListPages; index += 1) {
       const answer = await callVms(
         channel,
@@ -521,11 +527,14 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
         return answer.outcome;
       }
       records.push(...page);
+      if (index === 0) {
+        total = listTotalHeaders(profile, answer.outcome.body.toString('utf8'), request.log);
+      }
       if (page.length < size) {
         noteUnreadableDates(channel, records);
         return {
           status: answer.outcome.status,
-          headers: { 'content-type': 'application/json; charset=utf-8' },
+          headers: { ...total, 'content-type': 'application/json; charset=utf-8' },
           body: Buffer.from(JSON.stringify(records)),
         };
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOf, formatDateTime, groupDigits } from './format';
+import { countOf, formatDateTime, formatRecordDateTime, groupDigits } from './format';
 
 describe('numbers for people', () => {
   it('groups digits in threes with commas, as en-US writes them', () => {
@@ -35,6 +35,31 @@ describe('dates and times for people', () => {
     expect(formatDateTime('2026-02-30T10:00:00Z')).toBe('2026-02-30T10:00:00Z');
     expect(formatDateTime('2026-03-02T15:30:00+01:00')).toBe(
       formatDateTime('2026-03-02T14:30:00Z'),
+    );
+  });
+});
+
+describe('a record’s time for its reader', () => {
+  it('is on the reader’s clock, with the zone named, summer time included', () => {
+    // 09:30 UTC is 10:30 in Berlin in November (UTC+1), 11:30 in July (UTC+2).
+    expect(
+      formatRecordDateTime('2026-11-21T09:30:00Z', { timeZone: 'Europe/Berlin', locale: 'en-GB' }),
+    ).toBe('21 Nov 2026, 10:30 CET');
+    expect(
+      formatRecordDateTime('2026-07-01T09:30:00Z', { timeZone: 'Europe/Berlin', locale: 'en-GB' }),
+    ).toBe('1 Jul 2026, 11:30 CEST');
+    // The same instant read in New York, where it is still the small hours.
+    expect(
+      formatRecordDateTime('2026-11-21T09:30:00Z', {
+        timeZone: 'America/New_York',
+        locale: 'en-US',
+      }),
+    ).toBe('Nov 21, 2026, 04:30 AM EST');
+  });
+
+  it('leaves text it cannot read as it is', () => {
+    expect(formatRecordDateTime('21/11/2026 09:30', { timeZone: 'Europe/Berlin' })).toBe(
+      '21/11/2026 09:30',
     );
   });
 });

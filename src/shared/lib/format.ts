@@ -12,6 +12,36 @@ export function formatDateTime(iso: string, { seconds = false } = {}): string {
 }
 
 /**
+ * A record's created or last-updated time, `2026-11-21T09:30:00Z`, in the reader's time zone with
+ * the zone named: "21 Nov 2026, 10:30 CET" in Berlin (en-GB). A VMS's records come from another
+ * zone than the reader's, often another country's, so the time says which clock it is on.
+ * `timeZone` and `locale` default to the browser's (tests name them). Other text unchanged.
+ */
+export function formatRecordDateTime(
+  iso: string,
+  { timeZone, locale }: { timeZone?: string; locale?: string } = {},
+): string {
+  const utcMs = readOwnDateTime(iso);
+  if (utcMs === null) return iso;
+  const key = `${locale ?? ''}|${timeZone ?? ''}`;
+  let format = zonedFormats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, {
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+      ...(timeZone ? { timeZone } : {}),
+    });
+    zonedFormats.set(key, format);
+  }
+  return format.format(utcMs);
+}
+const zonedFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
  * One formatter for each form, made when first used: `toLocaleString` with options makes a new
  * one on every call, a few milliseconds each on a slowed machine, for every row a list draws.
  */

@@ -39,6 +39,7 @@ export function listRequestFrom(
       },
       source: listSource(settings),
       mainHas: false,
+      ...(settings.fullReadEvery ? { fullReadEvery: settings.fullReadEvery } : {}),
     },
     connection,
   };

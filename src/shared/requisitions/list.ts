@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { RequisitionRecord } from '@/domain';
+import type { FullReadEvery } from '@/domain/list-refresh';
 import { dateFilterConditions, meetsCondition } from '@/domain/vms-contract';
 import type { OrgScope } from '@/shared/api/vms';
 import type { RequisitionFilter } from './fetch';
@@ -90,6 +91,7 @@ export async function loadRequisitionList(
   orgs: OrgScope,
   source: string,
   onStored?: (records: RequisitionRecord[]) => void,
+  fullReadEvery?: FullReadEvery,
 ): Promise<RequisitionRecord[]> {
   const scope = scopeOf(orgs);
   const key = preloadKey(orgs, source);
@@ -98,7 +100,7 @@ export async function loadRequisitionList(
   let current = shown.get(scope);
   let has = current?.source === source;
   const result = await runSync(
-    { orgs, source, mainHas: has },
+    { orgs, source, mainHas: has, ...(fullReadEvery ? { fullReadEvery } : {}) },
     {
       onStored: (stored) => {
         // The stored copy, shown while the VMS is asked what changed since.
@@ -171,17 +173,26 @@ const preloadKey = (orgs: OrgScope, source: string) =>
  * has a list already (another page loaded it, for its suggestions): a later refresh would take a
  * load older than itself.
  */
-export function preloadRequisitionList(orgs: OrgScope, source: string): void {
+export function preloadRequisitionList(
+  orgs: OrgScope,
+  source: string,
+  fullReadEvery?: FullReadEvery,
+): void {
   const key = preloadKey(orgs, source);
   // Only a page that has no list yet, nor one coming: those are the list query's to refresh.
   if (preloaded.has(key) || loading.has(key) || shown.get(scopeOf(orgs))?.source === source) {
     return;
   }
   const entry: Preloaded = {
-    result: loadRequisitionList(orgs, source, (stored) => {
-      entry.stored = stored;
-      entry.onStored?.(stored);
-    }),
+    result: loadRequisitionList(
+      orgs,
+      source,
+      (stored) => {
+        entry.stored = stored;
+        entry.onStored?.(stored);
+      },
+      fullReadEvery,
+    ),
     records: null,
     cameAt: 0,
     stored: null,
@@ -215,9 +226,15 @@ function takePreloaded(orgs: OrgScope, source: string): Preloaded | undefined {
 /** How long a list read from the VMS is shown without asking it again. */
 const listStaleMs = 15_000;
 
-export function requisitionListQueryOptions(orgs: OrgScope, source: string) {
+/** `fullReadEvery`: the connection's (its settings'), when its profile says. */
+export function requisitionListQueryOptions(
+  orgs: OrgScope,
+  source: string,
+  fullReadEvery?: FullReadEvery,
+) {
   /** The preloaded list the query starts with, if it had come (React Query asks once). */
   let initial: Preloaded | undefined;
+  // eslint-disable-next-line @tanstack/query/exhaustive-deps -- fullReadEvery says how often the copy is read whole, not which list it is: the same list either way.
   return queryOptions({
     queryKey: requisitionKeys.list(orgs, source),
     // A preloaded list that has come already: drawn at once, and taken, as old as it is.
@@ -230,8 +247,11 @@ export function requisitionListQueryOptions(orgs: OrgScope, source: string) {
     queryFn: ({ client, queryKey }) => {
       const started = takePreloaded(orgs, source);
       if (!started) {
-        return loadRequisitionList(orgs, source, (records) =>
-          client.setQueryData(queryKey, records),
+        return loadRequisitionList(
+          orgs,
+          source,
+          (records) => client.setQueryData(queryKey, records),
+          fullReadEvery,
         );
       }
       if (started.stored) client.setQueryData(queryKey, started.stored);

@@ -1,12 +1,16 @@
+import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultFullReadEvery, type FullReadEvery } from '@/domain/list-refresh';
 import { requisitionRecordSchema } from '@/domain/requisition-record';
+import { listTotalHeader } from '@/domain/vms-contract';
 import { servePageOrigin } from '@/test-support/page-origin';
 import {
-  fullReadEveryRefreshes,
+  dropCopiesInMemory,
   missedByRefreshes,
   newestOf,
   refreshFilterProblem,
   syncRequisitions,
+  totalProblem,
 } from './sync';
 
 /*
@@ -23,8 +27,20 @@ interface Listed {
   Req_Updated_Date_Time: string;
 }
 
-/** Each client org's requisitions, and whether its "VMS" applies the list's filter. */
-const vms = new Map<number, { records: Listed[]; honoursFilter: boolean; calls: string[] }>();
+/**
+ * Each client org's requisitions, whether its "VMS" applies the list's filter, and the count of
+ * all its records the portal hands on (list.total), when the org's VMS gives one: `total` says
+ * how many it counts, by default as many as it holds.
+ */
+const vms = new Map<
+  number,
+  {
+    records: Listed[];
+    honoursFilter: boolean;
+    calls: string[];
+    total?: (records: readonly Listed[]) => number;
+  }
+>();
 
 let origin: Awaited<ReturnType<typeof servePageOrigin>>;
 beforeAll(async () => {
@@ -37,7 +53,8 @@ beforeAll(async () => {
     if (org?.honoursFilter && since !== null) {
       records = records.filter((record) => record.Req_Updated_Date_Time >= since);
     }
-    response.writeHead(200, { 'content-type': 'application/json' });
+    const total = org?.total ? { [listTotalHeader]: String(org.total(org.records)) } : {};
+    response.writeHead(200, { 'content-type': 'application/json', ...total });
     response.end(JSON.stringify(records));
   });
 });
@@ -46,8 +63,8 @@ afterAll(() => origin.close());
 const source = 'sandbox:test';
 const minute = 60_000;
 
-function vmsFor(clientOrgId: number, honoursFilter: boolean) {
-  const org = {
+function vmsFor(clientOrgId: number, honoursFilter: boolean, fullReadEvery?: FullReadEvery) {
+  const org: NonNullable<ReturnType<typeof vms.get>> = {
     honoursFilter,
     calls: [] as string[],
     records: [
@@ -58,7 +75,12 @@ function vmsFor(clientOrgId: number, honoursFilter: boolean) {
   vms.set(clientOrgId, org);
   const sync = (now: number) =>
     syncRequisitions(
-      { orgs: { clientOrgId, vendorOrgId: 9001 }, source, mainHas: true },
+      {
+        orgs: { clientOrgId, vendorOrgId: 9001 },
+        source,
+        mainHas: true,
+        ...(fullReadEvery ? { fullReadEvery } : {}),
+      },
       { now, handedOn: async () => undefined },
     );
   return { org, sync };
@@ -71,16 +93,14 @@ describe('a refresh', () => {
     const { org, sync } = vmsFor(11, true);
     const start = Date.parse('2026-11-22T08:00:00Z');
     expect((await sync(start)).warning).toBeNull();
-    for (let refresh = 1; refresh <= fullReadEveryRefreshes; refresh += 1) {
+    const every = defaultFullReadEvery.refreshes;
+    expect(every).toBe(20);
+    for (let refresh = 1; refresh <= every; refresh += 1) {
       const result = await sync(start + refresh);
       expect(result.warning).toBeNull();
     }
     // The first read, 19 refreshes, then a whole read at the 20th.
-    expect(filtered(org.calls)).toEqual([
-      false,
-      ...Array<boolean>(fullReadEveryRefreshes - 1).fill(true),
-      false,
-    ]);
+    expect(filtered(org.calls)).toEqual([false, ...Array<boolean>(every - 1).fill(true), false]);
   });
 
   it('that the VMS answers with records updated before its "since" reads the whole list, and says why', async () => {
@@ -124,6 +144,80 @@ describe('a refresh', () => {
   });
 });
 
+describe('how often the list is read whole', () => {
+  it('follows the connection’s number of refreshes', async () => {
+    const { org, sync } = vmsFor(21, true, { refreshes: 3, minutes: 30 });
+    const start = Date.parse('2026-11-22T08:00:00Z');
+    for (let refresh = 0; refresh <= 6; refresh += 1) await sync(start + refresh);
+    // A whole read, two refreshes, a whole read at the 3rd, and again.
+    expect(filtered(org.calls)).toEqual([false, true, true, false, true, true, false]);
+  });
+
+  it('reads whole once the connection’s minutes have passed since the last whole read, even after a reload', async () => {
+    const { org, sync } = vmsFor(22, true, { refreshes: 20, minutes: 60 });
+    const start = Date.parse('2026-11-22T08:00:00Z');
+    await sync(start);
+    await sync(start + 59 * minute);
+    // The page reloads: the copy and when it was last read whole come from IndexedDB.
+    dropCopiesInMemory();
+    await sync(start + 59 * minute + 30_000);
+    await sync(start + 61 * minute);
+    expect(filtered(org.calls)).toEqual([false, true, true, false]);
+  });
+
+  it('is every 20th refresh or every 30 minutes, without a profile that says', async () => {
+    const { org, sync } = vmsFor(23, true);
+    const start = Date.parse('2026-11-22T08:00:00Z');
+    await sync(start);
+    await sync(start + 29 * minute);
+    await sync(start + 31 * minute);
+    expect(filtered(org.calls)).toEqual([false, true, false]);
+  });
+});
+
+describe('the VMS’s count of the records (list.total)', () => {
+  const start = Date.parse('2026-11-22T08:00:00Z');
+
+  it('agreeing with the list held, changes nothing', async () => {
+    const { org, sync } = vmsFor(31, true);
+    org.total = (records) => records.length;
+    await sync(start);
+    const refreshed = await sync(start + minute);
+    expect(refreshed.warning).toBeNull();
+    expect(filtered(org.calls)).toEqual([false, true]);
+  });
+
+  it('disagreeing after a refresh, reads the list whole at once and says why', async () => {
+    const { org, sync } = vmsFor(32, true);
+    org.total = (records) => records.length;
+    await sync(start);
+    // Removed at the VMS: a refresh asks only for what changed, and cannot see it go.
+    org.records.splice(0, 1);
+    const refreshed = await sync(start + minute);
+    expect(refreshed.replace).toBe(true);
+    expect(refreshed.records.map((record) => record.reqId)).toEqual(['2']);
+    expect(refreshed.warning).toContain(
+      'After a refresh this list held 2 requisitions, but the VMS counts 1 requisition (list.total)',
+    );
+    // The whole read agreed with the count: the next refresh asks only for changes again.
+    const next = await sync(start + 2 * minute);
+    expect(next.warning).toBeNull();
+    expect(filtered(org.calls)).toEqual([false, true, false, true]);
+  });
+
+  it('disagreeing with a whole read, keeps reading whole and names the keys to check', async () => {
+    const { org, sync } = vmsFor(33, true);
+    org.total = (records) => records.length + 50;
+    const first = await sync(start);
+    expect(first.warning).toContain(
+      'A full read of this list answered 2 requisitions, but the VMS counts 52 requisitions (list.total)',
+    );
+    expect(first.warning).toContain('list.paging');
+    expect((await sync(start + minute)).warning).toBe(first.warning);
+    expect(filtered(org.calls)).toEqual([false, false]);
+  });
+});
+
 describe('the checks themselves', () => {
   const record = (reqId: string, updatedAt: string) =>
     requisitionRecordSchema.parse({ Req_Id: reqId, Req_Updated_Date_Time: updatedAt });
@@ -162,6 +256,14 @@ describe('the checks themselves', () => {
 /** A record as the browser reads one from the portal's list. */
 const listed = (reqId: string, updatedAt: string) =>
   requisitionRecordSchema.parse({ Req_Id: reqId, Req_Updated_Date_Time: updatedAt });
+
+describe('the count check', () => {
+  it('says nothing without a count, or with one that agrees', () => {
+    expect(totalProblem(3, null, 'refresh')).toBeNull();
+    expect(totalProblem(3, 3, 'full read')).toBeNull();
+    expect(totalProblem(1, 2, 'refresh')).toMatch(/held 1 requisition, but the VMS counts 2/);
+  });
+});
 
 describe('the time a refresh asks for changes since', () => {
   it('is the latest last-updated time the portal read', () => {

@@ -1,17 +1,19 @@
 import type { RequisitionRecord } from '@/domain';
 import { readOwnDateTime } from '@/domain/date-patterns';
+import { defaultFullReadEvery, type FullReadEvery } from '@/domain/list-refresh';
 import type { StartedRequest } from '@/shared/api/http';
 import type { OrgScope } from '@/shared/api/vms';
 import { workScope } from '@/shared/config/current-connection';
 import { clearRequisitionCopies, readRequisitionCopy, writeRequisitionCopy } from './cache';
-import { fetchRequisitions } from './fetch';
+import { fetchRequisitionList } from './fetch';
 
 /**
  * The sync of a client's requisition list with the browser's copy, run in a Web Worker
  * (sync.worker.ts) or, without one, in the page. The first load takes the whole list;
  * later ones ask the VMS only for requisitions updated at or after the newest one the copy holds
- * (`Req_Updated_Date_Time >=`, the API's own filter), and store what changed. Every
- * `fullReconcileMs` the whole list is loaded again and replaces the copy, so it cannot drift.
+ * (`Req_Updated_Date_Time >=`, the API's own filter), and store what changed. Every so many
+ * refreshes or minutes (`fullReadEvery`) the whole list is loaded again and replaces the copy, so
+ * it cannot drift.
  */
 export interface SyncRequest {
   orgs: OrgScope;
@@ -19,6 +21,8 @@ export interface SyncRequest {
   source: string;
   /** Whether the page already shows this list: then only changed records are sent back. */
   mainHas: boolean;
+  /** How often the list is read whole (the connection's profile's); by default defaultFullReadEvery. */
+  fullReadEvery?: FullReadEvery;
 }
 
 export interface SyncResult {
@@ -31,11 +35,6 @@ export interface SyncResult {
    */
   warning: string | null;
 }
-
-/** After this long the whole list is loaded again, so the copy cannot drift for long. */
-export const fullReconcileMs = 30 * 60_000;
-/** And after this many refreshes, however quick: a VMS whose filter misses changes is found out. */
-export const fullReadEveryRefreshes = 20;
 
 /** Requisitions in Req ID order (numbers, not text: 9 before 10). */
 export const byReqId = (a: RequisitionRecord, b: RequisitionRecord) =>
@@ -104,6 +103,26 @@ export function missedByRefreshes(
   return `A full read found ${plural(missed, 'requisition', 'requisitions')} that the refreshes since the last one had missed. ${checkAdvice}`;
 }
 
+const totalAdvice =
+  "An administrator should run the connection check (Connections): the list's total (list.total) or its paging (list.paging) in the connection's profile do not fit this VMS.";
+
+/**
+ * What the VMS's count of the client's requisitions (`list.total`) says about the list held
+ * after a refresh or a whole read: a count that differs shows records missed or removed. Null when
+ * they agree, or when the VMS gives no count.
+ */
+export function totalProblem(
+  held: number,
+  total: number | null,
+  after: 'refresh' | 'full read',
+): string | null {
+  if (total === null || total === held) return null;
+  const counts = `the VMS counts ${plural(total, 'requisition', 'requisitions')} (list.total)`;
+  return after === 'refresh'
+    ? `After a refresh this list held ${plural(held, 'requisition', 'requisitions')}, but ${counts}: a requisition was removed at the VMS (a refresh cannot see that) or the refresh missed one, so the list was read whole now.`
+    : `A full read of this list answered ${plural(held, 'requisition', 'requisitions')}, but ${counts}: the list cannot be read in full. This list is now read whole on every refresh. ${totalAdvice}`;
+}
+
 /** The copy as last synced here, so a refresh starts from it without reading IndexedDB. */
 interface Copy {
   source: string;
@@ -139,7 +158,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
  * that must also send them to the page, and the page's first rows need not wait for that.
  */
 export async function syncRequisitions(
-  { orgs, source, mainHas: pageHas }: SyncRequest,
+  { orgs, source, mainHas: pageHas, fullReadEvery }: SyncRequest,
   {
     now = Date.now(),
     onStored,
@@ -176,13 +195,16 @@ export async function syncRequisitions(
   const sameSource = base !== null && base.source === source;
   let fullOnly = sameSource ? (base?.fullOnly ?? null) : null;
 
+  const every = fullReadEvery ?? defaultFullReadEvery;
+  /** Why this refresh reads whole though the refreshes hold (list.total), for this once. */
+  let readWholeBecause: string | null = null;
   if (
     base &&
     sameSource &&
     fullOnly === null &&
     base.newest !== '' &&
-    now - base.fullAt < fullReconcileMs &&
-    base.refreshes + 1 < fullReadEveryRefreshes
+    now - base.fullAt < every.minutes * 60_000 &&
+    base.refreshes + 1 < every.refreshes
   ) {
     started?.abort();
     if (fromStorage && !mainHas && onStored) {
@@ -190,19 +212,20 @@ export async function syncRequisitions(
       mainHas = true;
       fromStorage = false;
     }
-    const changed = await fetchRequisitions(
+    const answer = await fetchRequisitionList(
       orgs,
       { field: 'Req_Updated_Date_Time', operator: '>=', value: base.newest },
       new AbortController().signal,
       what,
     );
-    fullOnly = refreshFilterProblem(base.newest, changed);
-    if (fullOnly === null) {
-      const updated = changed.filter((record) => {
-        const before = base.byId.get(record.reqId);
-        return changedFrom(before, record);
-      });
-      for (const record of updated) base.byId.set(record.reqId, record);
+    fullOnly = refreshFilterProblem(base.newest, answer.records);
+    const updated =
+      fullOnly === null
+        ? answer.records.filter((record) => changedFrom(base.byId.get(record.reqId), record))
+        : [];
+    for (const record of updated) base.byId.set(record.reqId, record);
+    if (fullOnly === null) readWholeBecause = totalProblem(base.byId.size, answer.total, 'refresh');
+    if (fullOnly === null && readWholeBecause === null) {
       const newest = newestOf(updated, base.newest);
       if (updated.length > 0) {
         // Stored before the page is told: a reload right after the changes show finds them in
@@ -216,16 +239,17 @@ export async function syncRequisitions(
       if (mainHas && !fromStorage) return { replace: false, records: updated, warning: null };
       return { replace: true, records: [...base.byId.values()].sort(byReqId), warning: null };
     }
-    // The filter was not applied: the whole list, read below, replaces the copy.
+    // The filter was not applied, or the copy does not hold what the VMS counts: the whole
+    // list, read below, replaces the copy.
     started = undefined;
   }
 
-  const records = (
-    await fetchRequisitions(orgs, null, new AbortController().signal, what, started)
-  ).sort(byReqId);
+  const whole = await fetchRequisitionList(orgs, null, new AbortController().signal, what, started);
+  const records = whole.records.sort(byReqId);
   if (fullOnly === null && base && sameSource && base.newest !== '') {
     fullOnly = missedByRefreshes(base.byId, base.newest, records);
   }
+  fullOnly ??= totalProblem(records.length, whole.total, 'full read');
   const newest = newestOf(records);
   copies.set(scope, {
     source,
@@ -243,5 +267,5 @@ export async function syncRequisitions(
       writeRequisitionCopy(scope, { source, fullAt: now, fullOnly }, records, { replace: true }),
     )
     .catch(() => undefined);
-  return { replace: true, records, warning: fullOnly };
+  return { replace: true, records, warning: fullOnly ?? readWholeBecause };
 }

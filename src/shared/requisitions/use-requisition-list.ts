@@ -16,7 +16,8 @@ import { listSource } from './list-request';
  * (loadRequisitionList): the list page, the form's suggestions and the candidate picker share it.
  */
 export function useRequisitionList(orgs: OrgScope) {
-  return useQuery(requisitionListQueryOptions(orgs, listSource(useOptionalOrg()?.config)));
+  const config = useOptionalOrg()?.config;
+  return useQuery(requisitionListQueryOptions(orgs, listSource(config), config?.fullReadEvery));
 }
 
 /**

@@ -12,6 +12,8 @@ describe('a record’s last-updated time in the list', () => {
     expect(time?.getAttribute('datetime')).toBe('2026-03-02T14:30:00Z');
     expect(time?.textContent).toMatch(/2026/);
     expect(time?.textContent).not.toBe('2026-03-02T14:30:00Z');
+    // The reader's zone is named beside the time (UTC on a test machine set so, CET in Berlin…).
+    expect(time?.textContent).toMatch(/\d{2}:\d{2}( [AP]M)? \S+$/);
     expect(screen.queryByRole('img')).toBeNull();
   });
 

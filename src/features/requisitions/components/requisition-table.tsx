@@ -4,7 +4,7 @@ import type { RequisitionRecord } from '@/domain';
 import { readOwnDateTime } from '@/domain/date-patterns';
 import type { Sort, SortKey } from '@/features/requisitions/model/list-view';
 import { sortColumns, statusText } from '@/features/requisitions/model/list-view';
-import { formatDateTime } from '@/shared/lib/format';
+import { formatRecordDateTime } from '@/shared/lib/format';
 import { useVirtualRows } from '@/shared/ui/use-virtual-rows';
 
 /** An estimate for rows not yet measured; each drawn row is measured (long titles wrap). */
@@ -14,7 +14,8 @@ const unreadableNote =
   "Not a date and time the portal can read, so it is shown as the VMS wrote it: check the connection's profile (dates.dateTimes, dates.timeZone).";
 
 /**
- * A record's date-time for people. One the profile could not read came through as the VMS wrote
+ * A record's date-time for people, on the reader's clock with the zone named (formatRecordDateTime).
+ * One the profile could not read came through as the VMS wrote
  * it: it is shown so, marked, never read leniently into another date.
  */
 export function RecordDateTime({ value }: { value: string }) {
@@ -29,7 +30,7 @@ export function RecordDateTime({ value }: { value: string }) {
       </span>
     );
   }
-  return <time dateTime={value}>{formatDateTime(value)}</time>;
+  return <time dateTime={value}>{formatRecordDateTime(value)}</time>;
 }
 
 const RequisitionRow = memo(function RequisitionRow({
