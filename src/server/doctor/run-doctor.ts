@@ -78,7 +78,7 @@ export const clockWarnSeconds = 60;
 export const clockFailSeconds = 240;
 
 /** An array somewhere near the top of a body, as a hint for `list.records` / `results.*.rows`. */
-function arrayPointer(body: unknown, depth = 0): string | null {
+export function arrayPointer(body: unknown, depth = 0): string | null {
   if (Array.isArray(body)) return '';
   if (!isRecord(body) || depth > 2) return null;
   for (const [key, value] of Object.entries(body)) {
