@@ -26,7 +26,14 @@ export interface DraftOptions {
 export type DraftedProfile = Record<string, unknown> & { $evidence: Evidence };
 
 export type DraftOutcome =
-  { drafted: true; profile: DraftedProfile } | { drafted: false; problem: string; tried: string[] };
+  | { drafted: true; profile: DraftedProfile }
+  | {
+      drafted: false;
+      problem: string;
+      tried: string[];
+      /** The signature example itself is wrong (not the VMS): nothing was called. */
+      badExample?: true;
+    };
 
 /** The keys a draft can never prove: what only a POST, or a batch's rows, would show. */
 function neverProved(evidence: Evidence): void {
@@ -44,14 +51,15 @@ function neverProved(evidence: Evidence): void {
 async function signing(
   session: DraftSession,
   example: SignatureExample | undefined,
-): Promise<{ recipes: SignatureRecipe[]; how: string } | { problem: string }> {
+): Promise<{ recipes: SignatureRecipe[]; how: string } | { problem: string; badExample: true }> {
   if (example === undefined) {
     return { recipes: knownRecipes, how: 'one of the known recipes' };
   }
   const found = recipesFromExample(example, session.target.apiKey, session.target.apiSecret);
-  if ('problem' in found) return { problem: `the signature example: ${found.problem}` };
+  if ('problem' in found) return { badExample: true, problem: found.problem };
   if (found.recipes.length === 0) {
     return {
+      badExample: true,
       problem:
         "no recipe reproduces the example's signature with this connection's key and secret: check that the example was signed with them, and that its timestamp and body are exactly as signed",
     };
@@ -63,7 +71,9 @@ async function draftWith(session: DraftSession, options: DraftOptions): Promise<
   const evidence: Evidence = {};
   const draft: Record<string, unknown> = { preset: 'sandbox' };
   const recipes = await signing(session, options.example);
-  if ('problem' in recipes) return { drafted: false, problem: recipes.problem, tried: [] };
+  if ('problem' in recipes) {
+    return { drafted: false, problem: recipes.problem, tried: [], badExample: true };
+  }
 
   const access = await findAccess(session, recipes.recipes);
   if (access === null) {
