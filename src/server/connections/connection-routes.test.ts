@@ -6,6 +6,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, apiErrorBodySchema } from '@/domain/api-error';
 import { doctorReportSchema } from '@/domain/connection-check';
+import { profileDraftSchema } from '@/domain/profile-draft';
 import { sandboxDemo, startSandbox, type RunningSandbox } from '@/sandbox/index';
 import { targetFromConfig } from '@/server/doctor/target';
 import { sendError } from '@/server/http/portal-error';
@@ -89,6 +90,48 @@ describe('checking a connection from the portal', () => {
   it('is 404 for a connection that does not exist', async () => {
     const answer = await browsers.admin.call('POST', '/api/connections/elsewhere/check');
     expect(answer.status).toBe(404);
+  });
+});
+
+describe('drafting a profile from the portal', () => {
+  const draft = '/api/connections/default/draft-profile';
+
+  it("is an admin's: the drafted profile with its evidence, nothing secret in it", async () => {
+    const answer = await browsers.admin.call('POST', draft);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['cache-control']).toBe('no-store');
+    const outcome = profileDraftSchema.parse(answer.json());
+    if (!outcome.drafted) throw new Error(outcome.problem);
+    // The sandbox's own dialect, found again from its answers.
+    expect(outcome.profile).toMatchObject({
+      paths: {
+        requisitions: 'requisitions',
+        requisitionresults: 'requisitionresults?batchid={batchid}',
+      },
+      list: { records: '', fieldNames: 'PascalCase', paging: { style: 'none' } },
+      errors: { message: '/error/message' },
+    });
+    expect(outcome.profile.$evidence['list.filter']).toMatch(/^proved: /);
+    expect(answer.text).not.toContain(sandboxDemo.apiKey);
+    expect(answer.text).not.toContain(sandboxDemo.apiSecret);
+  });
+
+  it('is 403 for a recruiter and for QA, who are offered no draft', async () => {
+    for (const role of ['recruiter', 'qa'] as const) {
+      const answer = await browsers[role].call('POST', draft);
+      expect(answer.status, role).toBe(403);
+      expect(apiErrorBodySchema.parse(answer.json()).error.code).toBe('forbidden');
+    }
+  });
+
+  it('is 400 for a signed example without a signature, naming what is missing', async () => {
+    const answer = await browsers.admin.call('POST', draft, {
+      body: { example: { method: 'GET', path: '/requisitions', headers: { 'x-api-key': 'k' } } },
+    });
+    expect(answer.status).toBe(400);
+    expect(apiErrorBodySchema.parse(answer.json()).error.message).toBe(
+      'The signed example: no header of the example carries a signature (a header named …sign… holding hex or base64 text).',
+    );
   });
 });
 

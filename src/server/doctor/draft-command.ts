@@ -10,7 +10,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connectionNamed, withTarget, type CheckIo, type CheckResult } from './check-command';
 import { draftProfile, type DraftedProfile } from './draft-profile/draft';
-import { readSignatureExample, type SignatureExample } from './draft-profile/example';
+import type { SignatureExample } from '@/domain/profile-draft';
+import { readSignatureExample } from './draft-profile/example';
 import { defaultConnectionName } from './target';
 
 export const draftUsage =

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { signatureExampleSchema, type SignatureExample } from '@/domain/profile-draft';
 import {
   encodingsOf,
   signatureRecipeSchema,
@@ -7,32 +7,6 @@ import {
   type TimestampTravel,
 } from '@/domain/vms-profile/signature-recipe';
 import { findRecipes } from '@/node/signature';
-
-/**
- * A known-good signed call, as a VMS's own client or its onboarding documents show it: the
- * request's headers as sent (the key, the signature, and the timestamp when it travels in one),
- * its path with its query, its body when it had one, and the timestamp signed when it was not
- * sent. It is signed with the connection's secret, which is never in the file. From it the draft
- * learns the whole recipe, headers and where the timestamp travels included.
- */
-export const signatureExampleSchema = z.strictObject({
-  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], {
-    error: 'method must be GET, POST, PUT, PATCH or DELETE',
-  }),
-  path: z
-    .string({ error: 'path must be the path the call went to, such as "/api/v2/requisitions?x=1"' })
-    .min(1, 'path must not be empty'),
-  headers: z.record(z.string(), z.string(), {
-    error: 'headers must be an object of the header names and values sent',
-  }),
-  body: z.string({ error: 'body must be the body as sent, as text' }).optional(),
-  timestamp: z
-    .string({ error: 'timestamp must be the timestamp signed, as text' })
-    .optional()
-    .meta({ description: 'Only when the call did not send its timestamp.' }),
-});
-
-export type SignatureExample = z.infer<typeof signatureExampleSchema>;
 
 /** The example's problems as one line, or the example. */
 export function readSignatureExample(json: unknown): SignatureExample | { problem: string } {
