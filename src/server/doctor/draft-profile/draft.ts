@@ -160,6 +160,8 @@ async function refusedMessage(
   session: DraftSession,
   evidence: Evidence,
 ): Promise<string | undefined> {
+  // The session signs with its target's secret: a wrong one, for this call only, is a refusal
+  // that reads nothing and changes nothing.
   const secret = session.target.apiSecret;
   session.target.apiSecret = `${secret}-not-the-secret`;
   try {

@@ -153,8 +153,12 @@ export function readRecords(
   } else {
     evidence['dates.outbound'] = undecided('no DATE field was read, and the draft sends nothing');
   }
-  evidence['dates.timeZone'] = undecided(
-    "a date-time without an offset does not say its zone: the preset's UTC applies; set the VMS's zone if it writes local times",
-  );
+  const zoned = ['iso-8601', 'unix-seconds', 'unix-milliseconds'];
+  evidence['dates.timeZone'] =
+    found.dateTimes !== undefined && zoned.includes(found.dateTimes)
+      ? proved(`not needed: ${found.dateTimes} date-times say their own instant`)
+      : undecided(
+          "a date-time without an offset does not say its zone: the preset's UTC applies; set the VMS's zone if it writes local times",
+        );
   return found;
 }
