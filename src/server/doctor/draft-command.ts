@@ -8,9 +8,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { SignatureExample } from '@/domain/profile-draft';
 import { connectionNamed, withTarget, type CheckIo, type CheckResult } from './check-command';
 import { draftProfile, type DraftedProfile } from './draft-profile/draft';
-import type { SignatureExample } from '@/domain/profile-draft';
 import { readSignatureExample } from './draft-profile/example';
 import { defaultConnectionName } from './target';
 

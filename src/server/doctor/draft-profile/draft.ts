@@ -1,3 +1,4 @@
+import type { SignatureExample } from '@/domain/profile-draft';
 import { describeRecipe, readPointer, type SignatureRecipe } from '@/domain/vms-profile';
 import { isRecord, parseJson } from '@/server/doctor/probe-outcome';
 import { arrayPointer } from '@/server/doctor/run-doctor';
@@ -5,7 +6,6 @@ import type { DoctorTarget } from '@/server/doctor/target';
 import { scrubText, secretNeedles } from '@/server/proxy/credential-scrub';
 import { findAccess, knownRecipes, listCall } from './access';
 import { proved, records as recordCount, undecided, type Evidence } from './evidence';
-import type { SignatureExample } from '@/domain/profile-draft';
 import { recipesFromExample } from './example';
 import { findFilter, findPaging } from './list-behaviour';
 import { readRecords } from './records';
