@@ -277,8 +277,15 @@ async function probeListRecords(context: Context): Promise<Outcome> {
       `In the profile, ${fixes.join(', and ')}.`,
     );
   }
+  if (style.seen === null) {
+    // Passing would rest on list.fieldNames as written (or its preset's default), not on the VMS.
+    return undecided(
+      `${sample.length} record${sample.length === 1 ? '' : 's'} at "${profile.list.records}" with ${profile.list.fields.reqId}, ${profile.list.fields.created} and ${profile.list.fields.updated}, but no field whose name shows whether the VMS names payload fields in PascalCase or payload style (list.fieldNames says ${profile.list.fieldNames}).`,
+      "Check again once a listed requisition has its payload fields (TitleRole or titlerole…), or set list.fieldNames from the VMS's API reference.",
+    );
+  }
   return pass(
-    `${sample.length} record${sample.length === 1 ? '' : 's'} at "${profile.list.records}" with ${profile.list.fields.reqId}, ${profile.list.fields.created}, ${profile.list.fields.updated} and ${style.seen ?? profile.list.fieldNames} field names, as the profile says.`,
+    `${sample.length} record${sample.length === 1 ? '' : 's'} at "${profile.list.records}" with ${profile.list.fields.reqId}, ${profile.list.fields.created}, ${profile.list.fields.updated} and ${style.seen} field names, as the profile says.`,
   );
 }
 

@@ -207,6 +207,52 @@ describe('an empty VMS', () => {
   });
 });
 
+describe('a VMS whose records show only their id and times', () => {
+  it('leaves list.fieldNames out, and the doctor is undecided on it rather than passing the preset', async () => {
+    const records = [
+      {
+        Req_Id: 7,
+        Req_Created_Date_Time: '2026-03-15T14:00:00Z',
+        Req_Updated_Date_Time: '2026-03-16T15:00:00Z',
+      },
+      {
+        Req_Id: 8,
+        Req_Created_Date_Time: '2026-04-20T09:00:00Z',
+        Req_Updated_Date_Time: '2026-04-21T17:30:00Z',
+      },
+    ];
+    const vms = await startCaptureUpstream();
+    cleanups.push(() => vms.close());
+    vms.respondWith(({ path, query }) => {
+      const wanted = new URLSearchParams(query).get('filtervalue');
+      const body =
+        path === '/requisitions'
+          ? records.filter((record) => wanted === null || String(record.Req_Id) === wanted)
+          : [];
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      };
+    });
+    const url = vms.url.replace(/\/$/, '');
+    const draft = drafted(await draftProfile(connectionTo(url)));
+    expect(draft).not.toHaveProperty(['list', 'fieldNames']);
+    expect(draft.$evidence['list.fieldNames']).toMatch(/^undecided: /);
+    expect(draft).toMatchObject({
+      list: { fields: { reqId: 'Req_Id' } },
+      dates: { dateTimes: 'iso-8601' },
+    });
+    const report = await runDoctor(doctorTarget(url, read(draft)));
+    const listRecords = report.probes.find((probe) => probe.id === 'listRecords');
+    expect(listRecords?.verdict).toBe('undecided');
+    expect(listRecords?.finding).toContain(
+      'no field whose name shows whether the VMS names payload fields',
+    );
+    expect(report.verdict).toBe('undecided');
+  });
+});
+
 describe('reading a drafted profile', () => {
   it('ignores $evidence, whatever it holds', () => {
     const reading = readProfile(
