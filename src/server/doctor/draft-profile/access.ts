@@ -5,14 +5,16 @@ import {
   type SignatureRecipe,
 } from '@/domain/vms-profile';
 import type { ProbeAnswer } from '@/server/doctor/probe-client';
-import { isRecord, ok, orgQuery, parseJson } from '@/server/doctor/probe-outcome';
+import { ok, orgQuery, parseJson } from '@/server/doctor/probe-outcome';
+import { arrayPointer } from '@/server/doctor/run-doctor';
 import type { DraftSession } from './session';
 import { listPathShapes } from './shapes';
 
 /**
  * The first thing a draft needs: a signed GET the VMS accepts. Each recipe to try (the one a
  * signed example reproduces, or the recipes VMSs are known to use) is tried on each list path
- * shape, until the VMS answers one with JSON: that proves the recipe and the list's path at once.
+ * shape, until the VMS answers one with an array of records: that proves the recipe and the
+ * list's path at once.
  */
 
 /** The recipes known without an example: the presets' and the documented other VMS's. */
@@ -58,10 +60,8 @@ export async function findAccess(
       }));
       const call = listCall(session);
       const answer = await session.get(call);
-      if (
-        ok(answer) &&
-        (isRecord(parseJson(answer.text)) || Array.isArray(parseJson(answer.text)))
-      ) {
+      // A list answer holds an array of records somewhere near its top, even when empty.
+      if (ok(answer) && arrayPointer(parseJson(answer.text)) !== null) {
         const refused = recipes.slice(0, at).map((other) => describeRecipe(other));
         return { recipe, listPath: path, answer, call, refused };
       }

@@ -90,7 +90,7 @@ async function draftWith(session: DraftSession, options: DraftOptions): Promise<
   );
   draft.paths = { requisitions: access.listPath };
   evidence['paths.requisitions'] = proved(
-    `GET ${access.call} answered ${access.answer.status} with JSON`,
+    `GET ${access.call} answered ${access.answer.status} with an array of records`,
   );
 
   const body = parseJson(access.answer.text);
