@@ -82,7 +82,9 @@ describe('drafting the documented other VMS', () => {
     expect(evidence['dates.outbound']).toMatch(/^guess: /);
     // What only a POST would show is left out, with the reason.
     expect(draft).not.toHaveProperty('accepted');
-    expect(evidence.accepted).toMatch(/^undecided: draft-profile never POSTs/);
+    expect(evidence.accepted).toMatch(
+      /^undecided: draft-profile POSTs only with --send-test-requisition/,
+    );
     expect(evidence['paths.requisitionimport']).toMatch(/^undecided: /);
 
     const report = await runDoctor(doctorTarget(sandbox.url, profile));

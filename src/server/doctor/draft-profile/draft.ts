@@ -1,13 +1,14 @@
 import type { SignatureExample } from '@/domain/profile-draft';
 import { describeRecipe, readPointer, type SignatureRecipe } from '@/domain/vms-profile';
 import { isRecord, parseJson } from '@/server/doctor/probe-outcome';
-import { arrayPointer } from '@/server/doctor/run-doctor';
+import { arrayPointer, SendTestRefused } from '@/server/doctor/run-doctor';
 import type { DoctorTarget } from '@/server/doctor/target';
 import { scrubText, secretNeedles } from '@/server/proxy/credential-scrub';
 import { findAccess, knownRecipes, listCall } from './access';
 import { proved, records as recordCount, undecided, type Evidence } from './evidence';
 import { recipesFromExample } from './example';
 import { findFilter, findPaging } from './list-behaviour';
+import { findPostSide, type PostSide } from './post-side';
 import { readRecords } from './records';
 import { findResults, messagePointer } from './results';
 import { DraftSession } from './session';
@@ -15,12 +16,23 @@ import { DraftSession } from './session';
 /**
  * Drafting a profile from the VMS itself: from a connection's base URL and credentials (and, when
  * the signing is not one of the known recipes, one signed example), every key that safe GETs can
- * prove, each with its evidence, and the rest left out with the reason. Nothing is POSTed.
+ * prove, each with its evidence, and the rest left out with the reason. Nothing is POSTed unless
+ * asked (`sendTest`), and then never to a production connection unless forced: the test batches
+ * of post-side.ts show the POST side.
  */
 
 export interface DraftOptions {
   example?: SignatureExample;
   now?: () => number;
+  /** Send one test requisition (and a test candidate to it) to find the POST-side keys. */
+  sendTest?: boolean;
+  /** Allow the test send on a production connection. */
+  force?: boolean;
+  /** How long to wait for a test batch's rows to settle, and how often to look. */
+  sendTestWaitMs?: number;
+  sendTestPollMs?: number;
+  /** What to tell the person on a production connection instead of sending. */
+  refusedInstead?: string;
 }
 
 /** The profile file: the preset it starts from, the keys proved or guessed, and `$evidence`. */
@@ -36,9 +48,10 @@ export type DraftOutcome =
       badExample?: true;
     };
 
-/** The keys a draft can never prove: what only a POST, or a batch's rows, would show. */
+/** The keys only a POST, or a batch's rows, would show, when no test batch was sent. */
 function neverProved(evidence: Evidence): void {
-  const why = 'draft-profile never POSTs, so what the VMS does with a batch is not seen';
+  const why =
+    'draft-profile POSTs only with --send-test-requisition, so what the VMS does with a batch is not seen';
   evidence['paths.requisitionimport'] = undecided(`${why}: set it from the VMS's API reference`);
   evidence['paths.candidates'] = undecided(`${why}: set it from the VMS's API reference`);
   evidence.accepted = undecided(`${why} (its answer's status and where the batch id is)`);
@@ -47,6 +60,22 @@ function neverProved(evidence: Evidence): void {
       `${why}: the rows' fields and status words (rowNumber, status, message, createdId, reference, statuses) are left to the preset`,
     );
   }
+}
+
+const postSideKeys = [
+  'paths.requisitionimport',
+  'paths.candidates',
+  'accepted',
+  'results.requisition',
+  'results.candidate',
+];
+
+/** What the test batches proved, laid over the draft (a row shape replaces the GETs' rows). */
+function withPostSide(draft: Record<string, unknown>, found: PostSide): void {
+  Object.assign(draft.paths as object, found.paths);
+  if (found.accepted !== undefined) draft.accepted = found.accepted;
+  const shapes = { ...(draft.results as Record<string, unknown> | undefined), ...found.results };
+  if (Object.keys(shapes).length > 0) draft.results = shapes;
 }
 
 async function signing(
@@ -151,7 +180,26 @@ async function draftWith(session: DraftSession, options: DraftOptions): Promise<
   if (errorMessage !== undefined) draft.errors = { message: errorMessage };
   if (Object.keys(list).length > 0) draft.list = list;
   if (Object.keys(dates).length > 0) draft.dates = dates;
-  neverProved(evidence);
+  if (options.sendTest === true) {
+    session.learn((profile) => ({
+      ...profile,
+      paths: { ...profile.paths, ...results.paths },
+      dates: { ...profile.dates, ...(dates as Partial<typeof profile.dates>) },
+    }));
+    const found = await findPostSide(session, evidence, {
+      now: options.now ?? Date.now,
+      ...(options.sendTestWaitMs !== undefined && { waitMs: options.sendTestWaitMs }),
+      ...(options.sendTestPollMs !== undefined && { pollMs: options.sendTestPollMs }),
+    });
+    withPostSide(draft, found);
+    for (const key of postSideKeys) {
+      evidence[key] ??= undecided(
+        'the test batches did not reach it (see paths.requisitionimport and paths.candidates)',
+      );
+    }
+  } else {
+    neverProved(evidence);
+  }
   return { drafted: true, profile: { ...draft, $evidence: evidence } };
 }
 
@@ -191,6 +239,13 @@ export async function draftProfile(
   connection: DoctorTarget,
   options: DraftOptions = {},
 ): Promise<DraftOutcome> {
+  if (options.sendTest === true && connection.production && options.force !== true) {
+    throw new SendTestRefused(
+      connection.name,
+      options.refusedInstead ??
+        'Draft it without the test send, or force it if you mean it (--force).',
+    );
+  }
   const session = new DraftSession(connection, options.now);
   try {
     const outcome = await draftWith(session, options);

@@ -4,8 +4,8 @@ import { ProbeClient, type ProbeAnswer } from '@/server/doctor/probe-client';
 import type { DoctorTarget } from '@/server/doctor/target';
 
 /**
- * One draft's calls to a VMS: every call a GET (drafting sends nothing that creates data), signed
- * by the profile drafted so far. The target's own profile is never read: what the connection
+ * One draft's calls to a VMS, signed by the profile drafted so far: GETs, and POSTs only when the
+ * draft was asked to send its test requisition (post-side.ts). The target's own profile is never read: what the connection
  * says about its VMS is what the draft is to find out, so the draft starts from the sandbox's and
  * replaces each key as it is proved.
  */
@@ -35,6 +35,13 @@ export class DraftSession {
   async get(path: string): Promise<ProbeAnswer> {
     const answer = await this.client.call('GET', path);
     this.calls.push(`GET ${path} → ${answer.status}`);
+    return answer;
+  }
+
+  /** Once per call: a POST whose answer was lost may still have arrived. */
+  async post(path: string, body: unknown): Promise<ProbeAnswer> {
+    const answer = await this.client.call('POST', path, Buffer.from(JSON.stringify(body)));
+    this.calls.push(`POST ${path} → ${answer.status}`);
     return answer;
   }
 

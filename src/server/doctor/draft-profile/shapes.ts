@@ -44,3 +44,28 @@ export function resultsPathShapes(kind: 'requisition' | 'candidate', listPath: s
   ];
   return unique([...(prefix === '' ? presets : []), ...shapes.map((shape) => `${prefix}${shape}`)]);
 }
+
+/**
+ * Where one kind's batches may be POSTed, near a list found at `listPath`: the presets' own, the
+ * names beside the list's (`requisitionimport`, `requisition-import`), the REST style
+ * (`requisitions/import`, `…/batches`, `…/submit`), the query style (`import?type=requisition`),
+ * and last the list's own path (a REST create).
+ */
+export function importPathShapes(kind: 'requisition' | 'candidate', listPath: string): string[] {
+  const prefix = prefixOf(listPath);
+  const operation = kind === 'requisition' ? 'requisitionimport' : 'candidates';
+  const presets = profilePresetNames.map((name) => profilePresets[name]().paths[operation]);
+  const shapes = [
+    `${kind}import`,
+    `${kind}-import`,
+    `${kind}s/import`,
+    `${kind}s/batches`,
+    `${kind}s/batch`,
+    `${kind}s/submit`,
+    `batches/${kind}s`,
+    `import?type=${kind}`,
+    `${kind}s?action=import`,
+    `${kind}s`,
+  ];
+  return unique([...(prefix === '' ? presets : []), ...shapes.map((shape) => `${prefix}${shape}`)]);
+}
