@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxProfile, type VmsProfile } from '@/domain/vms-profile';
 import { sandboxDemo, startSandbox, type RunningSandbox } from '@/sandbox/index';
+import { startCaptureUpstream } from '@/test-support/capture-upstream';
 import { exampleProfile } from '@/test-support/doctor-target';
 import { tempDbPath } from '@/test-support/sandbox-client';
 import { main as doctor, type Io } from './doctor';
@@ -125,6 +126,7 @@ describe('npm run doctor -- draft-profile', () => {
   it.each([
     [['--bogus'], "doctor draft-profile: Unknown option '--bogus'."],
     [['extra'], 'doctor draft-profile: unexpected argument extra;'],
+    [['--yes'], 'doctor draft-profile: --yes and --force go with --send-test-requisition;'],
     [['--out'], "doctor draft-profile: Option '--out <value>' argument missing"],
     [
       ['--example-signature', '/nowhere/example.json'],
@@ -145,8 +147,73 @@ describe('npm run doctor -- draft-profile', () => {
     expect(result).toEqual({
       code: 0,
       stdout:
-        'usage: npm run doctor -- draft-profile [--connection NAME] [--example-signature FILE] [--out FILE]\n',
+        'usage: npm run doctor -- draft-profile [--connection NAME] [--example-signature FILE] [--out FILE] [--send-test-requisition [--yes] [--force]]\n',
       stderr: '',
     });
+  });
+
+  it('with --send-test-requisition --yes on a test VMS, drafts the POST side too, and check passes its own test send with the draft', async () => {
+    const env = { ...remote(other), VMS_PRODUCTION: 'off' };
+    const file = join(dir, 'sent.json');
+    const drafted = await doctor(
+      ['draft-profile', '--send-test-requisition', '--yes', '--out', file],
+      io(env),
+    );
+    expect(drafted.stderr).toBe('');
+    expect(drafted.code).toBe(0);
+    const written = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    expect(written).toMatchObject({
+      paths: { requisitionimport: 'api/v2/requisitions/import' },
+      accepted: { batchId: '/data/batch/id' },
+    });
+    const checked = await doctor(
+      ['check', '--send-test-requisition', '--yes'],
+      io({ ...env, VMS_PROFILE: file }),
+    );
+    expect(checked.stdout).toContain('Every check passed (10).');
+    expect(checked.code).toBe(0);
+  });
+
+  it('refuses --send-test-requisition on a production connection with one line and exit 2, calling nothing', async () => {
+    const vms = await startCaptureUpstream();
+    try {
+      const env = { ...remote(vms.url.replace(/\/$/, '')), VMS_PRODUCTION: 'on' };
+      const result = await doctor(['draft-profile', '--send-test-requisition', '--yes'], io(env));
+      expect(result.code).toBe(2);
+      expect(oneLine(result.stderr)).toBe(
+        'doctor draft-profile: The default connection is a production VMS: the test requisition would be a real one there. Draft it without the test send, or force it if you mean it (--force).\n',
+      );
+      expect(vms.requests).toHaveLength(0);
+    } finally {
+      await vms.close();
+    }
+  });
+
+  it('sends nothing when the person at the terminal does not confirm the test send', async () => {
+    const vms = await startCaptureUpstream();
+    const asked: string[] = [];
+    try {
+      const env = { ...remote(vms.url.replace(/\/$/, '')), VMS_PRODUCTION: 'off' };
+      const result = await doctor(['draft-profile', '--send-test-requisition'], {
+        ...io(env),
+        isTTY: true,
+        confirm: (question) => {
+          asked.push(question);
+          return Promise.resolve(false);
+        },
+      });
+      expect(result.code).toBe(2);
+      expect(oneLine(result.stderr)).toBe(
+        'doctor draft-profile: the test requisition was not sent (not confirmed); nothing was drafted\n',
+      );
+      expect(asked).toEqual([
+        expect.stringMatching(
+          /^Send one test requisition, and a test candidate to it \(marked CONNECTION CHECK\) to http:\/\/127\.0\.0\.1:\d+\/? for client org 1001\?/,
+        ),
+      ]);
+      expect(vms.requests).toHaveLength(0);
+    } finally {
+      await vms.close();
+    }
   });
 });

@@ -105,12 +105,8 @@ export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
   if ('problem' in found) return usage(found.problem);
   const { config, connection } = found;
 
-  if (sendTest && values.yes !== true && io.isTTY === true && io.confirm) {
-    const where =
-      connection.upstream.kind === 'sandbox' ? 'the embedded sandbox' : connection.upstream.baseUrl;
-    const sure = await io.confirm(
-      `Send one test requisition (marked CONNECTION CHECK) to ${where} for client org ${connection.clientOrgIds[0]}? It is a real POST and cannot be taken back. [y/N] `,
-    );
+  if (sendTest && values.yes !== true) {
+    const sure = await confirmTestSend(io, connection, 'one test requisition');
     if (!sure)
       return usage('the test requisition was not sent (not confirmed); nothing was checked');
   }
@@ -131,6 +127,23 @@ export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
 }
 
 type Connection = PortalConfig['connections'][number];
+
+/**
+ * Whether the person at the terminal confirms the test send (`what` is sent, marked CONNECTION
+ * CHECK); without a terminal there is no one to ask, and --send-test-requisition stands.
+ */
+export async function confirmTestSend(
+  io: CheckIo,
+  connection: Connection,
+  what: string,
+): Promise<boolean> {
+  if (io.isTTY !== true || !io.confirm) return true;
+  const where =
+    connection.upstream.kind === 'sandbox' ? 'the embedded sandbox' : connection.upstream.baseUrl;
+  return io.confirm(
+    `Send ${what} (marked CONNECTION CHECK) to ${where} for client org ${connection.clientOrgIds[0]}? It is a real POST and cannot be taken back. [y/N] `,
+  );
+}
 
 /** The settings and the connection `name` names (`default`: the default one), or what is wrong. */
 export function connectionNamed(

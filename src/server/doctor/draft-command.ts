@@ -1,7 +1,9 @@
 /**
- * `npm run doctor -- draft-profile [--connection NAME] [--example-signature FILE] [--out FILE]`:
- * a profile drafted from the VMS itself (draft-profile/draft.ts), every key with its evidence in
- * `$evidence`. Reads the portal's settings as `check` does (the connection's base URL and
+ * `npm run doctor -- draft-profile [--connection NAME] [--example-signature FILE] [--out FILE]
+ * [--send-test-requisition [--yes] [--force]]`: a profile drafted from the VMS itself
+ * (draft-profile/draft.ts), every key with its evidence in `$evidence`. Only GETs, unless
+ * --send-test-requisition: then one test requisition and a test candidate to it, confirmed at a
+ * terminal and refused on a production connection without --force, as `check` does. Reads the portal's settings as `check` does (the connection's base URL and
  * credentials); without --out the profile is printed as JSON. Exit 0 when drafted, 1 when the VMS
  * did not show enough to draft one (what was tried on stderr), 2 when the command or its files are
  * wrong (one line on stderr).
@@ -9,13 +11,20 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { SignatureExample } from '@/domain/profile-draft';
-import { connectionNamed, withTarget, type CheckIo, type CheckResult } from './check-command';
+import {
+  confirmTestSend,
+  connectionNamed,
+  withTarget,
+  type CheckIo,
+  type CheckResult,
+} from './check-command';
 import { draftProfile, type DraftedProfile } from './draft-profile/draft';
 import { readSignatureExample } from './draft-profile/example';
+import { SendTestRefused } from './run-doctor';
 import { defaultConnectionName } from './target';
 
 export const draftUsage =
-  'usage: npm run doctor -- draft-profile [--connection NAME] [--example-signature FILE] [--out FILE]';
+  'usage: npm run doctor -- draft-profile [--connection NAME] [--example-signature FILE] [--out FILE] [--send-test-requisition [--yes] [--force]]';
 
 function usage(message: string): CheckResult {
   return {
@@ -59,6 +68,9 @@ export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
         connection: { type: 'string' },
         'example-signature': { type: 'string' },
         out: { type: 'string' },
+        'send-test-requisition': { type: 'boolean' },
+        yes: { type: 'boolean' },
+        force: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: true,
@@ -78,12 +90,30 @@ export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
     if ('problem' in read) return usage(read.problem);
     example = read;
   }
+  const sendTest = values['send-test-requisition'] === true;
+  if ((values.yes === true || values.force === true) && !sendTest) {
+    return usage(`--yes and --force go with --send-test-requisition; ${draftUsage}`);
+  }
   const found = connectionNamed(io.env, values.connection ?? defaultConnectionName);
   if ('problem' in found) return usage(found.problem);
+  if (sendTest && values.yes !== true) {
+    const what = 'one test requisition, and a test candidate to it';
+    if (!(await confirmTestSend(io, found.connection, what)))
+      return usage('the test requisition was not sent (not confirmed); nothing was drafted');
+  }
 
-  const outcome = await withTarget(found.config, found.connection, (target) =>
-    draftProfile(target, example === undefined ? {} : { example }),
-  );
+  let outcome;
+  try {
+    outcome = await withTarget(found.config, found.connection, (target) =>
+      draftProfile(target, {
+        ...(example !== undefined && { example }),
+        ...(sendTest && { sendTest, force: values.force === true }),
+      }),
+    );
+  } catch (error) {
+    if (error instanceof SendTestRefused) return usage(error.message);
+    throw error;
+  }
   if (!outcome.drafted && outcome.badExample === true) {
     return usage(`${exampleFile ?? 'the signature example'}: ${outcome.problem}`);
   }
