@@ -19,9 +19,23 @@ test('an admin drafts a profile from the sandbox and sees each key with its evid
   await expect(json).toContainText('"preset": "sandbox"');
   await expect(json).toContainText('"$evidence": {');
   await expect(json).toContainText('"list.records": "proved: GET requisitions?');
-  await expect(json).toContainText('"accepted": "undecided: draft-profile never POSTs');
+  await expect(json).toContainText(
+    '"accepted": "undecided: a draft POSTs only when asked to send a test requisition',
+  );
   await expect(page.getByRole('button', { name: 'Download JSON' })).toBeVisible();
   await expectNoAxeViolations(page);
+});
+
+test('with the test send ticked, the draft of the sandbox (not production) proves the POST side too', async ({
+  page,
+}) => {
+  await page.goto('/connections');
+  await page.getByLabel('Send one test requisition (non-production only)').check();
+  await page.getByRole('button', { name: 'Draft a profile from Sandbox' }).click();
+  const json = page.getByRole('region', { name: 'Profile drafted for sandbox' });
+  await expect(json).toContainText('"paths.requisitionimport": "proved: POST requisitionimport?');
+  await expect(json).toContainText('"results.candidate": "proved: GET candidateresults?');
+  await expect(json).toContainText('"batchId": "/batchid"');
 });
 
 test('a signed example that is not JSON is refused on the page, before anything is asked', async ({

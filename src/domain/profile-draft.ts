@@ -30,7 +30,11 @@ export type SignatureExample = z.infer<typeof signatureExampleSchema>;
 
 /** The body of `POST /api/connections/:name/draft-profile`. */
 export const profileDraftRequestSchema = z
-  .strictObject({ example: signatureExampleSchema.optional() })
+  .strictObject({
+    example: signatureExampleSchema.optional(),
+    /** Send one test requisition and a test candidate to it (refused on production). */
+    sendTest: z.boolean({ error: 'sendTest must be true or false' }).optional(),
+  })
   .default({});
 
 /** Each key's proof, or that it is a guess or left out: `proved: …`, `guess: …`, `undecided: …`. */

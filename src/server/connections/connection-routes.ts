@@ -35,8 +35,9 @@ export interface ConnectionRoutesOptions {
  * the key, the secret or a signature.
  *
  * `POST /api/connections/:name/draft-profile`: a profile drafted from the VMS's own answers to
- * safe GETs (never a POST), for the same admins and for the same reason; the draft carries no
- * secret either (draft-profile/draft.ts scrubs it).
+ * safe GETs, for the same admins and for the same reason; with `"sendTest": true`, also from one
+ * test requisition and a test candidate to it, refused (409) on a production connection, which
+ * the page cannot force. The draft carries no secret either (draft-profile/draft.ts scrubs it).
  */
 const routes: FastifyPluginAsync<ConnectionRoutesOptions> = async (
   app,
@@ -100,8 +101,23 @@ const routes: FastifyPluginAsync<ConnectionRoutesOptions> = async (
     },
     async (request) => {
       const { name: target } = request.params;
-      const { example } = request.body;
-      const outcome = await draftProfile(target, example === undefined ? {} : { example });
+      const { example, sendTest } = request.body;
+      let outcome;
+      try {
+        outcome = await draftProfile(target, {
+          ...(example !== undefined && { example }),
+          ...(sendTest === true && {
+            sendTest,
+            refusedInstead:
+              'Draft it without the test send; a test requisition goes only to a test VMS.',
+          }),
+        });
+      } catch (error) {
+        if (error instanceof SendTestRefused) {
+          throw new ApiError('production_send_refused', error.message);
+        }
+        throw error;
+      }
       if (!outcome.drafted && outcome.badExample === true) {
         throw new ApiError('invalid_body', `The signed example: ${outcome.problem}.`);
       }

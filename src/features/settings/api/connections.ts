@@ -22,13 +22,17 @@ export async function checkConnection(name: string): Promise<DoctorReport> {
 export async function draftConnectionProfile(
   name: string,
   example: SignatureExample | undefined,
+  sendTest = false,
 ): Promise<ProfileDraft> {
   return (
     await requestJson(
       `/api/connections/${encodeURIComponent(name)}/draft-profile`,
       profileDraftSchema,
       'Drafting a profile',
-      { method: 'POST', body: example === undefined ? {} : { example } },
+      {
+        method: 'POST',
+        body: { ...(example !== undefined && { example }), ...(sendTest && { sendTest }) },
+      },
     )
   ).data;
 }

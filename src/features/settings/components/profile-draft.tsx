@@ -61,16 +61,19 @@ function DraftOutcome({ outcome, connection }: { outcome: ProfileDraft; connecti
 }
 
 /**
- * An admin's draft of a connection's profile from the VMS's own answers (safe GETs only: nothing
- * is sent that creates data); the server makes the calls, so the key and secret stay there.
+ * An admin's draft of a connection's profile from the VMS's own answers (safe GETs only, unless
+ * the admin ticks the test send: then one test requisition and a test candidate to it, which the
+ * server refuses on a production connection); the server makes the calls, so the key and secret
+ * stay there.
  */
 export function ProfileDraftAction({ connection }: { connection: ConnectionSettings }) {
   const id = useId();
   const [exampleText, setExampleText] = useState('');
+  const [sendTest, setSendTest] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const draft = useMutation({
     mutationFn: (example: ReturnType<typeof readExample>['example']) =>
-      draftConnectionProfile(connection.name, example),
+      draftConnectionProfile(connection.name, example, sendTest),
   });
   return (
     <div className="connection-draft">
@@ -86,6 +89,14 @@ export function ProfileDraftAction({ connection }: { connection: ConnectionSetti
           onChange={(event) => setExampleText(event.target.value)}
         />
       </details>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={sendTest}
+          onChange={(event) => setSendTest(event.target.checked)}
+        />{' '}
+        Send one test requisition (non-production only)
+      </label>
       <button
         type="button"
         className="button button--secondary"

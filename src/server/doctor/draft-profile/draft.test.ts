@@ -83,7 +83,7 @@ describe('drafting the documented other VMS', () => {
     // What only a POST would show is left out, with the reason.
     expect(draft).not.toHaveProperty('accepted');
     expect(evidence.accepted).toMatch(
-      /^undecided: draft-profile POSTs only with --send-test-requisition/,
+      /^undecided: a draft POSTs only when asked to send a test requisition/,
     );
     expect(evidence['paths.requisitionimport']).toMatch(/^undecided: /);
 

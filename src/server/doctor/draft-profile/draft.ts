@@ -51,7 +51,7 @@ export type DraftOutcome =
 /** The keys only a POST, or a batch's rows, would show, when no test batch was sent. */
 function neverProved(evidence: Evidence): void {
   const why =
-    'draft-profile POSTs only with --send-test-requisition, so what the VMS does with a batch is not seen';
+    'a draft POSTs only when asked to send a test requisition, so what the VMS does with a batch is not seen';
   evidence['paths.requisitionimport'] = undecided(`${why}: set it from the VMS's API reference`);
   evidence['paths.candidates'] = undecided(`${why}: set it from the VMS's API reference`);
   evidence.accepted = undecided(`${why} (its answer's status and where the batch id is)`);
