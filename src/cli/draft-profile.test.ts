@@ -174,11 +174,20 @@ describe('npm run doctor -- draft-profile', () => {
     expect(checked.code).toBe(0);
   });
 
-  it('refuses --send-test-requisition on a production connection with one line and exit 2, calling nothing', async () => {
+  it('refuses --send-test-requisition on a production connection with one line and exit 2, asking and calling nothing', async () => {
     const vms = await startCaptureUpstream();
+    const asked: string[] = [];
     try {
       const env = { ...remote(vms.url.replace(/\/$/, '')), VMS_PRODUCTION: 'on' };
-      const result = await doctor(['draft-profile', '--send-test-requisition', '--yes'], io(env));
+      const result = await doctor(['draft-profile', '--send-test-requisition'], {
+        ...io(env),
+        isTTY: true,
+        confirm: (question) => {
+          asked.push(question);
+          return Promise.resolve(true);
+        },
+      });
+      expect(asked).toEqual([]);
       expect(result.code).toBe(2);
       expect(oneLine(result.stderr)).toBe(
         'doctor draft-profile: The default connection is a production VMS: the test requisition would be a real one there. Draft it without the test send, or force it if you mean it (--force).\n',

@@ -18,7 +18,7 @@ import {
   type CheckIo,
   type CheckResult,
 } from './check-command';
-import { draftProfile, type DraftedProfile } from './draft-profile/draft';
+import { draftProfile, testSendRefusal, type DraftedProfile } from './draft-profile/draft';
 import { readSignatureExample } from './draft-profile/example';
 import { SendTestRefused } from './run-doctor';
 import { defaultConnectionName } from './target';
@@ -96,6 +96,9 @@ export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
   }
   const found = connectionNamed(io.env, values.connection ?? defaultConnectionName);
   if ('problem' in found) return usage(found.problem);
+  // Refused before anyone is asked: a production connection is not sent to without --force.
+  const refused = testSendRefusal(found.connection, { sendTest, force: values.force === true });
+  if (refused !== null) return usage(refused.message);
   if (sendTest && values.yes !== true) {
     const what = 'one test requisition, and a test candidate to it';
     if (!(await confirmTestSend(io, found.connection, what)))

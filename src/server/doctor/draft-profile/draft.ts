@@ -231,6 +231,19 @@ async function refusedMessage(
   }
 }
 
+/** Why the test send is refused (a production connection, not forced), or null when it is not. */
+export function testSendRefusal(
+  connection: Pick<DoctorTarget, 'name' | 'production'>,
+  options: Pick<DraftOptions, 'sendTest' | 'force' | 'refusedInstead'>,
+): SendTestRefused | null {
+  if (options.sendTest !== true || !connection.production || options.force === true) return null;
+  return new SendTestRefused(
+    connection.name,
+    options.refusedInstead ??
+      'Draft it without the test send, or force it if you mean it (--force).',
+  );
+}
+
 /**
  * The draft for one connection. Whatever the VMS echoes, the key, the secret and every signature
  * sent are scrubbed out of the draft and of the calls listed.
@@ -239,13 +252,8 @@ export async function draftProfile(
   connection: DoctorTarget,
   options: DraftOptions = {},
 ): Promise<DraftOutcome> {
-  if (options.sendTest === true && connection.production && options.force !== true) {
-    throw new SendTestRefused(
-      connection.name,
-      options.refusedInstead ??
-        'Draft it without the test send, or force it if you mean it (--force).',
-    );
-  }
+  const refused = testSendRefusal(connection, options);
+  if (refused !== null) throw refused;
   const session = new DraftSession(connection, options.now);
   try {
     const outcome = await draftWith(session, options);

@@ -114,6 +114,10 @@ describe('drafting a day-first VMS with a test requisition', () => {
     };
     const sandbox = await sandboxSpeaking(dayFirst);
     const draft = drafted(await draftProfile(connectionTo(sandbox.url), sendTest));
+    // The test requisition starts on the 25th: the VMS created it (its rows settled with a
+    // created id) only because its start date was written day first, as dates.outbound drafted.
+    expect(draft).toMatchObject({ dates: { outbound: 'DD/MM/YYYY' } });
+    expect(draft.$evidence['results.requisition']).toMatch(/^proved: /);
     expect(draft).toMatchObject({
       paths: { requisitionimport: 'requisitionimport', candidates: 'candidates' },
       accepted: own.accepted,
