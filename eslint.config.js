@@ -27,10 +27,12 @@ const areas = {
   cli: ['shared', 'core', 'features', 'app', 'server', 'sandbox', 'test-support'],
 };
 /**
- * The one way past a layer: `npm run doctor`'s connection check runs the server's own settings
- * and signing, and the command line reaches it only through its entry.
+ * The one way past a layer: `npm run doctor`'s connection check and profile draft run the
+ * server's own settings and signing, and the command line reaches them only through their entries.
  */
-const layerExceptions = { 'cli:server': ['./doctor/check-command.ts'] };
+const layerExceptions = {
+  'cli:server': ['./doctor/check-command.ts', './doctor/draft-command.ts'],
+};
 const zone = (target, from, message, except) => ({
   target: `./src/${target}`,
   from: `./src/${from}`,

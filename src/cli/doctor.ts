@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline/promises';
 import { pathToFileURL } from 'node:url';
 import type { CheckIo } from '@/server/doctor/check-command';
 import { checkUsage, main as checkConnection } from '@/server/doctor/check-command';
+import { main as draftProfile } from '@/server/doctor/draft-command';
 import type { Io as RecipeIo, Result } from './find-recipe';
 import { main as findRecipe } from './find-recipe';
 
@@ -25,6 +26,11 @@ const subcommands: Record<
   'find-recipe': {
     summary: 'which signature recipe reproduces a signed example (key, timestamp, signature)',
     run: findRecipe,
+  },
+  'draft-profile': {
+    summary:
+      "a profile drafted from the VMS's own answers (never a POST), each key with how it was proved",
+    run: draftProfile,
   },
 };
 

@@ -166,6 +166,10 @@ const profileSetting = z
             .enum(profilePresetNames)
             .optional()
             .meta({ description: 'The preset this profile starts from (default sandbox).' }),
+          $evidence: z.record(z.string(), z.string()).optional().meta({
+            description:
+              'How a drafted profile proved each key, or that it is a guess (npm run doctor -- draft-profile); ignored when the profile is read.',
+          }),
           dates: profileDatesSchema(false).partial().optional().meta({
             description:
               'How this VMS writes dates: patterns of YYYY, MM, M, DD, D, HH, H, hh or h with A, mm, ss, SSS and separators (letters in [brackets]), or iso-8601, unix-seconds, unix-milliseconds (docs/configuration.md, "VMS profiles").',

@@ -271,8 +271,8 @@ export type ProfileReading = { profile: VmsProfile } | { problems: string[] };
 
 /**
  * A profile as a connection gives it: a preset's name (`"vectorvms"`), or an object naming the
- * preset it starts from (`"preset"`, default `sandbox`) with the keys that differ. Every problem
- * is named by its key.
+ * preset it starts from (`"preset"`, default `sandbox`) with the keys that differ, and perhaps a
+ * `"$evidence"` object, which is ignored. Every problem is named by its key.
  */
 export function readProfile(
   input: unknown,
@@ -288,7 +288,9 @@ export function readProfile(
   if (!isPlainObject(input)) {
     return { problems: [`profile must be a preset's name (${names}) or an object`] };
   }
-  const { preset: presetName = 'sandbox', ...change } = input;
+  // `$evidence` is how a drafted profile says each key was proved or guessed (draft-profile):
+  // for the reader of the file, never a setting.
+  const { preset: presetName = 'sandbox', $evidence: _evidence, ...change } = input;
   const preset = typeof presetName === 'string' ? presets[presetName] : undefined;
   if (!preset) return { problems: [`profile.preset must be one of ${names}`] };
   const parsed = vmsProfileSchema.strict().safeParse(overlay(preset(), change));

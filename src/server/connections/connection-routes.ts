@@ -3,7 +3,9 @@ import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { ApiError } from '@/domain/api-error';
 import { connectionCheckRequestSchema, doctorReportSchema } from '@/domain/connection-check';
+import { profileDraftRequestSchema, profileDraftSchema } from '@/domain/profile-draft';
 import type { PortalConfig } from '@/server/config';
+import { draftProfile } from '@/server/doctor/draft-profile/draft';
 import { runDoctor, SendTestRefused } from '@/server/doctor/run-doctor';
 import { targetFor, type DoctorTarget } from '@/server/doctor/target';
 import { registerApiGuards } from '@/server/http/api-guards';
@@ -31,6 +33,11 @@ export interface ConnectionRoutesOptions {
  * without sign-in, which only its own machine can reach). It calls the VMS with the deployment's
  * credentials, so it is an admin's, like accounts; the answer is the report, which never holds
  * the key, the secret or a signature.
+ *
+ * `POST /api/connections/:name/draft-profile`: a profile drafted from the VMS's own answers to
+ * safe GETs, for the same admins and for the same reason; with `"sendTest": true`, also from one
+ * test requisition and a test candidate to it, refused (409) on a production connection, which
+ * the page cannot force. The draft carries no secret either (draft-profile/draft.ts scrubs it).
  */
 const routes: FastifyPluginAsync<ConnectionRoutesOptions> = async (
   app,
@@ -80,6 +87,43 @@ const routes: FastifyPluginAsync<ConnectionRoutesOptions> = async (
         }
         throw error;
       }
+    },
+  );
+
+  api.post(
+    '/:name/draft-profile',
+    {
+      schema: {
+        params: connectionParams,
+        body: bodySchema(profileDraftRequestSchema),
+        response: { 200: responseSchema(profileDraftSchema) },
+      },
+    },
+    async (request) => {
+      const { name: target } = request.params;
+      const { example, sendTest } = request.body;
+      let outcome;
+      try {
+        outcome = await draftProfile(target, {
+          ...(example !== undefined && { example }),
+          ...(sendTest === true && {
+            sendTest,
+            refusedInstead:
+              'Draft it without the test send; a test requisition goes only to a test VMS.',
+          }),
+        });
+      } catch (error) {
+        if (error instanceof SendTestRefused) {
+          throw new ApiError('production_send_refused', error.message);
+        }
+        throw error;
+      }
+      if (!outcome.drafted && outcome.badExample === true) {
+        throw new ApiError('invalid_body', `The signed example: ${outcome.problem}.`);
+      }
+      return outcome.drafted
+        ? outcome
+        : { drafted: false as const, problem: outcome.problem, tried: outcome.tried };
     },
   );
 };

@@ -98,6 +98,42 @@ const messageOf = (content: unknown, env: NodeJS.ProcessEnv = secretsEnv) => {
 };
 
 describe('VMS_CONNECTIONS', () => {
+  it("reads a drafted profile's keys and ignores its $evidence, inline and in a file", () => {
+    const evidence = {
+      'errors.message': 'proved: GET … answered 404 with the message at "/fault/detail"',
+    };
+    mkdirSync(join(dir, 'profiles'), { recursive: true });
+    writeFileSync(
+      join(dir, 'profiles', 'drafted.json'),
+      JSON.stringify({
+        preset: 'sandbox',
+        errors: { message: '/fault/detail' },
+        $evidence: evidence,
+      }),
+    );
+    const config = loadConfig({
+      ...secretsEnv,
+      VMS_CONNECTIONS: writeConnections({
+        connections: [
+          {
+            ...uat,
+            profile: {
+              preset: 'sandbox',
+              errors: { message: '/fault/detail' },
+              $evidence: evidence,
+            },
+          },
+          { ...production, profile: 'profiles/drafted.json' },
+        ],
+        default: 'uat',
+      }),
+    });
+    for (const connection of config.connections) {
+      expect(connection.profile.errors.message).toBe('/fault/detail');
+      expect(connection.profile).not.toHaveProperty('$evidence');
+    }
+  });
+
   it('reads three connections: a preset, an inline profile and a file beside the connections file', () => {
     writeProfileFile();
     writeConnections({

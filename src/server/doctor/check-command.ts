@@ -17,7 +17,7 @@ import type { DoctorReport, ProbeVerdict } from '@/domain/connection-check';
 import { startSandbox, type RunningSandbox } from '@/sandbox/index';
 import { ConfigError, loadConfig, type PortalConfig } from '@/server/config';
 import { runDoctor, SendTestRefused } from './run-doctor';
-import { defaultConnectionName, targetFor } from './target';
+import { defaultConnectionName, targetFor, type DoctorTarget } from './target';
 
 export const checkUsage =
   'usage: npm run doctor -- [check] [--connection NAME] [--json] [--send-test-requisition [--yes] [--force]]';
@@ -101,32 +101,82 @@ export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
     return usage(`--yes and --force go with --send-test-requisition; ${checkUsage}`);
   }
 
-  let config: PortalConfig;
-  try {
-    config = loadConfig(io.env);
-  } catch (error) {
-    if (error instanceof ConfigError) return usage(`settings error: ${error.message}`);
-    throw error;
-  }
+  const found = connectionNamed(io.env, name);
+  if ('problem' in found) return usage(found.problem);
+  const { config, connection } = found;
 
-  const wanted = name === defaultConnectionName ? config.defaultConnection : name;
-  const connection = config.connections.find((entry) => entry.name === wanted);
-  if (!connection) {
-    return usage(
-      `there is no connection named "${name}"; the connections are ${config.connections.map((entry) => `"${entry.name}"`).join(', ')} ("${defaultConnectionName}" stands for "${config.defaultConnection}")`,
-    );
-  }
-
-  if (sendTest && values.yes !== true && io.isTTY === true && io.confirm) {
-    const where =
-      connection.upstream.kind === 'sandbox' ? 'the embedded sandbox' : connection.upstream.baseUrl;
-    const sure = await io.confirm(
-      `Send one test requisition (marked CONNECTION CHECK) to ${where} for client org ${connection.clientOrgIds[0]}? It is a real POST and cannot be taken back. [y/N] `,
-    );
+  if (sendTest && values.yes !== true) {
+    const sure = await confirmTestSend(io, connection, 'one test requisition');
     if (!sure)
       return usage('the test requisition was not sent (not confirmed); nothing was checked');
   }
 
+  try {
+    const report = await withTarget(config, connection, (target) =>
+      runDoctor(target, { sendTest, force: values.force === true }),
+    );
+    return {
+      code: exitCodes[report.verdict],
+      stdout: values.json === true ? `${JSON.stringify(report, null, 2)}\n` : humanReport(report),
+      stderr: '',
+    };
+  } catch (error) {
+    if (error instanceof SendTestRefused) return usage(error.message);
+    throw error;
+  }
+}
+
+type Connection = PortalConfig['connections'][number];
+
+/**
+ * Whether the person at the terminal confirms the test send (`what` is sent, marked CONNECTION
+ * CHECK); without a terminal there is no one to ask, and --send-test-requisition stands.
+ */
+export async function confirmTestSend(
+  io: CheckIo,
+  connection: Connection,
+  what: string,
+): Promise<boolean> {
+  if (io.isTTY !== true || !io.confirm) return true;
+  const where =
+    connection.upstream.kind === 'sandbox' ? 'the embedded sandbox' : connection.upstream.baseUrl;
+  return io.confirm(
+    `Send ${what} (marked CONNECTION CHECK) to ${where} for client org ${connection.clientOrgIds[0]}? It is a real POST and cannot be taken back. [y/N] `,
+  );
+}
+
+/** The settings and the connection `name` names (`default`: the default one), or what is wrong. */
+export function connectionNamed(
+  env: Record<string, string | undefined>,
+  name: string,
+): { config: PortalConfig; connection: Connection } | { problem: string } {
+  let config: PortalConfig;
+  try {
+    config = loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return { problem: `settings error: ${error.message}` };
+    throw error;
+  }
+  const wanted = name === defaultConnectionName ? config.defaultConnection : name;
+  const connection = config.connections.find((entry) => entry.name === wanted);
+  if (!connection) {
+    return {
+      problem: `there is no connection named "${name}"; the connections are ${config.connections.map((entry) => `"${entry.name}"`).join(', ')} ("${defaultConnectionName}" stands for "${config.defaultConnection}")`,
+    };
+  }
+  return { config, connection };
+}
+
+/**
+ * `run` on the connection as the doctor reaches it. A sandbox connection's sandbox is started
+ * for the run, on a free port and a database of its own, with the connection's profile, and
+ * stopped after it.
+ */
+export async function withTarget<T>(
+  config: PortalConfig,
+  connection: Connection,
+  run: (target: DoctorTarget) => Promise<T>,
+): Promise<T> {
   let sandbox: RunningSandbox | null = null;
   let sandboxDir: string | null = null;
   try {
@@ -147,18 +197,7 @@ export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
     }
     const target = targetFor(config, connection.name, sandbox?.url ?? null);
     if (target === null) throw new Error(`connection ${connection.name} could not be reached`);
-    const report = await runDoctor(target, {
-      sendTest,
-      force: values.force === true,
-    });
-    return {
-      code: exitCodes[report.verdict],
-      stdout: values.json === true ? `${JSON.stringify(report, null, 2)}\n` : humanReport(report),
-      stderr: '',
-    };
-  } catch (error) {
-    if (error instanceof SendTestRefused) return usage(error.message);
-    throw error;
+    return await run(target);
   } finally {
     await sandbox?.close();
     if (sandboxDir !== null) rmSync(sandboxDir, { recursive: true, force: true });

@@ -63,12 +63,18 @@ export interface DoctorOptions {
   sendTestPollMs?: number;
 }
 
-/** The test send asked for on a production connection without `force`. */
+/**
+ * The test send asked for on a production connection without `force` (the doctor's check, and a
+ * draft's: `instead` says what to do rather than send).
+ */
 export class SendTestRefused extends Error {
   override name = 'SendTestRefused';
-  constructor(connection: string) {
+  constructor(
+    connection: string,
+    instead = 'Check it without the test send, or force it if you mean it (--force; "force": true).',
+  ) {
     super(
-      `The ${connection} connection is a production VMS: the test requisition would be a real one there. Check it without the test send, or force it if you mean it (--force; "force": true).`,
+      `The ${connection} connection is a production VMS: the test requisition would be a real one there. ${instead}`,
     );
   }
 }
@@ -78,7 +84,7 @@ export const clockWarnSeconds = 60;
 export const clockFailSeconds = 240;
 
 /** An array somewhere near the top of a body, as a hint for `list.records` / `results.*.rows`. */
-function arrayPointer(body: unknown, depth = 0): string | null {
+export function arrayPointer(body: unknown, depth = 0): string | null {
   if (Array.isArray(body)) return '';
   if (!isRecord(body) || depth > 2) return null;
   for (const [key, value] of Object.entries(body)) {
@@ -297,8 +303,15 @@ async function probeListRecords(context: Context): Promise<Outcome> {
       `In the profile, ${fixes.join(', and ')}.`,
     );
   }
+  if (style.seen === null) {
+    // Passing would rest on list.fieldNames as written (or its preset's default), not on the VMS.
+    return undecided(
+      `${sample.length} record${sample.length === 1 ? '' : 's'} at "${profile.list.records}" with ${profile.list.fields.reqId}, ${profile.list.fields.created} and ${profile.list.fields.updated}, but no field whose name shows whether the VMS names payload fields in PascalCase or payload style (list.fieldNames says ${profile.list.fieldNames}).`,
+      "Check again once a listed requisition has its payload fields (TitleRole or titlerole…), or set list.fieldNames from the VMS's API reference.",
+    );
+  }
   return pass(
-    `${sample.length} record${sample.length === 1 ? '' : 's'} at "${profile.list.records}" with ${profile.list.fields.reqId}, ${profile.list.fields.created}, ${profile.list.fields.updated} and ${style.seen ?? profile.list.fieldNames} field names, as the profile says.`,
+    `${sample.length} record${sample.length === 1 ? '' : 's'} at "${profile.list.records}" with ${profile.list.fields.reqId}, ${profile.list.fields.created}, ${profile.list.fields.updated} and ${style.seen} field names, as the profile says.`,
   );
 }
 
@@ -429,14 +442,18 @@ async function probeDates(context: Context): Promise<Outcome> {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function probeSendTest(context: Context, options: DoctorOptions): Promise<Outcome> {
-  const { target, client } = context;
-  const { profile } = target;
-  const orgId = target.clientOrgIds[0] ?? 0;
+/**
+ * The doctor's test requisition for `orgId`: clearly marked, with a fresh reference, starting on
+ * the 25th of next month (a day no month can be, so the start date read back settles whether the
+ * VMS writes dates day first), its dates written as `profile.dates.outbound` says.
+ */
+export function testRequisition(
+  profile: VmsProfile,
+  orgId: number,
+  now: number,
+): { reference: string; requisition: Record<string, string> } {
   const reference = `DOCTOR-${randomBytes(4).toString('hex').toUpperCase()}`;
-  // The 25th of next month: a day no month can be, so the start date read back settles whether
-  // the VMS writes dates day first.
-  const today = new Date(context.now());
+  const today = new Date(now);
   const starts = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 25));
   const startdate = writeDate(starts.toISOString().slice(0, 10), profile.dates.outbound) ?? '';
   const requisition = {
@@ -454,6 +471,14 @@ async function probeSendTest(context: Context, options: DoctorOptions): Promise<
     reqownerid: 'mreyes',
     startdate,
   };
+  return { reference, requisition };
+}
+
+async function probeSendTest(context: Context, options: DoctorOptions): Promise<Outcome> {
+  const { target, client } = context;
+  const { profile } = target;
+  const orgId = target.clientOrgIds[0] ?? 0;
+  const { reference, requisition } = testRequisition(profile, orgId, context.now());
   const body = Buffer.from(JSON.stringify([requisition]));
   const path = vmsCallPath(profile, 'requisitionimport', orgQuery(target, orgId));
   let answer: ProbeAnswer;

@@ -6,6 +6,7 @@ import { checkConnection } from '@/features/settings/api/connections';
 import { errorMessage } from '@/shared/api/http';
 import { useOrg } from '@/shared/config/org-context';
 import { formatDateTime } from '@/shared/lib/format';
+import { ProfileDraftAction } from './profile-draft';
 
 /** Each verdict in words: the colour beside it only repeats what the word says. */
 const verdictLabels: Record<ProbeVerdict, string> = {
@@ -100,6 +101,7 @@ function ConnectionSection({ connection }: { connection: ConnectionSettings }) {
       {check.data && !check.isPending ? (
         <CheckReport report={check.data} headingId={`${id}-report`} />
       ) : null}
+      <ProfileDraftAction connection={connection} />
     </section>
   );
 }
@@ -120,7 +122,9 @@ export function ConnectionsPage() {
       <p className="page__lead">
         The VMS connections of this portal. A check calls one with its key and signature and reads
         what it answers, without sending anything: whether it is reachable, whether its clock
-        agrees, whether it accepts the key, and whether its answers look the way its profile says.
+        agrees, whether it accepts the key, and whether its answers look the way its profile says. A
+        draft reads the VMS the same way and writes a profile from what it answered, each key with
+        how it was proved.
       </p>
       {config.connections.map((connection) => (
         <ConnectionSection key={connection.name} connection={connection} />
