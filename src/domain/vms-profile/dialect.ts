@@ -8,6 +8,7 @@ import {
   listParameterToOwn,
   listQueryToVms,
   listRecordsFromVms,
+  withoutMisreadDates,
   pageAskedFor,
   pageParameters,
   parseJson as parse,
@@ -157,7 +158,7 @@ export function answerFromVms(
     );
   }
   const records = listRecordsFromVms(profile, text);
-  return Array.isArray(records) ? JSON.stringify(records) : records;
+  return Array.isArray(records) ? JSON.stringify(withoutMisreadDates(profile, records)) : records;
 }
 
 // ── The sandbox's side: a call in a profile's dialect → the portal's, and the answer back ────

@@ -1,4 +1,10 @@
-import { ownDateTime, readDateTime, readOwnDateTime, writeDateTime } from '@/domain/date-patterns';
+import {
+  namedDateTimeFormats,
+  ownDateTime,
+  readDateTime,
+  readOwnDateTime,
+  writeDateTime,
+} from '@/domain/date-patterns';
 import { convertWireDate } from '@/domain/dates';
 import { requisitionCatalog } from '@/domain/requisition-catalog';
 import type { RequisitionFilterOperator } from '@/domain/vms-contract';
@@ -190,6 +196,76 @@ export function unreadableRecordDates(records: readonly unknown[]): {
     }
   }
   return counts;
+}
+
+/** The tokens a day and its month are written with, each for the other. */
+const daySwapped: Record<string, string> = { DD: 'MM', D: 'M', MM: 'DD', M: 'D' };
+
+/**
+ * `pattern` with its day and month written each in the other's place (`DD/MM/YYYY HH:mm:ss` for
+ * `MM/DD/YYYY HH:mm:ss`); null for a named format or a pattern without both. Bracketed text is
+ * left as it is.
+ */
+export function dayMonthSwapped(pattern: string): string | null {
+  if ((namedDateTimeFormats as readonly string[]).includes(pattern)) return null;
+  let day = false;
+  let month = false;
+  const swapped = pattern
+    .split(/(\[[^\]]*\])/)
+    .map((part) =>
+      part.startsWith('[')
+        ? part
+        : part.replace(/DD|D|MM|M/g, (token) => {
+            if (token.startsWith('D')) day = true;
+            else month = true;
+            return daySwapped[token] ?? token;
+          }),
+    )
+    .join('');
+  return day && month ? swapped : null;
+}
+
+/**
+ * A list's records (in the portal's names, after listRecordsFromVms) with every created or
+ * updated time that reads both day first and month first put back as the VMS wrote it, once
+ * another time of the same list shows the profile's order is the wrong one: it did not read in
+ * `dates.dateTimes` but does with day and month swapped (`15/03/2026 07:00:00` from a VMS the
+ * profile calls month first). The list then shows those as written, with the warning, rather
+ * than `05/03/2026` as 3 May; a list that proves nothing is returned as it came.
+ */
+export function withoutMisreadDates(
+  profile: VmsProfile,
+  records: JsonObject[],
+): JsonObject[] {
+  const { dateTimes, timeZone } = profile.dates;
+  const swapped = dayMonthSwapped(dateTimes);
+  if (swapped === null) return records;
+  const readsSwapped = (text: string) => typeof readDateTime(text, swapped, timeZone) === 'number';
+  const fields = [ownList.fields.created, ownList.fields.updated];
+  const proven = records.some((record) =>
+    fields.some((field) => {
+      const value = record[field];
+      return (
+        typeof value === 'string' &&
+        value !== '' &&
+        readOwnDateTime(value) === null &&
+        readsSwapped(value)
+      );
+    }),
+  );
+  if (!proven) return records;
+  return records.map((record) => {
+    let result = record;
+    for (const field of fields) {
+      const value = record[field];
+      const utcMs = typeof value === 'string' ? readOwnDateTime(value) : null;
+      if (utcMs === null) continue;
+      // The reader takes only what the pattern writes, so this is the text the VMS sent.
+      const written = writeDateTime(utcMs, dateTimes, timeZone);
+      if (readsSwapped(written)) result = { ...result, [field]: written };
+    }
+    return result;
+  });
 }
 
 // ── The filter ───────────────────────────────────────────────────────────────────────────────

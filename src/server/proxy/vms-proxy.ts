@@ -14,6 +14,7 @@ import {
   sandboxProfile,
   speaksOwnDialect,
   vmsCallPath,
+  withoutMisreadDates,
   withPage,
 } from '@/domain/vms-profile';
 import type { VmsProfile } from '@/domain/vms-profile';
@@ -489,7 +490,7 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
   ): Promise<CallOutcome> {
     const { profile } = channel;
     const size = pageSize(profile) ?? Number.POSITIVE_INFINITY;
-    const records: unknown[] = [];
+    const records: Array<Record<string, unknown>> = [];
     let total: Record<string, string> = {};
     for (let index = 0; index < maxListPages; index += 1) {
       const answer = await callVms(
@@ -531,11 +532,14 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
         total = listTotalHeaders(profile, answer.outcome.body.toString('utf8'), request.log);
       }
       if (page.length < size) {
-        noteUnreadableDates(channel, records);
+        // Judged on the whole list: a time that proves the profile's day and month order wrong
+        // may be on another page than the ones it casts doubt on.
+        const shown = withoutMisreadDates(profile, records);
+        noteUnreadableDates(channel, shown);
         return {
           status: answer.outcome.status,
           headers: { ...total, 'content-type': 'application/json; charset=utf-8' },
-          body: Buffer.from(JSON.stringify(records)),
+          body: Buffer.from(JSON.stringify(shown)),
         };
       }
     }
