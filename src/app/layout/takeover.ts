@@ -122,11 +122,43 @@ function selectionOf(element: Element): { start: number | null; end: number | nu
   return { start: null, end: null };
 }
 
+/**
+ * The field or link a person last put the focus on, until they take it away (a `focusout`). The
+ * focus can also leave an element with no event at all: in Chromium, on a busy machine, a field of
+ * the prerendered page was found unfocused as the app took over, with no `focusout` after the
+ * person focused it. The next key would then land nowhere; the app's page puts the focus back
+ * where the person left it.
+ */
+let lastFocused: Element | null = null;
+if (typeof document !== 'undefined') {
+  const focused = document.activeElement;
+  if (focused && focused !== document.body) lastFocused = focused;
+  document.addEventListener('focusin', (event) => (lastFocused = event.target as Element), true);
+  document.addEventListener(
+    'focusout',
+    (event) => {
+      if (event.target === lastFocused) lastFocused = null;
+    },
+    true,
+  );
+}
+
+/** Where the person's focus is in `root`: the focused element, or the one it left unannounced. */
+function focusIn(root: Element): Element | null {
+  const active = document.activeElement;
+  if (active && active !== document.body) return root.contains(active) ? active : null;
+  return lastFocused && root.contains(lastFocused) ? lastFocused : null;
+}
+
 /** Notes the changed fields and the focus inside `root`, the prerendered page about to go. */
 export function noteShellState(root: Element) {
   const fields: NotedField[] = [];
+  const active = focusIn(root);
   for (const field of root.querySelectorAll('input, select, textarea')) {
-    if (!isField(field) || !changed(field)) continue;
+    // The field being typed into is carried as the person sees it even when unchanged: the app's
+    // may hold another value (a draft it restores), and the next key lands at the caret noted
+    // here, in the middle of a value the person never saw.
+    if (!isField(field) || (!changed(field) && field !== active)) continue;
     const key = keyOf(field);
     if (!key) continue;
     const toggles =
@@ -137,8 +169,7 @@ export function noteShellState(root: Element) {
       checked: toggles ? field.checked : null,
     });
   }
-  const active = document.activeElement;
-  const key = active && root.contains(active) ? keyOf(active) : null;
+  const key = active ? keyOf(active) : null;
   const focus = key && active ? { key, ...selectionOf(active) } : null;
   noted = fields.length > 0 || focus ? { fields, focus } : null;
   // Put in the page that replaces it in the same commit, or not at all: a page drawn later (the
