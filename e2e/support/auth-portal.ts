@@ -5,6 +5,7 @@ import { test as base, type Browser, type Page } from '@playwright/test';
 import { loadConfig } from '@/server/config';
 import { startPortal, type RunningPortal } from '@/server/start';
 import { addUser } from '@/test-support/test-browser';
+import { startOnTakenOverPages } from './fixtures';
 import { newTestDatabase } from './postgres';
 
 /** Sign-in on (AUTH=on) with an admin account; journeys add the accounts they need. */
@@ -24,6 +25,10 @@ export interface AuthPortal extends RunningPortal {
 }
 
 export const test = base.extend<{ authPortal: AuthPortal }>({
+  page: async ({ page }, use) => {
+    startOnTakenOverPages(page);
+    await use(page);
+  },
   authPortal: async ({}, use, testInfo) => {
     const dir = mkdtempSync(join(tmpdir(), 'vms-portal-auth-'));
     const portalDb = join(dir, 'portal.db');
@@ -69,5 +74,7 @@ export async function signIn(page: Page, url: string, email: string, password: s
 
 export async function newPage(browser: Browser) {
   const context = await browser.newContext();
-  return { context, page: await context.newPage() };
+  const page = await context.newPage();
+  startOnTakenOverPages(page);
+  return { context, page };
 }

@@ -52,6 +52,7 @@ export async function watchedPage({ page }: { page: Page }, use: (page: Page) =>
       ),
     );
   });
+  startOnTakenOverPages(page);
   page.on('pageerror', (error) => problems.push(`uncaught error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
@@ -59,6 +60,33 @@ export async function watchedPage({ page }: { page: Page }, use: (page: Page) =>
   });
   await use(page);
   expect(problems).toEqual([]);
+}
+
+/**
+ * A journey's page, once loaded, is the app's own: `goto` and `reload` also wait until the app has
+ * taken over the prerendered page (decision 040), as the inert prerendered page made every action
+ * wait before. What a person does before that moment is the takeover journeys' to prove, with real
+ * presses and keys; Playwright's `fill` is no person: it focuses a field and sends its text in two
+ * steps, and a field replaced between them has its text land nowhere. A `goto` told to return at
+ * `commit` returns then, for a journey that means to act before the app runs.
+ */
+export function startOnTakenOverPages(page: Page) {
+  const tookOver = () =>
+    page.waitForFunction(() => document.querySelector('.page-shell') === null, undefined, {
+      polling: 50,
+    });
+  const goto = page.goto.bind(page);
+  page.goto = async (url, options) => {
+    const response = await goto(url, options);
+    if (options?.waitUntil !== 'commit') await tookOver();
+    return response;
+  };
+  const reload = page.reload.bind(page);
+  page.reload = async (options) => {
+    const response = await reload(options);
+    if (options?.waitUntil !== 'commit') await tookOver();
+    return response;
+  };
 }
 
 export function tempDb(): { path: string; portalPath: string; cleanup(): void } {
