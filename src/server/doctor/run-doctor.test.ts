@@ -124,8 +124,45 @@ describe('against a VMS of another profile', () => {
       'dates',
       'sendTest',
     ]);
-    expect(probe(report, 'sendTest').finding).toMatch(/created as Req_Id \d+/);
+    const sendTest = probe(report, 'sendTest');
+    expect(sendTest.finding).toMatch(/created as Req_Id \d+/);
+    // Its two rows, as the VMS's fields name them: the test requisition created, the one without
+    // a job title refused with the VMS's message.
+    expect(sendTest.evidence[0]).toMatch(
+      /^POST api\/v2\/requisitions\/import\?.*: status 20\d, batch /,
+    );
+    expect(sendTest.evidence.slice(2)).toEqual([
+      expect.stringMatching(
+        /^Row 1: clientReference "DOCTOR-[0-9A-F]{8}", state read as Success, requisitionId "\d+", detail ""$/,
+      ),
+      expect.stringMatching(
+        /^Row 2: clientReference "DOCTOR-[0-9A-F]{8}-R", state read as Error, requisitionId "", detail ".*[Jj]ob title|titlerole.*"$/,
+      ),
+    ]);
     expect(report.verdict).toBe('passed');
+  });
+
+  it('fails the test send on results keys only the rows can prove, naming each', async () => {
+    const wrongIn = (change: (results: VmsProfile['results']['requisition']) => void) => {
+      const profile = exampleProfile();
+      change(profile.results.requisition);
+      return runDoctor(targetFor(other.url, profile), { sendTest: true, sendTestPollMs: 50 });
+    };
+    const cases: Array<[(results: VmsProfile['results']['requisition']) => void, RegExp]> = [
+      [(results) => (results.message = 'reason'), /Set results\.requisition\.message/],
+      [(results) => (results.createdId = 'id'), /Set results\.requisition\.createdId/],
+      [(results) => (results.reference = 'ref'), /Set results\.requisition\.reference/],
+      [(results) => (results.rowNumber = 'position'), /Check results\.requisition\.rowNumber/],
+      [
+        (results) => (results.statuses = { QUEUED: 'Pending', DONE: 'Success' }),
+        /Add "FAILED" to results\.requisition\.statuses/,
+      ],
+    ];
+    for (const [change, fix] of cases) {
+      const sendTest = probe(await wrongIn(change), 'sendTest');
+      expect(sendTest.verdict, String(fix)).toBe('failed');
+      expect(sendTest.fix).toMatch(fix);
+    }
   });
 });
 

@@ -7,11 +7,8 @@ import {
   type ProbeResult,
   type ProbeVerdict,
 } from '@/domain/connection-check';
-import { writeDate } from '@/domain/date-patterns';
 import { payloadKindDescriptors, type PayloadKind } from '@/domain/payload-kind';
-import { blankRequisitionWire } from '@/domain/requisition-wire';
 import {
-  answerFromVms,
   readPointer,
   vmsCallPath,
   withPage,
@@ -41,6 +38,7 @@ import {
   lookalikes,
   type JsonRecord,
 } from './record-checks';
+import { probeSendTest } from './send-test-probe';
 import type { DoctorTarget } from './target';
 
 /**
@@ -440,114 +438,6 @@ async function probeDates(context: Context): Promise<Outcome> {
   );
 }
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * The doctor's test requisition for `orgId`: clearly marked, with a fresh reference, starting on
- * the 25th of next month (a day no month can be, so the start date read back settles whether the
- * VMS writes dates day first), its dates written as `profile.dates.outbound` says.
- */
-export function testRequisition(
-  profile: VmsProfile,
-  orgId: number,
-  now: number,
-): { reference: string; requisition: Record<string, string> } {
-  const reference = `DOCTOR-${randomBytes(4).toString('hex').toUpperCase()}`;
-  const today = new Date(now);
-  const starts = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 25));
-  const startdate = writeDate(starts.toISOString().slice(0, 10), profile.dates.outbound) ?? '';
-  const requisition = {
-    ...blankRequisitionWire(),
-    requesttype: 'I',
-    orgid: String(orgId),
-    reqclassid: '101',
-    titlerole: 'CONNECTION CHECK - test requisition, do not fill',
-    noofopenings: '1',
-    clientinternalreq: reference,
-    hoursunitsperday: '8',
-    daysperweek: '5',
-    engagementtype: '1',
-    shortdescription: 'Sent by the portal connection check (npm run doctor); not a real opening.',
-    reqownerid: 'mreyes',
-    startdate,
-  };
-  return { reference, requisition };
-}
-
-async function probeSendTest(context: Context, options: DoctorOptions): Promise<Outcome> {
-  const { target, client } = context;
-  const { profile } = target;
-  const orgId = target.clientOrgIds[0] ?? 0;
-  const { reference, requisition } = testRequisition(profile, orgId, context.now());
-  const body = Buffer.from(JSON.stringify([requisition]));
-  const path = vmsCallPath(profile, 'requisitionimport', orgQuery(target, orgId));
-  let answer: ProbeAnswer;
-  try {
-    // Once: a POST whose answer was lost may still have arrived, so it is never sent again.
-    answer = await client.call('POST', path, body);
-  } catch (error) {
-    return undecided(
-      `The test requisition ${reference} was sent, but no answer came (${networkFailure(error, target).finding}); it may have arrived.`,
-      `Look for ${reference} in the VMS before sending another.`,
-    );
-  }
-  if (!ok(answer)) {
-    return fail(
-      `The VMS refused the test requisition ${reference}: status ${answer.status}, ${said(profile, answer)}.`,
-      "Check paths.requisitionimport in the profile and the VMS's message.",
-    );
-  }
-  const accepted = answerFromVms(profile, 'requisitionimport', answer.status, answer.text);
-  if (typeof accepted !== 'string') {
-    return fail(
-      `The VMS accepted the test requisition ${reference} (status ${answer.status}) but the portal cannot read its answer: ${accepted.unreadable}.`,
-      'Set accepted.batchId in the profile to where the VMS puts the batch id.',
-    );
-  }
-  const batchId = (JSON.parse(accepted) as { batchid: string }).batchid;
-  const note = profile.accepted.statuses.includes(answer.status)
-    ? ''
-    : ` (status ${answer.status}, not one of accepted.statuses: add it)`;
-  const deadline = context.now() + (options.sendTestWaitMs ?? 30_000);
-  const resultsPath = vmsCallPath(
-    profile,
-    'requisitionresults',
-    orgQuery(target, orgId, { batchid: batchId }),
-  );
-  for (;;) {
-    const results = await client.call('GET', resultsPath);
-    const rows = answerFromVms(profile, 'requisitionresults', results.status, results.text, {
-      batchId,
-    });
-    if (typeof rows !== 'string' || !ok(results)) {
-      return fail(
-        `The test requisition ${reference} was accepted as batch ${batchId}${note}, but its results do not read: ${typeof rows === 'string' ? `status ${results.status}` : rows.unreadable}.`,
-        'Check paths.requisitionresults and results.requisition in the profile.',
-      );
-    }
-    const row = (JSON.parse(rows) as Array<Record<string, string>>)[0];
-    const status = row?.Status ?? '';
-    if (row && status !== 'Pending') {
-      if (status === 'Success') {
-        return pass(
-          `The test requisition ${reference} was accepted as batch ${batchId}${note} and created as Req_Id ${row.Req_Id ?? '?'}; close it in the VMS.`,
-        );
-      }
-      return undecided(
-        `The test requisition ${reference} went through (batch ${batchId}${note}) and its result reads, but the VMS refused the requisition itself (${status}: ${row.ErrorMessage ?? ''}).`,
-        "The profile's accepted and results keys fit; the test requisition's values (org, class, owner) are the sandbox's, which this VMS need not know.",
-      );
-    }
-    if (context.now() >= deadline) {
-      return undecided(
-        `The test requisition ${reference} was accepted as batch ${batchId}${note}, but it is still ${row ? 'Pending' : 'without a result row'}.`,
-        'Check its results later in the portal (batch id above).',
-      );
-    }
-    await wait(options.sendTestPollMs ?? 1000);
-  }
-}
-
 /**
  * The key, the secret and every signature sent, out of the report, wherever a VMS echoed them and
  * however it wrote them (the proxy's scrub: escaped, encoded, base64).
@@ -597,7 +487,10 @@ export async function runDoctor(
           : probeDates(context),
     ],
   ];
-  if (options.sendTest === true) probes.push(['sendTest', () => probeSendTest(context, options)]);
+  if (options.sendTest === true) {
+    const timing = { waitMs: options.sendTestWaitMs, pollMs: options.sendTestPollMs };
+    probes.push(['sendTest', () => probeSendTest(context, timing)]);
+  }
   const results: ProbeResult[] = [];
   const verdicts = new Map<ProbeId, ProbeVerdict>();
   try {
