@@ -89,7 +89,14 @@ function seedMany(path: string): void {
 }
 
 /** What the VMS holds, read from its own database, not through the portal. */
-function atTheVms(): { count: number; updatedOf(title: string): string } {
+function atTheVms(): {
+  count: number;
+  /** Requisitions with a created or updated time at all. */
+  withTimes: number;
+  /** Requisitions with a created or updated time on a day above 12 (never a month). */
+  withDayAbove12: number;
+  updatedOf(title: string): string;
+} {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
   try {
     const { count } = db
@@ -97,6 +104,12 @@ function atTheVms(): { count: number; updatedOf(title: string): string } {
         'SELECT COUNT(*) AS count FROM requisitions WHERE client_org_id = ?',
       )
       .get(clientOrgId)!;
+    const times = db
+      .prepare<[number], { created: string | null; updated: string | null }>(
+        'SELECT created_at AS created, updated_at AS updated FROM requisitions WHERE client_org_id = ?',
+      )
+      .all(clientOrgId)
+      .map((row) => [row.created ?? '', row.updated ?? ''].filter((time) => time !== ''));
     const rows = db
       .prepare<[number], { title: string; updatedAt: string }>(
         "SELECT json_extract(record, '$.titlerole') AS title, updated_at AS updatedAt FROM requisitions WHERE client_org_id = ?",
@@ -105,6 +118,10 @@ function atTheVms(): { count: number; updatedOf(title: string): string } {
     const byTitle = new Map(rows.map((row) => [row.title, row.updatedAt]));
     return {
       count,
+      withTimes: times.filter((own) => own.length > 0).length,
+      // Stored as ISO 8601 UTC; the VMS writes the same day, its zone being UTC.
+      withDayAbove12: times.filter((own) => own.some((time) => Number(time.slice(8, 10)) > 12))
+        .length,
       updatedOf: (wanted) => {
         const found = byTitle.get(wanted);
         if (found === undefined) throw new Error(`No requisition titled ${wanted} at the VMS.`);
@@ -225,6 +242,26 @@ async function expectNoTimeRead(page: Page): Promise<void> {
   ).toEqual([]);
 }
 
+/**
+ * The notice above the list of how many requisitions' dates were not read (none: no notice), with
+ * sign-in off, so the Connections page is linked.
+ */
+async function expectUnreadableNotice(page: Page, count: number): Promise<void> {
+  const notice = page.getByRole('region', { name: 'Some dates are shown as the VMS wrote them' });
+  if (count === 0) {
+    await expect(notice).toHaveCount(0);
+    return;
+  }
+  await expect(notice).toContainText(
+    `The dates of ${count.toLocaleString('en-US')} ${count === 1 ? 'requisition' : 'requisitions'} cannot be read with this connection's profile, so they are shown as the VMS wrote them (⚠).`,
+  );
+  await expect(notice).toContainText('dates.dateTimes');
+  await expect(notice.getByRole('link', { name: 'Connections page' })).toHaveAttribute(
+    'href',
+    '/connections',
+  );
+}
+
 const refresh = (page: Page) => page.getByRole('button', { name: 'Refresh', exact: true });
 
 test('a day-first VMS paging at 50: the first visit lists every requisition on its right day', async ({
@@ -235,6 +272,7 @@ test('a day-first VMS paging at 50: the first visit lists every requisition on i
   expect(vms.count).toBeGreaterThanOrEqual(130);
   await expectShown(page, vms.count);
   await expect(page.getByRole('alert')).toHaveCount(0);
+  await expectUnreadableNotice(page, 0);
 
   // Last updated on the 13th to the 27th, some late enough in UTC to be the next day in Tokyo.
   for (const n of [1, 7, 58, 124]) {
@@ -307,6 +345,10 @@ test('a month-first profile on the day-first VMS shows no date wrong and loses n
   await expect(table.locator('time')).toHaveCount(0);
   // Nor any of the rows not drawn: the list as the page received it holds no time read.
   await expectNoTimeRead(page);
+  // So the list counts every requisition with a time at all: those with a day above 12, which
+  // prove month first wrong, and with them the rest, which would read as other dates.
+  expect(atTheVms().withDayAbove12).toBeGreaterThan(0);
+  await expectUnreadableNotice(page, atTheVms().withTimes);
 
   // Last updated 12 June 2026, written 12/06/2026: read month first it would be 6 December.
   const seeded = await lastUpdatedOf(page, 'Staff Accountant');
@@ -346,5 +388,8 @@ test('a month-first profile on the day-first VMS shows no date wrong and loses n
   }
   await expect(table.locator('time')).toHaveCount(0);
   await expectNoTimeRead(page);
+  // The count follows the list: the two added are counted too.
+  await page.getByLabel('Search titles').fill('');
+  await expectUnreadableNotice(page, atTheVms().withTimes);
   await page.context().close();
 });

@@ -28,6 +28,7 @@ import {
   statusCounts,
   statusParam,
   toggleStatus,
+  unreadableDateCount,
 } from '@/features/requisitions/model/list-view';
 import { errorMessage } from '@/shared/api/http';
 import { useOrg, useOrgScope } from '@/shared/config/org-context';
@@ -41,6 +42,7 @@ import { useInPageShell } from '@/shared/ui/page-shell-context';
 import { useAddressParams } from '@/shared/ui/use-address-params';
 import { FilterForm, describeFilter, readFilter } from './requisition-filter';
 import { RequisitionTable } from './requisition-table';
+import { UnreadableDatesNotice } from './unreadable-dates-notice';
 
 /**
  * The client's requisitions from the browser's copy (refreshed incrementally from GET
@@ -82,6 +84,9 @@ export function RequisitionList() {
     [records, view, dateFormat, today],
   );
   const counts = useMemo(() => statusCounts(query.data ?? []), [query.data]);
+  // Over the whole list, not the rows drawn, and once per list change: a search or a filter,
+  // which draws the page again, keeps the count (the list may hold thousands of records).
+  const unreadableDates = useMemo(() => unreadableDateCount(query.data ?? []), [query.data]);
   const notSubmittable = useCallback(
     (record: RequisitionRecord) => {
       const reasons = recordNotSubmittable(record, dateFormat, today);
@@ -142,6 +147,7 @@ export function RequisitionList() {
           <p className="user-text">{warning}</p>
         </div>
       )}
+      <UnreadableDatesNotice count={unreadableDates} />
       {query.isError ? (
         <div role="alert" className="notice notice--error">
           <h2 className="notice__title">The requisitions could not be loaded</h2>

@@ -1,9 +1,12 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
 import type { RequisitionRecord } from '@/domain';
-import { readOwnDateTime } from '@/domain/date-patterns';
 import type { Sort, SortKey } from '@/features/requisitions/model/list-view';
-import { sortColumns, statusText } from '@/features/requisitions/model/list-view';
+import {
+  dateTimeUnreadable,
+  sortColumns,
+  statusText,
+} from '@/features/requisitions/model/list-view';
 import { formatRecordDateTime } from '@/shared/lib/format';
 import { useVirtualRows } from '@/shared/ui/use-virtual-rows';
 
@@ -20,7 +23,7 @@ const unreadableNote =
  */
 export function RecordDateTime({ value }: { value: string }) {
   if (value === '') return '–';
-  if (readOwnDateTime(value) === null) {
+  if (dateTimeUnreadable(value)) {
     return (
       <span title={unreadableNote}>
         <bdi className="user-text">{value}</bdi>{' '}

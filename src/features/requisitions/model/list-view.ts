@@ -1,5 +1,6 @@
 import type { DateFormat, RequisitionRecord } from '@/domain';
 import { optionLabel, recordNotSubmittable, reqStatuses } from '@/domain';
+import { readOwnDateTime } from '@/domain/date-patterns';
 import type { RequisitionFilter } from '@/shared/requisitions';
 import { byReqId, matchesFilter } from '@/shared/requisitions';
 
@@ -43,6 +44,23 @@ export function statusCounts(records: readonly RequisitionRecord[]): Map<string,
     counts.set(record.fields.reqstatus, (counts.get(record.fields.reqstatus) ?? 0) + 1);
   return counts;
 }
+/**
+ * A record's created or updated time the connection's profile could not read: it reached the
+ * browser as the VMS wrote it, not as the portal's own ISO 8601 (`''`, no time at all, is not).
+ * The table marks each such time and the list counts the records that have one, by this one test.
+ */
+export function dateTimeUnreadable(value: string): boolean {
+  return value !== '' && readOwnDateTime(value) === null;
+}
+
+/** How many records have a created or updated time the profile could not read (the list says so). */
+export function unreadableDateCount(records: readonly RequisitionRecord[]): number {
+  let count = 0;
+  for (const record of records)
+    if (dateTimeUnreadable(record.createdAt) || dateTimeUnreadable(record.updatedAt)) count += 1;
+  return count;
+}
+
 export function statusText(record: RequisitionRecord): string {
   const value = record.fields.reqstatus;
   return optionLabel(reqStatuses, value) ?? (value === '' ? '–' : `Status ${value}`);
