@@ -15,6 +15,7 @@ import {
   orgQuery,
   parseJson,
   pass,
+  reqIdFilterPath,
   said,
   undecided,
   type Outcome,
@@ -300,7 +301,7 @@ export async function probeFilter(context: ListContext): Promise<Outcome> {
   const { profile } = target;
   const names = `"${profile.list.filter.field}", "${profile.list.filter.operator}" and "${profile.list.filter.value}"`;
   const filter = (value: string, operator: '=' | '>=' = '=') =>
-    listPath(target, { filterfield: 'Req_Id', filteroperator: operator, filtervalue: value });
+    reqIdFilterPath(target, target.clientOrgIds[0] ?? 0, value, operator);
   const words = operatorWords(profile);
   const nothing = await readList(context, filter('0'));
   const evidence = [evidenceOf(nothing)];

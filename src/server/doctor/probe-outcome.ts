@@ -1,5 +1,5 @@
 import type { ProbeResult } from '@/domain/connection-check';
-import { readPointer, type VmsProfile } from '@/domain/vms-profile';
+import { readPointer, vmsCallPath, type VmsProfile } from '@/domain/vms-profile';
 import type { ProbeAnswer } from './probe-client';
 import type { JsonRecord } from './record-checks';
 import type { DoctorTarget } from './target';
@@ -81,4 +81,25 @@ export function orgQuery(
     ...extra,
   });
   return `?${params.toString()}`;
+}
+
+/**
+ * The requisitions list for `clientOrgId` filtered on its Req ID, in the portal's own filter names
+ * (the profile writes them as the VMS's): `= 0` is the list that must match nothing.
+ */
+export function reqIdFilterPath(
+  target: DoctorTarget,
+  clientOrgId: number,
+  value: string,
+  operator: '=' | '>=' = '=',
+): string {
+  return vmsCallPath(
+    target.profile,
+    'requisitions',
+    orgQuery(target, clientOrgId, {
+      filterfield: 'Req_Id',
+      filteroperator: operator,
+      filtervalue: value,
+    }),
+  );
 }

@@ -8,13 +8,8 @@ import {
   type ProbeVerdict,
 } from '@/domain/connection-check';
 import { payloadKindDescriptors, type PayloadKind } from '@/domain/payload-kind';
-import {
-  readPointer,
-  vmsCallPath,
-  withPage,
-  type VmsProfile,
-} from '@/domain/vms-profile';
-import { scrubText, secretNeedles } from '@/server/proxy/credential-scrub';
+import { readPointer, vmsCallPath, withPage, type VmsProfile } from '@/domain/vms-profile';
+import { scrubText, SecretNeedles } from '@/server/proxy/credential-scrub';
 import { probeFilter, probePaging } from './list-probes';
 import { networkFailure, ProbeClient, type ProbeAnswer } from './probe-client';
 import {
@@ -27,6 +22,7 @@ import {
   orgQuery,
   parseJson,
   pass,
+  reqIdFilterPath,
   said,
   undecided,
   type Outcome,
@@ -106,18 +102,6 @@ interface Context {
 }
 
 /** The requisitions GET that lists nothing: only a Req_Id of 0, which no VMS gives. */
-function emptyListPath(target: DoctorTarget, clientOrgId: number): string {
-  return vmsCallPath(
-    target.profile,
-    'requisitions',
-    orgQuery(target, clientOrgId, {
-      filterfield: 'Req_Id',
-      filteroperator: '=',
-      filtervalue: '0',
-    }),
-  );
-}
-
 async function probeReachable(context: Context): Promise<Outcome> {
   const { target, client } = context;
   try {
@@ -177,7 +161,7 @@ async function probeCredentials(context: Context): Promise<Outcome> {
       'List the client orgs this portal acts for in VMS_CLIENT_ORGS.',
     );
   }
-  const answer = await client.call('GET', emptyListPath(target, orgId));
+  const answer = await client.call('GET', reqIdFilterPath(target, orgId, '0'));
   if (ok(answer)) {
     return pass(
       `The VMS accepted the key and the signature (a requisitions list for client org ${orgId}: status ${answer.status}).`,
@@ -218,7 +202,7 @@ async function probeClientOrgs(context: Context): Promise<Outcome> {
   const { target, client } = context;
   const refused: string[] = [];
   for (const orgId of target.clientOrgIds) {
-    let answer = await client.call('GET', emptyListPath(target, orgId));
+    let answer = await client.call('GET', reqIdFilterPath(target, orgId, '0'));
     if (!ok(answer) && answer.status !== 401 && answer.status !== 403) {
       // A filter the VMS cannot read is the filter check's to name, not the org's refusal.
       answer = await client.call(
@@ -444,7 +428,7 @@ async function probeDates(context: Context): Promise<Outcome> {
  */
 function scrubbed(report: DoctorReport, secrets: readonly string[]): DoctorReport {
   const json = JSON.stringify(report);
-  return JSON.parse(scrubText(json, secretNeedles(secrets))) as DoctorReport;
+  return JSON.parse(scrubText(json, SecretNeedles.of(secrets))) as DoctorReport;
 }
 
 /** Which probes each needs to have passed (list records only to have found records). */
