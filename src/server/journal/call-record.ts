@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { recordedUrl } from '@/server/http/recorded-path';
-import { scrubText, secretNeedles, type SecretNeedles } from '@/server/proxy/credential-scrub';
+import { scrubText, SecretNeedles } from '@/server/proxy/credential-scrub';
 import { keptBody, RecentBodies } from './kept-body';
 import type {
   BodyToKeep,
@@ -101,7 +101,7 @@ export class RecordMaker {
     secrets: readonly string[],
     private readonly bodyLimitBytes: number,
   ) {
-    this.needles = secretNeedles(secrets);
+    this.needles = SecretNeedles.of(secrets);
   }
 
   /**
@@ -121,7 +121,7 @@ export class RecordMaker {
   }
 
   call(call: CallToRecord): JournalRecord {
-    const signature = call.signature ? secretNeedles([call.signature]) : null;
+    const signature = call.signature ? SecretNeedles.of([call.signature]) : null;
     const needles = signature ? this.needles.and(signature) : this.needles;
     const limit = this.bodyLimitBytes;
     const batchId = call.batchId ?? this.batchIdOf(call);

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { secretNeedles } from '@/server/proxy/credential-scrub';
+import { SecretNeedles } from '@/server/proxy/credential-scrub';
 import { keptBody, RecentBodies } from './kept-body';
 
-const needles = secretNeedles(['key-123456', 'secret-abcdef', null, 'abc']);
+const needles = SecretNeedles.of(['key-123456', 'secret-abcdef', null, 'abc']);
 
 describe('keptBody', () => {
   it('keeps a body whole, with its length and SHA-256', () => {

@@ -5,10 +5,10 @@ import {
   redactedMark,
   scrub,
   scrubText,
-  secretNeedles,
+  SecretNeedles,
 } from './credential-scrub';
 
-const needles = secretNeedles(['key-123456', 'secret-abcdef', null, 'abc']);
+const needles = SecretNeedles.of(['key-123456', 'secret-abcdef', null, 'abc']);
 
 /** A key shaped like the ones VMSs hand out: base64 with `+`, `/` and padding. */
 const key = 'ops+key/AbC==';
@@ -37,7 +37,7 @@ describe('scrub', () => {
 
   it('returns the same buffer when a body has escapes but no secret', () => {
     const bytes = Buffer.from(String.raw`{"note":"50% off \u00e9t\u00E9 a\/b"}`);
-    expect(scrub(bytes, secretNeedles([key, secret]))).toBe(bytes);
+    expect(scrub(bytes, SecretNeedles.of([key, secret]))).toBe(bytes);
   });
 
   it('replaces secrets in text too', () => {
@@ -51,7 +51,7 @@ describe('scrub', () => {
     const body = Buffer.from(
       JSON.stringify({ raw: awkward, url: `?s=${encodeURIComponent(awkward)}` }),
     );
-    expect(scrub(body, secretNeedles([awkward])).toString('utf8')).toBe(
+    expect(scrub(body, SecretNeedles.of([awkward])).toString('utf8')).toBe(
       '{"raw":"[redacted]","url":"?s=[redacted]"}',
     );
   });
@@ -73,7 +73,7 @@ describe('scrub', () => {
     ['base64', `{"auth":"${Buffer.from(key).toString('base64')}"}`],
     ['base64 without padding, URL-safe', `{"auth":"${Buffer.from(key).toString('base64url')}"}`],
   ])('finds the key as %s writes it, and JSON.parse then reads no key', (_, text) => {
-    const clean = scrub(Buffer.from(text), secretNeedles([key, secret])).toString('utf8');
+    const clean = scrub(Buffer.from(text), SecretNeedles.of([key, secret])).toString('utf8');
     expect(clean).toContain(redactedMark);
     expect(JSON.stringify(JSON.parse(clean))).not.toContain(key);
     expect(clean).not.toContain(Buffer.from(key).toString('base64').replace(/=+$/, ''));
@@ -81,7 +81,7 @@ describe('scrub', () => {
 
   it('finds any mix of plain, escaped and encoded characters that decodes to a secret', () => {
     const secrets = [key, secret];
-    const scrubbed = secretNeedles(secrets);
+    const scrubbed = SecretNeedles.of(secrets);
     // Each character of the secret written one of five ways, chosen by the property.
     const writing = fc.array(fc.integer({ min: 0, max: 4 }), {
       minLength: secret.length,
@@ -111,13 +111,15 @@ describe('scrub', () => {
   });
 
   it('cleans header values of escaped and encoded forms', () => {
-    expect(scrubText('ops%2Bkey%2FAbC%3D%3D', secretNeedles([key]))).toBe(redactedMark);
-    expect(scrubText('x ops\\u002Bkey/AbC== y', secretNeedles([key]))).toBe(`x ${redactedMark} y`);
+    expect(scrubText('ops%2Bkey%2FAbC%3D%3D', SecretNeedles.of([key]))).toBe(redactedMark);
+    expect(scrubText('x ops\\u002Bkey/AbC== y', SecretNeedles.of([key]))).toBe(
+      `x ${redactedMark} y`,
+    );
   });
 
   it('keeps non-ASCII text around a secret whole', () => {
     const body = Buffer.from('{"note":"Zürich ops\\u002Bkey\\/AbC== 東京"}');
-    expect(scrub(body, secretNeedles([key])).toString('utf8')).toBe(
+    expect(scrub(body, SecretNeedles.of([key])).toString('utf8')).toBe(
       `{"note":"Zürich ${redactedMark} 東京"}`,
     );
   });
@@ -131,7 +133,7 @@ describe('scrub', () => {
         .join(''),
     );
     const body = Buffer.from(`{"a":${escaped},"b":"${encodeURIComponent(accented)}"}`);
-    expect(JSON.parse(scrub(body, secretNeedles([accented])).toString('utf8'))).toEqual({
+    expect(JSON.parse(scrub(body, SecretNeedles.of([accented])).toString('utf8'))).toEqual({
       a: redactedMark,
       b: redactedMark,
     });

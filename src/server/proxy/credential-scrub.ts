@@ -166,11 +166,6 @@ export class SecretNeedles {
   }
 }
 
-/** The secrets to search for (short ones and nulls left out). */
-export function secretNeedles(secrets: readonly (string | null)[]): SecretNeedles {
-  return SecretNeedles.of(secrets);
-}
-
 /** `bytes` with every occurrence of every secret replaced by [redacted]; the same buffer when none. */
 export function scrub(bytes: Buffer, needles: SecretNeedles): Buffer {
   let result = bytes;
@@ -221,12 +216,12 @@ export class CredentialScrubber {
   private readonly needles: SecretNeedles;
 
   constructor(secrets: readonly string[]) {
-    this.needles = secretNeedles(secrets);
+    this.needles = SecretNeedles.of(secrets);
   }
 
   answer(headers: Record<string, string>, body: Buffer, signature: string | null): ScrubbedAnswer {
     // The call's signature is searched for on its own: the key's and secret's needles are made once.
-    const signed = signature === null ? null : secretNeedles([signature]);
+    const signed = signature === null ? null : SecretNeedles.of([signature]);
     const clean = (bytes: Buffer) =>
       signed ? scrub(scrub(bytes, this.needles), signed) : scrub(bytes, this.needles);
     const cleanBody = clean(body);

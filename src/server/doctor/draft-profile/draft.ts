@@ -3,7 +3,7 @@ import { describeRecipe, readPointer, type SignatureRecipe } from '@/domain/vms-
 import { isRecord, parseJson } from '@/server/doctor/probe-outcome';
 import { arrayPointer, SendTestRefused } from '@/server/doctor/run-doctor';
 import type { DoctorTarget } from '@/server/doctor/target';
-import { scrubText, secretNeedles } from '@/server/proxy/credential-scrub';
+import { scrubText, SecretNeedles } from '@/server/proxy/credential-scrub';
 import { findAccess, knownRecipes, listCall } from './access';
 import { proved, records as recordCount, undecided, type Evidence } from './evidence';
 import { recipesFromExample } from './example';
@@ -257,7 +257,7 @@ export async function draftProfile(
   const session = new DraftSession(connection, options.now);
   try {
     const outcome = await draftWith(session, options);
-    const needles = secretNeedles(session.secrets());
+    const needles = SecretNeedles.of(session.secrets());
     return JSON.parse(scrubText(JSON.stringify(outcome), needles)) as DraftOutcome;
   } finally {
     await session.close();

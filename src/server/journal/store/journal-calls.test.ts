@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { journalFilterSchema, type JournalFilter } from '@/domain/journal';
 import { keptBody } from '@/server/journal/kept-body';
-import { secretNeedles } from '@/server/proxy/credential-scrub';
+import { SecretNeedles } from '@/server/proxy/credential-scrub';
 import {
   journalDatabaseKinds,
   openJournalTestDatabase,
@@ -18,7 +18,7 @@ import {
   type JournalStore,
 } from './journal-store';
 
-const noSecrets = secretNeedles([]);
+const noSecrets = SecretNeedles.of([]);
 
 let database: JournalTestDatabase;
 function newPostgresDatabase(): string {
