@@ -7,12 +7,11 @@ import {
   joinQuery,
   listParameterToOwn,
   listQueryToVms,
-  listRecordsFromVms,
-  withoutMisreadDates,
   pageAskedFor,
   pageParameters,
   parseJson as parse,
   recordToVms,
+  shownListFromVms,
   type UnreadableAnswer,
 } from './list-dialect';
 import type { VmsProfile } from './profile';
@@ -157,8 +156,8 @@ export function answerFromVms(
         .map((row, index) => rowToOwn(profile, kind, row, index, context.batchId ?? '')),
     );
   }
-  const records = listRecordsFromVms(profile, text);
-  return Array.isArray(records) ? JSON.stringify(withoutMisreadDates(profile, records)) : records;
+  const records = shownListFromVms(profile, text);
+  return Array.isArray(records) ? JSON.stringify(records) : records;
 }
 
 // ── The sandbox's side: a call in a profile's dialect → the portal's, and the answer back ────

@@ -233,10 +233,7 @@ export function dayMonthSwapped(pattern: string): string | null {
  * profile calls month first). The list then shows those as written, with the warning, rather
  * than `05/03/2026` as 3 May; a list that proves nothing is returned as it came.
  */
-export function withoutMisreadDates(
-  profile: VmsProfile,
-  records: JsonObject[],
-): JsonObject[] {
+export function withoutMisreadDates(profile: VmsProfile, records: JsonObject[]): JsonObject[] {
   const { dateTimes, timeZone } = profile.dates;
   const swapped = dayMonthSwapped(dateTimes);
   if (swapped === null) return records;
@@ -404,4 +401,16 @@ export function pageAskedFor(
       return { offset: number(paging.offset, 0), size };
     }
   }
+}
+
+/**
+ * One list answer as the portal shows it: its records in the portal's names, times that the
+ * list proves misread put back as written (withoutMisreadDates); or what made it unreadable.
+ */
+export function shownListFromVms(
+  profile: VmsProfile,
+  text: string,
+): JsonObject[] | UnreadableAnswer {
+  const records = listRecordsFromVms(profile, text);
+  return Array.isArray(records) ? withoutMisreadDates(profile, records) : records;
 }

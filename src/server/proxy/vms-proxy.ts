@@ -14,6 +14,7 @@ import {
   sandboxProfile,
   speaksOwnDialect,
   vmsCallPath,
+  shownListFromVms,
   withoutMisreadDates,
   withPage,
 } from '@/domain/vms-profile';
@@ -444,6 +445,19 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
     note: CallNote | undefined,
   ): CallOutcome {
     const { outcome } = answer;
+    if (operation === 'requisitions' && outcome.status >= 200 && outcome.status < 300) {
+      const records = shownListFromVms(channel.profile, outcome.body.toString('utf8'));
+      if (Array.isArray(records)) {
+        if (note) note.upstreamBody = outcome.body;
+        return listOutcome(
+          channel,
+          records,
+          listTotalHeaders(channel.profile, outcome.body.toString('utf8'), request.log),
+          outcome.status,
+          outcome.headers,
+        );
+      }
+    }
     const batchId = new URLSearchParams(query.slice(1)).get('batchid') ?? '';
     const text = answerFromVms(
       channel.profile,
@@ -463,17 +477,26 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
     if (note && request.method === 'POST' && outcome.status < 300) {
       note.batchId = (JSON.parse(text) as { batchid: string }).batchid;
     }
-    if (operation === 'requisitions' && outcome.status < 300) {
-      noteUnreadableDates(channel, JSON.parse(text) as unknown[]);
-    }
-    const total =
-      operation === 'requisitions' && outcome.status < 300
-        ? listTotalHeaders(channel.profile, outcome.body.toString('utf8'), request.log)
-        : {};
     return {
       status: outcome.status,
-      headers: { ...outcome.headers, ...total, 'content-type': 'application/json; charset=utf-8' },
+      headers: { ...outcome.headers, 'content-type': 'application/json; charset=utf-8' },
       body: Buffer.from(text),
+    };
+  }
+
+  /** A whole list as the page gets it, its unreadable dates counted on the way. */
+  function listOutcome(
+    channel: Channel,
+    records: readonly unknown[],
+    total: Record<string, string>,
+    status: number,
+    headers: CallOutcome['headers'] = {},
+  ): CallOutcome {
+    noteUnreadableDates(channel, records);
+    return {
+      status,
+      headers: { ...headers, ...total, 'content-type': 'application/json; charset=utf-8' },
+      body: Buffer.from(JSON.stringify(records)),
     };
   }
 
@@ -534,13 +557,12 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
       if (page.length < size) {
         // Judged on the whole list: a time that proves the profile's day and month order wrong
         // may be on another page than the ones it casts doubt on.
-        const shown = withoutMisreadDates(profile, records);
-        noteUnreadableDates(channel, shown);
-        return {
-          status: answer.outcome.status,
-          headers: { ...total, 'content-type': 'application/json; charset=utf-8' },
-          body: Buffer.from(JSON.stringify(shown)),
-        };
+        return listOutcome(
+          channel,
+          withoutMisreadDates(profile, records),
+          total,
+          answer.outcome.status,
+        );
       }
     }
     return errorOutcome(
