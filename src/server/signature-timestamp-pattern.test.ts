@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -16,12 +16,17 @@ import { startPortal, type RunningPortal } from './start';
  */
 
 const orgs = 'Client_Org_Id=1001&Vendor_Org_Id=9001';
-const signature = {
-  hash: 'sha256',
-  order: ['key', 'secret', 'timestamp'],
-  timestamp: { form: 'YYYYMMDDHHmmss', travel: { header: 'x-timestamp' } },
-  encoding: 'hex',
-};
+
+/** The example of docs/configuration.md ("Dates and times"): the profile these tests run. */
+function documentedProfile(): { signature: Record<string, unknown> } {
+  const doc = readFileSync('docs/configuration.md', 'utf8');
+  const block = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].find((match) =>
+    (match[1] ?? '').includes('"YYYYMMDDHHmmss"'),
+  );
+  return JSON.parse(block?.[1] ?? '{}') as { signature: Record<string, unknown> };
+}
+
+const { signature } = documentedProfile();
 let dir: string;
 let portal: RunningPortal;
 
@@ -75,6 +80,7 @@ async function upstream(timestamp: string) {
 
 describe('a signature over a pattern timestamp sent in a header', () => {
   it('is made by the portal and accepted by the sandbox', async () => {
+    expect(signature).toMatchObject({ timestamp: { travel: { header: 'x-timestamp' } } });
     const res = await request(`${portal.url}/api/vms/requisitions?${orgs}`);
     const text = await res.body.text();
     expect(res.statusCode, text).toBe(200);
