@@ -98,4 +98,19 @@ describe('the documented connections files', () => {
     expect(result.zod).toBe(false);
     expect(result.jsonSchema).toBe(false);
   });
+
+  it("tells an editor a signature's timestamp form: a pattern it can read, not a misspelt one", () => {
+    const signedWith = (form: string) =>
+      broken(1, {
+        profile: {
+          preset: 'sandbox',
+          signature: { timestamp: { form, travel: { header: 'x-ts' } } },
+        },
+      });
+    expect(verdicts(signedWith('YYYYMMDDHHmmss'))).toMatchObject({ zod: true, jsonSchema: true });
+    expect(validate(signedWith('YYYY-MM-DD[T]HH:mm:ss'))).toBe(true);
+    expect(validate(signedWith('unix-seconds'))).toBe(true);
+    expect(validate(signedWith('YYYYMMDDHHmmsss'))).toBe(false);
+    expect(validate(signedWith('rfc-2822'))).toBe(false);
+  });
 });

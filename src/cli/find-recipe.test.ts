@@ -65,6 +65,22 @@ describe('find-recipe', () => {
     expect(result.stdout).toContain('"order": [');
   });
 
+  it('finds a recipe whose timestamp is a UTC time written as YYYYMMDDHHmmss', async () => {
+    const timestamp = '20261127101530';
+    const signature = createHash('sha256')
+      .update(`${published.key}${published.secret}${timestamp}`)
+      .digest('hex');
+    const result = await main(
+      [...args({ key: published.key, timestamp, signature }), '--secret-env', 'VMS_SECRET'],
+      io({ VMS_SECRET: published.secret }),
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      'lowercase hex SHA-256 of key + secret + UTC time as YYYYMMDDHHmmss, timestamp not sent',
+    );
+    expect(result.stdout).toContain('"form": "YYYYMMDDHHmmss"');
+  });
+
   it('--json prints a report that parses, with the sandbox recipe as found', async () => {
     const result = await main(
       [...args(published), '--secret-stdin', '--json'],

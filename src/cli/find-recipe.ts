@@ -15,6 +15,7 @@ import {
   describeRecipe,
   encodingsOf,
   everyRecipe,
+  foundTimestampPatterns,
   guessedTimestampHeader,
   timestampFormsOf,
 } from '@/domain/vms-profile/signature-recipe';
@@ -79,7 +80,8 @@ async function parseCommand(argv: string[], io: Io): Promise<Example> {
   if (timestampFormsOf(timestamp ?? '').length === 0)
     throw new UsageError(
       '--timestamp must be written as it was signed: 10 digits (Unix seconds), 13 digits (Unix ' +
-        'milliseconds) or ISO 8601 UTC to the second such as 2026-11-27T10:15:30Z',
+        'milliseconds), ISO 8601 UTC to the second such as 2026-11-27T10:15:30Z, or a UTC time ' +
+        `in one of ${foundTimestampPatterns.join(', ')}`,
     );
   if (encodingsOf(signature ?? '').length === 0)
     throw new UsageError('--signature must be hex or base64 text, exactly as it was sent');

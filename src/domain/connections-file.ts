@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { datePatternSchema } from './date-patterns';
+import { datePatternSchema, patternShape } from './date-patterns';
 import { blankMaximumBillRates, clockSkewLimitMs } from './settings';
 import { requisitionFilterOperators } from './vms-contract';
 import { listFieldNamings, profileDatesSchema, profilePresetNames } from './vms-profile';
@@ -145,6 +145,38 @@ const profileListKeys = z
   .optional()
   .meta({ description: 'How the VMS lists requisitions (docs/configuration.md, "VMS profiles").' });
 
+/**
+ * The signature's timestamp form, the one signature key whose values are open-ended (a pattern);
+ * its shape only, as for the list keys: the profile's reader checks it and names the key.
+ */
+const profileSignatureKeys = z
+  .looseObject({
+    timestamp: z
+      .looseObject({
+        form: z
+          .string()
+          .optional()
+          .meta({
+            description:
+              'How the signed timestamp is written: unix-seconds, unix-milliseconds, iso-8601, or a date-time pattern (YYYY, MM, M, DD, D, HH, H, hh or h with A, mm, ss, SSS, separators, letters in [brackets]) written in UTC. Default: unix-seconds.',
+            pattern: patternShape.source,
+            examples: [
+              'unix-seconds',
+              'unix-milliseconds',
+              'iso-8601',
+              'YYYYMMDDHHmmss',
+              'YYYY-MM-DD HH:mm:ss',
+            ],
+          }),
+      })
+      .optional(),
+  })
+  .optional()
+  .meta({
+    description:
+      'How each call is signed: hash, order, timestamp, encoding, keyHeader, signatureHeader (docs/configuration.md, "VMS profiles"; npm run doctor -- find-recipe finds it from one example).',
+  });
+
 const profileRule = `a preset's name (${profilePresetNames.join(', ')}), the path of a profile file ending in .json (relative to this file), or a profile object such as {"preset": "vectorvms", …}`;
 const profileSetting = z
   .union(
@@ -175,6 +207,7 @@ const profileSetting = z
               'How this VMS writes dates: patterns of YYYY, MM, M, DD, D, HH, H, hh or h with A, mm, ss, SSS and separators (letters in [brackets]), or iso-8601, unix-seconds, unix-milliseconds (docs/configuration.md, "VMS profiles").',
           }),
           list: profileListKeys,
+          signature: profileSignatureKeys,
         })
         .meta({
           description:

@@ -6,8 +6,8 @@ import { wallClockMs, wallClockToUtc, timeZoneProblem, utcToWallClock } from './
  * (`DD/MM/YYYY HH:mm:ss`, `M/D/YYYY h:mm A`), or `iso-8601`, `unix-seconds`,
  * `unix-milliseconds`. Every date of a profile's `dates` goes through this module, so a pattern
  * means the same everywhere: the outbound DATE fields, the records' DATE fields, the created and
- * updated date-times, and a list filter on them. (A signature's timestamp is the signature
- * recipe's, in its three named forms.)
+ * updated date-times, a list filter on them, and a signature's timestamp when its recipe gives a
+ * pattern (always in UTC: see the signature recipe).
  *
  * Reading is strict. A value is read only when it is written exactly as the pattern writes it
  * (so `M` takes `3`, never `03`), and only when it is a real date and time: `31/02/2026`, a month
@@ -460,6 +460,18 @@ export function datePatternProblem(pattern: string, kind: PatternKind): string |
 }
 
 export { timeZoneProblem };
+
+/**
+ * A valid date-time pattern's tokens and literals in order (a named format has none: null), for
+ * code that writes the pattern in another language's terms, such as a signing snippet.
+ */
+export function datePatternParts(
+  pattern: string,
+): Array<{ token: string } | { literal: string }> | null {
+  if ((namedDateTimeFormats as readonly string[]).includes(pattern)) return null;
+  compiledOrThrow(pattern, 'date-time');
+  return tokenize(pattern) as Part[];
+}
 
 const scratch: Fields = {
   year: 0,

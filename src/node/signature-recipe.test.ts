@@ -160,6 +160,17 @@ describe('the skew window', () => {
         timestamp: { form: 'unix-milliseconds', travel: { header: 'x-ts' } },
       },
     ],
+    [
+      'a pattern with seconds, not sent',
+      { ...sandboxSignatureRecipe, timestamp: { form: 'YYYYMMDDHHmmss', travel: 'none' } },
+    ],
+    [
+      'a pattern with milliseconds in a header',
+      {
+        ...sandboxSignatureRecipe,
+        timestamp: { form: 'YYYY-MM-DD HH:mm:ss.SSS', travel: { header: 'x-ts' } },
+      },
+    ],
   ] satisfies Array<[string, SignatureRecipe]>)(
     '%s: ±300 s accepted, 301 s refused',
     (_, recipe) => {
@@ -187,6 +198,33 @@ describe('the skew window', () => {
     expect(verifyRequest(recipe, { ...options, skewSeconds: 31 })).toBe(true);
     expect(verifyRequest(recipe, { ...options, skewSeconds: 30 })).toBe(false);
   });
+
+  it.each([
+    ['not sent', 'none'],
+    ['in a header', { header: 'x-ts' }],
+  ] satisfies Array<[string, TimestampTravel]>)(
+    'accepts a pattern without seconds, %s, while any second of its minute is in the window',
+    (_, travel) => {
+      const recipe: SignatureRecipe = {
+        ...sandboxSignatureRecipe,
+        timestamp: { form: 'YYYY-MM-DD HH:mm', travel },
+      };
+      // The server's second is 10:15:30, so the window is 10:10:30 to 10:20:30.
+      const verifies = (minute: string) =>
+        verifyRequest(recipe, {
+          apiKey,
+          secret,
+          now,
+          signature: reference('sha256', 'hex', `${apiKey}${secret}2026-11-27 ${minute}`, secret),
+          timestamp: `2026-11-27 ${minute}`,
+        });
+      expect(verifies('10:15')).toBe(true);
+      expect(verifies('10:10')).toBe(true);
+      expect(verifies('10:20')).toBe(true);
+      expect(verifies('10:09')).toBe(false);
+      expect(verifies('10:21')).toBe(false);
+    },
+  );
 
   it('refuses a hand-built recipe with milliseconds that do not travel rather than scan them', () => {
     const recipe: SignatureRecipe = {
@@ -299,6 +337,26 @@ describe('findRecipes', () => {
       signature: 'FCE2E80253CD438B666341176F34BDE499116B63719E2482DAE6965518FFD316',
     });
     expect(found).toEqual([{ ...sandboxSignatureRecipe, encoding: 'HEX' }]);
+  });
+
+  it('finds a recipe whose timestamp is a UTC time written in a pattern', () => {
+    const timestamp = '20261127101530';
+    const found = findRecipes({
+      apiKey,
+      secret,
+      timestamp,
+      signature: reference('hmac-sha256', 'hex', `${timestamp}${apiKey}`, secret),
+    });
+    expect(found).toEqual([
+      {
+        hash: 'hmac-sha256',
+        order: ['timestamp', 'key'],
+        timestamp: { form: 'YYYYMMDDHHmmss', travel: 'none' },
+        encoding: 'hex',
+        keyHeader: 'x-api-key',
+        signatureHeader: 'x-signature',
+      },
+    ]);
   });
 
   it('matches nothing for a random signature', () => {

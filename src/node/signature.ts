@@ -8,6 +8,7 @@ import {
   parseTimestamp,
   sandboxSignatureRecipe,
   timestampFormsOf,
+  timestampPrecisionMs,
 } from '@/domain/vms-profile/signature-recipe';
 
 /**
@@ -119,6 +120,18 @@ export interface VerifyOptions {
 }
 
 /**
+ * How far `now` is from a timestamp that names [at, at + precision): 0 inside it. Texts in whole
+ * seconds (or minutes, hours) are compared in whole seconds, as a signer in whole seconds made
+ * them; a minute's text is within the window while any second of that minute is.
+ */
+function distanceMs(at: number, precisionMs: number, now: number): number {
+  if (precisionMs < 1000) return Math.abs(at - now);
+  const second = Math.floor(now / 1000) * 1000;
+  if (at > second) return at - second;
+  return Math.max(0, second - (at + precisionMs - 1000));
+}
+
+/**
  * Server side: was this call signed by the holder of the secret within ±skewSeconds of `now`?
  * Each comparison is constant-time. A travelling timestamp is checked against the window and
  * then verified as received; otherwise every second of the window is tried, the current one
@@ -137,19 +150,19 @@ export function verifyRequest(recipe: SignatureRecipe, options: VerifyOptions): 
     const timestamp = options.timestamp ?? '';
     const at = parseTimestamp(form, timestamp);
     if (at === null) return false;
-    // Seconds and ISO times are compared in whole seconds, as a signer in whole seconds made them.
-    const distance =
-      form === 'unix-milliseconds'
-        ? Math.abs(at - now)
-        : Math.abs(at / 1000 - Math.floor(now / 1000)) * 1000;
-    return distance <= skew * 1000 && matches(timestamp);
+    return distanceMs(at, timestampPrecisionMs(form), now) <= skew * 1000 && matches(timestamp);
   }
   // The schema refuses milliseconds that do not travel; a recipe built by hand is refused here.
-  if (form === 'unix-milliseconds') return false;
+  if (timestampPrecisionMs(form) < 1000) return false;
+  // A pattern without seconds writes one text for a whole minute: each text is hashed once.
+  const tried = new Set<string>();
   const center = Math.floor(now / 1000);
   for (let offset = 0; offset <= skew; offset += 1) {
     for (const second of offset === 0 ? [center] : [center - offset, center + offset]) {
-      if (matches(formatTimestamp(form, second * 1000))) return true;
+      const timestamp = formatTimestamp(form, second * 1000);
+      if (tried.has(timestamp)) continue;
+      tried.add(timestamp);
+      if (matches(timestamp)) return true;
     }
   }
   return false;
@@ -158,7 +171,10 @@ export function verifyRequest(recipe: SignatureRecipe, options: VerifyOptions): 
 export interface RecipeExample {
   apiKey: string;
   secret: string;
-  /** As the signer wrote it: 10 digits (seconds), 13 digits (milliseconds) or ISO 8601. */
+  /**
+   * As the signer wrote it: 10 digits (seconds), 13 digits (milliseconds), ISO 8601, or a UTC
+   * date-time in one of the patterns the finder tries (`foundTimestampPatterns`).
+   */
   timestamp: string;
   signature: string;
   /** The body signed with it, if any. */

@@ -8,6 +8,7 @@ import {
   sandboxSignatureRecipe,
   signatureRecipeSchema,
   timestampFormsOf,
+  timestampPrecisionMs,
 } from './signature-recipe';
 
 /** The messages of a refused recipe. */
@@ -57,7 +58,19 @@ describe('signatureRecipeSchema', () => {
     [{ encoding: 'base32' }, 'signature.encoding must be one of hex, HEX, base64'],
     [
       { timestamp: { form: 'rfc-2822' } },
-      'signature.timestamp.form must be one of unix-seconds, unix-milliseconds, iso-8601',
+      'signature.timestamp.form must be unix-seconds, unix-milliseconds, iso-8601 or a date-time pattern such as YYYYMMDDHHmmss (UTC): "rfc-2822" has "r", which is no token',
+    ],
+    [
+      { timestamp: { form: 'YYYYMMDDhhmmss', travel: { header: 'x-ts' } } },
+      'signature.timestamp.form must be unix-seconds, unix-milliseconds, iso-8601 or a date-time pattern such as YYYYMMDDHHmmss (UTC): "YYYYMMDDhhmmss" has hh, a 12-hour clock, without A',
+    ],
+    [
+      { timestamp: { form: 'YYYY-MM-DD' } },
+      'signature.timestamp.form must be unix-seconds, unix-milliseconds, iso-8601 or a date-time pattern such as YYYYMMDDHHmmss (UTC): "YYYY-MM-DD" has no hour',
+    ],
+    [
+      { timestamp: { form: 'YYYYMMDDHHmmssSSS', travel: 'none' } },
+      'signature.timestamp.travel cannot be "none" with YYYYMMDDHHmmssSSS: it writes milliseconds',
     ],
     [{ order: ['key', 'nonce'] }, 'signature.order may only contain key, secret, timestamp, body'],
     [{ order: 'key+secret' }, 'signature.order must be a list of parts'],
@@ -132,6 +145,23 @@ describe('timestamps', () => {
     expect(formatTimestamp('unix-seconds', at)).toBe('1795774530');
     expect(formatTimestamp('unix-milliseconds', at)).toBe('1795774530456');
     expect(formatTimestamp('iso-8601', at)).toBe('2026-11-27T10:15:30Z');
+    expect(formatTimestamp('YYYYMMDDHHmmss', at)).toBe('20261127101530');
+    expect(formatTimestamp('DD.MM.YYYY h:mm A', at)).toBe('27.11.2026 10:15 AM');
+    expect(formatTimestamp('YYYY-MM-DD HH:mm:ss.SSS', at)).toBe('2026-11-27 10:15:30.456');
+  });
+
+  it('reads a pattern back in UTC, strictly, and says how long its text lasts', () => {
+    expect(parseTimestamp('YYYYMMDDHHmmss', '20261127101530')).toBe(1_795_774_530_000);
+    expect(parseTimestamp('YYYY-MM-DD HH:mm', '2026-11-27 10:15')).toBe(1_795_774_500_000);
+    expect(parseTimestamp('YYYYMMDDHHmmss', '2026112710153')).toBeNull();
+    expect(parseTimestamp('YYYYMMDDHHmmss', '20261131101530')).toBeNull();
+    expect(parseTimestamp('YYYY-MM-DD HH:mm:ss', '2026-11-27T10:15:30Z')).toBeNull();
+    expect(timestampPrecisionMs('YYYYMMDDHHmmss')).toBe(1000);
+    expect(timestampPrecisionMs('YYYYMMDDHHmm')).toBe(60_000);
+    expect(timestampPrecisionMs('YYYYMMDDHH')).toBe(3_600_000);
+    expect(timestampPrecisionMs('YYYYMMDDHHmmssSSS')).toBe(1);
+    // A literal's letters are no tokens: this one writes whole minutes.
+    expect(timestampPrecisionMs('YYYY-MM-DD HH:mm [ss]')).toBe(60_000);
   });
 
   it('reads each form back, and only text written in that form', () => {
@@ -148,6 +178,13 @@ describe('timestamps', () => {
     expect(timestampFormsOf('1546259837')).toEqual(['unix-seconds']);
     expect(timestampFormsOf('1546259837000')).toEqual(['unix-milliseconds']);
     expect(timestampFormsOf('2026-11-27T10:15:30Z')).toEqual(['iso-8601']);
+    expect(timestampFormsOf('20261127101530')).toEqual(['YYYYMMDDHHmmss']);
+    expect(timestampFormsOf('2026-11-27T10:15:30')).toEqual(['YYYY-MM-DD[T]HH:mm:ss']);
+    // Both orders of day and month read it, and the signature is over the text: either.
+    expect(timestampFormsOf('05/03/2026 10:15:30')).toEqual([
+      'MM/DD/YYYY HH:mm:ss',
+      'DD/MM/YYYY HH:mm:ss',
+    ]);
     expect(timestampFormsOf('yesterday')).toEqual([]);
   });
 });
@@ -166,8 +203,22 @@ describe('everyRecipe', () => {
 
   it('is hash × order × timestamp form × encoding, each recipe valid and different', () => {
     // Plain hashes: key, secret, timestamp in any order (3!), or with the body (4!); HMAC: key and
-    // timestamp (2!) or with the body (3!). Three forms, three encodings.
-    expect(recipes).toHaveLength((2 * (6 + 24) + 2 * (2 + 6)) * 3 * 3);
+    // timestamp (2!) or with the body (3!). Three named forms and seven patterns, three encodings.
+    expect(recipes).toHaveLength((2 * (6 + 24) + 2 * (2 + 6)) * (3 + 7) * 3);
+    expect(new Set(recipes.map((r) => r.timestamp.form))).toEqual(
+      new Set([
+        'unix-seconds',
+        'unix-milliseconds',
+        'iso-8601',
+        'YYYYMMDDHHmmss',
+        'YYYY-MM-DD[T]HH:mm:ss',
+        'YYYY-MM-DD HH:mm:ss',
+        'MM/DD/YYYY HH:mm:ss',
+        'DD/MM/YYYY HH:mm:ss',
+        'DD.MM.YYYY HH:mm',
+        'M/D/YYYY h:mm A',
+      ]),
+    );
     for (const recipe of recipes) expect(signatureRecipeSchema.parse(recipe)).toEqual(recipe);
     const ids = new Set(
       recipes.map((r) => `${r.hash} ${r.order.join('+')} ${r.timestamp.form} ${r.encoding}`),

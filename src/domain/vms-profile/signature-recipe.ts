@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  commonPatterns,
+  datePatternParts,
+  datePatternProblem,
+  patternShape,
+  readDateTime,
+  writeDateTime,
+} from '@/domain/date-patterns';
 
 /**
  * How a VMS wants each call signed: which hash, over which parts in which order, with the time
@@ -20,13 +28,35 @@ export const signatureParts = ['key', 'secret', 'timestamp', 'body'] as const;
 export type SignaturePart = (typeof signatureParts)[number];
 
 /**
+ * The named forms:
  * - unix-seconds: `1546259837`;
  * - unix-milliseconds: `1546259837000`;
  * - iso-8601: UTC to the whole second, `2026-11-27T10:15:30Z`, no fraction. A fraction would
  *   make the text depend on a clock's precision the server cannot know.
  */
 export const timestampForms = ['unix-seconds', 'unix-milliseconds', 'iso-8601'] as const;
-export type TimestampForm = (typeof timestampForms)[number];
+type NamedTimestampForm = (typeof timestampForms)[number];
+
+/**
+ * A named form, or a date-time pattern of the date patterns module (`YYYYMMDDHHmmss`), written
+ * and read in UTC whatever the profile's `dates.timeZone`: the recipe is all the signer, the
+ * sandbox and the finder know, and a local time names two instants in the hour its clocks show
+ * twice, which a replay window cannot tell apart.
+ */
+export type TimestampForm = NamedTimestampForm | (string & {});
+
+const isNamedForm = (form: string): form is NamedTimestampForm =>
+  (timestampForms as readonly string[]).includes(form);
+
+/** The tokens a pattern form writes (none for a named form or one that is no pattern). */
+function patternTokensOf(form: string): string[] {
+  if (isNamedForm(form) || datePatternProblem(form, 'date-time') !== null) return [];
+  return (datePatternParts(form) ?? []).flatMap((part) => ('token' in part ? [part.token] : []));
+}
+
+/** Does a form write milliseconds, so that a server could not try every instant around it? */
+const writesMilliseconds = (form: string) =>
+  form === 'unix-milliseconds' || patternTokensOf(form).includes('SSS');
 
 export const signatureEncodings = ['hex', 'HEX', 'base64'] as const;
 /** `hex` lowercase, `HEX` uppercase, `base64` standard alphabet with `=` padding. */
@@ -91,14 +121,24 @@ const travelSchema = z.union(
   { error: travelError },
 );
 
+const formRule = `signature.timestamp.form must be ${list(timestampForms)} or a date-time pattern such as YYYYMMDDHHmmss (UTC)`;
+
+/** A named form, or any date-time pattern the date patterns module reads; one line naming the key. */
+const timestampFormSchema = z
+  .string({ error: formRule })
+  .superRefine((form, ctx) => {
+    const problem = isNamedForm(form) ? null : datePatternProblem(form, 'date-time');
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: `${formRule}: ${problem}` });
+  })
+  .meta({
+    pattern: patternShape.source,
+    examples: [...timestampForms, 'YYYYMMDDHHmmss', 'YYYY-MM-DD HH:mm:ss'],
+  });
+
 const timestampSchema = z
   .strictObject(
     {
-      form: z
-        .enum(timestampForms, {
-          error: `signature.timestamp.form must be one of ${list(timestampForms)}`,
-        })
-        .default('unix-seconds'),
+      form: timestampFormSchema.default('unix-seconds'),
       travel: travelSchema.default('none'),
     },
     {
@@ -147,11 +187,10 @@ function recipeIssues(recipe: SignatureRecipe): Array<{ path: string[]; message:
     });
   // A server that is not sent the time tries every instant around its clock; that is 601 hashes
   // at ±300 s, but 600,001 at millisecond precision, too many to try on every request.
-  if (recipe.timestamp.form === 'unix-milliseconds' && recipe.timestamp.travel === 'none')
+  if (writesMilliseconds(recipe.timestamp.form) && recipe.timestamp.travel === 'none')
     issues.push({
       path: ['timestamp', 'travel'],
-      message:
-        'signature.timestamp.travel cannot be "none" with unix-milliseconds: the server could not try every millisecond around its clock; send it in a header or query parameter',
+      message: `signature.timestamp.travel cannot be "none" with ${recipe.timestamp.form}: it writes milliseconds, and the server could not try every millisecond around its clock; send it in a header or query parameter`,
     });
   const { travel } = recipe.timestamp;
   if (typeof travel === 'object' && 'header' in travel) {
@@ -209,11 +248,13 @@ const encodingWords: Record<SignatureEncoding, string> = {
   HEX: 'uppercase hex',
   base64: 'base64',
 };
-const formWords: Record<TimestampForm, string> = {
+const formWords: Record<NamedTimestampForm, string> = {
   'unix-seconds': 'Unix seconds',
   'unix-milliseconds': 'Unix milliseconds',
   'iso-8601': 'ISO 8601 UTC time to the second',
 };
+const describeForm = (form: TimestampForm) =>
+  isNamedForm(form) ? formWords[form] : `UTC time as ${form}`;
 
 /** Where the timestamp goes, as a phrase: "timestamp not sent", "timestamp sent in the x-ts header". */
 export function describeTravel(travel: TimestampTravel): string {
@@ -225,7 +266,7 @@ export function describeTravel(travel: TimestampTravel): string {
 /** One sentence: "lowercase hex SHA-256 of key + secret + Unix seconds, timestamp not sent". */
 export function describeRecipe(recipe: SignatureRecipe): string {
   const parts = recipe.order
-    .map((part) => (part === 'timestamp' ? formWords[recipe.timestamp.form] : part))
+    .map((part) => (part === 'timestamp' ? describeForm(recipe.timestamp.form) : part))
     .join(' + ');
   const keyed = isHmac(recipe.hash) ? ' keyed with the secret' : '';
   const headers =
@@ -238,15 +279,16 @@ export function describeRecipe(recipe: SignatureRecipe): string {
 
 // --- time ------------------------------------------------------------------------------------
 
-/** The timestamp text a signer at `nowMs` puts into the message. */
+/** The timestamp text a signer at `nowMs` puts into the message: a pattern's in UTC. */
 export function formatTimestamp(form: TimestampForm, nowMs: number): string {
+  if (!isNamedForm(form)) return writeDateTime(nowMs, form, 'UTC');
   const seconds = Math.floor(nowMs / 1000);
   if (form === 'unix-seconds') return String(seconds);
   if (form === 'unix-milliseconds') return String(Math.floor(nowMs));
   return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-const formPatterns: Record<TimestampForm, RegExp> = {
+const formPatterns: Record<NamedTimestampForm, RegExp> = {
   'unix-seconds': /^\d{10}$/,
   'unix-milliseconds': /^\d{13}$/,
   'iso-8601': /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/,
@@ -255,9 +297,14 @@ const formPatterns: Record<TimestampForm, RegExp> = {
 /**
  * The instant a received timestamp names, in milliseconds, or null when the text is not written
  * in that form. Only the forms a signer of this recipe writes are read (10 digits until 2286,
- * 13 digits, ISO without fraction), so a timestamp is verified exactly as it was signed.
+ * 13 digits, ISO without fraction, a pattern exactly as it writes a real UTC time), so a
+ * timestamp is verified exactly as it was signed.
  */
 export function parseTimestamp(form: TimestampForm, text: string): number | null {
+  if (!isNamedForm(form)) {
+    const at = readDateTime(text, form, 'UTC');
+    return typeof at === 'number' ? at : null;
+  }
   if (!formPatterns[form].test(text)) return null;
   if (form === 'unix-seconds') return Number(text) * 1000;
   if (form === 'unix-milliseconds') return Number(text);
@@ -266,9 +313,41 @@ export function parseTimestamp(form: TimestampForm, text: string): number | null
   return Number.isNaN(ms) || formatTimestamp('iso-8601', ms) !== text ? null : ms;
 }
 
-/** The forms a timestamp in an example can be: a 10-digit number is seconds, 13 digits milliseconds. */
+/**
+ * How long one timestamp text lasts, in ms: a pattern without seconds names a whole minute (or
+ * hour), so a server accepts it while any instant of it is within its window.
+ */
+export function timestampPrecisionMs(form: TimestampForm): number {
+  if (writesMilliseconds(form)) return 1;
+  if (isNamedForm(form)) return 1000;
+  const tokens = patternTokensOf(form);
+  if (tokens.includes('ss')) return 1000;
+  return tokens.includes('mm') ? 60_000 : 3_600_000;
+}
+
+/**
+ * The patterns the finder tries on an example's timestamp besides the named forms: the ones
+ * signing VMSs write, then those the draft tries on records' date-times. (`…[T]HH:mm:ss[Z]` is
+ * left out: its text is iso-8601's, and one text would then stand for two recipes.)
+ */
+export const foundTimestampPatterns: readonly string[] = [
+  ...new Set([
+    'YYYYMMDDHHmmss',
+    'YYYY-MM-DD[T]HH:mm:ss',
+    'YYYY-MM-DD HH:mm:ss',
+    ...commonPatterns['date-time'].filter((form) => !isNamedForm(form)),
+  ]),
+];
+
+const foundForms: readonly TimestampForm[] = [...timestampForms, ...foundTimestampPatterns];
+
+/**
+ * The forms a timestamp in an example can be: a 10-digit number is seconds, 13 digits
+ * milliseconds, `20261127101530` is YYYYMMDDHHmmss; a text both orders of day and month read is
+ * either, since the signature is over the text.
+ */
 export function timestampFormsOf(text: string): TimestampForm[] {
-  return timestampForms.filter((form) => parseTimestamp(form, text) !== null);
+  return foundForms.filter((form) => parseTimestamp(form, text) !== null);
 }
 
 /** The encodings a signature's text can be in (a hex text of digits only is both hex and HEX). */
@@ -307,20 +386,21 @@ export function ordersFor(hash: SignatureHash): SignaturePart[][] {
 export const guessedTimestampHeader = 'x-timestamp';
 
 /**
- * The whole space the finder tries: hash × order × timestamp form × encoding, with the default
+ * The whole space the finder tries: hash × order × timestamp form (named or a found pattern) ×
+ * encoding, with the default
  * headers. Where the timestamp travels does not change the signature, so it is not enumerated:
  * none, except for milliseconds, which travel in `guessedTimestampHeader`.
  */
 export function everyRecipe(): SignatureRecipe[] {
   return signatureHashes.flatMap((hash) =>
     ordersFor(hash).flatMap((order) =>
-      timestampForms.flatMap((form) =>
+      foundForms.flatMap((form) =>
         signatureEncodings.map((encoding): SignatureRecipe => ({
           hash,
           order,
           timestamp: {
             form,
-            travel: form === 'unix-milliseconds' ? { header: guessedTimestampHeader } : 'none',
+            travel: writesMilliseconds(form) ? { header: guessedTimestampHeader } : 'none',
           },
           encoding,
           keyHeader: sandboxSignatureRecipe.keyHeader,

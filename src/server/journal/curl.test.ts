@@ -402,3 +402,62 @@ describe('the copied command against a VMS with its own paths and signature reci
     ).toBeGreaterThanOrEqual(400);
   });
 });
+
+describe('the copied command for a recipe whose timestamp is a pattern', () => {
+  let dir: string;
+  let portal: RunningPortal;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'journal-curl-pattern-'));
+    // Unpadded fields and AM/PM sent in a header; seconds searched for when not sent.
+    const profileFile = join(dir, 'profile.json');
+    writeFileSync(
+      profileFile,
+      JSON.stringify({
+        signature: {
+          hash: 'sha256',
+          order: ['key', 'secret', 'timestamp'],
+          timestamp: { form: 'M/D/YYYY h:mm:ss A', travel: { header: 'x-timestamp' } },
+          encoding: 'hex',
+        },
+      }),
+    );
+    portal = await startPortal(
+      loadConfig({
+        PORT: '0',
+        SANDBOX_PORT: '0',
+        SANDBOX_DB: ':memory:',
+        PORTAL_DB: join(dir, 'portal.db'),
+        SANDBOX_PROCESSING_DELAY_MS: '0',
+        VMS_PROFILE: profileFile,
+        LOG_LEVEL: 'silent',
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await portal.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes the time as the pattern does, in cURL and in Node, and the VMS accepts it', async () => {
+    await fetch(`${portal.url}/api/vms/requisitions${orgs}`);
+    const list = await lastCall(portal);
+    expect(list.curl).toContain('--header "x-timestamp: $ts"');
+    expect(list.curl).toContain(`ts="$(LC_ALL=C date -u +'%-m/%-d/%Y %-I:%M:%S %p')"`);
+    expect((await runCurl(list.curl, sandboxDemo)).status).toBe(200);
+    const file = join(dir, 'call.mjs');
+    writeFileSync(file, list.fetch);
+    const node = await run(process.execPath, [file], {
+      env: {
+        PATH: process.env.PATH,
+        VMS_API_KEY: sandboxDemo.apiKey,
+        VMS_API_SECRET: sandboxDemo.apiSecret,
+      },
+    });
+    expect(node.stdout).toMatch(/^200 /);
+    expect(
+      (await runCurl(list.curl, { apiKey: sandboxDemo.apiKey, apiSecret: 'wrong' })).status,
+    ).toBeGreaterThanOrEqual(400);
+  });
+});

@@ -43,6 +43,28 @@ describe('recipesFromExample', () => {
     });
   });
 
+  it('finds a pattern timestamp sent in a header, as the example wrote it', () => {
+    const recipe: SignatureRecipe = {
+      hash: 'sha512',
+      order: ['key', 'timestamp', 'secret'],
+      timestamp: { form: 'YYYY-MM-DD HH:mm:ss', travel: { header: 'x-acme-time' } },
+      encoding: 'hex',
+      keyHeader: 'x-acme-key',
+      signatureHeader: 'x-acme-signature',
+    };
+    const signed = signedWith(recipe);
+    expect(signed.headers['x-acme-time']).toBe('2026-03-15 14:30:00');
+    const found = recipesFromExample(
+      { method: 'GET', path: '/v1/requisitions', headers: signed.headers },
+      apiKey,
+      secret,
+    );
+    expect(found).toEqual({
+      recipes: [recipe],
+      how: "the example's x-acme-signature header, with the key in x-acme-key and the timestamp in the x-acme-time header",
+    });
+  });
+
   it('takes the timestamp signed from the file when the call did not send it, and signs the body', () => {
     const recipe: SignatureRecipe = {
       hash: 'sha256',
