@@ -86,9 +86,11 @@ function changed(text: string, encoding: SignatureEncoding): string {
 describe.each(cases)('$hash, $encoding, $form, travel $travel', (c) => {
   const recipe = recipeOf(c);
   const signed = signRequest(recipe, { apiKey, secret, now, body });
+  const stamp = written[c.form];
+  if (stamp === undefined) throw new Error(`no written timestamp for ${c.form}`);
   const message = c.hash.startsWith('hmac-')
-    ? `${written[c.form]}${apiKey}${body}`
-    : `${body}${secret}${written[c.form]}${apiKey}`;
+    ? `${stamp}${apiKey}${body}`
+    : `${body}${secret}${stamp}${apiKey}`;
 
   it('signs as the recipe says, and sends the timestamp where it says', () => {
     const headers: Record<string, string> = {
@@ -96,8 +98,8 @@ describe.each(cases)('$hash, $encoding, $form, travel $travel', (c) => {
       'x-signature': reference(c.hash, c.encoding, message, secret),
     };
     const query: Record<string, string> = {};
-    if (typeof c.travel === 'object' && 'header' in c.travel) headers['x-ts'] = written[c.form];
-    if (typeof c.travel === 'object' && 'query' in c.travel) query.ts = written[c.form];
+    if (typeof c.travel === 'object' && 'header' in c.travel) headers['x-ts'] = stamp;
+    if (typeof c.travel === 'object' && 'query' in c.travel) query.ts = stamp;
     expect(signed).toEqual({ headers, query });
   });
 
