@@ -37,7 +37,6 @@ export class ConnectionUpstreams {
   }
 }
 
-
 /**
  * The connection a request's header names: the default without one; undefined for a name the
  * portal does not have (or the header given twice).

@@ -9,4 +9,3 @@ export const chosenOrgStore = localStore(
   z.number().int().nullable(),
   null,
 );
-

@@ -56,7 +56,6 @@ export function switchConnection(name: string): void {
   window.location.reload();
 }
 
-
 /**
  * The part of a storage key that says whose work it is on the VMS: the client org on this
  * page's connection (`1001@uat`). Keys of work kept before there were connections have the org
