@@ -80,7 +80,7 @@ test('a navigation link pressed before the app has taken over goes where it lead
   context,
   portal,
 }) => {
-  test.setTimeout(60_000 + tries * 10_000);
+  test.setTimeout(60_000 + tries * 20_000);
   const app = tabs(context, portal.url);
   for (let attempt = 1; attempt <= tries; attempt += 1) {
     const page = await app.open('/requisitions/new');
@@ -116,7 +116,7 @@ test('before the app has taken over, a button is visibly not yet available, and 
   context,
   portal,
 }) => {
-  test.setTimeout(60_000 + tries * 10_000);
+  test.setTimeout(60_000 + tries * 20_000);
   const app = tabs(context, portal.url);
   let page = await app.open('/requisitions/new');
   for (let attempt = 1; attempt <= tries; attempt += 1) {
@@ -178,7 +178,7 @@ test('a whole form typed as the app takes over, as a person types, keeps every v
   context,
   portal,
 }) => {
-  test.setTimeout(60_000 + tries * 20_000);
+  test.setTimeout(60_000 + tries * 30_000);
   const app = tabs(context, portal.url);
   const lost: string[] = [];
   let straddled = 0;
