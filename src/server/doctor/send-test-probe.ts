@@ -32,7 +32,7 @@ import type { DoctorTarget } from './target';
  * the 25th of next month (a day no month can be, so the start date read back settles whether the
  * VMS writes dates day first), its dates written as `profile.dates.outbound` says.
  */
-export function testRequisition(
+function testRequisition(
   profile: VmsProfile,
   orgId: number,
   now: number,
@@ -57,6 +57,23 @@ export function testRequisition(
     startdate,
   };
   return { reference, requisition };
+}
+
+/**
+ * The doctor's test batch for `orgId`: the test requisition, and beside it the same row without a
+ * job title, which the VMS must refuse and which creates nothing (its reference ends `-R`).
+ */
+export function testRequisitionBatch(
+  profile: VmsProfile,
+  orgId: number,
+  now: number,
+): { references: [string, string]; rows: [Record<string, string>, Record<string, string>] } {
+  const { reference, requisition } = testRequisition(profile, orgId, now);
+  const refused = `${reference}-R`;
+  return {
+    references: [reference, refused],
+    rows: [requisition, { ...requisition, clientinternalreq: refused, titlerole: '' }],
+  };
 }
 
 export interface SendTestContext {
@@ -156,10 +173,9 @@ export async function probeSendTest(
   const { target, client } = context;
   const { profile } = target;
   const orgId = target.clientOrgIds[0] ?? 0;
-  const { reference, requisition } = testRequisition(profile, orgId, context.now());
-  const refusedReference = `${reference}-R`;
-  const refusedRow = { ...requisition, clientinternalreq: refusedReference, titlerole: '' };
-  const body = Buffer.from(JSON.stringify([requisition, refusedRow]));
+  const batch = testRequisitionBatch(profile, orgId, context.now());
+  const [reference, refusedReference] = batch.references;
+  const body = Buffer.from(JSON.stringify(batch.rows));
   const path = vmsCallPath(profile, 'requisitionimport', orgQuery(target, orgId));
   const sent = `the test requisition ${reference} (and ${refusedReference}, without a job title)`;
   let answer: ProbeAnswer;

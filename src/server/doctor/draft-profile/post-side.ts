@@ -4,7 +4,7 @@ import { readPointer, vmsCallPath } from '@/domain/vms-profile';
 import type { ProbeAnswer } from '@/server/doctor/probe-client';
 import { isRecord, ok, oneLine, orgQuery, parseJson } from '@/server/doctor/probe-outcome';
 import { arrayPointer } from '@/server/doctor/run-doctor';
-import { testRequisition } from '@/server/doctor/send-test-probe';
+import { testRequisitionBatch } from '@/server/doctor/send-test-probe';
 import { proved, undecided, type Evidence } from './evidence';
 import type { DraftSession } from './session';
 import { importPathShapes } from './shapes';
@@ -247,14 +247,12 @@ export async function findPostSide(
 ): Promise<PostSide> {
   const found: PostSide = { paths: {}, results: {} };
   const orgId = session.target.clientOrgIds[0] ?? 0;
-  const { reference, requisition } = testRequisition(session.profile, orgId, options.now());
-  const refusedReference = `${reference}-REFUSED`;
-  const refusedRequisition = { ...requisition, clientinternalreq: refusedReference, titlerole: '' };
+  const batch = testRequisitionBatch(session.profile, orgId, options.now());
   const created = await sendAndRead(
     session,
     'requisition',
-    [requisition, refusedRequisition],
-    [reference, refusedReference],
+    batch.rows,
+    batch.references,
     evidence,
     found,
     options,
