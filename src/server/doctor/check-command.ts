@@ -65,6 +65,26 @@ export function humanReport(report: DoctorReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+/** What every doctor command takes: the connection, the test send and its confirmations, help. */
+export const connectionOptions = {
+  connection: { type: 'string' },
+  'send-test-requisition': { type: 'boolean' },
+  yes: { type: 'boolean' },
+  force: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** `--yes` or `--force` without the test send they confirm: what to say, or null. */
+export function testSendFlagsProblem(
+  values: { 'send-test-requisition'?: boolean; yes?: boolean; force?: boolean },
+  usageLine: string,
+): string | null {
+  const sendTest = values['send-test-requisition'] === true;
+  return (values.yes === true || values.force === true) && !sendTest
+    ? `--yes and --force go with --send-test-requisition; ${usageLine}`
+    : null;
+}
+
 function usage(message: string): CheckResult {
   return {
     code: 2,
@@ -78,14 +98,7 @@ export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
   try {
     const parsed = parseArgs({
       args: argv,
-      options: {
-        connection: { type: 'string' },
-        json: { type: 'boolean' },
-        'send-test-requisition': { type: 'boolean' },
-        yes: { type: 'boolean' },
-        force: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      options: { ...connectionOptions, json: { type: 'boolean' } },
       allowPositionals: true,
     });
     values = parsed.values;
@@ -97,9 +110,8 @@ export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
   if (values.help === true) return { code: 0, stdout: `${checkUsage}\n`, stderr: '' };
   const name = values.connection ?? defaultConnectionName;
   const sendTest = values['send-test-requisition'] === true;
-  if ((values.yes === true || values.force === true) && !sendTest) {
-    return usage(`--yes and --force go with --send-test-requisition; ${checkUsage}`);
-  }
+  const flagsProblem = testSendFlagsProblem(values, checkUsage);
+  if (flagsProblem !== null) return usage(flagsProblem);
 
   const found = connectionNamed(io.env, name);
   if ('problem' in found) return usage(found.problem);

@@ -14,6 +14,8 @@ import type { SignatureExample } from '@/domain/profile-draft';
 import {
   confirmTestSend,
   connectionNamed,
+  connectionOptions,
+  testSendFlagsProblem,
   withTarget,
   type CheckIo,
   type CheckResult,
@@ -65,13 +67,9 @@ export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
     const parsed = parseArgs({
       args: argv,
       options: {
-        connection: { type: 'string' },
+        ...connectionOptions,
         'example-signature': { type: 'string' },
         out: { type: 'string' },
-        'send-test-requisition': { type: 'boolean' },
-        yes: { type: 'boolean' },
-        force: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: true,
     });
@@ -91,9 +89,8 @@ export async function main(argv: string[], io: CheckIo): Promise<CheckResult> {
     example = read;
   }
   const sendTest = values['send-test-requisition'] === true;
-  if ((values.yes === true || values.force === true) && !sendTest) {
-    return usage(`--yes and --force go with --send-test-requisition; ${draftUsage}`);
-  }
+  const flagsProblem = testSendFlagsProblem(values, draftUsage);
+  if (flagsProblem !== null) return usage(flagsProblem);
   const found = connectionNamed(io.env, values.connection ?? defaultConnectionName);
   if ('problem' in found) return usage(found.problem);
   // Refused before anyone is asked: a production connection is not sent to without --force.
