@@ -38,6 +38,11 @@ export const auditEvents = [
 ] as const;
 export type AuditEventName = (typeof auditEvents)[number];
 
+/** Whether a name read back from a store is one this release writes. */
+export function isAuditEvent(name: string): name is AuditEventName {
+  return (auditEvents as readonly string[]).includes(name);
+}
+
 /** `ok`: done; `failed`: tried and did not succeed (a sign-in, a send the VMS refused); `refused`: the portal said no. */
 export const auditOutcomes = ['ok', 'failed', 'refused'] as const;
 export type AuditOutcome = (typeof auditOutcomes)[number];
@@ -60,7 +65,11 @@ export const auditEntrySchema = z.object({
   id: z.number().int().positive(),
   /** When it happened (ISO 8601, UTC). */
   at: z.iso.datetime(),
-  event: z.enum(auditEvents),
+  /**
+   * One of `auditEvents`; a name this release does not know (written by a newer one sharing the
+   * database) is given as it was written, never read as another event.
+   */
+  event: z.string().min(1),
   /** Who did it: the signed-in user, else the account it was about (a failed sign-in's); null when nobody is known. */
   userId: z.string().nullable(),
   email: z.string().nullable(),

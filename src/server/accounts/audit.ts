@@ -1,22 +1,11 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { AuditEventName } from '@/domain/audit';
 
-/** What the audit lines record. */
-export type AuditEvent =
-  | 'sign_in'
-  | 'sign_in_failed'
-  | 'sign_out'
-  | 'sign_out_everywhere'
-  | 'sessions_ended'
-  | 'session_expired'
-  | 'user_created'
-  | 'user_invited'
-  | 'user_disabled'
-  | 'user_enabled'
-  | 'grant_changed'
-  | 'password_set'
-  | 'api_token_created'
-  | 'api_token_revoked'
-  | 'send';
+/**
+ * What the accounts and the proxy record through the audit lines: the domain's events but the two
+ * the trail writes itself (a refusal, and the count of refusals it did not keep).
+ */
+export type AuditEvent = Exclude<AuditEventName, 'refused' | 'events_suppressed'>;
 
 /** Values an audit line may hold: identifiers, counts, reasons. Never a password or a token. */
 export type AuditFields = Record<

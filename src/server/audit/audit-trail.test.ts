@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/domain/api-error';
 import { auditFilterSchema } from '@/domain/audit';
+import type { AuditEvent } from '@/server/accounts/audit';
 import { openPortalDatabase, type PortalDatabase } from '@/server/store/portal-database';
 import { AuditTrail, cleanDetails } from './audit-trail';
 import { createAuditStore, type AuditStore } from './store/audit-events';
@@ -90,6 +91,20 @@ describe('the audit trail', () => {
     trail.auth('sign_out', { userId: 'u-1', email: 'ada@example.com' });
     await trail.flush();
     expect(await store.count()).toBe(2);
+  });
+
+  it('records only the events of the domain list, and says so for one outside it', async () => {
+    const { store, trail, log } = await open(() => Date.UTC(2026, 10, 1));
+    trail.auth('sign_in', { userId: 'u-1', email: 'ada@example.com' });
+    // A caller past the types (a cast, plain JavaScript) with a name the list lacks.
+    trail.auth('report_scheduled' as AuditEvent, { userId: 'u-1', email: 'ada@example.com' });
+    trail.auth('sign_out', { userId: 'u-1', email: 'ada@example.com' });
+    await trail.flush();
+    expect((await all(store)).map((entry) => entry.event)).toEqual(['sign_in', 'sign_out']);
+    expect(log.error).toHaveBeenCalledWith(
+      { event: 'report_scheduled' },
+      "audit trail: an event not in the domain's list was not recorded",
+    );
   });
 
   it('keeps 120 events a minute made without a session, then one row that counts the rest', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { ApiError } from '@/domain/api-error';
-import type { AuditEntry } from '@/domain/audit';
+import { isAuditEvent, type AuditEntry } from '@/domain/audit';
 import { connectionHeader } from '@/domain/vms-contract';
 import type { AuditEvent, AuditFields } from '@/server/accounts/audit';
 import type { AuditSettings } from '@/server/config';
@@ -342,6 +342,15 @@ export class AuditTrail {
 
   private push(pending: Pending): void {
     if (this.closed) return;
+    // The types already say so; this keeps a name from outside the domain's list (through a cast,
+    // or a caller in plain JavaScript) out of the trail, whose page could not name it.
+    if (!isAuditEvent(pending.record.event)) {
+      this.options.log.error(
+        { event: String(pending.record.event) },
+        "audit trail: an event not in the domain's list was not recorded",
+      );
+      return;
+    }
     if (this.queue.length >= maxQueued) {
       if (!this.overflowing) {
         this.overflowing = true;

@@ -1,7 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
 import { useId } from 'react';
-import { auditEvents, type AuditEntry, type AuditEventName } from '@/domain/audit';
+import { auditEvents, isAuditEvent, type AuditEntry, type AuditEventName } from '@/domain/audit';
 import {
   auditExportHref,
   auditFilterKeys,
@@ -15,7 +15,7 @@ import { StatusBadge } from '@/shared/ui/status-badge';
 import { useAddressParams } from '@/shared/ui/use-address-params';
 
 /** Each event as the page names it. */
-export const auditEventLabels: Record<AuditEventName, string> = {
+const auditEventLabels: Record<AuditEventName, string> = {
   sign_in: 'Signed in',
   sign_in_failed: 'Sign-in failed',
   sign_out: 'Signed out',
@@ -34,6 +34,11 @@ export const auditEventLabels: Record<AuditEventName, string> = {
   refused: 'Refused',
   events_suppressed: 'Refusals not kept (too many)',
 };
+
+/** An event's name on the page; one a newer release wrote is shown as written, marked as unknown. */
+function auditEventLabel(event: string): string {
+  return isAuditEvent(event) ? auditEventLabels[event] : `${event} (not known to this version)`;
+}
 
 const outcomeTone = { ok: 'success', failed: 'error', refused: 'warning' } as const;
 
@@ -187,7 +192,7 @@ export function AuditPage() {
                   <td>
                     <time dateTime={entry.at}>{formatDateTime(entry.at, { seconds: true })}</time>
                   </td>
-                  <td>{auditEventLabels[entry.event]}</td>
+                  <td>{auditEventLabel(entry.event)}</td>
                   <td className="user-text">
                     {entry.email ?? '–'}
                     {typeof entry.details.via === 'string' ? ` via ${entry.details.via}` : null}

@@ -39,7 +39,7 @@ const filter = (values: Record<string, string> = {}): AuditFilter =>
 
 interface Opened {
   store: AuditStore;
-  /** Runs SQL both databases take, for what the store does not offer (an UPDATE). */
+  /** Runs SQL both databases take, for what the store does not offer (an UPDATE, a raw row). */
   exec(sql: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -115,6 +115,16 @@ describe.each(['sqlite', 'postgres'] as const)('the audit store in %s', (kind) =
     const oldest = await store.list(filter(), { order: 'oldest', from: null, limit: 10 });
     expect(oldest.map((entry) => entry.id)).toEqual([1, 2, 3, 4]);
     expect(await store.count()).toBe(4);
+  });
+
+  it('reads an event name it does not know as written, never as another event', async () => {
+    await store.append([event(1)]);
+    // A newer release sharing the database wrote an event this one has no name for.
+    await opened.exec(
+      `INSERT INTO audit_events (at, event, outcome, details) VALUES (${start + 120_000}, 'report_scheduled', 'ok', '{}')`,
+    );
+    const entries = await store.list(filter(), { order: 'oldest', from: null, limit: 10 });
+    expect(entries.map((entry) => entry.event)).toEqual(['send', 'report_scheduled']);
   });
 
   it('filters by event, e-mail address, connection and time', async () => {

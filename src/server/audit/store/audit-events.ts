@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
 import {
-  auditEvents,
   auditOutcomes,
   type AuditEntry,
   type AuditEventName,
@@ -84,9 +83,9 @@ export function toAuditEntry(row: AuditRow): AuditEntry {
   return {
     id: row.id,
     at: new Date(row.at).toISOString(),
-    // Written through the trail's own types; a name this release no longer knows reads as a refusal
-    // rather than failing the whole page.
-    event: auditEvents.find((event) => event === row.event) ?? 'refused',
+    // A name this release does not know (a newer release wrote it) is shown as written: read as any
+    // other event, it would say something that did not happen.
+    event: row.event,
     userId: row.user_id,
     email: row.email,
     connection: row.connection,
