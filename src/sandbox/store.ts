@@ -1,3 +1,4 @@
+import type { candidateResultStatuses, requisitionResultStatuses } from '@/domain/batch-results';
 import type { PayloadKind } from '@/domain/payload-kind';
 import type { SandboxDatabase } from './database';
 import type { RequisitionRecord, StoredRequisition } from './requisition-record';
@@ -7,7 +8,9 @@ import type { RequisitionRecord, StoredRequisition } from './requisition-record'
  * statements made once: the worker runs them hundreds of times per batch.
  */
 
-export type ItemStatus = 'Pending' | 'Success' | 'Error' | 'New' | 'Incomplete';
+/** An item's status as the interface names it, of either kind. */
+export type ItemStatus =
+  (typeof requisitionResultStatuses)[number] | (typeof candidateResultStatuses)[number];
 
 export interface BatchScope {
   clientOrgId: number;

@@ -6,12 +6,12 @@ import {
   inflateRawSync,
   type DeflateRaw,
 } from 'node:zlib';
-import type {
-  JournalBody,
-  JournalEntry,
-  JournalFailure,
-  JournalOutcome,
-  JournalSummary,
+import {
+  journalFailures,
+  journalOutcomes,
+  type JournalBody,
+  type JournalEntry,
+  type JournalSummary,
 } from '@/domain/journal';
 import { vmsOperations } from '@/domain/vms-contract';
 import { parseHeaders } from '@/server/store/headers-column';
@@ -241,9 +241,6 @@ export function entryPageSql(where: JournalWhere): string {
   return `${where.with}${entrySelect(chosen)} ${where.order.replace(/\b(at|id)\b/g, 'c.$1')}`;
 }
 
-const outcomes: readonly JournalOutcome[] = ['forwarded', 'refused', 'failed'];
-const failures: readonly JournalFailure[] = ['timeout', 'connection'];
-
 function known<T extends string>(values: readonly T[], value: string | null): T | null {
   return values.find((candidate) => candidate === value) ?? null;
 }
@@ -264,9 +261,9 @@ export function toSummary(row: SummaryRow): JournalSummary {
     replayed: row.replayed === 1,
     status: row.status,
     upstreamStatus: row.upstream_status,
-    outcome: known(outcomes, row.outcome) ?? 'forwarded',
+    outcome: known(journalOutcomes, row.outcome) ?? 'forwarded',
     errorCode: row.error_code,
-    failure: known(failures, row.failure),
+    failure: known(journalFailures, row.failure),
     latencyMs: row.latency_ms,
     replayOf: row.replay_of,
     unchecked: row.unchecked === 1,
