@@ -132,17 +132,3 @@ export function addJournalBodyIndexes(db: PortalSqlite): void {
     CREATE INDEX journal_calls_late_body ON journal_calls (late_body) WHERE late_body IS NOT NULL;
   `);
 }
-
-/**
- * How many of the search index's segments of one size FTS5 gathers before merging them into one
- * (its `automerge`, kept in the index's own config table): 16 instead of its default 4. Each new
- * body's words are written once as the journal's transaction commits and then rewritten by every
- * merge that takes in their segment; at 4 a segment a level, merging was a third of indexing a
- * new 31 KB batch, which with a new batch every call was the largest part of the journal's cost
- * (decision 048). A search reads up to 16 segments a level instead of 4; the journal list's
- * benchmark at 100,000 calls holds its budget. Existing databases get it here; new ones too,
- * since every database runs every migration.
- */
-export function mergeJournalSearchLess(db: PortalSqlite): void {
-  db.exec(`INSERT INTO journal_search (journal_search, rank) VALUES ('automerge', 16);`);
-}

@@ -11,7 +11,6 @@ import {
   addJournalStartOrder,
   addJournalTrace,
   createJournalTables,
-  mergeJournalSearchLess,
 } from './journal-schema';
 import {
   postgresAuditTable,
@@ -87,9 +86,6 @@ export const migrations: readonly Migration[] = [
     sqlite: addJournalBodyIndexes,
     postgres: postgresJournalBodyIndexes,
   },
-  // 14: the journal's search index merged 16 segments at a time, not 4 (decision 048). SQLite's
-  // FTS5 only: PostgreSQL's GIN index has no such setting, so its part changes nothing.
-  { name: 'journal search merges', sqlite: mergeJournalSearchLess, postgres: 'SELECT 1' },
 ];
 
 /** The schema version this portal brings a database to. */

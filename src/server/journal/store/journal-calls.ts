@@ -114,10 +114,6 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
       'DELETE FROM journal_search WHERE rowid IN (SELECT value FROM json_each(?))',
     ),
     count: db.prepare<[], { n: number }>('SELECT count(*) AS n FROM journal_calls'),
-    // A negative amount: merge segments of any level with more than one, up to 2,000 pages.
-    mergeSearch: db.prepare(
-      "INSERT INTO journal_search (journal_search, rank) VALUES ('merge', -2000)",
-    ),
   };
 
   /**
@@ -261,11 +257,6 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
   const pruneFirst = db.transaction((count: number) => {
     const deleted = statements.deleteOldest.all(count);
     deleteCalls(deleted);
-    // FTS5 gives back a deleted body's index space when it merges the segments that hold it,
-    // and the index merges 16 segments a level at a time (mergeJournalSearchLess): without
-    // merging here, retention by size would find little given back and prune further than it
-    // needs. Only when the journal is over JOURNAL_MAX_MB, never on a call's write.
-    statements.mergeSearch.run();
     return deleted.length;
   });
 
