@@ -18,7 +18,9 @@
  *
  * Nothing else: no org checks, no sign-in, no rate limit, no scrubbing of echoed credentials, no
  * late answers, no replays. So its CPU per request is a floor for any proxy that keeps these
- * promises in one Node process, whoever writes it: the bench prints the portal against it.
+ * promises in one Node process, whoever writes it. The bench prints the portal against it for
+ * context only: it writes its journal as the portal does, so a budget against it would measure
+ * the portal against a copy of itself (decision 048); the budgets are against proxy-peer.ts.
  */
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';

@@ -3,8 +3,9 @@
  * would write one with Fastify and undici. It reads the body, parses it, checks it is an array of
  * objects, signs the call (lowercase hex SHA-256 of key + secret + Unix seconds), forwards it over
  * kept-alive connections and returns the answer. It keeps none of the portal's promises (a
- * durable key, the journal, the log line, the audit event): the bench holds the portal to the
- * promises' floor (proxy-floor.ts), which adds them, and prints this peer beside it for context.
+ * durable key, the journal, the log line, the audit event). It is the proxy bench's one fixed
+ * reference, the proxy a user would run instead of the portal (decision 048): the budgets are
+ * ratios to it, and what it does is not changed to meet them.
  * For the load bench it also passes a batch's results on (GET requisitionresults), and signs
  * with BENCH_API_KEY and BENCH_API_SECRET when they are set (the sandbox's demo pair).
  */

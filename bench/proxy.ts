@@ -1,26 +1,26 @@
 /**
  * Proxy benchmark: POST requisitionimport with a 100-item body (~30 KB) over loopback with 10
  * connections, sent (a) straight to a minimal upstream, (b) through our signing proxy, with and
- * without the call journal, (c) through a minimal correct signing proxy written with Fastify and
- * undici (proxy-peer.ts: reads and parses the body, checks it is an array of objects, signs,
- * forwards), (d) through the peer it is held to, the promises' floor (proxy-floor.ts): that
- * signing proxy plus what the portal promises on every send (a durable Idempotency-Key, its
- * fingerprint, a log line, the audit event, the call journal with its search), each done plainly,
- * with and without the journal, (e) through a bare Node `http` pass-through (proxy-bare.ts), the
- * floor for any proxy in Node (it does not even read the body), and (f) through nginx as a plain
- * pass-through, stock and tuned. nginx legs are skipped, with a message, when nginx is absent.
- * Targets, against the promises' floor measured in the same run: CPU per request ≤ 1.5 ×,
- * throughput ≥ 0.7 ×, p99 ≤ 1.5 ×, and the journal adding at most 1.1 × what the floor's adds. The
- * plain signing peer, the bare pass-through and nginx are printed for context: a target against
- * a proxy that does less than the portal must measures the difference in work, not the proxy
- * (decisions 001 and 039). Every request carries a new Idempotency-Key and a new batch body,
- * as recruiters' batches do, so the durable key bookkeeping and the journal's storing of each new
- * body are in the figures.
+ * without the call journal, (c) through the plain signing peer (proxy-peer.ts: a minimal correct
+ * signing proxy written with Fastify and undici; it reads the body, parses it, checks it is an
+ * array of objects, signs and forwards), (d) through the promises' floor (proxy-floor.ts: that
+ * peer plus a durable key, a fingerprint, a log line, the audit event and a journal indexed as
+ * the portal's is), with and without its journal, (e) through a bare Node `http` pass-through
+ * (proxy-bare.ts), and (f) through nginx as a plain pass-through, stock and tuned (skipped, with
+ * a message, when nginx is absent). Every request carries a new Idempotency-Key and a new batch
+ * body, as recruiters' batches do, so the durable key and the journal's storing of each new body
+ * are in the figures.
+ *
+ * The one reference: the plain signing peer, the proxy a user would run instead of the portal.
+ * It does not change again, and the budgets are not moved to another reference when missed
+ * (decision 048): with the journal on, CPU per request ≤ 2.5 × the peer's, throughput ≥ 0.5 ×,
+ * p99 ≤ 2 ×, and the portal's own journal on / off ≤ 1.25 × CPU per request. Everything else
+ * (the floor, the bare pass-through, nginx) is printed for context and gates nothing.
  *
  * The upstream and the proxy each run in their own process, as nginx does, so the load generator
  * (this process) never shares an event loop with what it measures. The legs are measured in
- * interleaved rounds and the medians reported, so load from anything else running on the
- * machine falls on every leg alike.
+ * interleaved rounds and the medians reported, with each round's ratio to the peer (the spread),
+ * so load from anything else running on the machine falls on every leg alike.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -39,21 +39,17 @@ const ROUNDS = 5;
 const ROUND_SECONDS = 3;
 const ITEMS = 100;
 /**
- * The proxy against the peer that keeps the same promises (proxy-floor.ts), measured in the same
- * run: CPU per request at most 1.5 ×, throughput at least 0.7 ×, p99 at most 1.5 ×. These were
- * first set against the plain signing peer, which keeps none of them; the floor alone costs ~3 ×
- * that peer's CPU with the journal on (decision 039), so those ratios are printed beside, for
- * context, with the floor's own.
+ * The budgets, against the plain signing peer measured in the same rounds (decision 048): the
+ * portal, journal on, at most 2.5 × the peer's CPU per request, at least 0.5 × its throughput and
+ * at most 2 × its p99. The peer keeps none of the portal's promises (a durable key, the journal,
+ * the log and audit lines); these ratios are what a user pays for them, and the reference stays
+ * the peer whatever the portal costs.
  */
-const THROUGHPUT_TARGET = 0.7;
-const CPU_TARGET = 1.5;
-const P99_TARGET = 1.5;
-/**
- * The call journal, new bodies each time: what it adds to a request's CPU at most 1.1 × what the
- * floor's plain journal adds. (On / off, the first target, 1.1: below the cost of hashing,
- * storing and indexing a new 31 KB body by any means; printed for context.)
- */
-const JOURNAL_CPU_TARGET = 1.1;
+const CPU_TARGET = 2.5;
+const THROUGHPUT_TARGET = 0.5;
+const P99_TARGET = 2;
+/** The call journal, a new body every request: CPU per request on / off at most 1.25 ×. */
+const JOURNAL_CPU_TARGET = 1.25;
 /**
  * The journal's cost is a few percent, less than the swing of a loaded machine between two
  * rounds, so it gets its own phase: the portal with and without it back to back, this many
@@ -160,7 +156,9 @@ export interface ProxyBenchResult {
     /** µs the portal's journal adds a request over µs the floor's adds. */
     journalToFloorJournal: number;
   };
-  /** The three targets met against the signing peer, the journal's, and no failed request. */
+  /** Each round's ratio of the proxy to the peer, in round order: the medians' spread. */
+  spread: { cpu: number[]; throughput: number[]; p99: number[] };
+  /** The four budgets met against the signing peer, the journal list's, and no failed request. */
   withinBudget: boolean;
   bodyBytes: number;
 }
@@ -490,6 +488,7 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
         proxyToFloorP99: round2(proxy.p99Ms / Math.max(promisesFloor.p99Ms, 1)),
         journalToFloorJournal: 0,
       },
+      spread: { cpu: [], throughput: [], p99: [] },
       withinBudget: false,
       bodyBytes,
     };
@@ -516,10 +515,26 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
       result.journalAddedMicros / Math.max(floorJournalAdded, 1),
     );
     const r = result.ratios;
-    const throughputMet = r.proxyToFloorThroughput >= THROUGHPUT_TARGET;
-    const cpuMet = r.proxyToFloorCpu <= CPU_TARGET;
-    const p99Met = r.proxyToFloorP99 <= P99_TARGET;
-    const journalMet = r.journalToFloorJournal <= JOURNAL_CPU_TARGET;
+    // Each round's ratio to the peer (the legs of a round ran minutes apart at most): the spread
+    // beside the medians the budgets are held on.
+    const proxyTarget = targets.find((t) => t.leg === 'proxy');
+    const peerTarget = targets.find((t) => t.leg === 'signing-peer');
+    const roundRatios = (of: (sample: autocannon.Result) => number) =>
+      (proxyTarget?.samples ?? []).map((sample, i) => {
+        const peerSample = peerTarget?.samples[i];
+        return peerSample ? round2(of(sample) / Math.max(of(peerSample), 1e-9)) : 0;
+      });
+    result.spread = {
+      cpu: (cpuPerRequest.proxy ?? []).map((micros, i) =>
+        round2(micros / Math.max(cpuPerRequest['signing-peer']?.[i] ?? 1, 1)),
+      ),
+      throughput: roundRatios((sample) => sample.requests.average),
+      p99: roundRatios((sample) => sample.latency.p99),
+    };
+    const cpuMet = r.proxyToPeerCpu <= CPU_TARGET;
+    const throughputMet = r.proxyToPeerThroughput >= THROUGHPUT_TARGET;
+    const p99Met = r.proxyToPeerP99 <= P99_TARGET;
+    const journalMet = result.journalCpuRatio <= JOURNAL_CPU_TARGET;
     result.withinBudget =
       clean && throughputMet && cpuMet && p99Met && journalMet && journalList.withinBudget;
     const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
@@ -542,13 +557,21 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
         `${result.signingPeerCpuMicrosPerRequest} µs, bare Node pass-through ` +
         `${result.bareNodeCpuMicrosPerRequest} µs`,
     );
+    const range = (values: number[]) =>
+      `${Math.min(...values)}–${Math.max(...values)} (rounds: ${values.join(', ')})`;
     console.log(
-      `call journal, a new batch body every request: about ${result.journalAddedMicros} µs a request, ` +
-        `${r.journalToFloorJournal} × the ${floorJournalAdded} µs the floor's plain journal adds ` +
-        `(target ≤ ${JOURNAL_CPU_TARGET}): ${verdict(journalMet)}; CPU per request on / off ` +
-        `${result.journalCpuRatio}, the floor's ${r.floorJournalCpu} (context; median of ${JOURNAL_PAIRS} ` +
-        `back-to-back pairs: ${journalRatios.map(round2).join(', ')}; pairs, on/off µs: ` +
-        `${result.journalPairMicros.map(({ on, off }) => `${on}/${off}`).join(', ')})`,
+      `budgets, proxy (journal on) / plain signing peer, medians of ${ROUNDS} interleaved rounds: ` +
+        `CPU per request ${r.proxyToPeerCpu} (≤ ${CPU_TARGET}): ${verdict(cpuMet)}, per round ` +
+        `${range(result.spread.cpu)}; throughput ${r.proxyToPeerThroughput} (≥ ${THROUGHPUT_TARGET}): ` +
+        `${verdict(throughputMet)}, per round ${range(result.spread.throughput)}; p99 ` +
+        `${r.proxyToPeerP99} (≤ ${P99_TARGET}): ${verdict(p99Met)}, per round ${range(result.spread.p99)}`,
+    );
+    console.log(
+      `call journal, a new batch body every request: CPU per request on / off ` +
+        `${result.journalCpuRatio} (≤ ${JOURNAL_CPU_TARGET}): ${verdict(journalMet)}, about ` +
+        `${result.journalAddedMicros} µs a request; median of ${JOURNAL_PAIRS} back-to-back pairs, ` +
+        `${range(journalRatios.map(round2))}; on/off µs: ` +
+        `${result.journalPairMicros.map(({ on, off }) => `${on}/${off}`).join(', ')}`,
     );
     console.log(
       `call journal with one body sent again and again (context): on / off ` +
@@ -561,24 +584,16 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
         `nginx tuned ${r.nginxTunedToDirectThroughput ?? '-'} (context)`,
     );
     console.log(
-      `proxy / promises' floor: throughput ${r.proxyToFloorThroughput} (target ≥ ${THROUGHPUT_TARGET}): ${verdict(throughputMet)}; ` +
-        `CPU per request ${r.proxyToFloorCpu} (target ≤ ${CPU_TARGET}): ${verdict(cpuMet)}; ` +
-        `p99 ${r.proxyToFloorP99} (target ≤ ${P99_TARGET}): ${verdict(p99Met)}`,
-    );
-    console.log(
-      `the promises' floor (the signing peer with a durable key, a fingerprint, a log line, the ` +
-        `audit event and the journal, done plainly): CPU per request ` +
+      `the promises' floor (context, no budget: the peer plus a durable key, a fingerprint, a log ` +
+        `line, the audit event and a journal indexed as the portal's, done plainly): CPU per request ` +
         `${result.promisesFloorCpuMicrosPerRequest} µs, ${result.promisesFloorNoJournalCpuMicrosPerRequest} µs ` +
-        `without the journal (the portal without it: ${result.proxyNoJournalCpuMicrosPerRequest} µs, ` +
-        `${round2(result.proxyNoJournalCpuMicrosPerRequest / Math.max(result.promisesFloorNoJournalCpuMicrosPerRequest, 1))} ×)`,
+        `without its journal (journal on / off ${r.floorJournalCpu}); to the peer: CPU ` +
+        `${r.floorToPeerCpu}, throughput ${r.floorToPeerThroughput}, p99 ${r.floorToPeerP99}; the ` +
+        `proxy to it: CPU ${r.proxyToFloorCpu}, throughput ${r.proxyToFloorThroughput}, p99 ` +
+        `${r.proxyToFloorP99}, journal's added µs ${r.journalToFloorJournal} × its`,
     );
     console.log(
-      `against the plain signing peer (context: it keeps none of the promises): proxy throughput ` +
-        `${r.proxyToPeerThroughput}, CPU ${r.proxyToPeerCpu}, p99 ${r.proxyToPeerP99}; the floor itself ` +
-        `throughput ${r.floorToPeerThroughput}, CPU ${r.floorToPeerCpu}, p99 ${r.floorToPeerP99}`,
-    );
-    console.log(
-      `proxy / bare Node pass-through (the floor, context): throughput ${r.proxyToBareNodeThroughput}, ` +
+      `proxy / bare Node pass-through (context): throughput ${r.proxyToBareNodeThroughput}, ` +
         `CPU per request ${r.proxyToBareNodeCpu}, p99 ${r.proxyToBareNodeP99}`,
     );
     if (nginx && nginxTuned) {

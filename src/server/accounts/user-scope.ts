@@ -10,7 +10,10 @@ import { replayOfHeader, uncheckedHeader } from '@/domain/journal';
  * Hand-made calls get the same answer as the app's: 403 forbidden, nothing sent. Sign-in off: no
  * user, nothing more to check.
  */
-export function checkUserScope(request: FastifyRequest, clientOrgId: number): void {
+export function checkUserScope(
+  request: Pick<FastifyRequest, 'portalSession' | 'headers'>,
+  clientOrgId: number,
+): void {
   const user = request.portalSession?.user;
   if (!user) return;
   if (!user.clientOrgIds.includes(clientOrgId)) {

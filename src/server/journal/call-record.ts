@@ -19,6 +19,8 @@ export interface CallToRecord extends Omit<
   'requestBody' | 'responseBody' | 'batchId'
 > {
   requestBody: Buffer | null;
+  /** The request body's SHA-256 when the proxy already took it: not hashed again. */
+  requestSha256?: Buffer | null;
   responseBody: Buffer | null;
   /** The signature the call was signed with: searched for in its bodies, never stored. */
   signature: string | null;
@@ -148,7 +150,13 @@ export class RecordMaker {
       replayOf: call.replayOf,
       unchecked: call.unchecked,
       // The request body arrived before its signature was made: only the answer can echo it.
-      requestBody: this.recent.keep(call.requestBody, limit, this.needles, null),
+      requestBody: this.recent.keep(
+        call.requestBody,
+        limit,
+        this.needles,
+        null,
+        call.requestSha256 ?? null,
+      ),
       responseBody: markedRedacted(
         this.recent.keep(call.responseBody, limit, this.needles, signature),
         call.answerRedacted,

@@ -18,12 +18,16 @@ export function keptBody(
   bytes: Buffer | null,
   limit: number,
   needles: SecretNeedles,
+  /** The SHA-256 of `bytes` when the caller already took it. */
+  sha256: Buffer | null = null,
 ): BodyToKeep | null {
   if (bytes === null || bytes.length === 0) return null;
   const clean = scrub(bytes, needles);
   const truncated = clean.length > limit;
   return {
-    sha256: createHash('sha256').update(clean).digest(),
+    // The whole clean body's: the bytes' own when nothing was replaced.
+    sha256:
+      sha256 !== null && clean === bytes ? sha256 : createHash('sha256').update(clean).digest(),
     size: bytes.length,
     kept: truncated ? cut(clean, limit) : clean,
     truncated,
@@ -61,13 +65,15 @@ export class RecentBodies {
     limit: number,
     needles: SecretNeedles,
     signature: SecretNeedles | null,
+    /** The SHA-256 of `bytes` when the proxy already took it. */
+    sha256: Buffer | null = null,
   ): BodyToKeep | null {
     if (bytes === null || bytes.length === 0) return null;
     const seen = this.recent.get(bytes.length);
     if (seen && seen.bytes.equals(bytes) && (signature === null || !signature.mayOccurIn(bytes))) {
       return seen.kept;
     }
-    const kept = keptBody(bytes, limit, signature ? needles.and(signature) : needles);
+    const kept = keptBody(bytes, limit, signature ? needles.and(signature) : needles, sha256);
     if (bytes.length <= rememberUpTo) {
       this.recent.delete(bytes.length);
       this.recent.set(bytes.length, { bytes, kept });

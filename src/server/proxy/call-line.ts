@@ -1,4 +1,6 @@
-import type { GateOutcome, GateRefusal } from './idempotency';
+import type { FastifyRequest } from 'fastify';
+import type { CheckedCall } from './call-check';
+import { upstreamStatusOf, type GateOutcome, type GateRefusal } from './idempotency-key';
 import type { VmsOperation } from './vms-operations';
 
 /**
@@ -45,3 +47,53 @@ export type CallAnswerFields = Pick<
   | 'replayed'
   | 'idempotencyKey'
 >;
+
+/** A call the gate did not refuse: forwarded, replayed or still waiting. */
+export type PassedGate = Exclude<GateOutcome, GateRefusal>;
+
+/**
+ * The proxy's record step, its line: what came of the call, who sent it, and for a POST that it
+ * is the audit line of a send. The journal's entry is written by its own hook (ProxyTap).
+ */
+export function callLineOf(
+  request: Pick<FastifyRequest, 'id' | 'method' | 'traceContext' | 'portalSession' | 'apiToken'>,
+  call: {
+    operation: VmsOperation;
+    checked: Pick<CheckedCall, 'orgs' | 'itemCount' | 'key'>;
+    connection: string;
+    gate: PassedGate;
+    /** The browser's status. */
+    status: number;
+    /** Since the call came in, in milliseconds. */
+    durationMs: number;
+  },
+): CallLine {
+  const { checked, gate } = call;
+  const line: CallLine = {
+    reqId: request.id,
+    operation: call.operation,
+    clientOrgId: checked.orgs.clientOrgId,
+    vendorOrgId: checked.orgs.vendorOrgId,
+    itemCount: checked.itemCount,
+    status: call.status,
+    upstreamStatus: gate.kind === 'forwarded' ? upstreamStatusOf(gate.result) : null,
+    durationMs: Math.round(call.durationMs * 10) / 10,
+    replayed: gate.kind === 'replayed',
+    outcome: gate.kind,
+    connection: call.connection,
+    traceId: request.traceContext?.traceId ?? null,
+    ...(checked.key === undefined ? {} : { idempotencyKey: checked.key }),
+  };
+  // Who sent it; a POST's line is also the audit line of the send.
+  const user = request.portalSession?.user;
+  if (user) {
+    line.userId = user.id;
+    line.email = user.email;
+    if (request.apiToken) line.via = `token ${request.apiToken.name}`;
+  }
+  if (request.method === 'POST') {
+    line.audit = true;
+    line.event = 'send';
+  }
+  return line;
+}

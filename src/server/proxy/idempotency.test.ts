@@ -9,15 +9,13 @@ import {
   type StoreTarget,
 } from '@/server/store/portal-stores';
 import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
+import { IdempotencyGate, type IdempotencyGateOptions, type KeyedCall } from './idempotency';
 import {
   callFingerprint,
-  IdempotencyGate,
   type CallOutcome,
   type ForwardResult,
   type GateOutcome,
-  type IdempotencyGateOptions,
-  type KeyedCall,
-} from './idempotency';
+} from './idempotency-key';
 
 const accepted: CallOutcome = {
   status: 202,

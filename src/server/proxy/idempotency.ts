@@ -1,54 +1,18 @@
-import { createHash } from 'node:crypto';
 import { ApiError } from '@/domain/api-error';
 import { drainingError } from '@/server/ops/drain';
-import type { CallOutcome, IdempotencyKeyStore, SentAfterBackup } from './store/idempotency-keys';
+import {
+  errorOutcome,
+  outcomeUnknownError,
+  sameCall,
+  sentAfterBackupError,
+  type CallOutcome,
+  type Fingerprint,
+  type ForwardResult,
+  type GateOutcome,
+  type GateRefusal,
+} from './idempotency-key';
+import type { IdempotencyKeyStore } from './store/idempotency-keys';
 import { withDeadline } from './upstream-answer';
-
-export type { CallOutcome } from './store/idempotency-keys';
-
-/** `Idempotency-Key` values: a UUID from the browser, or any similar opaque token. */
-const keyPattern = /^[A-Za-z0-9._:-]{1,128}$/;
-
-export function parseIdempotencyKey(value: string | string[] | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !keyPattern.test(value)) {
-    throw new ApiError(
-      'invalid_parameter',
-      'The Idempotency-Key header must be one token of 1 to 128 letters, digits or . _ : - (a UUID works). Send a new key for each new batch.',
-      [{ field: 'Idempotency-Key', message: 'malformed' }],
-    );
-  }
-  return value;
-}
-
-/**
- * The header's key when it is well formed, else null, never throwing: what the journal records
- * of a call refused before its key was read (a wrong org, a bad body), so QA can find it by key.
- */
-export function wellFormedKey(value: string | string[] | undefined): string | null {
-  return typeof value === 'string' && keyPattern.test(value) ? value : null;
-}
-
-/** The same key may only ever stand for the same operation, orgs and body bytes. */
-export function callFingerprint(method: string, url: string, body: Buffer | undefined): string {
-  const hash = createHash('sha256').update(`${method} ${url}\n`);
-  if (body) hash.update(body);
-  return hash.digest('hex');
-}
-
-/** How a forwarded call ended, as far as anyone can know. */
-export type ForwardResult =
-  /** The VMS answered (any status). */
-  | { kind: 'answered'; outcome: CallOutcome }
-  /** The call certainly never reached the VMS (no connection was made). */
-  | { kind: 'not_sent'; failure: ApiError }
-  /** The call may have reached the VMS, but no answer came (reset, or no answer in time). */
-  | { kind: 'uncertain'; failure: ApiError };
-
-/** The VMS's status in a forwarded call's result; null when no answer came. */
-export function upstreamStatusOf(result: ForwardResult): number | null {
-  return result.kind === 'answered' ? result.outcome.status : null;
-}
 
 export type Admission =
   /** First sight of the key: forward the call, then `finish` with how it ended. */
@@ -62,36 +26,6 @@ export type Admission =
   | { kind: 'in_flight_elsewhere' }
   /** A repeat of a call the VMS accepted: answer it again. */
   | { kind: 'replay'; outcome: CallOutcome };
-
-/**
- * What became of a keyed call at the gate, once the browser has its answer: the one reading of it
- * that the proxy's answer, its log line and the call journal all take (vms-proxy.ts).
- */
-export type GateOutcome =
-  /**
-   * This call was the key's first and went to the VMS: `result` is how the call ended, `answer`
-   * what the browser gets (a 409 outcome_unknown for a call whose answer never came).
-   */
-  | { kind: 'forwarded'; result: ForwardResult; answer: CallOutcome }
-  /** The VMS was not asked again: the key's remembered answer, or its first call's, awaited. */
-  | { kind: 'replayed'; answer: CallOutcome }
-  /**
-   * No answer yet. `first`: this call went to the VMS and the browser's wait ran out, while the
-   * portal waits on for the answer (`KeyedCall.lateAnswer` gets it). Otherwise a repeat whose
-   * first call, here or in another process, has not been answered within the wait.
-   */
-  | { kind: 'waiting'; first: boolean }
-  /** Nothing was sent: the key's earlier call may or may not have reached the VMS (409). */
-  | { kind: 'unknown'; error: ApiError }
-  /** Nothing was sent: the key was used for another request (409 idempotency_conflict). */
-  | { kind: 'conflict'; error: ApiError }
-  /** Nothing was sent: the key could not be recorded (503 store_unavailable). */
-  | { kind: 'unavailable'; error: ApiError }
-  /** Nothing was sent: the process began to drain as the key was recorded; it is free again. */
-  | { kind: 'draining'; answer: CallOutcome };
-
-/** The outcomes in which the gate refused the call before anything was sent, with its error. */
-export type GateRefusal = Extract<GateOutcome, { error: ApiError }>;
 
 /** A keyed call as the gate runs it (IdempotencyGate.pass). */
 export interface KeyedCall {
@@ -115,34 +49,6 @@ const refusals: Record<string, GateRefusal['kind'] | undefined> = {
   idempotency_conflict: 'conflict',
   store_unavailable: 'unavailable',
 };
-
-export function outcomeUnknownError(): ApiError {
-  return new ApiError(
-    'outcome_unknown',
-    'This batch was sent to the VMS before, but its answer never came, so nobody can tell whether the VMS received it. The portal will not send it again with this key. Check the VMS first: for requisitions, search the Requisitions list for their client internal req; for candidates, look at the requisition’s candidates. Then send only what is missing, as a new batch.',
-    [{ field: 'Idempotency-Key', message: 'outcome unknown' }],
-  );
-}
-
-/**
- * A repeat of a batch sent after the backup the portal was restored from: the VMS has it (or may
- * have it), but the portal's record of its answer went with the database the restore replaced.
- * Refused like any unknown outcome, with what the restore knew of the batch.
- */
-export function sentAfterBackupError(batch: SentAfterBackup): ApiError {
-  const facts = [
-    batch.batchId === null ? null : `batch ${batch.batchId}`,
-    `sent ${new Date(batch.sentAt).toISOString()}`,
-    batch.email === null ? null : `by ${batch.email}`,
-    batch.connection === null ? null : `to the connection ${batch.connection}`,
-    batch.itemCount === null ? null : `${batch.itemCount} item${batch.itemCount === 1 ? '' : 's'}`,
-  ].filter((fact) => fact !== null);
-  return new ApiError(
-    'outcome_unknown',
-    `This batch was sent after the backup was taken (${facts.join(', ')}), and the portal has since been restored from that backup, so it no longer has the VMS's answer. The portal will not send it again with this key. Check the VMS before sending again: for requisitions, search the Requisitions list for their client internal req; for candidates, look at the requisition’s candidates. Then send only what is missing, as a new batch.`,
-    [{ field: 'Idempotency-Key', message: 'sent after the backup was taken' }],
-  );
-}
 
 function storeUnavailable(error: unknown, setting: string): ApiError {
   return new ApiError(
@@ -261,7 +167,7 @@ export class IdempotencyGate {
    * first time), or a remembered or awaited answer (a repeat), or a refusal; see GateOutcome.
    * Nothing here throws: a refusal is an outcome, with the error to answer it with.
    */
-  async pass(key: string, fingerprint: string, call: KeyedCall): Promise<GateOutcome> {
+  async pass(key: string, fingerprint: Fingerprint, call: KeyedCall): Promise<GateOutcome> {
     let admission: Admission;
     try {
       admission = await this.admit(key, fingerprint);
@@ -303,17 +209,18 @@ export class IdempotencyGate {
     });
   }
 
-  async admit(key: string, fingerprint: string): Promise<Admission> {
+  async admit(key: string, fingerprint: Fingerprint): Promise<Admission> {
     const admission = await this.tryAdmit(key, fingerprint);
     this.storeWorked();
     return admission;
   }
 
-  private async tryAdmit(key: string, fingerprint: string): Promise<Admission> {
+  private async tryAdmit(key: string, fingerprint: Fingerprint): Promise<Admission> {
     const waitUntil = performance.now() + (this.shared ? (this.options.waitElsewhereMs ?? 0) : 0);
+    const recordedAs = typeof fingerprint === 'string' ? fingerprint : fingerprint.value;
     try {
       for (let attempt = 0; attempt < 3;) {
-        if (await this.store.insertInFlight(key, fingerprint, this.now())) {
+        if (await this.store.insertInFlight(key, recordedAs, this.now())) {
           return this.first(key);
         }
         const record = await this.store.find(key);
@@ -321,7 +228,7 @@ export class IdempotencyGate {
           attempt += 1; // purged, or forgotten by another process, in between: claim it again
           continue;
         }
-        if (record.fingerprint !== fingerprint) {
+        if (!sameCall(fingerprint, record.fingerprint)) {
           throw new ApiError(
             'idempotency_conflict',
             'This Idempotency-Key was already used for a different request (another operation, org or body). Send a new key for each new batch.',
@@ -407,14 +314,6 @@ export class IdempotencyGate {
       return result.kind === 'answered' ? result.outcome : errorOutcome(result.failure);
     }
   }
-}
-
-export function errorOutcome(error: ApiError): CallOutcome {
-  return {
-    status: error.statusCode,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: Buffer.from(JSON.stringify(error.toBody())),
-  };
 }
 
 /** Where the gate reports: the server's logger. */
