@@ -177,6 +177,7 @@ export const suiteSummarySchema = z.object({
   /** Its latest run on any connection, if any. */
   lastRun: suiteRunSummarySchema.nullable(),
 });
+export type SuiteSummary = z.infer<typeof suiteSummarySchema>;
 export const suiteListSchema = z.object({ suites: z.array(suiteSummarySchema) });
 
 /** `GET /api/suites/:id[?version=]`: one version of a stored suite, its file as it is. */

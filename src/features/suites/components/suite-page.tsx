@@ -14,7 +14,7 @@ import {
 } from '@/core/suites/api/suites';
 import { payloadKinds, type PayloadKind } from '@/domain/payload-kind';
 import { expectedStatusesOf, freeCaseId, type SuiteCase } from '@/domain/suite';
-import { suiteRunPath, type SuiteDetail } from '@/domain/suite-run';
+import type { SuiteDetail } from '@/domain/suite-run';
 import {
   draftOf,
   draftProblems,
@@ -28,9 +28,11 @@ import { errorMessage, RequestFailure } from '@/shared/api/http';
 import { countOf, formatDateTime } from '@/shared/lib/format';
 import { newId } from '@/shared/lib/ids';
 import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
+import { DataTable } from '@/shared/ui/data-table';
+import { DateTime } from '@/shared/ui/date-time';
 import { useAddressParams } from '@/shared/ui/use-address-params';
-import { RunOutcome } from './run-outcome';
 import { RunPanel } from './run-panel';
+import { RunsTable } from './runs-table';
 
 const kindLabels: Record<PayloadKind, string> = {
   requisition: 'Requisition',
@@ -625,46 +627,33 @@ function Versions({
         </p>
       ) : null}
       {versions.data ? (
-        <table className="inspector__table">
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Saved</th>
-              <th scope="col">By</th>
-              <th scope="col">Cases</th>
-              <th scope="col">
-                <span className="visually-hidden">Action</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {versions.data.map((entry) => (
-              <tr key={entry.version} aria-current={entry.version === shown ? 'true' : undefined}>
-                <td>{entry.version}</td>
-                <td>
-                  <time dateTime={entry.savedAt}>
-                    {formatDateTime(entry.savedAt, { seconds: true })}
-                  </time>
-                </td>
-                <td className="user-text">{entry.savedBy?.email ?? '–'}</td>
-                <td>{entry.caseCount}</td>
-                <td>
-                  {entry.version === shown ? (
-                    'Shown'
-                  ) : (
-                    <button
-                      type="button"
-                      className="link-button"
-                      onClick={() => onView(entry.version)}
-                    >
-                      View version {entry.version}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          rows={versions.data}
+          rowKey={(entry) => entry.version}
+          isCurrent={(entry) => entry.version === shown}
+          columns={[
+            { heading: 'Version', cell: (entry) => entry.version },
+            { heading: 'Saved', cell: (entry) => <DateTime at={entry.savedAt} seconds /> },
+            { heading: 'By', className: 'user-text', cell: (entry) => entry.savedBy?.email ?? '–' },
+            { heading: 'Cases', cell: (entry) => entry.caseCount },
+            {
+              heading: 'Action',
+              headingHidden: true,
+              cell: (entry) =>
+                entry.version === shown ? (
+                  'Shown'
+                ) : (
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => onView(entry.version)}
+                  >
+                    View version {entry.version}
+                  </button>
+                ),
+            },
+          ]}
+        />
       ) : null}
     </section>
   );
@@ -682,40 +671,7 @@ function Runs({ suiteId }: { suiteId: number }) {
         </p>
       ) : null}
       {runs.data?.length === 0 ? <p>Not run yet.</p> : null}
-      {runs.data && runs.data.length > 0 ? (
-        <table className="inspector__table">
-          <thead>
-            <tr>
-              <th scope="col">Run</th>
-              <th scope="col">Started</th>
-              <th scope="col">By</th>
-              <th scope="col">Connection</th>
-              <th scope="col">Version</th>
-              <th scope="col">Outcome</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.data.map((run) => (
-              <tr key={run.id}>
-                <td>
-                  <Link to={suiteRunPath(run.id, suiteId)}>Run #{run.id}</Link>
-                </td>
-                <td>
-                  <time dateTime={run.startedAt}>
-                    {formatDateTime(run.startedAt, { seconds: true })}
-                  </time>
-                </td>
-                <td className="user-text">{run.startedBy?.email ?? '–'}</td>
-                <td>{run.connection}</td>
-                <td>{run.suiteVersion ?? '–'}</td>
-                <td>
-                  <RunOutcome run={run} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      {runs.data && runs.data.length > 0 ? <RunsTable runs={runs.data} suiteId={suiteId} /> : null}
     </section>
   );
 }
