@@ -18,6 +18,7 @@ import {
   useAddressFilters,
 } from '@/shared/ui/filter-bar';
 import { ListSection } from '@/shared/ui/list-section';
+import { PageHeader } from '@/shared/ui/page-header';
 import { StatusBadge } from '@/shared/ui/status-badge';
 
 /** Each event as the page names it. */
@@ -74,13 +75,10 @@ export function AuditPage() {
 
   return (
     <div className="page inspector">
-      <div className="page__header">
-        <h1>{auditHeading}</h1>
-        <div className="button-row">
-          <DownloadLink href={auditExportHref(filters, 'csv')}>Export CSV</DownloadLink>
-          <DownloadLink href={auditExportHref(filters, 'jsonl')}>Export JSON Lines</DownloadLink>
-        </div>
-      </div>
+      <PageHeader heading={auditHeading}>
+        <DownloadLink href={auditExportHref(filters, 'csv')}>Export CSV</DownloadLink>
+        <DownloadLink href={auditExportHref(filters, 'jsonl')}>Export JSON Lines</DownloadLink>
+      </PageHeader>
       <p className="page__lead">
         Who signed in or failed to, who changed an account or its grants, who sent which batch to
         which connection, and what the portal refused, the newest first

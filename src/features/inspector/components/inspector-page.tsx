@@ -22,6 +22,7 @@ import {
   useAddressFilters,
 } from '@/shared/ui/filter-bar';
 import { ListSection } from '@/shared/ui/list-section';
+import { PageHeader } from '@/shared/ui/page-header';
 import { StatusBadge } from '@/shared/ui/status-badge';
 import { useAddressParams } from '@/shared/ui/use-address-params';
 import { ComposeCall } from './compose-call';
@@ -75,22 +76,19 @@ export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
 
   return (
     <div className="page inspector">
-      <div className="page__header">
-        <h1>{inspectorHeading}</h1>
-        <div className="button-row">
-          <button
-            type="button"
-            className="button button--secondary"
-            aria-expanded={composing}
-            aria-controls={`${formId}-compose`}
-            onClick={() => setComposing((open) => !open)}
-          >
-            Compose a call
-          </button>
-          <DownloadLink href={exportQuery('har')}>Export HAR</DownloadLink>
-          <DownloadLink href={exportQuery('jsonl')}>Export JSON Lines</DownloadLink>
-        </div>
-      </div>
+      <PageHeader heading={inspectorHeading}>
+        <button
+          type="button"
+          className="button button--secondary"
+          aria-expanded={composing}
+          aria-controls={`${formId}-compose`}
+          onClick={() => setComposing((open) => !open)}
+        >
+          Compose a call
+        </button>
+        <DownloadLink href={exportQuery('har')}>Export HAR</DownloadLink>
+        <DownloadLink href={exportQuery('jsonl')}>Export JSON Lines</DownloadLink>
+      </PageHeader>
       <p className="page__lead">
         Every call the portal made to the VMS for you, the latest started first, with what was sent
         and what came back. The API key, the secret and the signatures are never recorded.

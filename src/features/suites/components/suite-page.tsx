@@ -30,6 +30,7 @@ import { newId } from '@/shared/lib/ids';
 import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
 import { DataTable } from '@/shared/ui/data-table';
 import { DateTime } from '@/shared/ui/date-time';
+import { OptionSelect } from '@/shared/ui/option-select';
 import { useAddressParams } from '@/shared/ui/use-address-params';
 import { RunPanel } from './run-panel';
 import { RunsTable } from './runs-table';
@@ -537,20 +538,16 @@ function AddCase({
       <form onSubmit={onSubmit} aria-label="Add a case by hand" className="suite-case__fields">
         <div className="field">
           <label htmlFor={`${id}-kind`}>Kind</label>
-          <select
+          <OptionSelect<PayloadKind>
             id={`${id}-kind`}
             name="kind"
             value={kind}
-            onChange={(event) =>
-              setKind(payloadKinds.find((candidate) => candidate === event.target.value) ?? kind)
-            }
-          >
-            {payloadKinds.map((candidate) => (
-              <option key={candidate} value={candidate}>
-                {kindLabels[candidate]}
-              </option>
-            ))}
-          </select>
+            options={payloadKinds.map((candidate) => ({
+              value: candidate,
+              label: kindLabels[candidate],
+            }))}
+            onChange={setKind}
+          />
         </div>
         <div className="field">
           <label htmlFor={`${id}-id`}>Case id</label>
