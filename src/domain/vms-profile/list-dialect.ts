@@ -1,10 +1,5 @@
-import {
-  namedDateTimeFormats,
-  ownDateTime,
-  readDateTime,
-  readOwnDateTime,
-  writeDateTime,
-} from '@/domain/date-patterns';
+import { namedDateTimeFormats } from '@/domain/date-pattern-tokens';
+import { ownDateTime, readDateTime, readOwnDateTime, writeDateTime } from '@/domain/date-patterns';
 import { convertWireDate } from '@/domain/dates';
 import { requisitionCatalog } from '@/domain/requisition-catalog';
 import type { RequisitionFilterOperator } from '@/domain/vms-contract';
