@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { payloadKinds } from './payload-kind';
-import { suiteCaseSchema, suiteSchema } from './suite';
+import { suiteCaseSchema, suiteSchema } from './suite-cases';
 
 /**
  * QA suites kept on the portal server and their runs (decision 038): the HTTP shapes the server

@@ -10,9 +10,8 @@ import {
   resultsPollDelay,
   type CaseOutcome,
   type PlannedBatch,
-  type Suite,
-  type SuiteCase,
 } from '@/domain/suite';
+import { type Suite, type SuiteCase } from '@/domain/suite-cases';
 import { suiteRunSchema, type CaseResult, type StartRun, type SuiteRun } from '@/domain/suite-run';
 
 /**

@@ -5,7 +5,7 @@ import type { BatchKind } from '@/core/batch/model/batch-kind';
 import { useImportSession } from '@/core/import/hooks/use-import-session';
 import { SaveAsCases } from '@/core/suites/components/save-as-cases';
 import { catalogOf } from '@/domain';
-import { suiteCaseLimit } from '@/domain/suite';
+import { suiteCaseLimit } from '@/domain/suite-cases';
 import { useOrg } from '@/shared/config/org-context';
 import { countOf, groupDigits } from '@/shared/lib/format';
 import { ConfirmDialog } from '@/shared/ui/confirm-dialog';

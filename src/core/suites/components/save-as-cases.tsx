@@ -11,7 +11,7 @@ import {
   getsPerRunValues,
   perRunFields,
   type SuiteCase,
-} from '@/domain/suite';
+} from '@/domain/suite-cases';
 import { errorMessage } from '@/shared/api/http';
 import { countOf } from '@/shared/lib/format';
 import { useMay } from '@/shared/session/session';

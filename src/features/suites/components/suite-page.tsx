@@ -13,7 +13,7 @@ import {
   suiteVersionsQueryOptions,
 } from '@/core/suites/api/suites';
 import { payloadKinds, type PayloadKind } from '@/domain/payload-kind';
-import { expectedStatusesOf, freeCaseId, type SuiteCase } from '@/domain/suite';
+import { expectedStatusesOf, freeCaseId, type SuiteCase } from '@/domain/suite-cases';
 import type { SuiteDetail } from '@/domain/suite-run';
 import {
   draftOf,
