@@ -4,7 +4,7 @@
  * have are given again explicitly so the grid stays a table to assistive technology. */
 import type { KeyboardEvent } from 'react';
 import { memo, useRef, useState } from 'react';
-import type { ColumnSummary, GridRow } from '@/core/import/model/import-table';
+import type { ColumnSummary, GridRow } from '@/core/import/model/import-view';
 import type { SheetIssue } from '@/domain';
 
 /**

@@ -4,7 +4,7 @@
  * have are given again explicitly so the grid stays a table to assistive technology. */
 import { startTransition, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { importWorker } from '@/core/import/api/import-worker';
-import type { ColumnSummary, GridRow } from '@/core/import/model/import-table';
+import type { ColumnSummary, GridRow } from '@/core/import/model/import-view';
 import { filling, nextRowFill, noRowFill } from '@/core/import/model/row-keys';
 import { groupDigits } from '@/shared/lib/format';
 import type { RowActions, RowCellsProps } from './import-grid-cells';
