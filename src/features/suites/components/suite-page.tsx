@@ -1,10 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ChangeEvent } from 'react';
 import { useId, useMemo, useReducer, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
   deleteSuite,
-  readSuiteFile,
   saveSuite,
   suiteExportHref,
   suiteQueryOptions,
@@ -24,6 +22,7 @@ import { useAddressParams } from '@/shared/ui/use-address-params';
 import { CaseEditor, AddCase } from './case-editor';
 import { RunPanel } from './run-panel';
 import { RunsTable } from './runs-table';
+import { SuiteFileField } from './suite-file-field';
 
 /**
  * /suites/:id[?version=]: one of the team's suites (decision 038). Its cases, edited in place
@@ -177,23 +176,6 @@ function SuiteEditor({
     }
   };
 
-  const onImport = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
-    setProblem(null);
-    const read = await readSuiteFile(file);
-    if ('problem' in read) {
-      setProblem(`${read.problem} Nothing changed.`);
-      return;
-    }
-    const suite = read.suite;
-    dispatch({ type: 'load', suite, keyOf: newId });
-    setDone(
-      `${file.name} is loaded in place of the cases below. Save it to make it a new version.`,
-    );
-  };
-
   const remove = async () => {
     setDeleting(false);
     try {
@@ -209,15 +191,17 @@ function SuiteEditor({
     <section aria-labelledby={`${id}-cases`} className="suite-editor">
       <h2 id={`${id}-cases`}>Cases ({draft.cases.length})</h2>
       <div className="button-row">
-        <div className="field">
-          <label htmlFor={`${id}-import`}>Import a suite file in place of these cases</label>
-          <input
-            id={`${id}-import`}
-            type="file"
-            accept=".json,application/json"
-            onChange={(event) => void onImport(event)}
-          />
-        </div>
+        <SuiteFileField
+          label="Import a suite file in place of these cases"
+          onChoose={() => setProblem(null)}
+          onProblem={(problem) => setProblem(`${problem} Nothing changed.`)}
+          onRead={(suite, file) => {
+            dispatch({ type: 'load', suite, keyOf: newId });
+            setDone(
+              `${file.name} is loaded in place of the cases below. Save it to make it a new version.`,
+            );
+          }}
+        />
       </div>
       <div className="field">
         <label htmlFor={`${id}-name`}>Suite name</label>

@@ -1,14 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ChangeEvent } from 'react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
   createSuite,
   fileRunsQueryOptions,
-  readSuiteFile,
   suitesKey,
   suitesQueryOptions,
 } from '@/core/suites/api/suites';
+import type { Suite } from '@/domain/suite';
 import { suiteRunPath, type SuiteSummary } from '@/domain/suite-run';
 import { errorMessage } from '@/shared/api/http';
 import { DataTable, type Column } from '@/shared/ui/data-table';
@@ -16,6 +15,7 @@ import { DateTime } from '@/shared/ui/date-time';
 import { ListSection } from '@/shared/ui/list-section';
 import { RunOutcome } from './run-outcome';
 import { RunsTable } from './runs-table';
+import { SuiteFileField } from './suite-file-field';
 
 /**
  * /suites: the team's QA suites (decision 038), each with its cases, its version and its last
@@ -26,20 +26,9 @@ export function SuitesPage() {
   const suites = useQuery(suitesQueryOptions());
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const id = useId();
   const [problem, setProblem] = useState<string | null>(null);
 
-  const onImport = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
-    setProblem(null);
-    const read = await readSuiteFile(file);
-    if ('problem' in read) {
-      setProblem(read.problem);
-      return;
-    }
-    const suite = read.suite;
+  const onRead = async (suite: Suite) => {
     try {
       const created = await createSuite(suite);
       await queryClient.invalidateQueries({ queryKey: suitesKey });
@@ -54,15 +43,12 @@ export function SuitesPage() {
     <div className="page">
       <div className="page__header">
         <h1>Suites</h1>
-        <div className="field">
-          <label htmlFor={`${id}-import`}>Import a suite file</label>
-          <input
-            id={`${id}-import`}
-            type="file"
-            accept=".json,application/json"
-            onChange={(event) => void onImport(event)}
-          />
-        </div>
+        <SuiteFileField
+          label="Import a suite file"
+          onChoose={() => setProblem(null)}
+          onProblem={setProblem}
+          onRead={onRead}
+        />
       </div>
       <p className="page__lead">
         The team’s QA suites: cases, each an item and the outcome the VMS should give it, run on a
