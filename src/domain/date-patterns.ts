@@ -26,8 +26,8 @@ import { wallClockToUtc, timeZoneProblem, utcToWallClock } from './time-zone';
  * once into the steps that read it, which a list of a hundred thousand records is read with.
  */
 
-export { isRealDate, type Unreadable } from './date-pattern-compiler';
-export { namedDateTimeFormats, patternTokens, type PatternKind } from './date-pattern-tokens';
+export type { Unreadable } from './date-pattern-compiler';
+export type { PatternKind } from './date-pattern-tokens';
 
 /**
  * Why `pattern` is not a pattern of `kind`, as the end of a sentence that starts with the
