@@ -11,6 +11,7 @@ import {
   remoteConnectionSchema,
   connectionsFileSchema,
 } from './connection-entries';
+import { isPlainObject } from './wire-check';
 
 /**
  * The connections file (`VMS_CONNECTIONS`) read: every problem as one line naming the connection
@@ -19,10 +20,6 @@ import {
  * reads the file with are given here too.
  */
 export { normalizedBaseUrl, type ConnectionEntry } from './connection-entries';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** `clientOrgs[0].id`, as people read a key in JSON. */
 function keyPath(path: readonly PropertyKey[]): string {

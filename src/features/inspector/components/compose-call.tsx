@@ -22,6 +22,7 @@ import { useOrg } from '@/shared/config/org-context';
 import { prettyJson } from '@/shared/lib/format';
 import { newId } from '@/shared/lib/ids';
 import { CodeBlock } from '@/shared/ui/code-block';
+import { ErrorNotice } from '@/shared/ui/error-notice';
 import { OptionSelect } from '@/shared/ui/option-select';
 
 const emptyBatch = '[\n  {}\n]';
@@ -188,11 +189,7 @@ export function ComposeCall({ kinds }: { kinds: readonly BatchKind[] }) {
           />
         ) : null}
       </div>
-      {failure ? (
-        <p role="alert" className="notice notice--error">
-          {failure}
-        </p>
-      ) : null}
+      <ErrorNotice message={failure} />
       {answer ? (
         <>
           <p role="status">

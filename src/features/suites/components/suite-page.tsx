@@ -18,6 +18,7 @@ import { newId } from '@/shared/lib/ids';
 import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
 import { DataTable } from '@/shared/ui/data-table';
 import { DateTime } from '@/shared/ui/date-time';
+import { ErrorNotice } from '@/shared/ui/error-notice';
 import { useAddressParams } from '@/shared/ui/use-address-params';
 import { CaseEditor, AddCase } from './case-editor';
 import { RunPanel } from './run-panel';
@@ -238,11 +239,7 @@ function SuiteEditor({
       </ol>
       <AddCase taken={taken} dispatch={dispatch} />
       <div className="suite-editor__save">
-        {problem ? (
-          <p role="alert" className="notice notice--error">
-            {problem}
-          </p>
-        ) : null}
+        <ErrorNotice message={problem} />
         <p role="status">{done ?? (edited ? 'Changes not saved yet.' : (savedNote ?? ''))}</p>
         <div className="button-row">
           <button

@@ -12,6 +12,7 @@ import { suiteRunPath, type SuiteSummary } from '@/domain/suite-run';
 import { errorMessage } from '@/shared/api/http';
 import { DataTable, type Column } from '@/shared/ui/data-table';
 import { DateTime } from '@/shared/ui/date-time';
+import { ErrorNotice } from '@/shared/ui/error-notice';
 import { ListSection } from '@/shared/ui/list-section';
 import { RunOutcome } from './run-outcome';
 import { RunsTable } from './runs-table';
@@ -55,11 +56,7 @@ export function SuitesPage() {
         connection and compared with the run before. Add cases with “Save as cases” on a call in the
         inspector, on the batch, on an import or on a composed call; or import a suite file.
       </p>
-      {problem ? (
-        <p role="alert" className="notice notice--error">
-          {problem}
-        </p>
-      ) : null}
+      <ErrorNotice message={problem} />
       <ListSection
         heading="All suites"
         query={suites}
