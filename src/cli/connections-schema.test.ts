@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { connectionsFileSchema, readConnectionsFile } from '@/domain/connections-file';
+import { connectionsFileSchema } from '@/domain/connection-entries';
+import { readConnectionsFile } from '@/domain/connections-file';
 import { renderConnectionsSchema } from './connections-schema';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');

@@ -6,7 +6,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { connectionsJsonSchema } from '@/domain/connections-file';
+import { connectionsJsonSchema } from '@/domain/connection-entries';
 
 export function renderConnectionsSchema(): string {
   return `${JSON.stringify(connectionsJsonSchema(), null, 2)}\n`;

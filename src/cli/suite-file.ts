@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { parser } from '@lezer/json';
 import type { z } from 'zod';
-import { suiteSchema } from '@/domain/suite';
+import { suiteSchema } from '@/domain/suite-cases';
 
 /** Line and column (from 1) of offset `at` in `text`. */
 function lineAndColumn(text: string, at: number): { line: number; column: number } {

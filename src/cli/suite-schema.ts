@@ -5,7 +5,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { suiteJsonSchema } from '@/domain/suite';
+import { suiteJsonSchema } from '@/domain/suite-cases';
 
 export function renderSuiteSchema(): string {
   return `${JSON.stringify(suiteJsonSchema(), null, 2)}\n`;

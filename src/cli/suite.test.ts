@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerKey, skillResponseKey } from '@/domain';
-import { suiteSchema } from '@/domain/suite';
+import { suiteSchema } from '@/domain/suite-cases';
 import { loadConfig } from '@/server/config';
 import { startPortal, type RunningPortal } from '@/server/start';
 import { candidateFor, requisitionInsert } from '@/test-support/test-data';

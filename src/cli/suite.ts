@@ -13,7 +13,8 @@ import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { caseVerdictLabels, suiteRunPath, type StartRun, type SuiteRun } from '@/domain/suite-run';
-import { junitXml, portalTokenEnv, RunError, startRun, waitForRun } from '@/node/suite-run';
+import { portalTokenEnv, RunError, startRun, waitForRun } from '@/node/portal-runs';
+import { junitXml } from '@/node/suite-run';
 import { readSuiteFile } from './suite-file';
 
 export interface Result {

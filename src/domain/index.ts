@@ -99,32 +99,24 @@ export {
   todayIso,
   whyNotSubmittable,
 } from './submittable';
-export type {
-  DateOrder,
-  CellReading,
-  MappedColumn,
-  MappingTemplate,
-  SheetRequisition,
-  SheetIssue,
-  SheetReport,
-} from './spreadsheet';
+export type { MappingTemplate } from './spreadsheet';
+export type { SheetRequisition, SheetIssue, SheetReport } from './sheet-check';
+export type { DateOrder, CellReading } from './sheet-cells';
+export type { MappedColumn } from './sheet-headers';
 export {
   catalogOf,
   cellText,
-  checkSheet,
-  columnReadings,
   chooseTemplate,
   decodeSheet,
   identityKey,
   identityKeyOf,
   identityValueOf,
   jsonSheet,
-  mapHeaders,
   repeatedItems,
   rowReader,
   rowToItem,
-  sheetBody,
   sheetDefaults,
-  sheetRowChecker,
-  withRepeat,
 } from './spreadsheet';
+export { checkSheet, sheetRowChecker, withRepeat } from './sheet-check';
+export { columnReadings, sheetBody } from './sheet-cells';
+export { mapHeaders } from './sheet-headers';

@@ -1,3 +1,4 @@
+// Data: the requisition fields of the VMS interface, one entry per field with its rules.
 import type { FieldDef } from './catalog-types';
 import { keyed, oneTo } from './catalog-types';
 import {

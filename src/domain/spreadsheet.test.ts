@@ -1,31 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { candidateCatalog } from './candidate-catalog';
 import { requisitionCatalog } from './requisition-catalog';
+import {
+  dateOrders,
+  decimalCommaColumns,
+  readDecimalCommaCell,
+  columnReadings,
+  readDateCell,
+} from './sheet-cells';
+import { checkSheet, sheetRowChecker, withRepeat } from './sheet-check';
+import { mapHeaders, normalizeHeader } from './sheet-headers';
 import type { MappingTemplate } from './spreadsheet';
 import {
   cellText,
-  checkSheet,
   chooseTemplate,
   decodeSheet,
   identityKey,
   identityKeyOf,
   identityValueOf,
   jsonSheet,
-  mapHeaders,
-  normalizeHeader,
   readChoiceCell,
-  dateOrders,
-  decimalCommaColumns,
-  readDecimalCommaCell,
-  columnReadings,
   rowReader,
-  readDateCell,
   repeatedItems,
   rowToItem,
   sheetDefaults,
   sheetIdentity,
-  sheetRowChecker,
-  withRepeat,
 } from './spreadsheet';
 
 const keysOf = (headers: string[], mapping?: Record<string, string>) =>

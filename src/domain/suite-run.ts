@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { payloadKinds } from './payload-kind';
-import { suiteCaseSchema, suiteSchema } from './suite';
+import { suiteCaseSchema, suiteSchema } from './suite-cases';
 
 /**
  * QA suites kept on the portal server and their runs (decision 038): the HTTP shapes the server
@@ -177,6 +177,7 @@ export const suiteSummarySchema = z.object({
   /** Its latest run on any connection, if any. */
   lastRun: suiteRunSummarySchema.nullable(),
 });
+export type SuiteSummary = z.infer<typeof suiteSummarySchema>;
 export const suiteListSchema = z.object({ suites: z.array(suiteSummarySchema) });
 
 /** `GET /api/suites/:id[?version=]`: one version of a stored suite, its file as it is. */

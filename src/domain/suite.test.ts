@@ -1,18 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { caseFailure, planRun, resolveItem, resultsPollDelay } from './suite';
 import {
   appendCases,
-  caseFailure,
   casesFromItems,
   expectationFrom,
   freeCaseId,
-  planRun,
   renameCase,
-  resolveItem,
-  resultsPollDelay,
   suiteSchema,
   withPerRunValues,
   type SuiteCase,
-} from './suite';
+} from './suite-cases';
 
 const entry = (
   id: string,

@@ -6,10 +6,10 @@ import type {
   SignatureHash,
   SignaturePart,
   SignatureRecipe,
-  TimestampForm,
   TimestampTravel,
 } from '@/domain/vms-profile/signature-recipe';
 import { everyRecipe, sandboxSignatureRecipe } from '@/domain/vms-profile/signature-recipe';
+import type { TimestampForm } from '@/domain/vms-profile/signature-timestamp';
 import { findRecipes, signRequest, verifyRequest } from './signature';
 
 /*

@@ -3,13 +3,15 @@ import type { SignatureRecipe } from '@/domain/vms-profile/signature-recipe';
 import {
   encodingsOf,
   everyRecipe,
-  formatTimestamp,
   isHmac,
-  parseTimestamp,
   sandboxSignatureRecipe,
   timestampFormsOf,
-  timestampPrecisionMs,
 } from '@/domain/vms-profile/signature-recipe';
+import {
+  formatTimestamp,
+  parseTimestamp,
+  timestampPrecisionMs,
+} from '@/domain/vms-profile/signature-timestamp';
 
 /**
  * Signing and verifying VMS calls by a recipe (domain/vms-profile/signature-recipe.ts): the

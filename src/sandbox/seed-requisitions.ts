@@ -1,3 +1,4 @@
+// Data: the sandbox's seed requisitions, about twenty fixed records listed on first start.
 import type { ClientReference } from './reference';
 import type {
   RequisitionRecord,

@@ -1,17 +1,14 @@
-import { PageShell } from '@/app/layout/page-shell';
-import { RoleGate } from '@/app/layout/role-gate';
+import { gatedRoute } from '@/app/layout/gated-route';
 import { AuditPage, auditHeading } from '@/features/audit/components/audit-page';
 
 /** /audit[?event=…&email=…]: who did what and when, for admins. */
-export default function AuditRoute() {
-  return (
-    <RoleGate needs="admin">
-      <title>{`${auditHeading} · VMS submission portal`}</title>
-      <AuditPage />
-    </RoleGate>
-  );
-}
+const route = gatedRoute({
+  needs: 'admin',
+  heading: auditHeading,
+  title: auditHeading,
+  page: () => <AuditPage />,
+});
 
-export function Shell() {
-  return <PageShell heading={auditHeading} needs="admin" />;
-}
+export default route.Page;
+/** The page before the app runs: its heading. */
+export const Shell = route.Shell;

@@ -1,19 +1,16 @@
-import { PageShell } from '@/app/layout/page-shell';
-import { RoleGate } from '@/app/layout/role-gate';
+import { gatedRoute } from '@/app/layout/gated-route';
 import {
   ConnectionsPage,
   connectionsHeading,
 } from '@/features/settings/components/connections-page';
 
 /** /connections: admins check the VMS connection; anyone else is told it is not theirs. */
-export default function ConnectionsRoute() {
-  return (
-    <RoleGate needs="admin">
-      <ConnectionsPage />
-    </RoleGate>
-  );
-}
+const route = gatedRoute({
+  needs: 'admin',
+  heading: connectionsHeading,
+  page: () => <ConnectionsPage />,
+});
 
-export function Shell() {
-  return <PageShell heading={connectionsHeading} needs="admin" />;
-}
+export default route.Page;
+/** The page before the app runs: its heading. */
+export const Shell = route.Shell;

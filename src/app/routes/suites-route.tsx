@@ -1,18 +1,14 @@
-import { PageShell } from '@/app/layout/page-shell';
-import { RoleGate } from '@/app/layout/role-gate';
+import { gatedRoute } from '@/app/layout/gated-route';
 import { SuitesPage } from '@/features/suites/components/suites-page';
 
 /** /suites: the team's QA suites, for QA and admins. */
-export default function SuitesRoute() {
-  return (
-    <RoleGate needs="qa">
-      <title>Suites · VMS submission portal</title>
-      <SuitesPage />
-    </RoleGate>
-  );
-}
+const route = gatedRoute({
+  needs: 'qa',
+  heading: 'Suites',
+  title: 'Suites',
+  page: () => <SuitesPage />,
+});
 
+export default route.Page;
 /** The page before the app runs: its heading. */
-export function Shell() {
-  return <PageShell heading="Suites" needs="qa" />;
-}
+export const Shell = route.Shell;

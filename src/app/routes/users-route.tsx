@@ -1,16 +1,9 @@
-import { PageShell } from '@/app/layout/page-shell';
-import { RoleGate } from '@/app/layout/role-gate';
+import { gatedRoute } from '@/app/layout/gated-route';
 import { UsersPage, usersHeading } from '@/features/account/components/users-page';
 
 /** /users: admins manage who may use the portal; anyone else is told it is not theirs. */
-export default function UsersRoute() {
-  return (
-    <RoleGate needs="admin">
-      <UsersPage />
-    </RoleGate>
-  );
-}
+const route = gatedRoute({ needs: 'admin', heading: usersHeading, page: () => <UsersPage /> });
 
-export function Shell() {
-  return <PageShell heading={usersHeading} needs="admin" />;
-}
+export default route.Page;
+/** The page before the app runs: its heading. */
+export const Shell = route.Shell;

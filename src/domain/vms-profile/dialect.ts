@@ -4,16 +4,13 @@ import { readPointer, writePointer, writePointerInto } from './json-pointer';
 import {
   asText,
   isJsonObject as isObject,
-  joinQuery,
   listParameterToOwn,
   listQueryToVms,
-  pageAskedFor,
-  pageParameters,
   parseJson as parse,
   recordToVms,
-  shownListFromVms,
   type UnreadableAnswer,
 } from './list-dialect';
+import { joinQuery, pageAskedFor, pageParameters, shownListFromVms } from './list-paging';
 import type { VmsProfile } from './profile';
 
 /**

@@ -8,6 +8,7 @@ import {
   type RequisitionFilterOperator,
   type VmsOperation,
 } from '@/domain/vms-contract';
+import { isPlainObject } from '@/domain/wire-check';
 import { isJsonPointer } from './json-pointer';
 import { signatureRecipeSchema } from './signature-recipe';
 
@@ -235,10 +236,6 @@ export const vmsProfileSchema = z.strictObject({
 });
 
 export type VmsProfile = z.infer<typeof vmsProfileSchema>;
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Keys whose value is taken whole from the change, never merged: a status-word map names all

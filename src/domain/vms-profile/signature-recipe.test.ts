@@ -3,13 +3,11 @@ import {
   describeRecipe,
   encodingsOf,
   everyRecipe,
-  formatTimestamp,
-  parseTimestamp,
   sandboxSignatureRecipe,
   signatureRecipeSchema,
   timestampFormsOf,
-  timestampPrecisionMs,
 } from './signature-recipe';
+import { formatTimestamp, parseTimestamp, timestampPrecisionMs } from './signature-timestamp';
 
 /** The messages of a refused recipe. */
 function refusal(input: unknown): string[] {

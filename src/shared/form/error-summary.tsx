@@ -1,6 +1,7 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { FieldErrors, FieldValues } from 'react-hook-form';
 import type { FormProblem } from './field-ids';
-import { fieldId } from './field-ids';
+import { fieldId, flattenErrors } from './field-ids';
 
 export interface ErrorSummaryProps {
   problems: readonly FormProblem[];
@@ -80,4 +81,33 @@ export function inPageOrder(problems: readonly FormProblem[]): FormProblem[] {
     if (!left || !right) return left ? -1 : right ? 1 : 0;
     return left.compareDocumentPosition(right) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
   });
+}
+
+/**
+ * What a form's error summary lists, kept between renders: the problems found at the last submit
+ * and how many submits have failed. `onInvalid` is react-hook-form's handler for a submit with
+ * errors; `report` lists problems the page finds itself (a warning not acknowledged); `clear`
+ * empties the list after a good submit. `props(flagged)` is for ErrorSummary: before any submit,
+ * the field the VMS named when it refused the item.
+ */
+export function useSubmitSummary<V extends FieldValues>() {
+  const [summary, setSummary] = useState<{ problems: FormProblem[]; attempt: number }>({
+    problems: [],
+    attempt: 0,
+  });
+  const report = useCallback((problems: FormProblem[]) => {
+    setSummary((current) => ({ problems, attempt: current.attempt + 1 }));
+  }, []);
+  const onInvalid = useCallback(
+    (errors: FieldErrors<V>) => report(inPageOrder(flattenErrors(errors))),
+    [report],
+  );
+  const clear = useCallback(() => {
+    setSummary((current) => ({ problems: [], attempt: current.attempt }));
+  }, []);
+  const props = (flagged: FormProblem | null): ErrorSummaryProps => ({
+    problems: summary.attempt === 0 && flagged ? [flagged] : summary.problems,
+    attempt: summary.attempt,
+  });
+  return { onInvalid, report, clear, props };
 }

@@ -12,19 +12,8 @@ export interface ListQueryState {
   refetch?: () => unknown;
 }
 
-/**
- * The line above a list that says where it stands (a status, read out as it changes): reading,
- * how many are shown and whether more follow, or `empty`; and, when it could not be read, the
- * server's reason as an alert with Try again. One wording for every list the pages read.
- */
-export function ListStatus({
-  query,
-  count,
-  one,
-  many,
-  reading,
-  empty,
-}: {
+/** What ListStatus needs: the query's state, how many rows are shown and the words for them. */
+export interface ListStatusProps {
   query: ListQueryState;
   count: number;
   /** "call", "calls". */
@@ -34,7 +23,14 @@ export function ListStatus({
   reading: string;
   /** What an empty list means here ("No call matches these filters."). */
   empty: string;
-}) {
+}
+
+/**
+ * The line above a list that says where it stands (a status, read out as it changes): reading,
+ * how many are shown and whether more follow, or `empty`; and, when it could not be read, the
+ * server's reason as an alert with Try again. One wording for every list the pages read.
+ */
+export function ListStatus({ query, count, one, many, reading, empty }: ListStatusProps) {
   const { refetch } = query;
   return (
     <>

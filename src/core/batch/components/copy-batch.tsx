@@ -15,6 +15,7 @@ import { countOf } from '@/shared/lib/format';
 import { newId } from '@/shared/lib/ids';
 import { useSessionUser } from '@/shared/session/session';
 import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
+import { ErrorNotice } from '@/shared/ui/error-notice';
 
 interface Copied {
   target: ConnectionSettings;
@@ -146,11 +147,7 @@ export function CopyBatch({ kind, items }: { kind: BatchKind; items: readonly Tr
           {target.production ? ', a production VMS,' : ''} and checked by its rules there; dates are
           written as it reads them. This batch keeps them. Nothing is sent until you send it there.
         </p>
-        {problem ? (
-          <p role="alert" className="notice notice--error">
-            {problem}
-          </p>
-        ) : null}
+        <ErrorNotice message={problem} />
       </ConfirmDialog>
       {copied ? <CopiedNote copied={copied} kind={kind} /> : null}
     </>

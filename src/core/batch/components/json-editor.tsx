@@ -16,6 +16,7 @@ import type { WireItem } from '@/core/batch/model/batch-kind';
 import type { RawElement } from '@/core/batch/model/raw-json';
 import { readRawJson } from '@/core/batch/model/raw-json';
 import type { FieldIssue } from '@/domain';
+import { ErrorNotice } from '@/shared/ui/error-notice';
 
 /** The page's colours (its custom properties reach into the shadow root) and a bounded height. */
 const editorTheme = EditorView.theme({
@@ -138,11 +139,7 @@ export default function JsonEditor({
         leave the editor.
       </p>
       <div ref={host} className="json-editor__host" />
-      {problem ? (
-        <p role="alert" className="notice notice--error">
-          {problem}
-        </p>
-      ) : null}
+      <ErrorNotice message={problem} />
       <div className="button-row">
         <button type="button" className="button" onClick={apply}>
           Apply to the batch

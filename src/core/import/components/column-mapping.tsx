@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import type { ColumnSummary } from '@/core/import/model/import-table';
+import type { ColumnSummary } from '@/core/import/model/import-view';
 import type { FieldDef, MappingTemplate } from '@/domain';
 
 const matchText: Record<string, string> = {

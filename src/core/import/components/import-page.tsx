@@ -5,11 +5,12 @@ import type { BatchKind } from '@/core/batch/model/batch-kind';
 import { useImportSession } from '@/core/import/hooks/use-import-session';
 import { SaveAsCases } from '@/core/suites/components/save-as-cases';
 import { catalogOf } from '@/domain';
-import { suiteCaseLimit } from '@/domain/suite';
+import { suiteCaseLimit } from '@/domain/suite-cases';
 import { useOrg } from '@/shared/config/org-context';
 import { countOf, groupDigits } from '@/shared/lib/format';
 import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
 import { ColumnMapping } from './column-mapping';
+import { FindReplace } from './find-replace';
 import { ImportGrid } from './import-grid';
 
 const accept = '.csv,.tsv,.txt,.xlsx,.json,text/csv,text/tab-separated-values,application/json';
@@ -379,55 +380,5 @@ export function ImportPage({ kind }: { kind: BatchKind }) {
         </section>
       ) : null}
     </div>
-  );
-}
-
-function FindReplace({
-  columns,
-  disabled,
-  onReplace,
-}: {
-  columns: ReadonlyArray<{ column: number; name: string }>;
-  disabled: boolean;
-  onReplace(column: number, find: string, replace: string, name: string): void;
-}) {
-  const id = useId();
-  const [column, setColumn] = useState(columns[0]?.column ?? 0);
-  const [find, setFind] = useState('');
-  const [replace, setReplace] = useState('');
-  return (
-    <form
-      className="import-replace"
-      aria-label="Find and replace in a column"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const chosen = columns.find((entry) => entry.column === column);
-        if (chosen && find !== '') onReplace(chosen.column, find, replace, chosen.name);
-      }}
-    >
-      <label htmlFor={`${id}-column`}>In column</label>
-      <select
-        id={`${id}-column`}
-        value={column}
-        onChange={(event) => setColumn(Number(event.target.value))}
-      >
-        {columns.map((entry) => (
-          <option key={entry.column} value={entry.column}>
-            {entry.name}
-          </option>
-        ))}
-      </select>
-      <label htmlFor={`${id}-find`}>find</label>
-      <input id={`${id}-find`} value={find} onChange={(event) => setFind(event.target.value)} />
-      <label htmlFor={`${id}-replace`}>replace with</label>
-      <input
-        id={`${id}-replace`}
-        value={replace}
-        onChange={(event) => setReplace(event.target.value)}
-      />
-      <button type="submit" className="button button--secondary" disabled={disabled || find === ''}>
-        Replace all
-      </button>
-    </form>
   );
 }

@@ -6,7 +6,7 @@ import type {
 } from '@/core/import/worker/import-api';
 import type { DateOrder, MappingTemplate } from '@/domain';
 import { groupDigits } from '@/shared/lib/format';
-import type { ImportSummary } from './import-table';
+import type { ImportSummary } from './import-view';
 import { withTemplate } from './templates';
 
 /**

@@ -1,7 +1,7 @@
 import type { DBSchema } from 'idb';
 import { lazyDatabase } from '@/shared/storage/indexed-db';
 import { databases } from '@/shared/storage/user-owned';
-import type { ImportSource, ImportState } from './import-table';
+import type { ImportSource, ImportState } from './import-view';
 
 /**
  * An import in progress, kept in IndexedDB so that it survives a reload or a crash: the file as read, written once when it is opened, and what the user did since,

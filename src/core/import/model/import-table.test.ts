@@ -2,8 +2,9 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { identityKey } from '@/domain';
 import { settingDefaults } from '@/domain/settings';
-import type { ImportOptions, ImportTable as Table } from './import-table';
+import type { ImportTable as Table } from './import-table';
 import { ImportTable } from './import-table';
+import type { ImportOptions } from './import-view';
 
 /*
  * A file's rows checked cell by cell by the domain's rules, counted per

@@ -1,110 +1,23 @@
 import Papa from 'papaparse';
-import type {
-  DateFormat,
-  DateOrder,
-  CellReading,
-  MappedColumn,
-  PayloadKind,
-  SheetIssue,
-  SheetRequisition,
-} from '@/domain';
+import type { DateOrder, CellReading, MappedColumn, SheetIssue, SheetRequisition } from '@/domain';
 import {
   catalogOf,
   columnReadings,
-  identityKeyOf,
-  identityValueOf,
   mapHeaders,
   payloadKindOf,
   rowReader,
   sheetRowChecker,
-  withRepeat,
 } from '@/domain';
+import type {
+  ImportOptions,
+  ImportSummary,
+  GridRow,
+  ImportSource,
+  ImportState,
+} from './import-view';
+import { RowProblems } from './row-problems';
 
-/**
- * A file being imported: its rows as read, the columns as mapped, and each row's
- * problems by the domain's rules. Held in the import's Web Worker; the page asks it for counts
- * and for the rows in view, never for the whole file. Work is proportional to the change: a
- * file is checked once, an edited row (and the rows sharing its identity) again.
- */
-export interface ImportOptions {
-  kind: PayloadKind;
-  dateFormat: DateFormat;
-  /** The client org the rows are for (filled in where a sheet has no Org ID column). */
-  org?: string | undefined;
-  /**
-   * The client org's requisitions by Req ID, when the list is known: rows of a kind that names
-   * its requisition (candidates) are checked against it.
-   */
-  requisitions?: ReadonlyMap<string, SheetRequisition> | undefined;
-}
-
-export interface ColumnSummary extends MappedColumn {
-  /** The field's label, when the column fills one. */
-  label: string | null;
-  /** The first few values, for the user to see what the column holds. */
-  samples: string[];
-  /** Rows whose cell in this column is in error. */
-  errors: number;
-}
-
-export interface ImportSummary {
-  /** Rows still in the import (rows added to the batch leave it). */
-  rows: number;
-  /** Cells the user has changed: lost, with the rows, if another file replaces this one. */
-  edited: number;
-  /** How the user said the file writes its dates; null: as its columns prove. */
-  dateOrder: DateOrder | null;
-  withErrors: number;
-  valid: number;
-  columns: ColumnSummary[];
-  /** Fields in error that no column fills (a required field without a column). */
-  missing: Array<{ field: string; label: string; errors: number }>;
-}
-
-export interface GridRow {
-  /** Position in the file's rows (0-based): what edits name. */
-  index: number;
-  /** As the spreadsheet numbers it: the header is row 1. */
-  rowNumber: number;
-  cells: readonly string[];
-  errors: SheetIssue[];
-  /** Cells of choice columns written as a label and read as its code, by column: `Contract` → `1`. */
-  readAs: Readonly<Record<number, string>>;
-}
-
-/** The file as read: stored once when it is opened. */
-export interface ImportSource {
-  headers: string[];
-  rows: string[][];
-  /** Each row's number in the sheet; absent in an import kept by an older version (position + 2). */
-  rowNumbers?: number[];
-}
-
-/** What the user did to it since: stored after each change (small next to the file). */
-export interface ImportState {
-  mapping: Record<string, string>;
-  /** [row index, column, value] of each edited cell, in the order made. */
-  edits: Array<[number, number, string]>;
-  /** Rows added to the batch. */
-  removed: number[];
-  /** How the user said the file writes its dates; null or absent: as its columns prove. */
-  dateOrder?: DateOrder | null | undefined;
-}
-
-const none: readonly SheetIssue[] = Object.freeze([]);
 const sampleCount = 3;
-
-/** Sorted insert of `value` into ascending `list`. */
-function insertSorted(list: number[], value: number): void {
-  let low = 0;
-  let high = list.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if ((list[mid] ?? 0) < value) low = mid + 1;
-    else high = mid;
-  }
-  list.splice(low, 0, value);
-}
 
 /**
  * The table's own copy of a row (edits must not reach the file as read, which the worker keeps
@@ -114,6 +27,12 @@ function insertSorted(list: number[], value: number): void {
 const padded = (row: readonly string[], width: number): readonly string[] =>
   row.length >= width ? row : [...row, ...Array<string>(width - row.length).fill('')];
 
+/**
+ * A file being imported: its rows as read, the columns as mapped, and each row's
+ * problems by the domain's rules. Held in the import's Web Worker; the page asks it for counts
+ * and for the rows in view, never for the whole file. Work is proportional to the change: a
+ * file is checked once, an edited row (and the rows sharing its identity) again.
+ */
 export class ImportTable {
   private options: ImportOptions;
   private headers: string[] = [];
@@ -141,37 +60,15 @@ export class ImportTable {
     () => ({ wire: {}, errors: [], identity: '' }),
     { problems: () => ({ errors: [], identityValue: '' }) },
   );
-  /**
-   * Per row: its own problems (no repeats), its identity, and what is shown. Identities are
-   * sheetIdentity's values (the field is the kind's): for requisitions the cells as read, so a
-   * 100,000-row file keeps no new string per row for them.
-   */
-  private own: (readonly SheetIssue[])[] = [];
-  private identities: string[] = [];
-  private shown: (readonly SheetIssue[])[] = [];
-  /**
-   * Live rows by identity, ascending: the first may be sent, the others repeat it. A lone row is
-   * kept as its number (nearly every row of a file is alone: no array for each).
-   */
-  private byIdentity = new Map<string, number | number[]>();
-  /** The identities of byIdentity held by more than one row (the few that need a look). */
-  private repeated = new Set<string>();
-
-  /** The rows with `identity`, ascending (a new array: callers may change it and set it back). */
-  private rowsWith(identity: string): number[] {
-    const entry = this.byIdentity.get(identity);
-    return entry === undefined ? [] : typeof entry === 'number' ? [entry] : entry;
-  }
-
-  private setRowsWith(identity: string, rows: number[]): void {
-    if (rows.length === 0) this.byIdentity.delete(identity);
-    else this.byIdentity.set(identity, rows.length === 1 ? (rows[0] ?? 0) : rows);
-    if (rows.length > 1) this.repeated.add(identity);
-    else this.repeated.delete(identity);
-  }
-  /** Identities outside the file (in the batch, sent before), with where they are; by value. */
-  private known = new Map<string, string>();
-  private fieldErrors = new Map<string, number>();
+  /** What each row shows, and how many rows show a problem with each field. */
+  private problems = new RowProblems({
+    kind: () => this.options.kind,
+    columnOf: () => this.columnOf,
+    rowNumberOf: (index) => this.rowNumberOf(index),
+    onErrorRowsChanged: () => {
+      this.errorCache = null;
+    },
+  });
   private liveCache: number[] | null = null;
   private errorCache: number[] | null = null;
 
@@ -253,12 +150,7 @@ export class ImportTable {
 
   /** Identities that are already in the batch or were sent, each with where (for the message). */
   setKnown(known: ReadonlyMap<string, string>): void {
-    this.known = new Map();
-    for (const [key, where] of known) {
-      const value = identityValueOf(this.options.kind, key);
-      if (value !== null) this.known.set(value, where);
-    }
-    this.reshowAll();
+    this.problems.setKnown(known);
   }
 
   /**
@@ -340,9 +232,10 @@ export class ImportTable {
         ...column,
         label: column.key ? (labels.get(column.key) ?? column.key) : null,
         samples: samples[position] ?? [],
-        errors: column.key ? (this.fieldErrors.get(column.key) ?? 0) : 0,
+        errors: column.key ? this.problems.errorsOf(column.key) : 0,
       })),
-      missing: [...this.fieldErrors]
+      missing: this.problems
+        .fieldsWithErrors()
         .filter(([field, count]) => count > 0 && !mapped.has(field))
         .map(([field, errors]) => ({ field, label: labels.get(field) ?? field, errors })),
     };
@@ -381,7 +274,7 @@ export class ImportTable {
         index,
         rowNumber: this.rowNumberOf(index),
         cells: this.rows[index] ?? [],
-        errors: [...(this.shown[index] ?? none)],
+        errors: [...this.problems.shownAt(index)],
         readAs: this.readAs(this.rows[index] ?? []),
       })),
     };
@@ -395,7 +288,7 @@ export class ImportTable {
     const list = onlyErrors ? this.errorRows() : this.liveRows();
     const flags = new Uint8Array(list.length);
     list.forEach((index, position) => {
-      if ((this.shown[index] ?? none).length > 0) flags[position] = 1;
+      if (this.problems.shownAt(index).length > 0) flags[position] = 1;
     });
     return flags;
   }
@@ -410,7 +303,7 @@ export class ImportTable {
     for (const index of chosen) {
       if (items.length >= limit) break;
       const row = this.rows[index];
-      if (!row || (this.shown[index] ?? none).length > 0) continue;
+      if (!row || this.problems.shownAt(index).length > 0) continue;
       items.push({ index, rowNumber: this.rowNumberOf(index), wire: this.check(row).wire });
     }
     return items;
@@ -418,22 +311,11 @@ export class ImportTable {
 
   /** Rows now in the batch leave the import; their identities are then known to be there. */
   markAdded(indices: readonly number[], where: string): void {
-    const affected = new Set<number>();
-    for (const index of indices) {
-      if (this.removed.has(index) || !this.rows[index]) continue;
-      this.setShown(index, none);
-      this.removed.add(index);
-      const identity = this.identities[index] ?? '';
-      if (identity === '') continue;
-      this.known.set(identity, where);
-      const list = this.rowsWith(identity);
-      list.splice(list.indexOf(index), 1);
-      this.setRowsWith(identity, list);
-      for (const other of list) affected.add(other);
-    }
+    const added = indices.filter((index) => !this.removed.has(index) && this.rows[index]);
+    for (const index of added) this.removed.add(index);
+    this.problems.added(added, where);
     this.liveCache = null;
     this.errorCache = null;
-    for (const index of affected) this.reshow(index);
   }
 
   /** The rows with errors as a CSV: the file's columns (as edited) and an Errors column. */
@@ -446,7 +328,7 @@ export class ImportTable {
     // One cell per header, so the messages land under Errors even in a row with extra cells.
     const lines = this.errorRows().map((index) => [
       ...this.headers.map((_, column) => this.rows[index]?.[column] ?? ''),
-      [...(this.shown[index] ?? none)]
+      [...this.problems.shownAt(index)]
         .sort((a, b) => at(a) - at(b))
         .map((issue) => `${issue.column || this.labelOf(issue.field)}: ${issue.message}`)
         .join('\n'),
@@ -485,124 +367,17 @@ export class ImportTable {
   }
 
   private checkAll(): void {
-    const count = this.rows.length;
-    this.own = new Array<readonly SheetIssue[]>(count);
-    this.identities = new Array<string>(count);
-    this.shown = new Array<readonly SheetIssue[]>(count).fill(none);
-    this.byIdentity.clear();
-    this.repeated.clear();
-    this.fieldErrors.clear();
     this.liveCache = null;
     this.errorCache = null;
-    for (let index = 0; index < count; index += 1) {
-      const row = this.rows[index];
-      if (!row || this.removed.has(index)) {
-        this.own[index] = none;
-        this.identities[index] = '';
-        continue;
-      }
-      const { errors, identityValue: identity } = this.check.problems(row);
-      this.own[index] = errors.length === 0 ? none : errors;
-      this.identities[index] = identity;
-      if (identity !== '') {
-        const entry = this.byIdentity.get(identity);
-        // Rows are visited in order: pushing keeps each list ascending.
-        if (entry === undefined) this.byIdentity.set(identity, index);
-        else if (typeof entry === 'number') {
-          this.byIdentity.set(identity, [entry, index]);
-          this.repeated.add(identity);
-        } else entry.push(index);
-      }
-    }
-    this.reshowAll();
+    this.problems.checkAll(this.checked());
   }
 
-  /**
-   * Works out what every row shows. Only rows that can show something are visited: those with
-   * problems of their own, those repeating another row, those repeating a known item; the rest
-   * (nearly all of a good file) show nothing, as they already do.
-   */
-  private reshowAll(): void {
-    for (let index = 0; index < this.own.length; index += 1) {
-      if ((this.own[index] ?? none).length > 0 || (this.shown[index] ?? none).length > 0)
-        this.reshow(index);
-    }
-    for (const identity of this.repeated)
-      for (const index of this.rowsWith(identity)) this.reshow(index);
-    for (const identity of this.known.keys()) {
-      const entry = this.byIdentity.get(identity);
-      if (typeof entry === 'number') this.reshow(entry);
-    }
-  }
-
-  /** Checks rows again after their cells changed, with the rows sharing an identity with them. */
   private recheck(indices: readonly number[]): void {
-    const affected = new Set<number>();
-    for (const index of indices) {
-      const row = this.rows[index];
-      if (!row || this.removed.has(index)) continue;
-      const before = this.identities[index] ?? '';
-      const { errors, identityValue: identity } = this.check.problems(row);
-      this.own[index] = errors.length === 0 ? none : errors;
-      affected.add(index);
-      if (before === identity) continue;
-      if (before !== '') {
-        const list = this.rowsWith(before);
-        list.splice(list.indexOf(index), 1);
-        this.setRowsWith(before, list);
-        for (const other of list) affected.add(other);
-      }
-      this.identities[index] = identity;
-      if (identity !== '') {
-        const list = this.rowsWith(identity);
-        insertSorted(list, index);
-        this.setRowsWith(identity, list);
-        for (const other of list) affected.add(other);
-      }
-    }
-    for (const index of affected) this.reshow(index);
+    this.problems.recheck(indices, this.checked());
   }
 
-  /** What a row shows: its own problems, or a repeat of an earlier row or of a known item first. */
-  private reshow(index: number): void {
-    const own = this.own[index] ?? none;
-    const identity = this.identities[index] ?? '';
-    let shown = own;
-    if (identity !== '') {
-      const entry = this.byIdentity.get(identity);
-      const first = typeof entry === 'number' ? entry : entry?.[0];
-      const where = this.known.get(identity);
-      if (where !== undefined) {
-        const [field = '', value = ''] = identityKeyOf(this.options.kind, identity).split('\u0000');
-        shown = [
-          {
-            field,
-            column: this.columnOf.get(field) ?? '',
-            message: `“${value}” ${where}, and may be sent once; remove this row or change it.`,
-          },
-          ...own.filter((issue) => issue.field !== field),
-        ];
-      } else if (first !== undefined && first !== index) {
-        shown = withRepeat(
-          own,
-          this.rowNumberOf(first),
-          identityKeyOf(this.options.kind, identity),
-          this.columnOf,
-        );
-      }
-    }
-    this.setShown(index, shown);
-  }
-
-  private setShown(index: number, shown: readonly SheetIssue[]): void {
-    const before = this.shown[index] ?? none;
-    if (before === shown) return;
-    for (const issue of before)
-      this.fieldErrors.set(issue.field, (this.fieldErrors.get(issue.field) ?? 0) - 1);
-    for (const issue of shown)
-      this.fieldErrors.set(issue.field, (this.fieldErrors.get(issue.field) ?? 0) + 1);
-    if ((before.length === 0) !== (shown.length === 0)) this.errorCache = null;
-    this.shown[index] = shown;
+  private checked() {
+    return { rows: this.rows, removed: this.removed, problemsOf: this.check.problems };
   }
 
   private liveRows(): number[] {
@@ -616,7 +391,7 @@ export class ImportTable {
   private errorRows(): number[] {
     if (this.errorCache) return this.errorCache;
     return (this.errorCache = this.liveRows().filter(
-      (index) => (this.shown[index] ?? none).length > 0,
+      (index) => this.problems.shownAt(index).length > 0,
     ));
   }
 }

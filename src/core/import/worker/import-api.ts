@@ -1,8 +1,8 @@
 import * as Comlink from 'comlink';
 import type { ImportMeta } from '@/core/import/model/import-store';
 import { dropImport, loadImport, saveSource, saveState } from '@/core/import/model/import-store';
-import type { GridRow, ImportOptions, ImportSummary } from '@/core/import/model/import-table';
 import { ImportTable } from '@/core/import/model/import-table';
+import type { GridRow, ImportOptions, ImportSummary } from '@/core/import/model/import-view';
 import type { ReadSheets } from '@/core/import/model/read-sheet';
 import { readSheets, UnreadableFile } from '@/core/import/model/read-sheet';
 import type { DateOrder, MappingTemplate } from '@/domain';

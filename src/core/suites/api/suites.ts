@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import { suiteSchema, type Suite, type SuiteCase } from '@/domain/suite';
+import { suiteSchema, type Suite, type SuiteCase } from '@/domain/suite-cases';
 import {
   suiteDetailSchema,
   suiteListSchema,

@@ -11,10 +11,11 @@ import {
   getsPerRunValues,
   perRunFields,
   type SuiteCase,
-} from '@/domain/suite';
+} from '@/domain/suite-cases';
 import { errorMessage } from '@/shared/api/http';
 import { countOf } from '@/shared/lib/format';
 import { useMay } from '@/shared/session/session';
+import { ErrorNotice } from '@/shared/ui/error-notice';
 
 /** An item to keep as a case, with what it should expect when that is known (a sent one's outcome). */
 export interface CaseItem {
@@ -283,11 +284,7 @@ export function SaveAsCases({
               for cases expected to be accepted: a case expecting Error keeps its values, since its
               refusal may be for them (a duplicate, an unknown id)
             </label>
-            {problem ? (
-              <p role="alert" className="notice notice--error">
-                {problem}
-              </p>
-            ) : null}
+            <ErrorNotice message={problem} />
             <div className="button-row">
               <button type="submit" className="button" disabled={saving}>
                 {saving ? 'Saving…' : 'Save the cases'}

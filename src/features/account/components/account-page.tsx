@@ -22,6 +22,7 @@ import { errorMessage } from '@/shared/api/http';
 import { formatDateTime } from '@/shared/lib/format';
 import { useSession, useSessionUser } from '@/shared/session/session';
 import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
+import { ErrorNotice } from '@/shared/ui/error-notice';
 import { copyText } from '@/shared/ui/json-actions';
 import { StatusBadge } from '@/shared/ui/status-badge';
 
@@ -158,11 +159,7 @@ function OwnTokens() {
             ))}
           </select>
         </div>
-        {problem ? (
-          <p role="alert" className="notice notice--error">
-            {problem}
-          </p>
-        ) : null}
+        <ErrorNotice message={problem} />
         <button type="submit" className="button" disabled={create.isPending}>
           Make token
         </button>

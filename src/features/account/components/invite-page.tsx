@@ -5,6 +5,7 @@ import { useNavigate, useParams } from 'react-router';
 import { passwordPolicy, passwordSchema } from '@/domain/auth';
 import { acceptInvite } from '@/features/account/api/account';
 import { errorMessage } from '@/shared/api/http';
+import { ErrorNotice } from '@/shared/ui/error-notice';
 
 /** /invite/:token: an invited user chooses a password and is signed in. */
 export function InvitePage() {
@@ -67,11 +68,7 @@ export function InvitePage() {
           autoComplete="new-password"
           required
         />
-        {problem ? (
-          <p role="alert" className="notice notice--error">
-            {problem}
-          </p>
-        ) : null}
+        <ErrorNotice message={problem} />
         <button type="submit" className="button" disabled={busy}>
           {busy ? 'Saving…' : 'Set password and sign in'}
         </button>

@@ -14,6 +14,7 @@ import {
 import { errorMessage } from '@/shared/api/http';
 import { useOrg } from '@/shared/config/org-context';
 import { formatDateTime } from '@/shared/lib/format';
+import { ErrorNotice } from '@/shared/ui/error-notice';
 
 /** The page's heading (its prerendered shell shows it too). */
 export const usersHeading = 'Users';
@@ -120,11 +121,7 @@ export function UsersPage() {
               />
             ))
           )}
-          {problem ? (
-            <p role="alert" className="notice notice--error">
-              {problem}
-            </p>
-          ) : null}
+          <ErrorNotice message={problem} />
           <button type="submit" className="button" disabled={create.isPending}>
             Invite
           </button>

@@ -1,7 +1,7 @@
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import type { AuditListParams } from '@/domain/audit';
 import { auditPageSchema } from '@/domain/audit';
-import { requestJson } from '@/shared/api/http';
+import { cursorPages, queryString } from '@/shared/api/cursor-pages';
 
 /**
  * The portal server's audit trail (decision 036), for admins: pages of events, the newest first,
@@ -18,30 +18,17 @@ export const auditFilterKeys = [
 export type AuditFilters = Partial<Record<(typeof auditFilterKeys)[number], string>>;
 
 /** The filters as a query string, empty ones left out. */
-export function auditQuery(filters: AuditFilters, extra: Record<string, string> = {}): string {
-  const query = new URLSearchParams();
-  for (const key of auditFilterKeys) {
-    const value = filters[key]?.trim();
-    if (value) query.set(key, value);
-  }
-  for (const [key, value] of Object.entries(extra)) query.set(key, value);
-  return query.toString();
-}
+export const auditQuery = (filters: AuditFilters, extra: Record<string, string> = {}): string =>
+  queryString(filters, extra);
 
 export function auditPagesQueryOptions(filters: AuditFilters) {
   return infiniteQueryOptions({
     queryKey: ['audit', 'pages', filters],
-    queryFn: async ({ pageParam, signal }) =>
-      (
-        await requestJson(
-          `/api/audit?${auditQuery(filters, pageParam ? { cursor: pageParam } : {})}`,
-          auditPageSchema,
-          'Reading the audit trail',
-          { signal },
-        )
-      ).data,
-    initialPageParam: '',
-    getNextPageParam: (page) => page.next ?? undefined,
+    ...cursorPages(
+      (cursor) => `/api/audit?${auditQuery(filters, cursor)}`,
+      auditPageSchema,
+      'Reading the audit trail',
+    ),
   });
 }
 

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { ReactNode } from 'react';
 import { useCallback, useMemo, useState } from 'react';
-import type { FieldErrors, UseFormReturn } from 'react-hook-form';
+import type { UseFormReturn } from 'react-hook-form';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import type { CandidateForm, RequisitionContext } from '@/domain';
@@ -9,9 +9,8 @@ import { candidateFormSchema, candidateFormToWire } from '@/domain';
 import type { CandidateWarning } from '@/features/candidates/model/candidate-warnings';
 import { warningsKey } from '@/features/candidates/model/candidate-warnings';
 import type { TargetRequisition } from '@/features/candidates/model/target-requisition';
-import { ErrorSummary, inPageOrder } from '@/shared/form/error-summary';
+import { ErrorSummary, useSubmitSummary } from '@/shared/form/error-summary';
 import type { FormProblem } from '@/shared/form/field-ids';
-import { flattenErrors } from '@/shared/form/field-ids';
 import { FormActions } from '@/shared/form/form-actions';
 import {
   CandidateSection,
@@ -87,21 +86,11 @@ export function CandidateFormView({
   preview,
   flagged = null,
 }: CandidateFormViewProps) {
-  const [summary, setSummary] = useState<{ problems: FormProblem[]; attempt: number }>({
-    problems: [],
-    attempt: 0,
-  });
+  const summary = useSubmitSummary<CandidateForm>();
   const warnings = useWarnings(form, warningsFor);
   const key = warningsKey(warnings);
   const [acknowledged, setAcknowledged] = useState<string | null>(null);
   const [ackMissing, setAckMissing] = useState(false);
-
-  const onInvalid = useCallback((errors: FieldErrors<CandidateForm>) => {
-    setSummary((current) => ({
-      problems: inPageOrder(flattenErrors(errors)),
-      attempt: current.attempt + 1,
-    }));
-  }, []);
 
   const toWire = useCallback((values: CandidateForm) => candidateFormToWire(values), []);
 
@@ -116,29 +105,23 @@ export function CandidateFormView({
             void form.handleSubmit((values) => {
               if (warnings.length > 0 && acknowledged !== key) {
                 setAckMissing(true);
-                setSummary((current) => ({
-                  // The warnings themselves, so the summary says what is wrong.
-                  problems: [
-                    {
-                      name: acknowledgeName,
-                      message: `${warnings.map((warning) => warning.message).join(' ')} To add the candidate anyway, tick the box under ${warnings.length === 1 ? 'the warning' : 'the warnings'}.`,
-                    },
-                  ],
-                  attempt: current.attempt + 1,
-                }));
+                // The warnings themselves, so the summary says what is wrong.
+                summary.report([
+                  {
+                    name: acknowledgeName,
+                    message: `${warnings.map((warning) => warning.message).join(' ')} To add the candidate anyway, tick the box under ${warnings.length === 1 ? 'the warning' : 'the warnings'}.`,
+                  },
+                ]);
                 return;
               }
               setAckMissing(false);
               setAcknowledged(null);
-              setSummary((current) => ({ problems: [], attempt: current.attempt }));
+              summary.clear();
               onValid(values);
-            }, onInvalid)(event)
+            }, summary.onInvalid)(event)
           }
         >
-          <ErrorSummary
-            problems={summary.attempt === 0 && flagged ? [flagged] : summary.problems}
-            attempt={summary.attempt}
-          />
+          <ErrorSummary {...summary.props(flagged)} />
           <p className="form-note">
             Fields marked (required) must be filled.{' '}
             <span className="wire-name-note">

@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { JournalListParams } from '@/domain/journal';
 import { journalCurlSchema, journalDetailSchema, journalPageSchema } from '@/domain/journal';
+import { cursorPages, queryString } from '@/shared/api/cursor-pages';
 import { requestJson } from '@/shared/api/http';
 import { currentConnection } from '@/shared/config/current-connection';
 
@@ -29,17 +30,8 @@ export type JournalFilters = Partial<Record<(typeof journalFilterKeys)[number], 
  * The filters as a query string (empty ones left out), for the calls of the page's connection
  * only: the journal of one VMS is never mixed with another's.
  */
-export function filterQuery(filters: JournalFilters, extra: Record<string, string> = {}): string {
-  const query = new URLSearchParams();
-  const connection = currentConnection();
-  if (connection !== null) query.set('connection', connection);
-  for (const key of journalFilterKeys) {
-    const value = filters[key]?.trim();
-    if (value) query.set(key, value);
-  }
-  for (const [key, value] of Object.entries(extra)) query.set(key, value);
-  return query.toString();
-}
+export const filterQuery = (filters: JournalFilters, extra: Record<string, string> = {}): string =>
+  queryString({ connection: currentConnection() }, filters, extra);
 
 /** The journal's query keys: every one starts with `all`, which a change to the journal refreshes. */
 export const journalKeys = {
@@ -51,17 +43,11 @@ export const journalKeys = {
 export function journalPagesQueryOptions(filters: JournalFilters) {
   return infiniteQueryOptions({
     queryKey: journalKeys.pages(filters),
-    queryFn: async ({ pageParam, signal }) =>
-      (
-        await requestJson(
-          `/api/journal?${filterQuery(filters, pageParam ? { cursor: pageParam } : {})}`,
-          journalPageSchema,
-          'Reading the call journal',
-          { signal },
-        )
-      ).data,
-    initialPageParam: '',
-    getNextPageParam: (page) => page.next ?? undefined,
+    ...cursorPages(
+      (cursor) => `/api/journal?${filterQuery(filters, cursor)}`,
+      journalPageSchema,
+      'Reading the call journal',
+    ),
     // Live while the inspector is open and in view: a call made meanwhile (in another tab, by a
     // colleague, by a script) appears without a click. The pages are read again from the first,
     // each cursor taken from the page just read, so none is skipped or shown twice.

@@ -22,6 +22,8 @@ import { useOrg } from '@/shared/config/org-context';
 import { prettyJson } from '@/shared/lib/format';
 import { newId } from '@/shared/lib/ids';
 import { CodeBlock } from '@/shared/ui/code-block';
+import { ErrorNotice } from '@/shared/ui/error-notice';
+import { OptionSelect } from '@/shared/ui/option-select';
 
 const emptyBatch = '[\n  {}\n]';
 
@@ -89,21 +91,15 @@ export function ComposeCall({ kinds }: { kinds: readonly BatchKind[] }) {
       <div className="inspector__compose-fields">
         <div className="field">
           <label htmlFor={`${formId}-operation`}>Operation to send</label>
-          <select
+          <OptionSelect<VmsOperation>
             id={`${formId}-operation`}
             value={operation}
-            onChange={(event) =>
-              setOperation(
-                vmsOperations.find(({ name }) => name === event.target.value)?.name ?? operation,
-              )
-            }
-          >
-            {vmsOperations.map((candidate) => (
-              <option key={candidate.name} value={candidate.name}>
-                {candidate.method} {candidate.name}
-              </option>
-            ))}
-          </select>
+            options={vmsOperations.map((candidate) => ({
+              value: candidate.name,
+              label: `${candidate.method} ${candidate.name}`,
+            }))}
+            onChange={setOperation}
+          />
         </div>
         <div className="field">
           <label htmlFor={`${formId}-client`}>Client org id</label>
@@ -193,11 +189,7 @@ export function ComposeCall({ kinds }: { kinds: readonly BatchKind[] }) {
           />
         ) : null}
       </div>
-      {failure ? (
-        <p role="alert" className="notice notice--error">
-          {failure}
-        </p>
-      ) : null}
+      <ErrorNotice message={failure} />
       {answer ? (
         <>
           <p role="status">

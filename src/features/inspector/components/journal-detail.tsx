@@ -8,7 +8,7 @@ import type { BatchKind } from '@/core/batch/model/batch-kind';
 import { addReplay, emptyTray } from '@/core/batch/model/tray-state';
 import { memoryTray, sendTray, type TrayStoreLike } from '@/core/batch/send/send-tray';
 import { SaveAsCases } from '@/core/suites/components/save-as-cases';
-import type { JournalBody, JournalDetail, JournalSummary } from '@/domain/journal';
+import type { JournalBody, JournalDetail } from '@/domain/journal';
 import { fetchCurl, journalEntryQueryOptions, journalKeys } from '@/features/inspector/api/journal';
 import { prettyBody, replayElements, whyNotReplayable } from '@/features/inspector/model/replay';
 import { savedCaseItems } from '@/features/inspector/model/save-cases';
@@ -22,6 +22,9 @@ import { CodeBlock } from '@/shared/ui/code-block';
 import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
 import { copyText } from '@/shared/ui/json-actions';
 import { StatusBadge } from '@/shared/ui/status-badge';
+import { CallList } from './call-list';
+import type { CopyFormat } from './copy-call';
+import { copyFormats, Copied } from './copy-call';
 import { ReplayComparison } from './replay-comparison';
 
 function Body({ title, body }: { title: string; body: JournalBody | null }) {
@@ -38,82 +41,6 @@ function Body({ title, body }: { title: string; body: JournalBody | null }) {
       </CodeBlock>
       <p className="field__hint">SHA-256 {body.sha256}</p>
     </details>
-  );
-}
-
-type CopyFormat = 'curl' | 'powershell' | 'fetch';
-
-/** "Copy as": one description of the call, in each form (made by the portal server). */
-const copyFormats: ReadonlyArray<{ as: CopyFormat; name: string; label: string }> = [
-  { as: 'curl', name: 'cURL', label: 'cURL command' },
-  { as: 'powershell', name: 'PowerShell', label: 'PowerShell script' },
-  { as: 'fetch', name: 'Node fetch', label: 'Node fetch script' },
-];
-
-function Copied({
-  copy,
-}: {
-  copy: { as: CopyFormat; text: string; snippet: string; copied: boolean };
-}) {
-  const format = copyFormats.find(({ as }) => as === copy.as) ?? copyFormats[0];
-  const label = format?.label ?? 'Command';
-  const where =
-    copy.as === 'curl' ? 'your shell' : copy.as === 'powershell' ? 'PowerShell' : 'the environment';
-  return (
-    <div className="inspector__curl">
-      <p role="status">
-        {copy.copied
-          ? `The ${label} is copied. It reads the key and the secret from ${where}:`
-          : `The ${label} (copy it from here). It reads the key and the secret from ${where}:`}
-      </p>
-      <CodeBlock label={label} className="inspector__code">
-        {copy.text}
-      </CodeBlock>
-      {copy.as === 'curl' ? (
-        <>
-          <p className="field__hint">
-            Set <code>VMS_API_KEY</code> and <code>VMS_API_SECRET</code> first; the signature is
-            computed by:
-          </p>
-          <CodeBlock label="Signature snippet" className="inspector__code">
-            {copy.snippet}
-          </CodeBlock>
-        </>
-      ) : copy.as === 'powershell' ? (
-        <p className="field__hint">
-          Set <code>$env:VMS_API_KEY</code> and <code>$env:VMS_API_SECRET</code> first; the script
-          computes the signature itself.
-        </p>
-      ) : (
-        <p className="field__hint">
-          Save it as <code>call.mjs</code>, set <code>VMS_API_KEY</code> and{' '}
-          <code>VMS_API_SECRET</code>, and run <code>node call.mjs</code> (Node 18 or later); it
-          computes the signature itself.
-        </p>
-      )}
-    </div>
-  );
-}
-
-function CallList({
-  calls,
-  onOpen,
-}: {
-  calls: readonly JournalSummary[];
-  onOpen(id: number): void;
-}) {
-  return (
-    <ul className="inspector__related">
-      {calls.map((call) => (
-        <li key={call.id}>
-          <button type="button" className="link-button" onClick={() => onOpen(call.id)}>
-            #{call.id} {call.method} {call.operation ?? call.path}
-          </button>{' '}
-          <StatusBadge tone={statusTone(call)}>{statusText(call)}</StatusBadge>{' '}
-          <time dateTime={call.at}>{formatDateTime(call.at, { seconds: true })}</time>
-        </li>
-      ))}
-    </ul>
   );
 }
 

@@ -2,7 +2,7 @@ import type { BatchKind } from '@/core/batch/model/batch-kind';
 import { resultRowsOf } from '@/core/batch/model/result-fields';
 import type { CaseItem } from '@/core/suites/components/save-as-cases';
 import type { JournalDetail } from '@/domain/journal';
-import { expectationFrom } from '@/domain/suite';
+import { expectationFrom } from '@/domain/suite-cases';
 import { requestJson } from '@/shared/api/http';
 import { vmsUrl } from '@/shared/api/vms';
 import { replayElements } from './replay';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { useCallback, useDeferredValue, useMemo, useState } from 'react';
-import type { FieldErrors, UseFormReturn } from 'react-hook-form';
+import { useCallback, useDeferredValue, useMemo } from 'react';
+import type { UseFormReturn } from 'react-hook-form';
 import { FormProvider, useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import type { DateFormat, LoadedRecord, RequisitionForm } from '@/domain';
@@ -14,9 +14,8 @@ import type { RequisitionMode } from '@/features/requisitions/model/form-layout'
 import { sectionOfPath, sectionOrder } from '@/features/requisitions/model/form-layout';
 import type { OrgScope } from '@/shared/api/vms';
 import { LoadedValuesContext } from '@/shared/form/cleared-note';
-import { ErrorSummary, inPageOrder } from '@/shared/form/error-summary';
+import { ErrorSummary, useSubmitSummary } from '@/shared/form/error-summary';
 import type { FormProblem } from '@/shared/form/field-ids';
-import { flattenErrors } from '@/shared/form/field-ids';
 import { fieldRevalidationResolver } from '@/shared/form/field-revalidation';
 import { FormActions } from '@/shared/form/form-actions';
 import { FormNav, sectionHeadingId } from '@/shared/form/form-nav';
@@ -90,17 +89,7 @@ export function RequisitionFormView({
   flagged = null,
   shell = false,
 }: RequisitionFormViewProps) {
-  const [summary, setSummary] = useState<{ problems: FormProblem[]; attempt: number }>({
-    problems: [],
-    attempt: 0,
-  });
-
-  const onInvalid = useCallback((errors: FieldErrors<RequisitionForm>) => {
-    setSummary((current) => ({
-      problems: inPageOrder(flattenErrors(errors)),
-      attempt: current.attempt + 1,
-    }));
-  }, []);
+  const summary = useSubmitSummary<RequisitionForm>();
 
   // A loaded Amend previews (and sends) only its changes (decision 003).
   const toWire = useCallback(
@@ -134,16 +123,13 @@ export function RequisitionFormView({
           aria-label={mode === 'insert' ? 'New requisition' : 'Amend requisition'}
           onSubmit={(event) =>
             void form.handleSubmit((values) => {
-              setSummary((current) => ({ problems: [], attempt: current.attempt }));
+              summary.clear();
               onValid(values);
-            }, onInvalid)(event)
+            }, summary.onInvalid)(event)
           }
         >
           <FormNav sections={navSections} sectionOf={sectionOfPath} />
-          <ErrorSummary
-            problems={summary.attempt === 0 && flagged ? [flagged] : summary.problems}
-            attempt={summary.attempt}
-          />
+          <ErrorSummary {...summary.props(flagged)} />
           <p className="form-note">
             {mode === 'insert'
               ? 'Fields marked (required) must be filled for a new requisition.'

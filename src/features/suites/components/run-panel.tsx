@@ -10,6 +10,7 @@ import { useOrg } from '@/shared/config/org-context';
 import { countOf } from '@/shared/lib/format';
 import { useSessionUser } from '@/shared/session/session';
 import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
+import { ErrorNotice } from '@/shared/ui/error-notice';
 import { RunOutcome } from './run-outcome';
 
 /**
@@ -93,11 +94,7 @@ export function RunPanel({ suiteId, latestVersion }: { suiteId: number; latestVe
           </button>
         </div>
       )}
-      {problem ? (
-        <p role="alert" className="notice notice--error">
-          {problem}
-        </p>
-      ) : null}
+      <ErrorNotice message={problem} />
       {current ? (
         <div className="suite-run-progress">
           <progress

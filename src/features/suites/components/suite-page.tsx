@@ -1,10 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ChangeEvent, FormEvent } from 'react';
-import { memo, useId, useMemo, useReducer, useState } from 'react';
+import { useId, useMemo, useReducer, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import {
   deleteSuite,
-  readSuiteFile,
   saveSuite,
   suiteExportHref,
   suiteQueryOptions,
@@ -12,30 +10,20 @@ import {
   suitesKey,
   suiteVersionsQueryOptions,
 } from '@/core/suites/api/suites';
-import { payloadKinds, type PayloadKind } from '@/domain/payload-kind';
-import { expectedStatusesOf, freeCaseId, type SuiteCase } from '@/domain/suite';
-import { suiteRunPath, type SuiteDetail } from '@/domain/suite-run';
-import {
-  draftOf,
-  draftProblems,
-  draftReducer,
-  itemFromText,
-  suiteOf,
-  type DraftAction,
-  type DraftCase,
-} from '@/features/suites/model/suite-draft';
+import type { SuiteDetail } from '@/domain/suite-run';
+import { draftOf, draftProblems, draftReducer, suiteOf } from '@/features/suites/model/suite-draft';
 import { errorMessage, RequestFailure } from '@/shared/api/http';
 import { countOf, formatDateTime } from '@/shared/lib/format';
 import { newId } from '@/shared/lib/ids';
 import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
+import { DataTable } from '@/shared/ui/data-table';
+import { DateTime } from '@/shared/ui/date-time';
+import { ErrorNotice } from '@/shared/ui/error-notice';
 import { useAddressParams } from '@/shared/ui/use-address-params';
-import { RunOutcome } from './run-outcome';
+import { CaseEditor, AddCase } from './case-editor';
 import { RunPanel } from './run-panel';
-
-const kindLabels: Record<PayloadKind, string> = {
-  requisition: 'Requisition',
-  candidate: 'Candidate',
-};
+import { RunsTable } from './runs-table';
+import { SuiteFileField } from './suite-file-field';
 
 /**
  * /suites/:id[?version=]: one of the team's suites (decision 038). Its cases, edited in place
@@ -189,23 +177,6 @@ function SuiteEditor({
     }
   };
 
-  const onImport = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
-    setProblem(null);
-    const read = await readSuiteFile(file);
-    if ('problem' in read) {
-      setProblem(`${read.problem} Nothing changed.`);
-      return;
-    }
-    const suite = read.suite;
-    dispatch({ type: 'load', suite, keyOf: newId });
-    setDone(
-      `${file.name} is loaded in place of the cases below. Save it to make it a new version.`,
-    );
-  };
-
   const remove = async () => {
     setDeleting(false);
     try {
@@ -221,15 +192,17 @@ function SuiteEditor({
     <section aria-labelledby={`${id}-cases`} className="suite-editor">
       <h2 id={`${id}-cases`}>Cases ({draft.cases.length})</h2>
       <div className="button-row">
-        <div className="field">
-          <label htmlFor={`${id}-import`}>Import a suite file in place of these cases</label>
-          <input
-            id={`${id}-import`}
-            type="file"
-            accept=".json,application/json"
-            onChange={(event) => void onImport(event)}
-          />
-        </div>
+        <SuiteFileField
+          label="Import a suite file in place of these cases"
+          onChoose={() => setProblem(null)}
+          onProblem={(problem) => setProblem(`${problem} Nothing changed.`)}
+          onRead={(suite, file) => {
+            dispatch({ type: 'load', suite, keyOf: newId });
+            setDone(
+              `${file.name} is loaded in place of the cases below. Save it to make it a new version.`,
+            );
+          }}
+        />
       </div>
       <div className="field">
         <label htmlFor={`${id}-name`}>Suite name</label>
@@ -266,11 +239,7 @@ function SuiteEditor({
       </ol>
       <AddCase taken={taken} dispatch={dispatch} />
       <div className="suite-editor__save">
-        {problem ? (
-          <p role="alert" className="notice notice--error">
-            {problem}
-          </p>
-        ) : null}
+        <ErrorNotice message={problem} />
         <p role="status">{done ?? (edited ? 'Changes not saved yet.' : (savedNote ?? ''))}</p>
         <div className="button-row">
           <button
@@ -323,288 +292,6 @@ function SuiteEditor({
   );
 }
 
-const CaseEditor = memo(function CaseEditor({
-  entry,
-  index,
-  last,
-  invalid,
-  dispatch,
-}: {
-  entry: DraftCase;
-  index: number;
-  last: boolean;
-  invalid: boolean;
-  dispatch: (action: DraftAction) => void;
-}) {
-  const { key, value } = entry;
-  const id = useId();
-  const [itemText, setItemText] = useState(() => JSON.stringify(value.item, null, 2));
-  const [itemProblem, setItemProblem] = useState<string | null>(null);
-  const change = (change: Partial<Omit<SuiteCase, 'id'>>) =>
-    dispatch({ type: 'change', key, change });
-  const expect = (changed: Partial<SuiteCase['expect']>) => {
-    const next: SuiteCase['expect'] = { ...value.expect, ...changed };
-    if (next.message === '') delete next.message;
-    if (next.field === '') delete next.field;
-    change({ expect: next });
-  };
-
-  return (
-    <li id={`case-${key}`} className={invalid ? 'suite-case suite-case--invalid' : 'suite-case'}>
-      <fieldset>
-        <legend>
-          Case {index + 1}: <span className="user-text">{value.name ?? value.id}</span> (
-          {kindLabels[value.kind]})
-        </legend>
-        <div className="suite-case__fields">
-          <div className="field">
-            <label htmlFor={`${id}-id`}>Case id</label>
-            <input
-              id={`${id}-id`}
-              value={value.id}
-              spellCheck={false}
-              onChange={(event) => dispatch({ type: 'change-id', key, id: event.target.value })}
-            />
-          </div>
-          <div className="field field--wide">
-            <label htmlFor={`${id}-name`}>Name</label>
-            <input
-              id={`${id}-name`}
-              value={value.name ?? ''}
-              maxLength={200}
-              onChange={(event) => change({ name: event.target.value || undefined })}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-status`}>Expected status</label>
-            <select
-              id={`${id}-status`}
-              value={value.expect.status}
-              onChange={(event) =>
-                expect({
-                  status:
-                    expectedStatusesOf[value.kind].find(
-                      (status) => status === event.target.value,
-                    ) ?? value.expect.status,
-                })
-              }
-            >
-              {expectedStatusesOf[value.kind].map((status) => (
-                <option key={status} value={status}>
-                  {status}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-message`}>Message pattern (regular expression)</label>
-            <input
-              id={`${id}-message`}
-              value={value.expect.message ?? ''}
-              spellCheck={false}
-              onChange={(event) => expect({ message: event.target.value })}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-field`}>Field the message names</label>
-            <input
-              id={`${id}-field`}
-              value={value.expect.field ?? ''}
-              spellCheck={false}
-              onChange={(event) => expect({ field: event.target.value })}
-            />
-          </div>
-        </div>
-        <details className="suite-case__item">
-          <summary>Item ({countOf(Object.keys(value.item).length, 'field', 'fields')})</summary>
-          <label htmlFor={`${id}-item`}>
-            Item as JSON (values may use {'{{run.id}}'}, {'{{unique.email}}'},{' '}
-            {'{{<case id>.createdId}}'})
-          </label>
-          <textarea
-            id={`${id}-item`}
-            className="inspector__code"
-            rows={10}
-            spellCheck={false}
-            value={itemText}
-            aria-invalid={itemProblem !== null}
-            aria-describedby={itemProblem ? `${id}-item-problem` : undefined}
-            onChange={(event) => setItemText(event.target.value)}
-            onBlur={() => {
-              const read = itemFromText(itemText);
-              if ('problem' in read) {
-                setItemProblem(read.problem);
-                return;
-              }
-              setItemProblem(null);
-              change({ item: read.item });
-            }}
-          />
-          {itemProblem ? (
-            <p id={`${id}-item-problem`} className="field__error">
-              {itemProblem} The case keeps its item as it was until this is fixed.
-            </p>
-          ) : null}
-        </details>
-        <div className="button-row button-row--compact">
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            disabled={index === 0}
-            onClick={() => dispatch({ type: 'move', key, by: -1 })}
-          >
-            Move up
-          </button>
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            disabled={last}
-            onClick={() => dispatch({ type: 'move', key, by: 1 })}
-          >
-            Move down
-          </button>
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            onClick={() => dispatch({ type: 'duplicate', key, newKey: newId() })}
-          >
-            Duplicate
-          </button>
-          <button
-            type="button"
-            className="button button--secondary button--small"
-            onClick={() => dispatch({ type: 'delete', key })}
-          >
-            Delete
-          </button>
-        </div>
-      </fieldset>
-    </li>
-  );
-});
-
-/** A case typed by hand: its kind, id, name, item and expectation. */
-function AddCase({
-  taken,
-  dispatch,
-}: {
-  taken: ReadonlySet<string>;
-  dispatch: (action: DraftAction) => void;
-}) {
-  const id = useId();
-  const [kind, setKind] = useState<PayloadKind>('requisition');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [added, setAdded] = useState<string | null>(null);
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    const text = (name: string) => String(data.get(name) ?? '').trim();
-    const read = itemFromText(text('item') || '{}');
-    if ('problem' in read) {
-      setProblem(read.problem);
-      return;
-    }
-    const status =
-      expectedStatusesOf[kind].find((candidate) => candidate === text('status')) ??
-      expectedStatusesOf[kind][0] ??
-      'Success';
-    const caseId = freeCaseId(text('id') || `${kind === 'requisition' ? 'req' : 'cand'}-1`, taken);
-    const value: SuiteCase = {
-      id: caseId,
-      ...(text('name') ? { name: text('name') } : {}),
-      kind,
-      item: read.item,
-      expect: {
-        status,
-        ...(text('message') ? { message: text('message') } : {}),
-        ...(text('field') ? { field: text('field') } : {}),
-      },
-    };
-    dispatch({ type: 'add', value, key: newId() });
-    setProblem(null);
-    setAdded(`Case “${caseId}” added at the end. Save the suite to keep it.`);
-    form.reset();
-    setKind('requisition');
-  };
-
-  return (
-    <details className="suite-add">
-      <summary>Add a case by hand</summary>
-      <form onSubmit={onSubmit} aria-label="Add a case by hand" className="suite-case__fields">
-        <div className="field">
-          <label htmlFor={`${id}-kind`}>Kind</label>
-          <select
-            id={`${id}-kind`}
-            name="kind"
-            value={kind}
-            onChange={(event) =>
-              setKind(payloadKinds.find((candidate) => candidate === event.target.value) ?? kind)
-            }
-          >
-            {payloadKinds.map((candidate) => (
-              <option key={candidate} value={candidate}>
-                {kindLabels[candidate]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-id`}>Case id</label>
-          <input id={`${id}-id`} name="id" spellCheck={false} placeholder="create-req" />
-        </div>
-        <div className="field field--wide">
-          <label htmlFor={`${id}-name`}>Name</label>
-          <input id={`${id}-name`} name="name" maxLength={200} />
-        </div>
-        <div className="field field--wide">
-          <label htmlFor={`${id}-item`}>Item as JSON</label>
-          <textarea
-            id={`${id}-item`}
-            name="item"
-            rows={8}
-            spellCheck={false}
-            className="inspector__code"
-            defaultValue="{}"
-            aria-invalid={problem !== null}
-            aria-describedby={problem ? `${id}-problem` : undefined}
-          />
-          {problem ? (
-            <p id={`${id}-problem`} className="field__error">
-              {problem}
-            </p>
-          ) : null}
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-status`}>Expected status</label>
-          <select id={`${id}-status`} name="status" key={kind}>
-            {expectedStatusesOf[kind].map((status) => (
-              <option key={status} value={status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-message`}>Message pattern (regular expression)</label>
-          <input id={`${id}-message`} name="message" spellCheck={false} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-field`}>Field the message names</label>
-          <input id={`${id}-field`} name="field" spellCheck={false} />
-        </div>
-        <div className="button-row">
-          <button type="submit" className="button button--secondary">
-            Add the case
-          </button>
-          <span role="status">{added}</span>
-        </div>
-      </form>
-    </details>
-  );
-}
-
 function Versions({
   suiteId,
   shown,
@@ -625,46 +312,33 @@ function Versions({
         </p>
       ) : null}
       {versions.data ? (
-        <table className="inspector__table">
-          <thead>
-            <tr>
-              <th scope="col">Version</th>
-              <th scope="col">Saved</th>
-              <th scope="col">By</th>
-              <th scope="col">Cases</th>
-              <th scope="col">
-                <span className="visually-hidden">Action</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {versions.data.map((entry) => (
-              <tr key={entry.version} aria-current={entry.version === shown ? 'true' : undefined}>
-                <td>{entry.version}</td>
-                <td>
-                  <time dateTime={entry.savedAt}>
-                    {formatDateTime(entry.savedAt, { seconds: true })}
-                  </time>
-                </td>
-                <td className="user-text">{entry.savedBy?.email ?? '–'}</td>
-                <td>{entry.caseCount}</td>
-                <td>
-                  {entry.version === shown ? (
-                    'Shown'
-                  ) : (
-                    <button
-                      type="button"
-                      className="link-button"
-                      onClick={() => onView(entry.version)}
-                    >
-                      View version {entry.version}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          rows={versions.data}
+          rowKey={(entry) => entry.version}
+          isCurrent={(entry) => entry.version === shown}
+          columns={[
+            { heading: 'Version', cell: (entry) => entry.version },
+            { heading: 'Saved', cell: (entry) => <DateTime at={entry.savedAt} seconds /> },
+            { heading: 'By', className: 'user-text', cell: (entry) => entry.savedBy?.email ?? '–' },
+            { heading: 'Cases', cell: (entry) => entry.caseCount },
+            {
+              heading: 'Action',
+              headingHidden: true,
+              cell: (entry) =>
+                entry.version === shown ? (
+                  'Shown'
+                ) : (
+                  <button
+                    type="button"
+                    className="link-button"
+                    onClick={() => onView(entry.version)}
+                  >
+                    View version {entry.version}
+                  </button>
+                ),
+            },
+          ]}
+        />
       ) : null}
     </section>
   );
@@ -682,40 +356,7 @@ function Runs({ suiteId }: { suiteId: number }) {
         </p>
       ) : null}
       {runs.data?.length === 0 ? <p>Not run yet.</p> : null}
-      {runs.data && runs.data.length > 0 ? (
-        <table className="inspector__table">
-          <thead>
-            <tr>
-              <th scope="col">Run</th>
-              <th scope="col">Started</th>
-              <th scope="col">By</th>
-              <th scope="col">Connection</th>
-              <th scope="col">Version</th>
-              <th scope="col">Outcome</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.data.map((run) => (
-              <tr key={run.id}>
-                <td>
-                  <Link to={suiteRunPath(run.id, suiteId)}>Run #{run.id}</Link>
-                </td>
-                <td>
-                  <time dateTime={run.startedAt}>
-                    {formatDateTime(run.startedAt, { seconds: true })}
-                  </time>
-                </td>
-                <td className="user-text">{run.startedBy?.email ?? '–'}</td>
-                <td>{run.connection}</td>
-                <td>{run.suiteVersion ?? '–'}</td>
-                <td>
-                  <RunOutcome run={run} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      {runs.data && runs.data.length > 0 ? <RunsTable runs={runs.data} suiteId={suiteId} /> : null}
     </section>
   );
 }

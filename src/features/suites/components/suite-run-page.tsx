@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { runJsonHref, runJunitHref, suiteRunQueryOptions } from '@/core/suites/api/suites';
-import type { SuiteCase } from '@/domain/suite';
+import type { SuiteCase } from '@/domain/suite-cases';
 import {
   caseVerdictLabels,
   caseVerdicts,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SuiteCase } from '@/domain/suite';
+import type { SuiteCase } from '@/domain/suite-cases';
 import { draftOf, draftProblems, draftReducer, itemFromText, suiteOf } from './suite-draft';
 
 const entry = (id: string, item: Record<string, string> = {}): SuiteCase => ({

@@ -1,4 +1,10 @@
-import { freeCaseId, renameCase, suiteSchema, type Suite, type SuiteCase } from '@/domain/suite';
+import {
+  freeCaseId,
+  renameCase,
+  suiteSchema,
+  type Suite,
+  type SuiteCase,
+} from '@/domain/suite-cases';
 
 /**
  * A suite as its page edits it (decision 038): the name and the cases, each with a key of its own
