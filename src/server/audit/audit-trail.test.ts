@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/domain/api-error';
 import { auditFilterSchema } from '@/domain/audit';
-import { openPortalDatabase, type PortalDatabase } from '@/server/store/portal-database';
+import { type PortalDatabase } from '@/server/store/portal-database';
+import { openPortalSqlite } from '@/test-support/portal-stores';
 import { AuditTrail, cleanDetails } from './audit-trail';
 import { createAuditStore, type AuditStore } from './store/audit-events';
 
@@ -21,7 +22,7 @@ afterEach(async () => {
 });
 
 async function open(now: () => number, retentionDays = 365) {
-  const opened = await openPortalDatabase(':memory:');
+  const opened = await openPortalSqlite(':memory:');
   database = opened;
   const store: AuditStore = createAuditStore(opened.db);
   const log = { error: vi.fn(), warn: vi.fn() };

@@ -122,10 +122,10 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
 ) => {
   // Made once, not per request; see CallLine for why it has no redaction.
   const callLog = app.log.child({}, { redact: [] });
-  // The proxy keeps its idempotency keys in the portal database (app.stores, its plugin).
-  const database = app.stores;
+  // The proxy keeps its idempotency keys in the portal database (proxy-store-plugin.ts).
+  const { database } = app;
   const { gate: idempotency, stop: stopIdempotency } = await startIdempotencyGate(
-    database.idempotencyKeys,
+    app.idempotencyKeys,
     app.log,
     onDatabaseHealth,
     {
@@ -742,5 +742,5 @@ export const vmsProxy = fp(forwarding, {
   name: 'vms-proxy',
   fastify: '5.x',
   encapsulate: true,
-  dependencies: ['database', 'journal', 'audit', 'accounts', 'metrics'],
+  dependencies: ['database', 'proxy-store', 'journal', 'audit', 'accounts', 'metrics'],
 });

@@ -110,7 +110,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
   await registerApiGuards(app, config, 'qa');
   // Query strings are checked by their schemas before a handler runs (invalid_parameter).
   withRouteSchemas(app);
-  const store = app.stores.suites;
+  const store = app.suiteStore;
   const runner = app.suiteRunner;
   // Registered after the proxy, so run before its close (Fastify closes plugins in the reverse
   // order): the runs stop and are marked interrupted while the proxy and the database are there.
