@@ -3,7 +3,6 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionState, SessionUser, UserSummary } from '@/domain/auth';
 import { deploymentClientOrgIds } from '@/domain/portal-config';
 import type { PortalConfig } from '@/server/config';
-import { grantedConnections } from '@/server/connections/connections';
 import { auditTo, type Audit } from './audit';
 import { dummyHash } from './passwords';
 import { clearSessionCookie, sessionIdsOf, setSessionCookie } from './session-cookie';
@@ -15,6 +14,7 @@ import type { SsoLoginStore } from './store/sso-logins';
 import type { UserRecordStore } from './store/user-records';
 import type { StoredUser, UserStore } from './store/users';
 import { randomToken, tokenDigest, tokenPattern } from './tokens';
+import { grantedConnections } from './user-scope';
 
 /** The signed-in user a request acts as. */
 export type PortalUser = SessionUser;

@@ -447,17 +447,3 @@ export function loadConnections(
   if (problems.length > 0) return { problems };
   return { connections, defaultConnection: reading.file.default };
 }
-
-/**
- * The connections an account may use, by name, in the deployment's order: every one for admins
- * and for accounts with no list (null); otherwise those of its list the deployment still has.
- */
-export function grantedConnections(
-  connections: readonly Connection[],
-  user: { role: string; connections: readonly string[] | null },
-): string[] {
-  const names = connections.map((connection) => connection.name);
-  if (user.role === 'admin' || user.connections === null) return names;
-  const granted = new Set(user.connections);
-  return names.filter((name) => granted.has(name));
-}

@@ -9,7 +9,7 @@ import {
 } from '@/domain/connection-check';
 import { payloadKindDescriptors, type PayloadKind } from '@/domain/payload-kind';
 import { readPointer, vmsCallPath, withPage, type VmsProfile } from '@/domain/vms-profile';
-import { scrubText, SecretNeedles } from '@/server/proxy/credential-scrub';
+import { scrubText, SecretNeedles } from '@/server/redaction/credential-scrub';
 import { probeFilter, probePaging } from './list-probes';
 import { networkFailure, ProbeClient, type ProbeAnswer } from './probe-client';
 import {

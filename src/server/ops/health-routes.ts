@@ -3,8 +3,8 @@ import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { responseSchema, withRouteSchemas } from '@/server/http/route-schemas';
 import { journalReadyBacklog } from '@/server/journal/call-journal';
-import { withDeadline } from '@/server/proxy/upstream-answer';
 import type { PortalDatabase } from '@/server/store/database';
+import { withDeadline } from './deadline';
 
 /**
  * How long readiness waits for the database to answer: a probe must answer well within a

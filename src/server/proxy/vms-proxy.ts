@@ -24,8 +24,8 @@ import { checkUserScope } from '@/server/accounts/user-scope';
 import type { Connection, PortalConfig } from '@/server/config';
 import { registerApiGuards } from '@/server/http/api-guards';
 import { traceScope } from '@/server/http/trace-context';
-import { journalHeaders, ProxyTap, type CallNote } from '@/server/journal/proxy-tap';
 import { drainingError, type PortalLifecycle } from '@/server/ops/drain';
+import { CredentialScrubber } from '@/server/redaction/credential-scrub';
 import { checkBatchBody } from './batch-body';
 import type { CallLine } from './call-line';
 import {
@@ -33,7 +33,6 @@ import {
   requestedConnection,
   type ConnectionUpstreams,
 } from './connection-upstreams';
-import { CredentialScrubber } from './credential-scrub';
 import {
   callFingerprint,
   errorOutcome,
@@ -45,6 +44,7 @@ import {
   type GateOutcome,
 } from './idempotency';
 import { listTotalHeaders } from './list-total';
+import { journalHeaders, ProxyTap, type CallNote } from './proxy-tap';
 import { pickHeaders, readBody, withDeadline } from './upstream-answer';
 import { certainlyNotSent, upstreamFailure } from './upstream-failure';
 import {

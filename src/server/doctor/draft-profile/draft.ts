@@ -3,7 +3,7 @@ import { describeRecipe, readPointer, type SignatureRecipe } from '@/domain/vms-
 import { isRecord, parseJson } from '@/server/doctor/probe-outcome';
 import { arrayPointer, SendTestRefused } from '@/server/doctor/run-doctor';
 import type { DoctorTarget } from '@/server/doctor/target';
-import { scrubText, SecretNeedles } from '@/server/proxy/credential-scrub';
+import { scrubText, SecretNeedles } from '@/server/redaction/credential-scrub';
 import { findAccess, knownRecipes, listCall } from './access';
 import { proved, records as recordCount, undecided, type Evidence } from './evidence';
 import { recipesFromExample } from './example';

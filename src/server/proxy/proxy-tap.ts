@@ -3,11 +3,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, apiErrorBodySchema } from '@/domain/api-error';
 import { replayOfHeader, uncheckedHeader, type JournalFailure } from '@/domain/journal';
 import { vmsOperations, type OrgScope, type VmsOperation } from '@/domain/vms-contract';
-import type { ForwardResult, GateOutcome } from '@/server/proxy/idempotency';
-import { wellFormedKey } from '@/server/proxy/idempotency';
-import { pickHeaders } from '@/server/proxy/upstream-answer';
-import type { CallJournal, LateAnswerToRecord, RecordedCall } from './call-journal';
-import type { CallSender } from './call-record';
+import type { CallJournal, LateAnswerToRecord, RecordedCall } from '@/server/journal/call-journal';
+import type { CallSender } from '@/server/journal/call-record';
+import type { ForwardResult, GateOutcome } from './idempotency';
+import { wellFormedKey } from './idempotency';
+import { pickHeaders } from './upstream-answer';
 
 /**
  * Upstream answer headers the journal keeps: what helps QA read an answer or quote it to the
