@@ -4,7 +4,8 @@ import { ApiError } from '@/domain/api-error';
 import { auditFilterSchema } from '@/domain/audit';
 import { type PortalDatabase } from '@/server/store/portal-database';
 import { openPortalSqlite } from '@/test-support/portal-stores';
-import { AuditTrail, cleanDetails } from './audit-trail';
+import { cleanDetails } from './audit-event-fields';
+import { AuditTrail } from './audit-trail';
 import { createAuditStore, type AuditStore } from './store/audit-events';
 
 // The trail's writer (decision 036): queued, written in batches, kept within its budget for
