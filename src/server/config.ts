@@ -4,23 +4,11 @@ import { profileFromSetting } from '@/node/profile-setting';
 import { sandboxDemo } from '@/sandbox/index';
 import { authSettings, type AuthSettings } from './config-auth';
 import { ConfigError, MB, portalEnvSchema, type LogLevel } from './config-env';
-import {
-  defaultLateAnswerMs,
-  loadConnections,
-  type Connection,
-} from './connections/connections';
+import { defaultLateAnswerMs, loadConnections, type Connection } from './connections/connections';
 
 export type { Connection } from './connections/connections';
 export type { AuthSettings, SsoSettings } from './config-auth';
-export {
-  ConfigError,
-  isLoopbackHost,
-  logLevels,
-  metricsTokenMinLength,
-  portalEnvSchema,
-  type ClientOrg,
-  type LogLevel,
-} from './config-env';
+export { ConfigError, isLoopbackHost, portalEnvSchema, type LogLevel } from './config-env';
 
 /**
  * The portal server's settings, read from the environment (and `.env`, which main.ts loads) and
