@@ -7,6 +7,12 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import { fileURLToPath } from 'node:url';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import {
+  foldersOf,
+  serverConcernProblems,
+  serverConcerns,
+  sharedServerFiles,
+} from './scripts/boundaries.mjs';
 import tseslint from 'typescript-eslint';
 
 /**
@@ -15,7 +21,9 @@ import tseslint from 'typescript-eslint';
  * server reaches the sandbox only through its public entry. Each area lists what it must not
  * import; tests may reach further (they prove the pieces together) but not into the app.
  */
-const features = ['requisitions', 'candidates', 'settings', 'inspector', 'account', 'suites'];
+const features = foldersOf('features');
+const concernProblems = serverConcernProblems();
+if (concernProblems.length > 0) throw new Error(concernProblems.join('\n'));
 const areas = {
   domain: ['shared', 'core', 'features', 'app', 'node', 'server', 'sandbox', 'cli', 'test-support'],
   shared: ['core', 'features', 'app', 'node', 'server', 'sandbox', 'cli', 'test-support'],
@@ -50,20 +58,16 @@ const productionZones = [
       ),
     ),
   ),
-  ...features.flatMap((feature) => [
-    ...features
-      .filter((other) => other !== feature)
-      .map((other) =>
-        zone(
-          `features/${feature}`,
-          `features/${other}`,
-          'A feature imports only domain, shared, core and itself; the app composes features.',
-        ),
-      ),
-    ...['app', 'node', 'server', 'sandbox', 'cli', 'test-support'].map((other) =>
-      zone(`features/${feature}`, other, `A feature must not import src/${other}.`),
-    ),
-  ]),
+  // Each feature, by the folders there are when lint starts: no other feature folder imports it,
+  // one made after it included (a glob, so a feature made later is an importer the day it exists).
+  ...features.map((feature) => ({
+    target: `./src/features/!(${feature})/**`,
+    from: `./src/features/${feature}`,
+    message: 'A feature imports only domain, shared, core and itself; the app composes features.',
+  })),
+  ...['app', 'node', 'server', 'sandbox', 'cli', 'test-support'].map((other) =>
+    zone('features', other, `A feature must not import src/${other}.`),
+  ),
   zone(
     'server',
     'sandbox',
@@ -71,6 +75,17 @@ const productionZones = [
     ['./index.ts'],
   ),
 ];
+/**
+ * Each server concern imports only itself, the concerns scripts/boundaries.mjs lets it, and
+ * config.ts; the files beside the concerns (app.ts, start.ts…) compose them. Production files
+ * only: a concern's tests may set up the parts around it.
+ */
+const serverConcernZones = Object.entries(serverConcerns).map(([concern, allowed]) => ({
+  target: `./src/server/${concern}`,
+  from: './src/server',
+  except: [concern, ...allowed, ...sharedServerFiles].map((path) => `./${path}`),
+  message: `src/server/${concern} may import only ${allowed.length > 0 ? `${allowed.join(', ')} and ` : ''}config.ts of the server (scripts/boundaries.mjs; docs/architecture.md).`,
+}));
 const testZones = productionZones.filter(
   (z) =>
     z.from !== './src/test-support' &&
@@ -97,7 +112,10 @@ const layerRules = [
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
     },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: productionZones }],
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: [...productionZones, ...serverConcernZones] },
+      ],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },

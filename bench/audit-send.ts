@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { AuditTrail, type SentCall } from '@/server/audit/audit-trail';
 import { createAuditStore } from '@/server/audit/store/audit-events';
 import { traceContextOf } from '@/server/http/trace-context';
-import { openPortalDatabase } from '@/server/store/portal-database';
+import { openPortalSqlite } from '@/test-support/portal-stores';
 
 /**
  * What the audit trail adds to one send (decision 036), in a tight loop: the proxy's call to
@@ -45,7 +45,7 @@ const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
 export async function runAuditBench(): Promise<AuditBenchResult> {
   const dir = mkdtempSync(join(tmpdir(), 'audit-bench-'));
-  const { db, close } = await openPortalDatabase(join(dir, 'portal.db'));
+  const { db, close } = await openPortalSqlite(join(dir, 'portal.db'));
   const trail = new AuditTrail({
     store: createAuditStore(db),
     settings: { retentionMs: 365 * 24 * 60 * 60 * 1000 },

@@ -19,8 +19,9 @@ import { request } from 'undici';
 import { buildPortal } from '@/server/app';
 import { loadConfig } from '@/server/config';
 import type { BodyToKeep, JournalRecord } from '@/server/journal/store/journal-store';
-import { openPortalStores, type StoreTarget } from '@/server/store/portal-stores';
+import type { StoreTarget } from '@/server/store/database';
 import { createPool } from '@/server/store/postgres/pool';
+import { openPortalStores } from '@/test-support/portal-stores';
 import { startTestPostgres, type TestPostgres } from '@/test-support/postgres-server';
 import { formatTable } from './measure';
 

@@ -1,8 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cruise } from 'dependency-cruiser';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 import { ESLint } from 'eslint';
 import { afterAll, describe, expect, it } from 'vitest';
+import { foldersOf, serverConcernProblems, serverConcerns } from '../scripts/boundaries.mjs';
+import cruiserConfig from '../scripts/dependency-cruiser.mjs';
 import { payloadKinds } from './domain/payload-kind';
 
 // The layers are enforced by lint (eslint.config.js), so a wrong import or a
@@ -54,6 +58,26 @@ describe('import direction', () => {
       "import { fullRequisitionForm } from '@/test-support/test-data';\nexport const probe = fullRequisitionForm;\n",
     ],
     [
+      'a feature folder made after lint was written importing another feature',
+      'src/features/brand-new/probe.ts',
+      "import { requisitionKind } from '@/features/requisitions/kind/requisition-kind';\nexport const probe = requisitionKind;\n",
+    ],
+    [
+      'a server concern importing one it does not declare (the journal, the proxy)',
+      'src/server/journal/probe.ts',
+      "import { ConnectionUpstreams } from '@/server/proxy/connection-upstreams';\nexport const probe = ConnectionUpstreams;\n",
+    ],
+    [
+      'a server concern importing one it does not declare, by a type only',
+      'src/server/http/probe.ts',
+      "import type { PortalAuth } from '@/server/accounts/portal-auth';\nexport type Probe = PortalAuth;\n",
+    ],
+    [
+      'the shared database module importing a concern',
+      'src/server/store/probe.ts',
+      "import { journalSchema } from '@/server/journal/store/schema';\nexport const probe = journalSchema;\n",
+    ],
+    [
       'the command line importing the portal server past the connection check',
       'src/cli/probe.ts',
       "import { loadConfig } from '@/server/config';\nexport const probe = loadConfig;\n",
@@ -72,6 +96,21 @@ describe('import direction', () => {
       'the portal server using the sandbox through its entry',
       'src/server/probe.ts',
       "import { startSandbox } from '@/sandbox/index';\nexport const probe = startSandbox;\n",
+    ],
+    [
+      'a server concern importing one it declares, and the settings',
+      'src/server/proxy/probe.ts',
+      "import { loadConfig } from '@/server/config';\nimport { CallJournal } from '@/server/journal/call-journal';\nexport const probe = [CallJournal, loadConfig];\n",
+    ],
+    [
+      "a server concern's test setting up another concern",
+      'src/server/journal/probe.test.ts',
+      "import { ConnectionUpstreams } from '@/server/proxy/connection-upstreams';\nexport const probe = ConnectionUpstreams;\n",
+    ],
+    [
+      'a feature folder made after lint was written importing the core',
+      'src/features/brand-new/probe.ts',
+      "import { emptyTray } from '@/core/batch/model/tray-state';\nexport const probe = emptyTray;\n",
     ],
     [
       'the command line running the connection check through its entry',
@@ -119,6 +158,57 @@ describe('cycles', () => {
     writeFileSync(join(dir, 'b.ts'), "import { a } from './a';\nexport const b = () => a;\n");
     const [result] = await eslint.lintFiles([relative(root, join(dir, 'a.ts'))]);
     expect(result?.messages.map((message) => message.ruleId)).toContain('import-x/no-cycle');
+  });
+});
+
+describe('server concerns', () => {
+  it('lists every folder of src/server, each allowed dependency a concern, with no circle', () => {
+    expect(serverConcernProblems()).toEqual([]);
+    expect(Object.keys(serverConcerns).sort()).toEqual(foldersOf('server'));
+  });
+
+  it('refuses a concern folder the list does not declare, and a circle of declared ones', () => {
+    expect(serverConcernProblems([...foldersOf('server'), 'brand-new'])).toEqual([
+      'src/server/brand-new is not in serverConcerns (scripts/boundaries.mjs): declare which concerns it may import.',
+    ]);
+    expect(
+      serverConcernProblems(foldersOf('server'), { ...serverConcerns, http: ['accounts'] }),
+    ).toEqual(['serverConcerns has a circle: accounts → http → accounts.']);
+  });
+
+  describe('the import graph check (npm run lint, dependency-cruiser)', () => {
+    const dir = mkdtempSync(join(root, 'src/server/journal/cycle-probe-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('finds a circle made of type-only imports, which import-x/no-cycle skips', async () => {
+      writeFileSync(
+        join(dir, 'a.ts'),
+        "import type { B } from './b';\nexport interface A {\n  b: B;\n}\n",
+      );
+      writeFileSync(
+        join(dir, 'b.ts'),
+        "import type { A } from './a';\nexport interface B {\n  a: A | null;\n}\n",
+      );
+      const probe = relative(root, dir);
+      const [lintResult] = await eslint.lintFiles([join(probe, 'a.ts')]);
+      expect(lintResult?.messages.map((message) => message.ruleId)).not.toContain(
+        'import-x/no-cycle',
+      );
+      const { output } = await cruise(
+        [probe],
+        {
+          ...cruiserConfig.options,
+          ruleSet: { forbidden: cruiserConfig.forbidden ?? [] },
+          validate: true,
+        },
+        undefined,
+        { tsConfig: extractTSConfig(join(root, 'tsconfig.json')) },
+      );
+      if (typeof output === 'string') throw new Error('expected the cruise result as an object');
+      expect(output.summary.violations.map((violation) => violation.rule.name)).toContain(
+        'no-circular',
+      );
+    });
   });
 });
 

@@ -6,12 +6,12 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '@/domain/api-error';
 import { portalConfigSchema } from '@/domain/portal-config';
+import { portalSchemaVersion } from '@/server/portal-schema';
 import { testConfig } from '@/test-support/capture-upstream';
 import { buildPortal } from './app';
 import { loadConfig } from './config';
 import { journalRoutes } from './journal/journal-routes';
 import { ConnectionUpstreams } from './proxy/connection-upstreams';
-import { portalSchemaVersion } from './store/portal-database';
 
 // These routes never reach the upstream, so in-process requests (inject) are enough here.
 const upstream = 'http://127.0.0.1:9/vms/';
@@ -346,8 +346,8 @@ describe('the parts as plugins', () => {
     const app = buildPortal(config, { distDir });
     await app.ready();
     // SQLite here; PostgreSQL in the postgres project, whose PORTAL_DB becomes a DATABASE_URL.
-    expect(app.stores.kind).toBe(config.databaseUrl === null ? 'sqlite' : 'postgres');
-    expect(await app.stores.schemaVersion()).toBe(portalSchemaVersion);
+    expect(app.database.kind).toBe(config.databaseUrl === null ? 'sqlite' : 'postgres');
+    expect(await app.database.schemaVersion()).toBe(portalSchemaVersion);
     const ready = await app.inject('/api/health/ready');
     expect(ready.statusCode).toBe(200);
     await app.close();

@@ -9,6 +9,7 @@ import { ssoRoutes } from './accounts/sso-routes';
 import { userRecordRoutes, type UserRecordLimits } from './accounts/user-record-routes';
 import { userRoutes } from './accounts/user-routes';
 import { apiTokenRoutes } from './api-tokens/api-token-routes';
+import { apiTokensPlugin } from './api-tokens/api-tokens-plugin';
 import { auditPlugin } from './audit/audit-plugin';
 import { auditRoutes } from './audit/audit-routes';
 import type { PortalConfig } from './config';
@@ -21,11 +22,14 @@ import { registerPageHeaders } from './http/security-headers';
 import { registerTraceContext } from './http/trace-context';
 import { journalPlugin } from './journal/journal-plugin';
 import { journalRoutes } from './journal/journal-routes';
+import { storeTimer } from './metrics/instrument-stores';
 import { metricsPlugin } from './metrics/metrics-routes';
 import { PortalLifecycle } from './ops/drain';
 import { healthRoutes } from './ops/health-routes';
 import { HealthReports, opsPlugin } from './ops/ops-plugin';
+import { portalMigrations } from './portal-schema';
 import { ConnectionUpstreams } from './proxy/connection-upstreams';
+import { proxyStorePlugin } from './proxy/proxy-store-plugin';
 import { sentAfterBackupRoutes } from './proxy/sent-after-backup-routes';
 import { vmsProxy } from './proxy/vms-proxy';
 import { readBuiltPages } from './spa/route-preloads';
@@ -218,9 +222,25 @@ export function buildPortal(
   const health = new HealthReports();
   app.register(opsPlugin, { config, lifecycle, health });
   app.register(metricsPlugin, { config });
-  app.register(databasePlugin, { config });
+  // Options read when the plugin loads, after the metrics: every store a concern opens is timed.
+  app.register(databasePlugin, (parent) => {
+    const metrics = parent.portalMetrics;
+    return {
+      config,
+      migrations: portalMigrations,
+      ...(metrics
+        ? {
+            wrap: storeTimer(metrics),
+            onPool: (pool: () => { total: number; idle: number; waiting: number }) =>
+              metrics.setSources({ pool }),
+          }
+        : {}),
+    };
+  });
+  app.register(proxyStorePlugin);
   app.register(auditPlugin, { config, ...(options.now ? { now: options.now } : {}) });
   app.register(accountsPlugin, { config, ...(options.now ? { now: options.now } : {}) });
+  app.register(apiTokensPlugin);
   app.register(journalPlugin, { config });
   app.register(suitesPlugin, { config, ...(options.suiteRuns ? { runs: options.suiteRuns } : {}) });
 

@@ -3,11 +3,11 @@ import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { computeSignature, unixSeconds } from '@/node/signature';
 import { sandboxDemo, startSandbox } from '@/sandbox/index';
+import { portalSchemaVersion } from '@/server/portal-schema';
 import { tempDbPath } from '@/test-support/sandbox-client';
 import { requisitionInsert } from '@/test-support/test-data';
 import { loadConfig } from './config';
 import { startPortal, type RunningPortal } from './start';
-import { portalSchemaVersion } from './store/portal-database';
 
 // Under `npm start` the sandbox runs inside the portal's process. A full disk
 // in its batch worker must leave the portal up, say "degraded" in /api/health, and lose nothing.

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createJournalStore } from '@/server/journal/store/journal-calls';
 import type { JournalStore } from '@/server/journal/store/journal-store';
-import { openPortalDatabase, type PortalSqlite } from '@/server/store/portal-database';
-import { openPortalStores, type PortalStores } from '@/server/store/portal-stores';
+import { type PortalSqlite } from '@/server/store/portal-database';
 import { createPool, type PortalPool } from '@/server/store/postgres/pool';
+import { openPortalSqlite } from '@/test-support/portal-stores';
+import { openPortalStores, type PortalStores } from '@/test-support/portal-stores';
 
 /**
  * For tests: an empty portal database of either kind, to run the same journal cases on both
@@ -38,7 +39,7 @@ export async function openJournalTestDatabase(
 ): Promise<JournalTestDatabase> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'journal-store-'));
-    const database = await openPortalDatabase(join(dir, 'portal.db'));
+    const database = await openPortalSqlite(join(dir, 'portal.db'));
     return {
       kind,
       open: async () => createJournalStore(database.db),

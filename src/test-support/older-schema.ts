@@ -7,14 +7,14 @@ import { createUserStore, type UserStore } from '@/server/accounts/store/users';
 import { createJournalStore } from '@/server/journal/store/journal-calls';
 import type { JournalStore } from '@/server/journal/store/journal-store';
 import { createPostgresJournalStore } from '@/server/journal/store/postgres/journal';
+import { portalMigrations as migrations } from '@/server/portal-schema';
 import {
   createIdempotencyKeyStore,
   type IdempotencyKeyStore,
 } from '@/server/proxy/store/idempotency-keys';
 import { createPostgresIdempotencyKeyStore } from '@/server/proxy/store/postgres/idempotency-keys';
-import { migrations } from '@/server/store/migrations';
+import type { StoreTarget } from '@/server/store/database';
 import { openPortalDatabase } from '@/server/store/portal-database';
-import type { StoreTarget } from '@/server/store/portal-stores';
 import { openPostgres, schemaVersion } from '@/server/store/postgres/database';
 
 /**
@@ -60,7 +60,7 @@ export async function openAtSchemaVersion(
 ): Promise<OlderStores> {
   const added = laterColumns.filter(({ since }) => since > version);
   if (target.databaseUrl !== null) {
-    const pool = await openPostgres(target.databaseUrl, { upTo: version });
+    const pool = await openPostgres(target.databaseUrl, migrations, { upTo: version });
     for (const { table, column, type } of added) {
       await pool.query(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
     }
@@ -79,7 +79,7 @@ export async function openAtSchemaVersion(
       },
     };
   }
-  const { db, close } = await openPortalDatabase(target.portalDb, { upTo: version });
+  const { db, close } = await openPortalDatabase(target.portalDb, migrations, { upTo: version });
   for (const { table, column, type } of added) {
     db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
   }

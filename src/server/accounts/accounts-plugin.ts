@@ -1,15 +1,19 @@
 import fp from 'fastify-plugin';
-import { ApiTokens } from '@/server/api-tokens/api-tokens';
+import { ApiError } from '@/domain/api-error';
 import type { PortalConfig } from '@/server/config';
-import { registerSessionHooks } from './auth-hooks';
+import { registerSessionHooks, type BearerCheck } from './auth-hooks';
 import { PortalAuth } from './portal-auth';
+import { openAccountStores } from './store/account-stores';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Accounts, sessions and per-user records (decision 026), open on the portal database. */
     accounts: PortalAuth;
-    /** Personal API tokens (decision 037), which the session checks read beside the cookie. */
-    apiTokens: ApiTokens;
+    /**
+     * How a call's `Authorization: Bearer` token is checked beside its cookie: set by the API
+     * tokens' plugin (decision 037), which builds on accounts; null until it has loaded.
+     */
+    bearerCheck: BearerCheck | null;
   }
 }
 
@@ -22,8 +26,9 @@ export interface AccountsOptions {
 /**
  * Accounts on the portal database: sessions ended while the portal was down are purged before the
  * first request, and the session checks every /api call goes through are in place before any
- * route is (decision 026), a call's API token checked beside its cookie (decision 037). Each sign-in and account change is counted in the metrics and kept in
- * the audit trail.
+ * route is (decision 026), a call's API token checked beside its cookie by the check the API
+ * tokens' plugin sets (decision 037). Each sign-in and account change is counted in the metrics
+ * and kept in the audit trail.
  */
 export const accountsPlugin = fp<AccountsOptions>(
   async (app, { config, now }) => {
@@ -31,7 +36,7 @@ export const accountsPlugin = fp<AccountsOptions>(
     const trail = app.auditTrail;
     const accounts = await PortalAuth.open({
       config,
-      database: app.stores,
+      database: openAccountStores(app.database),
       log: app.log,
       ...(now ? { now } : {}),
       onAudit: (event, fields, request) => {
@@ -41,13 +46,16 @@ export const accountsPlugin = fp<AccountsOptions>(
     });
     app.decorate('accounts', accounts);
     app.addHook('onClose', () => accounts.close());
-    const apiTokens = new ApiTokens(accounts, app.stores.apiTokens);
-    app.decorate('apiTokens', apiTokens);
-    app.addHook('onClose', () => apiTokens.close());
-    app.decorateRequest('apiToken', null);
-    registerSessionHooks(app, config, accounts, (request, token, path) =>
-      apiTokens.authenticate(request, token, path),
-    );
+    app.decorate('bearerCheck', null);
+    registerSessionHooks(app, config, accounts, (request, token, path) => {
+      if (app.bearerCheck === null) {
+        throw new ApiError(
+          'token_invalid',
+          'This portal does not take API tokens: sign in instead.',
+        );
+      }
+      return app.bearerCheck(request, token, path);
+    });
   },
   { name: 'accounts', fastify: '5.x', dependencies: ['database', 'audit', 'metrics'] },
 );

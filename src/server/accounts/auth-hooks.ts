@@ -1,9 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '@/domain/api-error';
-import type { Role } from '@/domain/auth';
-import { csrfHeader, roleRank } from '@/domain/auth';
+import { csrfHeader } from '@/domain/auth';
 import type { PortalConfig } from '@/server/config';
-import { acceptJsonOnly } from '@/server/http/json-body';
 import { type PortalAuth, type RequestSession } from './portal-auth';
 import { changesState, crossSiteReason } from './request-origin';
 import { sessionIdsOf } from './session-cookie';
@@ -59,7 +57,7 @@ function pathOf(request: FastifyRequest): string {
  * A call with `Authorization: Bearer` instead acts as the API token's owner within its scope
  * (`bearer`, decision 037): it carries no cookie, so no CSRF token is asked of it, and one that
  * carries a session cookie as well is refused rather than guessed at.
- * Whether the call needs a user, and which role, is the route's to say (requireUser).
+ * Whether the call needs a user, and which role, is the route's to say (http/require-user.ts).
  */
 export function registerSessionHooks(
   app: FastifyInstance,
@@ -111,61 +109,4 @@ export function registerSessionHooks(
       }
     }
   });
-}
-
-function endMessage(request: FastifyRequest, config: PortalConfig): string {
-  switch (request.sessionEnd) {
-    case 'idle':
-      return `Your session ended after ${Math.round(config.auth.idleMs / 60_000)} minutes without use. Sign in again to go on; nothing you had in this browser is lost.`;
-    case 'expired':
-      return `Your session ended ${Math.round(config.auth.maxMs / 3_600_000)} hours after you signed in. Sign in again to go on; nothing you had in this browser is lost.`;
-    default:
-      return 'Sign in to use the portal.';
-  }
-}
-
-/**
- * The signed-in user, with at least `role` (admin ⊃ qa ⊃ recruiter). With sign-in off, null:
- * whoever uses a loopback portal may do everything, as before sign-in existed.
- */
-export function requireUser(
-  request: FastifyRequest,
-  config: PortalConfig,
-  role: Role = 'recruiter',
-): RequestSession | null {
-  if (!config.auth.required) return null;
-  const session = request.portalSession;
-  if (!session) throw new ApiError('unauthenticated', endMessage(request, config));
-  if (roleRank[session.user.role] < roleRank[role]) {
-    throw new ApiError(
-      'forbidden',
-      `Your account (${session.user.role}) may not do this; it needs the ${role} role. Ask an admin if you need it.`,
-    );
-  }
-  return session;
-}
-
-/**
- * The start of a group of routes that exist only with sign-in on (accounts, each user's records,
- * API tokens): JSON bodies only; with sign-in off, every call a 404 saying why (`whenOff`);
- * with it on, a user with `role` at least.
- */
-export function signedInRoutes(
-  app: FastifyInstance,
-  config: PortalConfig,
-  role: Role,
-  whenOff: string,
-): void {
-  acceptJsonOnly(app);
-  app.addHook('onRequest', async (request) => {
-    if (!config.auth.required) throw new ApiError('not_found', whenOff);
-    requireUser(request, config, role);
-  });
-}
-
-/** An onRequest hook for a group of routes that all need a user with `role`. */
-export function requireUserHook(config: PortalConfig, role: Role = 'recruiter') {
-  return async (request: FastifyRequest): Promise<void> => {
-    requireUser(request, config, role);
-  };
 }

@@ -3,18 +3,18 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionState, SessionUser, UserSummary } from '@/domain/auth';
 import { deploymentClientOrgIds } from '@/domain/portal-config';
 import type { PortalConfig } from '@/server/config';
-import { grantedConnections } from '@/server/connections/connections';
-import type { PortalStores } from '@/server/store/portal-stores';
 import { auditTo, type Audit } from './audit';
 import { dummyHash } from './passwords';
 import { clearSessionCookie, sessionIdsOf, setSessionCookie } from './session-cookie';
 import { throttlePolicy } from './sign-in-throttle';
+import type { AccountStores } from './store/account-stores';
 import type { SessionStore } from './store/sessions';
 import type { SignInFailureStore } from './store/sign-in-failures';
 import type { SsoLoginStore } from './store/sso-logins';
 import type { UserRecordStore } from './store/user-records';
 import type { StoredUser, UserStore } from './store/users';
 import { randomToken, tokenDigest, tokenPattern } from './tokens';
+import { grantedConnections } from './user-scope';
 
 /** The signed-in user a request acts as. */
 export type PortalUser = SessionUser;
@@ -49,7 +49,7 @@ const touchEveryMs = 60_000;
 
 export interface PortalAuthOptions {
   config: PortalConfig;
-  database: PortalStores;
+  database: AccountStores;
   log: FastifyBaseLogger;
   /** The clock (tests control it); default Date.now. */
   now?: () => number;
@@ -79,7 +79,7 @@ export class PortalAuth {
 
   private constructor(
     readonly config: PortalConfig,
-    database: PortalStores,
+    database: AccountStores,
     readonly log: FastifyBaseLogger,
     now: () => number,
     onAudit?: Audit,

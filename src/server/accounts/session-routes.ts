@@ -10,13 +10,13 @@ import {
 } from '@/domain/auth';
 import type { PortalConfig } from '@/server/config';
 import { acceptJsonOnly } from '@/server/http/json-body';
+import { requireUser } from '@/server/http/require-user';
 import {
   bodySchema,
   partSchema,
   responseSchema,
   withRouteSchemas,
 } from '@/server/http/route-schemas';
-import { requireUser } from './auth-hooks';
 import { hashPassword } from './passwords';
 import { signIn } from './sign-in';
 import { tokenDigest, tokenPattern } from './tokens';

@@ -13,13 +13,13 @@ import {
 } from '@/domain/auth';
 import type { PortalConfig } from '@/server/config';
 import { limitPerMinute } from '@/server/http/minute-limit';
+import { requireUser, signedInRoutes } from '@/server/http/require-user';
 import {
   bodySchema,
   partSchema,
   responseSchema,
   withRouteSchemas,
 } from '@/server/http/route-schemas';
-import { requireUser, signedInRoutes } from './auth-hooks';
 
 /**
  * What one user may keep on the server and how often they may ask. A draft is a few KB and a

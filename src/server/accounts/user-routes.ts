@@ -13,13 +13,13 @@ import {
 } from '@/domain/auth';
 import { deploymentClientOrgIds } from '@/domain/portal-config';
 import type { PortalConfig } from '@/server/config';
+import { requireUser, signedInRoutes } from '@/server/http/require-user';
 import {
   bodySchema,
   partSchema,
   responseSchema,
   withRouteSchemas,
 } from '@/server/http/route-schemas';
-import { requireUser, signedInRoutes } from './auth-hooks';
 
 export interface UserRoutesOptions {
   config: PortalConfig;

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '@/domain/api-error';
 import { roleRank } from '@/domain/auth';
 import { replayOfHeader, uncheckedHeader } from '@/domain/journal';
+import type { Connection } from '@/server/config';
 
 /**
  * What a signed-in user may send through the proxy, checked after the
@@ -40,4 +41,18 @@ export function checkUserScope(
       );
     }
   }
+}
+
+/**
+ * The connections an account may use, by name, in the deployment's order: every one for admins
+ * and for accounts with no list (null); otherwise those of its list the deployment still has.
+ */
+export function grantedConnections(
+  connections: readonly Connection[],
+  user: { role: string; connections: readonly string[] | null },
+): string[] {
+  const names = connections.map((connection) => connection.name);
+  if (user.role === 'admin' || user.connections === null) return names;
+  const granted = new Set(user.connections);
+  return names.filter((name) => granted.has(name));
 }

@@ -6,8 +6,8 @@ import {
   type apiTokenListSchema,
   type CreatedApiToken,
 } from '@/domain/api-tokens';
-import { requireUser, signedInRoutes } from '@/server/accounts/auth-hooks';
 import type { PortalConfig } from '@/server/config';
+import { requireUser, signedInRoutes } from '@/server/http/require-user';
 import { bodySchema, withRouteSchemas } from '@/server/http/route-schemas';
 
 export interface ApiTokenRoutesOptions {

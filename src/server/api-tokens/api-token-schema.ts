@@ -1,3 +1,4 @@
+import type { ConcernSchema } from '@/server/store/migrations';
 import type { PortalSqlite } from '@/server/store/portal-database';
 
 /**
@@ -9,7 +10,7 @@ import type { PortalSqlite } from '@/server/store/portal-database';
  * `scope` has no CHECK: a later release may add a scope without rebuilding the table, and the
  * store reads a scope it does not know as the narrowest.
  */
-export function createApiTokensTable(db: PortalSqlite): void {
+function createApiTokensTable(db: PortalSqlite): void {
   db.exec(`
     CREATE TABLE api_tokens (
       id TEXT PRIMARY KEY,
@@ -28,7 +29,7 @@ export function createApiTokensTable(db: PortalSqlite): void {
 }
 
 /** The same table in PostgreSQL (createApiTokensTable). */
-export const postgresApiTokensTable = `
+const postgresApiTokensTable = `
   CREATE TABLE api_tokens (
     id TEXT PRIMARY KEY,
     token_hash BYTEA NOT NULL UNIQUE,
@@ -43,3 +44,16 @@ export const postgresApiTokensTable = `
   );
   CREATE INDEX api_tokens_user ON api_tokens (user_id, created_at);
 `;
+
+/** The API tokens' step of the portal's schema (decision 047). */
+export const apiTokensSchema: ConcernSchema = {
+  concern: 'api-tokens',
+  steps: [
+    {
+      version: 11,
+      name: 'personal API tokens',
+      sqlite: createApiTokensTable,
+      postgres: postgresApiTokensTable,
+    },
+  ],
+};

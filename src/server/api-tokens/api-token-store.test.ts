@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openPortalDatabase } from '@/server/store/portal-database';
-import { openPortalStores, type PortalStores } from '@/server/store/portal-stores';
 import { createPool } from '@/server/store/postgres/pool';
+import { openPortalSqlite } from '@/test-support/portal-stores';
+import { openPortalStores, type PortalStores } from '@/test-support/portal-stores';
 import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 import { createApiTokenStore, type ApiTokenStore, type StoredApiToken } from './api-token-store';
 
@@ -41,7 +41,7 @@ interface Opened {
 async function open(kind: 'sqlite' | 'postgres'): Promise<Opened> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'api-token-store-'));
-    const database = await openPortalDatabase(join(dir, 'portal.db'));
+    const database = await openPortalSqlite(join(dir, 'portal.db'));
     return {
       store: createApiTokenStore(database.db),
       rows: async (sql) => database.db.prepare<[], Record<string, unknown>>(sql).all(),

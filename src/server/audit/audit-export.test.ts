@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditEntrySchema, auditFilterSchema } from '@/domain/audit';
-import { openPortalDatabase, type PortalDatabase } from '@/server/store/portal-database';
+import { type PortalDatabase } from '@/server/store/portal-database';
+import { openPortalSqlite } from '@/test-support/portal-stores';
 import { csvCell, exportLines } from './audit-routes';
 import { createAuditStore, type AuditRecord } from './store/audit-events';
 
@@ -46,7 +47,7 @@ describe('the audit export', () => {
   });
 
   it('streams every page of the selection, oldest first, as CSV and as JSON Lines', async () => {
-    database = await openPortalDatabase(':memory:');
+    database = await openPortalSqlite(':memory:');
     const store = createAuditStore(database.db);
     await store.append(Array.from({ length: 7 }, (_, i) => record(i + 1)));
 

@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import type { PortalConfig } from '@/server/config';
 import { AuditTrail } from './audit-trail';
+import { createAuditStore } from './store/audit-events';
+import { createPostgresAuditStore } from './store/postgres/audit-events';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,7 +25,10 @@ export interface AuditOptions {
 export const auditPlugin = fp<AuditOptions>(
   async (app, { config, now }) => {
     const trail = new AuditTrail({
-      store: app.stores.audit,
+      store: app.database.open('audit', {
+        sqlite: createAuditStore,
+        postgres: createPostgresAuditStore,
+      }),
       settings: config.audit,
       log: app.log,
       ...(now ? { now } : {}),

@@ -3,8 +3,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/domain/api-error';
 import { auditFilterSchema } from '@/domain/audit';
 import type { AuditEvent } from '@/server/accounts/audit';
-import { openPortalDatabase, type PortalDatabase } from '@/server/store/portal-database';
-import { AuditTrail, cleanDetails } from './audit-trail';
+import { type PortalDatabase } from '@/server/store/portal-database';
+import { openPortalSqlite } from '@/test-support/portal-stores';
+import { cleanDetails } from './audit-event-fields';
+import { AuditTrail } from './audit-trail';
 import { createAuditStore, type AuditStore } from './store/audit-events';
 
 // The trail's writer (decision 036): queued, written in batches, kept within its budget for
@@ -22,7 +24,7 @@ afterEach(async () => {
 });
 
 async function open(now: () => number, retentionDays = 365) {
-  const opened = await openPortalDatabase(':memory:');
+  const opened = await openPortalSqlite(':memory:');
   database = opened;
   const store: AuditStore = createAuditStore(opened.db);
   const log = { error: vi.fn(), warn: vi.fn() };

@@ -1,11 +1,18 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { ApiError } from '@/domain/api-error';
-import { isAuditEvent, type AuditEntry } from '@/domain/audit';
-import { connectionHeader } from '@/domain/vms-contract';
+import { isAuditEvent } from '@/domain/audit';
 import type { AuditEvent, AuditFields } from '@/server/accounts/audit';
 import type { AuditSettings } from '@/server/config';
 import { recordedPath } from '@/server/http/recorded-path';
 import type { CallAnswerFields, CallLine } from '@/server/proxy/call-line';
+import {
+  actorOf,
+  batchIdOf,
+  cleanDetails,
+  clientOrgOf,
+  connectionOf,
+  text,
+} from './audit-event-fields';
 import type { AuditRecord, AuditStore } from './store/audit-events';
 
 /** What a proxied call's log line says, as much of it as the trail keeps. */
@@ -25,14 +32,6 @@ const recordedRefusals: ReadonlySet<string> = new Set([
   'token_scope',
   'token_invalid',
 ]);
-
-/**
- * Detail names that could carry a credential or a body: dropped, whatever their value, should a
- * caller ever pass one. (The callers pass identifiers, counts and reasons; this is a second line.)
- */
-const unsafeDetail = /pass(word)?|secret|token|signature|cookie|authori[sz]ation|api_?key|body/i;
-const maxText = 200;
-const maxList = 100;
 
 /** Events made without a session that the trail keeps per minute; past it they are counted. */
 const anonymousPerMinute = 120;
@@ -58,77 +57,6 @@ export interface AuditTrailOptions {
   flushDelayMs?: number;
   /** How often retention runs besides at start (default 10 minutes). */
   pruneEveryMs?: number;
-}
-
-function text(value: unknown): string | null {
-  return typeof value === 'string' ? value.slice(0, maxText) : null;
-}
-
-/** Only identifiers, counts, flags and reasons, cut to size. */
-export function cleanDetails(fields: Record<string, unknown>): AuditEntry['details'] {
-  const details: AuditEntry['details'] = {};
-  for (const [name, value] of Object.entries(fields)) {
-    if (unsafeDetail.test(name)) continue;
-    if (typeof value === 'string') details[name] = value.slice(0, maxText);
-    else if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
-      details[name] = value;
-    } else if (Array.isArray(value)) {
-      details[name] = value
-        .slice(0, maxList)
-        .filter(
-          (item): item is string | number => typeof item === 'string' || typeof item === 'number',
-        )
-        .map((item) => (typeof item === 'string' ? item.slice(0, maxText) : item));
-    }
-  }
-  return details;
-}
-
-/** The batch id in a send's answer (`{"batchid": …}`), when it has one. */
-function batchIdOf(answer: Buffer): string | null {
-  if (answer.length > 4096) return null;
-  try {
-    const parsed: unknown = JSON.parse(answer.toString('utf8'));
-    const id =
-      typeof parsed === 'object' && parsed !== null ? Reflect.get(parsed, 'batchid') : undefined;
-    return typeof id === 'string' ? id.slice(0, maxText) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The query's client org, when it names one (an org refusal says which). */
-function clientOrgOf(request: FastifyRequest): number | null {
-  const query = request.query;
-  const value =
-    typeof query === 'object' && query !== null ? Reflect.get(query, 'Client_Org_Id') : undefined;
-  return typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : null;
-}
-
-function connectionOf(request: FastifyRequest): string | null {
-  const chosen = request.vmsChannel?.connection.name;
-  if (chosen) return chosen;
-  // Refused before the proxy settled on a connection: the one the call named.
-  const header = request.headers[connectionHeader];
-  return typeof header === 'string' && header !== ''
-    ? header.trim().toLowerCase().slice(0, 40)
-    : null;
-}
-
-/**
- * Who made the call: the signed-in user, or the API token's owner, then with `via: "token <name>"`
- * (decision 037). A token refused before it gave a session (revoked, expired) still names its
- * owner.
- */
-function actorOf(request: FastifyRequest | undefined): {
-  user: { id: string; email: string | null } | null;
-  via: Record<string, string>;
-} {
-  const token = request?.apiToken ?? null;
-  const via = token ? { via: `token ${token.name}` } : {};
-  const user = request?.portalSession?.user;
-  if (user) return { user, via };
-  return { user: token ? { id: token.userId, email: token.email } : null, via };
 }
 
 /**

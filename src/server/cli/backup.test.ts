@@ -16,10 +16,8 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { portalSchemaVersion } from '@/server/portal-schema';
 import { REPLAYED_HEADER } from '@/server/proxy/vms-proxy';
-import { portalSchemaVersion } from '@/server/store/migrations';
-import { openPortalDatabase } from '@/server/store/portal-database';
-import { openPortalStores } from '@/server/store/portal-stores';
 import {
   requisitionImportPath,
   startCaptureUpstream,
@@ -29,6 +27,8 @@ import {
   type TestPortal,
 } from '@/test-support/capture-upstream';
 import { openAtSchemaVersion } from '@/test-support/older-schema';
+import { openPortalSqlite } from '@/test-support/portal-stores';
+import { openPortalStores } from '@/test-support/portal-stores';
 import { createTestDatabase, pgBinary, postgresEnvName } from '@/test-support/postgres-server';
 import { tsxEnv, tsxLoader } from '@/test-support/tsx-child';
 
@@ -424,7 +424,7 @@ describe('npm run backup on a full disk', () => {
     if (mounted.status !== 0) context.skip('mounting a small tmpfs needs root');
     try {
       const big = join(dir, 'big', 'portal.db');
-      const opened = await openPortalDatabase(big);
+      const opened = await openPortalSqlite(big);
       opened.db
         .prepare(
           "INSERT INTO idempotency_keys (key, fingerprint, state, created_at, body) VALUES ('k', 'f', 'settled', 1, randomblob(1048576))",

@@ -23,7 +23,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { ConfigError, loadConfig, type PortalConfig } from '@/server/config';
-import { portalSchemaVersion } from '@/server/store/migrations';
+import { portalSchemaVersion } from '@/server/portal-schema';
 import { describeDatabaseUrl } from '@/server/store/postgres/pool';
 import {
   BackupRefused,
@@ -294,6 +294,7 @@ export function runRestoreCli(argv: string[], io: BackupCliIo): Promise<number> 
       file,
       config.portalDb,
       now,
+      portalSchemaVersion,
       (restored, replaced) => carryOverSqlite(replaced, restored, now),
     );
     const upgrade =

@@ -16,10 +16,12 @@ import { parseArgs } from 'node:util';
 import { emailSchema, passwordSchema, roles, type Role } from '@/domain/auth';
 import { hashPassword } from '@/server/accounts/passwords';
 import { inviteLifetimeMs } from '@/server/accounts/portal-auth';
+import { openAccountStores } from '@/server/accounts/store/account-stores';
 import type { StoredUser, UserStore } from '@/server/accounts/store/users';
 import { randomToken, tokenDigest } from '@/server/accounts/tokens';
 import { ConfigError, loadConfig, type PortalConfig } from '@/server/config';
-import { openPortalStores } from '@/server/store/portal-stores';
+import { portalMigrations } from '@/server/portal-schema';
+import { openDatabase } from '@/server/store/database';
 
 export const usersUsage = `usage: npm run users -- <command>
   add [--role recruiter|qa|admin] [--org 1001,1002] [--password-stdin] EMAIL
@@ -175,9 +177,9 @@ export async function runUsersCli(argv: string[], io: UsersCliIo): Promise<numbe
     const password =
       command === 'add' ? await readPassword(io, values['password-stdin'] === true) : null;
 
-    const database = await openPortalStores(config);
+    const database = await openDatabase(config, portalMigrations);
     try {
-      const users = database.users;
+      const { users, sessions } = openAccountStores(database);
       switch (command) {
         case 'list': {
           const all = await users.list();
@@ -240,7 +242,7 @@ export async function runUsersCli(argv: string[], io: UsersCliIo): Promise<numbe
           const user = await existing(users, email);
           const disable = command === 'disable';
           await users.update(user.id, { disabled: disable });
-          const ended = disable ? await database.sessions.deleteForUser(user.id) : 0;
+          const ended = disable ? await sessions.deleteForUser(user.id) : 0;
           io.stdout(
             `${disable ? 'Disabled' : 'Enabled'} ${email}${disable ? ` (${ended} session${ended === 1 ? '' : 's'} ended)` : ''}\n`,
           );

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { DateFormat } from '@/domain/catalog-types';
 import {
@@ -15,6 +14,7 @@ import {
   type VmsProfile,
 } from '@/domain/vms-profile';
 import { sandboxDemo, type SandboxRules } from '@/sandbox/index';
+import { readJson } from './json-file';
 
 /**
  * Where a connection's calls go: the embedded sandbox the portal starts, with the rules its
@@ -110,119 +110,6 @@ const isSet = (value: string | undefined) => value !== undefined && value.trim()
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * Reads a JSON file and says what is wrong with it without quoting it: a syntax error's own
- * message quotes the text around the mistake, which may be a secret written in by mistake.
- */
-function readJson(path: string): { json: unknown } | { problem: string } {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = error instanceof Error ? Reflect.get(error, 'code') : undefined;
-    return {
-      problem: `cannot be read${typeof code === 'string' ? ` (${code})` : ''}: check the path`,
-    };
-  }
-  try {
-    return { json: JSON.parse(text) };
-  } catch {
-    const before = text.slice(0, syntaxErrorAt(text)).split('\n');
-    return {
-      problem: `is not JSON at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`,
-    };
-  }
-}
-
-/**
- * Where JSON text first goes wrong, found by reading it again: JSON.parse's message does not
- * always say where, and when it does not it quotes the text instead.
- */
-export function syntaxErrorAt(text: string): number {
-  let at = 0;
-  const fail = (): never => {
-    throw at;
-  };
-  const space = () => {
-    while (at < text.length && ' \t\n\r'.includes(text.charAt(at))) at++;
-  };
-  const literal = (word: string) => {
-    for (const char of word)
-      if (text.charAt(at) === char) at++;
-      else fail();
-  };
-  const string = () => {
-    at++; // the opening quote
-    while (at < text.length && text.charAt(at) !== '"') {
-      const code = text.charCodeAt(at);
-      if (code < 0x20) fail();
-      if (text.charAt(at) === '\\') {
-        at++;
-        if (text.charAt(at) === 'u') {
-          at++;
-          for (let i = 0; i < 4; i++, at++) if (!/[0-9a-fA-F]/.test(text.charAt(at))) fail();
-          continue;
-        }
-        if (!'"\\/bfnrt'.includes(text.charAt(at)) || at >= text.length) fail();
-      }
-      at++;
-    }
-    if (at >= text.length) fail();
-    at++;
-  };
-  const number = () => {
-    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(at));
-    if (!match) fail();
-    at += match?.[0].length ?? 0;
-  };
-  const value = (): void => {
-    space();
-    const char = text.charAt(at);
-    if (char === '{') {
-      at++;
-      space();
-      if (text.charAt(at) === '}') return void at++;
-      for (;;) {
-        space();
-        if (text.charAt(at) !== '"') fail();
-        string();
-        space();
-        if (text.charAt(at) !== ':') fail();
-        at++;
-        value();
-        space();
-        if (text.charAt(at) === ',') at++;
-        else if (text.charAt(at) === '}') return void at++;
-        else fail();
-      }
-    }
-    if (char === '[') {
-      at++;
-      space();
-      if (text.charAt(at) === ']') return void at++;
-      for (;;) {
-        value();
-        space();
-        if (text.charAt(at) === ',') at++;
-        else if (text.charAt(at) === ']') return void at++;
-        else fail();
-      }
-    }
-    if (char === '"') return string();
-    if (char === 't') return literal('true');
-    if (char === 'f') return literal('false');
-    if (char === 'n') return literal('null');
-    return number();
-  };
-  try {
-    value();
-    space();
-    return at < text.length ? at : text.length;
-  } catch (position) {
-    return typeof position === 'number' ? position : 0;
-  }
 }
 
 /** The `apiKeyEnv`/`apiSecretEnv` names in the file as written, valid or not. */
@@ -446,18 +333,4 @@ export function loadConnections(
   }
   if (problems.length > 0) return { problems };
   return { connections, defaultConnection: reading.file.default };
-}
-
-/**
- * The connections an account may use, by name, in the deployment's order: every one for admins
- * and for accounts with no list (null); otherwise those of its list the deployment still has.
- */
-export function grantedConnections(
-  connections: readonly Connection[],
-  user: { role: string; connections: readonly string[] | null },
-): string[] {
-  const names = connections.map((connection) => connection.name);
-  if (user.role === 'admin' || user.connections === null) return names;
-  const granted = new Set(user.connections);
-  return names.filter((name) => granted.has(name));
 }

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '@/domain/api-error';
 import type { Role } from '@/domain/auth';
-import { requireUserHook } from '@/server/accounts/auth-hooks';
 import { isLoopbackHost, type PortalConfig } from '@/server/config';
 import { limitPerMinute } from './minute-limit';
 import { recordedPath } from './recorded-path';
+import { requireUserHook } from './require-user';
 
 /**
  * Security headers for every /api/vms answer (OWASP REST Security Cheat Sheet): nothing in it

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { recordedUrl } from '@/server/http/recorded-path';
-import { scrubText, SecretNeedles } from '@/server/proxy/credential-scrub';
+import { scrubText, SecretNeedles } from '@/server/redaction/credential-scrub';
 import { keptBody, RecentBodies } from './kept-body';
 import type {
   BodyToKeep,

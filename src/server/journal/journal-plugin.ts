@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import type { PortalConfig } from '@/server/config';
 import { CallJournal } from './call-journal';
+import { createJournalStore } from './store/journal-calls';
+import { createPostgresJournalStore } from './store/postgres/journal';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,9 +30,14 @@ export const journalPlugin = fp<JournalOptions>(
       app.decorate('journal', null);
       return;
     }
-    const { stores, healthReports } = app;
+    const { database, healthReports } = app;
+    // Opened only with the journal on: nothing is prepared for it when JOURNAL=off.
+    const store = database.open('journal', {
+      sqlite: createJournalStore,
+      postgres: createPostgresJournalStore,
+    });
     const journal = await CallJournal.open({
-      store: stores.journal,
+      store,
       settings: config.journal,
       // Every connection's: a call to one may echo any of them (a shared VMS, a shared secret).
       secrets: config.connections.flatMap((connection) => [
@@ -38,11 +45,20 @@ export const journalPlugin = fp<JournalOptions>(
         connection.apiSecret,
       ]),
       log: app.log,
-      setting: stores.setting,
+      setting: database.setting,
       onHealth: (problem) => healthReports.report('journal', problem),
     });
     app.decorate('journal', journal);
-    app.portalMetrics?.setSources({ journalBacklog: () => journal.backlog });
+    // The size is read through the store as opened, not timed: a scrape's reads are not the
+    // portal's queries.
+    const untimed = database.unwrapped(store);
+    app.portalMetrics?.setSources({
+      journalBacklog: () => journal.backlog,
+      journalSize: async () => ({
+        entries: await untimed.count(),
+        bytes: await untimed.usedBytes(),
+      }),
+    });
     app.addHook('onClose', () => journal.close());
   },
   { name: 'journal', fastify: '5.x', dependencies: ['database', 'ops', 'metrics'] },

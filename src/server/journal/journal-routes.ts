@@ -13,7 +13,7 @@ import {
   type JournalFilter,
   type JournalStatus,
 } from '@/domain/journal';
-import type { PortalConfig } from '@/server/config';
+import type { Connection, PortalConfig } from '@/server/config';
 import { registerApiGuards } from '@/server/http/api-guards';
 import { newestPage, sendDownload } from '@/server/http/entry-pages';
 import {
@@ -22,15 +22,25 @@ import {
   responseSchema,
   withRouteSchemas,
 } from '@/server/http/route-schemas';
-import type { ConnectionUpstreams } from '@/server/proxy/connection-upstreams';
 import { curlFor } from './curl';
 import { exportChunks } from './journal-export';
 import { cursorAfter, JournalSearchError, type JournalReader } from './store/journal-store';
 
+/**
+ * What the journal needs of the proxy's upstreams: where each connection's VMS is, for Copy as
+ * cURL. The proxy's ConnectionUpstreams is one; the journal does not import the proxy.
+ */
+export interface UpstreamAddresses {
+  /** The connection named `name`; the default one for null (a call recorded before names). */
+  named(name: string | null): Connection | undefined;
+  /** The connection's base URL, ending in `/`; null when it has none. */
+  urlOf(connection: Connection): string | null;
+}
+
 export interface JournalRoutesOptions {
   config: PortalConfig;
   /** Where each connection's VMS is (for Copy as cURL). */
-  upstreams: ConnectionUpstreams;
+  upstreams: UpstreamAddresses;
 }
 
 /** A search the store could not run is the user's text, not a fault: 400, never 500. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SecretNeedles } from '@/server/proxy/credential-scrub';
+import { SecretNeedles } from '@/server/redaction/credential-scrub';
 import { keptBody, RecentBodies } from './kept-body';
 
 const needles = SecretNeedles.of(['key-123456', 'secret-abcdef', null, 'abc']);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { scrub, type SecretNeedles } from '@/server/proxy/credential-scrub';
+import { scrub, type SecretNeedles } from '@/server/redaction/credential-scrub';
 import type { BodyToKeep } from './store/journal-store';
 
 /** The first `limit` bytes, backed off to the start of a UTF-8 character so the text stays whole. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PortalStores } from '@/server/store/portal-stores';
-import { instrumentStores } from './instrument-stores';
+import { storeTimer } from './instrument-stores';
 import { PortalMetrics } from './portal-metrics';
 import { parseScrape, sampleValue } from './scrape-text';
 
@@ -22,16 +21,6 @@ class CountingStore {
   }
 }
 
-function storesWith(idempotencyKeys: object, journal: () => object): PortalStores {
-  return {
-    kind: 'sqlite',
-    idempotencyKeys,
-    get journal() {
-      return journal();
-    },
-  } as unknown as PortalStores;
-}
-
 async function durationCount(metrics: PortalMetrics, store: string, operation: string) {
   const scrape = parseScrape((await metrics.scrape()).body);
   return {
@@ -40,14 +29,11 @@ async function durationCount(metrics: PortalMetrics, store: string, operation: s
   };
 }
 
-describe('instrumentStores', () => {
+describe('storeTimer', () => {
   it('passes calls through unchanged, `this`, results and errors included, and times each', async () => {
     const metrics = new PortalMetrics({ defaultConnection: 'default' });
     const store = new CountingStore();
-    const timed = instrumentStores(
-      storesWith(store, () => ({})),
-      metrics,
-    ).idempotencyKeys as unknown as CountingStore;
+    const timed = storeTimer(metrics)('idempotencyKeys', store);
 
     expect(await timed.insertInFlight('new')).toBe(true);
     expect(await timed.insertInFlight('taken')).toBe(false);
@@ -75,23 +61,17 @@ describe('instrumentStores', () => {
     ).toBe(1);
   });
 
-  it('makes the journal store only when asked for, and counts its writes and prunes', async () => {
+  it("counts the journal's writes and prunes", async () => {
     const metrics = new PortalMetrics({ defaultConnection: 'default' });
-    let made = 0;
-    const journal = {
+    const store = {
       write: async (records: unknown[], late: unknown[]) => records.map((_, i) => i + late.length),
       pruneReceivedBefore: async () => 7,
       pruneOldest: async () => 3,
     };
-    const stores = instrumentStores(
-      storesWith({}, () => ((made += 1), journal)),
-      metrics,
-    );
-    expect(stores.kind).toBe('sqlite');
-    expect(made).toBe(0);
-    await stores.journal.write([{}, {}] as never, [{}] as never);
-    await stores.journal.pruneReceivedBefore(0, 500);
-    await stores.journal.pruneOldest(3);
+    const journal = storeTimer(metrics)('journal', store);
+    await journal.write([{}, {}], [{}]);
+    await journal.pruneReceivedBefore();
+    await journal.pruneOldest();
     const scrape = parseScrape((await metrics.scrape()).body);
     expect(sampleValue(scrape, 'vms_portal_journal_writes_total')).toBe(3);
     expect(sampleValue(scrape, 'vms_portal_journal_pruned_total')).toBe(10);

@@ -1,27 +1,7 @@
 import type { JournalStore } from '@/server/journal/store/journal-store';
 import type { IdempotencyKeyStore } from '@/server/proxy/store/idempotency-keys';
-import type { PortalStores } from '@/server/store/portal-stores';
+import type { StoreWrapper } from '@/server/store/database';
 import type { PortalMetrics } from './portal-metrics';
-
-/** The stores whose calls are timed: every one the portal reads and writes through. */
-const timedStores = [
-  'idempotencyKeys',
-  'journal',
-  'users',
-  'sessions',
-  'signInFailures',
-  'ssoLogins',
-  'userRecords',
-  'audit',
-  'apiTokens',
-  'suites',
-] as const satisfies readonly (keyof PortalStores)[];
-
-type TimedStore = (typeof timedStores)[number];
-
-function isTimedStore(name: string | symbol): name is TimedStore {
-  return (timedStores as readonly (string | symbol)[]).includes(name);
-}
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
@@ -58,7 +38,7 @@ const storeCounts: {
   },
 };
 
-function countFor(store: TimedStore, operation: string): Count | undefined {
+function countFor(store: string, operation: string): Count | undefined {
   if (store !== 'journal' && store !== 'idempotencyKeys') return undefined;
   const counts: Partial<Record<string, Count>> = storeCounts[store];
   return counts[operation];
@@ -68,7 +48,7 @@ function countFor(store: TimedStore, operation: string): Count | undefined {
  * `store` with each method call timed into the metrics. The calls themselves are untouched: the
  * same arguments, `this`, result and error; an answer that was a promise stays one.
  */
-function timedStore<T extends object>(store: T, name: TimedStore, metrics: PortalMetrics): T {
+function timedStore<T extends object>(store: T, name: string, metrics: PortalMetrics): T {
   const wrappers = new Map<string | symbol, unknown>();
   return new Proxy(store, {
     get(target, property) {
@@ -113,23 +93,11 @@ function timedStore<T extends object>(store: T, name: TimedStore, metrics: Porta
 }
 
 /**
- * The portal's stores with every store call timed (db_query_duration_seconds), and the journal's
- * writes and prunes counted. Wrapping here, where the stores are handed out, keeps the timing out
- * of every store and every caller; both databases are timed the same way. Each store is wrapped
- * when first asked for, so the journal's (made on first use) is still never made with JOURNAL=off.
+ * Times every store call into the metrics (db_query_duration_seconds), and counts the journal's
+ * writes and prunes: the database applies it to each store a concern opens, so the timing stays out
+ * of every store and every caller, and both databases are timed the same way. The name is the one
+ * the concern opened its store under (the journal's, `journal`, is opened only with JOURNAL on).
  */
-export function instrumentStores(stores: PortalStores, metrics: PortalMetrics): PortalStores {
-  const wrapped = new Map<TimedStore, object>();
-  return new Proxy(stores, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property, target);
-      if (!isTimedStore(property) || typeof value !== 'object' || value === null) return value;
-      let store = wrapped.get(property);
-      if (store === undefined) {
-        store = timedStore(value, property, metrics);
-        wrapped.set(property, store);
-      }
-      return store;
-    },
-  });
+export function storeTimer(metrics: PortalMetrics): StoreWrapper {
+  return (name, store) => timedStore(store, name, metrics);
 }

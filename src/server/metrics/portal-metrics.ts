@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { AuditEvent, AuditFields } from '@/server/accounts/audit';
+import { withDeadline } from '@/server/ops/deadline';
 import type { CallAnswerFields, CallLine } from '@/server/proxy/call-line';
-import { withDeadline } from '@/server/proxy/upstream-answer';
 
 /** Every metric the portal exports starts with this, Node's process metrics included. */
 export const metricPrefix = 'vms_portal_';

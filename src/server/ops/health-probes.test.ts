@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { portalSchemaVersion } from '@/server/store/migrations';
+import { portalSchemaVersion } from '@/server/portal-schema';
 import {
   startCaptureUpstream,
   startTestPortal,

@@ -3,9 +3,8 @@ import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { responseSchema, withRouteSchemas } from '@/server/http/route-schemas';
 import { journalReadyBacklog } from '@/server/journal/call-journal';
-import { withDeadline } from '@/server/proxy/upstream-answer';
-import { portalSchemaVersion } from '@/server/store/migrations';
-import type { PortalStores } from '@/server/store/portal-stores';
+import type { PortalDatabase } from '@/server/store/database';
+import { withDeadline } from './deadline';
 
 /**
  * How long readiness waits for the database to answer: a probe must answer well within a
@@ -43,7 +42,7 @@ interface DatabaseHealth {
  * What /api/health says of the portal database: which kind, its schema version, and whether it
  * answers a read now (a failed write shows through the parts' own reports).
  */
-async function databaseHealth(stores: PortalStores): Promise<DatabaseHealth> {
+async function databaseHealth(stores: PortalDatabase): Promise<DatabaseHealth> {
   try {
     const version = await stores.schemaVersion();
     return { database: { kind: stores.kind, schemaVersion: version }, problem: null };
@@ -68,7 +67,8 @@ export interface HealthRoutesOptions {
  */
 const routes: FastifyPluginAsync<HealthRoutesOptions> = async (app, { checks }) => {
   const api = withRouteSchemas(app);
-  const { stores, lifecycle, healthReports } = app;
+  const { database: stores, lifecycle, healthReports } = app;
+  const portalSchemaVersion = stores.knownSchemaVersion;
 
   // `/api/health` only, not `/api/health/` too.
   api.get(

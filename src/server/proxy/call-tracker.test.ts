@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openPortalStores, type PortalStores } from '@/server/store/portal-stores';
+import { openPortalStores, type PortalStores } from '@/test-support/portal-stores';
 import { CallTracker } from './call-tracker';
 import { IdempotencyGate } from './idempotency';
 

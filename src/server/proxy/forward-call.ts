@@ -7,8 +7,8 @@ import {
   withoutMisreadDates,
   withPage,
 } from '@/domain/vms-profile';
-import type { CallNote } from '@/server/journal/call-note';
-import type { ProxyTap } from '@/server/journal/proxy-tap';
+import type { CallNote } from './call-note';
+import type { ProxyTap } from './proxy-tap';
 import { errorOutcome, type CallOutcome, type ForwardResult } from './idempotency-key';
 import { listTotalHeaders } from './list-total';
 import type { Channel } from './proxy-channel';

@@ -3,11 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '@/domain/api-error';
-import {
-  openPortalStores,
-  type PortalStores,
-  type StoreTarget,
-} from '@/server/store/portal-stores';
+import type { StoreTarget } from '@/server/store/database';
+import { openPortalStores, type PortalStores } from '@/test-support/portal-stores';
 import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 import { IdempotencyGate, type IdempotencyGateOptions, type KeyedCall } from './idempotency';
 import {

@@ -12,7 +12,7 @@ import {
   type GateRefusal,
 } from './idempotency-key';
 import type { IdempotencyKeyStore } from './store/idempotency-keys';
-import { withDeadline } from './upstream-answer';
+import { withDeadline } from '@/server/ops/deadline';
 
 export type Admission =
   /** First sight of the key: forward the call, then `finish` with how it ended. */

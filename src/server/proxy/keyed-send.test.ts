@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openPortalStores, type PortalStores } from '@/server/store/portal-stores';
+import { openPortalStores, type PortalStores } from '@/test-support/portal-stores';
 import {
   startCaptureUpstream,
   testConfig,

@@ -9,7 +9,7 @@ import {
   requestedConnection,
   type ConnectionUpstreams,
 } from './connection-upstreams';
-import { CredentialScrubber } from './credential-scrub';
+import { CredentialScrubber } from '@/server/redaction/credential-scrub';
 
 /**
  * The proxy's first step: the connection a call is for. Everything the proxy keeps for one

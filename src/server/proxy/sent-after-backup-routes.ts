@@ -21,7 +21,7 @@ const routes: FastifyPluginAsync<{ config: PortalConfig }> = async (app, { confi
     },
     async (request) => {
       const user = request.portalSession?.user ?? null;
-      const batches = (await app.stores.idempotencyKeys.listSentAfterBackup()).filter(
+      const batches = (await app.idempotencyKeys.listSentAfterBackup()).filter(
         (batch) => user === null || user.role === 'admin' || batch.email === user.email,
       );
       return {
@@ -38,5 +38,5 @@ export const sentAfterBackupRoutes = fp(routes, {
   name: 'sent-after-backup-routes',
   fastify: '5.x',
   encapsulate: true,
-  dependencies: ['database', 'accounts'],
+  dependencies: ['proxy-store', 'accounts'],
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profilePresets, readProfile, type VmsProfile } from '@/domain/vms-profile';
-import type { CallNote } from '@/server/journal/call-note';
+import type { CallNote } from './call-note';
 import { testConfig } from '@/test-support/capture-upstream';
 import { closeChannels, openChannel, type Channel } from './proxy-channel';
 import { AnswerTranslator } from './translate-answer';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { answerFromVms, shownListFromVms, unreadableRecordDates } from '@/domain/vms-profile';
-import type { CallNote } from '@/server/journal/call-note';
+import type { CallNote } from './call-note';
 import type { PortalMetrics } from '@/server/metrics/portal-metrics';
 import type { CallOutcome } from './idempotency-key';
 import { listTotalHeaders } from './list-total';

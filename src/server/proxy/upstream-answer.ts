@@ -4,18 +4,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 /** Upstream response headers the browser gets; anything else (set-cookie, server…) stays behind. */
 export const forwardedResponseHeaders = ['content-type', 'retry-after'] as const;
 
-/** Resolves with `promise`, or with `late()` if it takes longer than `ms`. */
-export async function withDeadline<T>(promise: Promise<T>, ms: number, late: () => T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(late()), ms);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+// Waiting for the VMS is the one wait the drain and the probes share with the proxy.
+export { withDeadline } from '@/server/ops/deadline';
 
 /**
  * The headers named `names` (lower-case, as undici gives them) of the upstream answer, those the

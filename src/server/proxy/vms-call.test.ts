@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallNote } from '@/server/journal/call-note';
+import type { CallNote } from './call-note';
 import {
   startCaptureUpstream,
   testConfig,

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { joinQuery } from '@/domain/vms-profile';
 import { signRequest } from '@/node/signature';
 import { traceScope } from '@/server/http/trace-context';
-import { journalHeaders, type CallNote } from '@/server/journal/call-note';
+import { journalHeaders, type CallNote } from './call-note';
 import type { CallOutcome } from './idempotency-key';
 import type { Channel } from './proxy-channel';
 import { pickHeaders, readBody } from './upstream-answer';

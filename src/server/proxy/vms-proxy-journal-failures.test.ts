@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { journalDetailSchema, journalPageSchema } from '@/domain/journal';
-import { portalSchemaVersion } from '@/server/store/portal-database';
+import { portalSchemaVersion } from '@/server/portal-schema';
 import {
   requisitionImportPath,
   startCaptureUpstream,

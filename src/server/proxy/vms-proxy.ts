@@ -5,7 +5,6 @@ import { connectionHeader, describeOperations } from '@/domain/vms-contract';
 import type { PortalConfig } from '@/server/config';
 import { registerApiGuards } from '@/server/http/api-guards';
 import { traceScope } from '@/server/http/trace-context';
-import { ProxyTap } from '@/server/journal/proxy-tap';
 import { drainingError, type PortalLifecycle } from '@/server/ops/drain';
 import { checkCall } from './call-check';
 import { callLineOf } from './call-line';
@@ -16,6 +15,7 @@ import { startIdempotencyGate } from './idempotency';
 import { CallFingerprint, upstreamStatusOf } from './idempotency-key';
 import { sendKeyed, sendUnkeyed, stillWaiting } from './keyed-send';
 import { channelFor, closeChannels, namedConnection, openChannels } from './proxy-channel';
+import { ProxyTap } from './proxy-tap';
 import { AnswerTranslator } from './translate-answer';
 import { vmsOperations, type Query, type VmsOperation } from './vms-operations';
 
@@ -43,7 +43,7 @@ export const REPLAYED_HEADER = 'idempotent-replayed';
  * the orgs, the user and the batch (call-check.ts), pass the key's gate (keyed-send.ts), sign and
  * send (vms-call.ts, forward-call.ts), translate another dialect's answer (translate-answer.ts),
  * and record it (call-line.ts: the log line, the audit event, the metrics; the journal's entry
- * by its own hook, journal/proxy-tap.ts). The answer goes back with the upstream's status and
+ * by its own hook, proxy-tap.ts). The answer goes back with the upstream's status and
  * body unchanged but for an echoed credential, which is replaced (credential-scrub.ts).
  * Everything else under /api/vms is a 404 that never leaves the machine.
  */
@@ -53,10 +53,10 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
 ) => {
   // Made once, not per request; see CallLine for why it has no redaction.
   const callLog = app.log.child({}, { redact: [] });
-  // The proxy keeps its idempotency keys in the portal database (app.stores, its plugin).
-  const database = app.stores;
+  // The proxy keeps its idempotency keys in the portal database (proxy-store-plugin.ts).
+  const { database } = app;
   const { gate: idempotency, stop: stopIdempotency } = await startIdempotencyGate(
-    database.idempotencyKeys,
+    app.idempotencyKeys,
     app.log,
     onDatabaseHealth,
     {
@@ -236,5 +236,5 @@ export const vmsProxy = fp(forwarding, {
   name: 'vms-proxy',
   fastify: '5.x',
   encapsulate: true,
-  dependencies: ['database', 'journal', 'audit', 'accounts', 'metrics'],
+  dependencies: ['database', 'proxy-store', 'journal', 'audit', 'accounts', 'metrics'],
 });

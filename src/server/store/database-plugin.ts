@@ -1,21 +1,27 @@
 import fp from 'fastify-plugin';
 import type { PortalConfig } from '@/server/config';
-import { instrumentStores } from '@/server/metrics/instrument-stores';
-import { openPortalStores, type PortalStores } from './portal-stores';
+import { openDatabase, type PortalDatabase, type StoreWrapper } from './database';
+import type { Migration } from './migrations';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * The portal database's stores, open (decision 027): the parts take their own from it
-     * (accounts their users and sessions, the journal its calls, the proxy its idempotency keys).
-     * With metrics on, every store call is timed.
+     * The portal database, open and its schema up to date (decisions 027, 047): each concern's
+     * plugin opens its own store on it (accounts their users and sessions, the journal its calls,
+     * the proxy its idempotency keys).
      */
-    stores: PortalStores;
+    database: PortalDatabase;
   }
 }
 
 export interface DatabaseOptions {
   config: PortalConfig;
+  /** Every concern's schema steps, in order (portal-schema.ts). */
+  migrations: readonly Migration[];
+  /** Applied to every store a concern opens: with metrics on, each store call is timed. */
+  wrap?: StoreWrapper;
+  /** Given PostgreSQL's pool figures, for the metrics. */
+  onPool?: (stats: () => { total: number; idle: number; waiting: number }) => void;
 }
 
 /**
@@ -24,23 +30,11 @@ export interface DatabaseOptions {
  * with its reason (listen() fails). Closed last, after every part that writes to it has closed.
  */
 export const databasePlugin = fp<DatabaseOptions>(
-  async (app, { config }) => {
-    const opened = await openPortalStores(config);
-    app.addHook('onClose', () => opened.close());
-    const metrics = app.portalMetrics;
-    app.decorate('stores', metrics ? instrumentStores(opened, metrics) : opened);
-    if (!metrics) return;
-    // Read from the stores as opened, not timed: a scrape's own reads are not the portal's queries.
-    const { poolStats } = opened;
-    if (poolStats) metrics.setSources({ pool: poolStats });
-    if (config.journal.enabled) {
-      metrics.setSources({
-        journalSize: async () => ({
-          entries: await opened.journal.count(),
-          bytes: await opened.journal.usedBytes(),
-        }),
-      });
-    }
+  async (app, { config, migrations, wrap, onPool }) => {
+    const database = await openDatabase(config, migrations, wrap ? { wrap } : {});
+    app.addHook('onClose', () => database.close());
+    app.decorate('database', database);
+    if (database.poolStats) onPool?.(database.poolStats);
   },
-  { name: 'database', fastify: '5.x', dependencies: ['metrics'] },
+  { name: 'database', fastify: '5.x' },
 );

@@ -1,11 +1,9 @@
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { migrations, newerSchemaMessage, type MigrateOptions } from './migrations';
+import { newerSchemaMessage, type MigrateOptions, type Migration } from './migrations';
 
 export type PortalSqlite = Database.Database;
-
-export { portalSchemaVersion } from './migrations';
 
 export interface PortalDatabase {
   db: PortalSqlite;
@@ -28,11 +26,14 @@ function createPrivately(path: string): void {
 
 /**
  * Opens the portal's own database (`PORTAL_DB`): an SQLite file in WAL mode, the schema brought
- * up to date. Stores reach it through their small interfaces (IdempotencyKeyStore, JournalStore), so a
- * PostgreSQL store can sit beside this one (decision 027). Statements are prepared once: a keyed POST costs two of them (decision 002).
+ * up to date with `migrations` (every concern's steps, in order: decision 047). Stores reach it
+ * through their small interfaces (IdempotencyKeyStore, JournalStore), so a PostgreSQL store can
+ * sit beside this one (decision 027). Statements are prepared once: a keyed POST costs two of them
+ * (decision 002).
  */
 export async function openPortalDatabase(
   path: string,
+  migrations: readonly Migration[],
   options: MigrateOptions = {},
 ): Promise<PortalDatabase> {
   if (path !== ':memory:') {
@@ -54,12 +55,12 @@ export async function openPortalDatabase(
     db.pragma('busy_timeout = 5000');
     const version = Number(db.pragma('user_version', { simple: true }));
     if (version > migrations.length) {
-      throw new Error(newerSchemaMessage(version, 'PORTAL_DB'));
+      throw new Error(newerSchemaMessage(version, migrations.length, 'PORTAL_DB'));
     }
-    migrations.slice(version, options.upTo ?? migrations.length).forEach((migration, index) => {
+    migrations.slice(version, options.upTo ?? migrations.length).forEach((migration) => {
       db.transaction(() => {
         migration.sqlite(db);
-        db.pragma(`user_version = ${version + index + 1}`);
+        db.pragma(`user_version = ${migration.version}`);
       })();
     });
   } catch (error) {

@@ -10,7 +10,6 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { portalSchemaVersion } from './migrations';
 
 /**
  * Backups of the SQLite portal database (`npm run backup` / `npm run restore`, docs/deployment.md
@@ -226,6 +225,8 @@ export function restoreSqlite<T>(
   file: string,
   portalDb: string,
   now: number,
+  /** The newest schema version this portal knows (portal-schema.ts): a newer backup is refused. */
+  portalSchemaVersion: number,
   carryOver: (restored: Database.Database, replaced: string) => T,
 ): RestoreResult<T> {
   const backup = openExisting(file, `the backup ${file}`, true);

@@ -8,12 +8,13 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BodyToKeep, JournalRecord } from '@/server/journal/store/journal-store';
+import { portalSchemaVersion } from '@/server/portal-schema';
+import type { StoreTarget } from '@/server/store/database';
 import { testCredentials } from '@/test-support/capture-upstream';
 import { openAtSchemaVersion } from '@/test-support/older-schema';
+import { openPortalStores } from '@/test-support/portal-stores';
 import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 import { tsxEnv, tsxLoader } from '@/test-support/tsx-child';
-import { portalSchemaVersion } from './migrations';
-import { openPortalStores, type StoreTarget } from './portal-stores';
 
 /*
  * Upgrades: a database left by the previous release (the schema one version back, made by this

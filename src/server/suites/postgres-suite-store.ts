@@ -1,29 +1,8 @@
 import type { Suite } from '@/domain/suite';
 import type { Actor } from '@/domain/suite-run';
 import { inTransaction, type PortalPool, type Queryable } from '@/server/store/postgres/pool';
-import {
-  endValues,
-  nameKey,
-  newRunValues,
-  newSuiteValues,
-  progressValues,
-  runSummaryColumns,
-  suiteColumns,
-  suiteUpdateValues,
-  toPreviousRun,
-  toRun,
-  toRunSummary,
-  toSuiteListRow,
-  toSuiteRecord,
-  toVersion,
-  versionValues,
-  type RunRow,
-  type RunRowWithCases,
-  type SuiteRow,
-  type SuiteStore,
-  type SuiteWrite,
-  type VersionRow,
-} from './suite-store';
+import * as stored from './suite-rows';
+import type { SuiteStore, SuiteWrite } from './suite-store';
 
 /**
  * QA suites and runs in PostgreSQL (decision 038), for portals that share one database. A write
@@ -33,7 +12,7 @@ import {
 export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
   async function idByName(db: Queryable, name: string): Promise<number | undefined> {
     const { rows } = await db.query<{ id: number }>('SELECT id FROM suites WHERE name_key = $1', [
-      nameKey(name),
+      stored.nameKey(name),
     ]);
     return rows[0]?.id;
   }
@@ -49,19 +28,19 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
     await db.query(
       `INSERT INTO suite_versions (suite_id, version, name, body, case_count, saved_at, saved_by_id, saved_by_email)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      versionValues(id, version, suite, by, now),
+      stored.versionValues(id, version, suite, by, now),
     );
   }
 
   return {
     async listSuites() {
-      const { rows } = await pool.query<SuiteRow>(
-        `SELECT ${suiteColumns} FROM suites ORDER BY name_key`,
+      const { rows } = await pool.query<stored.SuiteRow>(
+        `SELECT ${stored.suiteColumns} FROM suites ORDER BY name_key`,
       );
-      return rows.map(toSuiteListRow);
+      return rows.map(stored.toSuiteListRow);
     },
     async getSuite(id, version) {
-      const { rows } = await pool.query<VersionRow & { body: string; latest: number }>(
+      const { rows } = await pool.query<stored.VersionRow & { body: string; latest: number }>(
         `SELECT v.version, v.name, v.case_count, v.saved_at, v.saved_by_id, v.saved_by_email, v.body,
            s.version AS latest
          FROM suites s JOIN suite_versions v ON v.suite_id = s.id
@@ -69,7 +48,7 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
         [id, version ?? null],
       );
       const row = rows[0];
-      return row ? toSuiteRecord(id, row, row.latest) : undefined;
+      return row ? stored.toSuiteRecord(id, row, row.latest) : undefined;
     },
     async suiteIdByName(name) {
       return idByName(pool, name);
@@ -77,14 +56,14 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
     async createSuite(suite, by, now): Promise<SuiteWrite> {
       return inTransaction(pool, async (client) => {
         await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-          `suites ${nameKey(suite.name)}`,
+          `suites ${stored.nameKey(suite.name)}`,
         ]);
         const taken = await idByName(client, suite.name);
         if (taken !== undefined) return { kind: 'name_taken', id: taken };
         const { rows } = await client.query<{ id: number }>(
           `INSERT INTO suites (name, name_key, version, case_count, created_at, updated_at, updated_by_id, updated_by_email)
            VALUES ($1, $2, 1, $3, $4, $5, $6, $7) RETURNING id`,
-          newSuiteValues(suite, by, now),
+          stored.newSuiteValues(suite, by, now),
         );
         const id = rows[0]?.id ?? 0;
         await insertVersion(client, id, 1, suite, by, now);
@@ -102,7 +81,7 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
         if (current.version !== baseVersion)
           return { kind: 'conflict', latestVersion: current.version };
         await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-          `suites ${nameKey(suite.name)}`,
+          `suites ${stored.nameKey(suite.name)}`,
         ]);
         const taken = await idByName(client, suite.name);
         if (taken !== undefined && taken !== id) return { kind: 'name_taken', id: taken };
@@ -110,7 +89,7 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
         await client.query(
           `UPDATE suites SET name = $1, name_key = $2, version = $3, case_count = $4, updated_at = $5,
              updated_by_id = $6, updated_by_email = $7 WHERE id = $8`,
-          suiteUpdateValues(id, version, suite, by, now),
+          stored.suiteUpdateValues(id, version, suite, by, now),
         );
         await insertVersion(client, id, version, suite, by, now);
         return { kind: 'saved', id, version };
@@ -125,12 +104,12 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
       });
     },
     async suiteVersions(id) {
-      const { rows } = await pool.query<VersionRow>(
+      const { rows } = await pool.query<stored.VersionRow>(
         `SELECT version, name, case_count, saved_at, saved_by_id, saved_by_email
          FROM suite_versions WHERE suite_id = $1 ORDER BY version DESC`,
         [id],
       );
-      return rows.map(toVersion);
+      return rows.map(stored.toVersion);
     },
     async createRun(run) {
       const { rows } = await pool.query<{ id: number }>(
@@ -139,7 +118,7 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
            cases_total, cases_done, passed, failed, batches, cases)
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'running', $8, $9, $10, $11, $12, 0, 0, 0, 0, '[]')
          RETURNING id`,
-        newRunValues(run),
+        stored.newRunValues(run),
       );
       return rows[0]?.id ?? 0;
     },
@@ -147,7 +126,7 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
       await pool.query(
         `UPDATE suite_runs SET cases_done = $1, passed = $2, failed = $3, batches = $4, cases = $5,
            heartbeat_at = $6 WHERE id = $7 AND status = 'running'`,
-        progressValues(id, progress),
+        stored.progressValues(id, progress),
       );
     },
     async endRun(id, end) {
@@ -156,7 +135,7 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
            batches = $6, cases = $7, heartbeat_at = $8, interruption = $9, previous_run_id = $10,
            verdicts = $11
          WHERE id = $12 AND status = 'running'`,
-        endValues(id, end),
+        stored.endValues(id, end),
       );
       return (result.rowCount ?? 0) > 0;
     },
@@ -168,11 +147,11 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
       );
     },
     async getRun(id) {
-      const { rows } = await pool.query<RunRowWithCases>(
-        `SELECT ${runSummaryColumns}, cases FROM suite_runs WHERE id = $1`,
+      const { rows } = await pool.query<stored.RunRowWithCases>(
+        `SELECT ${stored.runSummaryColumns}, cases FROM suite_runs WHERE id = $1`,
         [id],
       );
-      return rows[0] ? toRun(rows[0]) : undefined;
+      return rows[0] ? stored.toRun(rows[0]) : undefined;
     },
     async runState(id) {
       const { rows } = await pool.query<{ casesDone: number; status: string }>(
@@ -184,22 +163,22 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
     async listRuns({ suiteId, limit }) {
       const { rows } =
         suiteId === undefined || suiteId === null
-          ? await pool.query<RunRow>(
-              `SELECT ${runSummaryColumns} FROM suite_runs ${suiteId === null ? 'WHERE suite_id IS NULL ' : ''}ORDER BY id DESC LIMIT $1`,
+          ? await pool.query<stored.RunRow>(
+              `SELECT ${stored.runSummaryColumns} FROM suite_runs ${suiteId === null ? 'WHERE suite_id IS NULL ' : ''}ORDER BY id DESC LIMIT $1`,
               [limit],
             )
-          : await pool.query<RunRow>(
-              `SELECT ${runSummaryColumns} FROM suite_runs WHERE suite_id = $1 ORDER BY id DESC LIMIT $2`,
+          : await pool.query<stored.RunRow>(
+              `SELECT ${stored.runSummaryColumns} FROM suite_runs WHERE suite_id = $1 ORDER BY id DESC LIMIT $2`,
               [suiteId, limit],
             );
-      return rows.map(toRunSummary);
+      return rows.map(stored.toRunSummary);
     },
     async latestRuns() {
-      const { rows } = await pool.query<RunRow>(
-        `SELECT ${runSummaryColumns} FROM suite_runs
+      const { rows } = await pool.query<stored.RunRow>(
+        `SELECT ${stored.runSummaryColumns} FROM suite_runs
          WHERE id IN (SELECT max(id) FROM suite_runs WHERE suite_id IS NOT NULL GROUP BY suite_id)`,
       );
-      return new Map(rows.map((row) => [row.suite_id ?? 0, toRunSummary(row)]));
+      return new Map(rows.map((row) => [row.suite_id ?? 0, stored.toRunSummary(row)]));
     },
     async previousRun({ id, suiteId, suiteName, connection }) {
       const { rows } =
@@ -217,7 +196,7 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
                ORDER BY id DESC LIMIT 1`,
               [suiteId, connection, id],
             );
-      return rows[0] ? toPreviousRun(rows[0]) : undefined;
+      return rows[0] ? stored.toPreviousRun(rows[0]) : undefined;
     },
     async interruptStale(before, reason, now) {
       const result = await pool.query(

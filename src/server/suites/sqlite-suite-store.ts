@@ -1,94 +1,73 @@
 import type Database from 'better-sqlite3';
 import type { Suite } from '@/domain/suite';
 import type { Actor } from '@/domain/suite-run';
-import {
-  endValues,
-  nameKey,
-  newRunValues,
-  newSuiteValues,
-  progressValues,
-  runSummaryColumns,
-  suiteColumns,
-  suiteUpdateValues,
-  toPreviousRun,
-  toRun,
-  toRunSummary,
-  toSuiteListRow,
-  toSuiteRecord,
-  toVersion,
-  versionValues,
-  type RunRow,
-  type RunRowWithCases,
-  type SuiteRow,
-  type SuiteStore,
-  type SuiteWrite,
-  type VersionRow,
-} from './suite-store';
+import * as stored from './suite-rows';
+import type { SuiteStore, SuiteWrite } from './suite-store';
 
 /** QA suites and runs in the portal's SQLite file (decision 038). */
 export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
   const statements = {
-    list: db.prepare<[], SuiteRow>(
-      `SELECT ${suiteColumns}
+    list: db.prepare<[], stored.SuiteRow>(
+      `SELECT ${stored.suiteColumns}
        FROM suites ORDER BY name_key`,
     ),
-    latest: db.prepare<[number], SuiteRow>(
-      `SELECT ${suiteColumns}
+    latest: db.prepare<[number], stored.SuiteRow>(
+      `SELECT ${stored.suiteColumns}
        FROM suites WHERE id = ?`,
     ),
-    version: db.prepare<[number, number], VersionRow & { body: string }>(
+    version: db.prepare<[number, number], stored.VersionRow & { body: string }>(
       `SELECT version, name, case_count, saved_at, saved_by_id, saved_by_email, body
        FROM suite_versions WHERE suite_id = ? AND version = ?`,
     ),
     byName: db.prepare<[string], { id: number }>('SELECT id FROM suites WHERE name_key = ?'),
-    insertSuite: db.prepare<ReturnType<typeof newSuiteValues>>(
+    insertSuite: db.prepare<ReturnType<typeof stored.newSuiteValues>>(
       `INSERT INTO suites (name, name_key, version, case_count, created_at, updated_at, updated_by_id, updated_by_email)
        VALUES (?, ?, 1, ?, ?, ?, ?, ?)`,
     ),
-    updateSuite: db.prepare<ReturnType<typeof suiteUpdateValues>>(
+    updateSuite: db.prepare<ReturnType<typeof stored.suiteUpdateValues>>(
       `UPDATE suites SET name = ?, name_key = ?, version = ?, case_count = ?, updated_at = ?,
          updated_by_id = ?, updated_by_email = ? WHERE id = ?`,
     ),
-    insertVersion: db.prepare<ReturnType<typeof versionValues>>(
+    insertVersion: db.prepare<ReturnType<typeof stored.versionValues>>(
       `INSERT INTO suite_versions (suite_id, version, name, body, case_count, saved_at, saved_by_id, saved_by_email)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     deleteSuite: db.prepare<[number]>('DELETE FROM suites WHERE id = ?'),
     deleteVersions: db.prepare<[number]>('DELETE FROM suite_versions WHERE suite_id = ?'),
     deleteRuns: db.prepare<[number]>('DELETE FROM suite_runs WHERE suite_id = ?'),
-    versions: db.prepare<[number], VersionRow>(
+    versions: db.prepare<[number], stored.VersionRow>(
       `SELECT version, name, case_count, saved_at, saved_by_id, saved_by_email
        FROM suite_versions WHERE suite_id = ? ORDER BY version DESC`,
     ),
-    insertRun: db.prepare<ReturnType<typeof newRunValues>>(
+    insertRun: db.prepare<ReturnType<typeof stored.newRunValues>>(
       `INSERT INTO suite_runs (suite_id, suite_name, suite_version, connection, client_org_id,
          vendor_org_id, run_token, status, started_at, heartbeat_at, started_by_id, started_by_email,
          cases_total, cases_done, passed, failed, batches, cases)
        VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?, 0, 0, 0, 0, '[]')`,
     ),
-    progress: db.prepare<ReturnType<typeof progressValues>>(
+    progress: db.prepare<ReturnType<typeof stored.progressValues>>(
       `UPDATE suite_runs SET cases_done = ?, passed = ?, failed = ?, batches = ?, cases = ?,
          heartbeat_at = ? WHERE id = ? AND status = 'running'`,
     ),
-    end: db.prepare<ReturnType<typeof endValues>>(
+    end: db.prepare<ReturnType<typeof stored.endValues>>(
       `UPDATE suite_runs SET status = ?, finished_at = ?, cases_done = ?, passed = ?, failed = ?,
          batches = ?, cases = ?, heartbeat_at = ?, interruption = ?, previous_run_id = ?, verdicts = ?
        WHERE id = ? AND status = 'running'`,
     ),
-    getRun: db.prepare<[number], RunRowWithCases>(
-      `SELECT ${runSummaryColumns}, cases FROM suite_runs WHERE id = ?`,
+    getRun: db.prepare<[number], stored.RunRowWithCases>(
+      `SELECT ${stored.runSummaryColumns}, cases FROM suite_runs WHERE id = ?`,
     ),
-    runsOf: db.prepare<[number, number], RunRow>(
-      `SELECT ${runSummaryColumns} FROM suite_runs WHERE suite_id = ? ORDER BY id DESC LIMIT ?`,
+    runsOf: db.prepare<[number, number], stored.RunRow>(
+      `SELECT ${stored.runSummaryColumns} FROM suite_runs WHERE suite_id = ? ORDER BY id DESC LIMIT ?`,
     ),
-    runsOfFiles: db.prepare<[number], RunRow>(
-      `SELECT ${runSummaryColumns} FROM suite_runs WHERE suite_id IS NULL ORDER BY id DESC LIMIT ?`,
+    runsOfFiles: db.prepare<[number], stored.RunRow>(
+      `SELECT ${stored.runSummaryColumns} FROM suite_runs WHERE suite_id IS NULL ORDER BY id DESC LIMIT ?`,
     ),
-    runs: db.prepare<[number], RunRow>(
-      `SELECT ${runSummaryColumns} FROM suite_runs ORDER BY id DESC LIMIT ?`,
+    runs: db.prepare<[number], stored.RunRow>(
+      `SELECT ${stored.runSummaryColumns} FROM suite_runs ORDER BY id DESC LIMIT ?`,
     ),
-    latestRuns: db.prepare<[], RunRow>(
-      `SELECT ${runSummaryColumns} FROM suite_runs
+    latestRuns: db.prepare<[], stored.RunRow>(
+      `SELECT ${stored.runSummaryColumns} FROM suite_runs
        WHERE id IN (SELECT max(id) FROM suite_runs WHERE suite_id IS NOT NULL GROUP BY suite_id)`,
     ),
     state: db.prepare<[number], { casesDone: number; status: string }>(
@@ -113,15 +92,15 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
     ),
   };
 
-  const byKey = (name: string) => statements.byName.get(nameKey(name))?.id;
+  const byKey = (name: string) => statements.byName.get(stored.nameKey(name))?.id;
 
   const create = db.transaction((suite: Suite, by: Actor, now: number): SuiteWrite => {
     const taken = byKey(suite.name);
     if (taken !== undefined) return { kind: 'name_taken', id: taken };
     const id = Number(
-      statements.insertSuite.run(...newSuiteValues(suite, by, now)).lastInsertRowid,
+      statements.insertSuite.run(...stored.newSuiteValues(suite, by, now)).lastInsertRowid,
     );
-    statements.insertVersion.run(...versionValues(id, 1, suite, by, now));
+    statements.insertVersion.run(...stored.versionValues(id, 1, suite, by, now));
     return { kind: 'saved', id, version: 1 };
   });
 
@@ -134,8 +113,8 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
       const taken = byKey(suite.name);
       if (taken !== undefined && taken !== id) return { kind: 'name_taken', id: taken };
       const version = current.version + 1;
-      statements.updateSuite.run(...suiteUpdateValues(id, version, suite, by, now));
-      statements.insertVersion.run(...versionValues(id, version, suite, by, now));
+      statements.updateSuite.run(...stored.suiteUpdateValues(id, version, suite, by, now));
+      statements.insertVersion.run(...stored.versionValues(id, version, suite, by, now));
       return { kind: 'saved', id, version };
     },
   );
@@ -149,13 +128,13 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
 
   return {
     async listSuites() {
-      return statements.list.all().map(toSuiteListRow);
+      return statements.list.all().map(stored.toSuiteListRow);
     },
     async getSuite(id, version) {
       const latest = statements.latest.get(id);
       if (!latest) return undefined;
       const row = statements.version.get(id, version ?? latest.version);
-      return row ? toSuiteRecord(id, row, latest.version) : undefined;
+      return row ? stored.toSuiteRecord(id, row, latest.version) : undefined;
     },
     async suiteIdByName(name) {
       return byKey(name);
@@ -170,16 +149,16 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
       return remove(id);
     },
     async suiteVersions(id) {
-      return statements.versions.all(id).map(toVersion);
+      return statements.versions.all(id).map(stored.toVersion);
     },
     async createRun(run) {
-      return Number(statements.insertRun.run(...newRunValues(run)).lastInsertRowid);
+      return Number(statements.insertRun.run(...stored.newRunValues(run)).lastInsertRowid);
     },
     async writeProgress(id, progress) {
-      statements.progress.run(...progressValues(id, progress));
+      statements.progress.run(...stored.progressValues(id, progress));
     },
     async endRun(id, end) {
-      return statements.end.run(...endValues(id, end)).changes > 0;
+      return statements.end.run(...stored.endValues(id, end)).changes > 0;
     },
     async heartbeat(ids, now) {
       if (ids.length === 0) return;
@@ -189,7 +168,7 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
     },
     async getRun(id) {
       const row = statements.getRun.get(id);
-      return row ? toRun(row) : undefined;
+      return row ? stored.toRun(row) : undefined;
     },
     async runState(id) {
       return statements.state.get(id);
@@ -201,11 +180,11 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
           : suiteId === null
             ? statements.runsOfFiles.all(limit)
             : statements.runsOf.all(suiteId, limit);
-      return rows.map(toRunSummary);
+      return rows.map(stored.toRunSummary);
     },
     async latestRuns() {
       return new Map(
-        statements.latestRuns.all().map((row) => [row.suite_id ?? 0, toRunSummary(row)]),
+        statements.latestRuns.all().map((row) => [row.suite_id ?? 0, stored.toRunSummary(row)]),
       );
     },
     async previousRun({ id, suiteId, suiteName, connection }) {
@@ -213,7 +192,7 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
         suiteId === null
           ? statements.previousOfFile.get(suiteName, connection, id)
           : statements.previousOfSuite.get(suiteId, connection, id);
-      return row ? toPreviousRun(row) : undefined;
+      return row ? stored.toPreviousRun(row) : undefined;
     },
     async interruptStale(before, reason, now) {
       return statements.interruptStale.run(reason, now, before).changes;

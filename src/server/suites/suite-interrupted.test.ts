@@ -8,7 +8,7 @@ import { junitXml } from '@/node/suite-run';
 import { sandboxDemo } from '@/sandbox/index';
 import { loadConfig } from '@/server/config';
 import { startPortal } from '@/server/start';
-import { openPortalStores } from '@/server/store/portal-stores';
+import { openPortalStores } from '@/test-support/portal-stores';
 import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 import { startTestSandbox, type TestSandbox } from '@/test-support/sandbox-client';
 import { requisitionInsert } from '@/test-support/test-data';

@@ -5,47 +5,19 @@ import { appendCases, suiteCaseSchema, suiteSchema, type Suite } from '@/domain/
 import {
   addCasesSchema,
   createSuiteSchema,
-  startRunSchema,
   updateSuiteSchema,
   type Actor,
   type SuiteDetail,
-  type SuiteRun,
 } from '@/domain/suite-run';
-import { junitXml } from '@/node/suite-run';
 import type { PortalConfig } from '@/server/config';
 import { registerApiGuards } from '@/server/http/api-guards';
 import { querySchema, withRouteSchemas } from '@/server/http/route-schemas';
+import { parse, pathId, storedSuite } from './suite-requests';
+import { registerRunRoutes } from './suite-run-routes';
 import type { SuiteRecord } from './suite-store';
 
 export interface SuiteRoutesOptions {
   config: PortalConfig;
-}
-
-/** A path id: a whole number, or the thing is not there. */
-function pathId(value: string, what: string): number {
-  if (!/^[1-9]\d{0,15}$/.test(value)) {
-    throw new ApiError(
-      'not_found',
-      `There is no ${what} "${value.slice(0, 40)}": ids are whole numbers.`,
-    );
-  }
-  return Number(value);
-}
-
-/** Zod's first problems as a sentence a QA engineer can act on, and as details. */
-function invalid(error: z.ZodError, what: string): ApiError {
-  const issues = error.issues.slice(0, 10);
-  return new ApiError(
-    'invalid_body',
-    `${what}: ${issues.map((issue) => `${issue.path.join('.') || 'the body'}: ${issue.message}`).join('; ')}.`,
-    issues.map((issue) => ({ field: issue.path.join('.') || 'body', message: issue.message })),
-  );
-}
-
-function parse<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw invalid(parsed.error, what);
-  return parsed.data;
 }
 
 function actorOf(request: FastifyRequest): Actor {
@@ -61,44 +33,6 @@ const versionQuery = z.object({
     .optional(),
 });
 
-const runListQuery = z.object({
-  /** A stored suite's id, or `files`: the runs of suite files sent with the run. */
-  suite: z
-    .string()
-    .regex(
-      /^([1-9]\d{0,15}|files)$/,
-      'suite must be the id of a suite (a whole number), or files for the runs of suite files.',
-    )
-    .transform((value) => (value === 'files' ? null : Number(value)))
-    .optional(),
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/, 'limit must be a whole number from 1 to 200.')
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(1, 'limit must be a whole number from 1 to 200.')
-        .max(200, 'limit must be a whole number from 1 to 200.'),
-    )
-    .optional(),
-});
-
-const runQuery = z.object({
-  /** Answer once the run has other than `seen` cases done, or has ended, or after this long. */
-  waitMs: z
-    .string()
-    .regex(/^\d{1,5}$/, 'waitMs must be a whole number of milliseconds up to 25000.')
-    .transform(Number)
-    .pipe(z.number().max(25_000, 'waitMs must be a whole number of milliseconds up to 25000.'))
-    .optional(),
-  seen: z
-    .string()
-    .regex(/^\d{1,6}$/, 'seen must be the number of cases done the last time you read the run.')
-    .transform(Number)
-    .optional(),
-});
-
 /**
  * QA suites on the server (decision 038): `/api/suites` to keep them (each edit a new version)
  * and `/api/suite-runs` to run them on a connection and read the runs. For QA and admins.
@@ -110,26 +44,13 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
   await registerApiGuards(app, config, 'qa');
   // Query strings are checked by their schemas before a handler runs (invalid_parameter).
   withRouteSchemas(app);
-  const store = app.stores.suites;
+  const store = app.suiteStore;
   const runner = app.suiteRunner;
   // Registered after the proxy, so run before its close (Fastify closes plugins in the reverse
   // order): the runs stop and are marked interrupted while the proxy and the database are there.
   app.addHook('onClose', async () => {
     await runner.close();
   });
-
-  async function suiteOf(id: number, version?: number): Promise<SuiteRecord> {
-    const found = await store.getSuite(id, version);
-    if (!found) {
-      throw new ApiError(
-        'not_found',
-        version === undefined
-          ? `There is no suite ${id}: it may have been deleted. Reload the list of suites.`
-          : `Suite ${id} has no version ${version}. Its versions are listed under /api/suites/${id}/versions.`,
-      );
-    }
-    return found;
-  }
 
   function detail(record: SuiteRecord): SuiteDetail {
     return {
@@ -168,7 +89,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
     const written = await store.createSuite(suite, actorOf(request), Date.now());
     if (written.kind === 'name_taken') throw nameTaken(suite.name);
     if (written.kind !== 'saved') throw new Error(`unexpected ${written.kind}`);
-    return reply.code(201).send(detail(await suiteOf(written.id)));
+    return reply.code(201).send(detail(await storedSuite(store, written.id)));
   });
 
   app.get<{ Params: { id: string }; Querystring: z.output<typeof versionQuery> }>(
@@ -179,7 +100,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
     },
     async (request) => {
       const { version } = request.query;
-      return detail(await suiteOf(pathId(request.params.id, 'suite'), version));
+      return detail(await storedSuite(store, pathId(request.params.id, 'suite'), version));
     },
   );
 
@@ -188,7 +109,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
     { config: { pageHeaders: false } },
     async (request) => {
       const id = pathId(request.params.id, 'suite');
-      await suiteOf(id);
+      await storedSuite(store, id);
       return { versions: await store.suiteVersions(id) };
     },
   );
@@ -201,7 +122,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
     },
     async (request, reply) => {
       const { version } = request.query;
-      const record = await suiteOf(pathId(request.params.id, 'suite'), version);
+      const record = await storedSuite(store, pathId(request.params.id, 'suite'), version);
       const file = record.name.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 80) || 'suite';
       return reply
         .header('content-type', 'application/json; charset=utf-8')
@@ -213,10 +134,10 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
   /** Saves `suite` as the version after `baseVersion`; a conflict says who saved what since. */
   async function save(id: number, baseVersion: number, suite: Suite, by: Actor) {
     const written = await store.saveSuite(id, baseVersion, suite, by, Date.now());
-    if (written.kind === 'missing') await suiteOf(id);
+    if (written.kind === 'missing') await storedSuite(store, id);
     if (written.kind === 'name_taken') throw nameTaken(suite.name);
     if (written.kind === 'conflict') {
-      const latest = await suiteOf(id);
+      const latest = await storedSuite(store, id);
       throw new ApiError(
         'version_conflict',
         `The suite was changed since you opened it: version ${latest.version} was saved by ${latest.savedBy?.email ?? 'someone'} at ${new Date(latest.savedAt).toISOString()}, and you edited version ${baseVersion}. Nothing was saved: open the latest version, make your change again, and save.`,
@@ -234,7 +155,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
       const body = parse(updateSuiteSchema, request.body, 'The suite');
       const suite = parse(suiteSchema, body.suite, 'The suite');
       await save(id, body.baseVersion, suite, actorOf(request));
-      return detail(await suiteOf(id));
+      return detail(await storedSuite(store, id));
     },
   );
 
@@ -247,7 +168,7 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
       const added = parse(z.array(suiteCaseSchema), body.cases, 'The cases');
       // Added to whatever version is the latest: a version saved meanwhile is read again.
       for (let attempt = 0; attempt < 5; attempt += 1) {
-        const latest = await suiteOf(id);
+        const latest = await storedSuite(store, id);
         const suite = parse(
           suiteSchema,
           appendCases(suiteSchema.parse(JSON.parse(latest.body)), added),
@@ -260,9 +181,9 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
           actorOf(request),
           Date.now(),
         );
-        if (written.kind === 'saved') return detail(await suiteOf(id));
+        if (written.kind === 'saved') return detail(await storedSuite(store, id));
         if (written.kind === 'name_taken') throw nameTaken(suite.name);
-        if (written.kind === 'missing') await suiteOf(id);
+        if (written.kind === 'missing') await storedSuite(store, id);
       }
       throw new ApiError(
         'version_conflict',
@@ -282,133 +203,10 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
           'The suite is running now. Wait for the run to end, then delete the suite.',
         );
       }
-      if (!(await store.deleteSuite(id))) await suiteOf(id);
+      if (!(await store.deleteSuite(id))) await storedSuite(store, id);
       return reply.code(204).send();
     },
   );
 
-  async function runOf(id: number): Promise<SuiteRun> {
-    const run = await store.getRun(id);
-    if (!run) {
-      throw new ApiError(
-        'not_found',
-        `There is no suite run ${id}: its suite may have been deleted, and its runs with it.`,
-      );
-    }
-    return run;
-  }
-
-  app.post('/api/suite-runs', { config: { pageHeaders: false } }, async (request, reply) => {
-    const body = parse(startRunSchema, request.body, 'The run');
-    let suite: Suite;
-    let suiteId: number | null = null;
-    let suiteVersion: number | null = null;
-    if (body.suite !== undefined) {
-      suite = parse(suiteSchema, body.suite, 'The suite file');
-    } else {
-      const id =
-        body.suiteId ??
-        (body.suiteName === undefined ? undefined : await store.suiteIdByName(body.suiteName));
-      if (id === undefined) {
-        const names = (await store.listSuites()).map((entry) => `"${entry.name}"`);
-        throw new ApiError(
-          'not_found',
-          `There is no stored suite named "${body.suiteName ?? ''}". ${names.length === 0 ? 'There are none yet: save one on the Suites page, or run a suite file.' : `There are ${names.slice(0, 20).join(', ')}.`}`,
-          [{ field: 'suiteName', message: 'no such suite' }],
-        );
-      }
-      const record = await suiteOf(id, body.version);
-      suite = suiteSchema.parse(JSON.parse(record.body));
-      suiteId = id;
-      suiteVersion = record.version;
-    }
-
-    const name = body.connection?.trim().toLowerCase() ?? config.defaultConnection;
-    const connection = config.connections.find((entry) => entry.name === name);
-    if (!connection) {
-      throw new ApiError(
-        'unknown_connection',
-        `This portal has no VMS connection named "${name}". It has ${config.connections.map((entry) => entry.name).join(', ')}.`,
-        [{ field: 'connection', message: 'no such connection' }],
-      );
-    }
-    const user = request.portalSession?.user ?? null;
-    if (user && !user.connections.includes(connection.name)) {
-      throw new ApiError(
-        'connection_not_permitted',
-        `Your account may not use the connection ${connection.label} (${connection.name}); ask an admin for access. Nothing was run.`,
-        [{ field: 'connection', message: 'not granted to you' }],
-      );
-    }
-    const permitted = connection.clientOrgIds.filter(
-      (org) => user === null || user.clientOrgIds.includes(org),
-    );
-    const clientOrgId = body.clientOrgId ?? permitted[0];
-    if (clientOrgId === undefined || !permitted.includes(clientOrgId)) {
-      throw new ApiError(
-        'org_not_permitted',
-        clientOrgId === undefined
-          ? `Your account may act for none of the client orgs of ${connection.label} (${connection.name}); ask an admin for one. Nothing was run.`
-          : `The run cannot be sent for client org ${clientOrgId} on ${connection.label} (${connection.name}): ${permitted.length === 0 ? 'you may act for none of its orgs' : `choose one of ${permitted.join(', ')}`}. Nothing was run.`,
-        [{ field: 'clientOrgId', message: 'not permitted' }],
-      );
-    }
-    const id = await runner.start({
-      suite,
-      suiteId,
-      suiteVersion,
-      connection,
-      clientOrgId,
-      vendorOrgId: connection.vendorOrgId,
-      user,
-      token: user ? request.apiToken : null,
-      address: request.ip,
-    });
-    return reply.code(202).send(await runOf(id));
-  });
-
-  app.get<{ Querystring: z.output<typeof runListQuery> }>(
-    '/api/suite-runs',
-    {
-      config: { pageHeaders: false },
-      schema: { querystring: querySchema(runListQuery, 'The suite runs') },
-    },
-    async (request) => {
-      const { suite, limit } = request.query;
-      return {
-        runs: await store.listRuns({
-          ...(suite === undefined ? {} : { suiteId: suite }),
-          limit: limit ?? 50,
-        }),
-      };
-    },
-  );
-
-  app.get<{ Params: { id: string }; Querystring: z.output<typeof runQuery> }>(
-    '/api/suite-runs/:id',
-    {
-      config: { pageHeaders: false },
-      schema: { querystring: querySchema(runQuery, 'A suite run') },
-    },
-    async (request) => {
-      const id = pathId(request.params.id, 'suite run');
-      const { waitMs, seen } = request.query;
-      if (waitMs !== undefined && waitMs > 0) {
-        await runner.waitForChange(id, () => store.runState(id), seen ?? 0, waitMs);
-      }
-      return runOf(id);
-    },
-  );
-
-  app.get<{ Params: { id: string } }>(
-    '/api/suite-runs/:id/junit',
-    { config: { pageHeaders: false } },
-    async (request, reply) => {
-      const run = await runOf(pathId(request.params.id, 'suite run'));
-      return reply
-        .header('content-type', 'application/xml; charset=utf-8')
-        .header('content-disposition', `attachment; filename="suite-run-${run.id}.junit.xml"`)
-        .send(junitXml(run));
-    },
-  );
+  registerRunRoutes(app, config, store, runner);
 };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Suite } from '@/domain/suite';
 import type { CaseResult } from '@/domain/suite-run';
-import { openPortalStores, type PortalStores } from '@/server/store/portal-stores';
+import { openPortalStores, type PortalStores } from '@/test-support/portal-stores';
 import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 import type { NewRun, SuiteStore } from './suite-store';
 

@@ -1,11 +1,16 @@
 import fp from 'fastify-plugin';
 import type { PortalConfig } from '@/server/config';
+import { createPostgresSuiteStore } from './postgres-suite-store';
+import { createSqliteSuiteStore } from './sqlite-suite-store';
 import { SuiteRunner, type SuiteRunnerOptions } from './suite-runner';
+import type { SuiteStore } from './suite-store';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** QA suite runs going on in this process (decision 038). */
     suiteRunner: SuiteRunner;
+    /** QA suites, their versions and runs, on the portal database (decision 038). */
+    suiteStore: SuiteStore;
   }
 }
 
@@ -22,10 +27,15 @@ export interface SuitesOptions {
  */
 export const suitesPlugin = fp<SuitesOptions>(
   async (app, { config, runs }) => {
+    const store = app.database.open('suites', {
+      sqlite: createSqliteSuiteStore,
+      postgres: createPostgresSuiteStore,
+    });
+    app.decorate('suiteStore', store);
     const runner = new SuiteRunner({
       app,
-      store: Promise.resolve(app.stores.suites),
-      shared: Promise.resolve(app.stores.shared),
+      store: Promise.resolve(store),
+      shared: Promise.resolve(app.database.shared),
       signInRequired: config.auth.required,
       log: app.log,
       ...runs,
@@ -35,5 +45,5 @@ export const suitesPlugin = fp<SuitesOptions>(
     app.addHook('onRequest', runner.identify);
     app.lifecycle.stopFirst.push(() => runner.close());
   },
-  { name: 'suites', fastify: '5.x', dependencies: ['ops', 'database', 'accounts'] },
+  { name: 'suites', fastify: '5.x', dependencies: ['ops', 'database', 'accounts', 'api-tokens'] },
 );

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { auditFilterSchema, type AuditFilter } from '@/domain/audit';
-import { openPortalDatabase, type PortalSqlite } from '@/server/store/portal-database';
-import { openPortalStores, type PortalStores } from '@/server/store/portal-stores';
+import { type PortalSqlite } from '@/server/store/portal-database';
 import { createPool } from '@/server/store/postgres/pool';
+import { openPortalSqlite } from '@/test-support/portal-stores';
+import { openPortalStores, type PortalStores } from '@/test-support/portal-stores';
 import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 import {
   auditCursorAfter,
@@ -47,7 +48,7 @@ interface Opened {
 async function open(kind: 'sqlite' | 'postgres'): Promise<Opened> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'audit-store-'));
-    const database = await openPortalDatabase(join(dir, 'portal.db'));
+    const database = await openPortalSqlite(join(dir, 'portal.db'));
     const db: PortalSqlite = database.db;
     return {
       store: createAuditStore(db),

@@ -5,8 +5,8 @@ import {
   type SignatureRecipe,
 } from '@/domain/vms-profile';
 import type { ProbeAnswer } from '@/server/doctor/probe-client';
+import { arrayPointer } from '@/server/doctor/probe-context';
 import { ok, orgQuery, parseJson } from '@/server/doctor/probe-outcome';
-import { arrayPointer } from '@/server/doctor/run-doctor';
 import type { DraftSession } from './session';
 import { listPathShapes } from './shapes';
 

@@ -1,9 +1,10 @@
 import type { SignatureExample } from '@/domain/profile-draft';
 import { describeRecipe, readPointer, type SignatureRecipe } from '@/domain/vms-profile';
+import { arrayPointer } from '@/server/doctor/probe-context';
 import { isRecord, parseJson } from '@/server/doctor/probe-outcome';
-import { arrayPointer, SendTestRefused } from '@/server/doctor/run-doctor';
+import { SendTestRefused } from '@/server/doctor/run-doctor';
 import type { DoctorTarget } from '@/server/doctor/target';
-import { scrubText, SecretNeedles } from '@/server/proxy/credential-scrub';
+import { scrubText, SecretNeedles } from '@/server/redaction/credential-scrub';
 import { findAccess, knownRecipes, listCall } from './access';
 import { proved, records as recordCount, undecided, type Evidence } from './evidence';
 import { recipesFromExample } from './example';

@@ -1,5 +1,6 @@
 import { readPointer, vmsCallPath, type VmsProfile } from '@/domain/vms-profile';
 import type { ProbeAnswer } from '@/server/doctor/probe-client';
+import { arrayPointer } from '@/server/doctor/probe-context';
 import {
   isRecord,
   looksLikeHtml,
@@ -8,7 +9,6 @@ import {
   orgQuery,
   parseJson,
 } from '@/server/doctor/probe-outcome';
-import { arrayPointer } from '@/server/doctor/run-doctor';
 import { proved, undecided, type Evidence } from './evidence';
 import type { DraftSession } from './session';
 import { resultsPathShapes } from './shapes';

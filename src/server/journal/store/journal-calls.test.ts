@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { journalFilterSchema, type JournalFilter } from '@/domain/journal';
 import { keptBody } from '@/server/journal/kept-body';
-import { SecretNeedles } from '@/server/proxy/credential-scrub';
+import { SecretNeedles } from '@/server/redaction/credential-scrub';
 import {
   journalDatabaseKinds,
   openJournalTestDatabase,

@@ -96,23 +96,6 @@ export function sentAfterBackupRows(rows: readonly { body: Buffer | null }[]): S
   });
 }
 
-/** Schema version 1 (portal-database.ts lists the versions). */
-export function createIdempotencyKeysTable(db: PortalSqlite): void {
-  db.exec(`
-      CREATE TABLE idempotency_keys (
-        key TEXT PRIMARY KEY,
-        fingerprint TEXT NOT NULL,
-        state TEXT NOT NULL CHECK (state IN ('in_flight', 'settled', 'unknown')),
-        created_at INTEGER NOT NULL,
-        settled_at INTEGER,
-        status INTEGER,
-        headers TEXT,
-        body BLOB
-      );
-      CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
-    `);
-}
-
 /** A key's row as both databases return it. */
 export interface KeyRow {
   fingerprint: string;

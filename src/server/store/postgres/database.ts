@@ -1,4 +1,4 @@
-import { migrations, newerSchemaMessage, type MigrateOptions } from '@/server/store/migrations';
+import { newerSchemaMessage, type MigrateOptions, type Migration } from '@/server/store/migrations';
 import { createPool, describeDatabaseUrl, type PortalPool } from './pool';
 
 /** Any constant: the advisory lock that lets one process at a time bring the schema up to date. */
@@ -6,10 +6,14 @@ const migrationLock = 0x706f7274616c; // "portal"
 
 /**
  * Opens the PostgreSQL database (`DATABASE_URL`) and brings its schema up to date, the same
- * versions as the SQLite file (migrations.ts). Processes starting together take turns through an
+ * versions as the SQLite file (`migrations`, every concern's steps in order: decision 047). Processes starting together take turns through an
  * advisory lock; each migration runs in its own transaction with its version row.
  */
-export async function openPostgres(url: string, options: MigrateOptions = {}): Promise<PortalPool> {
+export async function openPostgres(
+  url: string,
+  migrations: readonly Migration[],
+  options: MigrateOptions = {},
+): Promise<PortalPool> {
   const pool = createPool(url);
   try {
     const client = await pool.connect();
@@ -21,16 +25,15 @@ export async function openPostgres(url: string, options: MigrateOptions = {}): P
         applied_at BIGINT NOT NULL
       )`);
       const version = await schemaVersion(client);
-      if (version > migrations.length) throw new Error(newerSchemaMessage(version, 'DATABASE_URL'));
-      for (const [index, migration] of migrations
-        .slice(version, options.upTo ?? migrations.length)
-        .entries()) {
+      if (version > migrations.length)
+        throw new Error(newerSchemaMessage(version, migrations.length, 'DATABASE_URL'));
+      for (const migration of migrations.slice(version, options.upTo ?? migrations.length)) {
         await client.query('BEGIN');
         try {
           await client.query(migration.postgres);
           await client.query(
             'INSERT INTO portal_schema_versions (version, name, applied_at) VALUES ($1, $2, $3)',
-            [version + index + 1, migration.name, Date.now()],
+            [migration.version, migration.name, Date.now()],
           );
           await client.query('COMMIT');
         } catch (error) {

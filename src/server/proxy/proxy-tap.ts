@@ -2,11 +2,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, apiErrorBodySchema } from '@/domain/api-error';
 import { replayOfHeader, uncheckedHeader } from '@/domain/journal';
 import { vmsOperations, type VmsOperation } from '@/domain/vms-contract';
-import type { ForwardResult } from '@/server/proxy/idempotency-key';
-import { wellFormedKey } from '@/server/proxy/idempotency-key';
-import type { CallJournal, LateAnswerToRecord } from './call-journal';
+import type { CallJournal, LateAnswerToRecord } from '@/server/journal/call-journal';
+import type { CallSender } from '@/server/journal/call-record';
 import { answerOf, type CallNote } from './call-note';
-import type { CallSender } from './call-record';
+import type { ForwardResult } from './idempotency-key';
+import { wellFormedKey } from './idempotency-key';
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];

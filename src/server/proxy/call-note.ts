@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { JournalFailure } from '@/domain/journal';
 import type { OrgScope, VmsOperation } from '@/domain/vms-contract';
-import type { ForwardResult, GateOutcome } from '@/server/proxy/idempotency-key';
-import { pickHeaders } from '@/server/proxy/upstream-answer';
-import type { LateAnswerToRecord, RecordedCall } from './call-journal';
+import type { LateAnswerToRecord, RecordedCall } from '@/server/journal/call-journal';
+import type { ForwardResult, GateOutcome } from './idempotency-key';
+import { pickHeaders } from './upstream-answer';
 
 /*
  * What the proxy tells the journal about one call (decision 025): the note its steps fill in as

@@ -1,0 +1,28 @@
+import { accountsSchema } from './accounts/store/schema';
+import { apiTokensSchema } from './api-tokens/api-token-schema';
+import { auditSchema } from './audit/store/schema';
+import { journalSchema } from './journal/store/schema';
+import { proxySchema } from './proxy/store/schema';
+import { orderMigrations, type ConcernSchema } from './store/migrations';
+import { suitesSchema } from './suites/suite-schema';
+
+/**
+ * Every concern that keeps tables in the portal database, each with its own schema steps
+ * (decision 047). Versions order the steps; where one version has steps in several concerns
+ * (version 8: the journal's calls, then the accounts' users), they run in this list's order, so
+ * the list is never reordered.
+ */
+const portalSchemas: readonly ConcernSchema[] = [
+  proxySchema,
+  journalSchema,
+  accountsSchema,
+  auditSchema,
+  apiTokensSchema,
+  suitesSchema,
+];
+
+/** The portal's schema versions, in order: a database at version N has run the first N. */
+export const portalMigrations = orderMigrations(portalSchemas);
+
+/** The schema version this portal brings a database to. */
+export const portalSchemaVersion = portalMigrations.length;
