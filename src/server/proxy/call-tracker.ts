@@ -1,5 +1,5 @@
-import type { IdempotencyGate } from './idempotency';
 import { withDeadline } from '@/server/ops/deadline';
+import type { IdempotencyGate } from './idempotency';
 
 /** What a drain learned of the calls still at the VMS when it began. */
 export interface SettledCalls {

@@ -8,10 +8,10 @@ import {
   withPage,
 } from '@/domain/vms-profile';
 import type { CallNote } from './call-note';
-import type { ProxyTap } from './proxy-tap';
 import { errorOutcome, type CallOutcome, type ForwardResult } from './idempotency-key';
 import { listTotalHeaders } from './list-total';
 import type { Channel } from './proxy-channel';
+import type { ProxyTap } from './proxy-tap';
 import type { AnswerTranslator } from './translate-answer';
 import { certainlyNotSent, upstreamFailure } from './upstream-failure';
 import { callVms } from './vms-call';

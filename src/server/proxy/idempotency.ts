@@ -1,4 +1,5 @@
 import { ApiError } from '@/domain/api-error';
+import { withDeadline } from '@/server/ops/deadline';
 import { drainingError } from '@/server/ops/drain';
 import {
   errorOutcome,
@@ -12,7 +13,6 @@ import {
   type GateRefusal,
 } from './idempotency-key';
 import type { IdempotencyKeyStore } from './store/idempotency-keys';
-import { withDeadline } from '@/server/ops/deadline';
 
 export type Admission =
   /** First sight of the key: forward the call, then `finish` with how it ended. */

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openPortalStores, type PortalStores } from '@/test-support/portal-stores';
 import {
   startCaptureUpstream,
   testConfig,
   type CaptureUpstream,
 } from '@/test-support/capture-upstream';
+import { openPortalStores, type PortalStores } from '@/test-support/portal-stores';
 import { CallTracker } from './call-tracker';
 import { forward, type ForwardSteps } from './forward-call';
 import { IdempotencyGate } from './idempotency';

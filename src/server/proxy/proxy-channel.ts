@@ -4,12 +4,12 @@ import type { SessionUser } from '@/domain/auth';
 import { connectionHeader } from '@/domain/vms-contract';
 import { sandboxProfile, speaksOwnDialect, type VmsProfile } from '@/domain/vms-profile';
 import type { Connection, PortalConfig } from '@/server/config';
+import { CredentialScrubber } from '@/server/redaction/credential-scrub';
 import {
   connectionNamedBy,
   requestedConnection,
   type ConnectionUpstreams,
 } from './connection-upstreams';
-import { CredentialScrubber } from '@/server/redaction/credential-scrub';
 
 /**
  * The proxy's first step: the connection a call is for. Everything the proxy keeps for one

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profilePresets, readProfile, type VmsProfile } from '@/domain/vms-profile';
-import type { CallNote } from './call-note';
 import { testConfig } from '@/test-support/capture-upstream';
+import type { CallNote } from './call-note';
 import { closeChannels, openChannel, type Channel } from './proxy-channel';
 import { AnswerTranslator } from './translate-answer';
 import type { VmsAnswer } from './vms-call';

@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { answerFromVms, shownListFromVms, unreadableRecordDates } from '@/domain/vms-profile';
 import type { CallNote } from './call-note';
-import type { PortalMetrics } from '@/server/metrics/portal-metrics';
 import type { CallOutcome } from './idempotency-key';
 import { listTotalHeaders } from './list-total';
 import type { Channel } from './proxy-channel';
@@ -20,6 +19,11 @@ export interface TranslatedCall {
  * portal's: its answers read with the connection's profile and given to the browser in the
  * portal's own dialect. The journal keeps each answer as the VMS sent it.
  */
+/** What the translator counts (the metrics, on the instance): records whose date it could not read. */
+export interface UnreadableDateCount {
+  unreadableDate(connection: string, field: 'created' | 'updated', count: number): void;
+}
+
 export class AnswerTranslator {
   /** Connections and fields whose unreadable record dates were logged: once each, not per list. */
   private readonly unreadableLogged = new Set<string>();
@@ -27,7 +31,7 @@ export class AnswerTranslator {
   constructor(
     /** The server's log: a connection's unreadable dates are said there once. */
     private readonly log: Pick<FastifyBaseLogger, 'warn'>,
-    private readonly metrics: Pick<PortalMetrics, 'unreadableDate'> | null = null,
+    private readonly metrics: UnreadableDateCount | null = null,
   ) {}
 
   /**

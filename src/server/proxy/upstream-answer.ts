@@ -1,11 +1,8 @@
-/** Reading the VMS's answer: what the browser gets of its headers, its body, and waiting for it. */
+/** Reading the VMS's answer: what the browser gets of its headers and its body. */
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** Upstream response headers the browser gets; anything else (set-cookie, server…) stays behind. */
 export const forwardedResponseHeaders = ['content-type', 'retry-after'] as const;
-
-// Waiting for the VMS is the one wait the drain and the probes share with the proxy.
-export { withDeadline } from '@/server/ops/deadline';
 
 /**
  * The headers named `names` (lower-case, as undici gives them) of the upstream answer, those the

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CallNote } from './call-note';
 import {
   startCaptureUpstream,
   testConfig,
   testCredentials,
   type CaptureUpstream,
 } from '@/test-support/capture-upstream';
+import type { CallNote } from './call-note';
 import { forward, type ForwardSteps } from './forward-call';
 import { closeChannels, openChannel, type Channel } from './proxy-channel';
 import { AnswerTranslator } from './translate-answer';
