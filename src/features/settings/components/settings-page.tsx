@@ -8,6 +8,7 @@ import { useSessionUser } from '@/shared/session/session';
 import { clearIndexedLists } from '@/shared/storage/indexed-list-store';
 import { clearPortalStorage, portalStorageKeys } from '@/shared/storage/local-store';
 import { useLocalStore } from '@/shared/storage/local-store';
+import { CheckboxField } from '@/shared/ui/checkbox';
 import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
 import { displaySettings, themes } from '@/shared/ui/display-settings';
 
@@ -63,7 +64,6 @@ export function SettingsPage() {
   const [keyCount, setKeyCount] = useState(() => portalStorageKeys().length);
   const orgId = useId();
   const display = useLocalStore(displaySettings);
-  const wireNamesId = useId();
   const user = useSessionUser();
 
   return (
@@ -112,19 +112,12 @@ export function SettingsPage() {
             ))}
           </div>
         </fieldset>
-        <div className="checkbox">
-          <input
-            id={wireNamesId}
-            type="checkbox"
-            checked={display.wireNames}
-            onChange={(event) =>
-              displaySettings.set({ ...display, wireNames: event.target.checked })
-            }
-          />
-          <label htmlFor={wireNamesId}>
-            Show each field’s wire name beside its label (titlerole, billrate…), for QA
-          </label>
-        </div>
+        <CheckboxField
+          checked={display.wireNames}
+          onChange={(wireNames) => displaySettings.set({ ...display, wireNames })}
+        >
+          Show each field’s wire name beside its label (titlerole, billrate…), for QA
+        </CheckboxField>
       </section>
 
       <section className="settings-section" aria-labelledby="settings-server">
