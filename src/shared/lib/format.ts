@@ -8,7 +8,10 @@ import { readOwnDateTime } from '@/domain/date-patterns';
  */
 export function formatDateTime(iso: string, { seconds = false } = {}): string {
   const utcMs = readOwnDateTime(iso);
-  return utcMs === null ? iso : dateTimeFormat(seconds).format(utcMs);
+  if (utcMs === null) return iso;
+  return seconds
+    ? dateTimeFormat('seconds', undefined, { second: '2-digit' }).format(utcMs)
+    : dateTimeFormat('minutes', undefined, {}).format(utcMs);
 }
 
 /**
@@ -23,8 +26,25 @@ export function formatRecordDateTime(
 ): string {
   const utcMs = readOwnDateTime(iso);
   if (utcMs === null) return iso;
-  const key = `${locale ?? ''}|${timeZone ?? ''}`;
-  let format = zonedFormats.get(key);
+  const zoned = dateTimeFormat(`zoned|${locale ?? ''}|${timeZone ?? ''}`, locale, {
+    timeZoneName: 'short',
+    ...(timeZone ? { timeZone } : {}),
+  });
+  return zoned.format(utcMs);
+}
+
+/**
+ * One formatter for each form (named by `key`), made when first used: `toLocaleString` with
+ * options makes a new one on every call, a few milliseconds each on a slowed machine, for every
+ * row a list draws. Every form shows the day, month, year, hours and minutes; `more` adds to it.
+ */
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+function dateTimeFormat(
+  key: string,
+  locale: string | undefined,
+  more: Intl.DateTimeFormatOptions,
+): Intl.DateTimeFormat {
+  let format = dateTimeFormats.get(key);
   if (!format) {
     format = new Intl.DateTimeFormat(locale, {
       day: 'numeric',
@@ -32,32 +52,9 @@ export function formatRecordDateTime(
       year: 'numeric',
       hour: '2-digit',
       minute: '2-digit',
-      timeZoneName: 'short',
-      ...(timeZone ? { timeZone } : {}),
+      ...more,
     });
-    zonedFormats.set(key, format);
-  }
-  return format.format(utcMs);
-}
-const zonedFormats = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * One formatter for each form, made when first used: `toLocaleString` with options makes a new
- * one on every call, a few milliseconds each on a slowed machine, for every row a list draws.
- */
-const dateTimeFormats = new Map<boolean, Intl.DateTimeFormat>();
-function dateTimeFormat(seconds: boolean): Intl.DateTimeFormat {
-  let format = dateTimeFormats.get(seconds);
-  if (!format) {
-    format = new Intl.DateTimeFormat(undefined, {
-      day: 'numeric',
-      month: 'short',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      ...(seconds ? { second: '2-digit' } : {}),
-    });
-    dateTimeFormats.set(seconds, format);
+    dateTimeFormats.set(key, format);
   }
   return format;
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -76,5 +76,34 @@ export function ConfirmDialog({
         </button>
       </div>
     </dialog>
+  );
+}
+
+/**
+ * A button for an action that asks first (sign out everywhere, clear data, delete): it opens
+ * the question, and the action runs once it is confirmed, the question closed first.
+ */
+export function ConfirmButton({
+  label,
+  className = 'button button--warning',
+  onConfirm,
+  ...dialog
+}: Omit<ConfirmDialogProps, 'open' | 'onCancel'> & { label: string; className?: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className={className} onClick={() => setOpen(true)}>
+        {label}
+      </button>
+      <ConfirmDialog
+        {...dialog}
+        open={open}
+        onConfirm={() => {
+          setOpen(false);
+          onConfirm();
+        }}
+        onCancel={() => setOpen(false)}
+      />
+    </>
   );
 }

@@ -1,10 +1,13 @@
 import type { Key, ReactNode } from 'react';
 
-/** One column of a DataTable: its heading and what each row shows in it. */
-export interface Column<Row> {
+/** A column's heading: read out but not shown when hidden (a column of row actions, "Action"). */
+export interface ColumnHeading {
   heading: string;
-  /** The heading is read out but not shown (a column of row actions, "Action"). */
   headingHidden?: boolean;
+}
+
+/** One column of a DataTable: its heading and what each row shows in it. */
+export interface Column<Row> extends ColumnHeading {
   /** `user-text` for what a person typed (names, e-mails), which keeps its own direction. */
   className?: string;
   cell(row: Row): ReactNode;
@@ -28,19 +31,7 @@ export function DataTable<Row>({
 }) {
   return (
     <table className="inspector__table">
-      <thead>
-        <tr>
-          {columns.map((column) => (
-            <th key={column.heading} scope="col">
-              {column.headingHidden ? (
-                <span className="visually-hidden">{column.heading}</span>
-              ) : (
-                column.heading
-              )}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <TableHead columns={columns} />
       <tbody>
         {rows.map((row) => (
           <tr key={rowKey(row)} aria-current={isCurrent?.(row) ? 'true' : undefined}>
@@ -53,5 +44,27 @@ export function DataTable<Row>({
         ))}
       </tbody>
     </table>
+  );
+}
+
+/**
+ * The heading row of a portal table, one `scope="col"` heading a column; also for a table whose
+ * rows are components of their own (each with its own state), which DataTable's cells do not fit.
+ */
+export function TableHead({ columns }: { columns: readonly ColumnHeading[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => (
+          <th key={column.heading} scope="col">
+            {column.headingHidden ? (
+              <span className="visually-hidden">{column.heading}</span>
+            ) : (
+              column.heading
+            )}
+          </th>
+        ))}
+      </tr>
+    </thead>
   );
 }

@@ -1,30 +1,74 @@
 import type { ReactNode } from 'react';
 import { useCallback } from 'react';
-import type { FieldValues } from 'react-hook-form';
+import type { FieldValues, UseFormReturn } from 'react-hook-form';
+import { useSubmissions } from '@/core/batch/hooks/use-submissions';
+import {
+  refusedItem,
+  useRevealFix,
+  useVmsFlag,
+  vmsMessageFor,
+} from '@/core/batch/hooks/use-vms-flag';
+import type { Start } from '@/core/batch/model/drafts';
+import type { TrayItem } from '@/core/batch/model/tray-state';
+import type { FieldDef } from '@/domain';
+import type { FormProblem } from '@/shared/form/field-ids';
 import { StopEditingButton } from './editor-notices';
 import { FormJsonPreview } from './form-json-preview';
 
 /**
- * What every payload's form editor hangs around its form: the live JSON preview (named after
- * the payload) and, while a tray item is being edited, "Stop editing", which drops the pending
- * draft save and starts a fresh form.
+ * What every payload's form editor hangs around its form: the field the VMS refused, flagged
+ * with its message and revealed when a failed row is loaded by Fix (see `useVmsFlag`); the live
+ * JSON preview (named after the payload); the submit button's label (add to the batch, or
+ * update the tray item being edited); and, while a tray item is being edited, "Stop editing",
+ * which drops the pending draft save and starts a fresh form.
  */
 export function useFormEditorParts<V extends FieldValues>({
+  form,
+  start,
+  target,
+  catalog,
+  toPath,
+  toWire,
   fileName,
-  editing,
   autosave,
   session,
 }: {
+  form: UseFormReturn<V>;
+  start: Start<V>;
+  target: {
+    tray: { state: { items: readonly TrayItem[] } };
+    editingId: string | null;
+    submitLabel: string;
+  };
+  catalog: readonly FieldDef[];
+  toPath: (key: string) => string;
+  toWire: (values: V) => Readonly<Record<string, string>>;
   fileName: string;
-  editing: boolean;
   autosave: { discardPending(): void };
   session: { restart(): void };
-}): { preview: (toWire: (values: V) => unknown) => ReactNode; actions: ReactNode } {
+}): {
+  flagged: FormProblem | null;
+  preview: (toWire: (values: V) => unknown) => ReactNode;
+  actions: ReactNode;
+  submitLabel: string;
+} {
+  const trayItems = target.tray.state.items;
+  const submissions = useSubmissions();
+  const flagged = useVmsFlag(
+    form,
+    vmsMessageFor(start.origin, trayItems),
+    catalog,
+    toPath,
+    refusedItem(start.origin, trayItems, submissions),
+    toWire,
+  );
+  useRevealFix(start.origin.type === 'result' && !start.restored, flagged);
+
   const preview = useCallback(
     (toWire: (values: V) => unknown) => <FormJsonPreview<V> toWire={toWire} fileName={fileName} />,
     [fileName],
   );
-  const actions = editing ? (
+  const actions = target.editingId ? (
     <StopEditingButton
       onStop={() => {
         autosave.discardPending();
@@ -32,5 +76,5 @@ export function useFormEditorParts<V extends FieldValues>({
       }}
     />
   ) : null;
-  return { preview, actions };
+  return { flagged, preview, actions, submitLabel: target.submitLabel };
 }

@@ -22,6 +22,7 @@ import { errorMessage } from '@/shared/api/http';
 import { formatDateTime } from '@/shared/lib/format';
 import { useSession, useSessionUser } from '@/shared/session/session';
 import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
+import { TableHead } from '@/shared/ui/data-table';
 import { ErrorNotice } from '@/shared/ui/error-notice';
 import { copyText } from '@/shared/ui/json-actions';
 import { StatusBadge } from '@/shared/ui/status-badge';
@@ -262,20 +263,18 @@ function TokenTable({
   if (query.data.length === 0) return <p>{empty}</p>;
   return (
     <table className="inspector__table" aria-labelledby={labelledBy}>
-      <thead>
-        <tr>
-          {showOwner ? <th scope="col">User</th> : null}
-          <th scope="col">Name</th>
-          <th scope="col">Scope</th>
-          <th scope="col">Created</th>
-          <th scope="col">Expires</th>
-          <th scope="col">Last used</th>
-          <th scope="col">State</th>
-          <th scope="col">
-            <span className="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={[
+          ...(showOwner ? [{ heading: 'User' }] : []),
+          { heading: 'Name' },
+          { heading: 'Scope' },
+          { heading: 'Created' },
+          { heading: 'Expires' },
+          { heading: 'Last used' },
+          { heading: 'State' },
+          { heading: 'Actions', headingHidden: true },
+        ]}
+      />
       <tbody>
         {query.data.map((token) => (
           // Whether a token still works, as of when the list was read.

@@ -1,18 +1,18 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { passwordPolicy, passwordSchema } from '@/domain/auth';
 import { acceptInvite } from '@/features/account/api/account';
 import { errorMessage } from '@/shared/api/http';
 import { ErrorNotice } from '@/shared/ui/error-notice';
+import { BootField } from './boot-field';
 
 /** /invite/:token: an invited user chooses a password and is signed in. */
 export function InvitePage() {
   const { token = '' } = useParams();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const id = useId();
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -51,18 +51,16 @@ export function InvitePage() {
         remember works well.
       </p>
       <form className="sign-in__form" noValidate onSubmit={(event) => void onSubmit(event)}>
-        <label htmlFor={`${id}-password`}>New password</label>
-        <input
-          id={`${id}-password`}
+        <BootField
+          label="New password"
           name="password"
           type="password"
           autoComplete="new-password"
           minLength={passwordPolicy.min}
           required
         />
-        <label htmlFor={`${id}-again`}>The same password again</label>
-        <input
-          id={`${id}-again`}
+        <BootField
+          label="The same password again"
           name="again"
           type="password"
           autoComplete="new-password"

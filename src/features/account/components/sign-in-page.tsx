@@ -5,6 +5,7 @@ import type { SessionState } from '@/domain/auth';
 import { errorMessage, RequestFailure } from '@/shared/api/http';
 import { takeSignedOutNote } from '@/shared/session/local-ownership';
 import { signIn } from '@/shared/session/session';
+import { BootField } from './boot-field';
 
 /** What came back from single sign-on (`/?sso_error=…`), in words. */
 const ssoProblems: Record<string, string> = {
@@ -80,18 +81,16 @@ export function SignInPage({
         onSubmit={(event) => void onSubmit(event)}
         aria-describedby={problem ? `${id}-problem` : undefined}
       >
-        <label htmlFor={`${id}-email`}>E-mail</label>
-        <input
-          id={`${id}-email`}
+        <BootField
+          label="E-mail"
           name="email"
           type="email"
           autoComplete="username"
           required
           disabled={signingOut}
         />
-        <label htmlFor={`${id}-password`}>Password</label>
-        <input
-          id={`${id}-password`}
+        <BootField
+          label="Password"
           name="password"
           type="password"
           autoComplete="current-password"

@@ -14,6 +14,7 @@ import {
 import { errorMessage } from '@/shared/api/http';
 import { useOrg } from '@/shared/config/org-context';
 import { formatDateTime } from '@/shared/lib/format';
+import { TableHead } from '@/shared/ui/data-table';
 import { ErrorNotice } from '@/shared/ui/error-notice';
 
 /** The page's heading (its prerendered shell shows it too). */
@@ -147,18 +148,16 @@ export function UsersPage() {
         ) : null}
         {users.data ? (
           <table className="inspector__table">
-            <thead>
-              <tr>
-                <th scope="col">E-mail</th>
-                <th scope="col">Role</th>
-                <th scope="col">Client orgs</th>
-                {config.connections.length > 1 ? <th scope="col">VMS connections</th> : null}
-                <th scope="col">Last sign-in</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={[
+                { heading: 'E-mail' },
+                { heading: 'Role' },
+                { heading: 'Client orgs' },
+                ...(config.connections.length > 1 ? [{ heading: 'VMS connections' }] : []),
+                { heading: 'Last sign-in' },
+                { heading: 'Actions', headingHidden: true },
+              ]}
+            />
             <tbody>
               {users.data.map((user) => (
                 <UserRow key={user.id} user={user} />

@@ -6,13 +6,7 @@ import { useFormEditorParts } from '@/core/batch/components/form-editor-parts';
 import { AddedNote, WorkspaceFrame, useAddedNote } from '@/core/batch/components/workspace-frame';
 import { useSubmissions } from '@/core/batch/hooks/use-submissions';
 import { useTrayTarget } from '@/core/batch/hooks/use-tray-target';
-import {
-  refusedItem,
-  useRevealFix,
-  rowBeingFixed,
-  useVmsFlag,
-  vmsMessageFor,
-} from '@/core/batch/hooks/use-vms-flag';
+import { rowBeingFixed } from '@/core/batch/hooks/use-vms-flag';
 import type {
   WorkspaceSession,
   WorkspaceSessionOptions,
@@ -119,19 +113,14 @@ function CandidateEditor({
   };
 
   // Fixing a failed row: the field the VMS named is flagged with its message.
-  const flagged = useVmsFlag(
+  const parts = useFormEditorParts<CandidateForm>({
     form,
-    vmsMessageFor(start.origin, trayItems),
-    candidateCatalog,
-    candidateFormPath,
-    refusedItem(start.origin, trayItems, submissions),
-    candidateFormToWire,
-  );
-  useRevealFix(start.origin.type === 'result' && !start.restored, flagged);
-
-  const { preview, actions } = useFormEditorParts<CandidateForm>({
+    start,
+    target,
+    catalog: candidateCatalog,
+    toPath: candidateFormPath,
+    toWire: candidateFormToWire,
     fileName: 'candidate.json',
-    editing: Boolean(editingId),
     autosave,
     session,
   });
@@ -142,12 +131,9 @@ function CandidateEditor({
       <CandidateFormView
         form={form}
         requisition={requisition}
-        submitLabel={target.submitLabel}
         warningsFor={warningsFor}
         onValid={onValid}
-        preview={preview}
-        actions={actions}
-        flagged={flagged}
+        {...parts}
       />
     </>
   );

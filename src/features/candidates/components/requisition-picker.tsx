@@ -11,6 +11,7 @@ import { matchesSearch } from '@/features/candidates/model/target-requisition';
 import { useOrg, useOrgScope } from '@/shared/config/org-context';
 import { countOf } from '@/shared/lib/format';
 import { useRequisitionList } from '@/shared/requisitions';
+import { CheckboxField } from '@/shared/ui/checkbox';
 import { LoadFailure } from '@/shared/ui/load-failure';
 
 const shownAtMost = 12;
@@ -31,7 +32,6 @@ export function RequisitionPicker() {
   const [onlySubmittable, setOnlySubmittable] = useState(true);
   const searchId = useId();
   const hintId = useId();
-  const submittableId = useId();
   const typed = search.trim();
   const records = query.data ?? [];
   const today = todayIso();
@@ -67,18 +67,10 @@ export function RequisitionPicker() {
           onChange={(event) => setSearch(event.target.value)}
         />
       </div>
-      <div className="checkbox">
-        <input
-          id={submittableId}
-          type="checkbox"
-          checked={onlySubmittable}
-          onChange={(event) => setOnlySubmittable(event.target.checked)}
-        />
-        <label htmlFor={submittableId}>
-          Only requisitions taking candidates (Open or Interview occurring, openings left,
-          submittals not closed)
-        </label>
-      </div>
+      <CheckboxField checked={onlySubmittable} onChange={setOnlySubmittable}>
+        Only requisitions taking candidates (Open or Interview occurring, openings left, submittals
+        not closed)
+      </CheckboxField>
       <p role="status" className="list-status">
         {query.isPending
           ? 'Loading the requisitions…'

@@ -38,6 +38,7 @@ import {
   useRequisitionList,
   useRequisitionListWarning,
 } from '@/shared/requisitions';
+import { CheckboxField } from '@/shared/ui/checkbox';
 import { useInPageShell } from '@/shared/ui/page-shell-context';
 import { useAddressParams } from '@/shared/ui/use-address-params';
 import { FilterForm, describeFilter, readFilter } from './requisition-filter';
@@ -240,7 +241,6 @@ function ListFrame({
   children?: ReactNode;
 }) {
   const searchId = useId();
-  const submittableId = useId();
   // The prerendered list's chips do nothing until the app's list replaces it: shown disabled.
   const inShell = useInPageShell();
   return (
@@ -297,17 +297,9 @@ function ListFrame({
             </button>
           ))}
         </div>
-        <div className="checkbox">
-          <input
-            id={submittableId}
-            type="checkbox"
-            checked={onlySubmittable}
-            onChange={(event) => onOnlySubmittable(event.target.checked)}
-          />
-          <label htmlFor={submittableId}>
-            Only submittable (Open or Interview occurring, openings left, submittals not closed)
-          </label>
-        </div>
+        <CheckboxField checked={onlySubmittable} onChange={onOnlySubmittable}>
+          Only submittable (Open or Interview occurring, openings left, submittals not closed)
+        </CheckboxField>
       </div>
 
       <div role="status" className="list-status">

@@ -8,14 +8,7 @@ import {
   WorkspaceFrame,
   WorkspaceLayout,
 } from '@/core/batch/components/workspace-frame';
-import { useSubmissions } from '@/core/batch/hooks/use-submissions';
 import { addToBatchLabel, useTrayTarget } from '@/core/batch/hooks/use-tray-target';
-import {
-  refusedItem,
-  useRevealFix,
-  useVmsFlag,
-  vmsMessageFor,
-} from '@/core/batch/hooks/use-vms-flag';
 import type { WorkspaceSession } from '@/core/batch/hooks/use-workspace-session';
 import { useDraftAutosave, useWorkspaceSession } from '@/core/batch/hooks/use-workspace-session';
 import type { WireItem } from '@/core/batch/model/batch-kind';
@@ -94,20 +87,14 @@ function RequisitionEditor({
   };
 
   // Fixing a failed row: the field the VMS named is flagged with its message.
-  const submissions = useSubmissions();
-  const flagged = useVmsFlag(
+  const parts = useFormEditorParts<RequisitionForm>({
     form,
-    vmsMessageFor(start.origin, target.tray.state.items),
-    requisitionCatalog,
-    (key) => requisitionFormPath(key, start.values),
-    refusedItem(start.origin, target.tray.state.items, submissions),
-    (values) => requisitionFormToWire(values, dateFormat),
-  );
-  useRevealFix(start.origin.type === 'result' && !start.restored, flagged);
-
-  const { preview, actions } = useFormEditorParts<RequisitionForm>({
+    start,
+    target,
+    catalog: requisitionCatalog,
+    toPath: (key) => requisitionFormPath(key, start.values),
+    toWire: (values) => requisitionFormToWire(values, dateFormat),
     fileName: 'requisition.json',
-    editing: Boolean(target.editingId),
     autosave,
     session,
   });
@@ -121,11 +108,8 @@ function RequisitionEditor({
         orgs={orgs}
         dateFormat={dateFormat}
         loaded={loaded}
-        submitLabel={target.submitLabel}
         onValid={onValid}
-        preview={preview}
-        actions={actions}
-        flagged={flagged}
+        {...parts}
       />
     </>
   );

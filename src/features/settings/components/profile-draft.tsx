@@ -5,6 +5,7 @@ import type { ConnectionSettings } from '@/domain/portal-config';
 import { signatureExampleSchema, type ProfileDraft } from '@/domain/profile-draft';
 import { draftConnectionProfile } from '@/features/settings/api/connections';
 import { errorMessage } from '@/shared/api/http';
+import { CheckboxLabel } from '@/shared/ui/checkbox';
 
 /** The signed example as typed: nothing, or JSON the example's schema takes (else what is wrong). */
 function readExample(text: string) {
@@ -89,14 +90,9 @@ export function ProfileDraftAction({ connection }: { connection: ConnectionSetti
           onChange={(event) => setExampleText(event.target.value)}
         />
       </details>
-      <label className="checkbox">
-        <input
-          type="checkbox"
-          checked={sendTest}
-          onChange={(event) => setSendTest(event.target.checked)}
-        />{' '}
+      <CheckboxLabel checked={sendTest} onChange={setSendTest}>
         Send one test requisition (non-production only)
-      </label>
+      </CheckboxLabel>
       <button
         type="button"
         className="button button--secondary"

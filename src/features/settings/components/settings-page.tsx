@@ -8,7 +8,8 @@ import { useSessionUser } from '@/shared/session/session';
 import { clearIndexedLists } from '@/shared/storage/indexed-list-store';
 import { clearPortalStorage, portalStorageKeys } from '@/shared/storage/local-store';
 import { useLocalStore } from '@/shared/storage/local-store';
-import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
+import { CheckboxField } from '@/shared/ui/checkbox';
+import { ConfirmButton } from '@/shared/ui/confirm-dialog';
 import { displaySettings, themes } from '@/shared/ui/display-settings';
 
 /**
@@ -17,7 +18,6 @@ import { displaySettings, themes } from '@/shared/ui/display-settings';
  * page that follows says how many others there were.
  */
 function AccountSection({ user }: { user: SessionUser }) {
-  const [confirming, setConfirming] = useState(false);
   return (
     <section className="settings-section" aria-labelledby="settings-account">
       <h2 id="settings-account">Your account</h2>
@@ -26,25 +26,18 @@ function AccountSection({ user }: { user: SessionUser }) {
         or browser (a shared one, or one you cannot reach), sign out everywhere: every session of
         yours ends, this one too. Your work is saved on the server first.
       </p>
-      <button type="button" className="button button--warning" onClick={() => setConfirming(true)}>
-        Sign out everywhere
-      </button>
-      <ConfirmDialog
-        open={confirming}
+      <ConfirmButton
+        label="Sign out everywhere"
         title="Sign out everywhere?"
         confirmLabel="Sign out everywhere"
         cancelLabel="Stay signed in"
-        onConfirm={() => {
-          setConfirming(false);
-          void signOutHere(user, true);
-        }}
-        onCancel={() => setConfirming(false)}
+        onConfirm={() => void signOutHere(user, true)}
       >
         <p>
           You will be signed out on every browser and device, this one included, and will need to
           sign in again on each.
         </p>
-      </ConfirmDialog>
+      </ConfirmButton>
     </section>
   );
 }
@@ -58,12 +51,10 @@ export const settingsHeading = 'Settings';
  */
 export function SettingsPage() {
   const { config, vendorOrgId } = useOrg();
-  const [confirming, setConfirming] = useState(false);
   const [cleared, setCleared] = useState(false);
   const [keyCount, setKeyCount] = useState(() => portalStorageKeys().length);
   const orgId = useId();
   const display = useLocalStore(displaySettings);
-  const wireNamesId = useId();
   const user = useSessionUser();
 
   return (
@@ -112,19 +103,12 @@ export function SettingsPage() {
             ))}
           </div>
         </fieldset>
-        <div className="checkbox">
-          <input
-            id={wireNamesId}
-            type="checkbox"
-            checked={display.wireNames}
-            onChange={(event) =>
-              displaySettings.set({ ...display, wireNames: event.target.checked })
-            }
-          />
-          <label htmlFor={wireNamesId}>
-            Show each field’s wire name beside its label (titlerole, billrate…), for QA
-          </label>
-        </div>
+        <CheckboxField
+          checked={display.wireNames}
+          onChange={(wireNames) => displaySettings.set({ ...display, wireNames })}
+        >
+          Show each field’s wire name beside its label (titlerole, billrate…), for QA
+        </CheckboxField>
       </section>
 
       <section className="settings-section" aria-labelledby="settings-server">
@@ -163,40 +147,31 @@ export function SettingsPage() {
             ? 'Your drafts, batches and history are also saved on the server under your account, and leave this browser when you sign out.'
             : 'Nothing here is sent anywhere until you send a batch.'}
         </p>
-        <button
-          type="button"
-          className="button button--warning"
-          onClick={() => setConfirming(true)}
-        >
-          Clear local data
-        </button>
-        <div role="status">
-          {cleared
-            ? 'Local data cleared: drafts, batches, history, suggestions and the copies of the requisition lists are gone.'
-            : null}
-        </div>
-        <ConfirmDialog
-          open={confirming}
+        <ConfirmButton
+          label="Clear local data"
           title="Clear all local data?"
           confirmLabel="Clear everything"
           cancelLabel="Keep my data"
           destructive
           onConfirm={() => {
             clearPortalStorage();
-            setConfirming(false);
             void Promise.all([clearIndexedLists(), forgetRequisitionLists()]).then(() => {
               setCleared(true);
               setKeyCount(portalStorageKeys().length);
             });
           }}
-          onCancel={() => setConfirming(false)}
         >
           <p>
             This removes every draft, every batch not yet sent and the submissions history, for all
             client orgs, from this browser. It cannot be undone. Requisitions already in the VMS are
             not affected.
           </p>
-        </ConfirmDialog>
+        </ConfirmButton>
+        <div role="status">
+          {cleared
+            ? 'Local data cleared: drafts, batches, history, suggestions and the copies of the requisition lists are gone.'
+            : null}
+        </div>
       </section>
     </div>
   );

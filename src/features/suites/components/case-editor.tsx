@@ -10,6 +10,7 @@ import {
 import { countOf } from '@/shared/lib/format';
 import { newId } from '@/shared/lib/ids';
 import { OptionSelect } from '@/shared/ui/option-select';
+import { CaseInput } from './case-input';
 
 /**
  * A suite's cases edited one by one on its page (suite-page.tsx): each case's id, name,
@@ -56,24 +57,19 @@ export const CaseEditor = memo(function CaseEditor({
           {kindLabels[value.kind]})
         </legend>
         <div className="suite-case__fields">
-          <div className="field">
-            <label htmlFor={`${id}-id`}>Case id</label>
-            <input
-              id={`${id}-id`}
-              value={value.id}
-              spellCheck={false}
-              onChange={(event) => dispatch({ type: 'change-id', key, id: event.target.value })}
-            />
-          </div>
-          <div className="field field--wide">
-            <label htmlFor={`${id}-name`}>Name</label>
-            <input
-              id={`${id}-name`}
-              value={value.name ?? ''}
-              maxLength={200}
-              onChange={(event) => change({ name: event.target.value || undefined })}
-            />
-          </div>
+          <CaseInput
+            label="Case id"
+            value={value.id}
+            spellCheck={false}
+            onChange={(event) => dispatch({ type: 'change-id', key, id: event.target.value })}
+          />
+          <CaseInput
+            label="Name"
+            wide
+            value={value.name ?? ''}
+            maxLength={200}
+            onChange={(event) => change({ name: event.target.value || undefined })}
+          />
           <div className="field">
             <label htmlFor={`${id}-status`}>Expected status</label>
             <select
@@ -95,24 +91,18 @@ export const CaseEditor = memo(function CaseEditor({
               ))}
             </select>
           </div>
-          <div className="field">
-            <label htmlFor={`${id}-message`}>Message pattern (regular expression)</label>
-            <input
-              id={`${id}-message`}
-              value={value.expect.message ?? ''}
-              spellCheck={false}
-              onChange={(event) => expect({ message: event.target.value })}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor={`${id}-field`}>Field the message names</label>
-            <input
-              id={`${id}-field`}
-              value={value.expect.field ?? ''}
-              spellCheck={false}
-              onChange={(event) => expect({ field: event.target.value })}
-            />
-          </div>
+          <CaseInput
+            label="Message pattern (regular expression)"
+            value={value.expect.message ?? ''}
+            spellCheck={false}
+            onChange={(event) => expect({ message: event.target.value })}
+          />
+          <CaseInput
+            label="Field the message names"
+            value={value.expect.field ?? ''}
+            spellCheck={false}
+            onChange={(event) => expect({ field: event.target.value })}
+          />
         </div>
         <details className="suite-case__item">
           <summary>Item ({countOf(Object.keys(value.item).length, 'field', 'fields')})</summary>
@@ -245,14 +235,8 @@ export function AddCase({
             onChange={setKind}
           />
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-id`}>Case id</label>
-          <input id={`${id}-id`} name="id" spellCheck={false} placeholder="create-req" />
-        </div>
-        <div className="field field--wide">
-          <label htmlFor={`${id}-name`}>Name</label>
-          <input id={`${id}-name`} name="name" maxLength={200} />
-        </div>
+        <CaseInput label="Case id" name="id" spellCheck={false} placeholder="create-req" />
+        <CaseInput label="Name" wide name="name" maxLength={200} />
         <div className="field field--wide">
           <label htmlFor={`${id}-item`}>Item as JSON</label>
           <textarea
@@ -281,14 +265,8 @@ export function AddCase({
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-message`}>Message pattern (regular expression)</label>
-          <input id={`${id}-message`} name="message" spellCheck={false} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-field`}>Field the message names</label>
-          <input id={`${id}-field`} name="field" spellCheck={false} />
-        </div>
+        <CaseInput label="Message pattern (regular expression)" name="message" spellCheck={false} />
+        <CaseInput label="Field the message names" name="field" spellCheck={false} />
         <div className="button-row">
           <button type="submit" className="button button--secondary">
             Add the case

@@ -15,7 +15,7 @@ import { draftOf, draftProblems, draftReducer, suiteOf } from '@/features/suites
 import { errorMessage, RequestFailure } from '@/shared/api/http';
 import { countOf, formatDateTime } from '@/shared/lib/format';
 import { newId } from '@/shared/lib/ids';
-import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
+import { ConfirmButton } from '@/shared/ui/confirm-dialog';
 import { DataTable } from '@/shared/ui/data-table';
 import { DateTime } from '@/shared/ui/date-time';
 import { ErrorNotice } from '@/shared/ui/error-notice';
@@ -143,7 +143,6 @@ function SuiteEditor({
   const [done, setDone] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [showProblems, setShowProblems] = useState(false);
-  const [deleting, setDeleting] = useState(false);
   const old = detail.version !== detail.latestVersion;
   const saved = useMemo(() => JSON.stringify(detail.suite), [detail.suite]);
   const edited = JSON.stringify(suiteOf(draft)) !== saved;
@@ -178,7 +177,6 @@ function SuiteEditor({
   };
 
   const remove = async () => {
-    setDeleting(false);
     try {
       await deleteSuite(detail.id);
       await queryClient.invalidateQueries({ queryKey: suitesKey });
@@ -266,28 +264,20 @@ function SuiteEditor({
               Discard changes
             </button>
           ) : null}
-          <button
-            type="button"
-            className="button button--warning"
-            onClick={() => setDeleting(true)}
+          <ConfirmButton
+            label="Delete the suite"
+            title={`Delete the suite “${detail.name}”?`}
+            confirmLabel="Delete the suite"
+            destructive
+            onConfirm={() => void remove()}
           >
-            Delete the suite
-          </button>
+            <p>
+              Its {countOf(detail.latestVersion, 'version', 'versions')} and its runs go with it,
+              for the whole team. Export the suite file first to keep a copy.
+            </p>
+          </ConfirmButton>
         </div>
       </div>
-      <ConfirmDialog
-        open={deleting}
-        title={`Delete the suite “${detail.name}”?`}
-        confirmLabel="Delete the suite"
-        destructive
-        onConfirm={() => void remove()}
-        onCancel={() => setDeleting(false)}
-      >
-        <p>
-          Its {countOf(detail.latestVersion, 'version', 'versions')} and its runs go with it, for
-          the whole team. Export the suite file first to keep a copy.
-        </p>
-      </ConfirmDialog>
     </section>
   );
 }

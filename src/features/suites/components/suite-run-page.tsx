@@ -13,6 +13,7 @@ import {
 import { errorMessage } from '@/shared/api/http';
 import { currentConnection } from '@/shared/config/current-connection';
 import { countOf, formatDateTime } from '@/shared/lib/format';
+import { CheckboxLabel } from '@/shared/ui/checkbox';
 import { StatusBadge } from '@/shared/ui/status-badge';
 import { RunOutcome, verdictTone } from './run-outcome';
 
@@ -186,14 +187,9 @@ export function SuiteRunPage({ runId }: { runId: number }) {
             ? ` (they are on ${run.connection}: switch the page to that connection to see them)`
             : ''}
         </p>
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={onlyChanged}
-            onChange={(event) => setOnlyChanged(event.target.checked)}
-          />{' '}
+        <CheckboxLabel checked={onlyChanged} onChange={setOnlyChanged}>
           Only cases that failed or were fixed
-        </label>
+        </CheckboxLabel>
         {shown.length === 0 ? (
           <p>{run.cases.length === 0 ? 'No case has a result yet.' : 'Every case passed.'}</p>
         ) : (
