@@ -78,6 +78,28 @@ export interface CallNote {
   late: LateAnswerToRecord | null;
 }
 
+/** A call's note before any step has filled it in. */
+export function newCallNote(operation: VmsOperation): CallNote {
+  return {
+    operation,
+    orgs: null,
+    itemCount: null,
+    idempotencyKey: null,
+    replayOf: null,
+    url: null,
+    requestSha256: null,
+    outcome: null,
+    upstreamHeaders: null,
+    firstByteAt: null,
+    signature: null,
+    answerRedacted: false,
+    upstreamBody: null,
+    batchId: null,
+    recorded: null,
+    late: null,
+  };
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     /**

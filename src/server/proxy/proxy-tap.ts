@@ -4,7 +4,7 @@ import { replayOfHeader, uncheckedHeader } from '@/domain/journal';
 import { vmsOperations, type VmsOperation } from '@/domain/vms-contract';
 import type { CallJournal, LateAnswerToRecord } from '@/server/journal/call-journal';
 import type { CallSender } from '@/server/journal/call-record';
-import { answerOf, type CallNote } from './call-note';
+import { answerOf, newCallNote, type CallNote } from './call-note';
 import type { ForwardResult } from './idempotency-key';
 import { wellFormedKey } from './idempotency-key';
 
@@ -74,24 +74,7 @@ export class ProxyTap {
   ) {}
 
   begin(request: FastifyRequest, operation: VmsOperation): CallNote {
-    const note: CallNote = {
-      operation,
-      orgs: null,
-      itemCount: null,
-      idempotencyKey: null,
-      replayOf: null,
-      url: null,
-      requestSha256: null,
-      outcome: null,
-      upstreamHeaders: null,
-      firstByteAt: null,
-      signature: null,
-      answerRedacted: false,
-      upstreamBody: null,
-      batchId: null,
-      recorded: null,
-      late: null,
-    };
+    const note = newCallNote(operation);
     request.journalNote = note;
     return note;
   }

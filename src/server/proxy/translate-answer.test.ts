@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { profilePresets, readProfile, type VmsProfile } from '@/domain/vms-profile';
 import { testConfig } from '@/test-support/capture-upstream';
-import type { CallNote } from './call-note';
+import { newCallNote } from './call-note';
 import { closeChannels, openChannel, type Channel } from './proxy-channel';
 import { AnswerTranslator } from './translate-answer';
 import type { VmsAnswer } from './vms-call';
@@ -44,33 +44,12 @@ function answer(status: number, body: string): VmsAnswer {
   };
 }
 
-function note(): CallNote {
-  return {
-    operation: 'requisitionimport',
-    orgs: null,
-    itemCount: null,
-    idempotencyKey: null,
-    replayOf: null,
-    url: null,
-    requestSha256: null,
-    outcome: null,
-    upstreamHeaders: null,
-    firstByteAt: null,
-    signature: null,
-    answerRedacted: false,
-    upstreamBody: null,
-    batchId: null,
-    recorded: null,
-    late: null,
-  };
-}
-
 describe('AnswerTranslator', () => {
   it('gives an accepted batch in the portal dialect, the journal keeping what the VMS sent', () => {
     expect(channel.translating).toBe(true);
     const translator = new AnswerTranslator(log);
     const sent = '{"data":{"batch":{"id":"B-77"}}}';
-    const kept = note();
+    const kept = newCallNote('requisitionimport');
     const outcome = translator.translated(
       channel,
       { id: 'req-1', method: 'POST', log },
@@ -96,7 +75,7 @@ describe('AnswerTranslator', () => {
       'requisitionimport',
       '',
       odd,
-      note(),
+      newCallNote('requisitionimport'),
     );
     expect(outcome).toBe(odd.outcome);
     expect(warnings).toHaveLength(1);

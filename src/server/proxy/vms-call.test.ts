@@ -7,7 +7,7 @@ import {
   testCredentials,
   type CaptureUpstream,
 } from '@/test-support/capture-upstream';
-import type { CallNote } from './call-note';
+import { newCallNote } from './call-note';
 import { forward, type ForwardSteps } from './forward-call';
 import { closeChannels, openChannel, type Channel } from './proxy-channel';
 import { AnswerTranslator } from './translate-answer';
@@ -35,27 +35,6 @@ afterAll(async () => {
   await closeChannels(new Map([['test', channel]]));
   await upstream.close();
 });
-
-function emptyNote(): CallNote {
-  return {
-    operation: 'requisitionimport',
-    orgs: null,
-    itemCount: null,
-    idempotencyKey: null,
-    replayOf: null,
-    url: null,
-    requestSha256: null,
-    outcome: null,
-    upstreamHeaders: null,
-    firstByteAt: null,
-    signature: null,
-    answerRedacted: false,
-    upstreamBody: null,
-    batchId: null,
-    recorded: null,
-    late: null,
-  };
-}
 
 describe('signCall', () => {
   it('signs with the key, the secret and the Unix seconds, under the base path', () => {
@@ -87,7 +66,7 @@ describe('callVms', () => {
       body: `{"batchid":"b-1","echo":"${testCredentials.apiSecret}","sig":"${String(captured.headers['x-signature'])}"}`,
     }));
     const body = Buffer.from('[{"titlerole":"Zürich fitter"}]');
-    const note = emptyNote();
+    const note = newCallNote('requisitionimport');
     const answer = await callVms(
       channel,
       'POST',
