@@ -57,6 +57,8 @@ export const serverConcerns = {
   store: [],
   // QA suites: a run acts as whoever started it, API token included
   suites: ['api-tokens', 'http', 'store'],
+  // webhook deliveries: the address checks, the signature, the sending; they need no other concern
+  webhooks: [],
 };
 
 /** The root files every concern may import (paths relative to src/server). */
