@@ -43,6 +43,8 @@ export const serverConcerns = {
   http: [],
   // the call journal and its store; the proxy's outcome comes in through the proxy's tap
   journal: ['http', 'redaction', 'store'],
+  // e-mail: the SMTP settings, the sending with nodemailer, messages without candidates' data
+  mail: [],
   // /metrics: times every store, counts what the proxy, the journal and accounts do
   metrics: ['accounts', 'http', 'journal', 'ops', 'proxy', 'store'],
   // drain, health: the journal's backlog, the database's version
