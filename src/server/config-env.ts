@@ -9,6 +9,7 @@ import {
   wholeNumberOr,
 } from '@/domain/settings';
 import { connectionDefaults } from './connections/connections';
+import { parseAllowedHosts } from './webhooks/webhook-address';
 
 /*
  * The portal's environment variables, each parsed and checked on its own (config.ts puts them
@@ -175,6 +176,16 @@ const databaseUrl = optional.transform((value, ctx) => {
   return value;
 });
 
+/** WEBHOOK_ALLOW_HOSTS: hosts a webhook may reach though not public (decision 051). */
+const webhookAllowHosts = optional.transform((value, ctx) => {
+  const parsed = parseAllowedHosts(value);
+  if ('problem' in parsed) {
+    ctx.addIssue({ code: 'custom', message: parsed.problem });
+    return z.NEVER;
+  }
+  return parsed;
+});
+
 export const portalEnvSchema = z.object({
   PORT: wholeNumberOr('PORT', 0, 65535, 8787),
   HOST: withDefault(optional, '127.0.0.1'),
@@ -221,6 +232,10 @@ export const portalEnvSchema = z.object({
   OIDC_CLIENT_ID: optional,
   OIDC_CLIENT_SECRET: optional,
   OIDC_LABEL: withDefault(optional, 'single sign-on'),
+  SMTP_URL: optional,
+  SMTP_PASSWORD: optional,
+  MAIL_FROM: optional,
+  WEBHOOK_ALLOW_HOSTS: webhookAllowHosts,
 });
 
 /** True for addresses only this machine can reach. */

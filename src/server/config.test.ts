@@ -133,6 +133,7 @@ describe('loadConfig', () => {
         sso: null,
       },
       metrics: { port: null, token: null },
+      notifications: { mail: null, webhookAllowHosts: new Set() },
       logLevel: 'info',
       sandboxPort: 8788,
       sandboxDb: './data/sandbox.db',
@@ -526,6 +527,45 @@ describe('isLoopbackHost', () => {
       expect(problem({ PORT: '9000', METRICS_PORT: '9000' })).toMatch(
         /^METRICS_PORT \(9000\) must differ from PORT/,
       );
+    });
+  });
+  describe('notifications', () => {
+    it('sends no e-mail and allows no internal webhook host when unset', () => {
+      const { notifications } = loadConfig({});
+      expect(notifications.mail).toBeNull();
+      expect([...notifications.webhookAllowHosts]).toEqual([]);
+    });
+
+    it('reads the SMTP server, its password apart, the sender and the allowed hosts', () => {
+      const { notifications } = loadConfig({
+        SMTP_URL: 'smtps://portal@mail.example.com',
+        SMTP_PASSWORD: 'pw-from-a-secret-store',
+        MAIL_FROM: 'VMS portal <portal@example.com>',
+        WEBHOOK_ALLOW_HOSTS: '127.0.0.1, Chat.Internal.example',
+      });
+      expect(notifications.mail).toMatchObject({
+        host: 'mail.example.com',
+        port: 465,
+        secure: true,
+        auth: { user: 'portal', pass: 'pw-from-a-secret-store' },
+      });
+      expect([...notifications.webhookAllowHosts]).toEqual(['127.0.0.1', 'chat.internal.example']);
+    });
+
+    it('refuses an SMTP URL without a host and an allowed host with a scheme, naming the setting', () => {
+      expect(problem({ SMTP_URL: 'smtps://', MAIL_FROM: 'portal@example.com' })).toMatch(
+        /^SMTP_URL \(smtps:\/\/\) has no host/,
+      );
+      const unreadable = problem({
+        SMTP_URL: 'smtps://portal:hunter2@',
+        MAIL_FROM: 'portal@example.com',
+      });
+      expect(unreadable).toMatch(/^SMTP_URL is not a URL/);
+      expect(unreadable).not.toContain('hunter2');
+      expect(problem({ WEBHOOK_ALLOW_HOSTS: 'https://chat.example' })).toMatch(
+        /WEBHOOK_ALLOW_HOSTS: "https:\/\/chat.example" is not a host name/,
+      );
+      expect(problem({ SMTP_URL: 'smtp://mail.example.com' })).toMatch(/^MAIL_FROM is not set/);
     });
   });
 });

@@ -5,6 +5,8 @@ import { sandboxDemo } from '@/sandbox/index';
 import { authSettings, type AuthSettings } from './config-auth';
 import { ConfigError, MB, portalEnvSchema, type LogLevel } from './config-env';
 import { defaultLateAnswerMs, loadConnections, type Connection } from './connections/connections';
+import { parseMailSettings, type MailSettings } from './mail/mail-settings';
+import type { AllowedHosts } from './webhooks/webhook-address';
 
 export type { Connection } from './connections/connections';
 export type { AuthSettings, SsoSettings } from './config-auth';
@@ -68,6 +70,8 @@ export interface PortalConfig extends Pick<
   auth: AuthSettings;
   /** Prometheus metrics (decision 034): where they are served, if anywhere. */
   metrics: MetricsSettings;
+  /** Where notifications may go: e-mail's server (decision 052), the webhooks' allowed hosts (051). */
+  notifications: NotificationSettings;
   logLevel: LogLevel;
   sandboxPort: number;
   sandboxDb: string;
@@ -84,6 +88,13 @@ export interface JournalSettings {
   maxBytes: number;
   /** Bodies longer than this are kept truncated (with their full length and SHA-256). */
   bodyLimitBytes: number;
+}
+
+export interface NotificationSettings {
+  /** SMTP_URL, SMTP_PASSWORD and MAIL_FROM read; null: no e-mail. */
+  mail: MailSettings | null;
+  /** WEBHOOK_ALLOW_HOSTS: hosts a webhook may reach though not public. */
+  webhookAllowHosts: AllowedHosts;
 }
 
 export interface AuditSettings {
@@ -134,6 +145,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
       `METRICS_PORT (${metricsPort}) must differ from PORT: it is a second listener that serves only the metrics. Pick another port, or leave METRICS_PORT unset and scrape /metrics on PORT with METRICS_TOKEN.`,
     );
   }
+  const mail = parseMailSettings(values);
+  if (mail !== null && 'problem' in mail) throw new ConfigError(mail.problem);
   let connections: Connection[];
   let defaultConnection: string;
   if (values.VMS_CONNECTIONS !== undefined) {
@@ -185,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
     rateLimitPerMinute: values.PORTAL_RATE_LIMIT_PER_MINUTE,
     auth,
     metrics: { port: metricsPort, token: values.METRICS_TOKEN },
+    notifications: { mail, webhookAllowHosts: values.WEBHOOK_ALLOW_HOSTS },
     logLevel: values.LOG_LEVEL,
     sandboxPort: values.SANDBOX_PORT,
     sandboxDb: values.SANDBOX_DB,
