@@ -1,4 +1,5 @@
-import { createHmac } from 'node:crypto';
+import * as crypto from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -75,7 +76,10 @@ describe('a delivery to an allowed loopback receiver', () => {
     expect(got?.headers['content-type']).toBe('application/json');
     // Computed here from the documented scheme, not by the code under test.
     const timestamp = now / 1000;
-    const expected = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+    const expected = crypto
+      .createHmac('sha256', secret)
+      .update(`${timestamp}.${body}`)
+      .digest('hex');
     expect(got?.headers['x-portal-signature']).toBe(`t=${timestamp},v1=${expected}`);
     expect(
       verifyDelivery(
@@ -220,5 +224,36 @@ describe('the signature', () => {
     expect(verifyDelivery(secret, header.replace(`t=${at}`, `t=${at + 1}`), body, at)).toBe(false);
     expect(verifyDelivery(secret, undefined, body, at)).toBe(false);
     expect(verifyDelivery(secret, 'v1=zz', body, at)).toBe(false);
+  });
+});
+
+describe("docs/deployment.md's verification snippet", () => {
+  /** The receiver's check as the guide prints it, run as printed (its import given from here). */
+  const guide = readFileSync(new URL('../../../docs/deployment.md', import.meta.url), 'utf8');
+  const snippet =
+    /```js\n(import \{ createHmac, timingSafeEqual \} from 'node:crypto';\n[\s\S]*?function fromPortal[\s\S]*?)```/.exec(
+      guide,
+    )?.[1] ?? '';
+  const fromPortal = new Function(
+    'createHmac',
+    'timingSafeEqual',
+    `${snippet.replace(/^import .*\n/, '')}\nreturn fromPortal;`,
+  )(crypto.createHmac, crypto.timingSafeEqual) as (
+    secret: string,
+    header: string,
+    rawBody: string,
+  ) => boolean;
+
+  it('accepts a real delivery and refuses a tampered or foreign one', async () => {
+    const sender = new WebhookSender({ allowed: allow('127.0.0.1') });
+    await sender.send(`http://127.0.0.1:${port}/hook`, secret, body);
+    await sender.close();
+    const [got] = received;
+    const header = String(got?.headers['x-portal-signature']);
+    expect(fromPortal(secret, header, got?.body ?? '')).toBe(true);
+    expect(fromPortal(secret, header, `${got?.body ?? ''} `)).toBe(false);
+    expect(fromPortal('not-the-secret', header, got?.body ?? '')).toBe(false);
+    const old = signDelivery(secret, Math.floor(Date.now() / 1000) - 3600, body);
+    expect(fromPortal(secret, old, body)).toBe(false);
   });
 });
