@@ -20,6 +20,7 @@ import { useOrg } from '@/shared/config/org-context';
 import { countOf, formatDateTime } from '@/shared/lib/format';
 import { Disclosure } from '@/shared/ui/disclosure';
 import { downloadText } from '@/shared/ui/json-actions';
+import { OptionSelect } from '@/shared/ui/option-select';
 import { useAddressParams } from '@/shared/ui/use-address-params';
 import { BatchResults } from './batch-results';
 
@@ -169,35 +170,26 @@ export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
               <label htmlFor={ids.kind} className="field__label">
                 Kind
               </label>
-              <select
+              <OptionSelect
                 id={ids.kind}
                 value={view.kind ?? ''}
-                onChange={(event) => update({ kind: event.target.value })}
-              >
-                <option value="">All kinds</option>
-                {kinds.map((kind) => (
-                  <option key={kind.id} value={kind.id}>
-                    {kind.title}
-                  </option>
-                ))}
-              </select>
+                options={[
+                  { value: '', label: 'All kinds' },
+                  ...kinds.map((kind) => ({ value: kind.id, label: kind.title })),
+                ]}
+                onChange={(kind) => update({ kind })}
+              />
             </div>
             <div className="field">
               <label htmlFor={ids.outcome} className="field__label">
                 Outcome
               </label>
-              <select
+              <OptionSelect
                 id={ids.outcome}
                 value={view.outcome ?? ''}
-                onChange={(event) => update({ outcome: event.target.value })}
-              >
-                <option value="">Any outcome</option>
-                {outcomes.map((outcome) => (
-                  <option key={outcome.value} value={outcome.value}>
-                    {outcome.label}
-                  </option>
-                ))}
-              </select>
+                options={[{ value: '', label: 'Any outcome' }, ...outcomes]}
+                onChange={(outcome) => update({ outcome })}
+              />
             </div>
             <div className="field">
               <label htmlFor={ids.batch} className="field__label">
