@@ -95,6 +95,19 @@ export function SaveAsCases({
 
   const list = suites.data ?? [];
   const chosenTarget = list.length === 0 ? 'new' : target;
+  /** Where the cases go: a radio button of the "Into which suite" choice. */
+  const targetChoice = (value: 'existing' | 'new', label: string) => (
+    <label className="checkbox">
+      <input
+        type="radio"
+        name="target"
+        value={value}
+        checked={chosenTarget === value}
+        onChange={() => setTarget(value)}
+      />{' '}
+      {label}
+    </label>
+  );
   const ready = loaded !== null && 'items' in loaded ? loaded.items : null;
   const needsChoice = ready?.some((entry) => entry.expect === null) ?? false;
 
@@ -187,16 +200,7 @@ export function SaveAsCases({
               <legend>Into which suite</legend>
               {list.length > 0 ? (
                 <>
-                  <label className="checkbox">
-                    <input
-                      type="radio"
-                      name="target"
-                      value="existing"
-                      checked={chosenTarget === 'existing'}
-                      onChange={() => setTarget('existing')}
-                    />{' '}
-                    A suite of the team’s
-                  </label>
+                  {targetChoice('existing', 'A suite of the team’s')}
                   <label htmlFor={`${id}-suite`} className="visually-hidden">
                     Suite
                   </label>
@@ -216,16 +220,7 @@ export function SaveAsCases({
               ) : suites.isPending ? (
                 <p aria-busy="true">Loading the suites…</p>
               ) : null}
-              <label className="checkbox">
-                <input
-                  type="radio"
-                  name="target"
-                  value="new"
-                  checked={chosenTarget === 'new'}
-                  onChange={() => setTarget('new')}
-                />{' '}
-                A new suite
-              </label>
+              {targetChoice('new', 'A new suite')}
               <label htmlFor={`${id}-name`}>Name of the new suite</label>
               <input
                 id={`${id}-name`}
