@@ -3,8 +3,8 @@
  * without tests and src/test-support, blocks of 6 lines or more). Of the blocks it finds, two are
  * counted, each with a limit above which this fails:
  *  (a) blocks that are not boilerplate (scripts/code-shape.ts says exactly what boilerplate is:
- *      imports, re-exports and type-only declarations): at most as many as there are now (54), a
- *      limit that is only ever lowered, on the way to the target of 15 (decision 049);
+ *      imports, re-exports and type-only declarations): at most 14, below the target of 15, which
+ *      the code now meets; the limit is only ever lowered (decision 049);
  *  (b) of those, blocks between two different features, or a feature and the app, at most 5:
  *      what two features share belongs in src/shared or src/core, where both can import it.
  * Each counted block is printed with both places, file:line, so it can be found and shared.
@@ -16,8 +16,8 @@ import { join, relative } from 'node:path';
 import { z } from 'zod';
 import { isBoilerplate, isCrossFeature, isProduction } from './code-shape';
 
-/** (a) stands where the code is, and is lowered as copies go; the target is 15 (decision 049). */
-const limits = { notBoilerplate: 54, crossFeature: 5 };
+/** (a) stands where the code is, below the target of 15, and is only lowered (decision 049). */
+const limits = { notBoilerplate: 14, crossFeature: 5 };
 const root = join(import.meta.dirname, '..');
 
 const placeSchema = z.object({ name: z.string(), start: z.number(), end: z.number() });

@@ -20,7 +20,7 @@ import {
   timestampFormsOf,
 } from '@/domain/vms-profile/signature-recipe';
 import { findRecipes } from '@/node/signature';
-import { cannotRead, UsageError } from './usage-error';
+import { cannotRead, usageFailure, UsageError } from './usage-error';
 
 export const findRecipeUsage =
   'usage: npm run doctor -- find-recipe --key KEY --timestamp TS --signature SIG (--secret-env NAME | --secret-stdin) [--body-file PATH] [--json]';
@@ -178,18 +178,6 @@ function human(report: Report): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** One line on stderr, exit 2, for a wrong command; anything else is thrown. */
-function failed(error: unknown): Result {
-  if (
-    error instanceof UsageError ||
-    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-  ) {
-    const message = (error as Error).message.replace(/\s*[\r\n]+\s*/g, ' ');
-    return { code: 2, stdout: '', stderr: `doctor find-recipe: ${message}\n` };
-  }
-  throw error;
-}
-
 export async function main(argv: string[], io: Io): Promise<Result> {
   if (argv.includes('--help') || argv.includes('-h'))
     return { code: 0, stdout: `${findRecipeUsage}\n`, stderr: '' };
@@ -208,6 +196,6 @@ export async function main(argv: string[], io: Io): Promise<Result> {
       stderr: '',
     };
   } catch (error) {
-    return failed(error);
+    return usageFailure('doctor find-recipe', error);
   }
 }

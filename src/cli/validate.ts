@@ -26,7 +26,7 @@ import { batchShapeProblem, itemReport, payloadKinds, validateBatch } from '@/do
 import { datePatternProblem } from '@/domain/date-patterns';
 import { eachArrayObject } from './json-array';
 import { isSheetFile, isXlsxFile } from './sheet-files';
-import { cannotRead, UsageError } from './usage-error';
+import { cannotRead, usageFailure, UsageError } from './usage-error';
 
 /** Above this size a file is streamed instead of read whole. */
 export const streamAboveBytes = 64 * 1024 * 1024;
@@ -102,19 +102,6 @@ function reported(report: BatchReport | SheetReport): Result {
   return { code: report.valid ? 0 : 1, stdout: `${JSON.stringify(report, null, 2)}\n`, stderr: '' };
 }
 
-/** A usage or file problem as the one line promised on stderr (exit 2); anything else is thrown. */
-function failed(error: unknown): Result {
-  if (
-    error instanceof UsageError ||
-    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
-  ) {
-    // One line, as promised: JSON.parse quotes the source around the error, newlines and all.
-    const message = (error as Error).message.replace(/\s*[\r\n]+\s*/g, ' ');
-    return { code: 2, stdout: '', stderr: `validate: ${message}\n` };
-  }
-  throw error;
-}
-
 /** A file's text, without the byte-order mark editors on Windows often put before UTF-8. */
 function readText(file: string): string {
   let text: string;
@@ -163,7 +150,7 @@ export function run(argv: string[]): Result {
 
     return reported(validateBatch(kind, data, { dateFormat }));
   } catch (error) {
-    return failed(error);
+    return usageFailure('validate', error);
   }
 }
 
@@ -171,8 +158,8 @@ export function run(argv: string[]): Result {
  * Checks a file read as a stream: items are parsed one by one and validated a thousand at a time,
  * with the same rules and the same report as `run`.
  */
-export async function runStreamed(argv: string[]): Promise<Result> {
-  try {
+export function runStreamed(argv: string[]): Promise<Result> {
+  return usageAsFailure(async () => {
     const { kind, dateFormat, file } = parseCommand(argv);
     const items: BatchReport['items'] = [];
     let chunk: unknown[] = [];
@@ -208,17 +195,15 @@ export async function runStreamed(argv: string[]): Promise<Result> {
       throw new UsageError(`${file}: ${batchShapeProblem([], { noun: kind })?.message ?? 'empty'}`);
     }
     return reported({ valid: items.every((item) => item.valid), items });
-  } catch (error) {
-    return failed(error);
-  }
+  });
 }
 
 /**
  * Checks a sheet: CSV or TSV, or an XLSX workbook's sheet. The readers (Papa Parse,
  * read-excel-file) are loaded only for sheets, so a JSON file starts without them.
  */
-export async function runSheet(argv: string[]): Promise<Result> {
-  try {
+export function runSheet(argv: string[]): Promise<Result> {
+  return usageAsFailure(async () => {
     const { kind, dateFormat, file, mapping, org, sheet, dateOrder } = parseCommand(argv);
     const { checkSheetFile, checkXlsxFile } = await import('./sheet');
     return reported(
@@ -226,8 +211,15 @@ export async function runSheet(argv: string[]): Promise<Result> {
         ? await checkXlsxFile(kind, file, { dateFormat, mapping, org, sheet, dateOrder })
         : checkSheetFile(kind, file, { dateFormat, mapping, org, dateOrder }),
     );
+  });
+}
+
+/** A check that reads files on its way: a usage or file problem as the one line on stderr. */
+async function usageAsFailure(check: () => Promise<Result>): Promise<Result> {
+  try {
+    return await check();
   } catch (error) {
-    return failed(error);
+    return usageFailure('validate', error);
   }
 }
 

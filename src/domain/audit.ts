@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { instant, oneOfParam, pageParams, param } from './journal';
+import { connectionParam, instant, pageParams, param } from './journal';
+import { oneOf } from './settings';
 
 /**
  * The audit trail's HTTP API (docs/decisions/036-audit-trail.md): who did what and when — sign-ins
@@ -97,7 +98,7 @@ export type AuditPage = z.infer<typeof auditPageSchema>;
 
 /** The filters of the list and the export; from and to are inclusive (a date: the whole day). */
 export const auditFilterSchema = z.object({
-  event: oneOfParam('event', auditEvents),
+  event: oneOf('event', auditEvents),
   /** The e-mail address of who did it (any case). */
   email: param.pipe(
     z
@@ -106,12 +107,7 @@ export const auditFilterSchema = z.object({
       .transform((value) => value.toLowerCase())
       .optional(),
   ),
-  connection: param.pipe(
-    z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'connection must be a connection name such as uat.')
-      .optional(),
-  ),
+  connection: connectionParam,
   from: instant('from'),
   to: instant('to'),
 });
@@ -120,7 +116,7 @@ export type AuditFilter = z.output<typeof auditFilterSchema>;
 export const auditListQuerySchema = auditFilterSchema.extend(pageParams(auditPageSize.max));
 
 export const auditExportQuerySchema = auditFilterSchema.extend({
-  format: oneOfParam('format', auditExportFormats),
+  format: oneOf('format', auditExportFormats),
 });
 
 /** What the browser puts in the address: every filter as text. */

@@ -7,6 +7,9 @@ import { apiErrorDetailSchema } from './api-error';
  * tokens once used) never appear in an answer.
  */
 
+/** A count of sessions, or a record's version: a whole number, 0 or more. */
+const count = z.number().int().nonnegative();
+
 /** What each role may do. */
 export const roles = ['recruiter', 'qa', 'admin'] as const;
 export type Role = (typeof roles)[number];
@@ -69,7 +72,7 @@ export type SessionState = z.infer<typeof sessionStateSchema>;
  * those on other browsers and devices, so the page can say what happened there.
  */
 export const signedOutEverywhereSchema = z.object({
-  otherSessions: z.number().int().nonnegative(),
+  otherSessions: count,
 });
 
 /**
@@ -99,7 +102,7 @@ export type UserSummary = z.infer<typeof userSummarySchema>;
 export const userListSchema = z.object({ users: z.array(userSummarySchema) });
 
 /** `DELETE /api/users/:id/sessions` (admins): how many of the user's sessions were ended. */
-export const endedSessionsSchema = z.object({ ended: z.number().int().nonnegative() });
+export const endedSessionsSchema = z.object({ ended: count });
 
 /** `POST /api/users` (admins): a user invited; the link is shown once, to give to them. */
 export const createUserSchema = z.object({
@@ -136,7 +139,7 @@ export const userRecordSchema = z.object({
   /** The value as the browser stores it (a draft's form values, a submission), as JSON. */
   value: z.unknown(),
   /** Increases by one with each write; 0 for a record not on the server yet. */
-  version: z.number().int().nonnegative(),
+  version: count,
   updatedAt: z.string(),
   /** Removed (a sent draft): kept as a tombstone so other devices remove it too. */
   deleted: z.boolean(),
@@ -154,14 +157,14 @@ export type UserCollection = (typeof userCollections)[number];
 export const userRecordsSchema = z.object({
   records: z.array(userRecordSchema),
   /** The highest version seen in this collection for this user: pass as `since` next time. */
-  version: z.number().int().nonnegative(),
+  version: count,
 });
 
 /** `PUT /api/me/:collection/:key`. */
 export const putUserRecordSchema = z.object({
   value: z.unknown(),
   /** The version this value was edited from (0 for new). */
-  baseVersion: z.number().int().nonnegative(),
+  baseVersion: count,
   deleted: z.boolean().optional(),
 });
 

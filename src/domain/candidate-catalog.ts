@@ -3,10 +3,10 @@ import { keyed, oneTo } from './catalog-types';
 import {
   candidateCitizenships,
   candidateEngagementTypes,
-  durationUnits,
   skillResponses,
   yesNo,
 } from './enumerations';
+import { skillExperienceUnit, skillExpertiseRating } from './skill-fields';
 
 /**
  * The candidate payload, field by field, in the spec's documented order ("Candidate payload
@@ -27,6 +27,19 @@ export type SkillResponseKey =
   | `skill${SkillResponseN}expertiserating`;
 
 const flagHint = 'Y = Yes, N = No';
+
+/** An optional Y/N flag about the candidate's employment. */
+function employmentFlag<const K extends string>(key: K, label: string, hint: string) {
+  return {
+    key,
+    label,
+    type: 'FLAG',
+    requirement: 'optional',
+    options: yesNo,
+    section: 'Employment',
+    hint,
+  } as const satisfies FieldDef;
+}
 
 const identityFields = [
   {
@@ -68,24 +81,8 @@ const identityFields = [
     options: candidateEngagementTypes,
     section: 'Candidate',
   },
-  {
-    key: 'iscandcurrentlyemployedbyvendor',
-    label: 'Currently employed by the vendor',
-    type: 'FLAG',
-    requirement: 'optional',
-    options: yesNo,
-    section: 'Employment',
-    hint: flagHint,
-  },
-  {
-    key: 'iscandcurrentlypaidbyvendor',
-    label: 'Currently paid by the vendor',
-    type: 'FLAG',
-    requirement: 'optional',
-    options: yesNo,
-    section: 'Employment',
-    hint: flagHint,
-  },
+  employmentFlag('iscandcurrentlyemployedbyvendor', 'Currently employed by the vendor', flagHint),
+  employmentFlag('iscandcurrentlypaidbyvendor', 'Currently paid by the vendor', flagHint),
   {
     key: 'availability',
     label: 'Availability',
@@ -124,24 +121,16 @@ const answerFields = keyed<AnswerKey>(
 );
 
 const middleFields = [
-  {
-    key: 'iscandindependantcontractor',
-    label: 'Independent contractor',
-    type: 'FLAG',
-    requirement: 'optional',
-    options: yesNo,
-    section: 'Employment',
-    hint: `${flagHint}; blank is sent as N`,
-  },
-  {
-    key: 'wascandeveremployedbyclient',
-    label: 'Ever employed by the client',
-    type: 'FLAG',
-    requirement: 'optional',
-    options: yesNo,
-    section: 'Employment',
-    hint: `${flagHint}; blank is sent as N`,
-  },
+  employmentFlag(
+    'iscandindependantcontractor',
+    'Independent contractor',
+    `${flagHint}; blank is sent as N`,
+  ),
+  employmentFlag(
+    'wascandeveremployedbyclient',
+    'Ever employed by the client',
+    `${flagHint}; blank is sent as N`,
+  ),
   {
     key: 'candcitizenshipstatus',
     label: 'Citizenship status',
@@ -233,20 +222,12 @@ const skillResponseFields = keyed<SkillResponseKey>(
     },
     {
       key: `skill${n}amountofexperienceunits`,
-      label: `Skill ${n} experience unit`,
-      type: 'INTEGER',
-      requirement: 'optional',
-      options: durationUnits,
-      section: 'Skills',
+      ...skillExperienceUnit(n),
       row: { group: 'skillResponses', n, part: 'units' },
     },
     {
       key: `skill${n}expertiserating`,
-      label: `Skill ${n} expertise rating`,
-      type: 'INTEGER',
-      requirement: 'optional',
-      section: 'Skills',
-      hint: 'Valid values depend on the client',
+      ...skillExpertiseRating(n),
       row: { group: 'skillResponses', n, part: 'expertiserating' },
     },
   ]),

@@ -15,7 +15,7 @@ import {
   skillResponseKey,
   validateCandidateItem,
 } from './candidate-wire';
-import { toPath } from './field-issue';
+import { addFormIssues } from './field-issue';
 import { isBlank } from './field-rules';
 import { blankStrings, scalarKeysOf, stringFields } from './form-model';
 
@@ -144,14 +144,7 @@ export function candidateFormSchema(context?: RequisitionContext) {
         dateFormat: 'YYYY-MM-DD',
         ...(context ? { requisition: context } : {}),
       });
-      if (result.ok) return;
-      for (const issue of result.issues) {
-        ctx.addIssue({
-          code: 'custom',
-          path: toPath(candidateFormPath(issue.field)),
-          message: issue.message,
-        });
-      }
+      if (!result.ok) addFormIssues(ctx, result.issues, candidateFormPath);
     }),
   );
 }

@@ -62,22 +62,33 @@ function envReference(example: string, holds: string) {
 
 export const baseUrlExample = 'https://uat.vms.example.com/api/';
 
+/**
+ * What is wrong with a VMS's base address, for the connections file and VMS_BASE_URL alike: a
+ * user name or password in it (`withoutThem` is the address to suggest instead, so a message never
+ * echoes the password), or not an http(s) address without a query. Undefined when it is fine.
+ */
+export function baseUrlProblem(
+  value: string,
+): { problem: 'credentials'; withoutThem: string } | { problem: 'shape' } | undefined {
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (url && (url.username || url.password))
+    return { problem: 'credentials', withoutThem: `${url.protocol}//${url.host}${url.pathname}` };
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash)
+    return { problem: 'shape' };
+  return undefined;
+}
+
 const baseUrl = z
   .string(expects(`the VMS's http(s) address, such as "${baseUrlExample}"`))
   .superRefine((value, ctx) => {
-    const url = URL.canParse(value) ? new URL(value) : null;
-    if (url && (url.username || url.password)) {
-      // Never echo the value: it holds a password. Credentials are named by apiKeyEnv/apiSecretEnv.
+    const found = baseUrlProblem(value);
+    if (found?.problem === 'credentials') {
+      // Credentials are named by apiKeyEnv/apiSecretEnv.
       ctx.addIssue({
         code: 'custom',
-        message: `must not contain a user name or password (user:password@host): remove them (the VMS is signed with the key and secret apiKeyEnv and apiSecretEnv name), e.g. "${url.protocol}//${url.host}${url.pathname}"`,
+        message: `must not contain a user name or password (user:password@host): remove them (the VMS is signed with the key and secret apiKeyEnv and apiSecretEnv name), e.g. "${found.withoutThem}"`,
       });
-    } else if (
-      !url ||
-      (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-      url.search ||
-      url.hash
-    ) {
+    } else if (found) {
       ctx.addIssue({
         code: 'custom',
         message: `must be an http(s) address without a query, such as "${baseUrlExample}"`,

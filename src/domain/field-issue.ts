@@ -23,3 +23,22 @@ export class IssueList {
 export function toPath(dotted: string): (string | number)[] {
   return dotted.split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part));
 }
+
+/** Where a form's check reports an issue: zod's refinement context, as `superRefine` passes it. */
+interface IssueSink {
+  addIssue(issue: { code: 'custom'; path: (string | number)[]; message: string }): void;
+}
+
+/**
+ * A wire check's issues on the form they came from: each at the form path `formPath` gives for its
+ * wire key, so the form shows it beside the field the user typed.
+ */
+export function addFormIssues(
+  ctx: IssueSink,
+  issues: readonly FieldIssue[],
+  formPath: (field: string) => string,
+): void {
+  for (const issue of issues) {
+    ctx.addIssue({ code: 'custom', path: toPath(formPath(issue.field)), message: issue.message });
+  }
+}

@@ -100,7 +100,7 @@ export {
   whyNotSubmittable,
 } from './submittable';
 export type { MappingTemplate } from './spreadsheet';
-export type { SheetRequisition, SheetIssue, SheetReport } from './sheet-check';
+export type { SheetRequisition, SheetIssue, SheetOptions, SheetReport } from './sheet-check';
 export type { DateOrder, CellReading } from './sheet-cells';
 export type { MappedColumn } from './sheet-headers';
 export {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { oneOf, unsetWhenBlank } from './settings';
 import { vmsOperations, type VmsOperation } from './vms-contract';
 
 /**
@@ -180,11 +181,11 @@ export type JournalStatus = z.infer<typeof journalStatusSchema>;
 
 // ── Query parameters ────────────────────────────────────────────────────────────────────────────
 
-/** A query value as it arrives: `?a=` and an absent `a` both mean "no filter". */
-export const param = z
-  .string()
-  .optional()
-  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+/**
+ * A query value as it arrives: `?a=` and an absent `a` both mean "no filter", as a blank setting
+ * means "not set".
+ */
+export const param = unsetWhenBlank;
 
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -236,19 +237,13 @@ export function pageParams(max: number) {
   };
 }
 
-export function oneOfParam<const T extends readonly [string, ...string[]]>(
-  name: string,
-  values: T,
-) {
-  return param.pipe(
-    z
-      .enum(values, {
-        error: (issue) =>
-          `${name} must be one of ${values.join(', ')}; got "${String(issue.input)}".`,
-      })
-      .optional(),
-  );
-}
+/** A connection's name (`uat`), or no filter. */
+export const connectionParam = param.pipe(
+  z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'connection must be a connection name such as uat.')
+    .optional(),
+);
 
 /**
  * The filters of the list and the export. From and to are inclusive; `q` is words searched for in
@@ -264,7 +259,7 @@ export const journalFilterSchema = z.object({
       .transform((value) => value.toUpperCase())
       .optional(),
   ),
-  status: oneOfParam('status', journalStatusFilters),
+  status: oneOf('status', journalStatusFilters),
   /** A client (or vendor) org id. */
   org: param.pipe(
     z
@@ -274,12 +269,7 @@ export const journalFilterSchema = z.object({
       .optional(),
   ),
   /** A connection's name: its calls, and those recorded before there were several when it is the default. */
-  connection: param.pipe(
-    z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9-]{0,39}$/, 'connection must be a connection name such as uat.')
-      .optional(),
-  ),
+  connection: connectionParam,
   batch: param.pipe(z.string().max(200, 'batch must be at most 200 characters.').optional()),
   /** A W3C trace id: the calls of one trace. */
   trace: param.pipe(
@@ -305,7 +295,7 @@ export const journalFilterSchema = z.object({
 export const journalListQuerySchema = journalFilterSchema.extend(pageParams(journalPageSize.max));
 
 export const journalExportQuerySchema = journalFilterSchema.extend({
-  format: oneOfParam('format', journalExportFormats),
+  format: oneOf('format', journalExportFormats),
 });
 
 export type JournalFilter = z.output<typeof journalFilterSchema> & {

@@ -11,6 +11,7 @@ import {
   requiredDesired,
   requisitionEngagementTypes,
 } from './enumerations';
+import { skillExperienceUnit, skillExpertiseRating } from './skill-fields';
 
 /**
  * The requisition payload, field by field, in the spec's documented order
@@ -379,22 +380,14 @@ const skillFields = keyed<SkillKey>(
     },
     {
       key: `amountofexperiencetype${n}`,
-      label: `Skill ${n} experience unit`,
-      type: 'INTEGER',
-      requirement: 'optional',
-      options: durationUnits,
-      section: 'Skills',
+      ...skillExperienceUnit(n),
       responseName: `AmountOfExperienceType${n}`,
       row: { group: 'skills', n, part: 'amountofexperiencetype' },
     },
     {
       key: `expertiserating${n}`,
       suggest: true,
-      label: `Skill ${n} expertise rating`,
-      type: 'INTEGER',
-      requirement: 'optional',
-      section: 'Skills',
-      hint: 'Valid values depend on the client',
+      ...skillExpertiseRating(n),
       responseName: `ExpertiseRating${n}`,
       row: { group: 'skills', n, part: 'expertiserating' },
     },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DateFormat } from './catalog-types';
 import { formatWireDate, wireDateToIso } from './dates';
-import { toPath } from './field-issue';
+import { addFormIssues } from './field-issue';
 import { isBlank } from './field-rules';
 import { blankStrings, scalarKeysOf, stringFields } from './form-model';
 import type { RequisitionChoiceKey } from './requisition-alternatives';
@@ -240,13 +240,6 @@ export const requisitionFormSchema = z.object(shape).check(
     const result = validateRequisitionItem(requisitionFormToWire(form, 'YYYY-MM-DD'), {
       dateFormat: 'YYYY-MM-DD',
     });
-    if (result.ok) return;
-    for (const issue of result.issues) {
-      ctx.addIssue({
-        code: 'custom',
-        path: toPath(requisitionFormPath(issue.field, form)),
-        message: issue.message,
-      });
-    }
+    if (!result.ok) addFormIssues(ctx, result.issues, (field) => requisitionFormPath(field, form));
   }),
 );

@@ -79,6 +79,19 @@ export interface RowChecker {
   problems(row: readonly string[]): RowProblems;
 }
 
+/** What a sheet's rows are read with and checked against, wherever they are checked. */
+export interface SheetOptions {
+  dateFormat: DateFormat;
+  /** The client org the rows are for (filled in where a sheet has no Org ID column). */
+  org?: string | undefined;
+  /**
+   * The client org's requisitions by Req ID, when known (the browser's copy of the list):
+   * a candidate row is then checked against its requisition's skills and questions, as the
+   * form is, and one for a requisition that is not there or takes no candidates is flagged.
+   */
+  requisitions?: ReadonlyMap<string, SheetRequisition> | undefined;
+}
+
 /**
  * Checks rows one at a time through `columns`, by the domain's rules for `kind` (the same as the
  * forms, the tray and the proxy): the CLI checks a whole file with it, the import page's worker
@@ -87,15 +100,7 @@ export interface RowChecker {
 export function sheetRowChecker(
   kind: PayloadKind,
   columns: readonly MappedColumn[],
-  options: {
-    dateFormat: DateFormat;
-    org?: string | undefined;
-    /**
-     * The client org's requisitions by Req ID, when known (the browser's copy of the list):
-     * a candidate row is then checked against its requisition's skills and questions, as the
-     * form is, and one for a requisition that is not there or takes no candidates is flagged.
-     */
-    requisitions?: ReadonlyMap<string, SheetRequisition> | undefined;
+  options: SheetOptions & {
     /**
      * How each column's cells read (columnReadings): a date column's dates that read either way
      * are read in its order; a decimal-comma column's `7,5` is 7.5.
@@ -211,9 +216,7 @@ export function checkSheet(
   kind: PayloadKind,
   rows: readonly (readonly string[])[],
   columns: readonly MappedColumn[],
-  options: {
-    dateFormat: DateFormat;
-    org?: string | undefined;
+  options: Omit<SheetOptions, 'requisitions'> & {
     /** Each row's number in the sheet (sheetBody); the row's position + 2 without them. */
     rowNumbers?: readonly number[] | undefined;
     /** The order the user says the file writes its dates in; otherwise what its columns prove. */

@@ -110,7 +110,11 @@ const optionsSchema = z.object({
   logger: z.boolean().default(false),
 });
 
-function urlHost(host: string): string {
+/**
+ * An address a browser can open for a server listening on `host`: a wildcard bind is reachable on
+ * loopback, IPv6 is bracketed. The portal's own address is written the same way.
+ */
+export function browsableHost(host: string): string {
   if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
   return host.includes(':') ? `[${host}]` : host;
 }
@@ -164,7 +168,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost(settings.host)}:${port}`,
+    url: `http://${browsableHost(settings.host)}:${port}`,
     port,
     health: () => worker.health(),
     close() {

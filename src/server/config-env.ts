@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { baseUrlProblem, normalizedBaseUrl } from '@/domain/connection-entries';
 import {
   oneOf,
   withDefault,
@@ -67,24 +68,23 @@ const clientOrgList = (name: string) =>
 
 const baseUrl = optional.transform((value, ctx) => {
   if (value === undefined) return undefined;
-  const url = URL.canParse(value) ? new URL(value) : null;
-  if (url && (url.username || url.password)) {
-    // Never echo the value: it holds a password. Credentials go in VMS_API_KEY / VMS_API_SECRET.
+  const found = baseUrlProblem(value);
+  if (found?.problem === 'credentials') {
+    // Credentials go in VMS_API_KEY / VMS_API_SECRET.
     ctx.addIssue({
       code: 'custom',
-      message: `VMS_BASE_URL must not contain a user name or password (user:password@host); remove them from the address (the VMS is signed with VMS_API_KEY and VMS_API_SECRET), e.g. "${url.protocol}//${url.host}${url.pathname}".`,
+      message: `VMS_BASE_URL must not contain a user name or password (user:password@host); remove them from the address (the VMS is signed with VMS_API_KEY and VMS_API_SECRET), e.g. "${found.withoutThem}".`,
     });
     return z.NEVER;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+  if (found) {
     ctx.addIssue({
       code: 'custom',
       message: `VMS_BASE_URL must be an http(s) address without a query, such as "https://vms.example.com/api/"; got "${value}".`,
     });
     return z.NEVER;
   }
-  // Operations are resolved relative to the base, so a path prefix (/api/v1) must end in "/".
-  return url.href.endsWith('/') ? url.href : `${url.href}/`;
+  return normalizedBaseUrl(value);
 });
 
 /** `true`, `false`, or the reverse proxies' addresses (IPs or CIDR ranges, comma-separated). */

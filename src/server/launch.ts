@@ -1,13 +1,33 @@
 import { existsSync } from 'node:fs';
 import { sandboxSettingsChanged } from '@/sandbox/index';
 import { ConfigError, isLoopbackHost, loadConfig, type PortalConfig } from './config';
-import { embeddedSandbox, type RunningPortal } from './start';
+import { embeddedSandbox, startPortal, type RunningPortal } from './start';
 
 /**
  * What `npm start` and `npm run dev` share: read `.env` and the environment, report a bad setting
- * in one line, describe where calls go, and stop cleanly on Ctrl-C.
+ * in one line, start the portal, describe where calls go, and stop cleanly on Ctrl-C. `beside`
+ * starts what runs with the portal (Vite, in dev), says where to open it, and returns how to stop
+ * it before the portal drains; a failure to start either is one line and exit 1.
  */
-export function readConfigOrExit(): PortalConfig {
+export async function launch(
+  beside: (config: PortalConfig, portal: RunningPortal) => Promise<(() => Promise<void>) | null>,
+): Promise<void> {
+  const config = readConfigOrExit();
+  try {
+    const portal = await startPortal(config);
+    const stopBeside = await beside(config, portal);
+    printUpstream(config, portal);
+    closeOnSignals(async () => {
+      await stopBeside?.();
+      await portal.drain();
+    });
+  } catch (error) {
+    console.error(describeStartFailure(error, config));
+    process.exit(1);
+  }
+}
+
+function readConfigOrExit(): PortalConfig {
   // Node's own .env reader (20.12+); variables already in the environment win.
   if (existsSync('.env')) process.loadEnvFile('.env');
   try {
@@ -19,7 +39,7 @@ export function readConfigOrExit(): PortalConfig {
   }
 }
 
-export function describeStartFailure(error: unknown, config: PortalConfig): string {
+function describeStartFailure(error: unknown, config: PortalConfig): string {
   const code = typeof error === 'object' && error !== null ? Reflect.get(error, 'code') : undefined;
   if (code === 'EADDRINUSE') {
     return `Could not start: a port is already in use (PORT=${config.port}, SANDBOX_PORT=${config.sandboxPort}). Stop the other program or choose other ports.`;
@@ -30,7 +50,7 @@ export function describeStartFailure(error: unknown, config: PortalConfig): stri
   return `Could not start: ${error instanceof Error ? error.message : String(error)}`;
 }
 
-export function printUpstream(config: PortalConfig, portal: RunningPortal): void {
+function printUpstream(config: PortalConfig, portal: RunningPortal): void {
   const sandbox = embeddedSandbox(config);
   // The embedded sandbox's settings that differ from docs/sandbox.md's defaults: which rules the
   // calls to it meet is then on the start line, not guessed.
@@ -74,7 +94,7 @@ export function printUpstream(config: PortalConfig, portal: RunningPortal): void
  * never read as "not sent": another process refuses it, a restart marks it unknown) but not a
  * clean stop, and the exit status says so.
  */
-export function closeOnSignals(stop: () => Promise<void>): void {
+function closeOnSignals(stop: () => Promise<void>): void {
   let closing = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (closing) {

@@ -1,4 +1,9 @@
-import { startSandbox, type RunningSandbox, type SandboxOptions } from '@/sandbox/index';
+import {
+  browsableHost,
+  startSandbox,
+  type RunningSandbox,
+  type SandboxOptions,
+} from '@/sandbox/index';
 import { buildPortal, type BuildPortalOptions } from './app';
 import type { Connection, PortalConfig } from './config';
 import type { DrainReport } from './ops/drain';
@@ -37,12 +42,6 @@ export function embeddedSandbox(
       upstream: Extract<Connection['upstream'], { kind: 'sandbox' }>;
     } => connection.upstream.kind === 'sandbox',
   );
-}
-
-/** An address a browser can open: a wildcard bind is reachable on loopback, IPv6 is bracketed. */
-function browsableHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 /**

@@ -1,11 +1,10 @@
 import { openAccountStores, type AccountStores } from '@/server/accounts/store/account-stores';
-import { createApiTokenStore, type ApiTokenStore } from '@/server/api-tokens/api-token-store';
-import { createPostgresApiTokenStore } from '@/server/api-tokens/postgres-api-token-store';
-import { createAuditStore, type AuditStore } from '@/server/audit/store/audit-events';
-import { createPostgresAuditStore } from '@/server/audit/store/postgres/audit-events';
-import { createJournalStore } from '@/server/journal/store/journal-calls';
+import type { ApiTokenStore } from '@/server/api-tokens/api-token-store';
+import { openApiTokenStore } from '@/server/api-tokens/api-tokens-plugin';
+import { openAuditStore } from '@/server/audit/audit-plugin';
+import type { AuditStore } from '@/server/audit/store/audit-events';
+import { openJournalStore } from '@/server/journal/journal-plugin';
 import type { JournalStore } from '@/server/journal/store/journal-store';
-import { createPostgresJournalStore } from '@/server/journal/store/postgres/journal';
 import { portalMigrations } from '@/server/portal-schema';
 import {
   createIdempotencyKeyStore,
@@ -22,9 +21,8 @@ import {
   openPortalDatabase,
   type PortalDatabase as SqliteDatabase,
 } from '@/server/store/portal-database';
-import { createPostgresSuiteStore } from '@/server/suites/postgres-suite-store';
-import { createSqliteSuiteStore } from '@/server/suites/sqlite-suite-store';
 import type { SuiteStore } from '@/server/suites/suite-store';
+import { openSuiteStore } from '@/server/suites/suites-plugin';
 
 /**
  * For tests and benchmarks: every concern's store on one portal database, opened the way each
@@ -53,21 +51,12 @@ export async function openPortalStores(
       postgres: createPostgresIdempotencyKeyStore,
     }),
     get journal() {
-      journal ??= database.open('journal', {
-        sqlite: createJournalStore,
-        postgres: createPostgresJournalStore,
-      });
+      journal ??= openJournalStore(database);
       return journal;
     },
-    audit: database.open('audit', { sqlite: createAuditStore, postgres: createPostgresAuditStore }),
-    apiTokens: database.open('apiTokens', {
-      sqlite: createApiTokenStore,
-      postgres: createPostgresApiTokenStore,
-    }),
-    suites: database.open('suites', {
-      sqlite: createSqliteSuiteStore,
-      postgres: createPostgresSuiteStore,
-    }),
+    audit: openAuditStore(database),
+    apiTokens: openApiTokenStore(database),
+    suites: openSuiteStore(database),
   };
 }
 

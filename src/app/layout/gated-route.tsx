@@ -4,9 +4,10 @@ import { PageShell } from './page-shell';
 import { RoleGate } from './role-gate';
 
 /**
- * A route module's two exports for a page of one role and up: the page behind RoleGate, with its
- * document title when the page does not set its own, and the shell prerendered before the app
- * runs, which shows the page's heading (to those the role lets in).
+ * A route module's two exports for a page of one role and up (`needs`; left out, every user's):
+ * the page behind RoleGate, with its document title when the page does not set its own, and the
+ * shell prerendered before the app runs, which shows the page's heading (to those the role lets
+ * in).
  */
 export function gatedRoute({
   needs,
@@ -14,7 +15,7 @@ export function gatedRoute({
   title,
   page,
 }: {
-  needs: Exclude<Role, 'recruiter'>;
+  needs?: Exclude<Role, 'recruiter'>;
   heading: string;
   /** The document title's first part ("Audit trail"); left out when the page sets its own. */
   title?: string;
@@ -22,15 +23,16 @@ export function gatedRoute({
 }) {
   return {
     Page() {
-      return (
-        <RoleGate needs={needs}>
+      const content = (
+        <>
           {title === undefined ? null : <title>{`${title} · VMS submission portal`}</title>}
           {page()}
-        </RoleGate>
+        </>
       );
+      return needs === undefined ? content : <RoleGate needs={needs}>{content}</RoleGate>;
     },
     Shell() {
-      return <PageShell heading={heading} needs={needs} />;
+      return <PageShell heading={heading} {...(needs && { needs })} />;
     },
   };
 }

@@ -1,15 +1,13 @@
-import { PageShell } from '@/app/layout/page-shell';
+import { gatedRoute } from '@/app/layout/gated-route';
 import { SettingsPage, settingsHeading } from '@/features/settings/components/settings-page';
 
-export default function SettingsRoute() {
-  return (
-    <>
-      <title>{`${settingsHeading} · VMS submission portal`}</title>
-      <SettingsPage />
-    </>
-  );
-}
+/** /settings: what the portal is set up for, the client org, what this browser keeps; for everyone. */
+const route = gatedRoute({
+  heading: settingsHeading,
+  title: settingsHeading,
+  page: () => <SettingsPage />,
+});
 
-export function Shell() {
-  return <PageShell heading={settingsHeading} />;
-}
+export default route.Page;
+/** The page before the app runs: its heading. */
+export const Shell = route.Shell;

@@ -16,6 +16,4 @@ export default function SuiteRoute() {
 }
 
 /** The page before the app runs: its heading is the suite's name, which only the app reads. */
-export function Shell() {
-  return <PageLoading />;
-}
+export const Shell = PageLoading;

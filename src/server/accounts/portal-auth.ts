@@ -5,6 +5,7 @@ import { deploymentClientOrgIds } from '@/domain/portal-config';
 import type { PortalConfig } from '@/server/config';
 import { auditTo, type Audit } from './audit';
 import { dummyHash } from './passwords';
+import { purgeRounds } from './purge-rounds';
 import { clearSessionCookie, sessionIdsOf, setSessionCookie } from './session-cookie';
 import { throttlePolicy } from './sign-in-throttle';
 import type { AccountStores } from './store/account-stores';
@@ -75,7 +76,7 @@ export class PortalAuth {
   readonly ssoLogins: SsoLoginStore;
   readonly audit: Audit;
   readonly now: () => number;
-  private readonly purgeTimer: NodeJS.Timeout;
+  private readonly purging: { first: Promise<void>; stop(): void };
 
   private constructor(
     readonly config: PortalConfig,
@@ -98,8 +99,12 @@ export class PortalAuth {
         }
       : written;
     this.now = now;
-    this.purgeTimer = setInterval(() => void this.purge(), 10 * 60_000);
-    this.purgeTimer.unref();
+    this.purging = purgeRounds({
+      everyMs: 10 * 60_000,
+      log,
+      failure: 'could not purge ended sessions',
+      purge: () => this.purge(),
+    });
   }
 
   static async open(options: PortalAuthOptions): Promise<PortalAuth> {
@@ -110,7 +115,7 @@ export class PortalAuth {
       options.now ?? Date.now,
       options.onAudit,
     );
-    await auth.purge();
+    await auth.purging.first;
     // Made now so that the first failed sign-in costs no more than later ones.
     if (auth.required) void auth.dummyHash();
     if (auth.required && (await auth.users.count()) === 0) {
@@ -144,22 +149,15 @@ export class PortalAuth {
   }
 
   close(): void {
-    clearInterval(this.purgeTimer);
+    this.purging.stop();
   }
 
   /** Ended sessions and forgotten failure counts go; a failed purge waits for the next round. */
   private async purge(): Promise<void> {
     const now = this.now();
-    try {
-      await this.sessions.purgeExpired(now - this.config.auth.idleMs, now - this.config.auth.maxMs);
-      await this.failures.purge(now - throttlePolicy.forgetAfterMs);
-      await this.ssoLogins.purge(now - ssoLoginLifetimeMs);
-    } catch (error) {
-      this.log.warn(
-        { reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown' },
-        'could not purge ended sessions',
-      );
-    }
+    await this.sessions.purgeExpired(now - this.config.auth.idleMs, now - this.config.auth.maxMs);
+    await this.failures.purge(now - throttlePolicy.forgetAfterMs);
+    await this.ssoLogins.purge(now - ssoLoginLifetimeMs);
   }
 
   /**

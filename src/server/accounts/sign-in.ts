@@ -10,6 +10,10 @@ import {
   waitBeforeAttempt,
 } from './sign-in-throttle';
 
+/** Why a sign-in failed, as its audit event says. */
+type SignInFailure =
+  'throttled' | 'unknown_account' | 'invite_pending' | 'disabled' | 'wrong_password';
+
 /** The one answer to any failed sign-in: it says nothing about which part was wrong. */
 export const invalidCredentialsMessage =
   'That e-mail address and password do not match an account that may sign in. Check both and try again; if you have forgotten your password, ask an admin for a new invite link.';
@@ -48,18 +52,15 @@ export async function signIn(
   const tried = user
     ? { email: user.email }
     : { email: null, account: accountDigest(secret, name).slice(0, 16) };
-  const wait = waitBeforeAttempt(await auth.failures.read(keys), auth.now());
-  if (wait > 0) {
+  const failed = (reason: SignInFailure) =>
     auth.audit(
       'sign_in_failed',
-      {
-        ...tried,
-        userId: user?.id ?? null,
-        address: request.ip,
-        reason: 'throttled',
-      },
+      { ...tried, userId: user?.id ?? null, address: request.ip, reason },
       request,
     );
+  const wait = waitBeforeAttempt(await auth.failures.read(keys), auth.now());
+  if (wait > 0) {
+    failed('throttled');
     reply.header('retry-after', String(Math.ceil(wait / 1000)));
     throw new ApiError(
       'rate_limited',
@@ -71,21 +72,14 @@ export async function signIn(
   if (!user || user.passwordHash === null || user.disabled || !matches) {
     const now = auth.now();
     await auth.failures.fail(keys, now, now - throttlePolicy.forgetAfterMs);
-    auth.audit(
-      'sign_in_failed',
-      {
-        ...tried,
-        userId: user?.id ?? null,
-        address: request.ip,
-        reason: !user
-          ? 'unknown_account'
-          : user.passwordHash === null
-            ? 'invite_pending'
-            : user.disabled
-              ? 'disabled'
-              : 'wrong_password',
-      },
-      request,
+    failed(
+      !user
+        ? 'unknown_account'
+        : user.passwordHash === null
+          ? 'invite_pending'
+          : user.disabled
+            ? 'disabled'
+            : 'wrong_password',
     );
     throw new ApiError('invalid_credentials', invalidCredentialsMessage);
   }

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
-import { createApiTokenStore } from './api-token-store';
+import type { PortalDatabase } from '@/server/store/database';
+import { createApiTokenStore, type ApiTokenStore } from './api-token-store';
 import { ApiTokens } from './api-tokens';
 import { createPostgresApiTokenStore } from './postgres-api-token-store';
 
@@ -17,11 +18,7 @@ declare module 'fastify' {
  */
 export const apiTokensPlugin = fp(
   async (app) => {
-    const store = app.database.open('apiTokens', {
-      sqlite: createApiTokenStore,
-      postgres: createPostgresApiTokenStore,
-    });
-    const apiTokens = new ApiTokens(app.accounts, store);
+    const apiTokens = new ApiTokens(app.accounts, openApiTokenStore(app.database));
     app.decorate('apiTokens', apiTokens);
     app.addHook('onClose', () => apiTokens.close());
     app.decorateRequest('apiToken', null);
@@ -29,3 +26,11 @@ export const apiTokensPlugin = fp(
   },
   { name: 'api-tokens', fastify: '5.x', dependencies: ['database', 'accounts'] },
 );
+
+/** The tokens' store on the portal database, as this plugin and the tests' stores open it. */
+export function openApiTokenStore(database: PortalDatabase): ApiTokenStore {
+  return database.open('apiTokens', {
+    sqlite: createApiTokenStore,
+    postgres: createPostgresApiTokenStore,
+  });
+}

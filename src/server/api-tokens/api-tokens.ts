@@ -12,6 +12,7 @@ import {
 } from '@/domain/api-tokens';
 import { roleRank } from '@/domain/auth';
 import type { PortalAuth, PortalUser, RequestSession } from '@/server/accounts/portal-auth';
+import { purgeRounds } from '@/server/accounts/purge-rounds';
 import type { StoredUser } from '@/server/accounts/store/users';
 import { randomToken, tokenDigest } from '@/server/accounts/tokens';
 import { inScope, scopeReach } from './api-token-scope';
@@ -63,30 +64,22 @@ const unknownToken = () =>
  * session ids), so only its owner ever sees it, once.
  */
 export class ApiTokens {
-  private readonly purgeTimer: NodeJS.Timeout;
+  private readonly purging: { stop(): void };
 
   constructor(
     private readonly auth: PortalAuth,
     private readonly store: ApiTokenStore,
   ) {
-    this.purgeTimer = setInterval(() => void this.purge(), 60 * 60_000);
-    this.purgeTimer.unref();
-    void this.purge();
+    this.purging = purgeRounds({
+      everyMs: 60 * 60_000,
+      log: auth.log,
+      failure: 'could not purge ended API tokens',
+      purge: () => this.store.purgeEndedBefore(this.auth.now() - keepEndedMs),
+    });
   }
 
   close(): void {
-    clearInterval(this.purgeTimer);
-  }
-
-  private async purge(): Promise<void> {
-    try {
-      await this.store.purgeEndedBefore(this.auth.now() - keepEndedMs);
-    } catch (error) {
-      this.auth.log.warn(
-        { reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown' },
-        'could not purge ended API tokens',
-      );
-    }
+    this.purging.stop();
   }
 
   private summary(token: StoredApiToken, email: string): ApiTokenSummary {

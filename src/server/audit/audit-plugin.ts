@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
 import type { PortalConfig } from '@/server/config';
+import type { PortalDatabase } from '@/server/store/database';
 import { AuditTrail } from './audit-trail';
-import { createAuditStore } from './store/audit-events';
+import { createAuditStore, type AuditStore } from './store/audit-events';
 import { createPostgresAuditStore } from './store/postgres/audit-events';
 
 declare module 'fastify' {
@@ -25,10 +26,7 @@ export interface AuditOptions {
 export const auditPlugin = fp<AuditOptions>(
   async (app, { config, now }) => {
     const trail = new AuditTrail({
-      store: app.database.open('audit', {
-        sqlite: createAuditStore,
-        postgres: createPostgresAuditStore,
-      }),
+      store: openAuditStore(app.database),
       settings: config.audit,
       log: app.log,
       ...(now ? { now } : {}),
@@ -38,3 +36,8 @@ export const auditPlugin = fp<AuditOptions>(
   },
   { name: 'audit', fastify: '5.x', dependencies: ['database'] },
 );
+
+/** The audit trail's store on the portal database, as this plugin and the tests' stores open it. */
+export function openAuditStore(database: PortalDatabase): AuditStore {
+  return database.open('audit', { sqlite: createAuditStore, postgres: createPostgresAuditStore });
+}

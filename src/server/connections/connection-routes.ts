@@ -79,14 +79,7 @@ const routes: FastifyPluginAsync<ConnectionRoutesOptions> = async (
     },
     async (request) => {
       const { name: target } = request.params;
-      try {
-        return await runDoctor(target, request.body);
-      } catch (error) {
-        if (error instanceof SendTestRefused) {
-          throw new ApiError('production_send_refused', error.message);
-        }
-        throw error;
-      }
+      return await refusedAsApiError(runDoctor(target, request.body));
     },
   );
 
@@ -102,22 +95,16 @@ const routes: FastifyPluginAsync<ConnectionRoutesOptions> = async (
     async (request) => {
       const { name: target } = request.params;
       const { example, sendTest } = request.body;
-      let outcome;
-      try {
-        outcome = await draftProfile(target, {
+      const outcome = await refusedAsApiError(
+        draftProfile(target, {
           ...(example !== undefined && { example }),
           ...(sendTest === true && {
             sendTest,
             refusedInstead:
               'Draft it without the test send; a test requisition goes only to a test VMS.',
           }),
-        });
-      } catch (error) {
-        if (error instanceof SendTestRefused) {
-          throw new ApiError('production_send_refused', error.message);
-        }
-        throw error;
-      }
+        }),
+      );
       if (!outcome.drafted && outcome.badExample === true) {
         throw new ApiError('invalid_body', `The signed example: ${outcome.problem}.`);
       }
@@ -133,3 +120,14 @@ export const connectionRoutes = fp(routes, {
   fastify: '5.x',
   encapsulate: true,
 });
+
+/** A test send refused (a production connection) as the error body the page shows. */
+async function refusedAsApiError<T>(run: Promise<T>): Promise<T> {
+  try {
+    return await run;
+  } catch (error) {
+    if (error instanceof SendTestRefused)
+      throw new ApiError('production_send_refused', error.message);
+    throw error;
+  }
+}

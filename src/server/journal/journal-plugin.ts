@@ -1,7 +1,9 @@
 import fp from 'fastify-plugin';
 import type { PortalConfig } from '@/server/config';
+import type { PortalDatabase } from '@/server/store/database';
 import { CallJournal } from './call-journal';
 import { createJournalStore } from './store/journal-calls';
+import type { JournalStore } from './store/journal-store';
 import { createPostgresJournalStore } from './store/postgres/journal';
 
 declare module 'fastify' {
@@ -32,10 +34,7 @@ export const journalPlugin = fp<JournalOptions>(
     }
     const { database, healthReports } = app;
     // Opened only with the journal on: nothing is prepared for it when JOURNAL=off.
-    const store = database.open('journal', {
-      sqlite: createJournalStore,
-      postgres: createPostgresJournalStore,
-    });
+    const store = openJournalStore(database);
     const journal = await CallJournal.open({
       store,
       settings: config.journal,
@@ -63,3 +62,11 @@ export const journalPlugin = fp<JournalOptions>(
   },
   { name: 'journal', fastify: '5.x', dependencies: ['database', 'ops', 'metrics'] },
 );
+
+/** The journal's store on the portal database, as this plugin and the tests' stores open it. */
+export function openJournalStore(database: PortalDatabase): JournalStore {
+  return database.open('journal', {
+    sqlite: createJournalStore,
+    postgres: createPostgresJournalStore,
+  });
+}

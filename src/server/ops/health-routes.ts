@@ -19,19 +19,20 @@ const databaseStateSchema = z.object({
   schemaVersion: z.number().int().nullable(),
 });
 
+/** A probe's answer: one of its `statuses`, the database, and why when it is not `ok`. */
+function probeSchema<const S extends readonly [string, ...string[]]>(statuses: S) {
+  return z.object({
+    status: z.enum(statuses),
+    database: databaseStateSchema,
+    reasons: z.array(z.string()).optional(),
+  });
+}
+
 /** `/api/health`: always 200; `degraded` with its reasons when something is wrong. */
-const healthSchema = z.object({
-  status: z.enum(['ok', 'degraded']),
-  database: databaseStateSchema,
-  reasons: z.array(z.string()).optional(),
-});
+const healthSchema = probeSchema(['ok', 'degraded']);
 
 /** `/api/health/ready`: 200 `ok`, or 503 with why not. */
-const readySchema = z.object({
-  status: z.enum(['ok', 'draining', 'unavailable']),
-  database: databaseStateSchema,
-  reasons: z.array(z.string()).optional(),
-});
+const readySchema = probeSchema(['ok', 'draining', 'unavailable']);
 
 interface DatabaseHealth {
   database: z.infer<typeof databaseStateSchema>;

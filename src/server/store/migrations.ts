@@ -26,13 +26,11 @@ export interface ConcernSchema {
   steps: readonly MigrationStep[];
 }
 
-/** One schema version: its steps, in the order of the concerns that were given. */
-export interface Migration {
-  version: number;
-  name: string;
-  sqlite(db: Database.Database): void;
-  postgres: string;
-}
+/**
+ * One schema version: its steps, in the order of the concerns that were given, joined into one of
+ * the same shape (one SQLite function, one PostgreSQL script), run in one transaction.
+ */
+export type Migration = MigrationStep;
 
 /**
  * The portal's schema versions, in order, from the steps each concern declares: a version may

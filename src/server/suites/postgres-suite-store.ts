@@ -1,5 +1,3 @@
-import type { Suite } from '@/domain/suite';
-import type { Actor } from '@/domain/suite-run';
 import { inTransaction, type PortalPool, type Queryable } from '@/server/store/postgres/pool';
 import * as stored from './suite-rows';
 import type { SuiteStore, SuiteWrite } from './suite-store';
@@ -17,18 +15,11 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
     return rows[0]?.id;
   }
 
-  async function insertVersion(
-    db: Queryable,
-    id: number,
-    version: number,
-    suite: Suite,
-    by: Actor,
-    now: number,
-  ): Promise<void> {
+  async function insertVersion(db: Queryable, saved: stored.SavedVersion): Promise<void> {
     await db.query(
       `INSERT INTO suite_versions (suite_id, version, name, body, case_count, saved_at, saved_by_id, saved_by_email)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      stored.versionValues(id, version, suite, by, now),
+      stored.versionValues(saved),
     );
   }
 
@@ -66,7 +57,7 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
           stored.newSuiteValues(suite, by, now),
         );
         const id = rows[0]?.id ?? 0;
-        await insertVersion(client, id, 1, suite, by, now);
+        await insertVersion(client, { id, version: 1, suite, by, now });
         return { kind: 'saved', id, version: 1 };
       });
     },
@@ -85,14 +76,14 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
         ]);
         const taken = await idByName(client, suite.name);
         if (taken !== undefined && taken !== id) return { kind: 'name_taken', id: taken };
-        const version = current.version + 1;
+        const saved = { id, version: current.version + 1, suite, by, now };
         await client.query(
           `UPDATE suites SET name = $1, name_key = $2, version = $3, case_count = $4, updated_at = $5,
              updated_by_id = $6, updated_by_email = $7 WHERE id = $8`,
-          stored.suiteUpdateValues(id, version, suite, by, now),
+          stored.suiteUpdateValues(saved),
         );
-        await insertVersion(client, id, version, suite, by, now);
-        return { kind: 'saved', id, version };
+        await insertVersion(client, saved);
+        return { kind: 'saved', id, version: saved.version };
       });
     },
     async deleteSuite(id) {

@@ -100,7 +100,7 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
     const id = Number(
       statements.insertSuite.run(...stored.newSuiteValues(suite, by, now)).lastInsertRowid,
     );
-    statements.insertVersion.run(...stored.versionValues(id, 1, suite, by, now));
+    statements.insertVersion.run(...stored.versionValues({ id, version: 1, suite, by, now }));
     return { kind: 'saved', id, version: 1 };
   });
 
@@ -113,8 +113,9 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
       const taken = byKey(suite.name);
       if (taken !== undefined && taken !== id) return { kind: 'name_taken', id: taken };
       const version = current.version + 1;
-      statements.updateSuite.run(...stored.suiteUpdateValues(id, version, suite, by, now));
-      statements.insertVersion.run(...stored.versionValues(id, version, suite, by, now));
+      const saved = { id, version, suite, by, now };
+      statements.updateSuite.run(...stored.suiteUpdateValues(saved));
+      statements.insertVersion.run(...stored.versionValues(saved));
       return { kind: 'saved', id, version };
     },
   );

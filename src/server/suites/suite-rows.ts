@@ -110,14 +110,23 @@ export function newSuiteValues(
   return [suite.name, nameKey(suite.name), suite.cases.length, now, now, ...actorValues(by)];
 }
 
+/** A version of suite `id` being saved: what it holds, who saved it and when. */
+export interface SavedVersion {
+  id: number;
+  version: number;
+  suite: Suite;
+  by: Actor;
+  now: number;
+}
+
 /** `UPDATE suites`: name, name_key, version, case_count, updated_at, updated_by_*, then the id. */
-export function suiteUpdateValues(
-  id: number,
-  version: number,
-  suite: Suite,
-  by: Actor,
-  now: number,
-): [string, string, number, number, number, ...ActorValues, number] {
+export function suiteUpdateValues({
+  id,
+  version,
+  suite,
+  by,
+  now,
+}: SavedVersion): [string, string, number, number, number, ...ActorValues, number] {
   return [
     suite.name,
     nameKey(suite.name),
@@ -130,13 +139,13 @@ export function suiteUpdateValues(
 }
 
 /** `INSERT INTO suite_versions`: suite_id, version, name, body, case_count, saved_at, saved_by_*. */
-export function versionValues(
-  id: number,
-  version: number,
-  suite: Suite,
-  by: Actor,
-  now: number,
-): [number, number, string, string, number, number, ...ActorValues] {
+export function versionValues({
+  id,
+  version,
+  suite,
+  by,
+  now,
+}: SavedVersion): [number, number, string, string, number, number, ...ActorValues] {
   return [
     id,
     version,

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { PortalConfig } from '@/server/config';
+import type { PortalDatabase } from '@/server/store/database';
 import { createPostgresSuiteStore } from './postgres-suite-store';
 import { createSqliteSuiteStore } from './sqlite-suite-store';
 import { SuiteRunner, type SuiteRunnerOptions } from './suite-runner';
@@ -27,10 +28,7 @@ export interface SuitesOptions {
  */
 export const suitesPlugin = fp<SuitesOptions>(
   async (app, { config, runs }) => {
-    const store = app.database.open('suites', {
-      sqlite: createSqliteSuiteStore,
-      postgres: createPostgresSuiteStore,
-    });
+    const store = openSuiteStore(app.database);
     app.decorate('suiteStore', store);
     const runner = new SuiteRunner({
       app,
@@ -47,3 +45,11 @@ export const suitesPlugin = fp<SuitesOptions>(
   },
   { name: 'suites', fastify: '5.x', dependencies: ['ops', 'database', 'accounts', 'api-tokens'] },
 );
+
+/** The suites' store on the portal database, as this plugin and the tests' stores open it. */
+export function openSuiteStore(database: PortalDatabase): SuiteStore {
+  return database.open('suites', {
+    sqlite: createSqliteSuiteStore,
+    postgres: createPostgresSuiteStore,
+  });
+}

@@ -292,6 +292,16 @@ export async function requestJson<S extends z.ZodType>(
   };
 }
 
+/** The parsed body of `requestJson` alone, for a call whose answer says nothing in its headers. */
+export async function requestData<S extends z.ZodType>(
+  url: string,
+  schema: S,
+  what: string,
+  options: RequestOptions = {},
+): Promise<z.output<S>> {
+  return (await requestJson(url, schema, what, options)).data;
+}
+
 /** An error as a sentence for the user. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;

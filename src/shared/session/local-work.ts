@@ -3,7 +3,7 @@ import {
   removeIndexedLists,
   renameIndexedLists,
 } from '@/shared/storage/indexed-list-store';
-import { portalStorageKeys, storagePrefix } from '@/shared/storage/local-store';
+import { local, portalStorageKeys, storagePrefix } from '@/shared/storage/local-store';
 import {
   decideOwnership,
   droppedDatabases,
@@ -12,7 +12,7 @@ import {
   keptOriginal,
   ledgerUser,
 } from '@/shared/storage/user-owned';
-import { local, localOwner, ownerKey } from './owner-tag';
+import { localOwner, ownerKey } from './owner-tag';
 
 /*
  * Whose work this browser holds (the owner tag), and the two moves that keep one person's work

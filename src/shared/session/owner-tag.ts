@@ -1,17 +1,8 @@
-import { storageKey } from '@/shared/storage/local-store';
+import { local, storageKey } from '@/shared/storage/local-store';
 import { ownerPart } from '@/shared/storage/user-owned';
 
 /** The tag naming the user the work under the plain storage keys belongs to. */
 export const ownerKey = storageKey(ownerPart);
-
-export function local(): Storage | null {
-  try {
-    return typeof window === 'undefined' ? null : window.localStorage;
-  } catch {
-    // Some privacy settings make merely touching localStorage throw.
-    return null;
-  }
-}
 
 export function localOwner(): string | null {
   return local()?.getItem(ownerKey) ?? null;

@@ -66,7 +66,8 @@ export function useStorageProblem(): StorageProblem | null {
   );
 }
 
-function storage(): Storage | null {
+/** The browser's localStorage, or null where there is none or it may not be touched. */
+export function local(): Storage | null {
   try {
     return typeof window === 'undefined' ? null : window.localStorage;
   } catch {
@@ -129,7 +130,7 @@ export function localStore<T>(key: string, schema: z.ZodType<T>, fallback: T): K
 
   const get = (): T => {
     if (pinned) return snapshot;
-    const current = storage()?.getItem(key) ?? null;
+    const current = local()?.getItem(key) ?? null;
     if (current !== raw) {
       raw = current;
       snapshot = current === null ? fallback : parse(current);
@@ -151,7 +152,7 @@ export function localStore<T>(key: string, schema: z.ZodType<T>, fallback: T): K
     }
     const text = JSON.stringify(value);
     try {
-      const target = storage();
+      const target = local();
       if (!target) throw new Error('localStorage is not available');
       target.setItem(key, text);
       raw = text;
@@ -175,7 +176,7 @@ export function localStore<T>(key: string, schema: z.ZodType<T>, fallback: T): K
     set,
     update: (change) => set(change(get())),
     remove() {
-      storage()?.removeItem(key);
+      local()?.removeItem(key);
       raw = null;
       snapshot = fallback;
       pinned = false;
@@ -206,7 +207,7 @@ export function useLocalStore<T>(store: LocalStore<T>): T {
 
 /** Every key this portal wrote in this browser. */
 export function portalStorageKeys(): string[] {
-  const target = storage();
+  const target = local();
   if (!target) return [];
   const keys: string[] = [];
   for (let i = 0; i < target.length; i += 1) {
@@ -218,7 +219,7 @@ export function portalStorageKeys(): string[] {
 
 /** Removes everything this portal keeps in the browser (Settings, "Clear local data"). */
 export function clearPortalStorage(): void {
-  const target = storage();
+  const target = local();
   for (const key of portalStorageKeys()) target?.removeItem(key);
   setProblem(null);
   for (const store of stores.values()) store.remove();

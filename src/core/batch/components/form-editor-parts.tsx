@@ -8,16 +8,19 @@ import {
   useVmsFlag,
   vmsMessageFor,
 } from '@/core/batch/hooks/use-vms-flag';
+import type { WorkspaceSession } from '@/core/batch/hooks/use-workspace-session';
 import type { Start } from '@/core/batch/model/drafts';
 import type { TrayItem } from '@/core/batch/model/tray-state';
 import type { FieldDef } from '@/domain';
 import type { FormProblem } from '@/shared/form/field-ids';
-import { StopEditingButton } from './editor-notices';
+import { EditorNotices, StopEditingButton } from './editor-notices';
 import { FormJsonPreview } from './form-json-preview';
 
 /**
- * What every payload's form editor hangs around its form: the field the VMS refused, flagged
- * with its message and revealed when a failed row is loaded by Fix (see `useVmsFlag`); the live
+ * What every payload's form editor hangs around its form: above it, "Draft restored" (with
+ * Discard, which calls `onDiscard`) or which result row is being fixed; the field the VMS
+ * refused, flagged with its message and revealed when a failed row is loaded by Fix (see
+ * `useVmsFlag`); the live
  * JSON preview (named after the payload); the submit button's label (add to the batch, or
  * update the tray item being edited); and, while a tray item is being edited, "Stop editing",
  * which drops the pending draft save and starts a fresh form.
@@ -32,6 +35,7 @@ export function useFormEditorParts<V extends FieldValues>({
   fileName,
   autosave,
   session,
+  onDiscard,
 }: {
   form: UseFormReturn<V>;
   start: Start<V>;
@@ -45,8 +49,10 @@ export function useFormEditorParts<V extends FieldValues>({
   toWire: (values: V) => Readonly<Record<string, string>>;
   fileName: string;
   autosave: { discardPending(): void };
-  session: { restart(): void };
+  session: { restart(): void } & Pick<WorkspaceSession<V>, 'draft'>;
+  onDiscard(): void;
 }): {
+  notices: ReactNode;
   flagged: FormProblem | null;
   preview: (toWire: (values: V) => unknown) => ReactNode;
   actions: ReactNode;
@@ -76,5 +82,6 @@ export function useFormEditorParts<V extends FieldValues>({
       }}
     />
   ) : null;
-  return { flagged, preview, actions, submitLabel: target.submitLabel };
+  const notices = <EditorNotices start={start} session={session} onDiscard={onDiscard} />;
+  return { notices, flagged, preview, actions, submitLabel: target.submitLabel };
 }

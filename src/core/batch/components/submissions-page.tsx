@@ -20,6 +20,7 @@ import { useOrg } from '@/shared/config/org-context';
 import { countOf, formatDateTime } from '@/shared/lib/format';
 import { Disclosure } from '@/shared/ui/disclosure';
 import { downloadText } from '@/shared/ui/json-actions';
+import { OptionSelect, type Option } from '@/shared/ui/option-select';
 import { useAddressParams } from '@/shared/ui/use-address-params';
 import { BatchResults } from './batch-results';
 
@@ -165,40 +166,23 @@ export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
       ) : (
         <>
           <div className="filters">
-            <div className="field">
-              <label htmlFor={ids.kind} className="field__label">
-                Kind
-              </label>
-              <select
-                id={ids.kind}
-                value={view.kind ?? ''}
-                onChange={(event) => update({ kind: event.target.value })}
-              >
-                <option value="">All kinds</option>
-                {kinds.map((kind) => (
-                  <option key={kind.id} value={kind.id}>
-                    {kind.title}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor={ids.outcome} className="field__label">
-                Outcome
-              </label>
-              <select
-                id={ids.outcome}
-                value={view.outcome ?? ''}
-                onChange={(event) => update({ outcome: event.target.value })}
-              >
-                <option value="">Any outcome</option>
-                {outcomes.map((outcome) => (
-                  <option key={outcome.value} value={outcome.value}>
-                    {outcome.label}
-                  </option>
-                ))}
-              </select>
-            </div>
+            <ViewSelect
+              id={ids.kind}
+              label="Kind"
+              value={view.kind ?? ''}
+              options={[
+                { value: '', label: 'All kinds' },
+                ...kinds.map((kind) => ({ value: kind.id, label: kind.title })),
+              ]}
+              onChange={(kind) => update({ kind })}
+            />
+            <ViewSelect
+              id={ids.outcome}
+              label="Outcome"
+              value={view.outcome ?? ''}
+              options={[{ value: '', label: 'Any outcome' }, ...outcomes]}
+              onChange={(outcome) => update({ outcome })}
+            />
             <div className="field">
               <label htmlFor={ids.batch} className="field__label">
                 Batch ID contains
@@ -255,6 +239,28 @@ export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
           )}
         </>
       )}
+    </div>
+  );
+}
+
+/** One of the list's filters kept in the address: a labelled choice, '' for all. */
+function ViewSelect({
+  id,
+  label,
+  ...select
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: readonly Option<string>[];
+  onChange(value: string): void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id} className="field__label">
+        {label}
+      </label>
+      <OptionSelect id={id} {...select} />
     </div>
   );
 }

@@ -66,6 +66,13 @@ export async function addManyToTray(
   return null;
 }
 
+/** A failed row of a sent batch, to be sent again. */
+interface Resend {
+  wire: WireItem;
+  loaded?: LoadedRecord | undefined;
+  resendOf: ResendOf;
+}
+
 export interface BatchTray {
   state: TrayState;
   store: IndexedListStore<TrayState>;
@@ -76,13 +83,7 @@ export interface BatchTray {
    */
   addMany(wires: readonly WireItem[]): Promise<string[] | null>;
   /** Failed rows of a sent batch, to be sent again; returns how many were added. */
-  addResends(
-    resends: ReadonlyArray<{
-      wire: WireItem;
-      loaded?: LoadedRecord | undefined;
-      resendOf: ResendOf;
-    }>,
-  ): Promise<number>;
+  addResends(resends: readonly Resend[]): Promise<number>;
   replace(id: string, wire: WireItem, loaded?: LoadedRecord): void;
   /** The whole tray from its JSON edited by hand: element i replaces item i. */
   replaceFromJson(elements: ReadonlyArray<{ wire: WireItem; raw?: unknown }>): void;
@@ -120,13 +121,7 @@ export function useBatchTray(
       addMany(wires: readonly WireItem[]) {
         return addManyToTray(store, wires, newId, new Date().toISOString());
       },
-      async addResends(
-        resends: ReadonlyArray<{
-          wire: WireItem;
-          loaded?: LoadedRecord | undefined;
-          resendOf: ResendOf;
-        }>,
-      ) {
+      async addResends(resends: readonly Resend[]) {
         // Read what the tray holds first: a row already in it is not added twice.
         await store.ready;
         const now = new Date().toISOString();

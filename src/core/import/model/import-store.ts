@@ -27,31 +27,35 @@ const database = lazyDatabase<ImportSchema>(databases.imports, 1, (db) => {
   db.createObjectStore('states');
 });
 
-export async function saveSource(
+/** The file as read, when it is opened, with what the user did so far; false without IndexedDB. */
+export function saveSource(
   key: string,
   source: ImportSource,
   meta: ImportMeta,
   state: ImportState,
 ): Promise<boolean> {
+  return save(key, meta, state, source);
+}
+
+/** What the user did since the file was opened, after each change; false without IndexedDB. */
+export function saveState(key: string, meta: ImportMeta, state: ImportState): Promise<boolean> {
+  return save(key, meta, state);
+}
+
+async function save(
+  key: string,
+  meta: ImportMeta,
+  state: ImportState,
+  source?: ImportSource,
+): Promise<boolean> {
   const db = await database();
   if (!db) return false;
   const tx = db.transaction(['sources', 'states'], 'readwrite');
   await Promise.all([
-    tx.objectStore('sources').put(source, key),
+    source === undefined ? undefined : tx.objectStore('sources').put(source, key),
     tx.objectStore('states').put({ meta, state }, key),
     tx.done,
   ]);
-  return true;
-}
-
-export async function saveState(
-  key: string,
-  meta: ImportMeta,
-  state: ImportState,
-): Promise<boolean> {
-  const db = await database();
-  if (!db) return false;
-  await db.put('states', { meta, state }, key);
   return true;
 }
 

@@ -1,11 +1,4 @@
-import type {
-  DateFormat,
-  DateOrder,
-  MappedColumn,
-  PayloadKind,
-  SheetIssue,
-  SheetRequisition,
-} from '@/domain';
+import type { DateOrder, MappedColumn, PayloadKind, SheetIssue, SheetOptions } from '@/domain';
 
 /**
  * What the import page and its Web Worker exchange about a file being imported (import-table.ts
@@ -13,16 +6,8 @@ import type {
  * the file and the user's changes as they are kept.
  */
 
-export interface ImportOptions {
+export interface ImportOptions extends SheetOptions {
   kind: PayloadKind;
-  dateFormat: DateFormat;
-  /** The client org the rows are for (filled in where a sheet has no Org ID column). */
-  org?: string | undefined;
-  /**
-   * The client org's requisitions by Req ID, when the list is known: rows of a kind that names
-   * its requisition (candidates) are checked against it.
-   */
-  requisitions?: ReadonlyMap<string, SheetRequisition> | undefined;
 }
 
 export interface ColumnSummary extends MappedColumn {

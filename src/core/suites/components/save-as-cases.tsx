@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { BatchKind, WireItem } from '@/core/batch/model/batch-kind';
 import { addCases, createSuite, suitesKey, suitesQueryOptions } from '@/core/suites/api/suites';
@@ -16,6 +16,7 @@ import { errorMessage } from '@/shared/api/http';
 import { countOf } from '@/shared/lib/format';
 import { useMay } from '@/shared/session/session';
 import { ErrorNotice } from '@/shared/ui/error-notice';
+import { useModal } from '@/shared/ui/use-modal';
 
 /** An item to keep as a case, with what it should expect when that is known (a sent one's outcome). */
 export interface CaseItem {
@@ -56,9 +57,9 @@ export function SaveAsCases({
 }: SaveAsCasesProps) {
   const may = useMay('qa');
   const queryClient = useQueryClient();
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const id = useId();
   const [open, setOpen] = useState(false);
+  const dialogRef = useModal(open);
   const [loaded, setLoaded] = useState<Loaded>(null);
   const [target, setTarget] = useState<'existing' | 'new'>('existing');
   const [saving, setSaving] = useState(false);
@@ -70,18 +71,6 @@ export function SaveAsCases({
     version: number;
   } | null>(null);
   const suites = useQuery({ ...suitesQueryOptions(), enabled: open });
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      if (typeof dialog.showModal === 'function') dialog.showModal();
-      else dialog.setAttribute('open', '');
-    } else if (!open && dialog.open) {
-      if (typeof dialog.close === 'function') dialog.close();
-      else dialog.removeAttribute('open');
-    }
-  }, [open]);
 
   if (!may) return null;
 
@@ -97,8 +86,28 @@ export function SaveAsCases({
     }
   };
 
+  /** Leaves the dialog without saving, under the word its place calls for. */
+  const closeButton = (label: string) => (
+    <button type="button" className="button button--secondary" onClick={() => setOpen(false)}>
+      {label}
+    </button>
+  );
+
   const list = suites.data ?? [];
   const chosenTarget = list.length === 0 ? 'new' : target;
+  /** Where the cases go: a radio button of the "Into which suite" choice. */
+  const targetChoice = (value: 'existing' | 'new', label: string) => (
+    <label className="checkbox">
+      <input
+        type="radio"
+        name="target"
+        value={value}
+        checked={chosenTarget === value}
+        onChange={() => setTarget(value)}
+      />{' '}
+      {label}
+    </label>
+  );
   const ready = loaded !== null && 'items' in loaded ? loaded.items : null;
   const needsChoice = ready?.some((entry) => entry.expect === null) ?? false;
 
@@ -182,15 +191,7 @@ export function SaveAsCases({
             <p role="alert" className="notice notice--error">
               {loaded.problem}
             </p>
-            <div className="button-row">
-              <button
-                type="button"
-                className="button button--secondary"
-                onClick={() => setOpen(false)}
-              >
-                Close
-              </button>
-            </div>
+            <div className="button-row">{closeButton('Close')}</div>
           </>
         ) : null}
         {ready ? (
@@ -199,16 +200,7 @@ export function SaveAsCases({
               <legend>Into which suite</legend>
               {list.length > 0 ? (
                 <>
-                  <label className="checkbox">
-                    <input
-                      type="radio"
-                      name="target"
-                      value="existing"
-                      checked={chosenTarget === 'existing'}
-                      onChange={() => setTarget('existing')}
-                    />{' '}
-                    A suite of the team’s
-                  </label>
+                  {targetChoice('existing', 'A suite of the team’s')}
                   <label htmlFor={`${id}-suite`} className="visually-hidden">
                     Suite
                   </label>
@@ -228,16 +220,7 @@ export function SaveAsCases({
               ) : suites.isPending ? (
                 <p aria-busy="true">Loading the suites…</p>
               ) : null}
-              <label className="checkbox">
-                <input
-                  type="radio"
-                  name="target"
-                  value="new"
-                  checked={chosenTarget === 'new'}
-                  onChange={() => setTarget('new')}
-                />{' '}
-                A new suite
-              </label>
+              {targetChoice('new', 'A new suite')}
               <label htmlFor={`${id}-name`}>Name of the new suite</label>
               <input
                 id={`${id}-name`}
@@ -289,13 +272,7 @@ export function SaveAsCases({
               <button type="submit" className="button" disabled={saving}>
                 {saving ? 'Saving…' : 'Save the cases'}
               </button>
-              <button
-                type="button"
-                className="button button--secondary"
-                onClick={() => setOpen(false)}
-              >
-                Cancel
-              </button>
+              {closeButton('Cancel')}
             </div>
           </form>
         ) : null}

@@ -7,7 +7,7 @@ import {
   userListSchema,
   userSummarySchema,
 } from '@/domain/auth';
-import { requestJson, setCsrfToken } from '@/shared/api/http';
+import { requestData, requestJson, setCsrfToken } from '@/shared/api/http';
 
 /*
  * Invites and users, as the server's API offers them (domain/auth.ts). Signing in and
@@ -43,29 +43,20 @@ export async function createUser(input: {
   clientOrgIds: number[];
   connections: string[];
 }) {
-  return (
-    await requestJson('/api/users', createdUserSchema, `Inviting ${input.email}`, {
-      method: 'POST',
-      body: input,
-    })
-  ).data;
+  return requestData('/api/users', createdUserSchema, `Inviting ${input.email}`, {
+    method: 'POST',
+    body: input,
+  });
 }
 
 export async function updateUser(
   id: string,
   change: { role?: Role; clientOrgIds?: number[]; connections?: string[]; disabled?: boolean },
 ) {
-  return (
-    await requestJson(
-      `/api/users/${encodeURIComponent(id)}`,
-      userSummarySchema,
-      'Saving the user',
-      {
-        method: 'PATCH',
-        body: change,
-      },
-    )
-  ).data;
+  return requestData(`/api/users/${encodeURIComponent(id)}`, userSummarySchema, 'Saving the user', {
+    method: 'PATCH',
+    body: change,
+  });
 }
 
 /** Ends every session of a user (admins); they stay enabled and may sign in again. */

@@ -5,7 +5,7 @@ import {
   createdApiTokenSchema,
   type CreateApiToken,
 } from '@/domain/api-tokens';
-import { requestJson } from '@/shared/api/http';
+import { requestData, requestJson } from '@/shared/api/http';
 
 /*
  * Personal API tokens, as the server's API offers them (domain/api-tokens.ts): the user's own,
@@ -37,21 +37,17 @@ export function allApiTokensQueryOptions() {
 }
 
 export async function createApiToken(input: CreateApiToken) {
-  return (
-    await requestJson('/api/tokens', createdApiTokenSchema, `Making the token "${input.name}"`, {
-      method: 'POST',
-      body: input,
-    })
-  ).data;
+  return requestData('/api/tokens', createdApiTokenSchema, `Making the token "${input.name}"`, {
+    method: 'POST',
+    body: input,
+  });
 }
 
 export async function revokeApiToken(id: string, name: string) {
-  return (
-    await requestJson(
-      `/api/tokens/${encodeURIComponent(id)}`,
-      apiTokenSummarySchema,
-      `Revoking the token "${name}"`,
-      { method: 'DELETE' },
-    )
-  ).data;
+  return requestData(
+    `/api/tokens/${encodeURIComponent(id)}`,
+    apiTokenSummarySchema,
+    `Revoking the token "${name}"`,
+    { method: 'DELETE' },
+  );
 }

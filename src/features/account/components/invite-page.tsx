@@ -1,51 +1,34 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { FormEvent } from 'react';
-import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { passwordPolicy, passwordSchema } from '@/domain/auth';
 import { acceptInvite } from '@/features/account/api/account';
-import { errorMessage } from '@/shared/api/http';
 import { ErrorNotice } from '@/shared/ui/error-notice';
 import { BootField } from './boot-field';
+import { BootPage, useBootForm } from './boot-page';
 
 /** /invite/:token: an invited user chooses a password and is signed in. */
 export function InvitePage() {
   const { token = '' } = useParams();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const password = String(data.get('password') ?? '');
-    const checked = passwordSchema.safeParse(password);
-    if (!checked.success) {
-      setProblem(checked.error.issues[0]?.message ?? 'Choose another password.');
-      return;
-    }
-    if (password !== String(data.get('again') ?? '')) {
-      setProblem('The two passwords differ; type the same one twice.');
-      return;
-    }
-    setBusy(true);
-    setProblem(null);
-    try {
-      const state = await acceptInvite(token, password);
+  const { problem, busy, onSubmit } = useBootForm({
+    check(data) {
+      const password = String(data.get('password') ?? '');
+      const checked = passwordSchema.safeParse(password);
+      if (!checked.success) return checked.error.issues[0]?.message ?? 'Choose another password.';
+      return password === String(data.get('again') ?? '')
+        ? null
+        : 'The two passwords differ; type the same one twice.';
+    },
+    async send(data) {
+      const state = await acceptInvite(token, String(data.get('password') ?? ''));
       queryClient.setQueryData(['session'], state);
       void navigate('/', { replace: true });
-    } catch (error) {
-      setProblem(errorMessage(error));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
   return (
-    <main id="main" className="boot sign-in">
-      <title>Set your password · VMS submission portal</title>
-      <h1>Set your password</h1>
+    <BootPage title="Set your password" heading="Set your password">
       <p>
         Choose a password of at least {passwordPolicy.min} characters: a short sentence you will
         remember works well.
@@ -71,6 +54,6 @@ export function InvitePage() {
           {busy ? 'Saving…' : 'Set password and sign in'}
         </button>
       </form>
-    </main>
+    </BootPage>
   );
 }

@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import type { FormEvent } from 'react';
 import { useId, useState } from 'react';
 import type { SessionState } from '@/domain/auth';
 import { errorMessage, RequestFailure } from '@/shared/api/http';
 import { takeSignedOutNote } from '@/shared/session/local-ownership';
 import { signIn } from '@/shared/session/session';
 import { BootField } from './boot-field';
+import { BootPage, useBootForm } from './boot-page';
 
 /** What came back from single sign-on (`/?sso_error=…`), in words. */
 const ssoProblems: Record<string, string> = {
@@ -31,20 +31,14 @@ export function SignInPage({
 }) {
   const queryClient = useQueryClient();
   const id = useId();
-  const [problem, setProblem] = useState<string | null>(() => {
-    const sso = new URLSearchParams(location.search).get('sso_error');
-    return sso === null ? null : (ssoProblems[sso] ?? ssoProblems['failed'] ?? null);
-  });
-  const [busy, setBusy] = useState(false);
   // What signing out did, said once on the page it ends at.
   const [note] = useState(takeSignedOutNote);
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    setBusy(true);
-    setProblem(null);
-    try {
+  const { problem, busy, onSubmit } = useBootForm({
+    firstProblem: () => {
+      const sso = new URLSearchParams(location.search).get('sso_error');
+      return sso === null ? null : (ssoProblems[sso] ?? ssoProblems['failed'] ?? null);
+    },
+    async send(data) {
       const state = await signIn(
         String(data.get('email') ?? ''),
         String(data.get('password') ?? ''),
@@ -54,21 +48,15 @@ export function SignInPage({
       await queryClient.invalidateQueries({
         predicate: (query) => query.queryKey[0] !== 'session',
       });
-    } catch (error) {
-      setProblem(
-        error instanceof RequestFailure && error.status === 401
-          ? 'The e-mail address or the password is not right. Check both and try again.'
-          : errorMessage(error),
-      );
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+    describe: (error) =>
+      error instanceof RequestFailure && error.status === 401
+        ? 'The e-mail address or the password is not right. Check both and try again.'
+        : errorMessage(error),
+  });
 
   return (
-    <main id="main" className="boot sign-in">
-      <title>Sign in · VMS submission portal</title>
-      <h1>Sign in to the VMS submission portal</h1>
+    <BootPage title="Sign in" heading="Sign in to the VMS submission portal">
       <div role="status">
         {signingOut ? (
           <p className="notice">Saving your work and signing out…</p>
@@ -116,6 +104,6 @@ export function SignInPage({
       <p className="field__hint">
         No account yet? Ask your portal administrator for an invitation link.
       </p>
-    </main>
+    </BootPage>
   );
 }

@@ -52,6 +52,8 @@ export interface CandidateFormViewProps {
   warningsFor(fields: WarningFields): CandidateWarning[];
   onValid(values: CandidateForm): void;
   actions?: ReactNode;
+  /** Above the form: "Draft restored", or which result row is being fixed. */
+  notices?: ReactNode;
   preview?(toWire: (values: CandidateForm) => unknown): ReactNode;
   /** A field the VMS named when it refused this item: in the summary until it is changed. */
   flagged?: FormProblem | null;
@@ -83,6 +85,7 @@ export function CandidateFormView({
   warningsFor,
   onValid,
   actions,
+  notices,
   preview,
   flagged = null,
 }: CandidateFormViewProps) {
@@ -97,6 +100,7 @@ export function CandidateFormView({
   return (
     <FormProvider {...form}>
       <TargetRequisitionContext value={requisition}>
+        {notices}
         <form
           className="requisition-form"
           noValidate

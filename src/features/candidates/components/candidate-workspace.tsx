@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { EditorNotices } from '@/core/batch/components/editor-notices';
 import { useFormEditorParts } from '@/core/batch/components/form-editor-parts';
 import { AddedNote, WorkspaceFrame, useAddedNote } from '@/core/batch/components/workspace-frame';
 import { useSubmissions } from '@/core/batch/hooks/use-submissions';
@@ -28,7 +27,10 @@ import {
 import { candidateKind } from '@/features/candidates/kind/candidate-kind';
 import type { EarlierCandidate } from '@/features/candidates/model/candidate-warnings';
 import { candidateWarnings } from '@/features/candidates/model/candidate-warnings';
-import type { TargetRequisition } from '@/features/candidates/model/target-requisition';
+import type {
+  TargetProps,
+  TargetRequisition,
+} from '@/features/candidates/model/target-requisition';
 import { targetRequisition } from '@/features/candidates/model/target-requisition';
 import { useOrg, useOrgScope } from '@/shared/config/org-context';
 import { formatDateTime } from '@/shared/lib/format';
@@ -123,19 +125,17 @@ function CandidateEditor({
     fileName: 'candidate.json',
     autosave,
     session,
+    onDiscard,
   });
 
   return (
-    <>
-      <EditorNotices start={start} session={session} onDiscard={onDiscard} />
-      <CandidateFormView
-        form={form}
-        requisition={requisition}
-        warningsFor={warningsFor}
-        onValid={onValid}
-        {...parts}
-      />
-    </>
+    <CandidateFormView
+      form={form}
+      requisition={requisition}
+      warningsFor={warningsFor}
+      onValid={onValid}
+      {...parts}
+    />
   );
 }
 
@@ -165,13 +165,7 @@ function sessionOptions(
 }
 
 /** The candidate form for one requisition (known from the list, or typed by hand), beside the tray. */
-function CandidateWorkspace({
-  reqId,
-  requisition,
-}: {
-  reqId: string;
-  requisition: TargetRequisition | null;
-}) {
+function CandidateWorkspace({ reqId, requisition }: TargetProps) {
   const { clientOrgId } = useOrg();
   const note = useAddedNote();
   const shape = requisition?.shape;

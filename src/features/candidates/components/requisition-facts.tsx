@@ -1,7 +1,10 @@
 import { Link } from 'react-router';
 import { notSubmittableText, todayIso, whyNotSubmittable } from '@/domain';
 import { billRateNote } from '@/features/candidates/model/bill-rate';
-import type { TargetRequisition } from '@/features/candidates/model/target-requisition';
+import type {
+  TargetProps,
+  TargetRequisition,
+} from '@/features/candidates/model/target-requisition';
 
 const dash = (value: string) => (value.trim() === '' ? '–' : value);
 
@@ -12,13 +15,7 @@ function aboveMaximum(value: string): string {
 }
 
 /** What the candidate is submitted to, beside the form: the facts the warnings are made of. */
-export function RequisitionFacts({
-  reqId,
-  requisition,
-}: {
-  reqId: string;
-  requisition: TargetRequisition | null;
-}) {
+export function RequisitionFacts({ reqId, requisition }: TargetProps) {
   return (
     <section className="settings-section" aria-labelledby="target-requisition-title">
       <h2 id="target-requisition-title" className="form-section__title">

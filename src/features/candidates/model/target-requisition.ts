@@ -44,6 +44,15 @@ export interface TargetRequisition {
   shape: RequisitionContext;
 }
 
+/**
+ * What a candidate is submitted to, as the workspace's parts are given it: the Req ID typed or
+ * chosen, and the requisition when the list knows it (null: typed by hand, not in the list).
+ */
+export interface TargetProps {
+  reqId: string;
+  requisition: TargetRequisition | null;
+}
+
 export function targetRequisition(
   record: RequisitionRecord,
   dateFormat: DateFormat,

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { postBatch } from '@/core/batch/api/send-batch';
@@ -231,32 +232,14 @@ function Detail({
           </div>
         ) : null}
         {entry.batchId ? (
-          <div>
-            <dt>Batch ID</dt>
-            <dd>
-              <button
-                type="button"
-                className="link-button"
-                onClick={() => onFilterBatch(entry.batchId ?? '')}
-              >
-                {entry.batchId}
-              </button>
-            </dd>
-          </div>
+          <ActionFact term="Batch ID" onClick={() => onFilterBatch(entry.batchId ?? '')}>
+            {entry.batchId}
+          </ActionFact>
         ) : null}
         {entry.replayOf ? (
-          <div>
-            <dt>Replay of</dt>
-            <dd>
-              <button
-                type="button"
-                className="link-button"
-                onClick={() => onOpen(entry.replayOf ?? 0)}
-              >
-                call #{entry.replayOf}
-              </button>
-            </dd>
-          </div>
+          <ActionFact term="Replay of" onClick={() => onOpen(entry.replayOf ?? 0)}>
+            call #{entry.replayOf}
+          </ActionFact>
         ) : null}
         {entry.unchecked ? (
           <div>
@@ -378,5 +361,27 @@ function Detail({
         ) : null}
       </ConfirmDialog>
     </>
+  );
+}
+
+/** A fact of the call whose value leads on: the calls of its batch, or the call it replays. */
+function ActionFact({
+  term,
+  onClick,
+  children,
+}: {
+  term: string;
+  onClick(): void;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd>
+        <button type="button" className="link-button" onClick={onClick}>
+          {children}
+        </button>
+      </dd>
+    </div>
   );
 }

@@ -56,6 +56,8 @@ export interface RequisitionFormViewProps {
   onValid(values: RequisitionForm): void;
   /** Buttons beside the submit button, e.g. "Cancel editing". */
   actions?: ReactNode;
+  /** Above the form: "Draft restored", or which result row is being fixed. */
+  notices?: ReactNode;
   /** The VMS record an Amend was loaded from: the form sends only what differs from it. */
   loaded?: LoadedRecord | undefined;
   /** A JSON preview rendered by the caller (it knows the payload kind's download name). */
@@ -84,6 +86,7 @@ export function RequisitionFormView({
   submitLabel,
   onValid,
   actions,
+  notices,
   preview,
   loaded,
   flagged = null,
@@ -117,6 +120,7 @@ export function RequisitionFormView({
   return (
     <FormProvider {...form}>
       <LoadedValuesContext.Provider value={loadedValues}>
+        {notices}
         <form
           className="requisition-form"
           noValidate

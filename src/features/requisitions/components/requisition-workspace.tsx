@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { EditorNotices } from '@/core/batch/components/editor-notices';
 import { useFormEditorParts } from '@/core/batch/components/form-editor-parts';
 import {
   AddedNote,
@@ -97,21 +96,19 @@ function RequisitionEditor({
     fileName: 'requisition.json',
     autosave,
     session,
+    onDiscard,
   });
 
   return (
-    <>
-      <EditorNotices start={start} session={session} onDiscard={onDiscard} />
-      <RequisitionFormView
-        form={form}
-        mode={mode}
-        orgs={orgs}
-        dateFormat={dateFormat}
-        loaded={loaded}
-        onValid={onValid}
-        {...parts}
-      />
-    </>
+    <RequisitionFormView
+      form={form}
+      mode={mode}
+      orgs={orgs}
+      dateFormat={dateFormat}
+      loaded={loaded}
+      onValid={onValid}
+      {...parts}
+    />
   );
 }
 

@@ -21,6 +21,7 @@ import { DateTime } from '@/shared/ui/date-time';
 import { ErrorNotice } from '@/shared/ui/error-notice';
 import { useAddressParams } from '@/shared/ui/use-address-params';
 import { CaseEditor, AddCase } from './case-editor';
+import { NotRead } from './not-read';
 import { RunPanel } from './run-panel';
 import { RunsTable } from './runs-table';
 import { SuiteFileField } from './suite-file-field';
@@ -46,19 +47,7 @@ export function SuitePage({ id }: { id: number }) {
         Loading the suite…
       </p>
     );
-  if (suite.isError) {
-    return (
-      <div className="page">
-        <h1>Suite {id}</h1>
-        <p role="alert" className="notice notice--error">
-          {errorMessage(suite.error)}
-        </p>
-        <p>
-          <Link to="/suites">All suites</Link>
-        </p>
-      </div>
-    );
-  }
+  if (suite.isError) return <NotRead heading={`Suite ${id}`} error={suite.error} />;
   const detail = suite.data;
   const old = detail.version !== detail.latestVersion;
   return (

@@ -10,11 +10,11 @@ import {
   suiteRunPath,
   type SuiteRun,
 } from '@/domain/suite-run';
-import { errorMessage } from '@/shared/api/http';
 import { currentConnection } from '@/shared/config/current-connection';
 import { countOf, formatDateTime } from '@/shared/lib/format';
 import { CheckboxLabel } from '@/shared/ui/checkbox';
 import { StatusBadge } from '@/shared/ui/status-badge';
+import { NotRead } from './not-read';
 import { RunOutcome, verdictTone } from './run-outcome';
 
 function Expected({ expect }: { expect: SuiteCase['expect'] }) {
@@ -99,19 +99,7 @@ export function SuiteRunPage({ runId }: { runId: number }) {
         Loading run #{runId}…
       </p>
     );
-  if (query.isError) {
-    return (
-      <div className="page">
-        <h1>Run #{runId}</h1>
-        <p role="alert" className="notice notice--error">
-          {errorMessage(query.error)}
-        </p>
-        <p>
-          <Link to="/suites">All suites</Link>
-        </p>
-      </div>
-    );
-  }
+  if (query.isError) return <NotRead heading={`Run #${runId}`} error={query.error} />;
   const run = query.data;
   const shown = onlyChanged
     ? run.cases.filter((entry) => !entry.passed || entry.verdict === 'fixed')

@@ -1,4 +1,4 @@
-import type { PortalDatabase } from '@/server/store/database';
+import type { PortalDatabase, StoreFactories } from '@/server/store/database';
 import { createPostgresSessionStore } from './postgres/sessions';
 import { createPostgresSignInFailureStore, createPostgresSsoLoginStore } from './postgres/sign-in';
 import { createPostgresUserRecordStore } from './postgres/user-records';
@@ -18,25 +18,23 @@ export interface AccountStores {
   userRecords: UserRecordStore;
 }
 
+/** Each of the accounts' stores, as SQLite and PostgreSQL make it. */
+const factories: { [K in keyof AccountStores]: StoreFactories<AccountStores[K]> } = {
+  users: { sqlite: createUserStore, postgres: createPostgresUserStore },
+  sessions: { sqlite: createSessionStore, postgres: createPostgresSessionStore },
+  signInFailures: { sqlite: createSignInFailureStore, postgres: createPostgresSignInFailureStore },
+  ssoLogins: { sqlite: createSsoLoginStore, postgres: createPostgresSsoLoginStore },
+  userRecords: { sqlite: createUserRecordStore, postgres: createPostgresUserRecordStore },
+};
+
 /** The accounts' stores on the portal database, each under its own name for the metrics. */
 export function openAccountStores(database: PortalDatabase): AccountStores {
+  const open = <K extends keyof AccountStores>(name: K) => database.open(name, factories[name]);
   return {
-    users: database.open('users', { sqlite: createUserStore, postgres: createPostgresUserStore }),
-    sessions: database.open('sessions', {
-      sqlite: createSessionStore,
-      postgres: createPostgresSessionStore,
-    }),
-    signInFailures: database.open('signInFailures', {
-      sqlite: createSignInFailureStore,
-      postgres: createPostgresSignInFailureStore,
-    }),
-    ssoLogins: database.open('ssoLogins', {
-      sqlite: createSsoLoginStore,
-      postgres: createPostgresSsoLoginStore,
-    }),
-    userRecords: database.open('userRecords', {
-      sqlite: createUserRecordStore,
-      postgres: createPostgresUserRecordStore,
-    }),
+    users: open('users'),
+    sessions: open('sessions'),
+    signInFailures: open('signInFailures'),
+    ssoLogins: open('ssoLogins'),
+    userRecords: open('userRecords'),
   };
 }

@@ -10,53 +10,70 @@ import type { PortalSqlite } from '@/server/store/portal-database';
  * Passwords are argon2id hashes (PHC strings). No foreign keys: users are disabled, never deleted.
  */
 export function createAuthTables(db: PortalSqlite): void {
-  db.exec(`
+  db.exec(authTables({ big: 'INTEGER', bytes: 'BLOB', withoutRowid: ' WITHOUT ROWID' }));
+}
+
+/**
+ * Version 3's tables in either database: they differ only in the type of a time or an org id
+ * (`big`: PostgreSQL's INTEGER is 32 bits), of a digest (`bytes`), and in SQLite's WITHOUT ROWID
+ * for the grants, a table of keys alone.
+ */
+function authTables({
+  big,
+  bytes,
+  withoutRowid,
+}: {
+  big: string;
+  bytes: string;
+  withoutRowid: string;
+}): string {
+  return `
     CREATE TABLE users (
       id TEXT PRIMARY KEY,
       email TEXT NOT NULL UNIQUE,
       role TEXT NOT NULL CHECK (role IN ('recruiter', 'qa', 'admin')),
       password_hash TEXT,
       disabled INTEGER NOT NULL DEFAULT 0,
-      created_at INTEGER NOT NULL,
-      last_sign_in_at INTEGER
+      created_at ${big} NOT NULL,
+      last_sign_in_at ${big}
     );
     CREATE TABLE user_grants (
       user_id TEXT NOT NULL,
-      client_org_id INTEGER NOT NULL,
+      client_org_id ${big} NOT NULL,
       PRIMARY KEY (user_id, client_org_id)
-    ) WITHOUT ROWID;
+    )${withoutRowid};
     CREATE TABLE invites (
-      token_hash BLOB PRIMARY KEY,
+      token_hash ${bytes} PRIMARY KEY,
       user_id TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      expires_at INTEGER NOT NULL
+      created_at ${big} NOT NULL,
+      expires_at ${big} NOT NULL
     );
     CREATE INDEX invites_user ON invites (user_id);
     CREATE TABLE sessions (
-      id_hash BLOB PRIMARY KEY,
+      id_hash ${bytes} PRIMARY KEY,
       user_id TEXT NOT NULL,
       csrf_token TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      last_seen_at INTEGER NOT NULL
+      created_at ${big} NOT NULL,
+      last_seen_at ${big} NOT NULL
     );
     CREATE INDEX sessions_user ON sessions (user_id);
     CREATE TABLE sign_in_failures (
       key TEXT PRIMARY KEY,
       failures INTEGER NOT NULL,
-      last_failure_at INTEGER NOT NULL
+      last_failure_at ${big} NOT NULL
     );
     CREATE TABLE user_records (
       user_id TEXT NOT NULL,
       collection TEXT NOT NULL,
       key TEXT NOT NULL,
-      version INTEGER NOT NULL,
+      version ${big} NOT NULL,
       value TEXT,
       deleted INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL,
+      updated_at ${big} NOT NULL,
       PRIMARY KEY (user_id, collection, key)
     );
     CREATE UNIQUE INDEX user_records_version ON user_records (user_id, collection, version);
-  `);
+  `;
 }
 
 /**
@@ -108,53 +125,7 @@ function addAccountConnections(db: PortalSqlite): void {
  */
 
 /** Version 3: accounts, grants, invites, sessions, sign-in failures, per-user records (026). */
-const postgresAuthTables = `
-  CREATE TABLE users (
-    id TEXT PRIMARY KEY,
-    email TEXT NOT NULL UNIQUE,
-    role TEXT NOT NULL CHECK (role IN ('recruiter', 'qa', 'admin')),
-    password_hash TEXT,
-    disabled INTEGER NOT NULL DEFAULT 0,
-    created_at BIGINT NOT NULL,
-    last_sign_in_at BIGINT
-  );
-  CREATE TABLE user_grants (
-    user_id TEXT NOT NULL,
-    client_org_id BIGINT NOT NULL,
-    PRIMARY KEY (user_id, client_org_id)
-  );
-  CREATE TABLE invites (
-    token_hash BYTEA PRIMARY KEY,
-    user_id TEXT NOT NULL,
-    created_at BIGINT NOT NULL,
-    expires_at BIGINT NOT NULL
-  );
-  CREATE INDEX invites_user ON invites (user_id);
-  CREATE TABLE sessions (
-    id_hash BYTEA PRIMARY KEY,
-    user_id TEXT NOT NULL,
-    csrf_token TEXT NOT NULL,
-    created_at BIGINT NOT NULL,
-    last_seen_at BIGINT NOT NULL
-  );
-  CREATE INDEX sessions_user ON sessions (user_id);
-  CREATE TABLE sign_in_failures (
-    key TEXT PRIMARY KEY,
-    failures INTEGER NOT NULL,
-    last_failure_at BIGINT NOT NULL
-  );
-  CREATE TABLE user_records (
-    user_id TEXT NOT NULL,
-    collection TEXT NOT NULL,
-    key TEXT NOT NULL,
-    version BIGINT NOT NULL,
-    value TEXT,
-    deleted INTEGER NOT NULL,
-    updated_at BIGINT NOT NULL,
-    PRIMARY KEY (user_id, collection, key)
-  );
-  CREATE UNIQUE INDEX user_records_version ON user_records (user_id, collection, version);
-`;
+const postgresAuthTables = authTables({ big: 'BIGINT', bytes: 'BYTEA', withoutRowid: '' });
 
 /** Version 5: single sign-on attempts in progress. */
 const postgresSsoLogins = `

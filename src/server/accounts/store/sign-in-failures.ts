@@ -93,9 +93,16 @@ export function createSignInFailureStore(db: PortalSqlite): SignInFailureStore {
     },
     async throttleSecret(candidate, now) {
       statements.addSecret.run(throttleSecretName, candidate, now);
-      const row = statements.secret.get(throttleSecretName);
-      if (!row) throw new Error('the sign-in throttle key could not be kept in the database');
-      return row.secret;
+      return keptSecret(statements.secret.get(throttleSecretName));
     },
   };
+}
+
+/**
+ * The throttle key the database keeps, read back after offering one: the first process's key
+ * wins, so every process hashes account names alike.
+ */
+export function keptSecret(row: { secret: Buffer } | undefined): Buffer {
+  if (!row) throw new Error('the sign-in throttle key could not be kept in the database');
+  return row.secret;
 }

@@ -18,10 +18,18 @@ export interface SsoLoginStore {
   purge(startedBefore: number): Promise<number>;
 }
 
-interface LoginRow {
+/** An attempt as both databases keep it (the `sso_logins` columns). */
+export interface LoginRow {
   nonce: string;
   code_verifier: string;
   created_at: number;
+}
+
+/** The attempt a row taken by `take` holds, if one was taken. */
+export function loginOf(row: LoginRow | undefined): SsoLogin | undefined {
+  return row
+    ? { nonce: row.nonce, codeVerifier: row.code_verifier, createdAt: row.created_at }
+    : undefined;
 }
 
 export function createSsoLoginStore(db: PortalSqlite): SsoLoginStore {
@@ -40,10 +48,7 @@ export function createSsoLoginStore(db: PortalSqlite): SsoLoginStore {
       statements.begin.run(stateHash, login.nonce, login.codeVerifier, login.createdAt);
     },
     async take(stateHash, startedAfter) {
-      const row = statements.take.get(stateHash, startedAfter);
-      return row
-        ? { nonce: row.nonce, codeVerifier: row.code_verifier, createdAt: row.created_at }
-        : undefined;
+      return loginOf(statements.take.get(stateHash, startedAfter));
     },
     async purge(startedBefore) {
       return statements.purge.run(startedBefore).changes;

@@ -12,6 +12,19 @@ function unique(paths: string[]): string[] {
   return [...new Set(paths)];
 }
 
+/**
+ * A kind's paths near a list found under `prefix`: the presets' own `operation` (only at the
+ * root: a preset's path names its own prefix), then each of `shapes` under the prefix.
+ */
+function nearList(
+  prefix: string,
+  operation: 'requisitionresults' | 'candidateresults' | 'requisitionimport' | 'candidates',
+  shapes: readonly string[],
+): string[] {
+  const presets = profilePresetNames.map((name) => profilePresets[name]().paths[operation]);
+  return unique([...(prefix === '' ? presets : []), ...shapes.map((shape) => `${prefix}${shape}`)]);
+}
+
 /** Where the requisitions list may be. */
 export function listPathShapes(): string[] {
   const presets = profilePresetNames.map((name) => profilePresets[name]().paths.requisitions);
@@ -26,11 +39,8 @@ export function prefixOf(listPath: string): string {
 
 /** Where one kind's results may be, near a list found at `listPath`. */
 export function resultsPathShapes(kind: 'requisition' | 'candidate', listPath: string): string[] {
-  const prefix = prefixOf(listPath);
-  const operation = kind === 'requisition' ? 'requisitionresults' : 'candidateresults';
-  const presets = profilePresetNames.map((name) => profilePresets[name]().paths[operation]);
   const b = '{batchid}';
-  const shapes = [
+  return nearList(prefixOf(listPath), `${kind}results`, [
     `${kind}results?batchid=${b}`,
     `${kind}-results?batchid=${b}`,
     `${kind}s/results?batchid=${b}`,
@@ -41,8 +51,7 @@ export function resultsPathShapes(kind: 'requisition' | 'candidate', listPath: s
     `batches/${b}/${kind}s`,
     `${kind}s/batches/${b}/results`,
     `${kind}s/batches/${b}`,
-  ];
-  return unique([...(prefix === '' ? presets : []), ...shapes.map((shape) => `${prefix}${shape}`)]);
+  ]);
 }
 
 /**
@@ -52,10 +61,7 @@ export function resultsPathShapes(kind: 'requisition' | 'candidate', listPath: s
  * and last the list's own path (a REST create).
  */
 export function importPathShapes(kind: 'requisition' | 'candidate', listPath: string): string[] {
-  const prefix = prefixOf(listPath);
-  const operation = kind === 'requisition' ? 'requisitionimport' : 'candidates';
-  const presets = profilePresetNames.map((name) => profilePresets[name]().paths[operation]);
-  const shapes = [
+  return nearList(prefixOf(listPath), kind === 'requisition' ? 'requisitionimport' : 'candidates', [
     `${kind}import`,
     `${kind}-import`,
     `${kind}s/import`,
@@ -66,6 +72,5 @@ export function importPathShapes(kind: 'requisition' | 'candidate', listPath: st
     `import?type=${kind}`,
     `${kind}s?action=import`,
     `${kind}s`,
-  ];
-  return unique([...(prefix === '' ? presets : []), ...shapes.map((shape) => `${prefix}${shape}`)]);
+  ]);
 }

@@ -1,9 +1,15 @@
 import {
+  keptSecret,
   throttleSecretName,
   type FailureCount,
   type SignInFailureStore,
 } from '@/server/accounts/store/sign-in-failures';
-import type { SsoLogin, SsoLoginStore } from '@/server/accounts/store/sso-logins';
+import {
+  loginOf,
+  type LoginRow,
+  type SsoLogin,
+  type SsoLoginStore,
+} from '@/server/accounts/store/sso-logins';
 import { inTransaction, type PortalPool } from '@/server/store/postgres/pool';
 
 interface FailureRow {
@@ -63,17 +69,9 @@ export function createPostgresSignInFailureStore(pool: PortalPool): SignInFailur
         'SELECT secret FROM portal_secrets WHERE name = $1',
         [throttleSecretName],
       );
-      const row = rows[0];
-      if (!row) throw new Error('the sign-in throttle key could not be kept in the database');
-      return row.secret;
+      return keptSecret(rows[0]);
     },
   };
-}
-
-interface LoginRow {
-  nonce: string;
-  code_verifier: string;
-  created_at: number;
 }
 
 /** Single sign-on attempts in PostgreSQL: the callback may land on another process. */
@@ -91,10 +89,7 @@ export function createPostgresSsoLoginStore(pool: PortalPool): SsoLoginStore {
          RETURNING nonce, code_verifier, created_at`,
         [stateHash, startedAfter],
       );
-      const row = rows[0];
-      return row
-        ? { nonce: row.nonce, codeVerifier: row.code_verifier, createdAt: row.created_at }
-        : undefined;
+      return loginOf(rows[0]);
     },
     async purge(startedBefore) {
       return (
