@@ -14,13 +14,14 @@ import {
   testConfig,
   type CaptureUpstream,
 } from '@/test-support/capture-upstream';
+import { testStoreEnv } from '@/test-support/postgres-server';
 import { startTestSandbox, type TestSandbox } from '@/test-support/sandbox-client';
 import { requisitionInsert } from '@/test-support/test-data';
 import { queryTestDatabase } from '@/test-support/test-database';
 
 /*
  * The server watches every batch the VMS accepted until it settles (decision 050), against the
- * real sandbox on a free port and a real SQLite file: recorded once, asked about through the
+ * real sandbox on a free port and a real SQLite file (PostgreSQL in the postgres project): recorded once, asked about through the
  * proxy with a growing backoff, kept, given up after the limit, resumed after a restart.
  */
 
@@ -53,17 +54,19 @@ async function start(
   options: StartPortalOptions = {},
 ): Promise<RunningPortal> {
   return startPortal(
-    loadConfig({
-      PORT: '0',
-      VMS_BASE_URL: sandbox.url,
-      VMS_API_KEY: sandboxDemo.apiKey,
-      VMS_API_SECRET: sandboxDemo.apiSecret,
-      VMS_CLIENT_ORGS: '1001',
-      VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
-      VMS_PRODUCTION: 'off',
-      LOG_LEVEL: 'silent',
-      PORTAL_DB: db,
-    }),
+    loadConfig(
+      testStoreEnv({
+        PORT: '0',
+        VMS_BASE_URL: sandbox.url,
+        VMS_API_KEY: sandboxDemo.apiKey,
+        VMS_API_SECRET: sandboxDemo.apiSecret,
+        VMS_CLIENT_ORGS: '1001',
+        VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
+        VMS_PRODUCTION: 'off',
+        LOG_LEVEL: 'silent',
+        PORTAL_DB: db,
+      }),
+    ),
     { watcher: { backoff: { firstMs: 50, maxMs: 400 } }, ...options },
   );
 }
