@@ -6,6 +6,7 @@ import { payloadKindByOperation } from '@/domain/payload-kind';
 import { connectionHeader } from '@/domain/vms-contract';
 import type { PortalConfig } from '@/server/config';
 import type { AcceptedBatch } from '@/server/proxy/accepted-batch';
+import { PgBossWatchQueue } from './pg-boss-queue';
 import { createPostgresWatchStore } from './store/postgres/watch-store';
 import { createWatchStore, type StoredWatch, type WatchStore } from './store/watch-store';
 import { Watcher, type WatcherOptions, type WatchTransport } from './watcher';
@@ -51,12 +52,25 @@ export const watchPlugin = fp<WatchOptions>(
       request.portalSession = { user: caller, csrfToken: '', idHash: Buffer.alloc(0) };
     });
     const timeouts = new Map(config.connections.map((c) => [c.name, c.timeoutMs]));
+    const leaseMs = (connection: string) => (timeouts.get(connection) ?? config.timeoutMs) + 60_000;
+    // With PostgreSQL, several processes share the watches: the checks are pg-boss jobs.
+    const queue =
+      config.watch.enabled && app.database.kind === 'postgres' && config.databaseUrl !== null
+        ? new PgBossWatchQueue({
+            databaseUrl: config.databaseUrl,
+            connections: config.connections.map((connection) => connection.name),
+            concurrency: config.watch.concurrency,
+            expireInSeconds: (connection) => leaseMs(connection) / 1000,
+            log: app.log,
+          })
+        : null;
     const watcher = new Watcher({
       store,
+      ...(queue ? { queue } : {}),
       transport: injectTransport(app, config, callers),
       concurrency: config.watch.concurrency,
       giveUpMs: config.watch.giveUpMs,
-      leaseMs: (connection) => (timeouts.get(connection) ?? config.timeoutMs) + 60_000,
+      leaseMs,
       log: app.log,
       ...tuning,
     });
@@ -78,7 +92,7 @@ export const watchPlugin = fp<WatchOptions>(
     app.lifecycle.stopFirst.push(() => watcher.close());
     app.addHook('onClose', () => watcher.close());
     // Unfinished watches resume once the port is open and the proxy can be asked.
-    app.addHook('onReady', async () => watcher.wake());
+    app.addHook('onReady', () => watcher.start());
   },
   { name: 'watch', fastify: '5.x', dependencies: ['ops', 'database', 'accounts'] },
 );

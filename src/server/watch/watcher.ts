@@ -23,8 +23,22 @@ export interface WatchAnswer {
 /** Asks the VMS for one watched batch's results (through the proxy, as its sender). */
 export type WatchTransport = (watch: StoredWatch) => Promise<WatchAnswer>;
 
+/**
+ * Where due checks wait when a queue outside this process holds them (pg-boss on PostgreSQL):
+ * `check` runs one and says when the next is due (null: the watch is finished). Without one, the
+ * watcher runs its checks itself off the watches table.
+ */
+export interface WatchQueue {
+  start(check: (connection: string, batchId: string) => Promise<number | null>): Promise<void>;
+  /** A watch was recorded, or is resumed: its check is due at `at`. */
+  added(connection: string, batchId: string, at: number): Promise<void>;
+  close(): Promise<void>;
+}
+
 export interface WatcherOptions {
   store: WatchStore;
+  /** The job queue that holds the checks; none: this process schedules them itself. */
+  queue?: WatchQueue;
   transport: WatchTransport;
   /** Most results calls in flight at once per connection (WATCH_CONCURRENCY). */
   concurrency: number;
@@ -65,7 +79,7 @@ export class Watcher {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly backoff: Backoff;
-  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly busy = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private pumping: Promise<void> | null = null;
@@ -93,13 +107,48 @@ export class Watcher {
       nextAt: batch.at + backoffMs(0, this.backoff, this.random),
     };
     const recorded = await this.options.store.record(watch);
-    if (recorded) this.wake();
+    if (recorded && this.options.queue) {
+      await this.options.queue.added(watch.connection, watch.batchId, watch.nextAt);
+    } else if (recorded) {
+      this.wake();
+    }
     return recorded;
+  }
+
+  /**
+   * Starts the checks: with a queue, its workers, and every unfinished watch handed to it again
+   * (one it holds already is not added twice); without, the look at the table.
+   */
+  async start(): Promise<void> {
+    const { queue, store } = this.options;
+    if (!queue) {
+      this.wake();
+      return;
+    }
+    await queue.start((connection, batchId) => this.checkOne(connection, batchId));
+    for (const watch of await store.due(Number.MAX_SAFE_INTEGER, 10_000)) {
+      await queue.added(watch.connection, watch.batchId, watch.nextAt);
+    }
+  }
+
+  /** One check the queue runs; when the next is due, or null once the watch is finished. */
+  async checkOne(connection: string, batchId: string): Promise<number | null> {
+    const { store } = this.options;
+    const watch = (await store.byBatch(batchId)).find((found) => found.connection === connection);
+    if (!watch || watch.state !== 'watching') return null;
+    const now = this.now();
+    // Another check holds the batch (a job run again while the first is still at the VMS):
+    // this one comes back when that lease has run out.
+    const until = now + this.options.leaseMs(connection);
+    if (!(await store.claim(connection, batchId, this.owner, until, now))) return until;
+    const outcome = await this.check(watch);
+    if (outcome === null) return until;
+    return outcome.state === 'watching' ? outcome.nextAt : null;
   }
 
   /** Looks for due watches now, and from then on when the next is due. */
   wake(): void {
-    if (this.closed) return;
+    if (this.closed || this.options.queue) return;
     if (this.pumping) {
       this.again = true;
       return;
@@ -115,6 +164,7 @@ export class Watcher {
     if (this.timer) clearTimeout(this.timer);
     await this.pumping;
     await Promise.allSettled([...this.inFlight.values()]);
+    await this.options.queue?.close();
   }
 
   private async pump(): Promise<void> {
@@ -141,12 +191,18 @@ export class Watcher {
       const until = now + this.options.leaseMs(watch.connection);
       if (!(await store.claim(watch.connection, watch.batchId, this.owner, until, now))) continue;
       this.busy.set(watch.connection, busy + 1);
-      const run = this.check(watch).finally(() => {
-        this.busy.set(watch.connection, (this.busy.get(watch.connection) ?? 1) - 1);
-        this.inFlight.delete(key);
-        this.wake();
-      });
-      this.inFlight.set(key, run);
+      const run = this.check(watch).then(
+        () => undefined,
+        () => undefined,
+      );
+      this.inFlight.set(
+        key,
+        run.finally(() => {
+          this.busy.set(watch.connection, (this.busy.get(watch.connection) ?? 1) - 1);
+          this.inFlight.delete(key);
+          this.wake();
+        }),
+      );
     }
   }
 
@@ -165,17 +221,19 @@ export class Watcher {
   }
 
   /** One check of one batch, its lease held: ask, read, write what comes next. */
-  private async check(watch: StoredWatch): Promise<void> {
+  private async check(watch: StoredWatch): Promise<CheckOutcome | null> {
     const { store, giveUpMs } = this.options;
     try {
       const outcome = await this.outcomeOf(watch);
       await store.checked(watch.connection, watch.batchId, this.owner, outcome);
+      return outcome;
     } catch (error) {
       // The lease runs out and the batch is checked again then.
       this.options.log.warn(
         { err: error, batchId: watch.batchId, connection: watch.connection, giveUpMs },
         'batch watch: check not recorded',
       );
+      return null;
     }
   }
 
