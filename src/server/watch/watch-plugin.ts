@@ -67,6 +67,7 @@ export const watchPlugin = fp<WatchOptions>(
     const watcher = new Watcher({
       store,
       ...(queue ? { queue } : {}),
+      ownsDatabase: !app.database.shared,
       transport: injectTransport(app, config, callers),
       concurrency: config.watch.concurrency,
       giveUpMs: config.watch.giveUpMs,

@@ -39,6 +39,11 @@ export interface WatcherOptions {
   store: WatchStore;
   /** The job queue that holds the checks; none: this process schedules them itself. */
   queue?: WatchQueue;
+  /**
+   * The database is this process's alone (SQLite): a lease found at start was left by a process
+   * that died mid-check, and is ended rather than waited out.
+   */
+  ownsDatabase?: boolean;
   transport: WatchTransport;
   /** Most results calls in flight at once per connection (WATCH_CONCURRENCY). */
   concurrency: number;
@@ -121,6 +126,7 @@ export class Watcher {
    */
   async start(): Promise<void> {
     const { queue, store } = this.options;
+    if (this.options.ownsDatabase) await store.releaseLeases();
     if (!queue) {
       this.wake();
       return;

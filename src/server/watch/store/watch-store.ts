@@ -80,6 +80,11 @@ export interface WatchStore {
   checked(connection: string, batchId: string, owner: string, outcome: CheckOutcome): Promise<void>;
   /** Every watch of a batch id (one per connection that gave it), newest first. */
   byBatch(batchId: string): Promise<StoredWatch[]>;
+  /**
+   * Ends every lease: for a database no other process uses, whose leases at start are those of
+   * a process that died with its checks in flight.
+   */
+  releaseLeases(): Promise<void>;
 }
 
 /** A row as both databases give it back. */
@@ -213,6 +218,9 @@ export function createWatchStore(db: PortalSqlite): WatchStore {
     byBatch: db.prepare<[string], WatchRow>(
       `SELECT ${watchColumns} FROM batch_watches WHERE batch_id = ? ORDER BY accepted_at DESC`,
     ),
+    release: db.prepare(
+      'UPDATE batch_watches SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by IS NOT NULL',
+    ),
   };
   return {
     async record(watch) {
@@ -232,6 +240,9 @@ export function createWatchStore(db: PortalSqlite): WatchStore {
     },
     async byBatch(batchId) {
       return statements.byBatch.all(batchId).map(toStoredWatch);
+    },
+    async releaseLeases() {
+      statements.release.run();
     },
   };
 }

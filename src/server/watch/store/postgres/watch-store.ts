@@ -60,6 +60,11 @@ export function createPostgresWatchStore(pool: PortalPool): WatchStore {
         [...outcomeValues(outcome), connection, batchId, owner],
       );
     },
+    async releaseLeases() {
+      await pool.query(
+        'UPDATE batch_watches SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by IS NOT NULL',
+      );
+    },
     byBatch: (batchId) =>
       rows(
         `SELECT ${watchColumns} FROM batch_watches WHERE batch_id = $1 ORDER BY accepted_at DESC`,
