@@ -58,6 +58,8 @@ const postgresSuite = [
   'src/server/cli/users.test.ts',
   'src/server/metrics/metrics.test.ts',
   'src/server/audit/audit-api.test.ts',
+  'src/server/watch/batch-watch.test.ts',
+  'src/server/watch/watch-access.test.ts',
   'src/server/api-tokens/api-tokens-api.test.ts',
   'src/server/suites/suite-api.test.ts',
 ];

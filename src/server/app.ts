@@ -37,6 +37,8 @@ import { serveSpa } from './spa/spa';
 import { databasePlugin } from './store/database-plugin';
 import { suiteRoutes } from './suites/suite-routes';
 import { suitesPlugin, type SuitesOptions } from './suites/suites-plugin';
+import { watchPlugin, type WatchOptions } from './watch/watch-plugin';
+import { watchRoutes } from './watch/watch-routes';
 
 export interface BuildPortalOptions {
   /**
@@ -56,6 +58,8 @@ export interface BuildPortalOptions {
   userRecordLimits?: Partial<UserRecordLimits>;
   /** QA suite runs' heartbeat and waits (tests make them short). */
   suiteRuns?: SuitesOptions['runs'];
+  /** The batch watcher's backoff, clock and idle look (decision 050; tests shorten them). */
+  watcher?: WatchOptions['watcher'];
 }
 
 export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -243,6 +247,7 @@ export function buildPortal(
   app.register(apiTokensPlugin);
   app.register(journalPlugin, { config });
   app.register(suitesPlugin, { config, ...(options.suiteRuns ? { runs: options.suiteRuns } : {}) });
+  app.register(watchPlugin, { config, ...(options.watcher ? { watcher: options.watcher } : {}) });
 
   // The routes, by the folder that owns their path.
   const configBody = browserConfig(config);
@@ -269,6 +274,7 @@ export function buildPortal(
   app.register(auditRoutes, { prefix: '/api/audit', config });
   app.register(apiTokenRoutes, { prefix: '/api/tokens', config });
   app.register(suiteRoutes, { config });
+  app.register(watchRoutes, { prefix: '/api/watches', config });
 
   // The page the server sends before the app runs (decision 040): with sign-in on, the app's
   // frame only to a request with a session, and "Checking who is signed in…" to any other.

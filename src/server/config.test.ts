@@ -123,6 +123,8 @@ describe('loadConfig', () => {
         bodyLimitBytes: 256 * 1024,
       },
       audit: { retentionMs: 365 * 24 * 60 * 60 * 1000 },
+      // WATCH on, WATCH_GIVE_UP_HOURS 72 and WATCH_CONCURRENCY 4 unless set (decision 050).
+      watch: { enabled: true, giveUpMs: 72 * 60 * 60 * 1000, concurrency: 4 },
       rateLimitPerMinute: 600,
       auth: {
         required: false,
@@ -322,6 +324,22 @@ describe('loadConfig', () => {
       'JOURNAL_MAX_MB must be a whole number from 1',
     );
     expect(problem({ JOURNAL_RETENTION_DAYS: 'forever' })).toContain('JOURNAL_RETENTION_DAYS');
+  });
+
+  it('reads the batch watch’s give-up and concurrency', () => {
+    expect(
+      loadConfig({ WATCH: 'off', WATCH_GIVE_UP_HOURS: '24', WATCH_CONCURRENCY: '2' }).watch,
+    ).toEqual({
+      enabled: false,
+      giveUpMs: 24 * 60 * 60 * 1000,
+      concurrency: 2,
+    });
+    expect(problem({ WATCH_GIVE_UP_HOURS: '0' })).toContain(
+      'WATCH_GIVE_UP_HOURS must be a whole number from 1',
+    );
+    expect(problem({ WATCH: 'sometimes' })).toBe('WATCH must be one of on, off; got "sometimes".');
+    expect(problem({ WATCH_CONCURRENCY: 'many' })).toContain('WATCH_CONCURRENCY');
+    expect(problem({ WATCH_CONCURRENCY: '65' })).toContain('WATCH_CONCURRENCY');
   });
 
   it('reads the audit trail’s retention', () => {

@@ -64,6 +64,8 @@ export interface PortalConfig extends Pick<
   journal: JournalSettings;
   /** The audit trail (decision 036): who did what, kept apart from the journal. */
   audit: AuditSettings;
+  /** The server's watch of accepted batches until they settle (decision 050). */
+  watch: WatchSettings;
   /** Requests per minute per client address on /api/vms; 0 turns the limit off. */
   rateLimitPerMinute: number;
   /** Sign-in and sessions (decision 026). */
@@ -77,6 +79,15 @@ export interface PortalConfig extends Pick<
   sandboxDb: string;
   /** The embedded sandbox's pause before each batch item. */
   sandboxProcessingDelayMs: number;
+}
+
+export interface WatchSettings {
+  /** WATCH=off watches nothing: batches are read only when someone asks (decision 050). */
+  enabled: boolean;
+  /** A batch still pending this long after it was accepted is given up (WATCH_GIVE_UP_HOURS). */
+  giveUpMs: number;
+  /** Most results calls in flight at once per connection, per process (WATCH_CONCURRENCY). */
+  concurrency: number;
 }
 
 export interface JournalSettings {
@@ -195,6 +206,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
       bodyLimitBytes: values.JOURNAL_BODY_LIMIT_KB * 1024,
     },
     audit: { retentionMs: values.AUDIT_RETENTION_DAYS * 24 * 60 * 60 * 1000 },
+    watch: {
+      enabled: values.WATCH === 'on',
+      giveUpMs: values.WATCH_GIVE_UP_HOURS * 60 * 60 * 1000,
+      concurrency: values.WATCH_CONCURRENCY,
+    },
     rateLimitPerMinute: values.PORTAL_RATE_LIMIT_PER_MINUTE,
     auth,
     metrics: { port: metricsPort, token: values.METRICS_TOKEN },

@@ -5,6 +5,7 @@ import { journalSchema } from './journal/store/schema';
 import { proxySchema } from './proxy/store/schema';
 import { orderMigrations, type ConcernSchema } from './store/migrations';
 import { suitesSchema } from './suites/suite-schema';
+import { watchSchema } from './watch/store/schema';
 
 /**
  * Every concern that keeps tables in the portal database, each with its own schema steps
@@ -19,6 +20,7 @@ const portalSchemas: readonly ConcernSchema[] = [
   auditSchema,
   apiTokensSchema,
   suitesSchema,
+  watchSchema,
 ];
 
 /** The portal's schema versions, in order: a database at version N has run the first N. */

@@ -136,6 +136,9 @@ export function testConfig(upstreamUrl: string, env: NodeJS.ProcessEnv = {}): Po
       VMS_VENDOR_ORG_ID: '9001',
       LOG_LEVEL: 'info',
       PORTAL_DB: ':memory:',
+      // These tests count what reaches the upstream and the journal, call by call, for the
+      // proxy alone; the watcher's own results calls (decision 050) are tested in watch/.
+      WATCH: 'off',
       ...env,
     }),
   );

@@ -46,10 +46,10 @@ describe('recordedPath', () => {
 
 /**
  * The path parameters known to be plain identifiers: a suite's or a journal entry's id, a user's
- * id, a connection's name, a per-user record's collection and key. A new route's parameter must
+ * id, a connection's name, a per-user record's collection and key, a VMS batch id. A new route's parameter must
  * be added either here or, when it is a secret, to secretParams (and its path to secretPaths).
  */
-const plainParams = new Set(['id', 'name', 'collection', 'key']);
+const plainParams = new Set(['id', 'name', 'collection', 'key', 'batchId']);
 
 describe('every route the portal serves', () => {
   let upstream: CaptureUpstream;

@@ -6,13 +6,14 @@ import type { PortalConfig } from '@/server/config';
 import { registerApiGuards } from '@/server/http/api-guards';
 import { traceScope } from '@/server/http/trace-context';
 import { drainingError, type PortalLifecycle } from '@/server/ops/drain';
-import { checkCall } from './call-check';
+import { acceptedBatchId } from './accepted-batch';
+import { checkCall, type CheckedCall } from './call-check';
 import { callLineOf } from './call-line';
 import { CallTracker } from './call-tracker';
 import type { ConnectionUpstreams } from './connection-upstreams';
 import { forward, vmsPath, type ForwardSteps } from './forward-call';
 import { startIdempotencyGate } from './idempotency';
-import { CallFingerprint, upstreamStatusOf } from './idempotency-key';
+import { CallFingerprint, upstreamStatusOf, type CallOutcome } from './idempotency-key';
 import { sendKeyed, sendUnkeyed, stillWaiting } from './keyed-send';
 import { channelFor, closeChannels, namedConnection, openChannels } from './proxy-channel';
 import { ProxyTap } from './proxy-tap';
@@ -90,6 +91,31 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
 
   const channels = openChannels(config, upstreams);
   app.decorateRequest('vmsChannel', null);
+  // Whoever watches accepted batches (the watch concern, decision 050); none in a portal built
+  // without it.
+  const watching = app.hasDecorator('acceptedBatches') ? app.acceptedBatches : null;
+  /** Tells the watchers of a batch the VMS accepted: its first send's answer, or its late one. */
+  const tellAccepted = (
+    request: ProxyRequest,
+    operation: VmsOperation,
+    checked: CheckedCall,
+    outcome: CallOutcome,
+  ) => {
+    if (!watching || checked.itemCount === null) return;
+    if (operation !== 'requisitionimport' && operation !== 'candidates') return;
+    const batchId = acceptedBatchId(outcome);
+    if (batchId === null) return;
+    const user = request.portalSession?.user;
+    watching.accepted({
+      connection: request.vmsChannel?.connection.name ?? config.defaultConnection,
+      batchId,
+      operation,
+      orgs: checked.orgs,
+      sentBy: user ? { userId: user.id, email: user.email } : null,
+      itemCount: checked.itemCount,
+      at: Date.now(),
+    });
+  };
 
   app.addHook('onClose', async () => {
     stopIdempotency();
@@ -180,6 +206,9 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
                 'vms late answer',
               );
               tap?.lateAnswer(request, result, performance.now() - started);
+              if (result.kind === 'answered') {
+                tellAccepted(request, operation, checked, result.outcome);
+              }
             },
           });
     switch (gate.kind) {
@@ -190,6 +219,8 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
         throw gate.error;
     }
     if (note) note.outcome = gate;
+    // A replay tells nothing: the send it repeats did, once.
+    if (gate.kind === 'forwarded') tellAccepted(request, operation, checked, gate.answer);
     const outcome = gate.kind === 'waiting' ? stillWaiting(channel, gate.first) : gate.answer;
 
     // One line per forwarded call: the log's, the audit trail's and the metrics'.
