@@ -12,9 +12,9 @@ import {
 } from '@/domain/api-tokens';
 import { roleRank } from '@/domain/auth';
 import type { PortalAuth, PortalUser, RequestSession } from '@/server/accounts/portal-auth';
-import { purgeRounds } from '@/server/accounts/purge-rounds';
 import type { StoredUser } from '@/server/accounts/store/users';
 import { randomToken, tokenDigest } from '@/server/accounts/tokens';
+import { purgeRounds } from '@/server/store/purge-rounds';
 import { inScope, scopeReach } from './api-token-scope';
 import type { ApiTokenStore, StoredApiToken } from './api-token-store';
 
