@@ -85,3 +85,19 @@ export function resultStatus<const T extends readonly string[]>(
   if (found === undefined) throw new Error(`"${value}" is not one of ${statuses.join(', ')}`);
   return found;
 }
+
+/** How many rows have each status, in the order the statuses first appear. */
+export function countStatuses<Row extends { status: string }>(
+  rows: readonly Row[],
+): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { status } of rows) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
+
+/** "2 Success, 1 Error": each status with its count, as counted. */
+export function countsText(counts: Readonly<Record<string, number>>): string {
+  return Object.entries(counts)
+    .map(([status, count]) => `${count} ${status}`)
+    .join(', ');
+}

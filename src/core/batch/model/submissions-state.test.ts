@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { countStatuses } from '@/domain/batch-results';
 import type { Submission } from './submissions-state';
 import {
   MAX_SUBMISSIONS,
   addSubmission,
-  countStatuses,
   describeOutcome,
   recordOutcome,
   resentRows,

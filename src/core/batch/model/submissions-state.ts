@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { LoadedRecord } from '@/domain';
 import { loadedRecordSchema } from '@/domain';
 import { payloadKinds } from '@/domain';
-import type { ResultRow, WireItem } from './batch-kind';
+import { countsText } from '@/domain/batch-results';
+import type { WireItem } from './batch-kind';
 import type { ResendOf } from './tray-state';
 import { resendOfSchema } from './tray-state';
 
@@ -75,12 +76,6 @@ export function addSubmission(list: readonly Submission[], submission: Submissio
   return [submission, ...rest].slice(0, MAX_SUBMISSIONS);
 }
 
-export function countStatuses(rows: readonly ResultRow[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const row of rows) counts[row.status] = (counts[row.status] ?? 0) + 1;
-  return counts;
-}
-
 export function recordOutcome(
   list: readonly Submission[],
   batchId: string,
@@ -94,9 +89,7 @@ export function recordOutcome(
 /** "2 Success, 1 Error", or what is known before the results are in. */
 export function describeOutcome(submission: Submission): string {
   if (!submission.finalCounts) return 'Accepted; results pending';
-  return Object.entries(submission.finalCounts)
-    .map(([status, count]) => `${count} ${status}`)
-    .join(', ');
+  return countsText(submission.finalCounts);
 }
 
 /**
