@@ -45,6 +45,8 @@ export const serverConcerns = {
   journal: ['http', 'redaction', 'store'],
   // e-mail: the SMTP settings, the sending with nodemailer, messages without candidates' data
   mail: [],
+  // the notifications in the app: each batch the watch is done with, for whoever sent it
+  notifications: ['http', 'store', 'watch'],
   // /metrics: times every store, counts what the proxy, the journal and accounts do
   metrics: ['accounts', 'http', 'journal', 'ops', 'proxy', 'store'],
   // drain, health: the journal's backlog, the database's version

@@ -24,6 +24,8 @@ import { journalPlugin } from './journal/journal-plugin';
 import { journalRoutes } from './journal/journal-routes';
 import { storeTimer } from './metrics/instrument-stores';
 import { metricsPlugin } from './metrics/metrics-routes';
+import { notificationsPlugin } from './notifications/notifications-plugin';
+import { notificationRoutes } from './notifications/notifications-routes';
 import { PortalLifecycle } from './ops/drain';
 import { healthRoutes } from './ops/health-routes';
 import { HealthReports, opsPlugin } from './ops/ops-plugin';
@@ -247,6 +249,7 @@ export function buildPortal(
   app.register(apiTokensPlugin);
   app.register(journalPlugin, { config });
   app.register(suitesPlugin, { config, ...(options.suiteRuns ? { runs: options.suiteRuns } : {}) });
+  app.register(notificationsPlugin, options.now ? { now: options.now } : {});
   app.register(watchPlugin, { config, ...(options.watcher ? { watcher: options.watcher } : {}) });
 
   // The routes, by the folder that owns their path.
@@ -275,6 +278,11 @@ export function buildPortal(
   app.register(apiTokenRoutes, { prefix: '/api/tokens', config });
   app.register(suiteRoutes, { config });
   app.register(watchRoutes, { prefix: '/api/watches', config });
+  app.register(notificationRoutes, {
+    prefix: '/api/notifications',
+    config,
+    ...(options.now ? { now: options.now } : {}),
+  });
 
   // The page the server sends before the app runs (decision 040): with sign-in on, the app's
   // frame only to a request with a session, and "Checking who is signed in…" to any other.

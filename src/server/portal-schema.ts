@@ -2,6 +2,7 @@ import { accountsSchema } from './accounts/store/schema';
 import { apiTokensSchema } from './api-tokens/api-token-schema';
 import { auditSchema } from './audit/store/schema';
 import { journalSchema } from './journal/store/schema';
+import { notificationsSchema } from './notifications/store/schema';
 import { proxySchema } from './proxy/store/schema';
 import { orderMigrations, type ConcernSchema } from './store/migrations';
 import { suitesSchema } from './suites/suite-schema';
@@ -21,6 +22,7 @@ const portalSchemas: readonly ConcernSchema[] = [
   apiTokensSchema,
   suitesSchema,
   watchSchema,
+  notificationsSchema,
 ];
 
 /** The portal's schema versions, in order: a database at version N has run the first N. */

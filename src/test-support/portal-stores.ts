@@ -5,6 +5,8 @@ import { openAuditStore } from '@/server/audit/audit-plugin';
 import type { AuditStore } from '@/server/audit/store/audit-events';
 import { openJournalStore } from '@/server/journal/journal-plugin';
 import type { JournalStore } from '@/server/journal/store/journal-store';
+import { openNotificationStore } from '@/server/notifications/notifications-plugin';
+import type { NotificationStore } from '@/server/notifications/store/notification-store';
 import { portalMigrations } from '@/server/portal-schema';
 import {
   createIdempotencyKeyStore,
@@ -35,6 +37,7 @@ export interface PortalStores extends PortalDatabase, AccountStores {
   audit: AuditStore;
   apiTokens: ApiTokenStore;
   suites: SuiteStore;
+  notifications: NotificationStore;
 }
 
 export async function openPortalStores(
@@ -57,6 +60,7 @@ export async function openPortalStores(
     audit: openAuditStore(database),
     apiTokens: openApiTokenStore(database),
     suites: openSuiteStore(database),
+    notifications: openNotificationStore(database),
   };
 }
 

@@ -73,6 +73,7 @@ export const watchPlugin = fp<WatchOptions>(
       giveUpMs: config.watch.giveUpMs,
       leaseMs,
       log: app.log,
+      finished: app.hasDecorator('finishedBatches') ? app.finishedBatches : null,
       ...tuning,
     });
     app.decorate('batchWatcher', watcher);

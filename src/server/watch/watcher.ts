@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { BatchResultRow } from '@/domain/batch-results';
 import { payloadKindByOperation } from '@/domain/payload-kind';
 import type { AcceptedBatch } from '@/server/proxy/accepted-batch';
+import type { FinishedBatches } from './finished-batch';
 import type { CheckOutcome, NewWatch, StoredWatch, WatchStore } from './store/watch-store';
 import {
   backoffMs,
@@ -52,6 +53,8 @@ export interface WatcherOptions {
   /** How long one check may hold its batch: the connection's timeout and some. */
   leaseMs(connection: string): number;
   log: { warn(object: object, message: string): void };
+  /** Told of a batch the watch is done with, before that is written (finished-batch.ts). */
+  finished?: FinishedBatches | null;
   backoff?: Backoff;
   now?: () => number;
   random?: () => number;
@@ -231,6 +234,9 @@ export class Watcher {
     const { store, giveUpMs } = this.options;
     try {
       const outcome = await this.outcomeOf(watch);
+      // Told first: should the process die before the outcome is written, the next check finds
+      // the batch done again and tells again, which the listener takes as nothing new.
+      if (outcome.state !== 'watching') await this.tellFinished(watch, outcome);
       await store.checked(watch.connection, watch.batchId, this.owner, outcome);
       return outcome;
     } catch (error) {
@@ -241,6 +247,21 @@ export class Watcher {
       );
       return null;
     }
+  }
+
+  private async tellFinished(watch: StoredWatch, outcome: CheckOutcome): Promise<void> {
+    const { finished } = this.options;
+    if (!finished || outcome.state === 'watching') return;
+    await finished.finished({
+      connection: watch.connection,
+      batchId: watch.batchId,
+      operation: watch.operation,
+      sentBy: watch.sentBy,
+      state: outcome.state,
+      rows: (outcome.results ?? watch.results)?.rows ?? null,
+      giveUpHours: Math.round(this.options.giveUpMs / 3_600_000),
+      at: outcome.finishedAt ?? outcome.checkedAt,
+    });
   }
 
   private async outcomeOf(watch: StoredWatch): Promise<CheckOutcome> {
