@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openAccountStores, type AccountStores } from '@/server/accounts/store/account-stores';
 import type { ApiTokenStore } from '@/server/api-tokens/api-token-store';
 import { openApiTokenStore } from '@/server/api-tokens/api-tokens-plugin';
@@ -25,6 +28,7 @@ import {
 } from '@/server/store/portal-database';
 import type { SuiteStore } from '@/server/suites/suite-store';
 import { openSuiteStore } from '@/server/suites/suites-plugin';
+import { createTestDatabase, postgresEnvName } from './postgres-server';
 
 /**
  * For tests and benchmarks: every concern's store on one portal database, opened the way each
@@ -67,4 +71,30 @@ export async function openPortalStores(
 /** The portal's SQLite file with every concern's schema, for tests that read its tables directly. */
 export function openPortalSqlite(path: string): Promise<SqliteDatabase> {
   return openPortalDatabase(path, portalMigrations);
+}
+
+/**
+ * Every store on a fresh database of `kind`, for a store test run on both: a SQLite file in a
+ * folder of its own, or a new database on the run's PostgreSQL server. `close()` closes it and
+ * removes the folder.
+ */
+export async function openTestStores(
+  kind: 'sqlite' | 'postgres',
+  prefix: string,
+): Promise<PortalStores> {
+  if (kind === 'postgres') {
+    const adminUrl = process.env[postgresEnvName];
+    if (!adminUrl) throw new Error(`${postgresEnvName} is unset: the global setup starts it`);
+    return openPortalStores({ portalDb: ':memory:', databaseUrl: createTestDatabase(adminUrl) });
+  }
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const stores = await openPortalStores({ portalDb: join(dir, 'portal.db'), databaseUrl: null });
+  const close = stores.close.bind(stores);
+  // Assigned, not spread: a spread would make the journal's store, which is made on first use.
+  return Object.assign(stores, {
+    async close() {
+      await close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
 }

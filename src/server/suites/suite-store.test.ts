@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Suite } from '@/domain/suite';
 import type { CaseResult } from '@/domain/suite-run';
-import { openPortalStores, type PortalStores } from '@/test-support/portal-stores';
-import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
+import { openTestStores, type PortalStores } from '@/test-support/portal-stores';
 import type { NewRun, SuiteStore } from './suite-store';
 
 // QA suites' store (decision 038), the same cases on a real SQLite file and a real PostgreSQL.
@@ -52,26 +48,10 @@ const newRun = (overrides: Partial<NewRun> = {}): NewRun => ({
 });
 
 let stores: PortalStores;
-let cleanup: () => void = () => {};
-afterEach(async () => {
-  await stores.close();
-  cleanup();
-});
+afterEach(() => stores.close());
 
 async function open(kind: 'sqlite' | 'postgres'): Promise<SuiteStore> {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'suite-store-'));
-    cleanup = () => rmSync(dir, { recursive: true, force: true });
-    stores = await openPortalStores({ portalDb: join(dir, 'portal.db'), databaseUrl: null });
-  } else {
-    const adminUrl = process.env[postgresEnvName];
-    if (!adminUrl) throw new Error(`${postgresEnvName} is unset: the global setup starts it`);
-    cleanup = () => {};
-    stores = await openPortalStores({
-      portalDb: ':memory:',
-      databaseUrl: createTestDatabase(adminUrl),
-    });
-  }
+  stores = await openTestStores(kind, 'suite-store-');
   return stores.suites;
 }
 

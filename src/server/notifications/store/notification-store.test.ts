@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPortalStores, type PortalStores } from '@/test-support/portal-stores';
-import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
+import { openTestStores, type PortalStores } from '@/test-support/portal-stores';
 import type { NewNotification, NotificationStore } from './notification-store';
 
 // The notifications' store, the same cases on a real SQLite file and a real PostgreSQL.
@@ -20,26 +16,10 @@ const about = (n: number, userId: string | null = 'u-rita'): NewNotification => 
 });
 
 let stores: PortalStores;
-let cleanup: () => void = () => {};
-afterEach(async () => {
-  await stores.close();
-  cleanup();
-});
+afterEach(() => stores.close());
 
 async function open(kind: 'sqlite' | 'postgres'): Promise<NotificationStore> {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'notification-store-'));
-    cleanup = () => rmSync(dir, { recursive: true, force: true });
-    stores = await openPortalStores({ portalDb: join(dir, 'portal.db'), databaseUrl: null });
-  } else {
-    const adminUrl = process.env[postgresEnvName];
-    if (!adminUrl) throw new Error(`${postgresEnvName} is unset: the global setup starts it`);
-    cleanup = () => {};
-    stores = await openPortalStores({
-      portalDb: ':memory:',
-      databaseUrl: createTestDatabase(adminUrl),
-    });
-  }
+  stores = await openTestStores(kind, 'notification-store-');
   return stores.notifications;
 }
 
