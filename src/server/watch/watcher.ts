@@ -174,6 +174,11 @@ export class Watcher {
     await this.pumping;
     await Promise.allSettled([...this.inFlight.values()]);
     await this.options.queue?.close();
+    // A check the queue stopped mid-way leaves its lease: given back, another process takes the
+    // batch at once rather than when the lease runs out.
+    await this.options.store.releaseOwn(this.owner).catch((error: unknown) => {
+      this.options.log.warn({ err: error }, 'batch watch: leases not given back on close');
+    });
   }
 
   private async pump(): Promise<void> {

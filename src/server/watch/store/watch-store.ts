@@ -85,6 +85,11 @@ export interface WatchStore {
    * a process that died with its checks in flight.
    */
   releaseLeases(): Promise<void>;
+  /**
+   * Ends the leases `owner` still holds: a process that closes gives back the checks it did not
+   * finish, so another process takes them at once instead of after the lease.
+   */
+  releaseOwn(owner: string): Promise<void>;
 }
 
 /** A row as both databases give it back. */
@@ -221,6 +226,9 @@ export function createWatchStore(db: PortalSqlite): WatchStore {
     release: db.prepare(
       'UPDATE batch_watches SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by IS NOT NULL',
     ),
+    releaseOwn: db.prepare<[string]>(
+      'UPDATE batch_watches SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?',
+    ),
   };
   return {
     async record(watch) {
@@ -243,6 +251,9 @@ export function createWatchStore(db: PortalSqlite): WatchStore {
     },
     async releaseLeases() {
       statements.release.run();
+    },
+    async releaseOwn(owner) {
+      statements.releaseOwn.run(owner);
     },
   };
 }

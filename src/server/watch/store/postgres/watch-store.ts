@@ -65,6 +65,12 @@ export function createPostgresWatchStore(pool: PortalPool): WatchStore {
         'UPDATE batch_watches SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by IS NOT NULL',
       );
     },
+    async releaseOwn(owner) {
+      await pool.query(
+        'UPDATE batch_watches SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = $1',
+        [owner],
+      );
+    },
     byBatch: (batchId) =>
       rows(
         `SELECT ${watchColumns} FROM batch_watches WHERE batch_id = $1 ORDER BY accepted_at DESC`,
