@@ -3,11 +3,8 @@ import { batchLink, gaveUpTitle, notificationKeepDays, settledTitle } from '@/do
 import type { PortalDatabase } from '@/server/store/database';
 import { purgeRounds } from '@/server/store/purge-rounds';
 import type { FinishedBatch } from '@/server/watch/finished-batch';
-import {
-  createNotificationStore,
-  type NewNotification,
-  type NotificationStore,
-} from './store/notification-store';
+import { Notifier, type Notice } from './notifier';
+import { createNotificationStore, type NotificationStore } from './store/notification-store';
 import { createPostgresNotificationStore } from './store/postgres/notification-store';
 
 declare module 'fastify' {
@@ -32,8 +29,9 @@ export function openNotificationStore(database: PortalDatabase): NotificationSto
 }
 
 /** The notification a finished batch makes, for whoever sent it. */
-export function batchNotification(batch: FinishedBatch): NewNotification {
+export function batchNotification(batch: FinishedBatch): Notice {
   return {
+    connection: batch.connection,
     userId: batch.sentBy?.userId ?? null,
     kind: batch.state === 'settled' ? 'batch.settled' : 'batch.gave_up',
     title:
@@ -56,9 +54,11 @@ export const notificationsPlugin = fp<NotificationsOptions>(
   async (app, { now = Date.now }) => {
     const store = openNotificationStore(app.database);
     app.decorate('notificationStore', store);
+    const notifier = new Notifier((notification) => store.add(notification));
+    app.decorate('notifier', notifier);
     app.decorate('finishedBatches', {
       async finished(batch: FinishedBatch) {
-        await store.add(batchNotification(batch));
+        await notifier.notify(batchNotification(batch));
       },
     });
     const rounds = purgeRounds({

@@ -56,7 +56,8 @@ it('makes one notification for a batch told of twice, the first write of its wat
     finished: {
       async finished(batch) {
         told.push(batch);
-        await stores.notifications.add(batchNotification(batch));
+        const { connection: _connection, ...notification } = batchNotification(batch);
+        await stores.notifications.add(notification);
       },
     },
     backoff: { firstMs: 5, maxMs: 10 },
