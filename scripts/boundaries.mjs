@@ -62,7 +62,7 @@ export const serverConcerns = {
   // QA suites: a run acts as whoever started it, API token included
   suites: ['api-tokens', 'http', 'store'],
   // the watch of accepted batches: told by the proxy's declared interface, asks as the sender
-  watch: ['accounts', 'http', 'proxy', 'store'],
+  watch: ['accounts', 'http', 'metrics', 'proxy', 'store'],
   // webhook deliveries: the address checks, the signature, the sending; they need no other concern
   webhooks: [],
 };

@@ -30,6 +30,13 @@ export const auditEvents = [
   /** A batch sent through the proxy (a POST), answered by the VMS or not. */
   'send',
   /**
+   * The server's watch of a batch the VMS accepted: recorded, settled (every row final) or given
+   * up (still pending after WATCH_GIVE_UP_HOURS); the user is the batch's sender.
+   */
+  'watch_started',
+  'watch_settled',
+  'watch_gave_up',
+  /**
    * A call refused with 403: a role, an org or a connection not granted, a CSRF or origin check, a
    * call outside an API token's scope; or with 401 for an API token revoked, expired or unknown.
    */

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditPageSchema } from '@/domain/audit';
 import { batchWatchSchema, type BatchWatch } from '@/domain/batch-watch';
 import { journalPageSchema } from '@/domain/journal';
 import { sandboxDemo } from '@/sandbox/index';
@@ -52,6 +53,7 @@ async function start(
   sandbox: TestSandbox,
   db: string,
   options: StartPortalOptions = {},
+  env: Record<string, string> = {},
 ): Promise<RunningPortal> {
   return startPortal(
     loadConfig(
@@ -65,6 +67,7 @@ async function start(
         VMS_PRODUCTION: 'off',
         LOG_LEVEL: 'silent',
         PORTAL_DB: db,
+        ...env,
       }),
     ),
     { watcher: { backoff: { firstMs: 50, maxMs: 400 } }, ...options },
@@ -161,6 +164,51 @@ describe('the batch watch', () => {
       expect(
         journal.entries.filter((entry) => entry.operation === 'requisitionimport'),
       ).toHaveLength(2);
+    } finally {
+      await portal.close();
+    }
+  });
+
+  it('records the watch in the audit trail and the metrics: started, checked, settled', async () => {
+    const token = 'metrics-token-for-the-watch-test';
+    const portal = await start(fast, portalDb(), {}, { METRICS_TOKEN: token });
+    try {
+      const { body } = await sendBatch(portal, 2);
+      const settled = await waitFor(portal, body.batchid, (watch) => watch.state === 'settled');
+
+      // The trail writes a few events per transaction, a moment after they happen.
+      let watchEvents: unknown[][] = [];
+      for (let tries = 0; tries < 100 && watchEvents.length < 2; tries += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        const page = auditPageSchema.parse(
+          await (await fetch(`${portal.url}/api/audit?connection=default&limit=50`)).json(),
+        );
+        watchEvents = page.entries
+          .filter((entry) => entry.event.startsWith('watch_'))
+          .map((entry) => [entry.event, entry.details.batchId, entry.details.itemCount]);
+      }
+      expect(watchEvents.sort()).toEqual([
+        ['watch_settled', body.batchid, 2],
+        ['watch_started', body.batchid, 2],
+      ]);
+
+      const scrape = await (
+        await fetch(`${portal.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })
+      ).text();
+      const figure = (pattern: RegExp) => Number(pattern.exec(scrape)?.[1] ?? Number.NaN);
+      expect(figure(/^vms_portal_watches_watching (\S+)$/m)).toBe(0);
+      expect(
+        figure(/^vms_portal_watch_checks_total\{connection="default",outcome="settled"\} (\S+)$/m),
+      ).toBe(1);
+      // Every check before the last found the batch still pending.
+      expect(
+        figure(
+          /^vms_portal_watch_checks_total\{connection="default",outcome="watching"\} (\S+)$/m,
+        ) || 0,
+      ).toBe(settled.checks - 1);
+      expect(
+        figure(/^vms_portal_watch_results_calls_in_flight\{connection="default"\} (\S+)$/m),
+      ).toBe(0);
     } finally {
       await portal.close();
     }

@@ -8,8 +8,14 @@ import type { PortalConfig } from '@/server/config';
 import type { AcceptedBatch } from '@/server/proxy/accepted-batch';
 import { PgBossWatchQueue } from './pg-boss-queue';
 import { createPostgresWatchStore } from './store/postgres/watch-store';
-import { createWatchStore, type StoredWatch, type WatchStore } from './store/watch-store';
-import { Watcher, type WatcherOptions, type WatchTransport } from './watcher';
+import {
+  createWatchStore,
+  type NewWatch,
+  type StoredWatch,
+  type WatchStore,
+} from './store/watch-store';
+import { watchMetrics } from './watch-metrics';
+import { Watcher, type WatchEvents, type WatcherOptions, type WatchTransport } from './watcher';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -74,6 +80,7 @@ export const watchPlugin = fp<WatchOptions>(
       leaseMs,
       log: app.log,
       finished: app.hasDecorator('finishedBatches') ? app.finishedBatches : null,
+      events: watchEvents(app, store),
       ...tuning,
     });
     app.decorate('batchWatcher', watcher);
@@ -96,8 +103,38 @@ export const watchPlugin = fp<WatchOptions>(
     // Unfinished watches resume once the port is open and the proxy can be asked.
     app.addHook('onReady', () => watcher.start());
   },
-  { name: 'watch', fastify: '5.x', dependencies: ['ops', 'database', 'accounts'] },
+  { name: 'watch', fastify: '5.x', dependencies: ['ops', 'database', 'accounts', 'audit'] },
 );
+
+/**
+ * What the watcher does, into the audit trail (a watch recorded, settled, given up: as its
+ * sender's, with the batch's id and counts, never its rows) and the metrics.
+ */
+function watchEvents(app: FastifyInstance, store: WatchStore): WatchEvents {
+  const metrics = app.portalMetrics
+    ? watchMetrics(app.portalMetrics.registry, () => store.watching())
+    : null;
+  const audit = (event: 'watch_started' | 'watch_settled' | 'watch_gave_up', watch: NewWatch) => {
+    app.auditTrail.auth(event, {
+      userId: watch.sentBy?.userId ?? null,
+      email: watch.sentBy?.email ?? null,
+      connection: watch.connection,
+      batchId: watch.batchId,
+      operation: watch.operation,
+      itemCount: watch.itemCount,
+    });
+  };
+  return {
+    recorded: (watch) => audit('watch_started', watch),
+    asking: (connection, delta) => metrics?.asking(connection, delta),
+    checked(watch, outcome) {
+      metrics?.checked(watch, outcome);
+      if (outcome.state === 'settled') audit('watch_settled', watch);
+      if (outcome.state === 'gave_up') audit('watch_gave_up', watch);
+    },
+    failed: (watch) => metrics?.failed(watch),
+  };
+}
 
 /** The caller a watch header stands for; undefined when it stands for none. */
 function callerOf(

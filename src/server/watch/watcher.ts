@@ -36,6 +36,18 @@ export interface WatchQueue {
   close(): Promise<void>;
 }
 
+/** What the watcher does, as it does it: for the audit trail and the metrics. */
+export interface WatchEvents {
+  /** A watch was recorded (once per batch, whichever process was told of it). */
+  recorded(watch: NewWatch): void;
+  /** A results call for `connection` starts (+1) or ends (-1). */
+  asking(connection: string, delta: 1 | -1): void;
+  /** A check's outcome was written: still watching, settled or given up. */
+  checked(watch: StoredWatch, outcome: CheckOutcome): void;
+  /** A check whose outcome could not be told or written: the batch is checked again later. */
+  failed(watch: StoredWatch): void;
+}
+
 export interface WatcherOptions {
   store: WatchStore;
   /** The job queue that holds the checks; none: this process schedules them itself. */
@@ -55,6 +67,7 @@ export interface WatcherOptions {
   log: { warn(object: object, message: string): void };
   /** Told of a batch the watch is done with, before that is written (finished-batch.ts). */
   finished?: FinishedBatches | null;
+  events?: WatchEvents;
   backoff?: Backoff;
   now?: () => number;
   random?: () => number;
@@ -115,6 +128,7 @@ export class Watcher {
       nextAt: batch.at + backoffMs(0, this.backoff, this.random),
     };
     const recorded = await this.options.store.record(watch);
+    if (recorded) this.options.events?.recorded(watch);
     if (recorded && this.options.queue) {
       await this.options.queue.added(watch.connection, watch.batchId, watch.nextAt);
     } else if (recorded) {
@@ -243,8 +257,10 @@ export class Watcher {
       // the batch done again and tells again, which the listener takes as nothing new.
       if (outcome.state !== 'watching') await this.tellFinished(watch, outcome);
       await store.checked(watch.connection, watch.batchId, this.owner, outcome);
+      this.options.events?.checked(watch, outcome);
       return outcome;
     } catch (error) {
+      this.options.events?.failed(watch);
       // The lease runs out and the batch is checked again then.
       this.options.log.warn(
         { err: error, batchId: watch.batchId, connection: watch.connection, giveUpMs },
@@ -284,10 +300,14 @@ export class Watcher {
     }
     const wait = backoffMs(watch.attempts + 1, this.backoff, this.random);
     let answer: WatchAnswer;
+    const { events } = this.options;
+    events?.asking(watch.connection, 1);
     try {
       answer = await this.options.transport(watch);
     } catch (error) {
       return this.pending(wait, null, `no answer: ${(error as Error).message}`);
+    } finally {
+      events?.asking(watch.connection, -1);
     }
     const now = this.now();
     if (answer.status < 200 || answer.status >= 300) {

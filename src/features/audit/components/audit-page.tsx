@@ -38,6 +38,9 @@ const auditEventLabels: Record<AuditEventName, string> = {
   api_token_created: 'API token made',
   api_token_revoked: 'API token revoked',
   send: 'Batch sent',
+  watch_started: 'Batch watched',
+  watch_settled: 'Batch settled',
+  watch_gave_up: 'Batch given up (still pending)',
   refused: 'Refused',
   events_suppressed: 'Refusals not kept (too many)',
 };

@@ -65,6 +65,8 @@ export interface WatchStore {
   due(now: number, limit: number): Promise<StoredWatch[]>;
   /** When the next watch is due, leased or not; null when none is watching. */
   nextDueAt(): Promise<number | null>;
+  /** How many batches are still watched (the metrics read it when scraped). */
+  watching(): Promise<number>;
   /**
    * Takes the lease of one check: only where no live lease is (`claimed_until` passed) and the
    * watch is still watching. False: another check has it.
@@ -207,6 +209,9 @@ export function createWatchStore(db: PortalSqlite): WatchStore {
     nextDue: db.prepare<[], { next: number | null }>(
       `SELECT min(next_at) AS next FROM batch_watches WHERE state = 'watching'`,
     ),
+    watching: db.prepare<[], { count: number }>(
+      `SELECT count(*) AS count FROM batch_watches WHERE state = 'watching'`,
+    ),
     claim: db.prepare<[string, number, string, string, number]>(
       `UPDATE batch_watches SET claimed_by = ?, claimed_until = ?
        WHERE connection = ? AND batch_id = ? AND state = 'watching'
@@ -239,6 +244,9 @@ export function createWatchStore(db: PortalSqlite): WatchStore {
     },
     async nextDueAt() {
       return statements.nextDue.get()?.next ?? null;
+    },
+    async watching() {
+      return statements.watching.get()?.count ?? 0;
     },
     async claim(connection, batchId, owner, until, now) {
       return statements.claim.run(owner, until, connection, batchId, now).changes === 1;

@@ -38,6 +38,12 @@ export function createPostgresWatchStore(pool: PortalPool): WatchStore {
       const next = found[0]?.next ?? null;
       return next === null ? null : Number(next);
     },
+    async watching() {
+      const { rows: found } = await pool.query<{ count: string }>(
+        `SELECT count(*) AS count FROM batch_watches WHERE state = 'watching'`,
+      );
+      return Number(found[0]?.count ?? 0);
+    },
     async claim(connection, batchId, owner, until, now) {
       // One statement: PostgreSQL re-checks the condition on the row it locked, so of two
       // processes claiming together exactly one gets a row back.
