@@ -270,7 +270,8 @@ describe('the batch watch', () => {
     let batchId: string;
     try {
       batchId = (await sendBatch(first, 2)).body.batchid;
-      const watch = await readWatch(first, batchId);
+      // The watch is recorded just after the answer is sent.
+      const watch = await waitFor(first, batchId, () => true);
       expect(watch).toMatchObject({ state: 'watching', checks: 0 });
     } finally {
       await first.close();
