@@ -12,6 +12,7 @@ import { runProxyBench } from './proxy';
 import { runSandboxBatchBench } from './sandbox-batch';
 import { runSuitesBench } from './suites';
 import { runValidatorBench } from './validator';
+import { runWatchBench } from './watch';
 
 const suites: Record<string, () => Promise<{ withinBudget: boolean }>> = {
   domain: async () => runDomainBench(),
@@ -24,6 +25,7 @@ const suites: Record<string, () => Promise<{ withinBudget: boolean }>> = {
   import: runImportBench,
   load: runLoadBench,
   suites: runSuitesBench,
+  watch: runWatchBench,
 };
 const only = process.env.BENCH_ONLY?.split(',')
   .map((name) => name.trim())

@@ -39,8 +39,7 @@
  *   LOAD_JOURNAL           off: the portals run with JOURNAL=off (default on, as shipped)
  *   LOAD_LEGS              comma-separated legs to run (default direct,bare,peer,portal,portals-2)
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
@@ -59,6 +58,15 @@ import {
   type UserTally,
 } from './load-users';
 import { formatTable } from './measure';
+import {
+  askTimings,
+  cpuMs,
+  forkHelper,
+  pidsOf,
+  startPortalProcess,
+  stop,
+  type VmsTimings,
+} from './processes';
 
 function setting(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -82,6 +90,8 @@ const REFERENCE_RETRY_SHARE = setting('LOAD_REFERENCE_RETRY_SHARE', 0, 0, 1);
 const WARMUP_SECONDS = setting('LOAD_WARMUP_SECONDS', 5, 0, 600);
 /** The portals' call journal: LOAD_JOURNAL=off measures what it costs under this load. */
 const JOURNAL = process.env.LOAD_JOURNAL === 'off' ? 'off' : 'on';
+/** The portals sign their users in, as shipped to a team. */
+const portalEnv = { AUTH: 'on', JOURNAL };
 /** Before the users start, the path's CPU use is read this long with nobody using it. */
 const IDLE_SECONDS = 3;
 /** A batch still Pending this long after its send counts as an error. */
@@ -153,104 +163,6 @@ function percentile(values: number[], p: number): number {
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
-function pidsOf(children: ChildProcess[]): number[] {
-  return children.flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
-}
-
-/** CPU time (user + system) the processes have used so far, in ms, from /proc (Linux). */
-function cpuMs(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    try {
-      // The fields after the name in parentheses: utime and stime are the 12th and 13th.
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      return Number.NaN;
-    }
-  }
-  // USER_HZ is 100 on Linux.
-  return ticks * 10;
-}
-
-interface Child {
-  child: ChildProcess;
-  port: number;
-}
-
-/** A bench helper (TypeScript, through tsx) in its own process; it reports its port over IPC. */
-function forkHelper(file: string, env: Record<string, string>): Promise<Child> {
-  const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], {
-    execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`${file} exited early with code ${code}`)));
-    child.once('message', (message: unknown) => {
-      const port: unknown =
-        typeof message === 'object' && message !== null ? Reflect.get(message, 'port') : undefined;
-      if (typeof port === 'number' && port > 0) resolve({ child, port });
-      else reject(new Error(`${file} did not report its port`));
-    });
-  });
-}
-
-/** The built server (`node main.mjs`), as `npm start` runs it, against a remote VMS. */
-function startPortalProcess(
-  main: string,
-  vmsUrl: string,
-  store: { databaseUrl: string } | { portalDb: string },
-): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--enable-source-maps', main], {
-    env: {
-      PATH: process.env.PATH,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      VMS_BASE_URL: vmsUrl,
-      VMS_API_KEY: sandboxDemo.apiKey,
-      VMS_API_SECRET: sandboxDemo.apiSecret,
-      VMS_CLIENT_ORGS: sandboxDemo.clientOrgIds.join(','),
-      VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
-      VMS_PRODUCTION: 'off',
-      AUTH: 'on',
-      // Every user signs in from 127.0.0.1: the per-client limit would be the bench's bottleneck.
-      PORTAL_RATE_LIMIT_PER_MINUTE: '0',
-      LOG_LEVEL: 'warn',
-      JOURNAL: JOURNAL,
-      ...('databaseUrl' in store
-        ? { DATABASE_URL: store.databaseUrl }
-        : { PORTAL_DB: store.portalDb }),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /VMS submission portal: (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) resolve({ child, url: match[1] });
-    });
-    // After start, warnings still go to the bench's own stderr: an error there is worth seeing.
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      process.stderr.write(chunk);
-    });
-    child.once('exit', (code) => reject(new Error(`portal exited ${code}: ${output}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    if (child.connected) child.disconnect();
-    else child.kill('SIGTERM');
-  });
-}
-
 /** Copies of each bench item that reached the sandbox, read from its file once it has stopped. */
 function countUpstream(dbPath: string, tag: string): { rows: number; distinct: number } {
   const db = new Database(dbPath, { readonly: true });
@@ -264,26 +176,6 @@ function countUpstream(dbPath: string, tag: string): { rows: number; distinct: n
   } finally {
     db.close();
   }
-}
-
-/** Each call's time inside the sandbox (load-sandbox.ts), by batch id. */
-interface VmsTimings {
-  sends: [string, number][];
-  polls: [string, number[]][];
-}
-
-function askTimings(child: ChildProcess): Promise<VmsTimings> {
-  return new Promise((resolve) => {
-    const listen = (message: unknown) => {
-      const timings: unknown =
-        typeof message === 'object' && message !== null ? Reflect.get(message, 'timings') : null;
-      if (!timings) return;
-      child.off('message', listen);
-      resolve(timings as VmsTimings);
-    };
-    child.on('message', listen);
-    child.send('timings');
-  });
 }
 
 interface LegSetup {
@@ -308,7 +200,11 @@ async function runLeg(
   const portalLeg = leg === 'portal' || leg === 'portals-2';
   const retriers = Math.round(USERS * (portalLeg ? RETRY_SHARE : REFERENCE_RETRY_SHARE));
   let elapsed = 0;
-  let timings: VmsTimings = { sends: [], polls: [] };
+  let timings: VmsTimings = {
+    sends: [],
+    polls: [],
+    results: { count: 0, maxInFlight: 0, firstAt: 0, lastAt: 0 },
+  };
   let cpu = { path: 0, vms: 0 };
   let idleCpuMsPerSecond = 0;
   try {
@@ -524,7 +420,7 @@ export async function runLoadBench(): Promise<LoadBenchResult> {
       } else if (leg === 'portal') {
         result = await runLeg(leg, dir, SECONDS, async (sandboxUrl) => {
           const portalDb = join(dir, 'portal.db');
-          const portal = await startPortalProcess(main, sandboxUrl, { portalDb });
+          const portal = await startPortalProcess(main, sandboxUrl, { portalDb }, portalEnv);
           try {
             const routes = await signInUsers([portal.url], (email) =>
               addUser(portalDb, email, password, 'recruiter', [sandboxDemo.clientOrgIds[0]]),
@@ -541,8 +437,8 @@ export async function runLoadBench(): Promise<LoadBenchResult> {
         result = await runLeg(leg, dir, SECONDS, async (sandboxUrl) => {
           // Both at once: the migrations take turns, as in a rolling deployment.
           const portals = await Promise.all([
-            startPortalProcess(main, sandboxUrl, { databaseUrl }),
-            startPortalProcess(main, sandboxUrl, { databaseUrl }),
+            startPortalProcess(main, sandboxUrl, { databaseUrl }, portalEnv),
+            startPortalProcess(main, sandboxUrl, { databaseUrl }, portalEnv),
           ]);
           const close = async () => {
             await Promise.all(portals.map((portal) => stop(portal.child)));
