@@ -41,19 +41,6 @@ export function cleanDetails(fields: Record<string, unknown>): AuditEntry['detai
   return details;
 }
 
-/** The batch id in a send's answer (`{"batchid": …}`), when it has one. */
-export function batchIdOf(answer: Buffer): string | null {
-  if (answer.length > 4096) return null;
-  try {
-    const parsed: unknown = JSON.parse(answer.toString('utf8'));
-    const id =
-      typeof parsed === 'object' && parsed !== null ? Reflect.get(parsed, 'batchid') : undefined;
-    return typeof id === 'string' ? id.slice(0, maxText) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The query's client org, when it names one (an org refusal says which). */
 export function clientOrgOf(request: FastifyRequest): number | null {
   const query = request.query;

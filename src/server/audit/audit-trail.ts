@@ -1,18 +1,12 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { acceptedBatchId } from '@/domain/accepted-batch';
 import type { ApiError } from '@/domain/api-error';
 import { isAuditEvent } from '@/domain/audit';
 import type { AuditEvent, AuditFields } from '@/server/accounts/audit';
 import type { AuditSettings } from '@/server/config';
 import { recordedPath } from '@/server/http/recorded-path';
 import type { CallAnswerFields, CallLine } from '@/server/proxy/call-line';
-import {
-  actorOf,
-  batchIdOf,
-  cleanDetails,
-  clientOrgOf,
-  connectionOf,
-  text,
-} from './audit-event-fields';
+import { actorOf, cleanDetails, clientOrgOf, connectionOf, text } from './audit-event-fields';
 import type { AuditRecord, AuditStore } from './store/audit-events';
 
 /** What a proxied call's log line says, as much of it as the trail keeps. */
@@ -316,7 +310,9 @@ export class AuditTrail {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, batchSize);
       const records = batch.map(({ record, answer }) =>
-        answer ? { ...record, details: { ...record.details, batchId: batchIdOf(answer) } } : record,
+        answer
+          ? { ...record, details: { ...record.details, batchId: acceptedBatchId(200, answer) } }
+          : record,
       );
       try {
         await this.options.store.append(records);

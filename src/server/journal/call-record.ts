@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { acceptedBatchId } from '@/domain/accepted-batch';
 import { recordedUrl } from '@/server/http/recorded-path';
 import { scrubText, SecretNeedles } from '@/server/redaction/credential-scrub';
 import { keptBody, RecentBodies } from './kept-body';
@@ -48,19 +48,6 @@ export interface LateAnswerToRecord {
   signature: string | null;
   /** As CallToRecord's answerRedacted. */
   answerRedacted?: boolean;
-}
-
-const acceptedBatchSchema = z.looseObject({ batchid: z.string().min(1).max(200) });
-
-/** The batch id in a POST's 2xx answer (`{"batchid": …}`), if it has one. */
-function acceptedBatchId(status: number, body: Buffer | null): string | null {
-  if (status < 200 || status >= 300 || !body || body.length > 64 * 1024) return null;
-  try {
-    const parsed = acceptedBatchSchema.safeParse(JSON.parse(body.toString('utf8')));
-    return parsed.success ? parsed.data.batchid : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The batch a call is about: a POST's 2xx answer names it, a results poll asks for it. */

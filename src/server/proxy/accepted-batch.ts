@@ -1,5 +1,4 @@
 import type { OrgScope } from '@/domain/vms-contract';
-import type { CallOutcome } from './idempotency-key';
 import type { VmsOperation } from './vms-operations';
 
 /** A batch the VMS accepted through the proxy: what the proxy tells whoever watches batches. */
@@ -27,18 +26,5 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Whoever watches accepted batches; null when nothing does. */
     acceptedBatches: AcceptedBatches | null;
-  }
-}
-
-/** The batch id a 2xx answer to a batch POST carries (`{"batchid": …}`, translated already); null otherwise. */
-export function acceptedBatchId(outcome: CallOutcome): string | null {
-  if (outcome.status < 200 || outcome.status >= 300) return null;
-  try {
-    const parsed: unknown = JSON.parse(outcome.body.toString('utf8'));
-    if (typeof parsed !== 'object' || parsed === null) return null;
-    const { batchid } = parsed as { batchid?: unknown };
-    return typeof batchid === 'string' && batchid !== '' ? batchid : null;
-  } catch {
-    return null;
   }
 }

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { acceptedBatchId } from '@/domain/accepted-batch';
 import { ApiError } from '@/domain/api-error';
 import { connectionHeader, describeOperations } from '@/domain/vms-contract';
 import type { PortalConfig } from '@/server/config';
 import { registerApiGuards } from '@/server/http/api-guards';
 import { traceScope } from '@/server/http/trace-context';
 import { drainingError, type PortalLifecycle } from '@/server/ops/drain';
-import { acceptedBatchId } from './accepted-batch';
 import { checkCall, type CheckedCall } from './call-check';
 import { callLineOf } from './call-line';
 import { CallTracker } from './call-tracker';
@@ -103,7 +103,7 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
   ) => {
     if (!watching || checked.itemCount === null) return;
     if (operation !== 'requisitionimport' && operation !== 'candidates') return;
-    const batchId = acceptedBatchId(outcome);
+    const batchId = acceptedBatchId(outcome.status, outcome.body);
     if (batchId === null) return;
     const user = request.portalSession?.user;
     watching.accepted({
