@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { batchResultsQueryOptions } from '@/core/batch/api/batch-results';
+import { batchResultsQueryOptions, type WatchProgress } from '@/core/batch/api/batch-results';
 import { useLoadIntoForm } from '@/core/batch/hooks/use-load-into-form';
 import { recordFinalOutcome, useSubmissions } from '@/core/batch/hooks/use-submissions';
 import type { BatchKind } from '@/core/batch/model/batch-kind';
@@ -33,10 +33,13 @@ const recorded = new Set<string>();
 /** A batch's result rows, polled until settled; once settled, the outcome is recorded. */
 function useBatchResults(kind: BatchKind, submission: Submission) {
   const orgs = { clientOrgId: submission.clientOrgId, vendorOrgId: submission.vendorOrgId };
-  const query = useQuery(batchResultsQueryOptions(kind, orgs, submission.batchId));
+  const query = useQuery(
+    batchResultsQueryOptions(kind, orgs, submission.batchId, submission.connection),
+  );
   const queryClient = useQueryClient();
-  const rows = query.data?.rows;
+  const rows = query.data?.rows ?? undefined;
   const settled = rows !== undefined && isSettled(rows);
+  const watch = query.data?.watch ?? null;
 
   useEffect(() => {
     if (!rows || !settled || recorded.has(submission.batchId)) return;
@@ -49,10 +52,44 @@ function useBatchResults(kind: BatchKind, submission: Submission) {
   return {
     query,
     rows,
-    raw: query.data?.raw,
+    raw: query.data?.raw ?? undefined,
     settled,
+    watch,
+    // A watch that gave up checks no more: its pending rows are not "checked again shortly".
+    checking: !settled && watch?.state !== 'gave_up',
     summary: rows ? summarizeResults(rows) : null,
   };
+}
+
+/** The sentence's first letter in capitals: the watch's words are written to follow a colon. */
+const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * What the portal's watch says beyond the rows: that it gave up (the rows stay as last read),
+ * that it has no answer from the VMS yet, or why its last check told nothing.
+ */
+function WatchNote({ watch, hasRows }: { watch: WatchProgress | null; hasRows: boolean }) {
+  if (!watch) return null;
+  if (watch.state === 'gave_up')
+    return (
+      <p className="results__watch">
+        {sentence(watch.problem ?? 'still pending at the VMS')}: the portal stopped checking this
+        batch. Look its items up in the VMS before sending any of them again.
+      </p>
+    );
+  if (watch.state !== 'watching') return null;
+  if (watch.problem)
+    return (
+      <p className="results__watch">
+        The portal’s last check of this batch got no results ({watch.problem}); it checks again
+        shortly.
+      </p>
+    );
+  return hasRows ? null : (
+    <p className="results__watch">
+      The portal is checking this batch at the VMS; the results show here as soon as it answers.
+    </p>
+  );
 }
 
 /**
@@ -109,7 +146,7 @@ const resendOutcomeWords: Record<Outcome, string> = {
 };
 
 export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResultsProps) {
-  const { query, rows, raw, settled, summary } = useBatchResults(kind, submission);
+  const { query, rows, raw, settled, checking, watch, summary } = useBatchResults(kind, submission);
   const [view, setView] = useState<'rows' | 'raw'>('rows');
   const loadIntoForm = useLoadIntoForm(kind);
   const submissions = useSubmissions();
@@ -145,10 +182,11 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
       ) : null}
       <div role="status" className="results__progress">
         {query.isPending ? (
-          'Asking the VMS for the results…'
+          'Reading the results…'
         ) : summary ? (
-          <ResultsSummaryLine summary={summary} settled={settled} kind={kind} />
+          <ResultsSummaryLine summary={summary} settled={settled} checking={checking} kind={kind} />
         ) : null}
+        <WatchNote watch={watch} hasRows={rows !== undefined} />
         {resends.map((resend) => (
           <p key={resend.batchId} className="results__resent">
             {countOf(resend.rows, 'row', 'rows')} sent again in batch{' '}
@@ -311,14 +349,16 @@ export function BatchResultsSummary({
   kind: BatchKind;
   submission: Submission;
 }) {
-  const { query, settled, summary } = useBatchResults(kind, submission);
+  const { query, settled, checking, watch, summary } = useBatchResults(kind, submission);
   return (
     <div className="results results--compact">
       <div className="results__progress">
         {query.isPending ? (
-          <p>Asking the VMS for the results…</p>
+          <p>Reading the results…</p>
         ) : summary ? (
-          <ResultsSummaryLine summary={summary} settled={settled} kind={kind} />
+          <ResultsSummaryLine summary={summary} settled={settled} checking={checking} kind={kind} />
+        ) : watch ? (
+          <p>The portal is checking this batch at the VMS.</p>
         ) : (
           <p>The results could not be read; see below the form’s heading.</p>
         )}
@@ -338,10 +378,13 @@ export const resultsElementId = (batchId: string) => `results-of-${batchId}`;
 export function ResultsSummaryLine({
   summary,
   settled,
+  checking = !settled,
   kind,
 }: {
   summary: ResultsSummary;
   settled: boolean;
+  /** Someone still asks about the pending rows (false once the portal's watch gave up). */
+  checking?: boolean;
   kind: BatchKind;
 }) {
   return (
@@ -356,9 +399,9 @@ export function ResultsSummaryLine({
             <StatusBadge tone={entry.tone}>{`${entry.count} ${entry.status}`}</StatusBadge>
           </span>
         ))}
-        {settled ? null : <span className="visually-hidden">; checking again shortly</span>}
+        {checking ? <span className="visually-hidden">; checking again shortly</span> : null}
       </p>
-      {settled ? null : (
+      {!checking ? null : (
         <progress
           className="results__bar"
           max={summary.total}
