@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { batchResultsQueryOptions, type WatchProgress } from '@/core/batch/api/batch-results';
+import { batchResultsQueryOptions } from '@/core/batch/api/batch-results';
 import { useLoadIntoForm } from '@/core/batch/hooks/use-load-into-form';
 import { recordFinalOutcome, useSubmissions } from '@/core/batch/hooks/use-submissions';
 import type { BatchKind } from '@/core/batch/model/batch-kind';
@@ -19,6 +19,7 @@ import { countOf, prettyJson } from '@/shared/lib/format';
 import { CodeBlock } from '@/shared/ui/code-block';
 import { StatusBadge } from '@/shared/ui/status-badge';
 import { FixAllFailed } from './fix-all-failed';
+import { WatchNote } from './watch-note';
 
 export interface BatchResultsProps {
   kind: BatchKind;
@@ -59,37 +60,6 @@ function useBatchResults(kind: BatchKind, submission: Submission) {
     checking: !settled && watch?.state !== 'gave_up',
     summary: rows ? summarizeResults(rows) : null,
   };
-}
-
-/** The sentence's first letter in capitals: the watch's words are written to follow a colon. */
-const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-/**
- * What the portal's watch says beyond the rows: that it gave up (the rows stay as last read),
- * that it has no answer from the VMS yet, or why its last check told nothing.
- */
-function WatchNote({ watch, hasRows }: { watch: WatchProgress | null; hasRows: boolean }) {
-  if (!watch) return null;
-  if (watch.state === 'gave_up')
-    return (
-      <p className="results__watch">
-        {sentence(watch.problem ?? 'still pending at the VMS')}: the portal stopped checking this
-        batch. Look its items up in the VMS before sending any of them again.
-      </p>
-    );
-  if (watch.state !== 'watching') return null;
-  if (watch.problem)
-    return (
-      <p className="results__watch">
-        The portal’s last check of this batch got no results ({watch.problem}); it checks again
-        shortly.
-      </p>
-    );
-  return hasRows ? null : (
-    <p className="results__watch">
-      The portal is checking this batch at the VMS; the results show here as soon as it answers.
-    </p>
-  );
 }
 
 /**
