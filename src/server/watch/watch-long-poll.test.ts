@@ -6,7 +6,7 @@ import { batchWatchSchema, type BatchWatch } from '@/domain/batch-watch';
 import { sandboxDemo } from '@/sandbox/index';
 import { loadConfig } from '@/server/config';
 import { startPortal, type RunningPortal } from '@/server/start';
-import { testStoreEnv } from '@/test-support/postgres-server';
+import { createTestDatabase, postgresEnvName, testStoreEnv } from '@/test-support/postgres-server';
 import { startTestSandbox, type TestSandbox } from '@/test-support/sandbox-client';
 import { requisitionInsert } from '@/test-support/test-data';
 
@@ -34,11 +34,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function start(sandbox: TestSandbox, firstCheckMs: number): Promise<RunningPortal> {
+async function start(
+  sandbox: TestSandbox,
+  firstCheckMs: number,
+  env: NodeJS.ProcessEnv = {},
+): Promise<RunningPortal> {
   portalNumber += 1;
   return startPortal(
-    loadConfig(
-      testStoreEnv({
+    loadConfig({
+      ...testStoreEnv({
         PORT: '0',
         VMS_BASE_URL: sandbox.url,
         VMS_API_KEY: sandboxDemo.apiKey,
@@ -49,7 +53,9 @@ async function start(sandbox: TestSandbox, firstCheckMs: number): Promise<Runnin
         LOG_LEVEL: 'silent',
         PORTAL_DB: join(dir, `portal-${portalNumber}.db`),
       }),
-    ),
+      // After the store's choice: two portals named here share one database.
+      ...env,
+    }),
     { watcher: { backoff: { firstMs: firstCheckMs, maxMs: Math.max(firstCheckMs, 300) } } },
   );
 }
@@ -158,6 +164,25 @@ describe('the long poll of a watch', () => {
       expect(await response.text()).toMatch(/wait/i);
     } finally {
       await quiet.close();
+    }
+  });
+
+  it('tells a page waiting on one process of a check another process made on the same PostgreSQL', async () => {
+    const adminUrl = process.env[postgresEnvName];
+    if (!adminUrl) throw new Error(`${postgresEnvName} is unset: the global setup starts it`);
+    const shared = { DATABASE_URL: createTestDatabase(adminUrl) };
+    // The one that watches, and one that only answers pages: every check is the other's.
+    const watching = await start(slow, 100, shared);
+    const answering = await start(slow, 100, { ...shared, WATCH: 'off' });
+    try {
+      const batchId = await sendBatch(watching, 1);
+      const held = await waitFor(answering, batchId, (watch) => watch.checks >= 1);
+      const told = await readWatch(answering, batchId, `?since=${held.checks}&wait=20`);
+      expect(told.state).toBe('watching');
+      expect(told.checks).toBeGreaterThan(held.checks);
+    } finally {
+      await answering.close();
+      await watching.close();
     }
   });
 });

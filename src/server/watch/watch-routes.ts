@@ -134,6 +134,9 @@ export const watchRoutes: FastifyPluginAsync<WatchRoutesOptions> = async (app, {
           await pause(Math.min(storeReadMs, until - Date.now()), ended);
           watch = await read();
         }
+        // Answered as the portal stops: the connection must not then stay open, idle, holding
+        // the stop until its keep-alive runs out (the server closed only the idle ones).
+        if (stopping.signal.aborted) reply.header('connection', 'close');
       }
       if (!watch) {
         throw new ApiError(
