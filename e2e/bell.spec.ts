@@ -1,6 +1,15 @@
-import { expect, test } from './support/fixtures';
+import { loadConfig } from '@/server/config';
+import { startPortal } from '@/server/start';
+import { adminEmail, adminPassword, test as authTest, fillSignIn } from './support/auth-portal';
+import { expect, tempDb, test } from './support/fixtures';
 import { requisitionHeaders } from './support/import-files';
-import { sendBatch, uniqueReference } from './support/requisitions';
+import {
+  addToBatch,
+  fillRequiredInsert,
+  insertData,
+  sendBatch,
+  uniqueReference,
+} from './support/requisitions';
 
 /*
  * The server watches a batch after its page is gone (decision 050), tells its sender in the app
@@ -118,3 +127,55 @@ test('a batch that settles while no page is open rings the bell; its link shows 
 
   expect(vmsCalls).toEqual([]);
 });
+
+test('without a watch (WATCH=off) the page asks the VMS for the results itself, as before, and says nothing of a watch', async ({
+  page,
+}) => {
+  const db = tempDb();
+  const unwatched = await startPortal(
+    loadConfig({
+      PORT: '0',
+      SANDBOX_PORT: '0',
+      SANDBOX_DB: db.path,
+      PORTAL_DB: db.portalPath,
+      LOG_LEVEL: 'silent',
+      WATCH: 'off',
+    }),
+    { sandbox: { processingDelayMs: 50 } },
+  );
+  try {
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const path = new URL(request.url()).pathname;
+      if (path.startsWith('/api/watches/') || path === '/api/vms/requisitionresults')
+        asked.push(path.startsWith('/api/watches/') ? 'watch' : 'vms');
+    });
+    await page.goto(`${unwatched.url}/requisitions/new`);
+    await fillRequiredInsert(page, insertData('Unwatched'));
+    await addToBatch(page);
+    const results = await sendBatch(page);
+    await expect(results.getByRole('status').first()).toHaveText(
+      /^All 1 requisition processed: 1 Success$/,
+    );
+    await expect(
+      results.getByText(/The portal is checking|the portal stopped checking/),
+    ).toHaveCount(0);
+    // The portal said it watches no such batch (twice at most); the VMS was asked.
+    expect(asked.filter((what) => what === 'watch').length).toBeLessThanOrEqual(2);
+    expect(asked).toContain('vms');
+  } finally {
+    await unwatched.close();
+    db.cleanup();
+  }
+});
+
+authTest(
+  'with sign-in on, the bell shows only once someone is signed in',
+  async ({ page, authPortal }) => {
+    await page.goto(`${authPortal.url}/requisitions`);
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(page.getByRole('button', { name: /notification/i })).toHaveCount(0);
+    await fillSignIn(page, adminEmail, adminPassword);
+    await expect(page.getByRole('button', { name: 'Notifications, none unread' })).toBeVisible();
+  },
+);
