@@ -159,9 +159,17 @@ export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
       if (!kind) continue;
       setExporting(`Reading the results of batch ${index + 1} of ${list.length}…`);
       const orgs = { clientOrgId: submission.clientOrgId, vendorOrgId: submission.vendorOrgId };
-      const answer = await queryClient
-        .fetchQuery(batchResultsQueryOptions(kind, orgs, submission.batchId, submission.connection))
-        .catch(() => null);
+      const options = batchResultsQueryOptions(
+        kind,
+        orgs,
+        submission.batchId,
+        submission.connection,
+      );
+      // What the page holds is as new as it gets: asked again, a watched batch still being
+      // processed would be a long poll, waiting for its next check.
+      const answer =
+        queryClient.getQueryData(options.queryKey) ??
+        (await queryClient.fetchQuery(options).catch(() => null));
       results.set(submission.batchId, answer?.rows ?? null);
     }
     setExporting(null);
