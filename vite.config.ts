@@ -60,6 +60,7 @@ const postgresSuite = [
   'src/server/audit/audit-api.test.ts',
   'src/server/watch/batch-watch.test.ts',
   'src/server/watch/watch-access.test.ts',
+  'src/server/watch/watch-long-poll.test.ts',
   'src/server/notifications/notifications.test.ts',
   'src/server/api-tokens/api-tokens-api.test.ts',
   'src/server/suites/suite-api.test.ts',

@@ -16,6 +16,13 @@ import { startSlowVms, type SlowVms } from './slow-vms';
  */
 const processingDelayMs = 50;
 
+/**
+ * The pages read a batch's results from the server's watch (decision 055), which checks the VMS
+ * about 1, 2, 4 … 60 s after the send. A journey's batch settles within seconds of being sent:
+ * checked every second at most, its results show within a journey's patience.
+ */
+const journeyBackoff = { firstMs: 250, maxMs: 1_000 };
+
 /** The sandbox in its own process slot, so a journey can stop it and start it again. */
 export interface Upstream {
   readonly url: string;
@@ -128,7 +135,7 @@ export const test = base.extend<Fixtures>({
         PORTAL_DB: db.portalPath,
         LOG_LEVEL: 'silent',
       }),
-      { sandbox: { processingDelayMs: sandboxDelayMs } },
+      { sandbox: { processingDelayMs: sandboxDelayMs }, watcher: { backoff: journeyBackoff } },
     );
     await use(portal);
     await portal.close();

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useId, useLayoutEffect, useRef } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { roleRank } from '@/domain/auth';
+import { NotificationBell } from '@/features/notifications/components/notification-bell';
 import { ClientOrgSelect } from '@/shared/config/client-org-select';
 import { useOrg } from '@/shared/config/org-context';
 import { sessionMay, startSigningOut, useSession, useSessionUser } from '@/shared/session/session';
@@ -56,8 +57,13 @@ function UserBar() {
 
 /** The client org choice and the vendor org, always visible: every call is made for them. */
 function OrgContextBar() {
-  const { vendorOrgId } = useOrg();
+  const { vendorOrgId, config } = useOrg();
+  const session = useSession();
   const selectId = useId();
+  // Notifications are a user's own: none to show to a visitor not signed in. With sign-in off,
+  // the portal's own (its batches are sent by no one in particular).
+  const signInOn = session?.authRequired ?? config.authRequired ?? false;
+  const bell = !signInOn || (session?.user ?? null) !== null;
   return (
     <div className="org-bar">
       <div className="org-bar__item">
@@ -68,6 +74,11 @@ function OrgContextBar() {
         <span>Vendor org</span> <strong>{vendorOrgId}</strong>
       </div>
       <ConnectionBar />
+      {bell ? (
+        <div className="org-bar__item">
+          <NotificationBell />
+        </div>
+      ) : null}
       <UserBar />
     </div>
   );

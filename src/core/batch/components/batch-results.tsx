@@ -19,6 +19,7 @@ import { countOf, prettyJson } from '@/shared/lib/format';
 import { CodeBlock } from '@/shared/ui/code-block';
 import { StatusBadge } from '@/shared/ui/status-badge';
 import { FixAllFailed } from './fix-all-failed';
+import { WatchNote } from './watch-note';
 
 export interface BatchResultsProps {
   kind: BatchKind;
@@ -33,10 +34,13 @@ const recorded = new Set<string>();
 /** A batch's result rows, polled until settled; once settled, the outcome is recorded. */
 function useBatchResults(kind: BatchKind, submission: Submission) {
   const orgs = { clientOrgId: submission.clientOrgId, vendorOrgId: submission.vendorOrgId };
-  const query = useQuery(batchResultsQueryOptions(kind, orgs, submission.batchId));
+  const query = useQuery(
+    batchResultsQueryOptions(kind, orgs, submission.batchId, submission.connection),
+  );
   const queryClient = useQueryClient();
-  const rows = query.data?.rows;
+  const rows = query.data?.rows ?? undefined;
   const settled = rows !== undefined && isSettled(rows);
+  const watch = query.data?.watch ?? null;
 
   useEffect(() => {
     if (!rows || !settled || recorded.has(submission.batchId)) return;
@@ -49,8 +53,11 @@ function useBatchResults(kind: BatchKind, submission: Submission) {
   return {
     query,
     rows,
-    raw: query.data?.raw,
+    raw: query.data?.raw ?? undefined,
     settled,
+    watch,
+    // A watch that gave up checks no more: its pending rows are not "checked again shortly".
+    checking: !settled && watch?.state !== 'gave_up',
     summary: rows ? summarizeResults(rows) : null,
   };
 }
@@ -109,7 +116,7 @@ const resendOutcomeWords: Record<Outcome, string> = {
 };
 
 export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResultsProps) {
-  const { query, rows, raw, settled, summary } = useBatchResults(kind, submission);
+  const { query, rows, raw, settled, checking, watch, summary } = useBatchResults(kind, submission);
   const [view, setView] = useState<'rows' | 'raw'>('rows');
   const loadIntoForm = useLoadIntoForm(kind);
   const submissions = useSubmissions();
@@ -145,10 +152,11 @@ export function BatchResults({ kind, submission, headingLevel = 2 }: BatchResult
       ) : null}
       <div role="status" className="results__progress">
         {query.isPending ? (
-          'Asking the VMS for the results…'
+          'Reading the results…'
         ) : summary ? (
-          <ResultsSummaryLine summary={summary} settled={settled} kind={kind} />
+          <ResultsSummaryLine summary={summary} settled={settled} checking={checking} kind={kind} />
         ) : null}
+        <WatchNote watch={watch} hasRows={rows !== undefined} />
         {resends.map((resend) => (
           <p key={resend.batchId} className="results__resent">
             {countOf(resend.rows, 'row', 'rows')} sent again in batch{' '}
@@ -311,14 +319,16 @@ export function BatchResultsSummary({
   kind: BatchKind;
   submission: Submission;
 }) {
-  const { query, settled, summary } = useBatchResults(kind, submission);
+  const { query, settled, checking, watch, summary } = useBatchResults(kind, submission);
   return (
     <div className="results results--compact">
       <div className="results__progress">
         {query.isPending ? (
-          <p>Asking the VMS for the results…</p>
+          <p>Reading the results…</p>
         ) : summary ? (
-          <ResultsSummaryLine summary={summary} settled={settled} kind={kind} />
+          <ResultsSummaryLine summary={summary} settled={settled} checking={checking} kind={kind} />
+        ) : watch ? (
+          <p>The portal is checking this batch at the VMS.</p>
         ) : (
           <p>The results could not be read; see below the form’s heading.</p>
         )}
@@ -338,10 +348,13 @@ export const resultsElementId = (batchId: string) => `results-of-${batchId}`;
 export function ResultsSummaryLine({
   summary,
   settled,
+  checking = !settled,
   kind,
 }: {
   summary: ResultsSummary;
   settled: boolean;
+  /** Someone still asks about the pending rows (false once the portal's watch gave up). */
+  checking?: boolean;
   kind: BatchKind;
 }) {
   return (
@@ -356,9 +369,9 @@ export function ResultsSummaryLine({
             <StatusBadge tone={entry.tone}>{`${entry.count} ${entry.status}`}</StatusBadge>
           </span>
         ))}
-        {settled ? null : <span className="visually-hidden">; checking again shortly</span>}
+        {checking ? <span className="visually-hidden">; checking again shortly</span> : null}
       </p>
-      {settled ? null : (
+      {!checking ? null : (
         <progress
           className="results__bar"
           max={summary.total}

@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { useId, useState } from 'react';
-import { batchResultsQueryOptions } from '@/core/batch/api/batch-results';
+import { useEffect, useId, useState } from 'react';
+import { batchResultsQueryOptions, batchWatchQueryOptions } from '@/core/batch/api/batch-results';
 import { sentAfterBackupQueryOptions } from '@/core/batch/api/sent-after-backup';
-import { useSubmissions } from '@/core/batch/hooks/use-submissions';
+import { recordFinalOutcome, useSubmissions } from '@/core/batch/hooks/use-submissions';
 import type { BatchKind } from '@/core/batch/model/batch-kind';
 import type { ResultRow } from '@/core/batch/model/batch-kind';
 import type { Submission } from '@/core/batch/model/submissions-state';
@@ -14,6 +14,7 @@ import {
   readSubmissionsView,
   submissionsCsv,
 } from '@/core/batch/model/submissions-view';
+import { countStatuses } from '@/domain/batch-results';
 import { clientOrgLabel } from '@/domain/portal-config';
 import type { SentAfterBackupBatch } from '@/domain/sent-after-backup';
 import { useOrg } from '@/shared/config/org-context';
@@ -31,6 +32,25 @@ export interface SubmissionsPageProps {
   emptyHint: ReactNode;
 }
 
+/**
+ * A batch's outcome: as this browser recorded it, or else as the portal's watch knows it (read
+ * once, never from the VMS), so a batch that settled while no page was open shows settled. A
+ * settled watch's counts are recorded like a page's, for the outcome filter.
+ */
+function useOutcome(submission: Submission): string {
+  const known = submission.finalCounts !== null;
+  const watch = useQuery({
+    ...batchWatchQueryOptions(submission.batchId, submission.connection),
+    enabled: !known,
+  }).data;
+  const rows = watch?.state === 'settled' ? watch.results?.rows : undefined;
+  useEffect(() => {
+    if (rows && !known) recordFinalOutcome(submission.batchId, countStatuses(rows));
+  }, [rows, known, submission.batchId]);
+  if (!known && watch?.state === 'gave_up' && watch.problem) return `Accepted; ${watch.problem}`;
+  return describeOutcome(submission);
+}
+
 function SubmissionCard({
   kind,
   submission,
@@ -44,6 +64,7 @@ function SubmissionCard({
   afterBackup: SentAfterBackupBatch | undefined;
 }) {
   const { config } = useOrg();
+  const outcome = useOutcome(submission);
   const regionId = `results-${submission.batchId}`;
   return (
     <li>
@@ -65,7 +86,7 @@ function SubmissionCard({
           </div>
           <div>
             <dt>Outcome</dt>
-            <dd>{describeOutcome(submission)}</dd>
+            <dd>{outcome}</dd>
           </div>
         </dl>
         {afterBackup ? (
@@ -138,9 +159,17 @@ export function SubmissionsPage({ kinds, emptyHint }: SubmissionsPageProps) {
       if (!kind) continue;
       setExporting(`Reading the results of batch ${index + 1} of ${list.length}…`);
       const orgs = { clientOrgId: submission.clientOrgId, vendorOrgId: submission.vendorOrgId };
-      const answer = await queryClient
-        .fetchQuery(batchResultsQueryOptions(kind, orgs, submission.batchId))
-        .catch(() => null);
+      const options = batchResultsQueryOptions(
+        kind,
+        orgs,
+        submission.batchId,
+        submission.connection,
+      );
+      // What the page holds is as new as it gets: asked again, a watched batch still being
+      // processed would be a long poll, waiting for its next check.
+      const answer =
+        queryClient.getQueryData(options.queryKey) ??
+        (await queryClient.fetchQuery(options).catch(() => null));
       results.set(submission.batchId, answer?.rows ?? null);
     }
     setExporting(null);
