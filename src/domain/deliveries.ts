@@ -50,7 +50,6 @@ export const newWebhookSchema = z
     events: webhookEvents,
   })
   .strict();
-export type NewWebhook = z.infer<typeof newWebhookSchema>;
 
 export const webhookChangesSchema = z
   .object({
