@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { notificationKinds } from './notifications';
+import { notificationKinds, type NotificationKind } from './notifications';
 
 /**
  * Notifications that leave the portal (decision 056): by e-mail to the user a notification is
@@ -93,3 +93,12 @@ export type MailPreferences = z.infer<typeof mailPreferencesSchema>;
 export const mailPreferenceChangesSchema = z
   .object({ kinds: z.partialRecord(kind, z.boolean()) })
   .strict();
+
+/**
+ * Each kind in a person's words, as "Tell me when …" finishes it: the Settings choices, the
+ * webhooks' events and the unsubscribe page. A kind added to notificationKinds must be named here.
+ */
+export const notificationKindLabels: Record<NotificationKind, string> = {
+  'batch.settled': 'a batch I sent settles at the VMS',
+  'batch.gave_up': 'a batch I sent is still pending at the VMS when the portal stops watching it',
+};

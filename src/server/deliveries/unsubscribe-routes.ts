@@ -1,15 +1,11 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { notificationKindLabels } from '@/domain/deliveries';
 import { notificationKinds, type NotificationKind } from '@/domain/notifications';
 import { readUnsubscribeToken } from './unsubscribe-token';
 
-/** How each kind is named on the unsubscribe page. */
-const kindNames: Record<NotificationKind, string> = {
-  'batch.settled': 'a batch you sent settled at the VMS',
-  'batch.gave_up': 'a batch you sent was still pending at the VMS when the portal stopped watching',
-};
-
+/** "a batch you sent settled…": the kind as the Settings page names it, addressed to the reader. */
 function kindName(kind: NotificationKind): string {
-  return kindNames[kind];
+  return notificationKindLabels[kind].replace(/\bI\b/g, 'you');
 }
 
 const escapes: Record<string, string> = {
