@@ -92,6 +92,16 @@ export const deliveriesPlugin = fp<DeliveriesOptions>(
             retry: false,
           };
         }
+        // An account disabled since the notice was taken gets nothing more.
+        const user = await app.accounts.users.byId(delivery.target);
+        if (!user || user.disabled) {
+          return {
+            sent: false,
+            status: null,
+            reason: 'The account was disabled; nothing is e-mailed to it.',
+            retry: false,
+          };
+        }
         const result = await mailer.send(mailMessage(JSON.parse(delivery.payload) as MailContent));
         return result.sent
           ? { sent: true, status: null }
