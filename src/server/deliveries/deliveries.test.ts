@@ -4,11 +4,13 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { auditPageSchema } from '@/domain/audit';
 import {
   createdWebhookSchema,
   deliveryLogSchema,
@@ -58,6 +60,9 @@ let smtpRefusals = 0;
 let receiver: Server;
 let receiverPort: number;
 let hooks: Received[];
+/** Everything the portal logged. */
+let logged = '';
+const metricsToken = 'deliveries-test-metrics-token';
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'deliveries-'));
@@ -112,12 +117,18 @@ beforeAll(async () => {
       MAIL_FROM: 'VMS portal <portal@example.com>',
       WEBHOOK_ALLOW_HOSTS: '127.0.0.1',
       LOG_LEVEL: 'info',
+      METRICS_TOKEN: metricsToken,
     }),
   );
   app = buildPortal(config, {
     watcher: { backoff: { firstMs: 30, maxMs: 200 } },
     deliveries: { retry: { firstMs: 40, maxMs: 80, giveUpMs: 600 }, pollMs: 50 },
-    logStream: { write: () => true } as unknown as NodeJS.WritableStream,
+    logStream: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged += chunk.toString('utf8');
+        done();
+      },
+    }),
   });
   portalUrl = await app.listen({ port, host: '127.0.0.1' });
   expect(portalUrl).toBe(publicUrl);
@@ -454,5 +465,99 @@ describe("each user's e-mail choices", () => {
       },
     );
     expect(forged.statusCode).toBe(400);
+  });
+});
+
+describe('what admins and operators see', () => {
+  it('audits webhook changes, and sends a webhook only the notices of its connection', async () => {
+    const made = createdWebhookSchema.parse(
+      (
+        await admin.call('POST', '/api/admin/webhooks', {
+          body: {
+            name: 'Scoped',
+            url: `http://127.0.0.1:${receiverPort}/scoped`,
+            connection: 'default',
+            events: ['batch.gave_up'],
+          },
+        })
+      ).json(),
+    );
+    const unknown = await admin.call('PATCH', `/api/admin/webhooks/${made.webhook.id}`, {
+      body: { connection: 'nowhere' },
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json()).toMatchObject({
+      error: {
+        message:
+          'There is no connection "nowhere"; choose one of default, or none for every connection.',
+      },
+    });
+    const changed = await admin.call('PATCH', `/api/admin/webhooks/${made.webhook.id}`, {
+      body: { events: ['batch.settled'] },
+    });
+    expect(webhookSchema.parse(changed.json())).toMatchObject({
+      connection: 'default',
+      events: ['batch.settled'],
+    });
+
+    const before = hooks.length;
+    // Another connection's notice: not this webhook's (the unscoped one still gets it).
+    await app.notifier.notify({
+      connection: 'other',
+      userId: null,
+      kind: 'batch.settled',
+      title: 'Batch rb_other settled: 1 Success',
+      link: '/submissions?batch=rb_other',
+      about: 'batch:other:rb_other',
+      at: Date.now(),
+    });
+    await until(
+      () => hooks.length,
+      (count) => count > before,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const others = hooks.slice(before);
+    expect(others).toHaveLength(1);
+    expect(others[0]?.headers['x-portal-delivery']).toMatch(/^dlv_[0-9a-f]{24}$/);
+
+    const removed = await admin.call('DELETE', `/api/admin/webhooks/${made.webhook.id}`);
+    expect(removed.status).toBe(200);
+    expect((await admin.call('DELETE', `/api/admin/webhooks/${made.webhook.id}`)).status).toBe(404);
+
+    const audit = await admin.call('GET', '/api/audit?email=ada@example.com');
+    const events = auditPageSchema.parse(audit.json()).entries;
+    expect(
+      events
+        .filter(({ details }) => details.webhookId === made.webhook.id)
+        .map(({ event, details }) => [event, details.host]),
+    ).toEqual([
+      ['webhook_removed', '127.0.0.1'],
+      ['webhook_changed', '127.0.0.1'],
+      ['webhook_added', '127.0.0.1'],
+    ]);
+    expect(audit.text).not.toContain('/scoped');
+  });
+
+  it('counts deliveries by channel and outcome, and logs no secret or address path', async () => {
+    const scrape = await request(`${portalUrl}/metrics`, {
+      headers: { authorization: `Bearer ${metricsToken}` },
+    });
+    expect(scrape.statusCode).toBe(200);
+    const text = await scrape.body.text();
+    const count = (labels: string) =>
+      Number(
+        new RegExp(`^vms_portal_notification_deliveries_total\\{${labels}\\} (\\d+)$`, 'm').exec(
+          text,
+        )?.[1] ?? 0,
+      );
+    expect(count('channel="email",outcome="sent"')).toBe(1);
+    expect(count('channel="email",outcome="failed"')).toBe(1);
+    expect(count('channel="email",outcome="retry"')).toBeGreaterThanOrEqual(1);
+    expect(count('channel="webhook",outcome="sent"')).toBeGreaterThanOrEqual(3);
+
+    expect(logged).toContain('deliveries: email delivery');
+    expect(logged).not.toContain(webhookSecret);
+    expect(logged).not.toContain('secretpart');
+    expect(logged).not.toContain('whsec_');
   });
 });
