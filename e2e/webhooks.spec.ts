@@ -125,6 +125,7 @@ test('an admin adds a webhook and sees a settled batch delivered by e-mail and w
     await recruiter.page.reload();
     await expect(gaveUp).not.toBeChecked();
     await expect(settled).toBeChecked();
+    await expectNoAxeViolations(recruiter.page);
 
     // A batch sent (through the API, as the recruiter) settles: one e-mail and one webhook.
     const api = new TestBrowser(url);

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
-import { notificationKindLabels } from '@/domain/deliveries';
+import { notificationKindLabels, type MailPreferences } from '@/domain/deliveries';
 import { notificationKinds } from '@/domain/notifications';
 import {
   emailNotificationsKey,
@@ -19,8 +19,22 @@ export function EmailNotificationsSection() {
   const id = useId();
   const queryClient = useQueryClient();
   const choices = useQuery(emailNotificationsQueryOptions());
+  // The box shows the change at once and is put back should the server refuse it.
   const save = useMutation({
     mutationFn: saveEmailNotifications,
+    onMutate: (change) => {
+      const before = queryClient.getQueryData<MailPreferences>(emailNotificationsKey);
+      if (before) {
+        queryClient.setQueryData(emailNotificationsKey, {
+          ...before,
+          kinds: { ...before.kinds, ...change },
+        });
+      }
+      return { before };
+    },
+    onError: (_error, _change, context) => {
+      if (context?.before) queryClient.setQueryData(emailNotificationsKey, context.before);
+    },
     onSuccess: (saved) => queryClient.setQueryData(emailNotificationsKey, saved),
   });
 
