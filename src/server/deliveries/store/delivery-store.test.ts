@@ -46,7 +46,8 @@ describe.each(['sqlite', 'postgres'] as const)('the outbox on %s', (kind) => {
     const ids = [...(a ?? []), ...(b ?? [])].map(({ id }) => id);
     expect(ids).toHaveLength(6);
     expect(new Set(ids).size).toBe(6);
-    // Leased: nobody else takes them before the lease ends.
+    // Leased: nobody else takes them before the lease ends, and a worker waits for it.
+    expect(await store.nextDueAt()).toBe(t0 + 1001);
     expect(await store.claimDue(t0 + 900, 'process-c', t0 + 2000, 10)).toEqual([]);
     // Process A died: its lease runs out and C takes its deliveries.
     const [first] = a ?? [];

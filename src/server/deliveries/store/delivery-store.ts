@@ -67,7 +67,10 @@ export interface DeliveryStore {
   claimDue(now: number, owner: string, until: number, limit: number): Promise<StoredDelivery[]>;
   /** Records an attempt's end and gives back the lease; false when the lease was no longer ours. */
   finish(id: number, owner: string, end: AttemptEnd): Promise<boolean>;
-  /** When the next pending delivery is due, or null. */
+  /**
+   * When the next pending delivery may be taken, or null: its due time, or just after the lease
+   * another process holds on it runs out (so a worker does not spin on a delivery in flight).
+   */
   nextDueAt(): Promise<number | null>;
   /** The newest deliveries, failed ones first, then pending, then sent. */
   log(limit: number, channel?: DeliveryChannel): Promise<StoredDelivery[]>;
@@ -198,7 +201,8 @@ export function createDeliveryStore(db: PortalSqlite): DeliveryStore {
        WHERE id = ? AND claimed_by = ?`,
     ),
     nextDue: db.prepare<[], { next: number | null }>(
-      `SELECT min(next_at) AS next FROM deliveries WHERE state = 'pending'`,
+      `SELECT min(max(next_at, coalesce(claimed_until + 1, 0))) AS next FROM deliveries
+       WHERE state = 'pending'`,
     ),
     logAll: db.prepare<[number], DeliveryRow>(
       `SELECT ${deliveryColumns} FROM deliveries ORDER BY ${logOrder} LIMIT ?`,

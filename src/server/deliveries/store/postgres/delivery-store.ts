@@ -51,7 +51,8 @@ export function createPostgresDeliveryStore(pool: PortalPool): DeliveryStore {
     },
     async nextDueAt() {
       const { rows } = await pool.query<{ next: string | null }>(
-        `SELECT min(next_at) AS next FROM deliveries WHERE state = 'pending'`,
+        `SELECT min(greatest(next_at, coalesce(claimed_until + 1, 0))) AS next FROM deliveries
+         WHERE state = 'pending'`,
       );
       const next = rows[0]?.next ?? null;
       return next === null ? null : Number(next);
