@@ -57,6 +57,8 @@ const postgresSuite = [
   'src/server/journal/curl.test.ts',
   'src/server/cli/users.test.ts',
   'src/server/metrics/metrics.test.ts',
+  'src/server/deliveries/deliveries.test.ts',
+  'src/server/deliveries/deliveries-restart.test.ts',
   'src/server/audit/audit-api.test.ts',
   'src/server/watch/batch-watch.test.ts',
   'src/server/watch/watch-access.test.ts',

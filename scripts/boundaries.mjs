@@ -37,6 +37,18 @@ export const serverConcerns = {
   cli: ['accounts', 'proxy', 'store', 'portal-schema.ts'],
   // the connections' settings and their checks, run by the doctor
   connections: ['doctor', 'http'],
+  // e-mail and webhook deliveries: the outbox, its worker, the webhooks and each user's choices;
+  // channels on the notifications' notifier, sent through mail and webhooks
+  deliveries: [
+    'accounts',
+    'audit',
+    'http',
+    'mail',
+    'metrics',
+    'notifications',
+    'store',
+    'webhooks',
+  ],
   // npm run doctor: signs as the proxy does, scrubs what it shows
   doctor: ['proxy', 'redaction'],
   // routes' plumbing: guards, schemas, errors; reads the session accounts decorate

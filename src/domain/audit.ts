@@ -27,6 +27,13 @@ export const auditEvents = [
   /** A personal API token made, or revoked by its owner or an admin (decision 037). */
   'api_token_created',
   'api_token_revoked',
+  /** A webhook added, changed or removed by an admin (decision 056). */
+  'webhook_added',
+  'webhook_changed',
+  'webhook_removed',
+  /** A notification delivered by e-mail or webhook, or given up on (details: channel). */
+  'notification_sent',
+  'notification_failed',
   /** A batch sent through the proxy (a POST), answered by the VMS or not. */
   'send',
   /**

@@ -15,6 +15,10 @@ import { auditRoutes } from './audit/audit-routes';
 import type { PortalConfig } from './config';
 import { browserConfig, configRoutes } from './connections/config-routes';
 import { connectionRoutes } from './connections/connection-routes';
+import { deliveriesPlugin, type DeliveriesOptions } from './deliveries/deliveries-plugin';
+import { deliveryRoutes } from './deliveries/delivery-routes';
+import { mailPreferenceRoutes } from './deliveries/mail-preference-routes';
+import { unsubscribeRoutes } from './deliveries/unsubscribe-routes';
 import { registerNoStore } from './http/api-guards';
 import { sendError } from './http/portal-error';
 import { SchemaRefusal } from './http/route-schemas';
@@ -62,6 +66,8 @@ export interface BuildPortalOptions {
   suiteRuns?: SuitesOptions['runs'];
   /** The batch watcher's backoff, clock and idle look (decision 050; tests shorten them). */
   watcher?: WatchOptions['watcher'];
+  /** E-mail and webhook deliveries' retry schedule and outbox look (tests shorten them). */
+  deliveries?: Pick<DeliveriesOptions, 'retry' | 'pollMs'>;
 }
 
 export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -250,6 +256,8 @@ export function buildPortal(
   app.register(journalPlugin, { config });
   app.register(suitesPlugin, { config, ...(options.suiteRuns ? { runs: options.suiteRuns } : {}) });
   app.register(notificationsPlugin, options.now ? { now: options.now } : {});
+  // After the notifications (its channels join their notifier) and before the watch, which tells.
+  app.register(deliveriesPlugin, { config, ...options.deliveries });
   app.register(watchPlugin, { config, ...(options.watcher ? { watcher: options.watcher } : {}) });
 
   // The routes, by the folder that owns their path.
@@ -278,6 +286,9 @@ export function buildPortal(
   app.register(apiTokenRoutes, { prefix: '/api/tokens', config });
   app.register(suiteRoutes, { config });
   app.register(watchRoutes, { prefix: '/api/watches', config });
+  app.register(deliveryRoutes, { prefix: '/api/admin', config });
+  app.register(mailPreferenceRoutes, { prefix: '/api/me/email-notifications', config });
+  app.register(unsubscribeRoutes, { prefix: '/unsubscribe' });
   app.register(notificationRoutes, {
     prefix: '/api/notifications',
     config,

@@ -1,6 +1,7 @@
 import { accountsSchema } from './accounts/store/schema';
 import { apiTokensSchema } from './api-tokens/api-token-schema';
 import { auditSchema } from './audit/store/schema';
+import { deliveriesSchema } from './deliveries/store/schema';
 import { journalSchema } from './journal/store/schema';
 import { notificationsSchema } from './notifications/store/schema';
 import { proxySchema } from './proxy/store/schema';
@@ -23,6 +24,7 @@ const portalSchemas: readonly ConcernSchema[] = [
   suitesSchema,
   watchSchema,
   notificationsSchema,
+  deliveriesSchema,
 ];
 
 /** The portal's schema versions, in order: a database at version N has run the first N. */

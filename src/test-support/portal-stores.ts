@@ -6,6 +6,8 @@ import type { ApiTokenStore } from '@/server/api-tokens/api-token-store';
 import { openApiTokenStore } from '@/server/api-tokens/api-tokens-plugin';
 import { openAuditStore } from '@/server/audit/audit-plugin';
 import type { AuditStore } from '@/server/audit/store/audit-events';
+import { openDeliveryStore } from '@/server/deliveries/deliveries-plugin';
+import type { DeliveryStore } from '@/server/deliveries/store/delivery-store';
 import { openJournalStore } from '@/server/journal/journal-plugin';
 import type { JournalStore } from '@/server/journal/store/journal-store';
 import { openNotificationStore } from '@/server/notifications/notifications-plugin';
@@ -42,6 +44,7 @@ export interface PortalStores extends PortalDatabase, AccountStores {
   apiTokens: ApiTokenStore;
   suites: SuiteStore;
   notifications: NotificationStore;
+  deliveries: DeliveryStore;
 }
 
 export async function openPortalStores(
@@ -65,6 +68,7 @@ export async function openPortalStores(
     apiTokens: openApiTokenStore(database),
     suites: openSuiteStore(database),
     notifications: openNotificationStore(database),
+    deliveries: openDeliveryStore(database),
   };
 }
 

@@ -114,6 +114,37 @@ export class AuditTrail {
     });
   }
 
+  /**
+   * What the portal did by itself, with no request to act in: a notification delivered or given
+   * up on. `userId` and `email` are whom it concerned.
+   */
+  unattended(
+    event: AuditEvent,
+    fields: {
+      userId: string | null;
+      email: string | null;
+      connection: string | null;
+      outcome: 'ok' | 'failed';
+      status: number | null;
+      details: AuditFields;
+    },
+  ): void {
+    this.push({
+      record: {
+        at: this.now(),
+        event,
+        userId: fields.userId,
+        email: fields.email,
+        connection: fields.connection,
+        address: null,
+        outcome: fields.outcome,
+        status: fields.status,
+        details: cleanDetails(fields.details),
+        traceId: null,
+      },
+    });
+  }
+
   /** A call through the proxy: a POST is a send and recorded; a read is not. */
   send(request: FastifyRequest, line: SentCall, answer: Buffer): void {
     if (line.audit !== true) return;

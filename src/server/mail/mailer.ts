@@ -51,7 +51,14 @@ export class Mailer {
         subject: message.subject,
         text: message.text,
         html: message.html,
-        ...(message.unsubscribe ? { list: { unsubscribe: message.unsubscribe } } : {}),
+        ...(message.unsubscribe
+          ? {
+              list: { unsubscribe: message.unsubscribe },
+              // One-click unsubscribe (RFC 8058): the mail client POSTs to the link itself, so
+              // no scanner following links turns anything off.
+              headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+            }
+          : {}),
       });
       return { sent: true, messageId: String(info.messageId) };
     } catch (error) {

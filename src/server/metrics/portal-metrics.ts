@@ -106,6 +106,7 @@ export class PortalMetrics {
   private readonly databaseDuration: Histogram<'store' | 'operation'>;
   private readonly databaseErrors: Counter<'store' | 'operation'>;
   private readonly unreadableDates: Counter<'connection' | 'field'>;
+  private readonly deliveries: Counter<'channel' | 'outcome'>;
 
   constructor(options: { defaultConnection: string }) {
     this.defaultConnection = options.defaultConnection;
@@ -190,6 +191,13 @@ export class PortalMetrics {
       name: `${metricPrefix}vms_unreadable_dates_total`,
       help: "Requisition records the VMS listed whose created or last-updated time the connection's profile (dates.dateTimes) cannot read, by connection and field.",
       labelNames: ['connection', 'field'],
+      registers,
+    });
+
+    this.deliveries = new Counter({
+      name: `${metricPrefix}notification_deliveries_total`,
+      help: 'Attempts to deliver a notification by e-mail or webhook, by channel and outcome: sent, retry (failed, tried again later) or failed (given up).',
+      labelNames: ['channel', 'outcome'],
       registers,
     });
 
@@ -293,6 +301,11 @@ export class PortalMetrics {
   /** Records of one list read whose `field` time the profile could not read. */
   unreadableDate(connection: string, field: 'created' | 'updated', count: number): void {
     this.unreadableDates.inc({ connection, field }, count);
+  }
+
+  /** One attempt to deliver a notification, and how it ended. */
+  delivery(channel: 'email' | 'webhook', outcome: 'sent' | 'retry' | 'failed'): void {
+    this.deliveries.inc({ channel, outcome });
   }
 
   /** A first send whose key the gate claimed: it goes to the VMS. */

@@ -54,7 +54,13 @@ export class WebhookSender {
     });
   }
 
-  async send(address: string, secret: string, body: string): Promise<DeliveryResult> {
+  /** Sends `body` once; `headers` are added (a delivery's stable id), never over the signature. */
+  async send(
+    address: string,
+    secret: string,
+    body: string,
+    headers: Record<string, string> = {},
+  ): Promise<DeliveryResult> {
     const started = performance.now();
     const ms = () => Math.round(performance.now() - started);
     const checked = checkWebhookUrl(address, this.options.allowed);
@@ -66,6 +72,7 @@ export class WebhookSender {
       const answer = await request(checked.url, {
         method: 'POST',
         headers: {
+          ...headers,
           'content-type': 'application/json',
           'user-agent': 'vms-portal-webhook',
           [signatureHeader]: signDelivery(secret, timestamp, body),

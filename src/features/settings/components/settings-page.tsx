@@ -11,6 +11,7 @@ import { useLocalStore } from '@/shared/storage/local-store';
 import { CheckboxField } from '@/shared/ui/checkbox';
 import { ConfirmButton } from '@/shared/ui/confirm-dialog';
 import { displaySettings, themes } from '@/shared/ui/display-settings';
+import { EmailNotificationsSection } from './email-notifications-section';
 
 /**
  * Signing out everywhere, for a user who left a session open on another computer: every session
@@ -82,6 +83,7 @@ export function SettingsPage() {
       </section>
 
       {user ? <AccountSection user={user} /> : null}
+      {user ? <EmailNotificationsSection /> : null}
 
       <section className="settings-section" aria-labelledby="settings-display">
         <h2 id="settings-display">Display</h2>
