@@ -72,11 +72,6 @@ function batchNoun(operation: 'requisitionimport' | 'candidates'): string {
   return operation === 'candidates' ? 'Candidate batch' : 'Batch';
 }
 
-/** Where a suite run is read: the run's page under its suite. */
-export function suiteRunLink(suiteId: number, runId: number): string {
-  return `/suites/${suiteId}/runs/${runId}`;
-}
-
 /** Names in a title: the first few, then how many more. */
 function someNames(names: readonly string[]): string {
   const shown = names.slice(0, 5).join(', ');

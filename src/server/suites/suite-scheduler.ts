@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuditEventName } from '@/domain/audit';
 import type { SessionUser } from '@/domain/auth';
-import { scheduledRunTitle, suiteRunLink } from '@/domain/notifications';
+import { scheduledRunTitle } from '@/domain/notifications';
 import { suiteSchema } from '@/domain/suite';
-import { compareRuns, type SuiteRun } from '@/domain/suite-run';
+import { compareRuns, suiteRunPath, type SuiteRun } from '@/domain/suite-run';
 import type { PortalConfig } from '@/server/config';
 import { missedOccurrence } from './schedule-rule';
 import type { ScheduleStore, StoredSchedule } from './schedule-store';
@@ -274,7 +274,7 @@ export class SuiteScheduler {
       total: run.casesTotal,
       interrupted,
     });
-    const link = suiteRunLink(schedule.suiteId, runId);
+    const link = suiteRunPath(runId, schedule.suiteId);
     const people = this.options.config.auth.required ? schedule.notify : [null];
     for (const userId of people) {
       if (userId !== null) {
