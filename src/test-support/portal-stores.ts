@@ -27,7 +27,8 @@ import {
   type PortalDatabase as SqliteDatabase,
 } from '@/server/store/portal-database';
 import type { SuiteStore } from '@/server/suites/suite-store';
-import { openSuiteStore } from '@/server/suites/suites-plugin';
+import type { ScheduleStore } from '@/server/suites/schedule-store';
+import { openScheduleStore, openSuiteStore } from '@/server/suites/suites-plugin';
 import { createTestDatabase, postgresEnvName } from './postgres-server';
 
 /**
@@ -41,6 +42,7 @@ export interface PortalStores extends PortalDatabase, AccountStores {
   audit: AuditStore;
   apiTokens: ApiTokenStore;
   suites: SuiteStore;
+  schedules: ScheduleStore;
   notifications: NotificationStore;
 }
 
@@ -64,6 +66,7 @@ export async function openPortalStores(
     audit: openAuditStore(database),
     apiTokens: openApiTokenStore(database),
     suites: openSuiteStore(database),
+    schedules: openScheduleStore(database),
     notifications: openNotificationStore(database),
   };
 }

@@ -24,6 +24,7 @@ import { candidateFor, requisitionInsert } from '@/test-support/test-data';
 
 const password = 'correct horse battery staple';
 const minute = 60_000;
+const metricsToken = 'metrics-token-5c1e9a7b3d2f4e60';
 let dir: string;
 let sandbox: TestSandbox;
 let portal: TestPortal;
@@ -50,6 +51,7 @@ beforeAll(async () => {
         AUTH: 'on',
         PORTAL_DB: dbPath,
         LOG_LEVEL: 'silent',
+        METRICS_TOKEN: metricsToken,
       }),
     ),
     { suiteSchedules: { now: () => Date.now() + ahead, everyMs: 0 } },
@@ -319,5 +321,23 @@ describe('runs', () => {
       second.toISOString(),
     ]);
     expect(lists.map((entry) => entry?.id)).toEqual([once.id, skipped.id]);
+
+    // Every occurrence of this file's tests, counted by outcome: the first nightly run passed;
+    // every run after the sandbox's change failed (the second nightly, Olga's resumed, the
+    // missed one); one skipped, one stopped.
+    const scraped = await portal.call('GET', '/metrics', {
+      headers: { authorization: `Bearer ${metricsToken}` },
+    });
+    const counted = (outcome: string) =>
+      new RegExp(
+        `^vms_portal_suite_scheduled_runs_total\\{outcome="${outcome}"\\} (\\d+)$`,
+        'm',
+      ).exec(scraped.body.toString('utf8'))?.[1];
+    expect([counted('passed'), counted('failed'), counted('skipped'), counted('stopped')]).toEqual([
+      '1',
+      '3',
+      '1',
+      '1',
+    ]);
   });
 });

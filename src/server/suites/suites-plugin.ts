@@ -50,10 +50,7 @@ export const suitesPlugin = fp<SuitesOptions>(
     app.decorate('suiteRunner', runner);
     app.decorateRequest('suiteRun', null);
     app.addHook('onRequest', runner.identify);
-    const scheduleStore = app.database.open('suite-schedules', {
-      sqlite: createSqliteScheduleStore,
-      postgres: createPostgresScheduleStore,
-    });
+    const scheduleStore = openScheduleStore(app.database);
     app.decorate('scheduleStore', scheduleStore);
     const scheduler = new SuiteScheduler({
       app,
@@ -80,5 +77,13 @@ export function openSuiteStore(database: PortalDatabase): SuiteStore {
   return database.open('suites', {
     sqlite: createSqliteSuiteStore,
     postgres: createPostgresSuiteStore,
+  });
+}
+
+/** The suites' schedules' store on the portal database, as this plugin and the tests open it. */
+export function openScheduleStore(database: PortalDatabase): ScheduleStore {
+  return database.open('suite-schedules', {
+    sqlite: createSqliteScheduleStore,
+    postgres: createPostgresScheduleStore,
   });
 }
