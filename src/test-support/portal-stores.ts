@@ -26,8 +26,8 @@ import {
   openPortalDatabase,
   type PortalDatabase as SqliteDatabase,
 } from '@/server/store/portal-database';
-import type { SuiteStore } from '@/server/suites/suite-store';
 import type { ScheduleStore } from '@/server/suites/schedule-store';
+import type { SuiteStore } from '@/server/suites/suite-store';
 import { openScheduleStore, openSuiteStore } from '@/server/suites/suites-plugin';
 import { createTestDatabase, postgresEnvName } from './postgres-server';
 
