@@ -206,6 +206,25 @@ export function registerScheduleRoutes(
       const current = await scheduleOf(suiteId, request.params.scheduleId);
       const change = parse(scheduleChangeSchema, request.body, 'The schedule');
       const now = Date.now();
+      if (change.enabled === false && Object.keys(change).length === 1) {
+        // Stopping asks for no grant and changes no owner: anyone who may see it may stop it.
+        await store.updateSchedule(
+          current.id,
+          {
+            ...current,
+            enabled: false,
+            stoppedReason: current.enabled ? null : current.stoppedReason,
+          },
+          now,
+        );
+        audit('schedule_changed', request, {
+          suiteId,
+          scheduleId: current.id,
+          enabled: false,
+          change: 'stopped',
+        });
+        return shown(await scheduleOf(suiteId, String(current.id)));
+      }
       const notifyEmails = await Promise.all(
         current.notify.map(async (id) => (await app.accounts.users.byId(id))?.email),
       );
