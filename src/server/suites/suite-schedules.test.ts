@@ -355,4 +355,26 @@ describe('runs', () => {
       '1',
     ]);
   });
+
+  it('stops a schedule whose owner lost the connection’s grant, naming the connection', async () => {
+    await addUser(join(dir, 'portal.db'), 'lena@example.com', password, 'qa', [1001]);
+    const lena = new TestBrowser(portal.url);
+    expect((await lena.signIn('lena@example.com', password)).status).toBe(200);
+    const suiteId = await saved(lena, nightly("Lena's"));
+    const made = await schedule(lena, suiteId, {});
+    const changed = await ada.call('PATCH', `/api/users/${made.owner?.userId ?? ''}`, {
+      body: { connections: [] },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    ahead += 2 * minute;
+    await tick();
+    expect(await runsOf(suiteId)).toEqual([]);
+    const [stopped] = suiteScheduleListSchema.parse(
+      (await quinn.call('GET', `/api/suites/${suiteId}/schedules`)).json(),
+    ).schedules;
+    expect(stopped?.enabled).toBe(false);
+    expect(stopped?.stoppedReason).toMatch(
+      /^its owner lena@example.com may no longer use the connection .+ \(default\); resume it to run it as yourself$/,
+    );
+  });
 });
