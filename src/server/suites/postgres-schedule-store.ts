@@ -3,6 +3,7 @@ import {
   fieldValues,
   scheduleColumns,
   toSchedule,
+  toUntold,
   type ScheduleRow,
   type ScheduleStore,
 } from './schedule-store';
@@ -79,6 +80,34 @@ export function createPostgresScheduleStore(pool: PortalPool): ScheduleStore {
         [reason, now, id],
       );
       return (result.rowCount ?? 0) > 0;
+    },
+    async untold(limit) {
+      const { rows } = await pool.query<{
+        schedule_id: number;
+        occurrence: number;
+        run_id: number;
+      }>(
+        `SELECT t.schedule_id, t.occurrence, t.run_id FROM suite_schedule_runs t
+         JOIN suite_runs r ON r.id = t.run_id
+         WHERE t.told_at IS NULL AND r.status <> 'running'
+         ORDER BY t.occurrence LIMIT $1`,
+        [limit],
+      );
+      return rows.map(toUntold);
+    },
+    async takeTelling(scheduleId, occurrence, now) {
+      const result = await pool.query(
+        `UPDATE suite_schedule_runs SET told_at = $1
+         WHERE schedule_id = $2 AND occurrence = $3 AND told_at IS NULL`,
+        [now, scheduleId, occurrence],
+      );
+      return (result.rowCount ?? 0) > 0;
+    },
+    async releaseTelling(scheduleId, occurrence) {
+      await pool.query(
+        'UPDATE suite_schedule_runs SET told_at = NULL WHERE schedule_id = $1 AND occurrence = $2',
+        [scheduleId, occurrence],
+      );
     },
     async previousRunId(scheduleId, occurrence) {
       const { rows } = await pool.query<{ run_id: number }>(

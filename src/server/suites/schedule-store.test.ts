@@ -98,6 +98,26 @@ describe.each(['sqlite', 'postgres'] as const)('the schedules store on %s', (kin
       lastOccurrence: first + minute,
       lastRunId: null,
     });
+    // A run still going is not to be told of; ended, it is, to one taker, until given back.
+    expect(await stores.schedules.untold(10)).toEqual([]);
+    await stores.suites.endRun(runId, {
+      status: 'finished',
+      interruption: null,
+      cases: [],
+      batches: 1,
+      previousRunId: null,
+      at: first + 1000,
+    });
+    expect(await stores.schedules.untold(10)).toEqual([
+      { scheduleId: id, occurrence: first, runId },
+    ]);
+    const tellers = await Promise.all(
+      [1, 2, 3].map(() => stores.schedules.takeTelling(id, first, t0)),
+    );
+    expect(tellers.filter(Boolean)).toHaveLength(1);
+    expect(await stores.schedules.untold(10)).toEqual([]);
+    await stores.schedules.releaseTelling(id, first);
+    expect(await stores.schedules.untold(10)).toHaveLength(1);
     // The run before a later occurrence is the latest that made one, a skipped one passed over.
     expect(await stores.schedules.previousRunId(id, first + 2 * minute)).toBe(runId);
     expect(await stores.schedules.previousRunId(id, first)).toBeNull();

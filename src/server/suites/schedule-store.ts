@@ -65,6 +65,15 @@ export interface ScheduleStore {
   setOccurrenceRun(scheduleId: number, occurrence: number, runId: number): Promise<void>;
   /** Stops an enabled schedule saying why; false when it was not enabled (stopped already). */
   stopSchedule(id: number, reason: string, now: number): Promise<boolean>;
+  /**
+   * Occurrences whose run has ended and that no process has told of yet: those of a process that
+   * died before it could, and, for a moment, those being told of now.
+   */
+  untold(limit: number): Promise<{ scheduleId: number; occurrence: number; runId: number }[]>;
+  /** Takes the telling of an occurrence's run: true for the one caller that is to tell. */
+  takeTelling(scheduleId: number, occurrence: number, now: number): Promise<boolean>;
+  /** Gives a telling back (it failed), for the next look to take again. */
+  releaseTelling(scheduleId: number, occurrence: number): Promise<void>;
   /** The run of the schedule's latest occurrence before `occurrence` that made one. */
   previousRunId(scheduleId: number, occurrence: number): Promise<number | null>;
 }
@@ -112,6 +121,14 @@ export function toSchedule(row: ScheduleRow): StoredSchedule {
     createdAt: Number(row.created_at),
     lastOccurrence: row.last_occurrence === null ? null : Number(row.last_occurrence),
     lastRunId: row.last_run_id === null ? null : Number(row.last_run_id),
+  };
+}
+
+export function toUntold(row: { schedule_id: number; occurrence: number; run_id: number }) {
+  return {
+    scheduleId: Number(row.schedule_id),
+    occurrence: Number(row.occurrence),
+    runId: Number(row.run_id),
   };
 }
 
@@ -170,6 +187,19 @@ export function createSqliteScheduleStore(db: Database.Database): ScheduleStore 
       `UPDATE suite_schedules SET enabled = 0, stopped_reason = ?, updated_at = ?
        WHERE id = ? AND enabled = 1`,
     ),
+    untold: db.prepare<[number], { schedule_id: number; occurrence: number; run_id: number }>(
+      `SELECT t.schedule_id, t.occurrence, t.run_id FROM suite_schedule_runs t
+       JOIN suite_runs r ON r.id = t.run_id
+       WHERE t.told_at IS NULL AND r.status <> 'running'
+       ORDER BY t.occurrence LIMIT ?`,
+    ),
+    takeTelling: db.prepare<[number, number, number]>(
+      `UPDATE suite_schedule_runs SET told_at = ?
+       WHERE schedule_id = ? AND occurrence = ? AND told_at IS NULL`,
+    ),
+    releaseTelling: db.prepare<[number, number]>(
+      'UPDATE suite_schedule_runs SET told_at = NULL WHERE schedule_id = ? AND occurrence = ?',
+    ),
     previous: db.prepare<[number, number], { run_id: number }>(
       `SELECT run_id FROM suite_schedule_runs
        WHERE schedule_id = ? AND occurrence < ? AND run_id IS NOT NULL
@@ -209,6 +239,15 @@ export function createSqliteScheduleStore(db: Database.Database): ScheduleStore 
     },
     async stopSchedule(id, reason, now) {
       return statements.stop.run(reason, now, id).changes > 0;
+    },
+    async untold(limit) {
+      return statements.untold.all(limit).map(toUntold);
+    },
+    async takeTelling(scheduleId, occurrence, now) {
+      return statements.takeTelling.run(now, scheduleId, occurrence).changes > 0;
+    },
+    async releaseTelling(scheduleId, occurrence) {
+      statements.releaseTelling.run(scheduleId, occurrence);
     },
     async previousRunId(scheduleId, occurrence) {
       return statements.previous.get(scheduleId, occurrence)?.run_id ?? null;

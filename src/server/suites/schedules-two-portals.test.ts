@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { notificationListSchema } from '@/domain/notifications';
-import { suiteDetailSchema, suiteRunListSchema } from '@/domain/suite-run';
+import { suiteDetailSchema, suiteRunListSchema, suiteRunSchema } from '@/domain/suite-run';
 import { suiteScheduleSchema } from '@/domain/suite-schedule';
 import { sandboxDemo } from '@/sandbox/index';
 import { loadConfig } from '@/server/config';
@@ -83,7 +83,7 @@ it('runs each occurrence once across two processes looking at the same moments, 
     },
   });
   expect(added.status, added.text).toBe(201);
-  suiteScheduleSchema.parse(added.json());
+  const scheduleId = suiteScheduleSchema.parse(added.json()).id;
 
   for (const step of [1, 2, 3]) {
     ahead = step * minute;
@@ -94,6 +94,9 @@ it('runs each occurrence once across two processes looking at the same moments, 
       one.app.suiteScheduler.tick(),
       two.app.suiteScheduler.tick(),
     ]);
+    // A run one process ended may be told of by the other's look meanwhile: a look awaits what
+    // its process is still telling.
+    await Promise.all([one.app.suiteScheduler.tick(), two.app.suiteScheduler.tick()]);
   }
   const runs = suiteRunListSchema.parse(
     (await quinn.call('GET', `/api/suite-runs?suite=${suiteId}`)).json(),
@@ -104,4 +107,24 @@ it('runs each occurrence once across two processes looking at the same moments, 
   expect(told.items.map((item) => item.link)).toEqual(
     runs.map((run) => `/suites/${suiteId}/runs/${run.id}`),
   );
+
+  // A run that ended with no process left to tell of it (its process died first) is told of at
+  // the next look, by one of the two.
+  const started = await quinn.call('POST', '/api/suite-runs', { body: { suiteId } });
+  const orphan = suiteRunSchema.parse(started.json()).id;
+  await one.app.suiteRunner.finished(orphan);
+  const longAgo = Math.floor(Date.now() / minute) * minute - 30 * minute;
+  expect(await one.app.scheduleStore.takeOccurrence(scheduleId, longAgo, 'run', Date.now())).toBe(
+    true,
+  );
+  await one.app.scheduleStore.setOccurrenceRun(scheduleId, longAgo, orphan);
+  await Promise.all([one.app.suiteScheduler.tick(), two.app.suiteScheduler.tick()]);
+  await Promise.all([one.app.suiteScheduler.tick(), two.app.suiteScheduler.tick()]);
+  const later = notificationListSchema.parse(
+    (await quinn.call('GET', '/api/notifications')).json(),
+  );
+  expect(later.items.map((item) => item.link)).toEqual([
+    `/suites/${suiteId}/runs/${orphan}`,
+    ...runs.map((run) => `/suites/${suiteId}/runs/${run.id}`),
+  ]);
 });

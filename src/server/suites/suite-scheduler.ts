@@ -101,6 +101,14 @@ export class SuiteScheduler {
         app.log.error({ err: error, schedule: schedule.id }, 'suite schedule: occurrence not run');
       }
     }
+    // Runs that ended with nobody to tell of them: their process died, or its telling failed.
+    try {
+      for (const left of await schedules.untold(20)) {
+        this.track(this.tellOnce(left.scheduleId, left.occurrence, left.runId));
+      }
+    } catch (error) {
+      app.log.warn({ err: error }, 'suite schedules: runs not told of not read');
+    }
   }
 
   private async consider(schedule: StoredSchedule): Promise<void> {
@@ -161,17 +169,42 @@ export class SuiteScheduler {
       userId: runAs.user?.id ?? null,
       email: runAs.user?.email ?? null,
     });
-    const told = this.options.runner
-      .finished(runId)
-      .then(() => this.tell(schedule, occurrence, runId, connection.label))
-      .catch((error: unknown) =>
-        this.options.app.log.error(
-          { err: error, schedule: schedule.id, suiteRun: runId },
-          'suite schedule: run not told of',
-        ),
+    this.track(
+      this.options.runner.finished(runId).then(() => this.tellOnce(schedule.id, occurrence, runId)),
+    );
+  }
+
+  private track(work: Promise<void>): void {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+
+  /**
+   * Tells of an ended run unless another process took the telling first; a telling that fails is
+   * given back, and the next look (here or elsewhere) takes it again.
+   */
+  private async tellOnce(scheduleId: number, occurrence: number, runId: number): Promise<void> {
+    const { schedules, app, config } = this.options;
+    try {
+      if (!(await schedules.takeTelling(scheduleId, occurrence, this.now()))) return;
+    } catch (error) {
+      app.log.warn({ err: error, schedule: scheduleId }, 'suite schedule: telling not taken');
+      return;
+    }
+    try {
+      const schedule = await schedules.getSchedule(scheduleId);
+      if (!schedule) return;
+      const label =
+        config.connections.find((entry) => entry.name === schedule.connection)?.label ??
+        schedule.connection;
+      await this.tell(schedule, occurrence, runId, label);
+    } catch (error) {
+      app.log.error(
+        { err: error, schedule: scheduleId, suiteRun: runId },
+        'suite schedule: run not told of; told at the next look',
       );
-    this.inFlight.add(told);
-    void told.finally(() => this.inFlight.delete(told));
+      await schedules.releaseTelling(scheduleId, occurrence).catch(() => {});
+    }
   }
 
   /** The user, connection and client org a run is made with; or why the schedule cannot run. */

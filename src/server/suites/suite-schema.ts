@@ -96,7 +96,8 @@ const postgresSuiteTables = suiteTables(
  *   process whose insert makes the row is the one that runs it, so on a shared database an
  *   occurrence runs once however many processes see it fall due. `outcome` says what came of
  *   it: `run` (with its run), `skipped` (missed while down, not to be caught up) or `stopped`
- *   (the owner could no longer run it).
+ *   (the owner could no longer run it). `told_at`: when a process took the telling of the ended
+ *   run; one no process told of (its process died first) is told of by whichever looks next.
  */
 function scheduleTables(id: string, big: string): string {
   return `
@@ -124,6 +125,7 @@ function scheduleTables(id: string, big: string): string {
       outcome TEXT NOT NULL CHECK (outcome IN ('run', 'skipped', 'stopped')),
       run_id ${big},
       taken_at ${big} NOT NULL,
+      told_at ${big},
       PRIMARY KEY (schedule_id, occurrence)
     );
   `;
