@@ -228,13 +228,12 @@ export function registerScheduleRoutes(
       const notifyEmails = await Promise.all(
         current.notify.map(async (id) => (await app.accounts.users.byId(id))?.email),
       );
+      const clientOrgId = change.clientOrgId ?? current.clientOrgId;
       const wanted: NewSchedule = {
         cron: change.cron ?? current.cron,
         timeZone: change.timeZone ?? current.timeZone,
         connection: change.connection ?? current.connection,
-        ...((change.clientOrgId ?? current.clientOrgId) === null
-          ? {}
-          : { clientOrgId: change.clientOrgId ?? current.clientOrgId ?? undefined }),
+        ...(clientOrgId === null ? {} : { clientOrgId }),
         notify: change.notify ?? notifyEmails.filter((email) => email !== undefined),
         missed: change.missed ?? current.missed,
       };

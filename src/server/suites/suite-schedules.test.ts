@@ -290,6 +290,13 @@ describe('runs', () => {
       trail.entries.map((item) => [item.event, item.details.scheduleId, item.details.reason]),
     ).toEqual([['schedule_stopped', made.id, stopped?.stoppedReason]]);
 
+    // A change is checked as a new schedule is: nothing is saved.
+    const refused = await quinn.call('PUT', `/api/suites/${suiteId}/schedules/${made.id}`, {
+      body: { enabled: true, timeZone: 'Mars/Olympus' },
+    });
+    expect(refused.status).toBe(400);
+    expect(apiErrorBodySchema.parse(refused.json()).error.details?.[0]?.field).toBe('timeZone');
+
     // Resumed by quinn, it runs as quinn.
     const resumed = await quinn.call('PUT', `/api/suites/${suiteId}/schedules/${made.id}`, {
       body: { enabled: true },
