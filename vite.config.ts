@@ -66,6 +66,7 @@ const postgresSuite = [
   'src/server/notifications/notifications.test.ts',
   'src/server/api-tokens/api-tokens-api.test.ts',
   'src/server/suites/suite-api.test.ts',
+  'src/server/suites/suite-schedules.test.ts',
 ];
 
 /** Modules of the requisition workspace's first render, one chunk (build.rolldownOptions below). */

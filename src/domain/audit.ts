@@ -34,6 +34,14 @@ export const auditEvents = [
   /** A notification delivered by e-mail or webhook, or given up on (details: channel). */
   'notification_sent',
   'notification_failed',
+  /** A suite's schedule added, changed (stopped or resumed by hand too) or removed (decision 057). */
+  'schedule_added',
+  'schedule_changed',
+  'schedule_removed',
+  /** A schedule stopped by the portal: its owner disabled, or a grant it runs with lost. */
+  'schedule_stopped',
+  /** A scheduled occurrence started, skipped (missed while down), or ended with its outcome. */
+  'schedule_run',
   /** A batch sent through the proxy (a POST), answered by the VMS or not. */
   'send',
   /**

@@ -101,4 +101,6 @@ export const mailPreferenceChangesSchema = z
 export const notificationKindLabels: Record<NotificationKind, string> = {
   'batch.settled': 'a batch I sent settles at the VMS',
   'batch.gave_up': 'a batch I sent is still pending at the VMS when the portal stops watching it',
+  'suite.scheduled_run':
+    'a scheduled suite run I am told of ends, with what newly fails or was fixed',
 };

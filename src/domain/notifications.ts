@@ -6,7 +6,7 @@ import { countStatuses, countsText, type BatchResultRow } from './batch-results'
  * A notification names counts, ids and a link, never a candidate's data, so the same words can
  * go by e-mail and webhook.
  */
-export const notificationKinds = ['batch.settled', 'batch.gave_up'] as const;
+export const notificationKinds = ['batch.settled', 'batch.gave_up', 'suite.scheduled_run'] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 
 /** How long a notification is kept, read or not. */
@@ -70,4 +70,36 @@ export function gaveUpTitle(
 
 function batchNoun(operation: 'requisitionimport' | 'candidates'): string {
   return operation === 'candidates' ? 'Candidate batch' : 'Batch';
+}
+
+/** Names in a title: the first few, then how many more. */
+function someNames(names: readonly string[]): string {
+  const shown = names.slice(0, 5).join(', ');
+  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
+}
+
+/**
+ * "Suite 'UAT regression' on UAT: 2 newly failing: Create req, Candidate 2; 1 fixed: Old bug",
+ * against the schedule's run before; "no change, 11 of 12 passing" when nothing moved.
+ */
+export function scheduledRunTitle(run: {
+  suiteName: string;
+  connectionLabel: string;
+  newlyFailing: readonly string[];
+  fixed: readonly string[];
+  passed: number;
+  total: number;
+  /** The run stopped before every case ran (the portal stopped, a failure inside it). */
+  interrupted: boolean;
+}): string {
+  const head = `Suite '${run.suiteName}' on ${run.connectionLabel}`;
+  const changes = [
+    run.newlyFailing.length > 0
+      ? `${run.newlyFailing.length} newly failing: ${someNames(run.newlyFailing)}`
+      : null,
+    run.fixed.length > 0 ? `${run.fixed.length} fixed: ${someNames(run.fixed)}` : null,
+  ].filter((part) => part !== null);
+  const counts = `${run.passed} of ${run.total} passing`;
+  if (run.interrupted) return `${head}: interrupted, ${counts}`;
+  return changes.length > 0 ? `${head}: ${changes.join('; ')}` : `${head}: no change, ${counts}`;
 }

@@ -64,6 +64,8 @@ export interface BuildPortalOptions {
   userRecordLimits?: Partial<UserRecordLimits>;
   /** QA suite runs' heartbeat and waits (tests make them short). */
   suiteRuns?: SuitesOptions['runs'];
+  /** The suites' schedules' clock and looks (decision 057; tests tick them by hand). */
+  suiteSchedules?: SuitesOptions['schedules'];
   /** The batch watcher's backoff, clock and idle look (decision 050; tests shorten them). */
   watcher?: WatchOptions['watcher'];
   /** E-mail and webhook deliveries' retry schedule and outbox look (tests shorten them). */
@@ -254,7 +256,11 @@ export function buildPortal(
   app.register(accountsPlugin, { config, ...(options.now ? { now: options.now } : {}) });
   app.register(apiTokensPlugin);
   app.register(journalPlugin, { config });
-  app.register(suitesPlugin, { config, ...(options.suiteRuns ? { runs: options.suiteRuns } : {}) });
+  app.register(suitesPlugin, {
+    config,
+    ...(options.suiteRuns ? { runs: options.suiteRuns } : {}),
+    ...(options.suiteSchedules ? { schedules: options.suiteSchedules } : {}),
+  });
   app.register(notificationsPlugin, options.now ? { now: options.now } : {});
   // After the notifications (its channels join their notifier) and before the watch, which tells.
   app.register(deliveriesPlugin, { config, ...options.deliveries });

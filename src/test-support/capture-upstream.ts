@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
 import { request, type Dispatcher } from 'undici';
 import { buildPortal, type BuildPortalOptions } from '@/server/app';
 import { loadConfig, type PortalConfig } from '@/server/config';
@@ -152,6 +153,8 @@ export interface SeenResponse {
 
 export interface TestPortal {
   url: string;
+  /** The portal itself, for what a test drives by hand (the suites' scheduler's looks). */
+  app: FastifyInstance;
   /** Every log line the portal wrote, parsed. */
   logLines(): Record<string, unknown>[];
   /** Every log line, raw, for grepping. */
@@ -188,6 +191,7 @@ export async function startTestPortal(
 
   return {
     url,
+    app,
     logLines: () =>
       log
         .split('\n')

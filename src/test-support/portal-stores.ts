@@ -28,8 +28,9 @@ import {
   openPortalDatabase,
   type PortalDatabase as SqliteDatabase,
 } from '@/server/store/portal-database';
+import type { ScheduleStore } from '@/server/suites/schedule-store';
 import type { SuiteStore } from '@/server/suites/suite-store';
-import { openSuiteStore } from '@/server/suites/suites-plugin';
+import { openScheduleStore, openSuiteStore } from '@/server/suites/suites-plugin';
 import { createTestDatabase, postgresEnvName } from './postgres-server';
 
 /**
@@ -43,6 +44,7 @@ export interface PortalStores extends PortalDatabase, AccountStores {
   audit: AuditStore;
   apiTokens: ApiTokenStore;
   suites: SuiteStore;
+  schedules: ScheduleStore;
   notifications: NotificationStore;
   deliveries: DeliveryStore;
 }
@@ -67,6 +69,7 @@ export async function openPortalStores(
     audit: openAuditStore(database),
     apiTokens: openApiTokenStore(database),
     suites: openSuiteStore(database),
+    schedules: openScheduleStore(database),
     notifications: openNotificationStore(database),
     deliveries: openDeliveryStore(database),
   };

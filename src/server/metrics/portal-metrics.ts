@@ -101,6 +101,7 @@ export class PortalMetrics {
   private readonly items: Counter<'connection' | 'operation' | 'outcome'>;
   private readonly idempotency: Counter<'outcome'>;
   private readonly signIns: Counter<'outcome' | 'method'>;
+  private readonly scheduledRuns: Counter<'outcome'>;
   private readonly journalWrites: Counter;
   private readonly journalPruned: Counter;
   private readonly databaseDuration: Histogram<'store' | 'operation'>;
@@ -154,6 +155,12 @@ export class PortalMetrics {
     this.idempotency = new Counter({
       name: `${metricPrefix}idempotency_outcomes_total`,
       help: 'Sends with an Idempotency-Key: forwarded (let through to the VMS), and answers replayed (a remembered answer), waiting (504, the answer still awaited) and unknown (409 outcome_unknown).',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.scheduledRuns = new Counter({
+      name: `${metricPrefix}suite_scheduled_runs_total`,
+      help: 'Scheduled QA suite occurrences by outcome: passed, failed (a case failed), interrupted, skipped (missed while down, not caught up), stopped (the owner could no longer run it).',
       labelNames: ['outcome'],
       registers,
     });
@@ -316,6 +323,11 @@ export class PortalMetrics {
   /** A repeat refused before the proxy's call line: its key's outcome is unknown. */
   idempotencyUnknown(): void {
     this.idempotency.inc({ outcome: 'unknown' });
+  }
+
+  /** A scheduled suite occurrence's outcome (decision 057). */
+  scheduledRun(outcome: string): void {
+    this.scheduledRuns.inc({ outcome });
   }
 
   /** Sign-in outcomes, read from the audit events that record them. */

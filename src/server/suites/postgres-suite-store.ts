@@ -91,6 +91,11 @@ export function createPostgresSuiteStore(pool: PortalPool): SuiteStore {
         const deleted = await client.query('DELETE FROM suites WHERE id = $1', [id]);
         await client.query('DELETE FROM suite_versions WHERE suite_id = $1', [id]);
         await client.query('DELETE FROM suite_runs WHERE suite_id = $1', [id]);
+        await client.query(
+          'DELETE FROM suite_schedule_runs WHERE schedule_id IN (SELECT id FROM suite_schedules WHERE suite_id = $1)',
+          [id],
+        );
+        await client.query('DELETE FROM suite_schedules WHERE suite_id = $1', [id]);
         return (deleted.rowCount ?? 0) > 0;
       });
     },

@@ -35,10 +35,10 @@ function timeZoneProblem(timeZone: string): string | null {
 export function checkScheduleRule(
   input: ScheduleRule,
   now: Date,
-): { rule: ScheduleRule; next: Date } | { problem: string } {
+): { rule: ScheduleRule; next: Date } | { problem: string; field: keyof ScheduleRule } {
   const rule = { cron: input.cron.trim().replace(/\s+/g, ' '), timeZone: input.timeZone.trim() };
   const zone = timeZoneProblem(rule.timeZone);
-  if (zone !== null) return { problem: zone };
+  if (zone !== null) return { problem: zone, field: 'timeZone' };
   let next: Date | null;
   try {
     next = cronOf(rule).nextRun(now);
@@ -47,10 +47,16 @@ export function checkScheduleRule(
       /^CronPattern:\s*/,
       '',
     );
-    return { problem: `The schedule "${rule.cron}" cannot be read (${reason}); ${example}.` };
+    return {
+      problem: `The schedule "${rule.cron}" cannot be read (${reason}); ${example}.`,
+      field: 'cron',
+    };
   }
   if (next === null) {
-    return { problem: `The schedule "${rule.cron}" never comes round (no such date); ${example}.` };
+    return {
+      problem: `The schedule "${rule.cron}" never comes round (no such date); ${example}.`,
+      field: 'cron',
+    };
   }
   return { rule, next };
 }
@@ -58,6 +64,11 @@ export function checkScheduleRule(
 /** The first occurrence after `after`, or null if there is none. */
 export function nextOccurrence(rule: ScheduleRule, after: Date): Date | null {
   return cronOf(rule).nextRun(after);
+}
+
+/** The next `count` occurrences after `after`: what the page shows of a schedule. */
+export function nextOccurrences(rule: ScheduleRule, after: Date, count: number): Date[] {
+  return cronOf(rule).nextRuns(count, after);
 }
 
 /**

@@ -35,6 +35,10 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
     deleteSuite: db.prepare<[number]>('DELETE FROM suites WHERE id = ?'),
     deleteVersions: db.prepare<[number]>('DELETE FROM suite_versions WHERE suite_id = ?'),
     deleteRuns: db.prepare<[number]>('DELETE FROM suite_runs WHERE suite_id = ?'),
+    deleteScheduleRuns: db.prepare<[number]>(
+      'DELETE FROM suite_schedule_runs WHERE schedule_id IN (SELECT id FROM suite_schedules WHERE suite_id = ?)',
+    ),
+    deleteSchedules: db.prepare<[number]>('DELETE FROM suite_schedules WHERE suite_id = ?'),
     versions: db.prepare<[number], stored.VersionRow>(
       `SELECT version, name, case_count, saved_at, saved_by_id, saved_by_email
        FROM suite_versions WHERE suite_id = ? ORDER BY version DESC`,
@@ -124,6 +128,8 @@ export function createSqliteSuiteStore(db: Database.Database): SuiteStore {
     const deleted = statements.deleteSuite.run(id).changes > 0;
     statements.deleteVersions.run(id);
     statements.deleteRuns.run(id);
+    statements.deleteScheduleRuns.run(id);
+    statements.deleteSchedules.run(id);
     return deleted;
   });
 

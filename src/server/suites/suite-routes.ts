@@ -12,6 +12,7 @@ import {
 import type { PortalConfig } from '@/server/config';
 import { registerApiGuards } from '@/server/http/api-guards';
 import { querySchema, withRouteSchemas } from '@/server/http/route-schemas';
+import { registerScheduleRoutes } from './schedule-routes';
 import { parse, pathId, storedSuite } from './suite-requests';
 import { registerRunRoutes } from './suite-run-routes';
 import type { SuiteRecord } from './suite-store';
@@ -209,4 +210,5 @@ export const suiteRoutes: FastifyPluginAsync<SuiteRoutesOptions> = async (
   );
 
   registerRunRoutes(app, config, store, runner);
+  registerScheduleRoutes(app, config, store, app.scheduleStore);
 };

@@ -179,6 +179,11 @@ export class SuiteRunner {
     return id;
   }
 
+  /** Resolves when run `id` of this process has ended (at once when it is not running here). */
+  async finished(id: number): Promise<void> {
+    await this.active.get(id)?.done;
+  }
+
   /**
    * Resolves when run `id` has other than `seen` cases done or has ended, or after `waitMs`.
    * A run of another process is read from the database every quarter second.

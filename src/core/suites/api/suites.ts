@@ -8,6 +8,13 @@ import {
   suiteVersionListSchema,
   type StartRun,
 } from '@/domain/suite-run';
+import {
+  schedulePreviewSchema,
+  suiteScheduleListSchema,
+  suiteScheduleSchema,
+  type NewSchedule,
+  type ScheduleChange,
+} from '@/domain/suite-schedule';
 import { requestJson, requestOk } from '@/shared/api/http';
 
 /**
@@ -137,6 +144,66 @@ export async function startRun(body: StartRun) {
       body,
     })
   ).data;
+}
+
+/** A suite's schedules (decision 057), each with its next occurrences. */
+export function schedulesQueryOptions(suiteId: number) {
+  return queryOptions({
+    queryKey: [...suitesKey, suiteId, 'schedules'],
+    queryFn: async ({ signal }) =>
+      (
+        await requestJson(
+          `/api/suites/${suiteId}/schedules`,
+          suiteScheduleListSchema,
+          'Loading the schedules',
+          { signal },
+        )
+      ).data.schedules,
+  });
+}
+
+/** The next occurrences of a rule as typed; the server's words when it does not read. */
+export async function previewSchedule(cron: string, timeZone: string, signal?: AbortSignal) {
+  const query = new URLSearchParams({ cron, timeZone });
+  return (
+    await requestJson(
+      `/api/suite-schedules/preview?${query.toString()}`,
+      schedulePreviewSchema,
+      'Reading the schedule',
+      signal ? { signal } : {},
+    )
+  ).data.next;
+}
+
+export async function addSchedule(suiteId: number, schedule: NewSchedule) {
+  return (
+    await requestJson(
+      `/api/suites/${suiteId}/schedules`,
+      suiteScheduleSchema,
+      'Adding the schedule',
+      {
+        method: 'POST',
+        body: schedule,
+      },
+    )
+  ).data;
+}
+
+export async function changeSchedule(suiteId: number, scheduleId: number, change: ScheduleChange) {
+  return (
+    await requestJson(
+      `/api/suites/${suiteId}/schedules/${scheduleId}`,
+      suiteScheduleSchema,
+      'Changing the schedule',
+      { method: 'PUT', body: change },
+    )
+  ).data;
+}
+
+export async function removeSchedule(suiteId: number, scheduleId: number) {
+  await requestOk(`/api/suites/${suiteId}/schedules/${scheduleId}`, 'Removing the schedule', {
+    method: 'DELETE',
+  });
 }
 
 /** Where a suite's file downloads from (a version, or the latest). */

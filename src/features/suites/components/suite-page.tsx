@@ -24,6 +24,7 @@ import { CaseEditor, AddCase } from './case-editor';
 import { NotRead } from './not-read';
 import { RunPanel } from './run-panel';
 import { RunsTable } from './runs-table';
+import { SchedulesPanel } from './schedules-panel';
 import { SuiteFileField } from './suite-file-field';
 
 /**
@@ -93,6 +94,7 @@ export function SuitePage({ id }: { id: number }) {
         </p>
       ) : null}
       <RunPanel suiteId={detail.id} latestVersion={detail.latestVersion} />
+      <SchedulesPanel suiteId={detail.id} />
       <SuiteEditor
         key={`${detail.id}:${detail.version}`}
         detail={detail}
