@@ -2,7 +2,7 @@ import { loadConfig } from '@/server/config';
 import { startPortal } from '@/server/start';
 import { adminEmail, adminPassword, test as authTest, fillSignIn } from './support/auth-portal';
 import { expect, tempDb, test } from './support/fixtures';
-import { requisitionHeaders } from './support/import-files';
+import { settlingSheet as sheet } from './support/import-files';
 import {
   addToBatch,
   fillRequiredInsert,
@@ -21,35 +21,6 @@ import {
 // The sandbox's pace of a real VMS's batch: 50 items take about 10 s.
 test.use({ sandboxDelayMs: 200 });
 test.setTimeout(90_000);
-
-/** 50 requisitions valid in the portal; rows 17 and 38 name req class 999, which org 1001 lacks. */
-function sheet(run: string): { csv: string; failing: string[] } {
-  const failing = [17, 38];
-  const rows = Array.from({ length: 50 }, (_, index) => {
-    const n = index + 1;
-    const cells: Record<(typeof requisitionHeaders)[number], string> = {
-      'Client internal req': `${run}-${n}`,
-      'Job title': `Bell role ${n}`,
-      'Org ID': '1001',
-      'Req class ID': failing.includes(n) ? '999' : '101',
-      'Number of openings': '1',
-      'Engagement type': '1',
-      'Hours per day': '8',
-      'Days per week': '5',
-      'Start date': '2027-03-01',
-      'End date': '2027-09-01',
-      'Short description': `Description ${n}`,
-      'Requisition owner ID': 'mreyes',
-      Priority: '',
-      'Work location reference code': '',
-    };
-    return requisitionHeaders.map((header) => cells[header]).join(',');
-  });
-  return {
-    csv: [requisitionHeaders.join(','), ...rows].join('\r\n'),
-    failing: failing.map((n) => `${run}-${n}`),
-  };
-}
 
 test('a batch that settles while no page is open rings the bell; its link shows the errors without a call to the VMS', async ({
   page,

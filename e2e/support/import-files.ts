@@ -420,3 +420,35 @@ export async function candidatesXlsx(runId: string, requisitionIds: string[]): P
     references: plan.map((entry) => entry.reference),
   };
 }
+
+/**
+ * 50 requisitions valid in the portal, as a recruiter's sheet (CSV): rows 17 and 38 name req
+ * class 999, which org 1001 lacks, so the VMS refuses those two. `failing`: their references.
+ */
+export function settlingSheet(run: string): { csv: string; failing: string[] } {
+  const failing = [17, 38];
+  const rows = Array.from({ length: 50 }, (_, index) => {
+    const n = index + 1;
+    const cells: Record<(typeof requisitionHeaders)[number], string> = {
+      'Client internal req': `${run}-${n}`,
+      'Job title': `Role ${n}`,
+      'Org ID': '1001',
+      'Req class ID': failing.includes(n) ? '999' : '101',
+      'Number of openings': '1',
+      'Engagement type': '1',
+      'Hours per day': '8',
+      'Days per week': '5',
+      'Start date': '2027-03-01',
+      'End date': '2027-09-01',
+      'Short description': `Description ${n}`,
+      'Requisition owner ID': 'mreyes',
+      Priority: '',
+      'Work location reference code': '',
+    };
+    return requisitionHeaders.map((header) => cells[header]).join(',');
+  });
+  return {
+    csv: [requisitionHeaders.join(','), ...rows].join('\r\n'),
+    failing: failing.map((n) => `${run}-${n}`),
+  };
+}
