@@ -18,6 +18,7 @@ import {
 } from '@/features/deliveries/api/deliveries';
 import { errorMessage } from '@/shared/api/http';
 import { useOrg } from '@/shared/config/org-context';
+import { Field } from '@/shared/form/field';
 import { DataTable, TableHead, type Column } from '@/shared/ui/data-table';
 import { DateTime } from '@/shared/ui/date-time';
 import { ErrorNotice } from '@/shared/ui/error-notice';
@@ -91,38 +92,33 @@ function Webhooks() {
       </p>
       <form className="token-form" aria-labelledby={`${id}-new`} onSubmit={onAdd}>
         <h3 id={`${id}-new`}>Add a webhook</h3>
-        <div className="field">
-          <label htmlFor={`${id}-name`} className="field__label">
-            Name
-          </label>
-          <input id={`${id}-name`} name="name" type="text" required maxLength={100} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-url`} className="field__label">
-            Address
-          </label>
-          <input
-            id={`${id}-url`}
-            name="url"
-            type="url"
-            required
-            autoComplete="off"
-            placeholder="https://hooks.slack.com/services/…"
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-connection`} className="field__label">
-            Connection
-          </label>
-          <select id={`${id}-connection`} name="connection" defaultValue="">
-            <option value="">Every connection</option>
-            {config.connections.map((connection) => (
-              <option key={connection.name} value={connection.name}>
-                {connection.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field label="Name">
+          {(control) => <input {...control} name="name" type="text" required maxLength={100} />}
+        </Field>
+        <Field label="Address">
+          {(control) => (
+            <input
+              {...control}
+              name="url"
+              type="url"
+              required
+              autoComplete="off"
+              placeholder="https://hooks.slack.com/services/…"
+            />
+          )}
+        </Field>
+        <Field label="Connection">
+          {(control) => (
+            <select {...control} name="connection" defaultValue="">
+              <option value="">Every connection</option>
+              {config.connections.map((connection) => (
+                <option key={connection.name} value={connection.name}>
+                  {connection.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <fieldset className="choice">
           <legend className="choice__legend">Events</legend>
           <div className="choice__options">
