@@ -82,6 +82,20 @@ export const deliveriesPlugin = fp<DeliveriesOptions>(
       return key;
     };
 
+    /** A signed POST of `body` to the webhook, named by `id` so the receiver can skip a repeat. */
+    async function post(
+      webhook: { url: string; secret: string },
+      body: string,
+      id: string,
+    ): Promise<AttemptResult> {
+      const result = await sender.send(webhook.url, webhook.secret, body, {
+        [deliveryIdHeader]: id,
+      });
+      return result.delivered
+        ? { sent: true, status: result.status }
+        : { sent: false, status: result.status, reason: result.reason, retry: result.retry };
+    }
+
     async function send(delivery: StoredDelivery): Promise<AttemptResult> {
       if (delivery.channel === 'email') {
         if (!mailer) {
@@ -112,12 +126,7 @@ export const deliveriesPlugin = fp<DeliveriesOptions>(
         return { sent: false, status: null, reason: 'The webhook was removed.', retry: false };
       }
       const { id, body } = JSON.parse(delivery.payload) as { id: string; body: string };
-      const result = await sender.send(webhook.url, webhook.secret, body, {
-        [deliveryIdHeader]: id,
-      });
-      return result.delivered
-        ? { sent: true, status: result.status }
-        : { sent: false, status: result.status, reason: result.reason, retry: result.retry };
+      return post(webhook, body, id);
     }
 
     const users = app.accounts.users;
@@ -194,12 +203,7 @@ export const deliveriesPlugin = fp<DeliveriesOptions>(
       async sendTest(webhookId, body) {
         const webhook = await store.webhookWithSecret(webhookId);
         if (!webhook) return null;
-        const result = await sender.send(webhook.url, webhook.secret, body, {
-          [deliveryIdHeader]: `dlv_test_${randomBytes(6).toString('hex')}`,
-        });
-        return result.delivered
-          ? { sent: true, status: result.status }
-          : { sent: false, status: result.status, reason: result.reason, retry: result.retry };
+        return post(webhook, body, `dlv_test_${randomBytes(6).toString('hex')}`);
       },
       wake: added,
     } satisfies Deliveries);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { notificationKindLabels } from '@/domain/deliveries';
 import { notificationKinds, type NotificationKind } from '@/domain/notifications';
+import { escapeHtml } from '@/server/mail/mail-message';
 import { readUnsubscribeToken } from './unsubscribe-token';
 
 /** "a batch you sent settled…": the kind as the Settings page names it, addressed to the reader. */
@@ -8,24 +9,15 @@ function kindName(kind: NotificationKind): string {
   return notificationKindLabels[kind].replace(/\bI\b/g, 'you');
 }
 
-const escapes: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const escaped = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c] ?? c);
-
 function page(reply: FastifyReply, status: number, title: string, body: string): FastifyReply {
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escaped(title)}</title>` +
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
         `<meta name="viewport" content="width=device-width, initial-scale=1"></head>` +
-        `<body><main><h1>${escaped(title)}</h1>${body}</main></body></html>`,
+        `<body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
     );
 }
 
@@ -61,9 +53,9 @@ export const unsubscribeRoutes: FastifyPluginAsync = async (app) => {
       reply,
       200,
       'Stop these e-mails?',
-      `<p>You will no longer get an e-mail when ${escaped(kindName(read.kind))}. ` +
+      `<p>You will no longer get an e-mail when ${escapeHtml(kindName(read.kind))}. ` +
         `It stays in the portal's notifications, and you can turn it back on under Settings.</p>` +
-        `<form method="post" action="/unsubscribe?token=${escaped(encodeURIComponent(token))}">` +
+        `<form method="post" action="/unsubscribe?token=${escapeHtml(encodeURIComponent(token))}">` +
         `<button type="submit">Unsubscribe</button></form>`,
     );
   });
@@ -79,7 +71,7 @@ export const unsubscribeRoutes: FastifyPluginAsync = async (app) => {
       reply,
       200,
       'Unsubscribed',
-      `<p>You will no longer get an e-mail when ${escaped(kindName(read.kind))}. Turn it back on in the portal under Settings.</p>`,
+      `<p>You will no longer get an e-mail when ${escapeHtml(kindName(read.kind))}. Turn it back on in the portal under Settings.</p>`,
     );
   });
 };

@@ -23,7 +23,8 @@ const escapes: Record<string, string> = {
   "'": '&#39;',
 };
 
-function escapeHtml(text: string): string {
+/** Text made safe to put in HTML, between tags or in a quoted attribute. */
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => escapes[character] ?? character);
 }
 

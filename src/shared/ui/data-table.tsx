@@ -10,6 +10,8 @@ export interface ColumnHeading {
 export interface Column<Row> extends ColumnHeading {
   /** `user-text` for what a person typed (names, e-mails), which keeps its own direction. */
   className?: string;
+  /** The column that names its row (scope="row"), so a row is read out by it. */
+  rowHeader?: boolean;
   cell(row: Row): ReactNode;
 }
 
@@ -23,23 +25,33 @@ export function DataTable<Row>({
   columns,
   rowKey,
   isCurrent,
+  labelledBy,
 }: {
   rows: readonly Row[];
   columns: readonly Column<Row>[];
   rowKey(row: Row): Key;
   isCurrent?: (row: Row) => boolean;
+  /** The id of the heading that names the table, when its section holds more than the table. */
+  labelledBy?: string;
 }) {
   return (
-    <table className="inspector__table">
+    <table className="inspector__table" aria-labelledby={labelledBy}>
       <TableHead columns={columns} />
       <tbody>
         {rows.map((row) => (
           <tr key={rowKey(row)} aria-current={isCurrent?.(row) ? 'true' : undefined}>
-            {columns.map((column) => (
-              <td key={column.heading} className={column.className}>
-                {column.cell(row)}
-              </td>
-            ))}
+            {columns.map((column) => {
+              const Cell = column.rowHeader ? 'th' : 'td';
+              return (
+                <Cell
+                  key={column.heading}
+                  scope={column.rowHeader ? 'row' : undefined}
+                  className={column.className}
+                >
+                  {column.cell(row)}
+                </Cell>
+              );
+            })}
           </tr>
         ))}
       </tbody>

@@ -84,4 +84,32 @@ describe('DataTable', () => {
     expect(screen.getByRole('cell', { name: 'Grace' }).className).toBe('user-text');
     expect(screen.getByRole('button', { name: 'Open Ada' }).tagName).toBe('BUTTON');
   });
+
+  it('names each row by its row-header column and the table by the heading it is given', () => {
+    render(
+      <section>
+        <h2 id="log-heading">Delivery log</h2>
+        <p>Failures first.</p>
+        <DataTable
+          rows={rows}
+          rowKey={(row) => row.id}
+          labelledBy="log-heading"
+          columns={[
+            { heading: 'Name', rowHeader: true, cell: (row) => row.name },
+            { heading: 'At', cell: (row) => row.at },
+          ]}
+        />
+      </section>,
+    );
+    expect(screen.getByRole('table', { name: 'Delivery log' }).tagName).toBe('TABLE');
+    expect(screen.getAllByRole('rowheader').map((cell) => cell.textContent)).toEqual([
+      'Ada',
+      'Grace',
+    ]);
+    expect(screen.getByRole('rowheader', { name: 'Ada' }).getAttribute('scope')).toBe('row');
+    expect(screen.getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
+      '2026-11-21T09:30:00Z',
+      '2026-11-21T09:31:00Z',
+    ]);
+  });
 });

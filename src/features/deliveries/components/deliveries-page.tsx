@@ -18,8 +18,9 @@ import {
 } from '@/features/deliveries/api/deliveries';
 import { errorMessage } from '@/shared/api/http';
 import { useOrg } from '@/shared/config/org-context';
-import { formatDateTime } from '@/shared/lib/format';
-import { TableHead } from '@/shared/ui/data-table';
+import { Field } from '@/shared/form/field';
+import { DataTable, TableHead, type Column } from '@/shared/ui/data-table';
+import { DateTime } from '@/shared/ui/date-time';
 import { ErrorNotice } from '@/shared/ui/error-notice';
 import { StatusBadge, type Tone } from '@/shared/ui/status-badge';
 
@@ -91,38 +92,33 @@ function Webhooks() {
       </p>
       <form className="token-form" aria-labelledby={`${id}-new`} onSubmit={onAdd}>
         <h3 id={`${id}-new`}>Add a webhook</h3>
-        <div className="field">
-          <label htmlFor={`${id}-name`} className="field__label">
-            Name
-          </label>
-          <input id={`${id}-name`} name="name" type="text" required maxLength={100} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-url`} className="field__label">
-            Address
-          </label>
-          <input
-            id={`${id}-url`}
-            name="url"
-            type="url"
-            required
-            autoComplete="off"
-            placeholder="https://hooks.slack.com/services/…"
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-connection`} className="field__label">
-            Connection
-          </label>
-          <select id={`${id}-connection`} name="connection" defaultValue="">
-            <option value="">Every connection</option>
-            {config.connections.map((connection) => (
-              <option key={connection.name} value={connection.name}>
-                {connection.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Field label="Name">
+          {(control) => <input {...control} name="name" type="text" required maxLength={100} />}
+        </Field>
+        <Field label="Address">
+          {(control) => (
+            <input
+              {...control}
+              name="url"
+              type="url"
+              required
+              autoComplete="off"
+              placeholder="https://hooks.slack.com/services/…"
+            />
+          )}
+        </Field>
+        <Field label="Connection">
+          {(control) => (
+            <select {...control} name="connection" defaultValue="">
+              <option value="">Every connection</option>
+              {config.connections.map((connection) => (
+                <option key={connection.name} value={connection.name}>
+                  {connection.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
         <fieldset className="choice">
           <legend className="choice__legend">Events</legend>
           <div className="choice__options">
@@ -269,6 +265,32 @@ const stateTones: Record<DeliveryLogEntry['state'], Tone> = {
   sent: 'success',
 };
 
+const logColumns: readonly Column<DeliveryLogEntry>[] = [
+  {
+    heading: 'State',
+    cell: (entry) => <StatusBadge tone={stateTones[entry.state]}>{entry.state}</StatusBadge>,
+  },
+  { heading: 'Channel', cell: (entry) => (entry.channel === 'email' ? 'E-mail' : 'Webhook') },
+  { heading: 'To', className: 'user-text', cell: (entry) => entry.target },
+  { heading: 'Notification', rowHeader: true, cell: (entry) => entry.title },
+  { heading: 'Attempts', cell: (entry) => entry.attempts },
+  { heading: 'Last change', cell: (entry) => <DateTime at={entry.updatedAt} /> },
+  {
+    heading: 'Why',
+    cell: (entry) => (
+      <>
+        {entry.lastError ?? ''}
+        {entry.state === 'pending' && entry.nextAttemptAt ? (
+          <>
+            {' '}
+            Next attempt <DateTime at={entry.nextAttemptAt} />.
+          </>
+        ) : null}
+      </>
+    ),
+  },
+];
+
 function DeliveryLog() {
   const id = useId();
   const log = useQuery(deliveryLogQueryOptions());
@@ -284,39 +306,12 @@ function DeliveryLog() {
       ) : log.data.length === 0 ? (
         <p>Nothing has been delivered yet.</p>
       ) : (
-        <table className="inspector__table" aria-labelledby={id}>
-          <TableHead
-            columns={[
-              { heading: 'State' },
-              { heading: 'Channel' },
-              { heading: 'To' },
-              { heading: 'Notification' },
-              { heading: 'Attempts' },
-              { heading: 'Last change' },
-              { heading: 'Why' },
-            ]}
-          />
-          <tbody>
-            {log.data.map((entry) => (
-              <tr key={entry.id}>
-                <td>
-                  <StatusBadge tone={stateTones[entry.state]}>{entry.state}</StatusBadge>
-                </td>
-                <td>{entry.channel === 'email' ? 'E-mail' : 'Webhook'}</td>
-                <td className="user-text">{entry.target}</td>
-                <th scope="row">{entry.title}</th>
-                <td>{entry.attempts}</td>
-                <td>{formatDateTime(entry.updatedAt)}</td>
-                <td>
-                  {entry.lastError ?? ''}
-                  {entry.state === 'pending' && entry.nextAttemptAt
-                    ? ` Next attempt ${formatDateTime(entry.nextAttemptAt)}.`
-                    : ''}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          rows={log.data}
+          columns={logColumns}
+          rowKey={(entry) => entry.id}
+          labelledBy={id}
+        />
       )}
     </section>
   );

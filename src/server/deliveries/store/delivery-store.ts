@@ -56,6 +56,9 @@ export interface WebhookFields {
   events: readonly NotificationKind[];
 }
 
+/** What a change to a webhook gives: a field left out keeps its value. */
+type WebhookChanges = { [K in keyof WebhookFields]?: WebhookFields[K] | undefined };
+
 /** The outbox, the webhooks and the e-mail choices, asynchronous for PostgreSQL's sake. */
 export interface DeliveryStore {
   /** Adds a delivery; false when the same (about, channel, target) is there already. */
@@ -80,7 +83,7 @@ export interface DeliveryStore {
   addWebhook(fields: WebhookFields, secret: string, at: number): Promise<StoredWebhook>;
   changeWebhook(
     id: number,
-    changes: { [K in keyof WebhookFields]?: WebhookFields[K] | undefined },
+    changes: WebhookChanges,
     at: number,
   ): Promise<StoredWebhook | undefined>;
   removeWebhook(id: number): Promise<boolean>;
@@ -177,6 +180,29 @@ export function endValues(end: AttemptEnd) {
   ] as const;
 }
 
+/**
+ * The values of a new delivery, in the order both stores' INSERT names them; the last, its time,
+ * is when it is first due, made and changed.
+ */
+export function deliveryValues(d: NewDelivery) {
+  return [d.about, d.channel, d.target, d.kind, d.title, d.payload, d.at] as const;
+}
+
+/** A webhook's fields, in the order both stores' INSERT and UPDATE name them. */
+export function webhookValues(fields: WebhookFields) {
+  return [fields.name, fields.url, fields.connection, JSON.stringify(fields.events)] as const;
+}
+
+/** A webhook's fields after a change: a field the change leaves out keeps its value. */
+export function changedWebhook(now: WebhookFields, changes: WebhookChanges): WebhookFields {
+  return {
+    name: changes.name ?? now.name,
+    url: changes.url ?? now.url,
+    connection: changes.connection === undefined ? now.connection : changes.connection,
+    events: changes.events ?? now.events,
+  };
+}
+
 /** Failed first (what an admin must see), then pending, then sent; newest first within each. */
 export const logOrder = `CASE state WHEN 'failed' THEN 0 WHEN 'pending' THEN 1 ELSE 2 END, updated_at DESC, id DESC`;
 
@@ -251,19 +277,8 @@ export function createDeliveryStore(db: PortalSqlite): DeliveryStore {
   );
   return {
     async enqueue(d) {
-      return (
-        statements.enqueue.run(
-          d.about,
-          d.channel,
-          d.target,
-          d.kind,
-          d.title,
-          d.payload,
-          d.at,
-          d.at,
-          d.at,
-        ).changes === 1
-      );
+      // SQLite's anonymous parameters take the time once more for created_at and updated_at.
+      return statements.enqueue.run(...deliveryValues(d), d.at, d.at).changes === 1;
     },
     async claimDue(now, owner, until, limit) {
       return claimDue.immediate(now, owner, until, limit);
@@ -284,30 +299,15 @@ export function createDeliveryStore(db: PortalSqlite): DeliveryStore {
       return statements.prune.run(before).changes;
     },
     async addWebhook(fields, secret, at) {
-      const row = statements.addWebhook.get(
-        fields.name,
-        fields.url,
-        fields.connection,
-        JSON.stringify(fields.events),
-        secret,
-        at,
-        at,
-      );
+      const row = statements.addWebhook.get(...webhookValues(fields), secret, at, at);
       if (!row) throw new Error('webhooks: the insert returned no row');
       return toStoredWebhook(row);
     },
     async changeWebhook(id, changes, at) {
       const row = statements.webhook.get(id);
       if (!row) return undefined;
-      const now = toStoredWebhook(row);
-      const changed = statements.changeWebhook.get(
-        changes.name ?? now.name,
-        changes.url ?? now.url,
-        changes.connection === undefined ? now.connection : changes.connection,
-        JSON.stringify(changes.events ?? now.events),
-        at,
-        id,
-      );
+      const fields = changedWebhook(toStoredWebhook(row), changes);
+      const changed = statements.changeWebhook.get(...webhookValues(fields), at, id);
       return changed ? toStoredWebhook(changed) : undefined;
     },
     async removeWebhook(id) {

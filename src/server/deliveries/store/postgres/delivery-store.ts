@@ -1,10 +1,13 @@
 import { notificationKinds } from '@/domain/notifications';
 import {
+  changedWebhook,
   deliveryColumns,
+  deliveryValues,
   endValues,
   logOrder,
   toStoredDelivery,
   toStoredWebhook,
+  webhookValues,
   type DeliveryRow,
   type DeliveryStore,
   type WebhookRow,
@@ -21,7 +24,7 @@ export function createPostgresDeliveryStore(pool: PortalPool): DeliveryStore {
         `INSERT INTO deliveries (about, channel, target, kind, title, payload, state, attempts,
            next_at, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, $7, $7, $7) ON CONFLICT DO NOTHING`,
-        [d.about, d.channel, d.target, d.kind, d.title, d.payload, d.at],
+        [...deliveryValues(d)],
       );
       return result.rowCount === 1;
     },
@@ -80,7 +83,7 @@ export function createPostgresDeliveryStore(pool: PortalPool): DeliveryStore {
       const { rows } = await pool.query<WebhookRow>(
         `INSERT INTO webhooks (name, url, connection, events, secret, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING *`,
-        [fields.name, fields.url, fields.connection, JSON.stringify(fields.events), secret, at],
+        [...webhookValues(fields), secret, at],
       );
       const [row] = rows;
       if (!row) throw new Error('webhooks: the insert returned no row');
@@ -89,18 +92,11 @@ export function createPostgresDeliveryStore(pool: PortalPool): DeliveryStore {
     async changeWebhook(id, changes, at) {
       const row = await webhookById(id);
       if (!row) return undefined;
-      const now = toStoredWebhook(row);
+      const fields = changedWebhook(toStoredWebhook(row), changes);
       const { rows } = await pool.query<WebhookRow>(
         `UPDATE webhooks SET name = $1, url = $2, connection = $3, events = $4, updated_at = $5
          WHERE id = $6 RETURNING *`,
-        [
-          changes.name ?? now.name,
-          changes.url ?? now.url,
-          changes.connection === undefined ? now.connection : changes.connection,
-          JSON.stringify(changes.events ?? now.events),
-          at,
-          id,
-        ],
+        [...webhookValues(fields), at, id],
       );
       return rows[0] ? toStoredWebhook(rows[0]) : undefined;
     },
