@@ -7,6 +7,7 @@ import { compareRuns, suiteRunPath, type SuiteRun } from '@/domain/suite-run';
 import type { PortalConfig } from '@/server/config';
 import { missedOccurrence } from './schedule-rule';
 import type { ScheduleStore, StoredSchedule } from './schedule-store';
+import { permittedOrgs } from './suite-requests';
 import type { SuiteRunner } from './suite-runner';
 import type { SuiteStore } from './suite-store';
 
@@ -247,9 +248,7 @@ export class SuiteScheduler {
         };
       }
     }
-    const permitted = connection.clientOrgIds.filter(
-      (org) => user === null || user.clientOrgIds.includes(org),
-    );
+    const permitted = permittedOrgs(connection, user);
     const clientOrgId = schedule.clientOrgId ?? permitted[0];
     if (clientOrgId === undefined || !permitted.includes(clientOrgId)) {
       return {
