@@ -4,7 +4,8 @@ import type { SessionUser } from '@/domain/auth';
 import type { PortalConfig } from '@/server/config';
 import type { SuiteRecord, SuiteStore } from './suite-store';
 
-/* What the suites' and the runs' routes both read from a request, and the stored suite they name. */
+/* What the suites', the runs' and the schedules' routes read from a request: ids, bodies, the stored
+   suite they name, and the connection they ask for. */
 
 /** A path id: a whole number, or the thing is not there. */
 export function pathId(value: string, what: string): number {
