@@ -12,7 +12,7 @@ import type { PortalConfig } from '@/server/config';
 import { querySchema } from '@/server/http/route-schemas';
 import { checkScheduleRule, nextOccurrences } from './schedule-rule';
 import type { ScheduleFields, ScheduleStore, StoredSchedule } from './schedule-store';
-import { parse, pathId, storedSuite } from './suite-requests';
+import { grantedConnection, parse, pathId, storedSuite } from './suite-requests';
 import type { SuiteStore } from './suite-store';
 
 const previewQuery = z.object({
@@ -79,26 +79,11 @@ export function registerScheduleRoutes(
         { field: rule.field, message: rule.problem },
       ]);
     }
-    const name = wanted.connection.trim().toLowerCase();
-    const connection = config.connections.find((entry) => entry.name === name);
-    if (!connection) {
-      throw new ApiError(
-        'unknown_connection',
-        `This portal has no VMS connection named "${name}". It has ${config.connections.map((entry) => entry.name).join(', ')}.`,
-        [{ field: 'connection', message: 'no such connection' }],
-      );
-    }
     const user = request.portalSession?.user ?? null;
-    if (user && !user.connections.includes(connection.name)) {
-      throw new ApiError(
-        'connection_not_permitted',
-        `Your account may not use the connection ${connection.label} (${connection.name}), and a schedule runs with its owner's grants; ask an admin for access. Nothing was saved.`,
-        [{ field: 'connection', message: 'not granted to you' }],
-      );
-    }
-    const permitted = connection.clientOrgIds.filter(
-      (org) => user === null || user.clientOrgIds.includes(org),
-    );
+    const { connection, permitted } = grantedConnection(config, user, wanted.connection, {
+      because: ", and a schedule runs with its owner's grants",
+      nothing: 'Nothing was saved.',
+    });
     if (wanted.clientOrgId !== undefined && !permitted.includes(wanted.clientOrgId)) {
       throw new ApiError(
         'org_not_permitted',
@@ -140,6 +125,23 @@ export function registerScheduleRoutes(
       );
     }
     return found;
+  }
+
+  /** Writes a schedule's change, records it in the audit trail and answers with it as saved. */
+  async function saveChange(
+    request: FastifyRequest,
+    current: StoredSchedule,
+    fields: ScheduleFields,
+    told: Record<string, string | number | boolean | null>,
+    now: number,
+  ): Promise<SuiteSchedule> {
+    await store.updateSchedule(current.id, fields, now);
+    audit('schedule_changed', request, {
+      suiteId: current.suiteId,
+      scheduleId: current.id,
+      ...told,
+    });
+    return shown(await scheduleOf(current.suiteId, String(current.id)));
   }
 
   app.get<{ Querystring: z.output<typeof previewQuery> }>(
@@ -208,22 +210,17 @@ export function registerScheduleRoutes(
       const now = Date.now();
       if (change.enabled === false && Object.keys(change).length === 1) {
         // Stopping asks for no grant and changes no owner: anyone who may see it may stop it.
-        await store.updateSchedule(
-          current.id,
+        return saveChange(
+          request,
+          current,
           {
             ...current,
             enabled: false,
             stoppedReason: current.enabled ? null : current.stoppedReason,
           },
+          { enabled: false, change: 'stopped' },
           now,
         );
-        audit('schedule_changed', request, {
-          suiteId,
-          scheduleId: current.id,
-          enabled: false,
-          change: 'stopped',
-        });
-        return shown(await scheduleOf(suiteId, String(current.id)));
       }
       const notifyEmails = await Promise.all(
         current.notify.map(async (id) => (await app.accounts.users.byId(id))?.email),
@@ -242,8 +239,9 @@ export function registerScheduleRoutes(
       const enabled = change.enabled ?? current.enabled;
       const resumed = enabled && !current.enabled;
       const ruleChanged = fields.cron !== current.cron || fields.timeZone !== current.timeZone;
-      await store.updateSchedule(
-        current.id,
+      return saveChange(
+        request,
+        current,
         {
           ...fields,
           enabled,
@@ -252,18 +250,15 @@ export function registerScheduleRoutes(
           // Occurrences from now on: a resumed or new rule does not catch up what passed.
           since: resumed || ruleChanged ? now : current.since,
         },
+        {
+          cron: fields.cron,
+          timeZone: fields.timeZone,
+          connection: fields.connection,
+          enabled,
+          change: resumed ? 'resumed' : !enabled && current.enabled ? 'stopped' : 'edited',
+        },
         now,
       );
-      audit('schedule_changed', request, {
-        suiteId,
-        scheduleId: current.id,
-        cron: fields.cron,
-        timeZone: fields.timeZone,
-        connection: fields.connection,
-        enabled,
-        change: resumed ? 'resumed' : !enabled && current.enabled ? 'stopped' : 'edited',
-      });
-      return shown(await scheduleOf(suiteId, String(current.id)));
     },
   );
 

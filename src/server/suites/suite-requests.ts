@@ -1,8 +1,11 @@
 import type { z } from 'zod';
 import { ApiError } from '@/domain/api-error';
+import type { SessionUser } from '@/domain/auth';
+import type { PortalConfig } from '@/server/config';
 import type { SuiteRecord, SuiteStore } from './suite-store';
 
-/* What the suites' and the runs' routes both read from a request, and the stored suite they name. */
+/* What the suites', the runs' and the schedules' routes read from a request: ids, bodies, the stored
+   suite they name, and the connection they ask for. */
 
 /** A path id: a whole number, or the thing is not there. */
 export function pathId(value: string, what: string): number {
@@ -47,4 +50,42 @@ export async function storedSuite(
     );
   }
   return found;
+}
+
+/** The client orgs of `connection` that `user` may act for (all of them with sign-in off). */
+export function permittedOrgs(
+  connection: PortalConfig['connections'][number],
+  user: SessionUser | null,
+): number[] {
+  return connection.clientOrgIds.filter((org) => user === null || user.clientOrgIds.includes(org));
+}
+
+/**
+ * The connection a run or a schedule names, with the client orgs the asker may act for on it; an
+ * error saying why when the portal has no such connection or the asker may not use it. `refused`
+ * finishes the refusal's sentence: why the grant matters (may be empty) and what was not done.
+ */
+export function grantedConnection(
+  config: PortalConfig,
+  user: SessionUser | null,
+  wanted: string,
+  refused: { because: string; nothing: string },
+): { connection: PortalConfig['connections'][number]; permitted: number[] } {
+  const name = wanted.trim().toLowerCase();
+  const connection = config.connections.find((entry) => entry.name === name);
+  if (!connection) {
+    throw new ApiError(
+      'unknown_connection',
+      `This portal has no VMS connection named "${name}". It has ${config.connections.map((entry) => entry.name).join(', ')}.`,
+      [{ field: 'connection', message: 'no such connection' }],
+    );
+  }
+  if (user && !user.connections.includes(connection.name)) {
+    throw new ApiError(
+      'connection_not_permitted',
+      `Your account may not use the connection ${connection.label} (${connection.name})${refused.because}; ask an admin for access. ${refused.nothing}`,
+      [{ field: 'connection', message: 'not granted to you' }],
+    );
+  }
+  return { connection, permitted: permittedOrgs(connection, user) };
 }

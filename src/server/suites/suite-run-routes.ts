@@ -6,7 +6,7 @@ import { startRunSchema, type SuiteRun } from '@/domain/suite-run';
 import { junitXml } from '@/node/suite-run';
 import type { PortalConfig } from '@/server/config';
 import { querySchema } from '@/server/http/route-schemas';
-import { parse, pathId, storedSuite } from './suite-requests';
+import { grantedConnection, parse, pathId, storedSuite } from './suite-requests';
 import type { SuiteRunner } from './suite-runner';
 import type { SuiteStore } from './suite-store';
 
@@ -95,25 +95,12 @@ export function registerRunRoutes(
       suiteVersion = record.version;
     }
 
-    const name = body.connection?.trim().toLowerCase() ?? config.defaultConnection;
-    const connection = config.connections.find((entry) => entry.name === name);
-    if (!connection) {
-      throw new ApiError(
-        'unknown_connection',
-        `This portal has no VMS connection named "${name}". It has ${config.connections.map((entry) => entry.name).join(', ')}.`,
-        [{ field: 'connection', message: 'no such connection' }],
-      );
-    }
     const user = request.portalSession?.user ?? null;
-    if (user && !user.connections.includes(connection.name)) {
-      throw new ApiError(
-        'connection_not_permitted',
-        `Your account may not use the connection ${connection.label} (${connection.name}); ask an admin for access. Nothing was run.`,
-        [{ field: 'connection', message: 'not granted to you' }],
-      );
-    }
-    const permitted = connection.clientOrgIds.filter(
-      (org) => user === null || user.clientOrgIds.includes(org),
+    const { connection, permitted } = grantedConnection(
+      config,
+      user,
+      body.connection ?? config.defaultConnection,
+      { because: '', nothing: 'Nothing was run.' },
     );
     const clientOrgId = body.clientOrgId ?? permitted[0];
     if (clientOrgId === undefined || !permitted.includes(clientOrgId)) {

@@ -5,8 +5,10 @@ import { scheduledRunTitle } from '@/domain/notifications';
 import { suiteSchema } from '@/domain/suite';
 import { compareRuns, suiteRunPath, type SuiteRun } from '@/domain/suite-run';
 import type { PortalConfig } from '@/server/config';
+import { TableLooks } from '@/server/store/table-looks';
 import { missedOccurrence } from './schedule-rule';
 import type { ScheduleStore, StoredSchedule } from './schedule-store';
+import { permittedOrgs } from './suite-requests';
 import type { SuiteRunner } from './suite-runner';
 import type { SuiteStore } from './suite-store';
 
@@ -46,10 +48,14 @@ export interface SchedulerOptions {
 
 export class SuiteScheduler {
   private readonly now: () => number;
-  private timer: NodeJS.Timeout | null = null;
-  private looking: Promise<void> | null = null;
+  /** How long after a look the next is due; null until `start`, and with `everyMs` 0. */
+  private everyMs: number | null = null;
+  // One look at a time in a process: a slow database must not make two looks start one run.
+  private readonly looks = new TableLooks(async () => {
+    await this.look();
+    return this.everyMs;
+  });
   private readonly inFlight = new Set<Promise<void>>();
-  private closed = false;
 
   constructor(private readonly options: SchedulerOptions) {
     this.now = options.now ?? Date.now;
@@ -58,20 +64,14 @@ export class SuiteScheduler {
   /** Looks at once (a run missed while down), then every `everyMs`. */
   start(): void {
     const every = this.options.everyMs ?? 15_000;
-    void this.tick();
-    if (every <= 0) return;
-    this.timer = setInterval(() => void this.tick(), every);
-    this.timer.unref();
+    this.everyMs = every > 0 ? every : null;
+    void this.looks.wake();
   }
 
   /** One look: takes and starts each occurrence due; resolves once those it started are told of. */
   async tick(): Promise<void> {
-    if (this.closed) return;
-    // One look at a time in a process: a slow database must not make two looks start one run.
-    this.looking ??= this.look().finally(() => {
-      this.looking = null;
-    });
-    await this.looking;
+    if (this.looks.closed) return;
+    await this.looks.wake();
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -79,10 +79,8 @@ export class SuiteScheduler {
    * Stops looking. Runs it started are the runner's to stop (a drain marks them interrupted),
    * after which they are told of as any other.
    */
-  async close(): Promise<void> {
-    this.closed = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.looking;
+  close(): Promise<void> {
+    return this.looks.close();
   }
 
   private async look(): Promise<void> {
@@ -247,9 +245,7 @@ export class SuiteScheduler {
         };
       }
     }
-    const permitted = connection.clientOrgIds.filter(
-      (org) => user === null || user.clientOrgIds.includes(org),
-    );
+    const permitted = permittedOrgs(connection, user);
     const clientOrgId = schedule.clientOrgId ?? permitted[0];
     if (clientOrgId === undefined || !permitted.includes(clientOrgId)) {
       return {

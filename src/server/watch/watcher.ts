@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { BatchResultRow } from '@/domain/batch-results';
 import { payloadKindByOperation } from '@/domain/payload-kind';
 import type { AcceptedBatch } from '@/server/proxy/accepted-batch';
+import { TableLooks } from '@/server/store/table-looks';
 import type { FinishedBatches } from './finished-batch';
 import type { CheckOutcome, NewWatch, StoredWatch, WatchStore } from './store/watch-store';
 import {
@@ -102,10 +103,7 @@ export class Watcher {
   private readonly backoff: Backoff;
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly busy = new Map<string, number>();
-  private timer: NodeJS.Timeout | null = null;
-  private pumping: Promise<void> | null = null;
-  private again = false;
-  private closed = false;
+  private readonly looks = new TableLooks(() => this.look());
 
   constructor(private readonly options: WatcherOptions) {
     this.now = options.now ?? Date.now;
@@ -171,21 +169,13 @@ export class Watcher {
 
   /** Looks for due watches now, and from then on when the next is due. */
   wake(): void {
-    if (this.closed || this.options.queue) return;
-    if (this.pumping) {
-      this.again = true;
-      return;
-    }
-    this.pumping = this.pump().finally(() => {
-      this.pumping = null;
-    });
+    if (this.options.queue) return;
+    void this.looks.wake();
   }
 
   /** Stops looking and waits for the checks in flight. */
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.pumping;
+    await this.looks.close();
     await Promise.allSettled([...this.inFlight.values()]);
     await this.options.queue?.close();
     // A check the queue stopped mid-way leaves its lease: given back, another process takes the
@@ -195,16 +185,16 @@ export class Watcher {
     });
   }
 
-  private async pump(): Promise<void> {
+  /** Takes the checks due; answers when to look again: when the next is due, at most `idleMs`. */
+  private async look(): Promise<number | null> {
+    const idle = this.options.idleMs ?? 5000;
     try {
-      do {
-        this.again = false;
-        await this.takeDue();
-      } while (this.again && !this.closed);
-      await this.schedule();
+      await this.takeDue();
+      const next = await this.options.store.nextDueAt();
+      return next === null ? idle : Math.min(idle, Math.max(10, next - this.now()));
     } catch (error) {
       this.options.log.warn({ err: error }, 'batch watch: could not read the watches');
-      this.arm(this.options.idleMs ?? 5000);
+      return idle;
     }
   }
 
@@ -212,7 +202,7 @@ export class Watcher {
     const { store, concurrency } = this.options;
     const now = this.now();
     for (const watch of await store.due(now, dueBatch)) {
-      if (this.closed) return;
+      if (this.looks.closed) return;
       const key = `${watch.connection}\n${watch.batchId}`;
       const busy = this.busy.get(watch.connection) ?? 0;
       if (this.inFlight.has(key) || busy >= concurrency) continue;
@@ -232,20 +222,6 @@ export class Watcher {
         }),
       );
     }
-  }
-
-  private async schedule(): Promise<void> {
-    if (this.closed) return;
-    const idle = this.options.idleMs ?? 5000;
-    const next = await this.options.store.nextDueAt();
-    this.arm(next === null ? idle : Math.min(idle, Math.max(10, next - this.now())));
-  }
-
-  private arm(waitMs: number): void {
-    if (this.closed) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.wake(), waitMs);
-    this.timer.unref();
   }
 
   /** One check of one batch, its lease held: ask, read, write what comes next. */

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import {
@@ -7,7 +7,6 @@ import {
   previewSchedule,
   removeSchedule,
   schedulesQueryOptions,
-  suitesKey,
 } from '@/core/suites/api/suites';
 import { connectionLabel, usableConnections } from '@/domain/portal-config';
 import { suiteRunPath } from '@/domain/suite-run';
@@ -17,6 +16,7 @@ import {
   type MissedPolicy,
   type SuiteSchedule,
 } from '@/domain/suite-schedule';
+import { useSuitesChange } from '@/features/suites/model/use-suites-change';
 import { errorMessage } from '@/shared/api/http';
 import { useOrg } from '@/shared/config/org-context';
 import { useSessionUser } from '@/shared/session/session';
@@ -75,20 +75,14 @@ export function SchedulesPanel({ suiteId }: { suiteId: number }) {
 }
 
 function ScheduleItem({ schedule }: { schedule: SuiteSchedule }) {
-  const queryClient = useQueryClient();
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const change = useSuitesChange(setProblem);
   const act = async (action: () => Promise<unknown>) => {
     setProblem(null);
     setBusy(true);
-    try {
-      await action();
-      await queryClient.invalidateQueries({ queryKey: suitesKey });
-    } catch (error) {
-      setProblem(errorMessage(error));
-    } finally {
-      setBusy(false);
-    }
+    await change(action);
+    setBusy(false);
   };
   const headingId = useId();
   return (
@@ -161,7 +155,6 @@ function ScheduleItem({ schedule }: { schedule: SuiteSchedule }) {
 
 function AddSchedule({ suiteId }: { suiteId: number }) {
   const id = useId();
-  const queryClient = useQueryClient();
   const { config } = useOrg();
   const user = useSessionUser();
   const usable = usableConnections(config, user?.connections ?? null);
@@ -172,6 +165,7 @@ function AddSchedule({ suiteId }: { suiteId: number }) {
   const [missed, setMissed] = useState<MissedPolicy>('run-once');
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const change = useSuitesChange(setProblem);
   const [preview, setPreview] = useState<{ next: string[] } | { problem: string } | null>(null);
 
   // The rule as typed, read by the server a moment after typing stops.
@@ -195,22 +189,20 @@ function AddSchedule({ suiteId }: { suiteId: number }) {
     event.preventDefault();
     setProblem(null);
     setDone(null);
-    try {
-      await addSchedule(suiteId, {
-        cron,
-        timeZone,
-        connection,
-        notify: notify
-          .split(/[\s,;]+/)
-          .map((entry) => entry.trim())
-          .filter((entry) => entry !== ''),
-        missed,
-      });
-      await queryClient.invalidateQueries({ queryKey: suitesKey });
-      setDone('Schedule added.');
-    } catch (error) {
-      setProblem(errorMessage(error));
-    }
+    await change(
+      () =>
+        addSchedule(suiteId, {
+          cron,
+          timeZone,
+          connection,
+          notify: notify
+            .split(/[\s,;]+/)
+            .map((entry) => entry.trim())
+            .filter((entry) => entry !== ''),
+          missed,
+        }),
+      () => setDone('Schedule added.'),
+    );
   };
 
   return (

@@ -12,6 +12,7 @@ import {
 } from '@/core/suites/api/suites';
 import type { SuiteDetail } from '@/domain/suite-run';
 import { draftOf, draftProblems, draftReducer, suiteOf } from '@/features/suites/model/suite-draft';
+import { useSuitesChange } from '@/features/suites/model/use-suites-change';
 import { errorMessage, RequestFailure } from '@/shared/api/http';
 import { countOf, formatDateTime } from '@/shared/lib/format';
 import { newId } from '@/shared/lib/ids';
@@ -132,6 +133,7 @@ function SuiteEditor({
   );
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const change = useSuitesChange(setProblem);
   const [saving, setSaving] = useState(false);
   const [showProblems, setShowProblems] = useState(false);
   const old = detail.version !== detail.latestVersion;
@@ -167,15 +169,11 @@ function SuiteEditor({
     }
   };
 
-  const remove = async () => {
-    try {
-      await deleteSuite(detail.id);
-      await queryClient.invalidateQueries({ queryKey: suitesKey });
-      void navigate('/suites');
-    } catch (error) {
-      setProblem(errorMessage(error));
-    }
-  };
+  const remove = () =>
+    change(
+      () => deleteSuite(detail.id),
+      () => void navigate('/suites'),
+    );
 
   return (
     <section aria-labelledby={`${id}-cases`} className="suite-editor">

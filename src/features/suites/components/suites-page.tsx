@@ -1,15 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import {
-  createSuite,
-  fileRunsQueryOptions,
-  suitesKey,
-  suitesQueryOptions,
-} from '@/core/suites/api/suites';
+import { createSuite, fileRunsQueryOptions, suitesQueryOptions } from '@/core/suites/api/suites';
 import type { Suite } from '@/domain/suite';
 import { suiteRunPath, type SuiteSummary } from '@/domain/suite-run';
-import { errorMessage } from '@/shared/api/http';
+import { useSuitesChange } from '@/features/suites/model/use-suites-change';
 import { DataTable, type Column } from '@/shared/ui/data-table';
 import { DateTime } from '@/shared/ui/date-time';
 import { ErrorNotice } from '@/shared/ui/error-notice';
@@ -25,19 +20,16 @@ import { SuiteFileField } from './suite-file-field';
  */
 export function SuitesPage() {
   const suites = useQuery(suitesQueryOptions());
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [problem, setProblem] = useState<string | null>(null);
 
-  const onRead = async (suite: Suite) => {
-    try {
-      const created = await createSuite(suite);
-      await queryClient.invalidateQueries({ queryKey: suitesKey });
-      void navigate(`/suites/${created.id}`);
-    } catch (error) {
-      setProblem(errorMessage(error));
-    }
-  };
+  const change = useSuitesChange(setProblem);
+
+  const onRead = (suite: Suite) =>
+    change(
+      () => createSuite(suite),
+      (created) => void navigate(`/suites/${created.id}`),
+    );
 
   const list = suites.data ?? [];
   return (
