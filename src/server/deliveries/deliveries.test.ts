@@ -1,5 +1,4 @@
-import * as crypto from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,6 +22,7 @@ import { buildPortal } from '@/server/app';
 import { loadConfig } from '@/server/config';
 import { freePort } from '@/server/free-port';
 import type { Notice } from '@/server/notifications/notifier';
+import { documentedWebhookCheck } from '@/test-support/documented-webhook-check';
 import { testStoreEnv } from '@/test-support/postgres-server';
 import { startTestSandbox, type TestSandbox } from '@/test-support/sandbox-client';
 import { addUser, TestBrowser } from '@/test-support/test-browser';
@@ -178,25 +178,6 @@ async function deliveryLog() {
   return deliveryLogSchema.parse(answer.json()).items;
 }
 
-/** The receiver's check as docs/deployment.md prints it, run as printed (its import given here). */
-function documentedCheck() {
-  const guide = readFileSync(new URL('../../../docs/deployment.md', import.meta.url), 'utf8');
-  const snippet =
-    /```js\n(import \{ createHmac, timingSafeEqual \} from 'node:crypto';\n[\s\S]*?function fromPortal[\s\S]*?)```/.exec(
-      guide,
-    )?.[1] ?? '';
-  expect(snippet).toContain('function fromPortal');
-  return new Function(
-    'createHmac',
-    'timingSafeEqual',
-    `${snippet.replace(/^import .*\n/, '')}\nreturn fromPortal;`,
-  )(crypto.createHmac, crypto.timingSafeEqual) as (
-    secret: string,
-    header: string,
-    rawBody: string,
-  ) => boolean;
-}
-
 let webhookSecret = '';
 
 describe('webhooks, as admins set them', () => {
@@ -321,7 +302,7 @@ describe('a batch that settles', () => {
     expect(body.portal).toMatchObject({ event: 'batch.settled', link });
     expect(hook?.headers['x-portal-delivery']).toBe(body.portal.deliveryId);
     expect(
-      documentedCheck()(
+      documentedWebhookCheck()(
         webhookSecret,
         String(hook?.headers['x-portal-signature']),
         hook?.body ?? '',
@@ -391,14 +372,14 @@ describe("each user's e-mail choices", () => {
     const before = await rita.call('GET', '/api/me/email-notifications');
     expect(mailPreferencesSchema.parse(before.json())).toEqual({
       mailConfigured: true,
-      kinds: { 'batch.settled': true, 'batch.gave_up': true },
+      kinds: { 'batch.settled': true, 'batch.gave_up': true, 'suite.scheduled_run': true },
     });
     const changed = await rita.call('PUT', '/api/me/email-notifications', {
       body: { kinds: { 'batch.gave_up': false } },
     });
     expect(changed.json()).toEqual({
       mailConfigured: true,
-      kinds: { 'batch.settled': true, 'batch.gave_up': false },
+      kinds: { 'batch.settled': true, 'batch.gave_up': false, 'suite.scheduled_run': true },
     });
     // Another user's choices are their own.
     expect((await admin.call('GET', '/api/me/email-notifications')).json()).toMatchObject({
@@ -434,7 +415,11 @@ describe("each user's e-mail choices", () => {
     const after = mailPreferencesSchema.parse(
       (await rita.call('GET', '/api/me/email-notifications')).json(),
     );
-    expect(after.kinds).toEqual({ 'batch.settled': false, 'batch.gave_up': true });
+    expect(after.kinds).toEqual({
+      'batch.settled': false,
+      'batch.gave_up': true,
+      'suite.scheduled_run': true,
+    });
 
     // A settled batch now reaches Rita in the app and the webhook, not by e-mail.
     const mailsBefore = mails.length;

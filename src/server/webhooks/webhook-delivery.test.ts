@@ -1,8 +1,8 @@
 import * as crypto from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { documentedWebhookCheck } from '@/test-support/documented-webhook-check';
 import {
   checkWebhookUrl,
   hostNameProblem,
@@ -228,21 +228,8 @@ describe('the signature', () => {
 });
 
 describe("docs/deployment.md's verification snippet", () => {
-  /** The receiver's check as the guide prints it, run as printed (its import given from here). */
-  const guide = readFileSync(new URL('../../../docs/deployment.md', import.meta.url), 'utf8');
-  const snippet =
-    /```js\n(import \{ createHmac, timingSafeEqual \} from 'node:crypto';\n[\s\S]*?function fromPortal[\s\S]*?)```/.exec(
-      guide,
-    )?.[1] ?? '';
-  const fromPortal = new Function(
-    'createHmac',
-    'timingSafeEqual',
-    `${snippet.replace(/^import .*\n/, '')}\nreturn fromPortal;`,
-  )(crypto.createHmac, crypto.timingSafeEqual) as (
-    secret: string,
-    header: string,
-    rawBody: string,
-  ) => boolean;
+  /** The receiver's check as the guide prints it, run as printed. */
+  const fromPortal = documentedWebhookCheck();
 
   it('accepts a real delivery and refuses a tampered or foreign one', async () => {
     const sender = new WebhookSender({ allowed: allow('127.0.0.1') });
