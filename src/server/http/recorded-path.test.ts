@@ -49,7 +49,7 @@ describe('recordedPath', () => {
  * id, a connection's name, a per-user record's collection and key, a VMS batch id. A new route's parameter must
  * be added either here or, when it is a secret, to secretParams (and its path to secretPaths).
  */
-const plainParams = new Set(['id', 'name', 'collection', 'key', 'batchId']);
+const plainParams = new Set(['id', 'name', 'collection', 'key', 'batchId', 'scheduleId']);
 
 describe('every route the portal serves', () => {
   let upstream: CaptureUpstream;
