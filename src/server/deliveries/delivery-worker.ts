@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { TableLooks } from '@/server/store/table-looks';
 import type { AttemptEnd, DeliveryStore, StoredDelivery } from './store/delivery-store';
 
 /** What one attempt came to, as a channel's sender reports it. */
@@ -66,10 +67,8 @@ export class DeliveryWorker {
   private readonly schedule: RetrySchedule;
   private readonly now: () => number;
   private readonly random: () => number;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  /** One round at a time; a wake during one brings the next right after it. */
+  private readonly looks = new TableLooks(() => this.look());
 
   constructor(private readonly options: DeliveryWorkerOptions) {
     this.schedule = { ...defaultRetrySchedule, ...options.retry };
@@ -83,42 +82,23 @@ export class DeliveryWorker {
 
   /** Looks at the outbox now (a delivery was just added), or right after the round in flight. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.running = this.round().finally(() => {
-      this.running = null;
-      if (this.stopped) return;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      } else this.schedule_();
-    });
+    void this.looks.wake();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    await this.looks.close();
   }
 
-  private schedule_(): void {
+  /** A round, then when the next is due: the earliest delivery due, at most `pollMs` away. */
+  private async look(): Promise<number> {
+    await this.round();
     const pollMs = this.options.pollMs ?? 5_000;
-    void this.options.store.nextDueAt().then(
-      (next) => this.sleep(next === null ? pollMs : Math.min(pollMs, next - this.now())),
-      () => this.sleep(pollMs),
-    );
-  }
-
-  private sleep(ms: number): void {
-    if (this.stopped || this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.wake(), Math.max(0, ms));
-    this.timer.unref();
+    try {
+      const next = await this.options.store.nextDueAt();
+      return next === null ? pollMs : Math.max(0, Math.min(pollMs, next - this.now()));
+    } catch {
+      return pollMs;
+    }
   }
 
   private async round(): Promise<void> {
@@ -133,7 +113,7 @@ export class DeliveryWorker {
         );
         if (claimed.length === 0) return;
         await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
-        if (this.stopped) return;
+        if (this.looks.closed) return;
       }
     } catch (error) {
       this.options.log.error(
