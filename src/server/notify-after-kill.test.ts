@@ -234,13 +234,14 @@ describe('portal processes killed with SIGKILL while they watch', () => {
     );
     await killNine(one.child);
 
-    // A check the killed process held when it died waits for its lease (the timeout and a minute).
+    // A check the killed process held when it died waits for its lease (the timeout and a minute)
+    // and for pg-boss to find its job expired (it looks every minute): up to about two minutes.
     await until(
       async () => {
         const watches = await Promise.all(sent.map((batchId) => watchOf(viaTwo, batchId)));
         return watches.every((watch) => watch?.state === 'settled');
       },
-      100_000,
+      150_000,
       'every batch settled',
     );
     await until(() => mails.length >= 6 && hooks.length >= 6, 30_000, 'six e-mails and webhooks');
@@ -251,5 +252,5 @@ describe('portal processes killed with SIGKILL while they watch', () => {
       hooks.map((hook) => (JSON.parse(hook) as { portal: { title: string } }).portal.title).sort(),
     ).toEqual(titles);
     expect((await bell(viaTwo)).items.map((item) => item.title).sort()).toEqual(titles);
-  }, 180_000);
+  }, 240_000);
 });
