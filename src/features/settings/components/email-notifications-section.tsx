@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { notificationKindLabels, type MailPreferences } from '@/domain/deliveries';
-import { notificationKinds } from '@/domain/notifications';
+import { notificationKinds, type NotificationKind } from '@/domain/notifications';
 import {
   emailNotificationsKey,
   emailNotificationsQueryOptions,
@@ -19,24 +19,23 @@ export function EmailNotificationsSection() {
   const id = useId();
   const queryClient = useQueryClient();
   const choices = useQuery(emailNotificationsQueryOptions());
-  // The box shows the change at once and is put back should the server refuse it.
+  // The box shows the change in the same render as the click, not when the query's cache next
+  // tells its readers (a later task): a controlled box that waits for the cache is first put
+  // back as it was, and a second click meanwhile would undo the first. What the server kept
+  // replaces the shown change; should it refuse, the box shows again what it had.
+  const [shown, setShown] = useState<Partial<Record<NotificationKind, boolean>>>({});
   const save = useMutation({
     mutationFn: saveEmailNotifications,
-    onMutate: (change) => {
-      const before = queryClient.getQueryData<MailPreferences>(emailNotificationsKey);
-      if (before) {
-        queryClient.setQueryData(emailNotificationsKey, {
-          ...before,
-          kinds: { ...before.kinds, ...change },
-        });
-      }
-      return { before };
+    onSuccess: (saved, change) => {
+      queryClient.setQueryData(emailNotificationsKey, saved);
+      setShown((now) => withoutKinds(now, change));
     },
-    onError: (_error, _change, context) => {
-      if (context?.before) queryClient.setQueryData(emailNotificationsKey, context.before);
-    },
-    onSuccess: (saved) => queryClient.setQueryData(emailNotificationsKey, saved),
+    onError: (_error, change) => setShown((now) => withoutKinds(now, change)),
   });
+  const choose = (kind: NotificationKind, enabled: boolean) => {
+    setShown((now) => ({ ...now, [kind]: enabled }));
+    save.mutate({ [kind]: enabled });
+  };
 
   return (
     <section className="settings-section" aria-labelledby={id}>
@@ -57,8 +56,8 @@ export function EmailNotificationsSection() {
           {notificationKinds.map((kind) => (
             <CheckboxField
               key={kind}
-              checked={choices.data.kinds[kind]}
-              onChange={(enabled) => save.mutate({ [kind]: enabled })}
+              checked={shown[kind] ?? choices.data.kinds[kind]}
+              onChange={(enabled) => choose(kind, enabled)}
             >
               E-mail me when {notificationKindLabels[kind]}
             </CheckboxField>
@@ -69,4 +68,15 @@ export function EmailNotificationsSection() {
       )}
     </section>
   );
+}
+
+function withoutKinds(
+  shown: Partial<Record<NotificationKind, boolean>>,
+  change: Partial<MailPreferences['kinds']>,
+): Partial<Record<NotificationKind, boolean>> {
+  const rest = { ...shown };
+  // A later click on the same box, still on its way, keeps showing its own choice.
+  for (const kind of Object.keys(change) as NotificationKind[])
+    if (rest[kind] === change[kind]) delete rest[kind];
+  return rest;
 }
