@@ -301,5 +301,41 @@ export default tseslint.config(
     files: ['e2e/**/*.ts'],
     rules: { 'react-hooks/rules-of-hooks': 'off', 'no-empty-pattern': 'off' },
   },
+  {
+    // A journey acts on the app's page, not on the prerendered one the app is about to replace:
+    // Playwright's `fill` focuses a field and sends its text in two steps, and a field replaced
+    // between them loses the text. The fixtures' pages wait for the app (startOnTakenOverPages);
+    // a journey takes its `test` from them and opens further pages with `openPage`.
+    files: ['e2e/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [noParentImports],
+          paths: [
+            {
+              name: '@playwright/test',
+              importNames: ['test'],
+              message:
+                "Take test (or journeyTest) from ./support/fixtures: its pages start on the app's page.",
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='newPage']",
+          message:
+            "Open a page with openPage(context) from ./support/fixtures: it starts on the app's page.",
+        },
+      ],
+    },
+  },
+  {
+    // The journeys of the prerendered page itself: they act before the app takes over, on purpose.
+    files: ['e2e/first-paint.spec.ts', 'e2e/takeover.spec.ts'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
   prettier,
 );

@@ -12,7 +12,7 @@ import { startPortal } from '@/server/start';
 import { documentedWebhookCheck } from '@/test-support/documented-webhook-check';
 import { addUser, TestBrowser } from '@/test-support/test-browser';
 import { adminEmail, adminPassword, newPage, signIn, test } from './support/auth-portal';
-import { expect } from './support/fixtures';
+import { expect, openPage } from './support/fixtures';
 import { settlingSheet } from './support/import-files';
 import { sendBatch, uniqueReference } from './support/requisitions';
 
@@ -148,7 +148,7 @@ test('a 50-item batch settling with its page closed rings the bell, e-mails its 
     expect(hook?.body).not.toContain(run);
 
     // A new page: the bell says it too, and its link opens the results with the two errors.
-    const later = await recruiter.context.newPage();
+    const later = await openPage(recruiter.context);
     await later.goto(`${url}/submissions`);
     const bell = later.getByRole('button', { name: '1 unread notification' });
     await bell.click();

@@ -1,7 +1,7 @@
 import { loadConfig } from '@/server/config';
 import { startPortal } from '@/server/start';
 import { adminEmail, adminPassword, test as authTest, fillSignIn } from './support/auth-portal';
-import { expect, tempDb, test } from './support/fixtures';
+import { expect, openPage, tempDb, test } from './support/fixtures';
 import { settlingSheet as sheet } from './support/import-files';
 import {
   addToBatch,
@@ -60,7 +60,7 @@ test('a batch that settles while no page is open rings the bell; its link shows 
     )
     .toBe(1);
 
-  const later = await context.newPage();
+  const later = await openPage(context);
   const vmsCalls: string[] = [];
   later.on('request', (request) => {
     if (new URL(request.url()).pathname.startsWith('/api/vms/')) vmsCalls.push(request.url());

@@ -8,7 +8,7 @@ import {
   fillCandidate,
   openCandidateForm,
 } from './support/candidates';
-import { expect, expectNoAxeViolations } from './support/fixtures';
+import { expect, expectNoAxeViolations, openPage } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData } from './support/requisitions';
 import { adminEmail, adminPassword, test } from './support/two-connections';
 
@@ -22,7 +22,7 @@ import { adminEmail, adminPassword, test } from './support/two-connections';
 /** A browser of its own, whose relative addresses are the portal's. */
 async function newPage(browser: Browser, baseURL: string) {
   const context = await browser.newContext({ baseURL });
-  return { context, page: await context.newPage() };
+  return { context, page: await openPage(context) };
 }
 
 const connectionSelect = (page: Page) => page.getByLabel('VMS connection');

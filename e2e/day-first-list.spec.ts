@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { profilePresets, readProfile } from '@/domain/vms-profile';
 import {
@@ -14,6 +14,7 @@ import { loadConfig } from '@/server/config';
 import { startPortal } from '@/server/start';
 import { requisitionInsert } from '@/test-support/test-data';
 import { colleagueAmends, insertRequisitions } from './support/colleague';
+import { journeyTest as test, openPage } from './support/fixtures';
 import { otherProfilePath } from './support/two-connections';
 
 /*
@@ -203,7 +204,7 @@ test.afterAll(async () => {
 
 async function openList(browser: Browser, url: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: url, timezoneId, locale: 'en-US' });
-  const page = await context.newPage();
+  const page = await openPage(context);
   await page.goto('/requisitions');
   await expect(page.getByRole('columnheader').nth(6)).toHaveText(/Last updated/);
   return page;
@@ -365,9 +366,9 @@ test('a month-first profile on the day-first VMS shows no date wrong and loses n
   await expect(late.locator('time')).toHaveCount(0);
 
   // A colleague adds two at the VMS (through the day-first portal, as the VMS's own user).
-  const colleague = await (
-    await browser.newContext({ baseURL: dayFirst.url, timezoneId })
-  ).newPage();
+  const colleague = await openPage(
+    await browser.newContext({ baseURL: dayFirst.url, timezoneId }),
+  );
   const added = ['Month-first check A', 'Month-first check B'];
   await insertRequisitions(
     colleague,

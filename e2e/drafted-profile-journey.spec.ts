@@ -1,13 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { main as doctor } from '@/cli/doctor';
 import { profilePresets, readProfile, sandboxProfile, type VmsProfile } from '@/domain/vms-profile';
 import { sandboxDemo, startSandbox, type RunningSandbox } from '@/sandbox/index';
 import { loadConfig } from '@/server/config';
 import { startPortal } from '@/server/start';
 import { addCandidateToBatch, candidateData, fillCandidate } from './support/candidates';
+import { journeyTest as test } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData, sendBatch } from './support/requisitions';
 import { otherProfilePath } from './support/two-connections';
 

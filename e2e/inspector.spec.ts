@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { sandboxDemo } from '@/sandbox/index';
 import { harSchema } from '@/test-support/har-schema';
-import { expect, expectNoAxeViolations, test } from './support/fixtures';
+import { expect, expectNoAxeViolations, openPage, test } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData, sendBatch } from './support/requisitions';
 
 /*
@@ -107,7 +107,7 @@ test('the list of calls shows a call made elsewhere while it is open, newest fir
   ).toBeVisible();
   const before = await rows.count();
   // Another tab reads the requisition list: a call through the proxy, journaled.
-  const other = await page.context().newPage();
+  const other = await openPage(page.context());
   const res = await other.request.get(
     '/api/vms/requisitions?Client_Org_Id=1001&Vendor_Org_Id=9001&filterfield=Req_Id&filteroperator=%3D&filtervalue=40001',
   );

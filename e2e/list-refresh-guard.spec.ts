@@ -1,11 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { profilePresets, readProfile } from '@/domain/vms-profile';
 import { sandboxDemo, startSandbox, type RunningSandbox } from '@/sandbox/index';
 import { loadConfig } from '@/server/config';
 import { startPortal } from '@/server/start';
+import { journeyTest as test } from './support/fixtures';
 import { otherProfilePath } from './support/two-connections';
 
 /*

@@ -1,15 +1,13 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { startSandbox } from '@/sandbox/index';
 import { runBackupCli, runRestoreCli } from '@/server/cli/backup';
 import { startPortal, type RunningPortal } from '@/server/start';
-import { remotePortalConfig, tempDb, watchedPage } from './support/fixtures';
+import { journeyTest as test, remotePortalConfig, tempDb } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData } from './support/requisitions';
 
 // A portal restored from a backup taken before a batch was sent: the restore lists the batch,
 // Submissions marks it, and sending it again with its key is refused rather than reaching the
 // VMS a second time.
-
-const test = base.extend({ page: watchedPage });
 
 async function requisitionsWithReference(
   page: Page,

@@ -1,6 +1,6 @@
 import Fastify from 'fastify';
 import { adminEmail, adminPassword, newPage, signIn, test } from './support/auth-portal';
-import { expect } from './support/fixtures';
+import { expect, openPage } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData, sendBatch } from './support/requisitions';
 
 /*
@@ -144,7 +144,7 @@ test('a page on another site cannot make the portal send, by form or by fetch', 
   );
   const attackerUrl = await attacker.listen({ host: '127.0.0.1', port: 0 });
   try {
-    const evil = await admin.context.newPage();
+    const evil = await openPage(admin.context);
     await evil.goto(attackerUrl.replace('127.0.0.1', 'localhost'));
     // Whatever the browser lets through, the journal below must show nothing forwarded.
     await evil.evaluate(async (target) => {

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { fillSignIn, newPage, signIn, test, type AuthPortal } from './support/auth-portal';
-import { expect, expectNoAxeViolations } from './support/fixtures';
+import { expect, expectNoAxeViolations, openPage } from './support/fixtures';
 import { addToBatch, fillRequiredInsert, insertData } from './support/requisitions';
 
 /*
@@ -203,7 +203,7 @@ test('signing out in one tab takes the recruiter’s pages out of the browser’
   await signIn(page, `${url}/requisitions/new`, rita.email, rita.password);
   await expect(page.getByText(`${rita.email} (recruiter)`)).toBeVisible();
   const work = await leaveUnsentWork(page, url);
-  const other = await context.newPage();
+  const other = await openPage(context);
   await other.goto(`${url}/requisitions/new`);
   await expect(other.getByText(work.batchedTitle, { exact: true })).toBeVisible();
 

@@ -1,5 +1,5 @@
 import { requisitionInsert } from '@/test-support/test-data';
-import { expect, test } from './support/fixtures';
+import { expect, openPage, test } from './support/fixtures';
 
 // The tray moved from one localStorage entry to IndexedDB. A tray and a draft left by
 // the earlier version are there, intact, after the update; the old entry is gone only once the
@@ -53,7 +53,7 @@ test('a tray and a draft kept by the earlier version come back intact', async ({
     },
     { entries: { ...drafts, [trayKey]: oldTray } },
   );
-  const updated = await context.newPage();
+  const updated = await openPage(context);
   await updated.goto('/requisitions/new');
   const tray = updated.getByRole('region', { name: 'Batch to send' });
   await expect(tray.getByText('2 requisitions', { exact: true })).toBeVisible();
@@ -99,7 +99,7 @@ test('two tabs share one tray: an item added or removed in one shows in the othe
     { key: trayKey, value: JSON.stringify({ items, sendKey: null, lost: null }) },
   );
   await page.goto('/requisitions/new');
-  const other = await context.newPage();
+  const other = await openPage(context);
   await other.goto('/requisitions/new');
   const trayOf = (tab: typeof page) => tab.getByRole('region', { name: 'Batch to send' });
   await expect(trayOf(other).getByText('1 requisition', { exact: true })).toBeVisible();

@@ -2,13 +2,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test as base, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { sandboxDemo, startSandbox, type RunningSandbox } from '@/sandbox/index';
 import { loadConfig } from '@/server/config';
 import { startPortal, type RunningPortal } from '@/server/start';
 import { addUser } from '@/test-support/test-browser';
 import { signIn } from './support/auth-portal';
-import { expect, expectNoAxeViolations, watchedPage } from './support/fixtures';
+import { expect, expectNoAxeViolations, journeyTest } from './support/fixtures';
 
 /*
  * QA suites in real Chromium, against the real portal (sign-in on, a QA engineer) and the real
@@ -27,8 +27,7 @@ interface Lab {
   tightenBillRates(): Promise<void>;
 }
 
-const test = base.extend<{ lab: Lab }>({
-  page: watchedPage,
+const test = journeyTest.extend<{ lab: Lab }>({
   lab: async ({}, use) => {
     const dir = mkdtempSync(join(tmpdir(), 'vms-portal-suites-'));
     const sandboxDb = join(dir, 'sandbox.db');

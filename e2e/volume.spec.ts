@@ -1,7 +1,7 @@
 import type { Page, Request } from '@playwright/test';
 import { requisitionInsert } from '@/test-support/test-data';
 import { colleagueAmends, insertRequisitions } from './support/colleague';
-import { expect, test } from './support/fixtures';
+import { expect, openPage, test } from './support/fixtures';
 
 // The requisition list at 2,000 requisitions, seeded through the sandbox's API.
 test.use({ sandboxDelayMs: 0 });
@@ -172,7 +172,7 @@ test('2,000 requisitions: listed from a local copy, searched, sorted, amended; a
   // the first rows of that order, so no row is drawn before the whole list has come.
   const other = await browser.newContext({ baseURL: new URL(page.url()).origin });
   try {
-    const otherPage = await other.newPage();
+    const otherPage = await openPage(other);
     const otherStates = await recordListStates(otherPage);
     await otherPage.goto('/requisitions?sort=title');
     await expect(

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { sandboxDemo, startSandbox, type RunningSandbox } from '@/sandbox/index';
 import { loadConfig } from '@/server/config';
 import { startPortal, type RunningPortal } from '@/server/start';
@@ -95,6 +95,16 @@ export function startOnTakenOverPages(page: Page) {
     return response;
   };
 }
+
+/** A page of a context the journey made itself, as the fixtures' page: it starts on the app's page. */
+export async function openPage(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  startOnTakenOverPages(page);
+  return page;
+}
+
+/** A journey that starts its own portal: only the watched page that starts on the app's page. */
+export const journeyTest = base.extend({ page: watchedPage });
 
 export function tempDb(): { path: string; portalPath: string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'vms-portal-e2e-'));
