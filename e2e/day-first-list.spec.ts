@@ -366,9 +366,7 @@ test('a month-first profile on the day-first VMS shows no date wrong and loses n
   await expect(late.locator('time')).toHaveCount(0);
 
   // A colleague adds two at the VMS (through the day-first portal, as the VMS's own user).
-  const colleague = await openPage(
-    await browser.newContext({ baseURL: dayFirst.url, timezoneId }),
-  );
+  const colleague = await openPage(await browser.newContext({ baseURL: dayFirst.url, timezoneId }));
   const added = ['Month-first check A', 'Month-first check B'];
   await insertRequisitions(
     colleague,
