@@ -52,6 +52,7 @@ const identityFields = [
   },
   {
     key: 'firstname',
+    personal: 'name',
     label: 'First name',
     type: 'STRING',
     requirement: 'required',
@@ -59,6 +60,7 @@ const identityFields = [
   },
   {
     key: 'lastname',
+    personal: 'name',
     label: 'Last name',
     type: 'STRING',
     requirement: 'required',
@@ -66,6 +68,7 @@ const identityFields = [
   },
   {
     key: 'candemail',
+    personal: 'email',
     label: 'E-mail',
     type: 'STRING',
     requirement: 'required',
@@ -85,6 +88,7 @@ const identityFields = [
   employmentFlag('iscandcurrentlypaidbyvendor', 'Currently paid by the vendor', flagHint),
   {
     key: 'availability',
+    personal: 'text',
     label: 'Availability',
     type: 'STRING',
     requirement: 'optional',
@@ -92,6 +96,7 @@ const identityFields = [
   },
   {
     key: 'vendorcandidateid',
+    personal: 'identifier',
     label: 'Vendor candidate ID',
     type: 'STRING',
     requirement: 'optional',
@@ -100,6 +105,7 @@ const identityFields = [
   },
   {
     key: 'summaryofqualifications',
+    personal: 'text',
     multiline: true,
     label: 'Summary of qualifications',
     type: 'STRING',
@@ -111,6 +117,7 @@ const identityFields = [
 const answerFields = keyed<AnswerKey>(
   oneTo(MAX_ANSWERS).map((n): FieldDef => ({
     key: `answer${n}`,
+    personal: 'text',
     multiline: true,
     label: `Answer to question ${n}`,
     type: 'STRING',
@@ -133,6 +140,7 @@ const middleFields = [
   ),
   {
     key: 'candcitizenshipstatus',
+    personal: 'choice',
     label: 'Citizenship status',
     type: 'STRING',
     requirement: 'optional',
@@ -141,6 +149,7 @@ const middleFields = [
   },
   {
     key: 'candcitizenshipexplain',
+    personal: 'text',
     label: 'Citizenship explanation',
     type: 'STRING',
     requirement: 'optional',
@@ -149,6 +158,7 @@ const middleFields = [
   },
   {
     key: 'billrate',
+    personal: 'rate',
     label: 'Bill rate',
     type: 'DECIMAL',
     requirement: 'optional',
@@ -157,6 +167,7 @@ const middleFields = [
   },
   {
     key: 'vendorrate',
+    personal: 'rate',
     label: 'Vendor rate',
     type: 'DECIMAL',
     requirement: 'optional',
@@ -164,6 +175,7 @@ const middleFields = [
   },
   {
     key: 'payrate',
+    personal: 'rate',
     label: 'Pay rate',
     type: 'DECIMAL',
     requirement: 'optional',
@@ -172,6 +184,7 @@ const middleFields = [
   },
   {
     key: 'budgetrate',
+    personal: 'rate',
     label: 'Budget rate',
     type: 'DECIMAL',
     requirement: 'optional',
@@ -179,6 +192,7 @@ const middleFields = [
   },
   {
     key: 'candidatecomments',
+    personal: 'text',
     multiline: true,
     label: 'Comments',
     type: 'STRING',
@@ -191,6 +205,7 @@ const middleFields = [
 const customFields = keyed<CandidateCustomFieldKey>(
   oneTo(MAX_CANDIDATE_CUSTOM_FIELDS).map((n): FieldDef => ({
     key: `candcustomfield${n}`,
+    personal: 'text',
     label: `Custom field ${n}`,
     type: 'STRING',
     requirement: 'optional',

@@ -30,6 +30,13 @@ export interface FieldOption {
  */
 export type DateFormat = string;
 
+/**
+ * What kind of personal value a field holds, which decides its mask: a name shows its initials
+ * (`J••• D••`), an e-mail its first letter and its domain (`j•••@example.com`), anything else
+ * nothing of itself (`•••`).
+ */
+export type PersonalKind = 'name' | 'email' | 'identifier' | 'text' | 'rate' | 'choice';
+
 /** Fields generated n times (skill items, question items, answers, custom fields…). */
 export interface RowRef {
   readonly group: string;
@@ -62,6 +69,12 @@ export interface FieldDef<K extends string = string> {
    * names a recruiter types again and again); rows share one list per part.
    */
   readonly suggest?: true;
+  /**
+   * Personal data about a person (a candidate, or a client's contact), and how it is masked for
+   * those who may not see it (personal-data.ts). Every place that shows, exports, finds or
+   * erases personal values derives from this mark.
+   */
+  readonly personal?: PersonalKind;
   /** PascalCase name in GET Requisitions records (requisition catalog only). */
   readonly responseName?: string;
   readonly row?: RowRef;

@@ -319,6 +319,7 @@ const headFields = [
   },
   {
     key: 'altemail',
+    personal: 'email',
     label: 'Alternate e-mail',
     type: 'STRING',
     requirement: 'optional',
@@ -429,6 +430,7 @@ const person = (
   {
     suggest: true,
     key: `${prefix}firstname`,
+    personal: 'name',
     label: `${who} first name`,
     type: 'STRING',
     requirement: required ? 'either' : 'optional',
@@ -439,6 +441,7 @@ const person = (
   {
     suggest: true,
     key: `${prefix}lastname`,
+    personal: 'name',
     label: `${who} last name`,
     type: 'STRING',
     requirement: required ? 'either' : 'optional',
