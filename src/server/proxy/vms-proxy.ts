@@ -247,7 +247,10 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
       url: `/${name}`,
       // HEAD would be a sixth operation; the VMS documents none.
       exposeHeadRoute: false,
-      logLevel: 'error',
+      // No route log level of its own: Fastify then gives each request's logger that level, and
+      // pino rebuilds every log method of each such child (1–2 % of a call's CPU), while the
+      // routes' own lines (a VMS answer not in its profile) were silenced below error. Fastify's
+      // per-request lines are off for the whole app (disableRequestLogging).
       config: { pageHeaders: false },
       handler: (request, reply) =>
         traceScope.run(request.traceContext, () => handle(request, reply, name)),
