@@ -110,7 +110,7 @@ export class RecordMaker {
   }
 
   call(call: CallToRecord): JournalRecord {
-    const signature = call.signature ? SecretNeedles.of([call.signature]) : null;
+    const signature = call.signature ? SecretNeedles.ofSignature(call.signature) : null;
     const needles = signature ? this.needles.and(signature) : this.needles;
     const limit = this.bodyLimitBytes;
     const batchId = call.batchId ?? this.batchIdOf(call);

@@ -98,6 +98,8 @@ function formsOf(secret: string): SecretForms {
   return { secret, targets, triggers: [...triggers] };
 }
 
+let lastSignature: { signature: string; needles: SecretNeedles } | null = null;
+
 /**
  * The secrets a body is cleaned of, searched two ways. Most answers hold no backslash escape or
  * percent sign, and there a secret can only be written plainly: a few native byte searches. Where
@@ -113,6 +115,7 @@ export class SecretNeedles {
   /** What an escaped form must contain somewhere: `\` before u or a short escape, or `%`. */
   private readonly triggers: readonly Buffer[];
   private pattern: RegExp | null = null;
+  private lastJoined: { other: SecretNeedles; joined: SecretNeedles } | null = null;
 
   private constructor(private readonly forms: readonly SecretForms[]) {
     this.texts = [...new Set(forms.flatMap(({ targets }) => targets))];
@@ -131,15 +134,35 @@ export class SecretNeedles {
     );
   }
 
+  /**
+   * One call's signature as needles. A signature is the same for every call signed in the same
+   * second (unless the recipe signs the body), and a busy portal signs hundreds a second: the
+   * last one is kept, so its forms and byte searches are made once rather than with every call.
+   */
+  static ofSignature(signature: string): SecretNeedles {
+    const last = lastSignature;
+    if (last?.signature === signature) return last.needles;
+    const needles = SecretNeedles.of([signature]);
+    lastSignature = { signature, needles };
+    return needles;
+  }
+
   /** These needles and one more secret (a call's own signature); these when it is null. */
   with(secret: string | null): SecretNeedles {
     if (secret === null || secret.length < shortestSecret) return this;
-    return new SecretNeedles([...this.forms, formsOf(secret)]);
+    return this.and(SecretNeedles.ofSignature(secret));
   }
 
-  /** These needles and those of `other` (the key and secret, and one call's signature). */
+  /**
+   * These needles and those of `other` (the key and secret, and one call's signature). The last
+   * pair joined is kept, for the same reason as the last signature.
+   */
   and(other: SecretNeedles): SecretNeedles {
-    return other.empty ? this : new SecretNeedles([...this.forms, ...other.forms]);
+    if (other.empty) return this;
+    if (this.lastJoined?.other === other) return this.lastJoined.joined;
+    const joined = new SecretNeedles([...this.forms, ...other.forms]);
+    this.lastJoined = { other, joined };
+    return joined;
   }
 
   get empty(): boolean {
@@ -221,7 +244,7 @@ export class CredentialScrubber {
 
   answer(headers: Record<string, string>, body: Buffer, signature: string | null): ScrubbedAnswer {
     // The call's signature is searched for on its own: the key's and secret's needles are made once.
-    const signed = signature === null ? null : SecretNeedles.of([signature]);
+    const signed = signature === null ? null : SecretNeedles.ofSignature(signature);
     const clean = (bytes: Buffer) =>
       signed ? scrub(scrub(bytes, this.needles), signed) : scrub(bytes, this.needles);
     const cleanBody = clean(body);
