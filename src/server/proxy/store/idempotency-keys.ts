@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseHeaders } from '@/server/store/headers-column';
 import type { PortalSqlite } from '@/server/store/portal-database';
+import { turnCommitOf } from '@/server/store/turn-commit';
 
 /** What the portal answered for one call: enough to answer a repeat of it identically. */
 export interface CallOutcome {
@@ -126,60 +127,11 @@ export function toKeyRecord(row: KeyRow): KeyRecord {
 }
 
 /**
- * Statements that the calls of one turn of the event loop ask for, committed together: every
- * keyed POST writes its key before it is forwarded and again when its answer comes, and a commit
- * of its own cost each write a lock, an unlock and its pages written to the WAL (about 12 system
- * calls). Each statement still resolves only once its transaction is committed, so a key is as
- * durable before its call leaves as before (decision 002); the calls of a turn share the commit.
- * A statement that fails fails the whole transaction, and every statement of it is refused.
- */
-class TurnCommit {
-  private pending: { run: () => unknown; done: (error: unknown, value?: unknown) => void }[] = [];
-  private scheduled = false;
-  private readonly runAll: (statements: (() => unknown)[]) => unknown[];
-
-  constructor(db: PortalSqlite) {
-    this.runAll = db.transaction((statements: (() => unknown)[]) =>
-      statements.map((statement) => statement()),
-    );
-  }
-
-  run<T>(statement: () => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.pending.push({
-        run: statement,
-        done: (error, value) => (error === null ? resolve(value as T) : reject(error)),
-      });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      // After the callbacks of this turn's I/O: every call that arrived with it asks first.
-      setImmediate(() => this.commit());
-    });
-  }
-
-  private commit(): void {
-    this.scheduled = false;
-    const batch = this.pending;
-    this.pending = [];
-    let values: unknown[];
-    try {
-      // One statement alone is its own transaction already.
-      const only = batch.length === 1 ? batch[0] : undefined;
-      values = only ? [only.run()] : this.runAll(batch.map((entry) => entry.run));
-    } catch (error) {
-      for (const entry of batch) entry.done(error);
-      return;
-    }
-    batch.forEach((entry, index) => entry.done(null, values[index]));
-  }
-}
-
-/**
  * The SQLite store: each method one prepared statement (prepared once, at start), committed with
  * the others of its turn of the event loop (TurnCommit).
  */
 export function createIdempotencyKeyStore(db: PortalSqlite): IdempotencyKeyStore {
-  const turn = new TurnCommit(db);
+  const turn = turnCommitOf(db);
   const statements = {
     insert: db.prepare<[string, string, number]>(
       `INSERT INTO idempotency_keys (key, fingerprint, state, created_at)

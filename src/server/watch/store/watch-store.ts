@@ -1,5 +1,6 @@
 import type { BatchResultRow } from '@/domain/batch-results';
 import type { PortalSqlite } from '@/server/store/portal-database';
+import { turnCommitOf } from '@/server/store/turn-commit';
 
 /** Where a watch stands: still asked about, every row final, or no longer asked about. */
 export type WatchState = 'watching' | 'settled' | 'gave_up';
@@ -196,6 +197,7 @@ export function outcomeValues(outcome: CheckOutcome): Array<string | number | nu
 
 /** The watches in the portal's SQLite file. */
 export function createWatchStore(db: PortalSqlite): WatchStore {
+  const turn = turnCommitOf(db);
   const statements = {
     insert: db.prepare(
       `INSERT INTO batch_watches (${insertColumns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -236,9 +238,9 @@ export function createWatchStore(db: PortalSqlite): WatchStore {
     ),
   };
   return {
-    async record(watch) {
-      return statements.insert.run(...newWatchValues(watch)).changes === 1;
-    },
+    // On the send's path: committed with the keys' writes of the same turn.
+    record: (watch) =>
+      turn.run(() => statements.insert.run(...newWatchValues(watch)).changes === 1),
     async due(now, limit) {
       return statements.due.all(now, now, limit).map(toStoredWatch);
     },
