@@ -85,7 +85,7 @@ function watch(batchId: string, acceptedAt: number): NewWatch {
   return {
     connection: 'default',
     batchId,
-    operation: 'candidateimport',
+    operation: 'candidates',
     clientOrgId: 1001,
     vendorOrgId: 9001,
     sentBy: null,
@@ -117,7 +117,11 @@ describe.each(['sqlite', 'postgres'] as const)('retention on %s', (kind) => {
         status: 200,
         problem: null,
         finishedAt: at,
-        results: { rows: [{ candidate: person }], body: JSON.stringify(person), at },
+        results: {
+          rows: [{ row: 1, status: 'New', message: '', createdId: '7', reference: person.email }],
+          body: JSON.stringify(person),
+          at,
+        },
       });
     };
     const oldCount = 2 * chunk + 20;
