@@ -9,15 +9,9 @@ import { storeTimer } from './metrics/instrument-stores';
 import { PortalMetrics } from './metrics/portal-metrics';
 import { parseScrape, sampleValue } from './metrics/scrape-text';
 import { pruneInSteps, type RetentionStore } from './store/retention';
-import {
-  createPostgresSuiteRunRetention,
-  createSuiteRunRetention,
-} from './suites/suite-run-retention';
+import { suiteRunRetention } from './suites/suite-run-retention';
 import { createPostgresWatchStore } from './watch/store/postgres/watch-store';
-import {
-  createPostgresResultsRetention,
-  createResultsRetention,
-} from './watch/store/results-retention';
+import { resultsRetention } from './watch/store/results-retention';
 import { createWatchStore, type NewWatch } from './watch/store/watch-store';
 
 // Retention (decision 060) of the kept batch results, the synced drafts and tray items, and the
@@ -130,10 +124,7 @@ describe.each(['sqlite', 'postgres'] as const)('retention on %s', (kind) => {
     // Accepted long ago but still watched: never pruned, however old.
     await watches.record(watch('rb_watching', old - 30 * day));
 
-    const retention = stores.open('resultsRetention', {
-      sqlite: createResultsRetention,
-      postgres: createPostgresResultsRetention,
-    });
+    const retention = stores.open('resultsRetention', resultsRetention);
     const { pruned, steps } = await pruneNoting(retention);
 
     expect(pruned).toBe(oldCount);
@@ -230,10 +221,7 @@ describe.each(['sqlite', 'postgres'] as const)('retention on %s', (kind) => {
     const youngId = await run(young, true);
     const runningId = await run(old - 5 * day, false);
 
-    const retention = stores.open('suiteRunRetention', {
-      sqlite: createSuiteRunRetention,
-      postgres: createPostgresSuiteRunRetention,
-    });
+    const retention = stores.open('suiteRunRetention', suiteRunRetention);
     const { pruned, steps } = await pruneNoting(retention);
 
     expect(pruned).toBe(chunk + 5);
@@ -296,11 +284,7 @@ describe('retention on PostgreSQL with two processes', () => {
         sqlite: createDraftRetention,
         postgres: createPostgresDraftRetention,
       });
-    const runsOf = (stores: PortalStores) =>
-      stores.open('suiteRunRetention', {
-        sqlite: createSuiteRunRetention,
-        postgres: createPostgresSuiteRunRetention,
-      });
+    const runsOf = (stores: PortalStores) => stores.open('suiteRunRetention', suiteRunRetention);
 
     const both = async (of: (stores: PortalStores) => RetentionStore) => {
       // Each keeps going until nothing is left, as the next rounds would.

@@ -1,5 +1,8 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { StoreFactories } from './database';
+import type { PortalSqlite } from './portal-database';
+import type { PortalPool } from './postgres/pool';
+import { warnOnFailure } from './purge-rounds';
 import './database-plugin';
 
 /** Retention deletes at most this many rows per transaction, yielding to requests in between. */
@@ -31,6 +34,47 @@ export async function pruneInSteps(
     if (taken < chunk) return pruned;
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/**
+ * The retention store of a table whose old rows simply go: `old` is the SQL condition that makes a
+ * row old, given the cutoff's placeholder (`?` or `$1`); `postgresKey` the table's key columns, by which
+ * PostgreSQL takes the chunk's rows. There the rows are taken `FOR UPDATE SKIP LOCKED`: rows
+ * another process is pruning are skipped, not waited for, and counted by that process. SQLite
+ * takes them by rowid, one process at a time.
+ */
+export function deletingRetention({
+  table,
+  old,
+  postgresKey,
+}: {
+  table: string;
+  old: (cutoff: string) => string;
+  postgresKey: string;
+}): StoreFactories<RetentionStore> {
+  return {
+    sqlite(db: PortalSqlite) {
+      const prune = db.prepare<[number, number]>(
+        `DELETE FROM ${table} WHERE rowid IN (
+           SELECT rowid FROM ${table} WHERE ${old('?')} ORDER BY rowid LIMIT ?)`,
+      );
+      return {
+        async pruneBefore(cutoff, limit) {
+          return prune.run(cutoff, limit).changes;
+        },
+      };
+    },
+    postgres(pool: PortalPool) {
+      const sql = `DELETE FROM ${table} WHERE (${postgresKey}) IN (
+          SELECT ${postgresKey} FROM ${table} WHERE ${old('$1')}
+          LIMIT $2 FOR UPDATE SKIP LOCKED)`;
+      return {
+        async pruneBefore(cutoff, limit) {
+          return (await pool.query(sql, [cutoff, limit])).rowCount ?? 0;
+        },
+      };
+    },
+  };
 }
 
 export interface RetentionRoundsOptions {
@@ -65,18 +109,12 @@ export function retentionRounds({
   let stopped = false;
   const round = async () => {
     if (keepMs === null || stopped) return;
-    try {
-      await pruneInSteps(
-        (cutoff, limit) => store.pruneBefore(cutoff, limit),
-        now() - keepMs,
-        chunk,
-      );
-    } catch (error) {
-      log.warn(
-        { reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown' },
-        failure,
-      );
-    }
+    const cutoff = now() - keepMs;
+    await warnOnFailure(
+      () => pruneInSteps((before, limit) => store.pruneBefore(before, limit), cutoff, chunk),
+      log,
+      failure,
+    );
   };
   const next = () => {
     if (stopped) return;

@@ -6,7 +6,7 @@ import { createPostgresScheduleStore } from './postgres-schedule-store';
 import { createPostgresSuiteStore } from './postgres-suite-store';
 import { createSqliteScheduleStore, type ScheduleStore } from './schedule-store';
 import { createSqliteSuiteStore } from './sqlite-suite-store';
-import { createPostgresSuiteRunRetention, createSuiteRunRetention } from './suite-run-retention';
+import { suiteRunRetention } from './suite-run-retention';
 import { SuiteRunner, type SuiteRunnerOptions } from './suite-runner';
 import { SuiteScheduler, type SchedulerOptions } from './suite-scheduler';
 import type { SuiteStore } from './suite-store';
@@ -43,7 +43,7 @@ export const suitesPlugin = fp<SuitesOptions>(
     app.decorate('suiteStore', store);
     scheduleRetention(app, {
       name: 'suiteRunRetention',
-      factories: { sqlite: createSuiteRunRetention, postgres: createPostgresSuiteRunRetention },
+      factories: suiteRunRetention,
       keepMs: config.retention.suiteRunsMs,
       what: 'suite runs',
     });

@@ -9,7 +9,7 @@ import type { AcceptedBatch } from '@/server/proxy/accepted-batch';
 import { scheduleRetention } from '@/server/store/retention';
 import { PgBossWatchQueue } from './pg-boss-queue';
 import { createPostgresWatchStore } from './store/postgres/watch-store';
-import { createPostgresResultsRetention, createResultsRetention } from './store/results-retention';
+import { resultsRetention } from './store/results-retention';
 import {
   createWatchStore,
   type NewWatch,
@@ -53,7 +53,7 @@ export const watchPlugin = fp<WatchOptions>(
     app.decorate('watchStore', store);
     scheduleRetention(app, {
       name: 'resultsRetention',
-      factories: { sqlite: createResultsRetention, postgres: createPostgresResultsRetention },
+      factories: resultsRetention,
       keepMs: config.retention.resultsMs,
       what: 'kept batch results',
     });
