@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startTestPortal, testConfig } from '@/test-support/capture-upstream';
 import { openPortalStores, openTestStores, type PortalStores } from '@/test-support/portal-stores';
 import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
 import {
@@ -310,5 +314,74 @@ describe('retention on PostgreSQL with two processes', () => {
       expect(left.version).toBe(2 * perUser);
     }
     expect(await first.suites.getRun(runs[0] ?? -1)).toBeUndefined();
+  });
+});
+
+describe('retention in a running portal', () => {
+  it('prunes each store once the portal is ready, and counts it in the metrics', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'retention-portal-'));
+    const portalDb = join(dir, 'portal.db');
+    const real = Date.now();
+    const longAgo = real - 200 * day;
+    const lately = real - day;
+    const before = await openPortalStores({ portalDb, databaseUrl: null });
+    const put = (key: string, at: number) =>
+      before.userRecords.put(
+        'u_1',
+        'drafts',
+        key,
+        { value: JSON.stringify(person), baseVersion: 0, deleted: false },
+        at,
+      );
+    await put('old', longAgo);
+    await put('young', lately);
+    const run = await before.suites.createRun({
+      suiteId: null,
+      suiteName: 'smoke',
+      suiteVersion: null,
+      connection: 'default',
+      clientOrgId: 1001,
+      vendorOrgId: 9001,
+      runToken: 'aa11bb22',
+      startedAt: longAgo,
+      startedBy: null,
+      casesTotal: 0,
+    });
+    await before.suites.endRun(run, {
+      status: 'finished',
+      cases: [],
+      batches: 0,
+      at: longAgo,
+      interruption: null,
+      previousRunId: null,
+    });
+    await before.close();
+
+    const portal = await startTestPortal(
+      testConfig('http://127.0.0.1:9/', {
+        PORTAL_DB: portalDb,
+        METRICS_TOKEN: 'retention-metrics-token-0123456789abcdef',
+      }),
+    );
+    try {
+      const metrics = portal.app.portalMetrics;
+      if (!metrics) throw new Error('the metrics are off: METRICS_TOKEN turns them on');
+      await expect.poll(() => scraped(metrics, 'drafts')).toBe(1);
+      await expect.poll(() => scraped(metrics, 'suite_runs')).toBe(1);
+      const after = await openPortalStores({ portalDb, databaseUrl: null });
+      try {
+        const drafts = await after.userRecords.changedSince('u_1', 'drafts', 0, 10);
+        expect(drafts.records.map((r) => [r.key, r.deleted])).toEqual([
+          ['young', false],
+          ['old', true],
+        ]);
+        expect(await after.suites.getRun(run)).toBeUndefined();
+      } finally {
+        await after.close();
+      }
+    } finally {
+      await portal.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
