@@ -140,6 +140,8 @@ async function sendAndSave(
     );
   }
   await expect(dialog.getByLabel(/New values for each run/)).toBeChecked();
+  // No one's personal data is kept unless asked for.
+  await expect(dialog.getByLabel(/Keep the real personal data/)).not.toBeChecked();
   await dialog.getByRole('button', { name: 'Save the cases' }).click();
   await expect(dialog).toBeHidden();
   await expect(detail.getByRole('status').filter({ hasText: /^Saved 1 case to/ })).toBeVisible();
@@ -217,6 +219,12 @@ test('a QA engineer builds a suite from journal calls and cases by hand, runs it
     /"E2ESUITEA-\{\{run\.id\}\}"/,
   );
   await expect(cases.nth(2).getByLabel('Expected status')).toHaveValue('New');
+  // The candidate's name, e-mail and id were generated in place of the person's.
+  await cases.nth(2).locator('summary').click();
+  const candidateItem = cases.nth(2).getByLabel(/^Item as JSON/);
+  await expect(candidateItem).toHaveValue(/"firstname": ?"\{\{unique\.name\}\}"/);
+  await expect(candidateItem).toHaveValue(/"candemail": ?"\{\{unique\.email\}\}"/);
+  await expect(candidateItem).not.toHaveValue(/Lovelace|e2e\.suite@example\.com|VE2E/);
 
   // The first case gets an id later cases can refer to.
   await cases.first().getByLabel('Case id', { exact: true }).fill('create-req');

@@ -17,9 +17,23 @@ export {
 } from './suite-cases';
 
 /**
+ * A name made for one case of one run, of letters only (a VMS may refuse digits in a name): `Qa`
+ * and the run's id and the case's number spelt in letters.
+ */
+function generatedName(runId: string, caseIndex: number): string {
+  const spelt = `${runId}${caseIndex + 1}`
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '')
+    .replace(/[0-9]/g, (digit) => String.fromCharCode(97 + Number(digit)));
+  return `Qa${spelt}`.slice(0, 40);
+}
+
+/**
  * An item with its references filled in: `{{run.id}}` the run's id, `{{unique.email}}` an
- * address made for this case in this run, `{{<case>.createdId}}` what the VMS created for that
- * case. An unknown name is left as written, for the VMS (and the expectation) to judge.
+ * address made for this case in this run, `{{unique.name}}` a name of letters and
+ * `{{unique.id}}` an identifier, both made likewise (what a case saved from a real call has in
+ * place of the person's), `{{<case>.createdId}}` what the VMS created for that case. An unknown
+ * name is left as written, for the VMS (and the expectation) to judge.
  */
 export function resolveItem(
   item: Readonly<Record<string, string>>,
@@ -32,6 +46,8 @@ export function resolveItem(
         if (name === 'run.id') return context.runId;
         if (name === 'unique.email')
           return `qa.${context.runId}.${context.caseIndex + 1}@example.com`;
+        if (name === 'unique.name') return generatedName(context.runId, context.caseIndex);
+        if (name === 'unique.id') return `qa-${context.runId}-${context.caseIndex + 1}`;
         const [ref, field] = name.split('.');
         if (field === 'createdId' && ref !== undefined) return context.created.get(ref) ?? whole;
         return whole;

@@ -123,6 +123,11 @@ describe('loadConfig', () => {
         bodyLimitBytes: 256 * 1024,
       },
       audit: { retentionMs: 365 * 24 * 60 * 60 * 1000 },
+      retention: {
+        resultsMs: 180 * 24 * 60 * 60 * 1000,
+        draftsMs: 90 * 24 * 60 * 60 * 1000,
+        suiteRunsMs: 90 * 24 * 60 * 60 * 1000,
+      },
       // WATCH on, WATCH_GIVE_UP_HOURS 72 and WATCH_CONCURRENCY 4 unless set (decision 050).
       watch: { enabled: true, giveUpMs: 72 * 60 * 60 * 1000, concurrency: 4 },
       rateLimitPerMinute: 600,
@@ -348,6 +353,27 @@ describe('loadConfig', () => {
     });
     expect(problem({ AUDIT_RETENTION_DAYS: '0' })).toContain('AUDIT_RETENTION_DAYS');
     expect(problem({ AUDIT_RETENTION_DAYS: '3651' })).toContain('AUDIT_RETENTION_DAYS');
+  });
+
+  it('reads each store’s retention, 0 keeping for ever', () => {
+    const days = (n: number) => n * 24 * 60 * 60 * 1000;
+    expect(loadConfig({}).retention).toEqual({
+      resultsMs: days(180),
+      draftsMs: days(90),
+      suiteRunsMs: days(90),
+    });
+    expect(
+      loadConfig({
+        RESULTS_RETENTION_DAYS: '30',
+        DRAFT_RETENTION_DAYS: '0',
+        SUITE_RUN_RETENTION_DAYS: '7',
+      }).retention,
+    ).toEqual({ resultsMs: days(30), draftsMs: null, suiteRunsMs: days(7) });
+    expect(problem({ RESULTS_RETENTION_DAYS: 'half a year' })).toBe(
+      'RESULTS_RETENTION_DAYS must be a whole number from 0 to 3650 (for example 180); got "half a year".',
+    );
+    expect(problem({ DRAFT_RETENTION_DAYS: '-1' })).toContain('DRAFT_RETENTION_DAYS');
+    expect(problem({ SUITE_RUN_RETENTION_DAYS: '3651' })).toContain('SUITE_RUN_RETENTION_DAYS');
   });
 
   it('reads VMS_PROFILE as a preset or a profile file, dates included', () => {

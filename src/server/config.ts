@@ -66,6 +66,8 @@ export interface PortalConfig extends Pick<
   audit: AuditSettings;
   /** The server's watch of accepted batches until they settle (decision 050). */
   watch: WatchSettings;
+  /** How long the stores that hold candidates' data keep it (decision 060). */
+  retention: RetentionSettings;
   /** Requests per minute per client address on /api/vms; 0 turns the limit off. */
   rateLimitPerMinute: number;
   /** Sign-in and sessions (decision 026). */
@@ -106,6 +108,19 @@ export interface NotificationSettings {
   mail: MailSettings | null;
   /** WEBHOOK_ALLOW_HOSTS: hosts a webhook may reach though not public. */
   webhookAllowHosts: AllowedHosts;
+}
+
+/**
+ * Each store's retention (decision 060): rows last touched longer ago than this are pruned; null
+ * (a setting of 0) keeps them for ever.
+ */
+export interface RetentionSettings {
+  /** Kept results of batches the watch is done with (RESULTS_RETENTION_DAYS). */
+  resultsMs: number | null;
+  /** Drafts and tray items synced to the server, untouched this long (DRAFT_RETENTION_DAYS). */
+  draftsMs: number | null;
+  /** Suite runs that ended this long ago (SUITE_RUN_RETENTION_DAYS). */
+  suiteRunsMs: number | null;
 }
 
 export interface AuditSettings {
@@ -206,6 +221,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
       bodyLimitBytes: values.JOURNAL_BODY_LIMIT_KB * 1024,
     },
     audit: { retentionMs: values.AUDIT_RETENTION_DAYS * 24 * 60 * 60 * 1000 },
+    retention: {
+      resultsMs: daysOrForever(values.RESULTS_RETENTION_DAYS),
+      draftsMs: daysOrForever(values.DRAFT_RETENTION_DAYS),
+      suiteRunsMs: daysOrForever(values.SUITE_RUN_RETENTION_DAYS),
+    },
     watch: {
       enabled: values.WATCH === 'on',
       giveUpMs: values.WATCH_GIVE_UP_HOURS * 60 * 60 * 1000,
@@ -224,6 +244,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): PortalConfig {
           connection.upstream.kind === 'sandbox',
       )?.upstream.processingDelayMs ?? values.SANDBOX_PROCESSING_DELAY_MS,
   };
+}
+
+/** A retention setting in days as milliseconds; 0 keeps for ever (null). */
+function daysOrForever(days: number): number | null {
+  return days === 0 ? null : days * 24 * 60 * 60 * 1000;
 }
 
 /**

@@ -1,9 +1,11 @@
 import fp from 'fastify-plugin';
 import { ApiError } from '@/domain/api-error';
 import type { PortalConfig } from '@/server/config';
+import { scheduleRetention } from '@/server/store/retention';
 import { registerSessionHooks, type BearerCheck } from './auth-hooks';
 import { PortalAuth } from './portal-auth';
 import { openAccountStores } from './store/account-stores';
+import { createDraftRetention, createPostgresDraftRetention } from './store/draft-retention';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -45,6 +47,12 @@ export const accountsPlugin = fp<AccountsOptions>(
       },
     });
     app.decorate('accounts', accounts);
+    scheduleRetention(app, {
+      name: 'draftRetention',
+      factories: { sqlite: createDraftRetention, postgres: createPostgresDraftRetention },
+      keepMs: config.retention.draftsMs,
+      what: 'drafts and tray items',
+    });
     app.addHook('onClose', () => accounts.close());
     app.decorate('bearerCheck', null);
     registerSessionHooks(app, config, accounts, (request, token, path) => {

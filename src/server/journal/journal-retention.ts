@@ -1,8 +1,6 @@
 import type { JournalSettings } from '@/server/config';
+import { pruneInSteps, retentionChunk as pruneChunk } from '@/server/store/retention';
 import type { JournalStore } from './store/journal-store';
-
-/** Retention deletes this many calls per transaction, yielding to calls in between. */
-const pruneChunk = 500;
 
 /**
  * Retention (decision 025): calls older than JOURNAL_RETENTION_DAYS, then the oldest calls until
@@ -15,10 +13,10 @@ export async function pruneJournal(
   now: number,
 ): Promise<void> {
   const yieldTurn = () => new Promise((resolve) => setImmediate(resolve));
-  const cutoff = now - settings.retentionMs;
-  while ((await store.pruneReceivedBefore(cutoff, pruneChunk)) === pruneChunk) {
-    await yieldTurn();
-  }
+  await pruneInSteps(
+    (cutoff, limit) => store.pruneReceivedBefore(cutoff, limit),
+    now - settings.retentionMs,
+  );
   const target = settings.maxBytes * 0.9;
   let used = await store.usedBytes();
   if (used <= settings.maxBytes) return;

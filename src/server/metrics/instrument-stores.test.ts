@@ -75,5 +75,7 @@ describe('storeTimer', () => {
     const scrape = parseScrape((await metrics.scrape()).body);
     expect(sampleValue(scrape, 'vms_portal_journal_writes_total')).toBe(3);
     expect(sampleValue(scrape, 'vms_portal_journal_pruned_total')).toBe(10);
+    // The journal's calls count among every store's pruned rows too.
+    expect(sampleValue(scrape, 'vms_portal_retention_pruned_total', { store: 'journal' })).toBe(10);
   });
 });

@@ -1,7 +1,7 @@
 import type { JournalStore } from '@/server/journal/store/journal-store';
 import type { IdempotencyKeyStore } from '@/server/proxy/store/idempotency-keys';
 import type { StoreWrapper } from '@/server/store/database';
-import type { PortalMetrics } from './portal-metrics';
+import type { PortalMetrics, RetentionLabel } from './portal-metrics';
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (
@@ -38,7 +38,23 @@ const storeCounts: {
   },
 };
 
+/**
+ * The names the concerns open their retention stores under (decision 060), and the label each
+ * store's pruned rows are counted under.
+ */
+const retentionStores: Partial<Record<string, RetentionLabel>> = {
+  resultsRetention: 'results',
+  draftRetention: 'drafts',
+  suiteRunRetention: 'suite_runs',
+};
+
 function countFor(store: string, operation: string): Count | undefined {
+  const retention = retentionStores[store];
+  if (retention !== undefined) {
+    return operation === 'pruneBefore'
+      ? (metrics, _args, result) => metrics.retentionPrunedRows(retention, Number(result))
+      : undefined;
+  }
   if (store !== 'journal' && store !== 'idempotencyKeys') return undefined;
   const counts: Partial<Record<string, Count>> = storeCounts[store];
   return counts[operation];

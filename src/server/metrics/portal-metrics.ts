@@ -34,6 +34,9 @@ export function idempotencyAnswer(
   return null;
 }
 
+/** The stores retention prunes, as `vms_portal_retention_pruned_total` labels them. */
+export type RetentionLabel = 'journal' | 'results' | 'drafts' | 'suite_runs';
+
 /** 2xx, 4xx, 5xx: what a dashboard groups batches by. */
 export function statusClass(status: number): string {
   return `${Math.floor(status / 100)}xx`;
@@ -104,6 +107,7 @@ export class PortalMetrics {
   private readonly scheduledRuns: Counter<'outcome'>;
   private readonly journalWrites: Counter;
   private readonly journalPruned: Counter;
+  private readonly retentionPruned: Counter<'store'>;
   private readonly databaseDuration: Histogram<'store' | 'operation'>;
   private readonly databaseErrors: Counter<'store' | 'operation'>;
   private readonly unreadableDates: Counter<'connection' | 'field'>;
@@ -178,6 +182,12 @@ export class PortalMetrics {
     this.journalPruned = new Counter({
       name: `${metricPrefix}journal_pruned_total`,
       help: 'Calls the journal retention deleted (by age or by size).',
+      registers,
+    });
+    this.retentionPruned = new Counter({
+      name: `${metricPrefix}retention_pruned_total`,
+      help: 'Rows retention pruned, by store: journal (calls), results (batches the watch kept), drafts (drafts and tray items emptied), suite_runs.',
+      labelNames: ['store'],
       registers,
     });
     this.databaseDuration = new Histogram({
@@ -345,6 +355,12 @@ export class PortalMetrics {
 
   journalPrunedCalls(count: number): void {
     if (count > 0) this.journalPruned.inc(count);
+    this.retentionPrunedRows('journal', count);
+  }
+
+  /** Rows one store's retention step pruned (decision 060). */
+  retentionPrunedRows(store: RetentionLabel, count: number): void {
+    if (count > 0) this.retentionPruned.inc({ store }, count);
   }
 
   /** What times one store method's calls: its series made once, not looked up on each call. */

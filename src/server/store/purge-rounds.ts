@@ -17,17 +17,24 @@ export function purgeRounds({
   failure: string;
   purge(): Promise<unknown>;
 }): { first: Promise<void>; stop(): void } {
-  const round = async () => {
-    try {
-      await purge();
-    } catch (error) {
-      log.warn(
-        { reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown' },
-        failure,
-      );
-    }
-  };
+  const round = () => warnOnFailure(purge, log, failure);
   const timer = setInterval(() => void round(), everyMs);
   timer.unref();
   return { first: round(), stop: () => clearInterval(timer) };
+}
+
+/**
+ * Runs `work`, logging a failure as `failure` with its reason cut short instead of throwing: for
+ * rounds that the next round repeats.
+ */
+export async function warnOnFailure(
+  work: () => Promise<unknown>,
+  log: Pick<FastifyBaseLogger, 'warn'>,
+  failure: string,
+): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    log.warn({ reason: error instanceof Error ? error.message.slice(0, 200) : 'unknown' }, failure);
+  }
 }

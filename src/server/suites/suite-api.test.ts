@@ -6,6 +6,8 @@ import { answerKey, skillResponseKey } from '@/domain';
 import { apiErrorBodySchema } from '@/domain/api-error';
 import { journalPageSchema } from '@/domain/journal';
 import type { Suite, SuiteCase } from '@/domain/suite';
+import { casesFromItems } from '@/domain/suite-cases';
+import { withGeneratedPersonalValues } from '@/domain/suite-personal';
 import {
   suiteDetailSchema,
   suiteListSchema,
@@ -343,6 +345,67 @@ describe('runs', () => {
     expect(apiErrorBodySchema.parse(foreignOrg.json()).error.message).toMatch(
       /^The run cannot be sent for client org 1002 on \S+ \(default\): choose one of 1001\. Nothing was run\.$/,
     );
+  });
+
+  it('runs green, twice, a suite saved from real items with generated values in place of the people’s', async () => {
+    // What the save dialog does with items of a real send: generated personal values, then new
+    // values for each run.
+    const person = {
+      firstname: 'Grace',
+      lastname: 'Hopper',
+      candemail: 'grace.hopper@navy.example',
+      vendorcandidateid: 'GH-1906',
+      availability: 'From 9 December',
+      candidatecomments: 'Prefers mornings',
+      [answerKey(1)]: 'Two weeks from signing',
+    };
+    const sent = [
+      {
+        kind: 'requisition' as const,
+        item: requisitionInsert({ altemail: 'm.reyes@client.example' }),
+        expect: { status: 'Success' as const },
+      },
+      {
+        kind: 'candidate' as const,
+        item: {
+          ...candidateFor(40008, { requirementid: '{{req-1.createdId}}' }),
+          ...person,
+          [skillResponseKey('response', 1)]: '3',
+        },
+        expect: { status: 'New' as const },
+      },
+    ];
+    const cases = sent.flatMap(({ kind, item, expect }, index) =>
+      casesFromItems(
+        kind,
+        [
+          {
+            item: withGeneratedPersonalValues(kind, item, expect),
+            idBase: index === 0 ? 'req-1' : 'cand-1',
+            name: `item ${index + 1}`,
+            expect,
+          },
+        ],
+        { perRun: true },
+      ),
+    );
+    const created = suiteDetailSchema.parse(
+      (
+        await quinn.call('POST', '/api/suites', {
+          body: { suite: { name: 'From real items', cases } },
+        })
+      ).json(),
+    );
+    const stored = await quinn.call('GET', `/api/suites/${created.id}/export`);
+    expect(stored.status).toBe(200);
+    for (const value of [...Object.values(person), 'm.reyes@client.example']) {
+      expect(stored.text, value).not.toContain(value);
+    }
+
+    const first = await runToEnd(quinn, { suiteId: created.id });
+    expect(first).toMatchObject({ status: 'finished', passed: 2, failed: 0 });
+    const second = await runToEnd(quinn, { suiteId: created.id });
+    expect(second).toMatchObject({ status: 'finished', passed: 2, failed: 0 });
   });
 
   it('does not let a request made from outside pass as a run’s call', async () => {

@@ -1,10 +1,12 @@
 import fp from 'fastify-plugin';
 import type { PortalConfig } from '@/server/config';
 import type { PortalDatabase } from '@/server/store/database';
+import { scheduleRetention } from '@/server/store/retention';
 import { createPostgresScheduleStore } from './postgres-schedule-store';
 import { createPostgresSuiteStore } from './postgres-suite-store';
 import { createSqliteScheduleStore, type ScheduleStore } from './schedule-store';
 import { createSqliteSuiteStore } from './sqlite-suite-store';
+import { suiteRunRetention } from './suite-run-retention';
 import { SuiteRunner, type SuiteRunnerOptions } from './suite-runner';
 import { SuiteScheduler, type SchedulerOptions } from './suite-scheduler';
 import type { SuiteStore } from './suite-store';
@@ -39,6 +41,12 @@ export const suitesPlugin = fp<SuitesOptions>(
   async (app, { config, runs, schedules }) => {
     const store = openSuiteStore(app.database);
     app.decorate('suiteStore', store);
+    scheduleRetention(app, {
+      name: 'suiteRunRetention',
+      factories: suiteRunRetention,
+      keepMs: config.retention.suiteRunsMs,
+      what: 'suite runs',
+    });
     const runner = new SuiteRunner({
       app,
       store: Promise.resolve(store),

@@ -6,8 +6,10 @@ import { payloadKindByOperation } from '@/domain/payload-kind';
 import { connectionHeader } from '@/domain/vms-contract';
 import type { PortalConfig } from '@/server/config';
 import type { AcceptedBatch } from '@/server/proxy/accepted-batch';
+import { scheduleRetention } from '@/server/store/retention';
 import { PgBossWatchQueue } from './pg-boss-queue';
 import { createPostgresWatchStore } from './store/postgres/watch-store';
+import { resultsRetention } from './store/results-retention';
 import {
   createWatchStore,
   type NewWatch,
@@ -49,6 +51,12 @@ export const watchPlugin = fp<WatchOptions>(
       postgres: createPostgresWatchStore,
     });
     app.decorate('watchStore', store);
+    scheduleRetention(app, {
+      name: 'resultsRetention',
+      factories: resultsRetention,
+      keepMs: config.retention.resultsMs,
+      what: 'kept batch results',
+    });
     const callers = new Map<string, SessionUser | null>();
     app.addHook('onRequest', async (request: FastifyRequest) => {
       const header = request.headers[watchHeader];

@@ -12,6 +12,7 @@ import {
   perRunFields,
   type SuiteCase,
 } from '@/domain/suite-cases';
+import { withGeneratedPersonalValues } from '@/domain/suite-personal';
 import { errorMessage } from '@/shared/api/http';
 import { countOf } from '@/shared/lib/format';
 import { useMay } from '@/shared/session/session';
@@ -37,6 +38,14 @@ export interface SaveAsCasesProps {
 }
 
 type Loaded = { items: CaseItem[] } | { problem: string } | null;
+
+/** Text with its `{{…}}` references taken out, for a case's name. */
+function withoutReferences(text: string): string {
+  return text
+    .replace(/\{\{[^}]*\}\}/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
 
 function expectText(expect: SuiteCase['expect']): string {
   return `${expect.status}${expect.field ? ` naming ${expect.field}` : ''}${expect.message ? ` matching /${expect.message}/` : ''}`;
@@ -116,16 +125,26 @@ export function SaveAsCases({
     if (!ready) return;
     const data = new FormData(event.currentTarget);
     const chosen = expectedStatusesOf[kind.id].find((status) => status === data.get('status'));
+    const keepPersonal = data.get('keepPersonal') === 'on';
     const cases = casesFromItems(
       kind.id,
       ready.map((entry, index) => {
-        const summary = kind.summarize(entry.item);
-        const what = [summary.title, summary.reference].filter((part) => part !== '').join(', ');
+        const expect = entry.expect ?? { status: chosen ?? acceptedStatus[kind.id] };
+        const item = keepPersonal
+          ? entry.item
+          : withGeneratedPersonalValues(kind.id, entry.item, expect);
+        // Named from the item as saved: a candidate's name and e-mail are not in the case's name
+        // or id unless the real values are kept.
+        const summary = kind.summarize(item);
+        const reference = withoutReferences(summary.reference);
+        const what = [withoutReferences(summary.title), reference]
+          .filter((part) => part !== '')
+          .join(', ');
         return {
-          item: entry.item,
-          idBase: `${kind.caseIdPrefix}-${summary.reference || index + 1}`,
+          item,
+          idBase: `${kind.caseIdPrefix}-${reference || index + 1}`,
           name: `${what || kind.noun.one}, from ${entry.origin}`,
-          expect: entry.expect ?? { status: chosen ?? acceptedStatus[kind.id] },
+          expect,
         };
       }),
       { perRun: data.get('perRun') === 'on' },
@@ -266,6 +285,11 @@ export function SaveAsCases({
               {perRunFields[kind.id]}, so the suite runs again and again without duplicates. Only
               for cases expected to be accepted: a case expecting Error keeps its values, since its
               refusal may be for them (a duplicate, an unknown id)
+            </label>
+            <label className="checkbox">
+              <input type="checkbox" name="keepPersonal" /> Keep the real personal data: without
+              this, each name, e-mail, identifier and free text of a person becomes one the run
+              makes (a case expecting Error keeps the field it names); rates and choices stay
             </label>
             <ErrorNotice message={problem} />
             <div className="button-row">
