@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { PersonalKind } from './catalog-types';
 import { personalFields } from './personal-data';
 
@@ -182,3 +183,77 @@ export function eraseSubject(text: string, subject: PersonalSubject, at: Date): 
   const changed = walk.items.length > 0 || walk.mentions > 0;
   return { text: changed ? rewritten : text, changed, items: walk.items, mentions: walk.mentions };
 }
+
+/** The one person an admin looks for: an e-mail, and a name when they know it. */
+export const subjectQuerySchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .min(3, 'Type the e-mail address of the person to look for.')
+    .max(320, 'An e-mail address is at most 320 characters.')
+    .refine((value) => value.includes('@'), 'That is not an e-mail address: it has no @.'),
+  name: z
+    .string()
+    .trim()
+    .max(200, 'A name is at most 200 characters.')
+    .refine(
+      (value) => value === '' || subjectName(value) !== undefined,
+      'Type both the first and the last name, or leave the name empty.',
+    )
+    .optional(),
+});
+export type SubjectQuery = z.infer<typeof subjectQuerySchema>;
+
+export const eraseRequestSchema = subjectQuerySchema.extend({
+  reason: z
+    .string()
+    .trim()
+    .min(5, 'Say why this person is erased (their request, its date): at least 5 characters.')
+    .max(500, 'The reason is at most 500 characters.'),
+});
+export type EraseRequest = z.infer<typeof eraseRequestSchema>;
+
+/** How many records of each store hold something about the person (stores with none left out). */
+export const storeCountsSchema = z.record(z.string(), z.number().int().nonnegative());
+export type StoreCounts = z.infer<typeof storeCountsSchema>;
+
+export const subjectFoundSchema = z.object({ counts: storeCountsSchema });
+
+/** One record held about the person in the subject-access export. */
+export const heldRecordSchema = z.object({
+  store: z.string(),
+  record: z.string(),
+  at: z.string(),
+  /** The items about the person as the record holds them. */
+  items: z.array(z.unknown()),
+  /** How often their e-mail or name appears in the record's text besides. */
+  mentions: z.number().int().nonnegative(),
+});
+export type HeldRecord = z.infer<typeof heldRecordSchema>;
+
+export const subjectExportSchema = z.object({
+  subject: z.object({ email: z.string(), name: z.string().nullable() }),
+  exportedAt: z.string(),
+  counts: storeCountsSchema,
+  records: z.array(heldRecordSchema),
+});
+export type SubjectExport = z.infer<typeof subjectExportSchema>;
+
+export const subjectErasedSchema = z.object({
+  counts: storeCountsSchema,
+  erasedAt: z.string(),
+});
+export type SubjectErased = z.infer<typeof subjectErasedSchema>;
+
+/** The subject a query names, for finding and erasing. */
+export function subjectOf(query: SubjectQuery): PersonalSubject {
+  return { email: query.email, name: subjectName(query.name) };
+}
+
+export const subjectExportFormats = ['json', 'html'] as const;
+
+/** An export names its reason too: the audit trail says who took a person's data, and why. */
+export const exportRequestSchema = eraseRequestSchema.extend({
+  format: z.enum(subjectExportFormats).default('json'),
+});
+export type ExportRequest = z.input<typeof exportRequestSchema>;
