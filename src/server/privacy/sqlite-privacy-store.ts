@@ -46,10 +46,6 @@ export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
     );
     const unindex = db.prepare('DELETE FROM journal_search WHERE rowid = ?');
     const index = db.prepare('INSERT INTO journal_search (rowid, body) VALUES (?, ?)');
-    // FTS5's secure-delete takes a body's words out of the index's pages when its row goes,
-    // rather than leaving them behind a tombstone until the next merge; the journal's own pruning
-    // keeps the faster default, so it is on for these deletes only.
-    db.exec("INSERT INTO journal_search (journal_search, rank) VALUES ('secure-delete', 1)");
     for (const { id, text } of bodies) {
       const kept = Buffer.from(text, 'utf8');
       const { data, compressed } = packBody(kept);
@@ -57,7 +53,6 @@ export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
       unindex.run(id);
       index.run(id, kept);
     }
-    db.exec("INSERT INTO journal_search (journal_search, rank) VALUES ('secure-delete', 0)");
   });
 
   /**
@@ -137,7 +132,7 @@ export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
       return Promise.resolve(
         zeroingWhatIsFreed(() => {
           const before = changes.get()?.n ?? 0;
-          db.exec("INSERT INTO journal_search (journal_search, rank) VALUES ('merge', -64)");
+          db.exec("INSERT INTO journal_search (journal_search, rank) VALUES ('merge', -4)");
           return (changes.get()?.n ?? 0) - before >= 2;
         }),
       );
