@@ -67,6 +67,7 @@ const postgresSuite = [
   'src/server/api-tokens/api-tokens-api.test.ts',
   'src/server/suites/suite-api.test.ts',
   'src/server/suites/suite-schedules.test.ts',
+  'src/server/privacy/privacy-api.test.ts',
 ];
 
 /** Modules of the requisition workspace's first render, one chunk (build.rolldownOptions below). */

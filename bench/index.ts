@@ -8,6 +8,7 @@ import { runDatesBench } from './dates';
 import { runDomainBench } from './domain';
 import { runImportBench } from './import';
 import { runLoadBench } from './load';
+import { runPrivacyBench } from './privacy';
 import { runProxyBench } from './proxy';
 import { runSandboxBatchBench } from './sandbox-batch';
 import { runSuitesBench } from './suites';
@@ -26,6 +27,7 @@ const suites: Record<string, () => Promise<{ withinBudget: boolean }>> = {
   load: runLoadBench,
   suites: runSuitesBench,
   watch: runWatchBench,
+  privacy: runPrivacyBench,
 };
 const only = process.env.BENCH_ONLY?.split(',')
   .map((name) => name.trim())

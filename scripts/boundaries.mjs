@@ -65,6 +65,10 @@ export const serverConcerns = {
   ops: ['http', 'journal', 'store'],
   // the VMS proxy: accounts' scopes, the journal's tap, the drain
   proxy: ['accounts', 'http', 'journal', 'ops', 'redaction', 'store'],
+  // one person's data found, exported and erased across every store (decision 059): it reads the
+  // journal's search and body packing, records in the audit trail; npm run privacy opens the
+  // database with the portal's schema
+  privacy: ['audit', 'http', 'journal', 'store', 'portal-schema.ts'],
   // removing connection secrets from what is shown or kept
   redaction: [],
   // the built app's pages: the session cookie's name

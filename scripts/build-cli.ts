@@ -72,7 +72,7 @@ export async function buildServer(outDir = join(root, 'build', 'server')): Promi
 }
 
 /**
- * The operator's commands (`npm run users`, `backup`, `restore`, `doctor`, `suite`) as plain JavaScript,
+ * The operator's commands (`npm run users`, `backup`, `restore`, `privacy`, `doctor`, `suite`) as plain JavaScript,
  * their packages loaded from node_modules like the server's: a deployment installed with
  * `npm ci --omit=dev` runs them without tsx or TypeScript.
  */
@@ -80,6 +80,7 @@ const tools = {
   users: ['src', 'server', 'cli', 'users-main.ts'],
   backup: ['src', 'server', 'cli', 'backup-main.ts'],
   restore: ['src', 'server', 'cli', 'restore-main.ts'],
+  privacy: ['src', 'server', 'privacy', 'privacy-main.ts'],
   doctor: ['src', 'cli', 'doctor.ts'],
   suite: ['src', 'cli', 'suite.ts'],
 } as const;

@@ -49,6 +49,7 @@ describe('the prerendered pages', () => {
     '/users': 'Users',
     '/account': 'Account',
     '/audit': 'Audit trail',
+    '/privacy': 'Personal data',
     '/webhooks': 'Webhooks and deliveries',
     '/connections': 'Connections',
     '/settings': 'Settings',
@@ -176,7 +177,7 @@ describe('the prerendered pages', () => {
     expect(linksOf(qa.document)).toContain('Inspector');
     expect(linksOf(qa.document)).not.toContain('Users');
     expect(text(qa.document.querySelector('h1'))).toBe('Inspector');
-    expect(linksOf(pageAt('/users').document)).toHaveLength(11);
+    expect(linksOf(pageAt('/users').document)).toHaveLength(12);
   });
 
   it('say the page works on the sandbox only in the sandbox’s shells', () => {

@@ -28,6 +28,7 @@ export const routeTable = [
   { path: '/users', module: 'users-route' },
   { path: '/account', module: 'account-route' },
   { path: '/audit', module: 'audit-route' },
+  { path: '/privacy', module: 'privacy-route' },
   { path: '/webhooks', module: 'deliveries-route' },
   { path: '/connections', module: 'connections-route' },
   { path: '/settings', module: 'settings-route' },

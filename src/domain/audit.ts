@@ -58,6 +58,12 @@ export const auditEvents = [
   'refused',
   /** Refusals and failed sign-ins made without a session past what the trail keeps per minute. */
   'events_suppressed',
+  /**
+   * One person's data found and exported, or erased, on their request by an admin (decision 059;
+   * details: the reason and how many records of each store, never a personal value).
+   */
+  'personal_data_exported',
+  'personal_data_erased',
 ] as const;
 export type AuditEventName = (typeof auditEvents)[number];
 

@@ -34,6 +34,7 @@ import { PortalLifecycle } from './ops/drain';
 import { healthRoutes } from './ops/health-routes';
 import { HealthReports, opsPlugin } from './ops/ops-plugin';
 import { portalMigrations } from './portal-schema';
+import { privacyRoutes } from './privacy/privacy-routes';
 import { ConnectionUpstreams } from './proxy/connection-upstreams';
 import { proxyStorePlugin } from './proxy/proxy-store-plugin';
 import { sentAfterBackupRoutes } from './proxy/sent-after-backup-routes';
@@ -293,6 +294,11 @@ export function buildPortal(
   app.register(suiteRoutes, { config });
   app.register(watchRoutes, { prefix: '/api/watches', config });
   app.register(deliveryRoutes, { prefix: '/api/admin', config });
+  app.register(privacyRoutes, {
+    prefix: '/api/admin',
+    config,
+    ...(options.now ? { now: options.now } : {}),
+  });
   app.register(mailPreferenceRoutes, { prefix: '/api/me/email-notifications', config });
   app.register(unsubscribeRoutes, { prefix: '/unsubscribe' });
   app.register(notificationRoutes, {

@@ -12,6 +12,7 @@ const navItems: ReadonlyArray<{ to: string; label: string; end: boolean; role: R
   { to: '/suites', label: 'Suites', end: false, role: 'qa' },
   { to: '/users', label: 'Users', end: false, role: 'admin' },
   { to: '/audit', label: 'Audit trail', end: false, role: 'admin' },
+  { to: '/privacy', label: 'Personal data', end: false, role: 'admin' },
   { to: '/webhooks', label: 'Webhooks', end: false, role: 'admin' },
   { to: '/connections', label: 'Connections', end: false, role: 'admin' },
   { to: '/settings', label: 'Settings', end: false, role: 'recruiter' },

@@ -53,6 +53,9 @@ export async function openPortalDatabase(
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
+    // Freed and rebuilt space is zeroed, not left in the file: a person's data erased on request
+    // (decision 059) must not survive in a free page or the unused part of a page a row left.
+    db.pragma('secure_delete = ON');
     const version = Number(db.pragma('user_version', { simple: true }));
     if (version > migrations.length) {
       throw new Error(newerSchemaMessage(version, migrations.length, 'PORTAL_DB'));

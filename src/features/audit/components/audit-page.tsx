@@ -53,6 +53,8 @@ const auditEventLabels: Record<AuditEventName, string> = {
   watch_gave_up: 'Batch given up (still pending)',
   refused: 'Refused',
   events_suppressed: 'Refusals not kept (too many)',
+  personal_data_exported: "A person's data exported",
+  personal_data_erased: "A person's data erased",
 };
 
 /** An event's name on the page; one a newer release wrote is shown as written, marked as unknown. */

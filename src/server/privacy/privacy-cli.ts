@@ -1,0 +1,187 @@
+/**
+ * One person's data from the command line, on the database the server uses (PORTAL_DB or
+ * DATABASE_URL, from the environment and `.env` like `npm start`), while the portal runs:
+ *
+ *   npm run privacy -- find EMAIL [--name "First Last"]
+ *   npm run privacy -- export EMAIL --out FILE [--name "First Last"] [--reason "…"]
+ *   npm run privacy -- erase EMAIL --reason "…" [--name "First Last"]
+ *
+ * The same search as the admin page's (decision 059). `export` writes the JSON file, or the
+ * readable page when FILE ends in .html; export and erase are audit events, made by "the command
+ * line" with the reason and the counts. Exit 0 when done, 1 when it failed, 2 for a usage or
+ * configuration problem.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  eraseRequestSchema,
+  subjectOf,
+  type PersonalSubject,
+  type StoreCounts,
+  type SubjectExport,
+} from '@/domain/personal-subject';
+import { openAuditStore } from '@/server/audit/audit-plugin';
+import { ConfigError, loadConfig } from '@/server/config';
+import { portalMigrations } from '@/server/portal-schema';
+import { openDatabase } from '@/server/store/database';
+import { subjectExportPage } from './export-page';
+import { countDetails, openPrivacyService, reasonWithoutSubject } from './privacy-routes';
+
+export const privacyUsage = `usage: npm run privacy -- find EMAIL [--name "First Last"]
+       npm run privacy -- export EMAIL --out FILE [--name "First Last"] [--reason "..."]
+       npm run privacy -- erase EMAIL --reason "..." [--name "First Last"]`;
+
+export interface PrivacyCliIo {
+  env: NodeJS.ProcessEnv;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  now?: () => number;
+}
+
+class Refused extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: 1 | 2,
+  ) {
+    super(message);
+  }
+}
+
+/** What an export made at the command line says of why, when the operator gave no reason. */
+const exportReason = 'Subject access request (command line)';
+
+function describeCounts(counts: StoreCounts): string {
+  const stores = Object.entries(counts);
+  if (stores.length === 0) return 'Nothing held about this person.\n';
+  return `${stores.map(([store, n]) => `${store}: ${n}`).join('\n')}\n`;
+}
+
+function parse(argv: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        name: { type: 'string' },
+        reason: { type: 'string' },
+        out: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    throw new Refused(
+      `${error instanceof Error ? error.message : String(error)}\n${privacyUsage}`,
+      2,
+    );
+  }
+  const [command, email, ...extra] = parsed.positionals;
+  if (command === undefined || !['find', 'export', 'erase'].includes(command)) {
+    throw new Refused(
+      `${command === undefined ? 'Give a command.' : `Unknown command "${command}".`}\n${privacyUsage}`,
+      2,
+    );
+  }
+  if (email === undefined || extra.length > 0) {
+    throw new Refused(`Give one e-mail address.\n${privacyUsage}`, 2);
+  }
+  if (command === 'export' && parsed.values.out === undefined) {
+    throw new Refused(`Give the file to write with --out FILE.\n${privacyUsage}`, 2);
+  }
+  const checked = eraseRequestSchema.safeParse({
+    email,
+    name: parsed.values.name,
+    reason: parsed.values.reason ?? (command === 'erase' ? '' : exportReason),
+  });
+  if (!checked.success) {
+    throw new Refused(checked.error.issues.map((issue) => issue.message).join('\n'), 2);
+  }
+  return { command, out: parsed.values.out, request: checked.data };
+}
+
+export async function runPrivacyCli(argv: string[], io: PrivacyCliIo): Promise<number> {
+  const now = io.now ?? Date.now;
+  try {
+    const { command, out, request } = parse(argv);
+    let config;
+    try {
+      config = loadConfig(io.env);
+    } catch (error) {
+      if (error instanceof ConfigError)
+        throw new Refused(`Configuration error: ${error.message}`, 2);
+      throw error;
+    }
+    const database = await openDatabase(config, portalMigrations);
+    try {
+      const service = openPrivacyService(database, { now });
+      const subject = subjectOf(request);
+      const audit = (
+        event: 'personal_data_exported' | 'personal_data_erased',
+        counts: StoreCounts,
+      ) => recordEvent(database, event, request.reason, subject, counts, now);
+      if (command === 'find') {
+        io.stdout(describeCounts((await service.find(subject)).counts));
+      } else if (command === 'export') {
+        const found = await service.find(subject);
+        const held: SubjectExport = {
+          subject: { email: request.email, name: request.name?.trim() || null },
+          exportedAt: new Date(now()).toISOString(),
+          counts: found.counts,
+          records: found.records,
+        };
+        const file = out ?? '';
+        writeFileSync(
+          file,
+          file.toLowerCase().endsWith('.html')
+            ? subjectExportPage(held)
+            : JSON.stringify(held, null, 2),
+          { mode: 0o600 },
+        );
+        await audit('personal_data_exported', found.counts);
+        io.stdout(`${describeCounts(found.counts)}Written to ${file}\n`);
+      } else {
+        const erased = await service.erase(subject);
+        await audit('personal_data_erased', erased.counts);
+        io.stdout(`Erased at ${erased.erasedAt}:\n${describeCounts(erased.counts)}`);
+      }
+      return 0;
+    } finally {
+      await database.close();
+    }
+  } catch (error) {
+    if (error instanceof Refused) {
+      io.stderr(`${error.message}\n`);
+      return error.exitCode;
+    }
+    io.stderr(`privacy: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+async function recordEvent(
+  database: Awaited<ReturnType<typeof openDatabase>>,
+  event: 'personal_data_exported' | 'personal_data_erased',
+  reason: string,
+  subject: PersonalSubject,
+  counts: StoreCounts,
+  now: () => number,
+): Promise<void> {
+  const at = now();
+  await openAuditStore(database).append([
+    {
+      at,
+      event,
+      userId: null,
+      email: null,
+      connection: null,
+      address: null,
+      outcome: 'ok',
+      status: null,
+      details: {
+        via: 'command line',
+        reason: reasonWithoutSubject(reason, subject, new Date(at)),
+        ...countDetails(counts),
+      },
+      traceId: null,
+    },
+  ]);
+}

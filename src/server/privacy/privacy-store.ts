@@ -1,0 +1,112 @@
+/**
+ * Where the portal keeps text a user entered or a VMS answered, read and rewritten for one person
+ * at a time (decision 059). The privacy concern is the one place that reaches into other concerns'
+ * tables: finding a person must cover every store, and a second way into each (a method on each
+ * concern's store) would be as many places to forget. Each source is a table, the columns that
+ * identify a row, when the row was written, and the columns that may hold what was entered.
+ */
+export interface TextSource {
+  /** The store's name as find and export report it. */
+  name: string;
+  table: string;
+  keys: readonly string[];
+  /** The row's time, milliseconds since the epoch. */
+  at: string;
+  columns: readonly string[];
+}
+
+/**
+ * The stores beside the journal (whose bodies are found through its search index). The per-user
+ * records are split by collection so find says drafts, submissions and trays apart.
+ */
+export const textSources: readonly TextSource[] = [
+  {
+    name: 'watch',
+    table: 'batch_watches',
+    keys: ['connection', 'batch_id'],
+    at: 'accepted_at',
+    columns: ['results_rows', 'results_body'],
+  },
+  ...(['drafts', 'submissions', 'tray'] as const).map((collection) => ({
+    name: collection,
+    table: 'user_records',
+    keys: ['user_id', 'collection', 'key'],
+    at: 'updated_at',
+    columns: ['value'],
+  })),
+  {
+    name: 'suites',
+    table: 'suite_versions',
+    keys: ['suite_id', 'version'],
+    at: 'saved_at',
+    columns: ['body'],
+  },
+  {
+    name: 'suite_runs',
+    table: 'suite_runs',
+    keys: ['id'],
+    at: 'started_at',
+    columns: ['cases', 'verdicts'],
+  },
+  {
+    name: 'audit',
+    table: 'audit_events',
+    keys: ['id'],
+    at: 'at',
+    columns: ['details'],
+  },
+];
+
+/** A row of a source that mentions one of the needles: its key values, time and texts by column. */
+export interface HeldRow {
+  key: readonly (string | number)[];
+  at: number;
+  texts: Record<string, string | null>;
+}
+
+/** A journal body as the search index found it: its id and its kept text. */
+export interface HeldBody {
+  id: number;
+  text: string;
+  truncated: boolean;
+}
+
+/** A call that holds a body (as request, answer, or late answer), for the export's "where". */
+export interface BodyCall {
+  callId: number;
+  at: number;
+  bodyId: number;
+}
+
+export interface PrivacyStore {
+  /**
+   * Ids of the journal bodies whose search words hold every word of at least one of `searches`
+   * (each a list of words: an e-mail, or a first and a last name), ascending.
+   */
+  journalBodyIds(searches: readonly (readonly string[])[]): Promise<number[]>;
+  journalBodies(ids: readonly number[]): Promise<HeldBody[]>;
+  callsHolding(bodyIds: readonly number[]): Promise<BodyCall[]>;
+  /**
+   * Writes each body's new text in one transaction: its bytes (packed as the journal packs), its
+   * size, a new identity (the old SHA-256 was of the erased content), and its search-index rows.
+   */
+  rewriteJournalBodies(bodies: readonly { id: number; text: string }[]): Promise<void>;
+  /**
+   * One bounded step of taking rewritten bodies' old words out of the search index's pages;
+   * true while there is more to do. PostgreSQL's index rows are replaced whole: nothing to do.
+   */
+  tidySearch(): Promise<boolean>;
+  /** Rows of a source with any needle (lower case) in any of its columns, any case. */
+  rowsMentioning(source: TextSource, needles: readonly string[]): Promise<HeldRow[]>;
+  /** Writes new column texts of rows in one transaction (a per-user record gets a new version). */
+  rewriteRows(
+    source: TextSource,
+    rows: readonly { key: readonly (string | number)[]; texts: Record<string, string> }[],
+    now: number,
+  ): Promise<void>;
+}
+
+/** The WHERE clause that picks a source's rows (the per-user records: one collection's). */
+export function sourceFilter(source: TextSource): string {
+  return source.table === 'user_records' ? `collection = '${source.name}'` : 'TRUE';
+}

@@ -1,0 +1,216 @@
+import { createHash } from 'node:crypto';
+import { constants, inflateRawSync } from 'node:zlib';
+import { packBody } from '@/server/journal/store/journal-rows';
+import { fts5Expression } from '@/server/journal/store/journal-search';
+import type { PortalSqlite } from '@/server/store/portal-database';
+import {
+  sourceFilter,
+  type BodyCall,
+  type HeldBody,
+  type HeldRow,
+  type PrivacyStore,
+  type TextSource,
+} from './privacy-store';
+
+interface BodyRow {
+  id: number;
+  compressed: number;
+  truncated: number;
+  data: Buffer;
+}
+
+/** A body's kept bytes as text, inflated as the journal stored them. */
+export function keptText(row: { compressed: number; data: Buffer }): string {
+  const kept =
+    row.compressed === 1
+      ? inflateRawSync(row.data, { finishFlush: constants.Z_SYNC_FLUSH })
+      : row.data;
+  return kept.toString('utf8');
+}
+
+/**
+ * A rewritten body's identity: the SHA-256 of its new bytes and its row, so it never meets the
+ * identity of a body kept later (which the journal would then share with it) and keeps nothing
+ * of the content it replaced.
+ */
+export function erasedIdentity(id: number, kept: Buffer): Buffer {
+  return createHash('sha256').update(`erased:${id}:`).update(kept).digest();
+}
+
+const json = (values: readonly unknown[]) => JSON.stringify(values);
+
+export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
+  const rewriteBodies = db.transaction((bodies: readonly { id: number; text: string }[]) => {
+    const update = db.prepare(
+      'UPDATE journal_bodies SET sha256 = ?, size = ?, compressed = ?, data = ? WHERE id = ?',
+    );
+    const unindex = db.prepare('DELETE FROM journal_search WHERE rowid = ?');
+    const index = db.prepare('INSERT INTO journal_search (rowid, body) VALUES (?, ?)');
+    for (const { id, text } of bodies) {
+      const kept = Buffer.from(text, 'utf8');
+      const { data, compressed } = packBody(kept);
+      update.run(erasedIdentity(id, kept), kept.length, compressed, data, id);
+      unindex.run(id);
+      index.run(id, kept);
+    }
+  });
+
+  /**
+   * With SQLite's secure_delete, freed and rewritten space is zeroed, not left in the file. The
+   * portal's own connection has it on from the start (portal-database.ts); a database opened by
+   * other means (the bench's) gets it for the erasure's writes.
+   */
+  function zeroingWhatIsFreed<T>(work: () => T): T {
+    const before = Number(db.pragma('secure_delete', { simple: true }));
+    if (before !== 1) db.pragma('secure_delete = ON');
+    try {
+      return work();
+    } finally {
+      if (before !== 1) db.pragma('secure_delete = OFF');
+    }
+  }
+
+  const changes = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
+
+  return {
+    journalBodyIds(searches) {
+      const expressions = searches
+        .filter((words) => words.length > 0)
+        .map((words) => fts5Expression(words.map((text) => ({ text, prefix: false }))));
+      if (expressions.length === 0) return Promise.resolve([]);
+      const rows = db
+        .prepare<string[], { id: number }>(
+          expressions
+            .map(() => 'SELECT rowid AS id FROM journal_search WHERE journal_search MATCH ?')
+            .join(' UNION ') + ' ORDER BY id',
+        )
+        .all(...expressions);
+      return Promise.resolve(rows.map((row) => row.id));
+    },
+
+    journalBodies(ids) {
+      const rows = db
+        .prepare<[string], BodyRow>(
+          `SELECT id, compressed, truncated, data FROM journal_bodies
+           WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+        )
+        .all(json(ids));
+      return Promise.resolve(
+        rows.map((row): HeldBody => ({
+          id: row.id,
+          text: keptText(row),
+          truncated: row.truncated === 1,
+        })),
+      );
+    },
+
+    callsHolding(bodyIds) {
+      const list = json(bodyIds);
+      const rows = db
+        .prepare<[string, string, string], BodyCall>(
+          `SELECT id AS callId, at, request_body AS bodyId FROM journal_calls
+             WHERE request_body IN (SELECT value FROM json_each(?))
+           UNION ALL SELECT id, at, response_body FROM journal_calls
+             WHERE response_body IN (SELECT value FROM json_each(?))
+           UNION ALL SELECT id, at, late_body FROM journal_calls
+             WHERE late_body IN (SELECT value FROM json_each(?))
+           ORDER BY callId`,
+        )
+        .all(list, list, list);
+      return Promise.resolve(rows);
+    },
+
+    rewriteJournalBodies(bodies) {
+      zeroingWhatIsFreed(() => rewriteBodies(bodies));
+      return Promise.resolve();
+    },
+
+    tidySearch() {
+      // One step of merging the index's segments as if they were one level (a negative count:
+      // https://sqlite.org/fts5.html#the_merge_command): words whose every body was rewritten
+      // leave the index's pages only when their segment is merged. Fewer than two changes: done.
+      return Promise.resolve(
+        zeroingWhatIsFreed(() => {
+          const before = changes.get()?.n ?? 0;
+          db.exec("INSERT INTO journal_search (journal_search, rank) VALUES ('merge', -4)");
+          return (changes.get()?.n ?? 0) - before >= 2;
+        }),
+      );
+    },
+
+    rowsMentioning(source, needles) {
+      if (needles.length === 0) return Promise.resolve([]);
+      const tests = source.columns.flatMap((column) =>
+        needles.map(() => `instr(lower(${column}), ?) > 0`),
+      );
+      const values = source.columns.flatMap(() => needles);
+      const rows = db
+        .prepare<string[], Record<string, string | number | null>>(
+          `SELECT ${[...source.keys, `${source.at} AS held_at`, ...source.columns].join(', ')}
+           FROM ${source.table} WHERE ${sourceFilter(source)} AND (${tests.join(' OR ')})`,
+        )
+        .all(...values);
+      return Promise.resolve(rows.map((row) => heldRow(source, row)));
+    },
+
+    rewriteRows(source, rows, now) {
+      zeroingWhatIsFreed(() => rewriteSourceRows(db, source, rows, now));
+      return Promise.resolve();
+    },
+  };
+}
+
+export function heldRow(source: TextSource, row: Record<string, unknown>): HeldRow {
+  const texts: Record<string, string | null> = {};
+  for (const column of source.columns) {
+    const value = row[column];
+    texts[column] = typeof value === 'string' ? value : null;
+  }
+  return {
+    key: source.keys.map((key) => {
+      const value = row[key];
+      return typeof value === 'number' ? value : String(value);
+    }),
+    at: Number(row.held_at),
+    texts,
+  };
+}
+
+function rewriteSourceRows(
+  db: PortalSqlite,
+  source: TextSource,
+  rows: readonly { key: readonly (string | number)[]; texts: Record<string, string> }[],
+  now: number,
+): void {
+  const where = source.keys.map((key) => `${key} = ?`).join(' AND ');
+  const audit = source.table === 'audit_events';
+  // The audit trail refuses any change by a trigger; an erasure is the one change it takes, so
+  // the trigger is put back as it was, from its own text, in the same transaction.
+  const trigger = audit
+    ? db
+        .prepare<[], { sql: string }>(
+          "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'audit_events_append_only'",
+        )
+        .get()
+    : undefined;
+  db.transaction(() => {
+    if (trigger) db.exec('DROP TRIGGER audit_events_append_only');
+    for (const { key, texts } of rows) {
+      const columns = Object.keys(texts);
+      const sets = columns.map((column) => `${column} = ?`);
+      // A per-user record takes the next version of its collection, so each browser's next
+      // sync brings the erased copy in place of the one it holds.
+      if (source.table === 'user_records') {
+        sets.push(
+          'version = (SELECT max(version) + 1 FROM user_records AS r WHERE r.user_id = user_records.user_id AND r.collection = user_records.collection)',
+          `updated_at = ${Math.trunc(now)}`,
+        );
+      }
+      db.prepare(`UPDATE ${source.table} SET ${sets.join(', ')} WHERE ${where}`).run(
+        ...columns.map((column) => texts[column]),
+        ...key,
+      );
+    }
+    if (trigger) db.exec(trigger.sql);
+  })();
+}
