@@ -58,6 +58,11 @@ export const auditEvents = [
   'refused',
   /** Refusals and failed sign-ins made without a session past what the trail keeps per minute. */
   'events_suppressed',
+  /**
+   * A journaled call's, or an export's, personal data shown in full to QA or an admin (decision
+   * 058); details: the call's id or the export's format and filters, and the reason given.
+   */
+  'personal_data_revealed',
 ] as const;
 export type AuditEventName = (typeof auditEvents)[number];
 

@@ -11,11 +11,11 @@ import { requisitionCatalog } from './requisition-catalog';
  */
 
 const personalNames: ReadonlyMap<string, PersonalKind> = new Map(
-  [...requisitionCatalog, ...candidateCatalog].flatMap((field) =>
-    field.personal
-      ? [field.key, field.responseName]
+  [...requisitionCatalog, ...candidateCatalog].flatMap(({ key, responseName, personal }) =>
+    personal
+      ? [key, responseName]
           .filter((name): name is string => name !== undefined)
-          .map((name) => [name.toLowerCase(), field.personal] as const)
+          .map((name) => [name.toLowerCase(), personal] as const)
       : [],
   ),
 );

@@ -53,6 +53,7 @@ const auditEventLabels: Record<AuditEventName, string> = {
   watch_gave_up: 'Batch given up (still pending)',
   refused: 'Refused',
   events_suppressed: 'Refusals not kept (too many)',
+  personal_data_revealed: 'Personal data revealed',
 };
 
 /** An event's name on the page; one a newer release wrote is shown as written, marked as unknown. */
