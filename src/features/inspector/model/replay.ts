@@ -19,6 +19,8 @@ export function whyNotReplayable(entry: JournalDetail): string | null {
   if (body.redacted)
     return 'A secret was cut out of its body when it was recorded, so it cannot be sent again as it was.';
   if (body.encoding !== 'utf8') return 'Its body is not text, so it cannot be sent again.';
+  if (body.personal)
+    return 'Its personal values are masked, so it cannot be sent again as it was: reveal the call first.';
   return null;
 }
 

@@ -17,6 +17,11 @@ export async function savedCaseItems(
   entry: JournalDetail,
   fallbackVendorOrgId: number,
 ): Promise<CaseItem[]> {
+  if (entry.requestBody?.personal) {
+    throw new Error(
+      `Call #${entry.id} is shown with its personal values masked: reveal it first to save its items as cases.`,
+    );
+  }
   const elements = entry.requestBody ? replayElements(entry.requestBody) : null;
   if (!elements || entry.batchId === null || entry.clientOrgId === null) {
     throw new Error(
