@@ -8,7 +8,8 @@ import type { PortalConfig } from '@/server/config';
  * Who sees a journaled call's personal values (decision 058). Every body leaves the server
  * masked, unless the caller sent the call themselves or reveals it giving a reason (QA and
  * admins). With sign-in off there is no one to tell apart: whoever uses the loopback portal is
- * its admin, sees calls masked and may reveal them.
+ * its admin and made every call recorded without an account, which it sees in full; calls made
+ * as someone, while sign-in was on, stay theirs: masked, and revealed for a reason.
  */
 
 export interface JournalViewer {
@@ -34,7 +35,7 @@ export function onlyOwnCalls(viewer: JournalViewer): string | undefined {
 
 /** The caller sent this call: its values are theirs to see. */
 export function sentByViewer(entry: { sentBy: { userId: string } | null }, viewer: JournalViewer) {
-  return viewer.userId !== null && entry.sentBy?.userId === viewer.userId;
+  return viewer.userId === null ? entry.sentBy === null : entry.sentBy?.userId === viewer.userId;
 }
 
 function maskedBody(body: JournalBody | null): JournalBody | null {
