@@ -111,14 +111,30 @@ test('a candidate’s name and e-mail are masked for QA, revealed by an admin fo
     candidate.email,
   );
 
-  // The audit trail: who revealed which call, and why; never the values.
+  // The selection's HAR with its personal data: only once a reason is given.
+  await admin.page.getByRole('button', { name: 'Export with personal data…' }).click();
+  await expect(admin.page.getByRole('link', { name: 'Export HAR with personal data' })).toHaveCount(
+    0,
+  );
+  const exportWhy = 'Export for the client’s data protection officer';
+  await admin.page
+    .getByRole('textbox', { name: /^Reason for exporting personal data/ })
+    .fill(exportWhy);
+  const fullDownload = admin.page.waitForEvent('download');
+  await admin.page.getByRole('link', { name: 'Export HAR with personal data' }).click();
+  const fullHar = await readFile(await (await fullDownload).path(), 'utf8');
+  expect(fullHar).toContain(candidate.email);
+
+  // The audit trail: who revealed which call or export, and why; never the values.
   await admin.page.goto(`${url}/audit?event=personal_data_revealed`);
   const events = admin.page.getByRole('region', { name: 'Events' });
-  const row = events.getByRole('row', { name: /Personal data revealed/ });
-  await expect(row).toHaveCount(1);
+  const reveals = events.getByRole('row', { name: /Personal data revealed/ });
+  await expect(reveals).toHaveCount(2);
+  const row = reveals.filter({ hasText: why });
   await expect(row).toContainText(adminEmail);
-  await expect(row).toContainText(why);
-  await expect(row).not.toContainText(candidate.email);
+  await expect(row).toContainText(`call: `);
+  await expect(reveals.filter({ hasText: exportWhy })).toContainText('export: har');
+  for (const text of await reveals.allTextContents()) expect(text).not.toContain(candidate.email);
 
   await recruiter.context.close();
   await qa.context.close();

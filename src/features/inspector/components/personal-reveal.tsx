@@ -96,3 +96,62 @@ export function PersonalReveal({
     </div>
   );
 }
+
+/**
+ * The export of the selection with its personal data, for QA and admins (decision 058): the links
+ * appear once a reason is given, and each download is a reveal in the audit trail.
+ */
+export function RevealedExport({
+  exportHref,
+}: {
+  exportHref(format: 'har' | 'jsonl', reason: string): string;
+}) {
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const reasonId = useId();
+  const panelId = useId();
+  const given = reason.trim();
+  return (
+    <div className="inspector__personal">
+      <button
+        type="button"
+        className="button button--secondary"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((shown) => !shown)}
+      >
+        Export with personal data…
+      </button>
+      <div id={panelId} hidden={!open}>
+        <div className="field">
+          <label htmlFor={reasonId} className="field__label">
+            Reason for exporting personal data (kept in the audit trail)
+          </label>
+          <input
+            id={reasonId}
+            type="text"
+            required
+            aria-required="true"
+            maxLength={500}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+          />
+        </div>
+        {given === '' ? (
+          <p className="field__hint">
+            Give a reason to export with personal data; without one, exports are masked.
+          </p>
+        ) : (
+          <div className="button-row">
+            <a className="button button--secondary" href={exportHref('har', given)} download>
+              Export HAR with personal data
+            </a>
+            <a className="button button--secondary" href={exportHref('jsonl', given)} download>
+              Export JSON Lines with personal data
+            </a>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
