@@ -180,6 +180,15 @@ describe('the journal with personal data, to QA and admins', () => {
     expect(copies.powershell).toMatch(/^# Personal values are masked/);
     expect(copies.fetch).toMatch(/^\/\/ Personal values are masked/);
     expect(copies.curl).toContain('z•••@example.net');
+
+    // A call with nothing personal in it is copied as it was, with no such word.
+    const [poll] = journalPageSchema.parse(
+      (await quinn.call('GET', '/api/journal?operation=candidateresults')).json(),
+    ).entries;
+    const pollCopies = journalCurlSchema.parse(
+      (await quinn.call('GET', `/api/journal/${poll?.id ?? 0}/curl`)).json(),
+    );
+    expect(pollCopies.curl).not.toContain('Personal values are masked');
   });
 });
 

@@ -70,10 +70,12 @@ const maskedCopyNote =
   'Personal values are masked (•••): this copy does not send what was sent. Reveal the call to copy it in full.';
 
 /**
- * The copies of a masked call, each opening with a comment that says so: run as they are, they
- * would send the masks.
+ * The copies of a masked call, each opening with a comment that says so when its body had a
+ * value masked or withheld: run as they are, they would send the masks.
  */
-export function maskedCopies(copies: JournalCurl): JournalCurl {
+export function maskedCopies(copies: JournalCurl, shown: JournalEntry): JournalCurl {
+  const personal = shown.requestBody?.personal;
+  if (!personal || (personal.masked === 0 && personal.reading !== 'withheld')) return copies;
   return {
     ...copies,
     curl: `# ${maskedCopyNote}\n${copies.curl}`,

@@ -342,9 +342,10 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
         if (copies instanceof ApiError) throw copies;
         return copies;
       }
-      const copies = copiesOf(id, entryFor(entry, viewer));
+      const shown = entryFor(entry, viewer);
+      const copies = copiesOf(id, shown);
       if (copies instanceof ApiError) throw copies;
-      return maskedCopies(copies);
+      return maskedCopies(copies, shown);
     },
   );
 };
