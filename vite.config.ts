@@ -55,6 +55,7 @@ const postgresSuite = [
   'src/server/ops/health-probes.test.ts',
   'src/server/journal/journal-routes.test.ts',
   'src/server/journal/curl.test.ts',
+  'src/server/journal/journal-personal-data.test.ts',
   'src/server/cli/users.test.ts',
   'src/server/metrics/metrics.test.ts',
   'src/server/deliveries/deliveries.test.ts',

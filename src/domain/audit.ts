@@ -59,6 +59,11 @@ export const auditEvents = [
   /** Refusals and failed sign-ins made without a session past what the trail keeps per minute. */
   'events_suppressed',
   /**
+   * A journaled call's, or an export's, personal data shown in full to QA or an admin (decision
+   * 058); details: the call's id or the export's format and filters, and the reason given.
+   */
+  'personal_data_revealed',
+  /**
    * One person's data found and exported, or erased, on their request by an admin (decision 059;
    * details: the reason and how many records of each store, never a personal value).
    */

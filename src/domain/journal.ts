@@ -53,6 +53,18 @@ export const journalBodySchema = z.object({
   truncated: z.boolean(),
   /** The API key, secret or a signature appeared in it and was replaced by `[redacted]`. */
   redacted: z.boolean(),
+  /**
+   * Present when the body is shown with its personal values masked (decision 058): how many were
+   * masked, and how it was read — `json` parsed, `text` not JSON (cut at the size limit, or of
+   * another form) so only the `"key": value` pairs it shows were masked, `withheld` not UTF-8
+   * text, so none of it is shown. Absent: the body as kept.
+   */
+  personal: z
+    .object({
+      masked: z.number().int().nonnegative(),
+      reading: z.enum(['json', 'text', 'withheld']),
+    })
+    .optional(),
 });
 
 /** One call as the inspector's list shows it. */
@@ -138,7 +150,27 @@ export const journalDetailSchema = journalEntrySchema.extend({
   related: z.array(journalSummarySchema),
   /** Calls that re-sent this one (`replayOf` = this id), oldest first. */
   replays: z.array(journalSummarySchema),
+  /**
+   * How its personal values are shown (decision 058): `masked`, or `full` — the caller sent it,
+   * or revealed it giving a reason.
+   */
+  personalData: z.enum(['masked', 'full']),
+  /** Whether the caller may reveal it (QA and admins, giving a reason). */
+  mayReveal: z.boolean(),
 });
+
+/** Longest reason a reveal of personal data may give. */
+export const revealReasonMax = 500;
+
+/** Why personal data is revealed: required, said in the audit trail. */
+export const revealReasonSchema = z
+  .string({ error: 'Give a reason to reveal personal data: it is kept in the audit trail.' })
+  .trim()
+  .min(1, 'Give a reason to reveal personal data: it is kept in the audit trail.')
+  .max(revealReasonMax, `The reason must be at most ${revealReasonMax} characters.`);
+
+/** `POST /api/journal/:id/reveal`: one call's personal data, shown to QA or an admin for a reason. */
+export const journalRevealRequestSchema = z.object({ reason: revealReasonSchema });
 
 /**
  * `GET /api/journal`: a page, the latest started first; `next` is the cursor of the following
@@ -164,6 +196,15 @@ export const journalCurlSchema = z.object({
   fetch: z.string(),
 });
 
+/**
+ * `POST /api/journal/:id/reveal`'s answer: the call in full and its copies (null when it is none
+ * to copy: no VMS operation, or a connection no longer there).
+ */
+export const journalRevealSchema = z.object({
+  call: journalDetailSchema,
+  copies: journalCurlSchema.nullable(),
+});
+
 /** `GET /api/journal/status`: whether calls are recorded, and for how long. */
 export const journalStatusSchema = z.object({
   enabled: z.boolean(),
@@ -177,6 +218,7 @@ export type JournalSummary = z.infer<typeof journalSummarySchema>;
 export type JournalEntry = z.infer<typeof journalEntrySchema>;
 export type JournalDetail = z.infer<typeof journalDetailSchema>;
 export type JournalCurl = z.infer<typeof journalCurlSchema>;
+export type JournalReveal = z.infer<typeof journalRevealSchema>;
 export type JournalStatus = z.infer<typeof journalStatusSchema>;
 
 // ── Query parameters ────────────────────────────────────────────────────────────────────────────
@@ -296,6 +338,12 @@ export const journalListQuerySchema = journalFilterSchema.extend(pageParams(jour
 
 export const journalExportQuerySchema = journalFilterSchema.extend({
   format: oneOf('format', journalExportFormats),
+  /**
+   * The reason an export is wanted with its personal data (decision 058; QA and admins): given,
+   * the export is in full and the reveal is in the audit trail; absent, personal values are
+   * masked.
+   */
+  reveal: param.pipe(revealReasonSchema.optional()),
 });
 
 export type JournalFilter = z.output<typeof journalFilterSchema> & {
@@ -304,6 +352,11 @@ export type JournalFilter = z.output<typeof journalFilterSchema> & {
    * went to its one VMS (set by the server for the default connection; not a URL parameter).
    */
   connectionOrUnnamed?: boolean;
+  /**
+   * Only the calls this user sent (set by the server for a recruiter, who sees no one else's
+   * calls; not a URL parameter).
+   */
+  sentByUser?: string;
 };
 /** What the browser puts in the address: every filter as text. */
 export type JournalListParams = z.input<typeof journalListQuerySchema>;

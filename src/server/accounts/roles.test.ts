@@ -15,7 +15,7 @@ import { addUser, TestBrowser } from '@/test-support/test-browser';
 import { queryTestDatabase } from '@/test-support/test-database';
 
 // The proxy checks the user's grants as well as the deployment's orgs, the
-// journal is QA's, and every journal entry records who sent it.
+// journal is QA's (a recruiter's is their own calls), and every journal entry records who sent it.
 
 const password = 'correct horse battery staple';
 const batch = [{ titlerole: 'Nurse' }];
@@ -91,18 +91,28 @@ describe('a recruiter', () => {
     expect(upstream.requests).toHaveLength(0);
   });
 
-  it('may not replay a journal entry, send without local checks, or read the journal', async () => {
+  it('may not replay a journal entry or send without local checks, and reads only their own calls in the journal', async () => {
     for (const headers of [{ [replayOfHeader]: '1' }, { [uncheckedHeader]: '1' }]) {
       const answer = await browsers.recruiter.call('POST', sendFor(1001), { body: batch, headers });
       expect(answer.status).toBe(403);
       expect(errorOf(answer).code).toBe('forbidden');
     }
-    for (const path of ['/api/journal', '/api/journal/1', '/api/journal/status']) {
-      const answer = await browsers.recruiter.call('GET', path);
-      expect(answer.status, path).toBe(403);
-      expect(errorOf(answer).code).toBe('forbidden');
-    }
     expect(upstream.requests).toHaveLength(0);
+    // Theirs, the two refused just now among them; a QA user's send is not there for them.
+    expect((await browsers.qa.call('POST', sendFor(1002), { body: batch })).status).toBe(202);
+    const own = journalPageSchema.parse(
+      (await browsers.recruiter.call('GET', '/api/journal')).json(),
+    );
+    expect(own.entries.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(own.entries.map((entry) => entry.sentBy?.email))).toEqual(
+      new Set(['rita@example.com']),
+    );
+    const all = journalPageSchema.parse((await browsers.qa.call('GET', '/api/journal')).json());
+    const quinns = all.entries.find((entry) => entry.sentBy?.email === 'quinn@example.com');
+    expect(quinns).toBeDefined();
+    const answer = await browsers.recruiter.call('GET', `/api/journal/${quinns?.id ?? 0}`);
+    expect(answer.status).toBe(404);
+    expect(errorOf(answer).code).toBe('not_found');
   });
 
   it('may not manage users', async () => {

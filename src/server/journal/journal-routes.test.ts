@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '@/domain/api-error';
 import {
   journalCurlSchema,
+  journalDetailSchema,
   journalEntrySchema,
   journalPageSchema,
   journalStatusSchema,
@@ -276,5 +277,31 @@ describe('JOURNAL=off', () => {
     ).toMatchObject({
       enabled: false,
     });
+  });
+});
+
+describe('personal data with sign-in off', () => {
+  it('shows the calls made without an account in full, to whoever uses the loopback portal', async () => {
+    const sent = await portal.call('POST', `/api/vms/candidates${orgs}`, {
+      headers: json,
+      body: '[{"requirementid":"40001","firstname":"Wilhelmina","candemail":"wil@example.org"}]',
+    });
+    expect(sent.status).toBe(202);
+    const [call] = (await page('?q=Wilhelmina')).entries;
+    const res = await portal.call('GET', `/api/journal/${call?.id}`);
+    const detail = journalDetailSchema.parse(res.json());
+    expect(detail).toMatchObject({ personalData: 'full', mayReveal: false });
+    expect(detail.requestBody?.personal).toBeUndefined();
+    expect(detail.requestBody?.text).toContain('"candemail":"wil@example.org"');
+
+    // A reveal still wants its reason.
+    const reveal = await portal.call('POST', `/api/journal/${call?.id}/reveal`, {
+      headers: json,
+      body: '{"reason":""}',
+    });
+    expect(reveal.status).toBe(400);
+    expect(apiErrorBodySchema.parse(reveal.json()).error.message).toBe(
+      'Give a reason to reveal personal data: it is kept in the audit trail.',
+    );
   });
 });

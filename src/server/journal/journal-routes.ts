@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { ApiError } from '@/domain/api-error';
@@ -9,14 +9,22 @@ import {
   journalListQuerySchema,
   journalPageSchema,
   journalPageSize,
+  journalRevealRequestSchema,
+  journalRevealSchema,
   journalStatusSchema,
+  type JournalCurl,
+  type JournalEntry,
   type JournalFilter,
   type JournalStatus,
+  type JournalSummary,
 } from '@/domain/journal';
 import type { Connection, PortalConfig } from '@/server/config';
 import { registerApiGuards } from '@/server/http/api-guards';
 import { newestPage, sendDownload } from '@/server/http/entry-pages';
+import { acceptJsonOnly } from '@/server/http/json-body';
+import { requireUser } from '@/server/http/require-user';
 import {
+  bodySchema,
   partSchema,
   querySchema,
   responseSchema,
@@ -24,6 +32,15 @@ import {
 } from '@/server/http/route-schemas';
 import { curlFor } from './curl';
 import { exportChunks } from './journal-export';
+import {
+  entryFor,
+  maskedCopies,
+  mayReveal,
+  onlyOwnCalls,
+  sentByViewer,
+  viewerOf,
+  type JournalViewer,
+} from './journal-personal';
 import { cursorAfter, JournalSearchError, type JournalReader } from './store/journal-store';
 
 /**
@@ -82,13 +99,16 @@ function missing(id: number): ApiError {
 /**
  * The inspector's API under /api/journal (decision 025): the list with its filters and search,
  * one call in full with its batch's other calls and its replays, the export (HAR or JSON Lines),
- * and Copy as cURL. Read-only. Same guards as the proxy: the strict API headers, answers only to
+ * and Copy as cURL. Same guards as the proxy: the strict API headers, answers only to
  * this machine's names on a loopback portal (the journal holds what was sent), the rate limit.
+ * Personal values leave masked (decision 058): a call is in full to whoever sent it, and to QA or
+ * an admin who reveals it giving a reason (the one route that writes: to the audit trail). A
+ * recruiter's journal is their own calls only, so their search tells nothing of anyone else's.
  */
 const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, upstreams }) => {
   const { journal } = app;
-  // The journal holds every call's bodies: QA's and admins'.
-  await registerApiGuards(app, config, 'qa');
+  await registerApiGuards(app, config, 'recruiter');
+  acceptJsonOnly(app);
 
   const api = withRouteSchemas(app);
 
@@ -117,11 +137,65 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
     return journal.reader();
   }
 
-  /** The default connection's calls include those recorded before connections had names. */
-  const withUnnamed = (filter: JournalFilter): JournalFilter =>
-    filter.connection === config.defaultConnection
-      ? { ...filter, connectionOrUnnamed: true }
-      : filter;
+  /**
+   * The default connection's calls include those recorded before connections had names; a
+   * recruiter's are their own.
+   */
+  const scoped = (filter: JournalFilter, viewer: JournalViewer): JournalFilter => {
+    const own = onlyOwnCalls(viewer);
+    return {
+      ...filter,
+      ...(filter.connection === config.defaultConnection ? { connectionOrUnnamed: true } : {}),
+      ...(own === undefined ? {} : { sentByUser: own }),
+    };
+  };
+
+  /** Summaries the viewer may see: a recruiter, only their own. */
+  const visible = (summaries: JournalSummary[], viewer: JournalViewer): JournalSummary[] =>
+    onlyOwnCalls(viewer) === undefined
+      ? summaries
+      : summaries.filter((summary) => sentByViewer(summary, viewer));
+
+  /** The call, if the viewer may see it at all: one a recruiter did not send is not there for them. */
+  async function entryOf(id: number, viewer: JournalViewer): Promise<JournalEntry> {
+    const entry = await (await reader()).get(id);
+    if (!entry || (onlyOwnCalls(viewer) !== undefined && !sentByViewer(entry, viewer))) {
+      throw missing(id);
+    }
+    return entry;
+  }
+
+  /** Its copies as cURL, PowerShell and Node, or why there are none. */
+  function copiesOf(id: number, entry: JournalEntry): JournalCurl | ApiError {
+    if (entry.operation === null) {
+      return new ApiError(
+        'not_found',
+        `Call ${id} was to ${entry.path.split('?')[0]}, which is no VMS operation, so there is no call to the VMS to copy.`,
+      );
+    }
+    const connection = upstreams.named(entry.connection);
+    const base = connection ? upstreams.urlOf(connection) : null;
+    if (base === null) {
+      return new ApiError(
+        'not_found',
+        `Call ${id} went to the connection "${entry.connection ?? ''}", which this portal no longer has, so there is no address to copy.`,
+      );
+    }
+    return curlFor(entry, entry.operation, base, connection?.profile ?? null);
+  }
+
+  /** Who may reveal: QA and admins; a recruiter is told so. */
+  function revealer(request: FastifyRequest): JournalViewer {
+    requireUser(request, config, 'qa');
+    const viewer = viewerOf(request, config);
+    if (!mayReveal(viewer)) {
+      throw new ApiError(
+        'forbidden',
+        'Only QA users and admins may reveal personal data. You see the calls you sent in full.',
+      );
+    }
+    return viewer;
+  }
 
   api.get(
     '/',
@@ -134,7 +208,7 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
     },
     async (request) => {
       const { cursor, limit, ...asked } = request.query;
-      const filter = withUnnamed(asked);
+      const filter = scoped(asked, viewerOf(request, config));
       const size = limit ?? journalPageSize.default;
       const store = await reader();
       return searching(() =>
@@ -150,12 +224,30 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
       schema: { querystring: querySchema(journalExportQuerySchema, 'The journal') },
     },
     async (request, reply) => {
-      const { format = 'har', ...asked } = request.query;
-      const filter = withUnnamed(asked);
+      const { format = 'har', reveal, ...asked } = request.query;
+      const viewer = reveal === undefined ? viewerOf(request, config) : revealer(request);
+      const filter = scoped(asked, viewer);
       const store = await reader();
       const chunks = await searching(() =>
-        exportChunks(store, filter, format, `${request.protocol}://${request.host}`),
+        exportChunks(
+          store,
+          filter,
+          format,
+          `${request.protocol}://${request.host}`,
+          reveal === undefined ? (entry) => entryFor(entry, viewer) : (entry) => entry,
+        ),
       );
+      if (reveal !== undefined) {
+        app.auditTrail.auth(
+          'personal_data_revealed',
+          {
+            export: format,
+            filter: exportFilterText(asked),
+            reason: reveal,
+          },
+          request,
+        );
+      }
       return sendDownload(
         reply,
         {
@@ -179,13 +271,58 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
     },
     async (request) => {
       const { id } = request.params;
-      const store = await reader();
-      const entry = await store.get(id);
-      if (!entry) throw missing(id);
+      const viewer = viewerOf(request, config);
+      const entry = await entryOf(id, viewer);
+      const own = sentByViewer(entry, viewer);
       return {
-        ...entry,
-        related: entry.batchId === null ? [] : await store.sameBatch(entry.batchId, id),
-        replays: await store.replaysOf(id),
+        ...(await detailOf(entry, viewer)),
+        ...(own ? {} : entryFor(entry, viewer)),
+        personalData: own ? ('full' as const) : ('masked' as const),
+        mayReveal: !own && mayReveal(viewer),
+      };
+    },
+  );
+
+  /** A call with its batch's other calls and its replays, as the viewer may see them. */
+  async function detailOf(entry: JournalEntry, viewer: JournalViewer) {
+    const store = await reader();
+    return {
+      ...entry,
+      related: visible(
+        entry.batchId === null ? [] : await store.sameBatch(entry.batchId, entry.id),
+        viewer,
+      ),
+      replays: visible(await store.replaysOf(entry.id), viewer),
+    };
+  }
+
+  api.post(
+    '/:id/reveal',
+    {
+      config: { pageHeaders: false },
+      schema: {
+        params: entryParams,
+        body: bodySchema(journalRevealRequestSchema),
+        response: { 200: responseSchema(journalRevealSchema) },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const viewer = revealer(request);
+      const entry = await entryOf(id, viewer);
+      const copies = copiesOf(id, entry);
+      app.auditTrail.auth(
+        'personal_data_revealed',
+        { call: id, reason: request.body.reason },
+        request,
+      );
+      return {
+        call: {
+          ...(await detailOf(entry, viewer)),
+          personalData: 'full' as const,
+          mayReveal: false,
+        },
+        copies: copies instanceof ApiError ? null : copies,
       };
     },
   );
@@ -198,26 +335,32 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
     },
     async (request) => {
       const { id } = request.params;
-      const entry = await (await reader()).get(id);
-      if (!entry) throw missing(id);
-      if (entry.operation === null) {
-        throw new ApiError(
-          'not_found',
-          `Call ${id} was to ${entry.path.split('?')[0]}, which is no VMS operation, so there is no call to the VMS to copy.`,
-        );
+      const viewer = viewerOf(request, config);
+      const entry = await entryOf(id, viewer);
+      if (sentByViewer(entry, viewer)) {
+        const copies = copiesOf(id, entry);
+        if (copies instanceof ApiError) throw copies;
+        return copies;
       }
-      const connection = upstreams.named(entry.connection);
-      const base = connection ? upstreams.urlOf(connection) : null;
-      if (base === null) {
-        throw new ApiError(
-          'not_found',
-          `Call ${id} went to the connection "${entry.connection ?? ''}", which this portal no longer has, so there is no address to copy.`,
-        );
-      }
-      return curlFor(entry, entry.operation, base, connection?.profile ?? null);
+      const shown = entryFor(entry, viewer);
+      const copies = copiesOf(id, shown);
+      if (copies instanceof ApiError) throw copies;
+      return maskedCopies(copies, shown);
     },
   );
 };
+
+/**
+ * An export's filters as a line of the audit trail: names and values, never a body, and not the
+ * search's words, which may well be the person's name.
+ */
+function exportFilterText(filter: Record<string, unknown>): string {
+  return Object.entries(filter)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => [name, name === 'q' ? '(words)' : value])
+    .map(([name, value]) => `${name}=${String(value)}`)
+    .join(' ');
+}
 
 export const journalRoutes = fp(routes, {
   name: 'journal-routes',

@@ -55,6 +55,7 @@ const auditEventLabels: Record<AuditEventName, string> = {
   events_suppressed: 'Refusals not kept (too many)',
   personal_data_exported: "A person's data exported",
   personal_data_erased: "A person's data erased",
+  personal_data_revealed: 'Personal data revealed',
 };
 
 /** An event's name on the page; one a newer release wrote is shown as written, marked as unknown. */

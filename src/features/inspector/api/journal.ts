@@ -1,6 +1,11 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { JournalListParams } from '@/domain/journal';
-import { journalCurlSchema, journalDetailSchema, journalPageSchema } from '@/domain/journal';
+import {
+  journalCurlSchema,
+  journalDetailSchema,
+  journalPageSchema,
+  journalRevealSchema,
+} from '@/domain/journal';
 import { cursorPages, queryString } from '@/shared/api/cursor-pages';
 import { requestJson } from '@/shared/api/http';
 import { currentConnection } from '@/shared/config/current-connection';
@@ -74,4 +79,17 @@ export function journalEntryQueryOptions(id: number) {
 export async function fetchCurl(id: number) {
   return (await requestJson(`/api/journal/${id}/curl`, journalCurlSchema, `Copying call ${id}`))
     .data;
+}
+
+/**
+ * One call with its personal data, for QA and admins (decision 058): the reason is required and
+ * goes to the audit trail; the answer holds the call and its copies in full.
+ */
+export async function revealCall(id: number, reason: string) {
+  return (
+    await requestJson(`/api/journal/${id}/reveal`, journalRevealSchema, `Revealing call ${id}`, {
+      method: 'POST',
+      body: { reason },
+    })
+  ).data;
 }

@@ -11,6 +11,7 @@ import {
   journalPagesQueryOptions,
 } from '@/features/inspector/api/journal';
 import { statusText, statusTone } from '@/features/inspector/model/status';
+import { useMay } from '@/shared/session/session';
 import { DataTable, type Column } from '@/shared/ui/data-table';
 import { DateTime } from '@/shared/ui/date-time';
 import { DownloadLink } from '@/shared/ui/download-link';
@@ -27,6 +28,7 @@ import { StatusBadge } from '@/shared/ui/status-badge';
 import { useAddressParams } from '@/shared/ui/use-address-params';
 import { ComposeCall } from './compose-call';
 import { JournalDetailView } from './journal-detail';
+import { RevealedExport } from './personal-reveal';
 
 /** The page's heading (its prerendered shell shows it too). */
 export const inspectorHeading = 'Inspector';
@@ -48,6 +50,7 @@ export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
   const [composing, setComposing] = useState(false);
   const exportQuery = (format: 'har' | 'jsonl') =>
     `/api/journal/export?${filterQuery(filters, { format })}`;
+  const mayReveal = useMay('qa');
 
   const columns: readonly Column<JournalEntry>[] = [
     { heading: 'Time', cell: (entry) => <DateTime at={entry.at} seconds /> },
@@ -89,6 +92,13 @@ export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
         <DownloadLink href={exportQuery('har')}>Export HAR</DownloadLink>
         <DownloadLink href={exportQuery('jsonl')}>Export JSON Lines</DownloadLink>
       </PageHeader>
+      {mayReveal ? (
+        <RevealedExport
+          exportHref={(format, reveal) =>
+            `/api/journal/export?${filterQuery(filters, { format, reveal })}`
+          }
+        />
+      ) : null}
       <p className="page__lead">
         Every call the portal made to the VMS for you, the latest started first, with what was sent
         and what came back. The API key, the secret and the signatures are never recorded.

@@ -9,7 +9,7 @@ import type { BatchKind } from '@/core/batch/model/batch-kind';
 import { addReplay, emptyTray } from '@/core/batch/model/tray-state';
 import { memoryTray, sendTray, type TrayStoreLike } from '@/core/batch/send/send-tray';
 import { SaveAsCases } from '@/core/suites/components/save-as-cases';
-import type { JournalBody, JournalDetail } from '@/domain/journal';
+import type { JournalBody, JournalCurl, JournalDetail, JournalReveal } from '@/domain/journal';
 import { fetchCurl, journalEntryQueryOptions, journalKeys } from '@/features/inspector/api/journal';
 import { prettyBody, replayElements, whyNotReplayable } from '@/features/inspector/model/replay';
 import { savedCaseItems } from '@/features/inspector/model/save-cases';
@@ -26,7 +26,24 @@ import { StatusBadge } from '@/shared/ui/status-badge';
 import { CallList } from './call-list';
 import type { CopyFormat } from './copy-call';
 import { copyFormats, Copied } from './copy-call';
+import { PersonalReveal } from './personal-reveal';
 import { ReplayComparison } from './replay-comparison';
+
+/** What the masking of a body did, in words; '' for a body shown as kept. */
+function maskedText(body: JournalBody): string {
+  const { personal } = body;
+  if (!personal) return '';
+  switch (personal.reading) {
+    case 'withheld':
+      return ', not shown: not text, so its personal values cannot be told apart';
+    case 'text':
+      return `, not JSON: ${personal.masked} personal ${personal.masked === 1 ? 'value' : 'values'} masked where a field name showed them`;
+    default:
+      return personal.masked === 0
+        ? ''
+        : `, ${personal.masked} personal ${personal.masked === 1 ? 'value' : 'values'} masked`;
+  }
+}
 
 function Body({ title, body }: { title: string; body: JournalBody | null }) {
   if (!body) return <p className="field__hint">{title}: none.</p>;
@@ -35,7 +52,8 @@ function Body({ title, body }: { title: string; body: JournalBody | null }) {
       <summary>
         {title} ({groupDigits(body.size)} bytes
         {body.truncated ? ', only the first part kept' : ''}
-        {body.redacted ? ', a secret cut out' : ''})
+        {body.redacted ? ', a secret cut out' : ''}
+        {maskedText(body)})
       </summary>
       <CodeBlock label={title} className="inspector__code">
         {prettyBody(body)}
@@ -62,6 +80,9 @@ export function JournalDetailView({
 }) {
   const query = useQuery(journalEntryQueryOptions(id));
   const headingId = useId();
+  // This one call revealed (decision 058): shown in full until another call is opened.
+  const [revealed, setRevealed] = useState<JournalReveal | null>(null);
+  const shown = revealed?.call.id === id ? revealed : null;
   return (
     <section className="inspector__detail" aria-labelledby={headingId}>
       <h2 id={headingId} tabIndex={-1}>
@@ -74,7 +95,15 @@ export function JournalDetailView({
         </p>
       ) : null}
       {query.data ? (
-        <Detail entry={query.data} kinds={kinds} onOpen={onOpen} onFilterBatch={onFilterBatch} />
+        <Detail
+          key={shown ? 'revealed' : 'as-read'}
+          entry={shown?.call ?? query.data}
+          copies={shown?.copies ?? null}
+          onRevealed={setRevealed}
+          kinds={kinds}
+          onOpen={onOpen}
+          onFilterBatch={onFilterBatch}
+        />
       ) : null}
     </section>
   );
@@ -82,11 +111,16 @@ export function JournalDetailView({
 
 function Detail({
   entry,
+  copies,
+  onRevealed,
   kinds,
   onOpen,
   onFilterBatch,
 }: {
   entry: JournalDetail;
+  /** The copies of a revealed call, in full; null: the server makes them when asked. */
+  copies: JournalCurl | null;
+  onRevealed(revealed: JournalReveal): void;
   kinds: readonly BatchKind[];
   onOpen(id: number): void;
   onFilterBatch(batchId: string): void;
@@ -113,7 +147,7 @@ function Detail({
 
   const copyAs = async (as: CopyFormat) => {
     try {
-      const made = await fetchCurl(entry.id);
+      const made = copies ?? (await fetchCurl(entry.id));
       const text = made[as];
       setCopy({ as, text, snippet: made.snippet, copied: await copyText(text) });
     } catch (error) {
@@ -248,6 +282,8 @@ function Detail({
           </div>
         ) : null}
       </dl>
+
+      <PersonalReveal entry={entry} onRevealed={onRevealed} />
 
       <div className="button-row">
         {copyFormats.map((format) => (

@@ -35,6 +35,19 @@ describe('sending a recorded call again', () => {
     );
   });
 
+  it('refuses a body shown with its personal values masked, not one where none were found', () => {
+    const masked = body('[{"firstname":"J•••"}]', { personal: { masked: 1, reading: 'json' } });
+    expect(whyNotReplayable(entry({ requestBody: masked }))).toBe(
+      'Its personal values are masked, so it cannot be sent again as it was: reveal the call first.',
+    );
+    const withheld = body('', { encoding: 'utf8', personal: { masked: 0, reading: 'withheld' } });
+    expect(whyNotReplayable(entry({ requestBody: withheld }))).toMatch(/masked/);
+    const nothingPersonal = body('[{"titlerole":"Nurse"}]', {
+      personal: { masked: 0, reading: 'json' },
+    });
+    expect(whyNotReplayable(entry({ requestBody: nothingPersonal }))).toBeNull();
+  });
+
   it('gives the tray wire items for objects of text values and raw items for anything else', () => {
     expect(replayElements(body('[{"a":"1"},{"a":2},"x"]'))).toEqual([
       { wire: { a: '1' } },

@@ -19,7 +19,17 @@ export function whyNotReplayable(entry: JournalDetail): string | null {
   if (body.redacted)
     return 'A secret was cut out of its body when it was recorded, so it cannot be sent again as it was.';
   if (body.encoding !== 'utf8') return 'Its body is not text, so it cannot be sent again.';
+  if (isMasked(body))
+    return 'Its personal values are masked, so it cannot be sent again as it was: reveal the call first.';
   return null;
+}
+
+/** Shown with personal values masked (or withheld): not what was sent. */
+export function isMasked(body: JournalBody): boolean {
+  return (
+    body.personal !== undefined &&
+    (body.personal.masked > 0 || body.personal.reading === 'withheld')
+  );
 }
 
 /** The recorded body's items, for the tray: objects of text values as wire items, others raw. */

@@ -5,7 +5,7 @@ import type { JournalDetail } from '@/domain/journal';
 import { expectationFrom } from '@/domain/suite-cases';
 import { requestJson } from '@/shared/api/http';
 import { vmsUrl } from '@/shared/api/vms';
-import { replayElements } from './replay';
+import { isMasked, replayElements } from './replay';
 
 /**
  * A sent batch's items as cases (decision 038), each expecting the outcome the VMS gave it: the
@@ -17,6 +17,11 @@ export async function savedCaseItems(
   entry: JournalDetail,
   fallbackVendorOrgId: number,
 ): Promise<CaseItem[]> {
+  if (entry.requestBody && isMasked(entry.requestBody)) {
+    throw new Error(
+      `Call #${entry.id} is shown with its personal values masked: reveal it first to save its items as cases.`,
+    );
+  }
   const elements = entry.requestBody ? replayElements(entry.requestBody) : null;
   if (!elements || entry.batchId === null || entry.clientOrgId === null) {
     throw new Error(

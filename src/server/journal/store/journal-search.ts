@@ -152,6 +152,7 @@ export function journalWhere(
         : `connection = ${bind(filter.connection)}`,
     );
   }
+  if (filter.sentByUser !== undefined) conditions.push(`user_id = ${bind(filter.sentByUser)}`);
   if (filter.batch !== undefined) conditions.push(`batch_id = ${bind(filter.batch)}`);
   if (filter.trace !== undefined) conditions.push(`trace_id = ${bind(filter.trace)}`);
   if (filter.run !== undefined) conditions.push(`suite_run = ${bind(filter.run)}`);

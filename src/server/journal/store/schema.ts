@@ -217,6 +217,14 @@ const postgresJournalBodyIndexes = `
     WHERE late_body IS NOT NULL;
 `;
 
+/**
+ * Schema version 18: a recruiter's journal is the calls they sent (decision 058), newest first;
+ * this index finds them without walking everyone's calls. The same statement on both databases.
+ */
+const journalSenderIndex = `
+  CREATE INDEX journal_calls_sender ON journal_calls (user_id, at, id);
+`;
+
 /** The journal's steps of the portal's schema (decision 047). */
 export const journalSchema: ConcernSchema = {
   concern: 'journal',
@@ -248,6 +256,12 @@ export const journalSchema: ConcernSchema = {
       name: 'journal body indexes',
       sqlite: addJournalBodyIndexes,
       postgres: postgresJournalBodyIndexes,
+    },
+    {
+      version: 18,
+      name: 'journal sender index',
+      sqlite: (db) => db.exec(journalSenderIndex),
+      postgres: journalSenderIndex,
     },
   ],
 };
