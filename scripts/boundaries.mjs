@@ -67,8 +67,9 @@ export const serverConcerns = {
   proxy: ['accounts', 'http', 'journal', 'ops', 'redaction', 'store'],
   // one person's data found, exported and erased across every store (decision 059): it reads the
   // journal's search and body packing, records in the audit trail; npm run privacy opens the
-  // database with the portal's schema
-  privacy: ['audit', 'http', 'journal', 'store', 'portal-schema.ts'],
+  // database with the portal's schema and reads its arguments like the other commands (cli); the
+  // readable export escapes what it shows like the e-mails (mail)
+  privacy: ['audit', 'cli', 'http', 'journal', 'mail', 'store', 'portal-schema.ts'],
   // removing connection secrets from what is shown or kept
   redaction: [],
   // the built app's pages: the session cookie's name

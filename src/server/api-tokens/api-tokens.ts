@@ -14,6 +14,7 @@ import { roleRank } from '@/domain/auth';
 import type { PortalAuth, PortalUser, RequestSession } from '@/server/accounts/portal-auth';
 import type { StoredUser } from '@/server/accounts/store/users';
 import { randomToken, tokenDigest } from '@/server/accounts/tokens';
+import { isoTime } from '@/server/http/iso-time';
 import { purgeRounds } from '@/server/store/purge-rounds';
 import { inScope, scopeReach } from './api-token-scope';
 import type { ApiTokenStore, StoredApiToken } from './api-token-store';
@@ -45,8 +46,6 @@ const dayMs = 24 * 60 * 60_000;
 const accountPage = 'your Account page (/account)';
 
 const day = (at: number) => new Date(at).toISOString().slice(0, 10);
-const iso = (at: number) => new Date(at).toISOString();
-
 function refused(reason: string, message: string): ApiError {
   return new ApiError('token_invalid', message, [{ field: 'authorization', message: reason }]);
 }
@@ -89,10 +88,10 @@ export class ApiTokens {
       scope: token.scope,
       userId: token.userId,
       email,
-      createdAt: iso(token.createdAt),
-      expiresAt: iso(token.expiresAt),
-      lastUsedAt: token.lastUsedAt === null ? null : iso(token.lastUsedAt),
-      revokedAt: token.revokedAt === null ? null : iso(token.revokedAt),
+      createdAt: isoTime(token.createdAt),
+      expiresAt: isoTime(token.expiresAt),
+      lastUsedAt: token.lastUsedAt === null ? null : isoTime(token.lastUsedAt),
+      revokedAt: token.revokedAt === null ? null : isoTime(token.revokedAt),
     };
   }
 
@@ -137,7 +136,7 @@ export class ApiTokens {
         credentialId: token.id,
         name: token.name,
         scope: token.scope,
-        expiresAt: iso(token.expiresAt),
+        expiresAt: isoTime(token.expiresAt),
       },
       request,
     );

@@ -20,9 +20,8 @@
 import { execFile } from 'node:child_process';
 import { accessSync, constants, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { parseArgs } from 'node:util';
+import type { ParseArgsOptionsConfig } from 'node:util';
 import pg from 'pg';
-import { ConfigError, loadConfig, type PortalConfig } from '@/server/config';
 import { portalSchemaVersion } from '@/server/portal-schema';
 import { describeDatabaseUrl } from '@/server/store/postgres/pool';
 import {
@@ -33,47 +32,23 @@ import {
   refuseToReplace,
   restoreSqlite,
 } from '@/server/store/sqlite-backup';
+import { CliRefusal, readArguments, readPortalConfig, runCommand, type CliIo } from './cli-kit';
 import { carryOverPostgres, carryOverSqlite, describeSentAfterBackup } from './sent-after-backup';
 
 export const backupUsage = 'usage: npm run backup -- [--force] FILE';
 export const restoreUsage =
   'usage: npm run restore -- FILE\n       npm run restore -- --sent-after-backup REPLACED_DATABASE_URL   (PostgreSQL)';
 
-export interface BackupCliIo {
-  env: NodeJS.ProcessEnv;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  now?: () => number;
-}
-
-class UsageProblem extends Error {}
+const usageProblem = (message: string) => new CliRefusal(message, 2);
 
 function parse(argv: string[], usage: string, allowForce: boolean) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: allowForce ? { force: { type: 'boolean' } } : {},
-    });
-  } catch (error) {
-    throw new UsageProblem(`${error instanceof Error ? error.message : String(error)}\n${usage}`);
-  }
+  const options: ParseArgsOptionsConfig = allowForce ? { force: { type: 'boolean' } } : {};
+  const parsed = readArguments(argv, options, usage);
   const [file, ...extra] = parsed.positionals;
   if (file === undefined || extra.length > 0) {
-    throw new UsageProblem(`${file === undefined ? 'Give a file.' : 'Give one file.'}\n${usage}`);
+    throw usageProblem(`${file === undefined ? 'Give a file.' : 'Give one file.'}\n${usage}`);
   }
   return { file, force: parsed.values.force === true };
-}
-
-function readConfig(env: NodeJS.ProcessEnv): PortalConfig {
-  try {
-    return loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError)
-      throw new UsageProblem(`Configuration error: ${error.message}`);
-    throw error;
-  }
 }
 
 /** The database's name in a PostgreSQL address. */
@@ -153,7 +128,7 @@ async function backupPostgres(
   databaseUrl: string,
   file: string,
   force: boolean,
-  io: BackupCliIo,
+  io: CliIo,
 ): Promise<number> {
   const { url, password } = splitPassword(databaseUrl);
   const args = ['--format=custom', `--dbname=${url}`];
@@ -194,31 +169,19 @@ async function backupPostgres(
   return 0;
 }
 
-async function guarded(
+/** A refusal of either command is told after its name, like any failure. */
+function guarded(
   name: 'backup' | 'restore',
-  io: BackupCliIo,
+  io: CliIo,
   work: () => Promise<number>,
 ): Promise<number> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof UsageProblem) {
-      io.stderr(`${name}: ${error.message}\n`);
-      return 2;
-    }
-    if (error instanceof BackupRefused) {
-      io.stderr(`${name}: ${error.message}\n`);
-      return 1;
-    }
-    io.stderr(`${name}: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  }
+  return runCommand(name, io, work, { nameRefusals: true });
 }
 
-export function runBackupCli(argv: string[], io: BackupCliIo): Promise<number> {
+export function runBackupCli(argv: string[], io: CliIo): Promise<number> {
   return guarded('backup', io, async () => {
     const { file, force } = parse(argv, backupUsage, true);
-    const config = readConfig(io.env);
+    const config = readPortalConfig(io.env);
     if (config.databaseUrl !== null) return backupPostgres(config.databaseUrl, file, force, io);
     const { bytes, version } = backupSqlite(config.portalDb, file, force);
     io.stdout(
@@ -237,13 +200,13 @@ export function runBackupCli(argv: string[], io: BackupCliIo): Promise<number> {
 async function sentAfterBackupPostgres(
   databaseUrl: string,
   replacedUrl: string,
-  io: BackupCliIo,
+  io: CliIo,
 ): Promise<number> {
   let replaced: URL;
   try {
     replaced = new URL(replacedUrl);
   } catch {
-    throw new UsageProblem(
+    throw usageProblem(
       `--sent-after-backup takes the address of the database the restore replaced (postgres://user@host:port/name), not ${JSON.stringify(replacedUrl.replace(/:[^:@/]*@/, ':***@'))}.\n${restoreUsage}`,
     );
   }
@@ -252,7 +215,7 @@ async function sentAfterBackupPostgres(
     replaced.password = restored.password;
   }
   if (replaced.host === restored.host && replaced.pathname === restored.pathname) {
-    throw new UsageProblem(
+    throw usageProblem(
       `--sent-after-backup names the restored database itself (DATABASE_URL); give the one the restore replaced, renamed aside before the restore (docs/deployment.md "Backups").`,
     );
   }
@@ -263,14 +226,14 @@ async function sentAfterBackupPostgres(
   return 0;
 }
 
-export function runRestoreCli(argv: string[], io: BackupCliIo): Promise<number> {
+export function runRestoreCli(argv: string[], io: CliIo): Promise<number> {
   return guarded('restore', io, async () => {
     const listOnly = argv[0] === '--sent-after-backup';
     const { file } = parse(listOnly ? argv.slice(1) : argv, restoreUsage, false);
-    const config = readConfig(io.env);
+    const config = readPortalConfig(io.env);
     if (listOnly) {
       if (config.databaseUrl === null) {
-        throw new UsageProblem(
+        throw usageProblem(
           `--sent-after-backup is for PostgreSQL (DATABASE_URL); with PORTAL_DB, npm run restore -- FILE lists those batches itself.`,
         );
       }

@@ -12,16 +12,21 @@
  * no such user, a password too short), 2 for a usage or configuration problem.
  */
 import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { emailSchema, passwordSchema, roles, type Role } from '@/domain/auth';
 import { hashPassword } from '@/server/accounts/passwords';
 import { inviteLifetimeMs } from '@/server/accounts/portal-auth';
 import { openAccountStores } from '@/server/accounts/store/account-stores';
 import type { StoredUser, UserStore } from '@/server/accounts/store/users';
 import { randomToken, tokenDigest } from '@/server/accounts/tokens';
-import { ConfigError, loadConfig, type PortalConfig } from '@/server/config';
-import { portalMigrations } from '@/server/portal-schema';
-import { openDatabase } from '@/server/store/database';
+import type { PortalConfig } from '@/server/config';
+import {
+  CliRefusal,
+  readArguments,
+  readPortalConfig,
+  runCommand,
+  withPortalDatabase,
+  type CliIo,
+} from './cli-kit';
 
 export const usersUsage = `usage: npm run users -- <command>
   add [--role recruiter|qa|admin] [--org 1001,1002] [--password-stdin] EMAIL
@@ -31,27 +36,14 @@ export const usersUsage = `usage: npm run users -- <command>
   enable EMAIL`;
 
 /** What the CLI talks to: its streams and how to ask for a password. */
-export interface UsersCliIo {
-  env: NodeJS.ProcessEnv;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
+export interface UsersCliIo extends CliIo {
   /** All of standard input (for --password-stdin). */
   readStdin: () => Promise<string>;
   /** Asks for a secret without echoing it; null when there is no terminal to ask on. */
   askHidden: ((question: string) => Promise<string>) | null;
-  now?: () => number;
 }
 
-class Refused extends Error {
-  constructor(
-    message: string,
-    readonly code: 1 | 2,
-  ) {
-    super(message);
-  }
-}
-
-const usageProblem = (message: string) => new Refused(`${message}\n${usersUsage}`, 2);
+const usageProblem = (message: string) => new CliRefusal(`${message}\n${usersUsage}`, 2);
 
 function parseRole(value: string | undefined): Role | undefined {
   if (value === undefined) return undefined;
@@ -70,7 +62,7 @@ function parseOrgs(value: string | undefined, config: PortalConfig): number[] | 
   for (const id of ids) {
     const org = /^\d{1,16}$/.test(id) ? Number(id) : Number.NaN;
     if (!config.clientOrgIds.includes(org)) {
-      throw new Refused(
+      throw new CliRefusal(
         `--org: this portal does not act for client org "${id}"; it acts for ${config.clientOrgIds.join(', ')} (VMS_CLIENT_ORGS).`,
         1,
       );
@@ -84,7 +76,7 @@ function parseEmail(positionals: string[]): string {
   const [email, ...rest] = positionals;
   if (email === undefined || rest.length > 0) throw usageProblem('Give one e-mail address.');
   const parsed = emailSchema.safeParse(email);
-  if (!parsed.success) throw new Refused(`"${email}" is not an e-mail address.`, 1);
+  if (!parsed.success) throw new CliRefusal(`"${email}" is not an e-mail address.`, 1);
   return parsed.data;
 }
 
@@ -109,11 +101,12 @@ async function readPassword(io: UsersCliIo, fromStdin: boolean): Promise<string>
     }
     password = await io.askHidden('Password (12 characters or more): ');
     const again = await io.askHidden('The same password again: ');
-    if (again !== password) throw new Refused('The two passwords differ; nothing was changed.', 1);
+    if (again !== password)
+      throw new CliRefusal('The two passwords differ; nothing was changed.', 1);
   }
   const parsed = passwordSchema.safeParse(password);
   if (!parsed.success) {
-    throw new Refused(parsed.error.issues.map((issue) => issue.message).join(' '), 1);
+    throw new CliRefusal(parsed.error.issues.map((issue) => issue.message).join(' '), 1);
   }
   return parsed.data;
 }
@@ -133,38 +126,25 @@ function describeUser(user: StoredUser): string {
 
 async function existing(users: UserStore, email: string): Promise<StoredUser> {
   const user = await users.byEmail(email);
-  if (!user) throw new Refused(`There is no account for ${email}.`, 1);
+  if (!user) throw new CliRefusal(`There is no account for ${email}.`, 1);
   return user;
 }
 
 /** Runs one command; returns the exit code. */
-export async function runUsersCli(argv: string[], io: UsersCliIo): Promise<number> {
+export function runUsersCli(argv: string[], io: UsersCliIo): Promise<number> {
   const now = io.now ?? Date.now;
-  try {
+  return runCommand('users', io, async () => {
     const [command, ...rest] = argv;
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: rest,
-        allowPositionals: true,
-        options: {
-          role: { type: 'string' },
-          org: { type: 'string' },
-          'password-stdin': { type: 'boolean' },
-        },
-      });
-    } catch (error) {
-      throw usageProblem(error instanceof Error ? error.message : String(error));
-    }
-    const { values, positionals } = parsed;
-    let config: PortalConfig;
-    try {
-      config = loadConfig(io.env);
-    } catch (error) {
-      if (error instanceof ConfigError)
-        throw new Refused(`Configuration error: ${error.message}`, 2);
-      throw error;
-    }
+    const { values, positionals } = readArguments(
+      rest,
+      {
+        role: { type: 'string' },
+        org: { type: 'string' },
+        'password-stdin': { type: 'boolean' },
+      },
+      usersUsage,
+    );
+    const config = readPortalConfig(io.env);
     if (!['add', 'invite', 'list', 'disable', 'enable'].includes(command ?? '')) {
       throw usageProblem(
         command === undefined ? 'Give a command.' : `Unknown command "${command}".`,
@@ -177,8 +157,7 @@ export async function runUsersCli(argv: string[], io: UsersCliIo): Promise<numbe
     const password =
       command === 'add' ? await readPassword(io, values['password-stdin'] === true) : null;
 
-    const database = await openDatabase(config, portalMigrations);
-    try {
+    return withPortalDatabase(config, async (database) => {
       const { users, sessions } = openAccountStores(database);
       switch (command) {
         case 'list': {
@@ -199,7 +178,7 @@ export async function runUsersCli(argv: string[], io: UsersCliIo): Promise<numbe
             clientOrgIds: orgs ?? [],
             createdAt: now(),
           });
-          if (!created) throw new Refused(`There is already an account for ${email}.`, 1);
+          if (!created) throw new CliRefusal(`There is already an account for ${email}.`, 1);
           io.stdout(`Added ${describeUser(await existing(users, email))}\n`);
           if (!config.auth.required) {
             io.stdout(
@@ -249,15 +228,6 @@ export async function runUsersCli(argv: string[], io: UsersCliIo): Promise<numbe
           return 0;
         }
       }
-    } finally {
-      await database.close();
-    }
-  } catch (error) {
-    if (error instanceof Refused) {
-      io.stderr(`${error.message}\n`);
-      return error.code;
-    }
-    io.stderr(`users: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  }
+    });
+  });
 }

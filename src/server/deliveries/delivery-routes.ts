@@ -14,6 +14,7 @@ import {
 } from '@/domain/deliveries';
 import type { PortalConfig } from '@/server/config';
 import { registerApiGuards } from '@/server/http/api-guards';
+import { isoTime } from '@/server/http/iso-time';
 import {
   bodySchema,
   partSchema,
@@ -28,8 +29,6 @@ export interface DeliveryRoutesOptions {
   config: PortalConfig;
   now?: () => number;
 }
-
-const iso = (at: number) => new Date(at).toISOString();
 
 /**
  * A webhook's address as shown after it is saved: its origin only. A chat's incoming-webhook
@@ -48,8 +47,8 @@ function webhookOf(stored: StoredWebhook): Webhook {
     url: shownAddress(stored.url),
     connection: stored.connection,
     events: stored.events,
-    createdAt: iso(stored.createdAt),
-    updatedAt: iso(stored.updatedAt),
+    createdAt: isoTime(stored.createdAt),
+    updatedAt: isoTime(stored.updatedAt),
   };
 }
 
@@ -209,7 +208,7 @@ export const deliveryRoutes: FastifyPluginAsync<DeliveryRoutesOptions> = async (
       const at = now();
       const body = JSON.stringify({
         text: 'Test delivery from the VMS portal: this webhook works.',
-        portal: { event: 'test', at: iso(at) },
+        portal: { event: 'test', at: isoTime(at) },
       });
       const result = await deliveries.sendTest(request.params.id, body);
       if (result === null) throw new ApiError('not_found', 'There is no such webhook.');
@@ -253,10 +252,10 @@ export const deliveryRoutes: FastifyPluginAsync<DeliveryRoutesOptions> = async (
           attempts: row.attempts,
           lastStatus: row.lastStatus,
           lastError: row.lastError,
-          createdAt: iso(row.createdAt),
-          updatedAt: iso(row.updatedAt),
-          nextAttemptAt: row.state === 'pending' ? iso(row.nextAt) : null,
-          sentAt: row.sentAt === null ? null : iso(row.sentAt),
+          createdAt: isoTime(row.createdAt),
+          updatedAt: isoTime(row.updatedAt),
+          nextAttemptAt: row.state === 'pending' ? isoTime(row.nextAt) : null,
+          sentAt: row.sentAt === null ? null : isoTime(row.sentAt),
         })),
       };
     },

@@ -1,22 +1,11 @@
 import type { SubjectExport } from '@/domain/personal-subject';
-
-const escapes: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text as HTML: whatever a candidate or a VMS wrote is shown, never run. */
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/gu, (char) => escapes[char] ?? char);
-}
+import { escapeHtml } from '@/server/mail/mail-message';
 
 /**
  * The subject-access export as a page a person can read: who it is about, how many records of
  * each store, then each record with where it came from and what it holds. Self-contained (no
- * script, no outside style), so it opens from a file and prints as it shows.
+ * script, no outside style), so it opens from a file and prints as it shows; whatever a candidate
+ * or a VMS wrote is escaped, so it is shown, never run.
  */
 export function subjectExportPage(held: SubjectExport): string {
   const who = held.subject.name

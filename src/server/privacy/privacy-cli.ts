@@ -12,7 +12,6 @@
  * configuration problem.
  */
 import { writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import {
   eraseRequestSchema,
   subjectOf,
@@ -21,9 +20,15 @@ import {
   type SubjectExport,
 } from '@/domain/personal-subject';
 import { openAuditStore } from '@/server/audit/audit-plugin';
-import { ConfigError, loadConfig } from '@/server/config';
-import { portalMigrations } from '@/server/portal-schema';
-import { openDatabase } from '@/server/store/database';
+import {
+  CliRefusal,
+  readArguments,
+  readPortalConfig,
+  runCommand,
+  withPortalDatabase,
+  type CliIo,
+} from '@/server/cli/cli-kit';
+import type { PortalDatabase } from '@/server/store/database';
 import { subjectExportPage } from './export-page';
 import { countDetails, openPrivacyService, reasonWithoutSubject } from './privacy-routes';
 
@@ -31,21 +36,7 @@ export const privacyUsage = `usage: npm run privacy -- find EMAIL [--name "First
        npm run privacy -- export EMAIL --out FILE [--name "First Last"] [--reason "..."]
        npm run privacy -- erase EMAIL --reason "..." [--name "First Last"]`;
 
-export interface PrivacyCliIo {
-  env: NodeJS.ProcessEnv;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  now?: () => number;
-}
-
-class Refused extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: 1 | 2,
-  ) {
-    super(message);
-  }
-}
+const usageProblem = (message: string) => new CliRefusal(`${message}\n${privacyUsage}`, 2);
 
 /** What an export made at the command line says of why, when the operator gave no reason. */
 const exportReason = 'Subject access request (command line)';
@@ -57,35 +48,20 @@ function describeCounts(counts: StoreCounts): string {
 }
 
 function parse(argv: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        name: { type: 'string' },
-        reason: { type: 'string' },
-        out: { type: 'string' },
-      },
-    });
-  } catch (error) {
-    throw new Refused(
-      `${error instanceof Error ? error.message : String(error)}\n${privacyUsage}`,
-      2,
-    );
-  }
+  const parsed = readArguments(
+    argv,
+    { name: { type: 'string' }, reason: { type: 'string' }, out: { type: 'string' } },
+    privacyUsage,
+  );
   const [command, email, ...extra] = parsed.positionals;
   if (command === undefined || !['find', 'export', 'erase'].includes(command)) {
-    throw new Refused(
-      `${command === undefined ? 'Give a command.' : `Unknown command "${command}".`}\n${privacyUsage}`,
-      2,
-    );
+    throw usageProblem(command === undefined ? 'Give a command.' : `Unknown command "${command}".`);
   }
   if (email === undefined || extra.length > 0) {
-    throw new Refused(`Give one e-mail address.\n${privacyUsage}`, 2);
+    throw usageProblem('Give one e-mail address.');
   }
   if (command === 'export' && parsed.values.out === undefined) {
-    throw new Refused(`Give the file to write with --out FILE.\n${privacyUsage}`, 2);
+    throw usageProblem('Give the file to write with --out FILE.');
   }
   const checked = eraseRequestSchema.safeParse({
     email,
@@ -93,25 +69,17 @@ function parse(argv: string[]) {
     reason: parsed.values.reason ?? (command === 'erase' ? '' : exportReason),
   });
   if (!checked.success) {
-    throw new Refused(checked.error.issues.map((issue) => issue.message).join('\n'), 2);
+    throw new CliRefusal(checked.error.issues.map((issue) => issue.message).join('\n'), 2);
   }
   return { command, out: parsed.values.out, request: checked.data };
 }
 
-export async function runPrivacyCli(argv: string[], io: PrivacyCliIo): Promise<number> {
+export function runPrivacyCli(argv: string[], io: CliIo): Promise<number> {
   const now = io.now ?? Date.now;
-  try {
+  return runCommand('privacy', io, async () => {
     const { command, out, request } = parse(argv);
-    let config;
-    try {
-      config = loadConfig(io.env);
-    } catch (error) {
-      if (error instanceof ConfigError)
-        throw new Refused(`Configuration error: ${error.message}`, 2);
-      throw error;
-    }
-    const database = await openDatabase(config, portalMigrations);
-    try {
+    const config = readPortalConfig(io.env);
+    return withPortalDatabase(config, async (database) => {
       const service = openPrivacyService(database, { now });
       const subject = subjectOf(request);
       const audit = (
@@ -144,21 +112,12 @@ export async function runPrivacyCli(argv: string[], io: PrivacyCliIo): Promise<n
         io.stdout(`Erased at ${erased.erasedAt}:\n${describeCounts(erased.counts)}`);
       }
       return 0;
-    } finally {
-      await database.close();
-    }
-  } catch (error) {
-    if (error instanceof Refused) {
-      io.stderr(`${error.message}\n`);
-      return error.exitCode;
-    }
-    io.stderr(`privacy: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
-  }
+    });
+  });
 }
 
 async function recordEvent(
-  database: Awaited<ReturnType<typeof openDatabase>>,
+  database: PortalDatabase,
   event: 'personal_data_exported' | 'personal_data_erased',
   reason: string,
   subject: PersonalSubject,

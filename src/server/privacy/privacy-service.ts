@@ -6,6 +6,7 @@ import {
   type PersonalSubject,
   type StoreCounts,
 } from '@/domain/personal-subject';
+import { isoTime } from '@/server/http/iso-time';
 import { textSources, type HeldRow, type PrivacyStore } from './privacy-store';
 
 /**
@@ -50,8 +51,6 @@ function needles(subject: PersonalSubject): string[] {
   return out;
 }
 
-const iso = (at: number) => new Date(at).toISOString();
-
 function add(counts: StoreCounts, store: string, n: number): void {
   if (n > 0) counts[store] = (counts[store] ?? 0) + n;
 }
@@ -92,7 +91,7 @@ export class PrivacyService {
         found.records.push({
           store: 'journal',
           record: `call ${call.callId} (body ${call.bodyId})`,
-          at: iso(call.at),
+          at: isoTime(call.at),
           ...matches,
         });
       }
@@ -107,7 +106,7 @@ export class PrivacyService {
         found.records.push({
           store: source.name,
           record: row.key.join(' / '),
-          at: iso(row.at),
+          at: isoTime(row.at),
           ...matches,
         });
       }

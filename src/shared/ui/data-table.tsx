@@ -26,6 +26,7 @@ export function DataTable<Row>({
   rowKey,
   isCurrent,
   labelledBy,
+  caption,
 }: {
   rows: readonly Row[];
   columns: readonly Column<Row>[];
@@ -33,9 +34,12 @@ export function DataTable<Row>({
   isCurrent?: (row: Row) => boolean;
   /** The id of the heading that names the table, when its section holds more than the table. */
   labelledBy?: string;
+  /** The table's own title, shown above it and naming it, when no heading of the page does. */
+  caption?: string;
 }) {
   return (
     <table className="inspector__table" aria-labelledby={labelledBy}>
+      {caption !== undefined && <caption>{caption}</caption>}
       <TableHead columns={columns} />
       <tbody>
         {rows.map((row) => (

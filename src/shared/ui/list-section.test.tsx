@@ -112,4 +112,22 @@ describe('DataTable', () => {
       '2026-11-21T09:31:00Z',
     ]);
   });
+
+  it('shows the caption it is given, which names the table', () => {
+    render(
+      <DataTable
+        rows={rows}
+        rowKey={(row) => row.id}
+        caption="Where they are held"
+        columns={[{ heading: 'Name', cell: (row) => row.name }]}
+      />,
+    );
+    const table = screen.getByRole('table', { name: 'Where they are held' });
+    expect(table.querySelector('caption')?.textContent).toBe('Where they are held');
+    expect(screen.getAllByRole('row').map((row) => row.textContent)).toEqual([
+      'Name',
+      'Ada',
+      'Grace',
+    ]);
+  });
 });

@@ -9,6 +9,7 @@ import {
 } from '@/features/privacy/api/privacy';
 import { errorMessage } from '@/shared/api/http';
 import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
+import { DataTable, type Column } from '@/shared/ui/data-table';
 import { ErrorNotice } from '@/shared/ui/error-notice';
 
 export const privacyHeading = 'Personal data';
@@ -25,27 +26,21 @@ function download(file: { text: string; type: string; name: string }): void {
   URL.revokeObjectURL(url);
 }
 
+const storeColumns: readonly Column<[string, number]>[] = [
+  { heading: 'Store', cell: ([store]) => storeLabels[store] ?? store },
+  { heading: 'Records', cell: ([, n]) => n },
+];
+
 function StoreTable({ counts }: { counts: StoreCounts }) {
   const stores = Object.entries(counts);
   if (stores.length === 0) return <p role="status">Nothing is held about this person.</p>;
   return (
-    <table className="data-table">
-      <caption>Where they are held</caption>
-      <thead>
-        <tr>
-          <th scope="col">Store</th>
-          <th scope="col">Records</th>
-        </tr>
-      </thead>
-      <tbody>
-        {stores.map(([store, n]) => (
-          <tr key={store}>
-            <td>{storeLabels[store] ?? store}</td>
-            <td>{n}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      caption="Where they are held"
+      rows={stores}
+      columns={storeColumns}
+      rowKey={([store]) => store}
+    />
   );
 }
 
