@@ -9,59 +9,24 @@ import type { BatchKind } from '@/core/batch/model/batch-kind';
 import { addReplay, emptyTray } from '@/core/batch/model/tray-state';
 import { memoryTray, sendTray, type TrayStoreLike } from '@/core/batch/send/send-tray';
 import { SaveAsCases } from '@/core/suites/components/save-as-cases';
-import type { JournalBody, JournalCurl, JournalDetail, JournalReveal } from '@/domain/journal';
+import type { JournalCurl, JournalDetail, JournalReveal } from '@/domain/journal';
 import { fetchCurl, journalEntryQueryOptions, journalKeys } from '@/features/inspector/api/journal';
-import { prettyBody, replayElements, whyNotReplayable } from '@/features/inspector/model/replay';
+import { replayElements, whyNotReplayable } from '@/features/inspector/model/replay';
 import { savedCaseItems } from '@/features/inspector/model/save-cases';
 import { statusText, statusTone } from '@/features/inspector/model/status';
 import { errorMessage } from '@/shared/api/http';
 import { useCurrentConnection, useOrg } from '@/shared/config/org-context';
 import { formatDateTime } from '@/shared/lib/format';
-import { groupDigits } from '@/shared/lib/format';
 import { newId } from '@/shared/lib/ids';
-import { CodeBlock } from '@/shared/ui/code-block';
 import { ConfirmDialog } from '@/shared/ui/confirm-dialog';
 import { copyText } from '@/shared/ui/json-actions';
 import { StatusBadge } from '@/shared/ui/status-badge';
 import { CallList } from './call-list';
 import type { CopyFormat } from './copy-call';
 import { copyFormats, Copied } from './copy-call';
+import { Body } from './journal-body';
 import { PersonalReveal } from './personal-reveal';
 import { ReplayComparison } from './replay-comparison';
-
-/** What the masking of a body did, in words; '' for a body shown as kept. */
-function maskedText(body: JournalBody): string {
-  const { personal } = body;
-  if (!personal) return '';
-  switch (personal.reading) {
-    case 'withheld':
-      return ', not shown: not text, so its personal values cannot be told apart';
-    case 'text':
-      return `, not JSON: ${personal.masked} personal ${personal.masked === 1 ? 'value' : 'values'} masked where a field name showed them`;
-    default:
-      return personal.masked === 0
-        ? ''
-        : `, ${personal.masked} personal ${personal.masked === 1 ? 'value' : 'values'} masked`;
-  }
-}
-
-function Body({ title, body }: { title: string; body: JournalBody | null }) {
-  if (!body) return <p className="field__hint">{title}: none.</p>;
-  return (
-    <details open className="inspector__body-part">
-      <summary>
-        {title} ({groupDigits(body.size)} bytes
-        {body.truncated ? ', only the first part kept' : ''}
-        {body.redacted ? ', a secret cut out' : ''}
-        {maskedText(body)})
-      </summary>
-      <CodeBlock label={title} className="inspector__code">
-        {prettyBody(body)}
-      </CodeBlock>
-      <p className="field__hint">SHA-256 {body.sha256}</p>
-    </details>
-  );
-}
 
 /**
  * One recorded call in full, with Copy as (cURL, PowerShell, Node fetch), Send again, Edit and
