@@ -224,14 +224,20 @@ describe('portal processes killed with SIGKILL while they watch', () => {
     const viaOne = await signedIn(one.url, recruiter);
     const viaTwo = await signedIn(two.url, recruiter);
     const sent: string[] = [];
+    // 200 items each, as alone: every batch is still pending when the process is killed, so the
+    // kill lands in the watch, which is what this proves. (A batch the killed process had already
+    // finished would have its notices' deliveries leased by it, taken over once the lease runs
+    // out, two minutes later: delivery-worker.test.ts proves that.)
     for (let index = 0; index < 6; index += 1) {
-      sent.push(await send(index % 2 ? viaTwo : viaOne, 50, `KILL-PG-${index}`));
+      sent.push(await send(index % 2 ? viaTwo : viaOne, 200, `KILL-PG-${index}`));
     }
     await until(
       async () => ((await watchOf(viaTwo, sent[0] ?? ''))?.checks ?? 0) >= 1,
       20_000,
       'a first check',
     );
+    const atKill = await Promise.all(sent.map((batchId) => watchOf(viaTwo, batchId)));
+    expect(atKill.map((watch) => watch?.state)).toEqual(Array(6).fill('watching'));
     await killNine(one.child);
 
     // A check the killed process held when it died waits for its lease (the timeout and a minute)
@@ -246,7 +252,7 @@ describe('portal processes killed with SIGKILL while they watch', () => {
     );
     await until(() => mails.length >= 6 && hooks.length >= 6, 30_000, 'six e-mails and webhooks');
     await new Promise((resolve) => setTimeout(resolve, 1500));
-    const titles = sent.map((batchId) => `Batch ${batchId} settled: 50 Success`).sort();
+    const titles = sent.map((batchId) => `Batch ${batchId} settled: 200 Success`).sort();
     expect(mails.map((mail) => mail.subject).sort()).toEqual(titles);
     expect(
       hooks.map((hook) => (JSON.parse(hook) as { portal: { title: string } }).portal.title).sort(),
