@@ -1,5 +1,8 @@
 import type { PortalSqlite } from './portal-database';
 
+/** What one statement of a turn did: its value, or the error that undid it. */
+type Ran = { ok: true; value: unknown } | { ok: false; error: unknown };
+
 /**
  * Statements that the calls of one turn of the event loop ask for, committed together: every
  * keyed POST writes its key before it is forwarded and again when its answer comes, an accepted
@@ -12,9 +15,6 @@ import type { PortalSqlite } from './portal-database';
  * that cannot be recorded does not refuse the keys of the sends beside it). A commit that fails
  * refuses them all.
  */
-/** What one statement of a turn did: its value, or the error that undid it. */
-type Ran = { ok: true; value: unknown } | { ok: false; error: unknown };
-
 class TurnCommit {
   private pending: { run: () => unknown; done: (error: unknown, value?: unknown) => void }[] = [];
   private scheduled = false;
