@@ -99,6 +99,10 @@ export function createPostgresPrivacyStore(pool: PortalPool): PrivacyStore {
       return Promise.resolve(false);
     },
 
+    whileErasing(work) {
+      return work();
+    },
+
     async rowsMentioning(source, needles) {
       if (needles.length === 0) return [];
       const tests = source.columns.flatMap((column) =>

@@ -121,6 +121,24 @@ export class PrivacyService {
   async erase(subject: PersonalSubject): Promise<{ counts: StoreCounts; erasedAt: string }> {
     const at = new Date(this.now());
     const counts: StoreCounts = {};
+    await this.store.whileErasing(() => this.eraseJournal(subject, at, counts));
+    for (const source of textSources) {
+      const rows = await this.store.rowsMentioning(source, needles(subject));
+      const rewritten = rows.flatMap((row) => {
+        const texts = erasedTexts(row, subject, at);
+        return texts ? [{ key: row.key, texts }] : [];
+      });
+      for (const chunk of chunks(rewritten, perStep)) {
+        await this.store.rewriteRows(source, chunk, at.getTime());
+        await nextTurn();
+      }
+      add(counts, source.name, rewritten.length);
+    }
+    return { counts, erasedAt: at.toISOString() };
+  }
+
+  /** The journal's bodies about the person rewritten, then their old words out of the index. */
+  private async eraseJournal(subject: PersonalSubject, at: Date, counts: StoreCounts) {
     const ids = await this.store.journalBodyIds(searches(subject));
     for (const chunk of chunks(ids, bodiesPerStep)) {
       const bodies = await this.store.journalBodies(chunk);
@@ -136,19 +154,6 @@ export class PrivacyService {
       await nextTurn();
     }
     if (ids.length > 0) while (await this.store.tidySearch()) await nextTurn();
-    for (const source of textSources) {
-      const rows = await this.store.rowsMentioning(source, needles(subject));
-      const rewritten = rows.flatMap((row) => {
-        const texts = erasedTexts(row, subject, at);
-        return texts ? [{ key: row.key, texts }] : [];
-      });
-      for (const chunk of chunks(rewritten, perStep)) {
-        await this.store.rewriteRows(source, chunk, at.getTime());
-        await nextTurn();
-      }
-      add(counts, source.name, rewritten.length);
-    }
-    return { counts, erasedAt: at.toISOString() };
   }
 }
 

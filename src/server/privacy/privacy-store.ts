@@ -92,6 +92,11 @@ export interface PrivacyStore {
    */
   rewriteJournalBodies(bodies: readonly { id: number; text: string }[]): Promise<void>;
   /**
+   * Runs an erasure's steps with the database's own housekeeping held back where it would make
+   * one step long, and put back after (SQLite: see sqlite-privacy-store.ts).
+   */
+  whileErasing<T>(work: () => Promise<T>): Promise<T>;
+  /**
    * One bounded step of taking rewritten bodies' old words out of the search index's pages;
    * true while there is more to do. PostgreSQL's index rows are replaced whole: nothing to do.
    */

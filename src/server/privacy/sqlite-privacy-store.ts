@@ -3,6 +3,7 @@ import { constants, inflateRawSync } from 'node:zlib';
 import { packBody } from '@/server/journal/store/journal-rows';
 import { fts5Expression } from '@/server/journal/store/journal-search';
 import type { PortalSqlite } from '@/server/store/portal-database';
+import { startCheckpointer } from '@/server/store/sqlite-checkpointer';
 import {
   sourceFilter,
   type BodyCall,
@@ -39,6 +40,28 @@ export function erasedIdentity(id: number, kept: Buffer): Buffer {
 
 const json = (values: readonly unknown[]) => JSON.stringify(values);
 
+/**
+ * FTS5's own merging of the search index's segments (https://sqlite.org/fts5.html#the_automerge_
+ * configuration_option): after each commit, work in proportion to what was written (automerge, 4
+ * segments a level by default), and a merge of a whole level once it holds crisismerge segments
+ * (16). Both persist in the index's configuration.
+ */
+const indexMerging = { automerge: 4, crisismerge: 16 };
+/**
+ * While erasing, merging waits for the tidy steps: each rewrite adds one small segment, and a
+ * crisis merge comes only after this many of them (FTS5 allows up to 2,000 segments).
+ */
+const erasingMerging = { automerge: 0, crisismerge: 1000 };
+/** How often the log is checkpointed off the event loop while erasing, in milliseconds. */
+const checkpointEveryMs = 100;
+
+function setIndexMerging(db: PortalSqlite, merging: typeof indexMerging): void {
+  // The option's name must be written in the statement: FTS5 does not take it as a parameter.
+  for (const [option, value] of Object.entries(merging)) {
+    db.exec(`INSERT INTO journal_search (journal_search, rank) VALUES ('${option}', ${value})`);
+  }
+}
+
 export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
   const rewriteBodies = db.transaction((bodies: readonly { id: number; text: string }[]) => {
     const update = db.prepare(
@@ -71,6 +94,44 @@ export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
   }
 
   const changes = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
+
+  // A portal stopped in the middle of an erasure left the index's merging held back; it is put
+  // back as the index's own defaults when the store opens.
+  const held = db
+    .prepare<[], { n: number }>(
+      "SELECT count(*) AS n FROM journal_search_config WHERE k = 'automerge' AND v = 0",
+    )
+    .get();
+  if ((held?.n ?? 0) > 0) setIndexMerging(db, indexMerging);
+  /** Erasures under way: the first holds housekeeping back, the last puts it back. */
+  let erasing = 0;
+  let resume: (() => Promise<void>) | undefined;
+
+  /**
+   * Two things would make a step of an erasure long on a journal of many calls: FTS5 merging
+   * segments after a rewrite's commit, and the connection checkpointing its write-ahead log at a
+   * commit (the tidy steps rewrite most of the index, tens of megabytes of log). So the index's
+   * merging waits for the tidy steps, and the log is checkpointed by a worker thread, not at
+   * commits on the event loop; both are put back when the last erasure ends.
+   */
+  async function whileErasing<T>(work: () => Promise<T>): Promise<T> {
+    if (erasing++ === 0) {
+      const autocheckpoint = Number(db.pragma('wal_autocheckpoint', { simple: true }));
+      const checkpointer = startCheckpointer(db.name, checkpointEveryMs);
+      db.pragma('wal_autocheckpoint = 0');
+      setIndexMerging(db, erasingMerging);
+      resume = async () => {
+        setIndexMerging(db, indexMerging);
+        await checkpointer.stop();
+        db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
+      };
+    }
+    try {
+      return await work();
+    } finally {
+      if (--erasing === 0) await resume?.();
+    }
+  }
 
   return {
     journalBodyIds(searches) {
@@ -124,6 +185,8 @@ export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
       zeroingWhatIsFreed(() => rewriteBodies(bodies));
       return Promise.resolve();
     },
+
+    whileErasing,
 
     tidySearch() {
       // One step of merging the index's segments as if they were one level (a negative count:
