@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationListSchema } from '@/domain/notifications';
 import { sandboxDemo } from '@/sandbox/index';
-import { loadConfig } from '@/server/config';
-import { startTestPortal, type TestPortal } from '@/test-support/capture-upstream';
-import { testStoreEnv } from '@/test-support/postgres-server';
-import { startTestSandbox, type TestSandbox } from '@/test-support/sandbox-client';
-import { addUser, TestBrowser } from '@/test-support/test-browser';
+import type { TestPortal } from '@/test-support/capture-upstream';
+import { startSignedInPortal, type SignedInPortal } from '@/test-support/signed-in-portal';
+import { TestBrowser } from '@/test-support/test-browser';
 import { requisitionInsert } from '@/test-support/test-data';
 
 /*
@@ -17,46 +12,28 @@ import { requisitionInsert } from '@/test-support/test-data';
  * the counts of its rows, which nobody else reads or marks.
  */
 
-const password = 'correct horse battery staple';
-let dir: string;
-let sandbox: TestSandbox;
+let world: SignedInPortal;
 let portal: TestPortal;
 let rita: TestBrowser;
 let ron: TestBrowser;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'notifications-'));
-  const dbPath = join(dir, 'portal.db');
-  sandbox = await startTestSandbox({ processingDelayMs: 10 });
-  portal = await startTestPortal(
-    loadConfig(
-      testStoreEnv({
-        VMS_BASE_URL: sandbox.url,
-        VMS_API_KEY: sandboxDemo.apiKey,
-        VMS_API_SECRET: sandboxDemo.apiSecret,
-        VMS_CLIENT_ORGS: '1001',
-        VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
-        VMS_PRODUCTION: 'off',
-        AUTH: 'on',
-        PORTAL_DB: dbPath,
-        LOG_LEVEL: 'silent',
-      }),
-    ),
-    { watcher: { backoff: { firstMs: 30, maxMs: 200 } } },
-  );
-  await addUser(dbPath, 'rita@example.com', password, 'recruiter', [1001]);
-  await addUser(dbPath, 'ron@example.com', password, 'recruiter', [1001]);
-  rita = new TestBrowser(portal.url);
-  ron = new TestBrowser(portal.url);
-  expect((await rita.signIn('rita@example.com', password)).status).toBe(200);
-  expect((await ron.signIn('ron@example.com', password)).status).toBe(200);
+  world = await startSignedInPortal({
+    prefix: 'notifications-',
+    processingDelayMs: 10,
+    env: { VMS_CLIENT_ORGS: '1001' },
+    portal: { watcher: { backoff: { firstMs: 30, maxMs: 200 } } },
+    accounts: [
+      { email: 'rita@example.com', role: 'recruiter', orgs: [1001] },
+      { email: 'ron@example.com', role: 'recruiter', orgs: [1001] },
+    ],
+  });
+  portal = world.portal;
+  rita = world.browser('rita@example.com');
+  ron = world.browser('ron@example.com');
 });
 
-afterAll(async () => {
-  await portal.close();
-  await sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => world.close());
 
 async function notificationsOf(browser: TestBrowser) {
   const answer = await browser.call('GET', '/api/notifications');

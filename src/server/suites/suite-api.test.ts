@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerKey, skillResponseKey } from '@/domain';
 import { apiErrorBodySchema } from '@/domain/api-error';
@@ -15,12 +12,8 @@ import {
   suiteVersionListSchema,
   type SuiteRun,
 } from '@/domain/suite-run';
-import { sandboxDemo } from '@/sandbox/index';
-import { loadConfig } from '@/server/config';
-import { startTestPortal, type TestPortal } from '@/test-support/capture-upstream';
-import { testStoreEnv } from '@/test-support/postgres-server';
-import { startTestSandbox, type TestSandbox } from '@/test-support/sandbox-client';
-import { addUser, TestBrowser } from '@/test-support/test-browser';
+import { startSignedInPortal, type SignedInPortal } from '@/test-support/signed-in-portal';
+import type { TestBrowser } from '@/test-support/test-browser';
 import { candidateFor, requisitionInsert } from '@/test-support/test-data';
 
 /*
@@ -30,45 +23,25 @@ import { candidateFor, requisitionInsert } from '@/test-support/test-data';
  * do none of it.
  */
 
-const password = 'correct horse battery staple';
-let dir: string;
-let sandbox: TestSandbox;
-let portal: TestPortal;
+let world: SignedInPortal;
 let quinn: TestBrowser;
 let rita: TestBrowser;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'suite-api-'));
-  const dbPath = join(dir, 'portal.db');
-  sandbox = await startTestSandbox({ processingDelayMs: 0 });
-  portal = await startTestPortal(
-    loadConfig(
-      testStoreEnv({
-        VMS_BASE_URL: sandbox.url,
-        VMS_API_KEY: sandboxDemo.apiKey,
-        VMS_API_SECRET: sandboxDemo.apiSecret,
-        VMS_CLIENT_ORGS: '1001,1002',
-        VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
-        VMS_PRODUCTION: 'off',
-        AUTH: 'on',
-        PORTAL_DB: dbPath,
-        LOG_LEVEL: 'info',
-      }),
-    ),
-  );
-  await addUser(dbPath, 'quinn@example.com', password, 'qa', [1001]);
-  await addUser(dbPath, 'rita@example.com', password, 'recruiter', [1001]);
-  quinn = new TestBrowser(portal.url);
-  expect((await quinn.signIn('quinn@example.com', password)).status).toBe(200);
-  rita = new TestBrowser(portal.url);
-  expect((await rita.signIn('rita@example.com', password)).status).toBe(200);
+  world = await startSignedInPortal({
+    prefix: 'suite-api-',
+    processingDelayMs: 0,
+    env: { LOG_LEVEL: 'info' },
+    accounts: [
+      { email: 'quinn@example.com', role: 'qa', orgs: [1001] },
+      { email: 'rita@example.com', role: 'recruiter', orgs: [1001] },
+    ],
+  });
+  quinn = world.browser('quinn@example.com');
+  rita = world.browser('rita@example.com');
 });
 
-afterAll(async () => {
-  await portal.close();
-  await sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => world.close());
 
 /** Requisitions `create-n` and candidates to each by reference, and a refused requisition. */
 function regression(name: string, candidateExpects = 'New'): Suite {

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '@/domain/api-error';
 import { auditPageSchema } from '@/domain/audit';
@@ -8,12 +5,9 @@ import { notificationListSchema } from '@/domain/notifications';
 import type { Suite } from '@/domain/suite';
 import { suiteDetailSchema, suiteRunListSchema, suiteRunSchema } from '@/domain/suite-run';
 import { suiteScheduleListSchema, suiteScheduleSchema } from '@/domain/suite-schedule';
-import { sandboxDemo } from '@/sandbox/index';
-import { loadConfig } from '@/server/config';
-import { startTestPortal, type TestPortal } from '@/test-support/capture-upstream';
-import { testStoreEnv } from '@/test-support/postgres-server';
-import { startTestSandbox, type TestSandbox } from '@/test-support/sandbox-client';
-import { addUser, TestBrowser } from '@/test-support/test-browser';
+import type { TestPortal } from '@/test-support/capture-upstream';
+import { startSignedInPortal, type SignedInPortal } from '@/test-support/signed-in-portal';
+import type { TestBrowser } from '@/test-support/test-browser';
 import { candidateFor, requisitionInsert } from '@/test-support/test-data';
 
 /*
@@ -22,11 +16,9 @@ import { candidateFor, requisitionInsert } from '@/test-support/test-data';
  * test sets, so a schedule "every minute" runs without waiting for real minutes.
  */
 
-const password = 'correct horse battery staple';
 const minute = 60_000;
 const metricsToken = 'metrics-token-5c1e9a7b3d2f4e60';
-let dir: string;
-let sandbox: TestSandbox;
+let world: SignedInPortal;
 let portal: TestPortal;
 let quinn: TestBrowser;
 let olga: TestBrowser;
@@ -36,43 +28,26 @@ let ahead = 0;
 let tick: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'suite-schedules-'));
-  const dbPath = join(dir, 'portal.db');
-  sandbox = await startTestSandbox({ processingDelayMs: 0, dbPath: join(dir, 'sandbox.db') });
-  portal = await startTestPortal(
-    loadConfig(
-      testStoreEnv({
-        VMS_BASE_URL: sandbox.url,
-        VMS_API_KEY: sandboxDemo.apiKey,
-        VMS_API_SECRET: sandboxDemo.apiSecret,
-        VMS_CLIENT_ORGS: '1001,1002',
-        VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
-        VMS_PRODUCTION: 'off',
-        AUTH: 'on',
-        PORTAL_DB: dbPath,
-        LOG_LEVEL: 'silent',
-        METRICS_TOKEN: metricsToken,
-      }),
-    ),
-    { suiteSchedules: { now: () => Date.now() + ahead, everyMs: 0 } },
-  );
+  world = await startSignedInPortal({
+    prefix: 'suite-schedules-',
+    processingDelayMs: 0,
+    sandboxDbInFolder: true,
+    env: { METRICS_TOKEN: metricsToken },
+    portal: { suiteSchedules: { now: () => Date.now() + ahead, everyMs: 0 } },
+    accounts: [
+      { email: 'quinn@example.com', role: 'qa', orgs: [1001] },
+      { email: 'olga@example.com', role: 'qa', orgs: [1001] },
+      { email: 'ada@example.com', role: 'admin', orgs: [1001] },
+    ],
+  });
+  portal = world.portal;
   tick = () => portal.app.suiteScheduler.tick();
-  await addUser(dbPath, 'quinn@example.com', password, 'qa', [1001]);
-  await addUser(dbPath, 'olga@example.com', password, 'qa', [1001]);
-  await addUser(dbPath, 'ada@example.com', password, 'admin', [1001]);
-  quinn = new TestBrowser(portal.url);
-  expect((await quinn.signIn('quinn@example.com', password)).status).toBe(200);
-  olga = new TestBrowser(portal.url);
-  expect((await olga.signIn('olga@example.com', password)).status).toBe(200);
-  ada = new TestBrowser(portal.url);
-  expect((await ada.signIn('ada@example.com', password)).status).toBe(200);
+  quinn = world.browser('quinn@example.com');
+  olga = world.browser('olga@example.com');
+  ada = world.browser('ada@example.com');
 });
 
-afterAll(async () => {
-  await portal.close();
-  await sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => world.close());
 
 /** A requisition that passes, and a candidate offered above the hourly high of requisition 40003. */
 function nightly(name: string): Suite {
@@ -219,13 +194,7 @@ describe('runs', () => {
     ]);
 
     // The sandbox now reads a blank maximum bill rate as the hourly high: the offer is refused.
-    const port = sandbox.port;
-    await sandbox.close();
-    sandbox = await startTestSandbox({
-      port,
-      dbPath: join(dir, 'sandbox.db'),
-      blankMaximumBillRate: 'hourly-high',
-    });
+    await world.restartSandbox({ blankMaximumBillRate: 'hourly-high' });
 
     ahead = 2 * minute;
     await tick();
@@ -248,8 +217,7 @@ describe('runs', () => {
     expect(listed[0]?.lastRunId).toBe(second[0]?.id);
 
     // The rule back as it was.
-    await sandbox.close();
-    sandbox = await startTestSandbox({ port, dbPath: join(dir, 'sandbox.db') });
+    await world.restartSandbox();
     // A run started by hand in between, passing, is not what the next scheduled run is compared
     // with: against the schedule's run before, the case is fixed.
     const byHand = await quinn.call('POST', '/api/suite-runs', { body: { suiteId } });
@@ -364,9 +332,7 @@ describe('runs', () => {
   });
 
   it('stops a schedule whose owner lost the connection’s grant, naming the connection', async () => {
-    await addUser(join(dir, 'portal.db'), 'lena@example.com', password, 'qa', [1001]);
-    const lena = new TestBrowser(portal.url);
-    expect((await lena.signIn('lena@example.com', password)).status).toBe(200);
+    const lena = await world.addAccount({ email: 'lena@example.com', role: 'qa', orgs: [1001] });
     const suiteId = await saved(lena, nightly("Lena's"));
     const made = await schedule(lena, suiteId, {});
     const changed = await ada.call('PATCH', `/api/users/${made.owner?.userId ?? ''}`, {

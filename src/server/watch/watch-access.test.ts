@@ -1,15 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchWatchSchema, type BatchWatch } from '@/domain/batch-watch';
 import { journalPageSchema } from '@/domain/journal';
 import { sandboxDemo } from '@/sandbox/index';
-import { loadConfig } from '@/server/config';
-import { startTestPortal, type TestPortal } from '@/test-support/capture-upstream';
-import { testStoreEnv } from '@/test-support/postgres-server';
-import { startTestSandbox, type TestSandbox } from '@/test-support/sandbox-client';
-import { addUser, TestBrowser } from '@/test-support/test-browser';
+import type { TestPortal } from '@/test-support/capture-upstream';
+import { startSignedInPortal, type SignedInPortal } from '@/test-support/signed-in-portal';
+import { TestBrowser } from '@/test-support/test-browser';
 import { requisitionInsert } from '@/test-support/test-data';
 
 /*
@@ -17,54 +12,30 @@ import { requisitionInsert } from '@/test-support/test-data';
  * them, and only they or an admin read what it kept.
  */
 
-const password = 'correct horse battery staple';
-let dir: string;
-let sandbox: TestSandbox;
+let world: SignedInPortal;
 let portal: TestPortal;
 let rita: TestBrowser;
 let ron: TestBrowser;
 let ada: TestBrowser;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'watch-access-'));
-  const dbPath = join(dir, 'portal.db');
-  sandbox = await startTestSandbox({ processingDelayMs: 10 });
-  portal = await startTestPortal(
-    loadConfig(
-      testStoreEnv({
-        VMS_BASE_URL: sandbox.url,
-        VMS_API_KEY: sandboxDemo.apiKey,
-        VMS_API_SECRET: sandboxDemo.apiSecret,
-        VMS_CLIENT_ORGS: '1001,1002',
-        VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
-        VMS_PRODUCTION: 'off',
-        AUTH: 'on',
-        PORTAL_DB: dbPath,
-        LOG_LEVEL: 'silent',
-      }),
-    ),
-    { watcher: { backoff: { firstMs: 30, maxMs: 200 } } },
-  );
-  await addUser(dbPath, 'rita@example.com', password, 'recruiter', [1001]);
-  await addUser(dbPath, 'ron@example.com', password, 'recruiter', [1001]);
-  await addUser(dbPath, 'ada@example.com', password, 'admin');
-  rita = new TestBrowser(portal.url);
-  ron = new TestBrowser(portal.url);
-  ada = new TestBrowser(portal.url);
-  for (const [browser, email] of [
-    [rita, 'rita@example.com'],
-    [ron, 'ron@example.com'],
-    [ada, 'ada@example.com'],
-  ] as const) {
-    expect((await browser.signIn(email, password)).status).toBe(200);
-  }
+  world = await startSignedInPortal({
+    prefix: 'watch-access-',
+    processingDelayMs: 10,
+    portal: { watcher: { backoff: { firstMs: 30, maxMs: 200 } } },
+    accounts: [
+      { email: 'rita@example.com', role: 'recruiter', orgs: [1001] },
+      { email: 'ron@example.com', role: 'recruiter', orgs: [1001] },
+      { email: 'ada@example.com', role: 'admin' },
+    ],
+  });
+  portal = world.portal;
+  rita = world.browser('rita@example.com');
+  ron = world.browser('ron@example.com');
+  ada = world.browser('ada@example.com');
 });
 
-afterAll(async () => {
-  await portal.close();
-  await sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => world.close());
 
 describe('a batch watch with sign-in on', () => {
   it('asks as the sender, and shows what it kept to the sender and admins only', async () => {
