@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { ApiError } from '@/domain/api-error';
@@ -9,11 +9,13 @@ import {
   journalListQuerySchema,
   journalPageSchema,
   journalPageSize,
+  journalRevealedExportRequestSchema,
   journalRevealRequestSchema,
   journalRevealSchema,
   journalStatusSchema,
   type JournalCurl,
   type JournalEntry,
+  type JournalExportFormat,
   type JournalFilter,
   type JournalStatus,
   type JournalSummary,
@@ -217,6 +219,32 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
     },
   );
 
+  /** The selection as a download, each call as `shown` gives it. */
+  async function sendExport(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    format: JournalExportFormat,
+    filter: JournalFilter,
+    shown: (entry: JournalEntry) => JournalEntry,
+  ) {
+    const store = await reader();
+    const chunks = await searching(() =>
+      exportChunks(store, filter, format, `${request.protocol}://${request.host}`, shown),
+    );
+    return sendDownload(
+      reply,
+      {
+        name: 'vms-calls',
+        format,
+        contentType:
+          format === 'har'
+            ? 'application/json; charset=utf-8'
+            : 'application/x-ndjson; charset=utf-8',
+      },
+      chunks,
+    );
+  }
+
   api.get(
     '/export',
     {
@@ -225,41 +253,41 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
     },
     async (request, reply) => {
       const { format = 'har', reveal, ...asked } = request.query;
-      const viewer = reveal === undefined ? viewerOf(request, config) : revealer(request);
-      const filter = scoped(asked, viewer);
-      const store = await reader();
-      const chunks = await searching(() =>
-        exportChunks(
-          store,
-          filter,
-          format,
-          `${request.protocol}://${request.host}`,
-          reveal === undefined ? (entry) => entryFor(entry, viewer) : (entry) => entry,
-        ),
-      );
       if (reveal !== undefined) {
-        app.auditTrail.auth(
-          'personal_data_revealed',
-          {
-            export: format,
-            filter: exportFilterText(asked),
-            reason: reveal,
-          },
-          request,
-        );
+        // Already in this request's access log line; refused so that no client keeps doing it.
+        throw new ApiError('invalid_parameter', revealInAddress, [
+          { field: 'reveal', message: 'a reason to reveal goes in the body of a POST' },
+        ]);
       }
-      return sendDownload(
-        reply,
-        {
-          name: 'vms-calls',
-          format,
-          contentType:
-            format === 'har'
-              ? 'application/json; charset=utf-8'
-              : 'application/x-ndjson; charset=utf-8',
-        },
-        chunks,
+      const viewer = viewerOf(request, config);
+      return sendExport(request, reply, format, scoped(asked, viewer), (entry) =>
+        entryFor(entry, viewer),
       );
+    },
+  );
+
+  api.post(
+    '/export',
+    {
+      config: { pageHeaders: false },
+      schema: { body: bodySchema(journalRevealedExportRequestSchema) },
+    },
+    async (request, reply) => {
+      const { format = 'har', reason, ...asked } = request.body;
+      const viewer = revealer(request);
+      const sent = await sendExport(
+        request,
+        reply,
+        format,
+        scoped(asked, viewer),
+        (entry) => entry,
+      );
+      app.auditTrail.auth(
+        'personal_data_revealed',
+        { export: format, filter: exportFilterText(asked), reason },
+        request,
+      );
+      return sent;
     },
   );
 
@@ -349,6 +377,9 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
     },
   );
 };
+
+const revealInAddress =
+  'A reason to reveal personal data is never put in an address: access logs and the browser’s history keep addresses. Export with personal data from the inspector, or POST /api/journal/export with the filters, the format and {"reason": "…"} in the body.';
 
 /**
  * An export's filters as a line of the audit trail: names and values, never a body, and not the
