@@ -41,6 +41,8 @@ let ron: TestBrowser;
 let quinn: TestBrowser;
 let ada: TestBrowser;
 let callId: number;
+/** A search of rita's with the person's e-mail in its address. */
+let searchId: number;
 
 function expectNoPersonalValue(text: string, where: string): void {
   for (const value of raw) expect(text, `${where} holds "${value}"`).not.toContain(value);
@@ -92,6 +94,18 @@ beforeAll(async () => {
   const [call] = own.entries;
   expect(call?.operation).toBe('candidates');
   callId = call?.id ?? 0;
+  // A search whose filter compares a personal field with the person's e-mail: the value sits in
+  // the call's address, not in a body.
+  const searched = await rita.call(
+    'GET',
+    `/api/vms/requisitions?${orgs}&filterfield=candemail&filteroperator=%3D&filtervalue=${encodeURIComponent(email)}`,
+  );
+  expect(searched.status, searched.text).toBeLessThan(500);
+  const [search] = journalPageSchema.parse(
+    (await rita.call('GET', '/api/journal?operation=requisitions')).json(),
+  ).entries;
+  expect(search?.path).toContain('filtervalue=');
+  searchId = search?.id ?? 0;
   // The watcher's results polls (the answer names the rows, not the person) settle meanwhile.
   await new Promise((resolve) => setTimeout(resolve, 300));
 });
@@ -129,6 +143,9 @@ describe('the journal with personal data, to QA and admins', () => {
       `/api/journal?q=${last}`,
       `/api/journal/${callId}`,
       `/api/journal/${callId}/curl`,
+      `/api/journal/${searchId}`,
+      `/api/journal/${searchId}/curl`,
+      `/api/journal?operation=requisitions`,
       `/api/journal/export?format=har`,
       `/api/journal/export?format=jsonl`,
       `/api/journal/export?format=har&q=${last}`,
@@ -162,6 +179,22 @@ describe('the journal with personal data, to QA and admins', () => {
         expectNoPersonalValue(answer.text, path);
       }
     }
+  });
+
+  it('masks a filter’s personal value in the address, and says so on the copies', async () => {
+    const detail = journalDetailSchema.parse(
+      (await quinn.call('GET', `/api/journal/${searchId}`)).json(),
+    );
+    expect(detail.path).toContain('filterfield=candemail');
+    expect(detail.path).toContain('filtervalue=z•••%40example.net');
+    expect(detail.url).toContain('filtervalue=z•••%40example.net');
+    const copies = journalCurlSchema.parse(
+      (await quinn.call('GET', `/api/journal/${searchId}/curl`)).json(),
+    );
+    expect(copies.curl).toMatch(/^# Personal values are masked/);
+    const har = (await quinn.call('GET', '/api/journal/export?format=har&operation=requisitions'))
+      .text;
+    expect(har).toContain('"name":"filtervalue","value":"z•••@example.net"');
   });
 
   it('finds the call by the person’s name or e-mail, and shows it masked', async () => {
@@ -300,6 +333,10 @@ describe('the journal to recruiters', () => {
     expect(detail.requestBody?.text).toContain(email);
     const copies = (await rita.call('GET', `/api/journal/${callId}/curl`)).text;
     expect(copies).toContain(email);
+    const search = journalDetailSchema.parse(
+      (await rita.call('GET', `/api/journal/${searchId}`)).json(),
+    );
+    expect(search.path).toContain(`filtervalue=${encodeURIComponent(email)}`);
   });
 
   it('shows another recruiter nothing of it: not by search, not by id, not in an export', async () => {

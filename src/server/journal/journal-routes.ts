@@ -40,6 +40,7 @@ import {
   mayReveal,
   onlyOwnCalls,
   sentByViewer,
+  summaryFor,
   viewerOf,
   type JournalViewer,
 } from './journal-personal';
@@ -152,11 +153,11 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
     };
   };
 
-  /** Summaries the viewer may see: a recruiter, only their own. */
+  /** Summaries the viewer may see (a recruiter, only their own), addresses masked but their own. */
   const visible = (summaries: JournalSummary[], viewer: JournalViewer): JournalSummary[] =>
-    onlyOwnCalls(viewer) === undefined
-      ? summaries
-      : summaries.filter((summary) => sentByViewer(summary, viewer));
+    summaries
+      .filter((summary) => onlyOwnCalls(viewer) === undefined || sentByViewer(summary, viewer))
+      .map((summary) => summaryFor(summary, viewer));
 
   /** The call, if the viewer may see it at all: one a recruiter did not send is not there for them. */
   async function entryOf(id: number, viewer: JournalViewer): Promise<JournalEntry> {
@@ -210,12 +211,14 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
     },
     async (request) => {
       const { cursor, limit, ...asked } = request.query;
-      const filter = scoped(asked, viewerOf(request, config));
+      const viewer = viewerOf(request, config);
+      const filter = scoped(asked, viewer);
       const size = limit ?? journalPageSize.default;
       const store = await reader();
-      return searching(() =>
-        newestPage((page) => store.list(filter, page), cursorAfter, cursor ?? null, size),
+      const page = await searching(() =>
+        newestPage((from) => store.list(filter, from), cursorAfter, cursor ?? null, size),
       );
+      return { ...page, entries: page.entries.map((summary) => summaryFor(summary, viewer)) };
     },
   );
 
@@ -373,7 +376,7 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
       const shown = entryFor(entry, viewer);
       const copies = copiesOf(id, shown);
       if (copies instanceof ApiError) throw copies;
-      return maskedCopies(copies, shown);
+      return maskedCopies(copies, shown, entry);
     },
   );
 };

@@ -125,6 +125,14 @@ beforeAll(async () => {
   const run = await runToEnd(quinn, { suiteId, clientOrgId: 1001 });
   expect(run.status).toBe('finished');
 
+  // A search whose filter compares the person's e-mail: their e-mail in a call's address (the
+  // portal's path and the VMS's URL), not in a body.
+  const searched = await quinn.call(
+    'GET',
+    `/api/vms/requisitions?Client_Org_Id=1001&Vendor_Org_Id=${sandboxDemo.vendorOrgId}&filterfield=candemail&filteroperator=%3D&filtervalue=${encodeURIComponent(email)}`,
+  );
+  expect(searched.status, searched.text).toBeLessThan(500);
+
   // What a recruiter's browser syncs: a draft, the tray, a submission.
   for (const collection of ['drafts', 'tray', 'submissions'] as const) {
     const answer = await rita.call('PUT', `/api/me/${collection}/about-them`, {
@@ -168,8 +176,15 @@ describe('find, export, erase', () => {
     expect(answer.status, answer.text).toBe(200);
     const { counts } = subjectFoundSchema.parse(answer.json());
     expect(counts.journal).toBeGreaterThanOrEqual(1);
-    expect(counts).toMatchObject({ suites: 1, drafts: 1, tray: 1, submissions: 1 });
+    expect(counts).toMatchObject({
+      suites: 1,
+      drafts: 1,
+      tray: 1,
+      submissions: 1,
+      journal_addresses: 1,
+    });
     expect(databaseText()).toContain(last.toLowerCase());
+    expect(databaseText()).toContain(encodeURIComponent(email).toLowerCase());
   });
 
   it('exports every record held with its store, id and time, as JSON and as a page', async () => {
@@ -199,20 +214,42 @@ describe('find, export, erase', () => {
     });
     expect(answer.status, answer.text).toBe(200);
     const erased = subjectErasedSchema.parse(answer.json());
-    expect(erased.counts).toMatchObject({ suites: 1, drafts: 1, tray: 1, submissions: 1 });
+    expect(erased.counts).toMatchObject({
+      suites: 1,
+      drafts: 1,
+      tray: 1,
+      submissions: 1,
+      journal_addresses: 1,
+    });
     expect(erased.counts.journal).toBeGreaterThanOrEqual(1);
 
     if (!process.env.DATABASE_URL && process.env.PORTAL_TEST_STORE !== 'postgres') {
       await queryTestDatabase(dbPath, 'PRAGMA wal_checkpoint(TRUNCATE)');
     }
     const text = databaseText();
-    for (const form of [email, first.toLowerCase(), last.toLowerCase()]) {
+    for (const form of [
+      email,
+      encodeURIComponent(email).toLowerCase(),
+      first.toLowerCase(),
+      last.toLowerCase(),
+    ]) {
       expect(text, form).not.toContain(form);
     }
     const again = subjectFoundSchema.parse(
       (await ada.call('POST', '/api/admin/privacy/find', { body: subject })).json(),
     );
     expect(again.counts).toEqual({});
+  });
+
+  it('leaves the search’s address with the placeholder where their e-mail was, the rest as sent', async () => {
+    const [search] = journalPageSchema.parse(
+      // As its sender sees it: in full.
+      (await quinn.call('GET', '/api/journal?operation=requisitions&method=GET')).json(),
+    ).entries;
+    expect(search?.path).toMatch(
+      /filterfield=candemail&filteroperator=%3D&filtervalue=%5Berased%20\d{4}-\d\d-\d\d%5D$/u,
+    );
+    expect(search?.path).toContain('Client_Org_Id=1001');
   });
 
   it('leaves the journal search finding nothing of them, and the rest of it as it was', async () => {

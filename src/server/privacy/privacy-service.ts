@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { addressValues, rewriteAddressValues } from '@/domain/personal-address';
 import {
   eraseSubject,
   findSubject,
@@ -7,7 +8,7 @@ import {
   type StoreCounts,
 } from '@/domain/personal-subject';
 import { isoTime } from '@/server/http/iso-time';
-import { textSources, type HeldRow, type PrivacyStore } from './privacy-store';
+import { textSources, type HeldRow, type PrivacyStore, type TextSource } from './privacy-store';
 
 /**
  * Bodies or rows read and rewritten per transaction. A journal body is at most
@@ -44,11 +45,22 @@ function searches(subject: PersonalSubject): string[][] {
   return out;
 }
 
-/** What a source's rows are read for: the e-mail, and the last name (each row is then confirmed). */
+/**
+ * What a source's rows are read for: the e-mail, and the last name (each row is then confirmed),
+ * each also as a call's address writes it (percent-encoded, a space as `+`).
+ */
 function needles(subject: PersonalSubject): string[] {
-  const out = [subject.email.trim().toLowerCase()];
-  if (subject.name) out.push(subject.name.last.trim().toLowerCase());
-  return out;
+  const plain = [subject.email.trim().toLowerCase()];
+  if (subject.name) plain.push(subject.name.last.trim().toLowerCase());
+  return [
+    ...new Set(
+      plain.flatMap((text) => [
+        text,
+        encodeURIComponent(text).toLowerCase(),
+        encodeURIComponent(text).replace(/%20/gu, '+').toLowerCase(),
+      ]),
+    ),
+  ];
 }
 
 function add(counts: StoreCounts, store: string, n: number): void {
@@ -100,7 +112,7 @@ export class PrivacyService {
     }
     for (const source of textSources) {
       for (const row of await this.store.rowsMentioning(source, needles(subject))) {
-        const matches = rowMatches(row, subject);
+        const matches = rowMatches(source, row, subject);
         if (matches.items.length === 0 && matches.mentions === 0) continue;
         add(found.counts, source.name, 1);
         found.records.push({
@@ -139,7 +151,7 @@ export class PrivacyService {
     for (const source of textSources) {
       const rows = await this.store.rowsMentioning(source, needles(subject));
       const rewritten = rows.flatMap((row) => {
-        const texts = erasedTexts(row, subject, at);
+        const texts = erasedTexts(source, row, subject, at);
         return texts ? [{ key: row.key, texts }] : [];
       });
       for (const chunk of chunks(rewritten, perStep)) {
@@ -153,6 +165,7 @@ export class PrivacyService {
 }
 
 function rowMatches(
+  source: TextSource,
   row: HeldRow,
   subject: PersonalSubject,
 ): { items: unknown[]; mentions: number } {
@@ -160,7 +173,8 @@ function rowMatches(
   let mentions = 0;
   for (const text of Object.values(row.texts)) {
     if (text === null) continue;
-    const found = findSubject(text, subject);
+    const read = source.reading === 'address' ? addressValues(text).join('\n') : text;
+    const found = findSubject(read, subject);
     items.push(...found.items);
     mentions += found.mentions;
   }
@@ -168,6 +182,7 @@ function rowMatches(
 }
 
 function erasedTexts(
+  source: TextSource,
   row: HeldRow,
   subject: PersonalSubject,
   at: Date,
@@ -175,6 +190,14 @@ function erasedTexts(
   const texts: Record<string, string> = {};
   for (const [column, text] of Object.entries(row.texts)) {
     if (text === null) continue;
+    if (source.reading === 'address') {
+      const erased = rewriteAddressValues(text, (value) => {
+        const done = eraseSubject(value, subject, at);
+        return done.changed ? done.text : undefined;
+      });
+      if (erased.changed > 0) texts[column] = erased.text;
+      continue;
+    }
     const erased = eraseSubject(text, subject, at);
     if (erased.changed) texts[column] = erased.text;
   }

@@ -13,6 +13,11 @@ export interface TextSource {
   /** The row's time, milliseconds since the epoch. */
   at: string;
   columns: readonly string[];
+  /**
+   * `address`: each column is a call's address, whose query's values are read decoded (a person's
+   * e-mail is `%40`-encoded there) and written back encoded (decision 061).
+   */
+  reading?: 'address';
 }
 
 /**
@@ -20,6 +25,16 @@ export interface TextSource {
  * records are split by collection so find says drafts, submissions and trays apart.
  */
 export const textSources: readonly TextSource[] = [
+  {
+    // A call's address: a filter's value or a parameter may be the person's (the bodies are
+    // found through the search index, which does not hold addresses).
+    name: 'journal_addresses',
+    table: 'journal_calls',
+    keys: ['id'],
+    at: 'at',
+    columns: ['path', 'url'],
+    reading: 'address',
+  },
   {
     name: 'watch',
     table: 'batch_watches',

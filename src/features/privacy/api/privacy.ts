@@ -59,6 +59,7 @@ export async function exportSubjectData(
 /** The stores as an admin knows them. */
 export const storeLabels: Record<string, string> = {
   journal: 'Call journal',
+  journal_addresses: 'Call journal (addresses: filters, parameters)',
   watch: 'Kept results (Submissions)',
   drafts: 'Drafts',
   submissions: 'Submissions (synced)',
