@@ -8,7 +8,7 @@ import {
   type PrivacyStore,
   type TextSource,
 } from './privacy-store';
-import { erasedIdentity, heldRow, keptText } from './sqlite-privacy-store';
+import { erasedIdentity, heldRow, keptText, storedValue } from './sqlite-privacy-store';
 
 const ids = (values: readonly number[]) => `{${values.join(',')}}`;
 
@@ -101,8 +101,14 @@ export function createPostgresPrivacyStore(pool: PortalPool): PrivacyStore {
 
     async rowsMentioning(source, needles) {
       if (needles.length === 0) return [];
+      // Bytes are read as text by their escape form, which keeps ASCII as it is (an e-mail);
+      // the needle is put in the same form. Every row found is confirmed in its decoded text.
       const tests = source.columns.flatMap((column) =>
-        needles.map((_, n) => `strpos(lower(${column}), $${n + 1}) > 0`),
+        needles.map((_, n) =>
+          source.stored === 'bytes'
+            ? `strpos(lower(encode(${column}, 'escape')), encode(convert_to($${n + 1}, 'UTF8'), 'escape')) > 0`
+            : `strpos(lower(${column}), $${n + 1}) > 0`,
+        ),
       );
       const { rows } = await pool.query<Record<string, unknown>>(
         `SELECT ${[...source.keys, `${source.at} AS held_at`, ...source.columns].join(', ')}
@@ -122,7 +128,9 @@ export function createPostgresPrivacyStore(pool: PortalPool): PrivacyStore {
         }
         for (const { key, texts } of rows) {
           const columns = Object.keys(texts);
-          const values: unknown[] = columns.map((column) => texts[column]);
+          const values: unknown[] = columns.map((column) =>
+            storedValue(source, texts[column] ?? ''),
+          );
           const sets = columns.map((column, n) => `${column} = $${n + 1}`);
           if (source.table === 'user_records') {
             sets.push(

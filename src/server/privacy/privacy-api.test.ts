@@ -44,6 +44,14 @@ let quinn: TestBrowser;
 let rita: TestBrowser;
 let suiteId: number;
 
+const onPostgres =
+  Boolean(process.env.DATABASE_URL) || process.env.PORTAL_TEST_STORE === 'postgres';
+/** A batch sent with an Idempotency-Key, whose remembered answer names the person. */
+const idempotencyKey = 'privacy-remembered-answer';
+const keyedBatch = [candidateFor(40008, { firstname: 'Ines', lastname: 'Okafor' })];
+const keyedPath = `/api/vms/candidates?Client_Org_Id=1001&Vendor_Org_Id=${sandboxDemo.vendorOrgId}`;
+let keyedAnswer: Record<string, unknown>;
+
 async function runToEnd(browser: TestBrowser, body: unknown): Promise<SuiteRun> {
   const started = await browser.call('POST', '/api/suite-runs', { body });
   expect(started.status, started.text).toBe(202);
@@ -133,6 +141,25 @@ beforeAll(async () => {
   );
   expect(searched.status, searched.text).toBeLessThan(500);
 
+  // A batch sent with an Idempotency-Key: its answer is remembered for a repeat. A VMS may name
+  // the candidate in its answer; the sandbox does not, so the remembered answer is made to, as
+  // such a VMS's would be.
+  const keyed = await rita.call('POST', keyedPath, {
+    headers: { 'idempotency-key': idempotencyKey },
+    body: keyedBatch,
+  });
+  expect(keyed.status, keyed.text).toBe(202);
+  keyedAnswer = keyed.json() as Record<string, unknown>;
+  const named = JSON.stringify({
+    ...keyedAnswer,
+    items: [{ firstname: first, lastname: last, candemail: email }],
+  });
+  await queryTestDatabase(
+    dbPath,
+    `UPDATE idempotency_keys SET body = ${onPostgres ? `convert_to('${named}', 'UTF8')` : `CAST('${named}' AS BLOB)`}
+     WHERE key = '${idempotencyKey}'`,
+  );
+
   // What a recruiter's browser syncs: a draft, the tray, a submission.
   for (const collection of ['drafts', 'tray', 'submissions'] as const) {
     const answer = await rita.call('PUT', `/api/me/${collection}/about-them`, {
@@ -182,6 +209,7 @@ describe('find, export, erase', () => {
       tray: 1,
       submissions: 1,
       journal_addresses: 1,
+      idempotency: 1,
     });
     expect(databaseText()).toContain(last.toLowerCase());
     expect(databaseText()).toContain(encodeURIComponent(email).toLowerCase());
@@ -220,6 +248,7 @@ describe('find, export, erase', () => {
       tray: 1,
       submissions: 1,
       journal_addresses: 1,
+      idempotency: 1,
     });
     expect(erased.counts.journal).toBeGreaterThanOrEqual(1);
 
@@ -230,6 +259,8 @@ describe('find, export, erase', () => {
     for (const form of [
       email,
       encodeURIComponent(email).toLowerCase(),
+      // pg_dump writes a BYTEA (a remembered answer) as hex.
+      Buffer.from(email, 'utf8').toString('hex'),
       first.toLowerCase(),
       last.toLowerCase(),
     ]) {
@@ -239,6 +270,25 @@ describe('find, export, erase', () => {
       (await ada.call('POST', '/api/admin/privacy/find', { body: subject })).json(),
     );
     expect(again.counts).toEqual({});
+  });
+
+  it('keeps the remembered answer, erased: a repeat of the batch is answered from it, not sent again', async () => {
+    const repeat = await rita.call('POST', keyedPath, {
+      headers: { 'idempotency-key': idempotencyKey },
+      body: keyedBatch,
+    });
+    expect(repeat.status, repeat.text).toBe(202);
+    expect(repeat.headers['idempotent-replayed']).toBe('true');
+    const answer = repeat.json() as Record<string, unknown>;
+    expect(answer).toMatchObject(keyedAnswer);
+    expect(answer.items).toEqual([
+      {
+        firstname: expect.stringMatching(/^\[erased \d{4}-\d\d-\d\d\]$/u),
+        lastname: expect.stringMatching(/^\[erased /u),
+        candemail: expect.stringMatching(/^\[erased /u),
+      },
+    ]);
+    expect(repeat.text).not.toContain(email);
   });
 
   it('leaves the search’s address with the placeholder where their e-mail was, the rest as sent', async () => {

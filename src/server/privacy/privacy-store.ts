@@ -18,6 +18,8 @@ export interface TextSource {
    * e-mail is `%40`-encoded there) and written back encoded (decision 061).
    */
   reading?: 'address';
+  /** `bytes`: the columns hold UTF-8 text as bytes (a BLOB, a BYTEA), read and written as such. */
+  stored?: 'bytes';
 }
 
 /**
@@ -62,6 +64,17 @@ export const textSources: readonly TextSource[] = [
     keys: ['id'],
     at: 'started_at',
     columns: ['cases', 'verdicts'],
+  },
+  {
+    // The answers the idempotency memory keeps (24 hours) to give a repeated send: the VMS's
+    // answer may name the person. Rewritten, never dropped: the key, its status and its headers
+    // stay, so a repeat still gets the answer, and the batch is not sent twice (decision 061).
+    name: 'idempotency',
+    table: 'idempotency_keys',
+    keys: ['key'],
+    at: 'created_at',
+    columns: ['body'],
+    stored: 'bytes',
   },
   {
     name: 'audit',

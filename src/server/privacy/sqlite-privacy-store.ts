@@ -140,8 +140,10 @@ export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
 
     rowsMentioning(source, needles) {
       if (needles.length === 0) return Promise.resolve([]);
+      const read = (column: string) =>
+        source.stored === 'bytes' ? `CAST(${column} AS TEXT)` : column;
       const tests = source.columns.flatMap((column) =>
-        needles.map(() => `instr(lower(${column}), ?) > 0`),
+        needles.map(() => `instr(lower(${read(column)}), ?) > 0`),
       );
       const values = source.columns.flatMap(() => needles);
       const rows = db
@@ -160,11 +162,20 @@ export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
   };
 }
 
+/** A rewritten column's value as its source keeps it: text, or its UTF-8 bytes. */
+export function storedValue(source: TextSource, text: string): string | Buffer {
+  return source.stored === 'bytes' ? Buffer.from(text, 'utf8') : text;
+}
+
 export function heldRow(source: TextSource, row: Record<string, unknown>): HeldRow {
   const texts: Record<string, string | null> = {};
   for (const column of source.columns) {
     const value = row[column];
-    texts[column] = typeof value === 'string' ? value : null;
+    texts[column] = Buffer.isBuffer(value)
+      ? value.toString('utf8')
+      : typeof value === 'string'
+        ? value
+        : null;
   }
   return {
     key: source.keys.map((key) => {
@@ -207,7 +218,7 @@ function rewriteSourceRows(
         );
       }
       db.prepare(`UPDATE ${source.table} SET ${sets.join(', ')} WHERE ${where}`).run(
-        ...columns.map((column) => texts[column]),
+        ...columns.map((column) => storedValue(source, texts[column] ?? '')),
         ...key,
       );
     }

@@ -66,5 +66,6 @@ export const storeLabels: Record<string, string> = {
   tray: 'Trays (batches not sent)',
   suites: 'Suites’ cases',
   suite_runs: 'Suite runs',
+  idempotency: 'Answers kept for repeated sends (24 hours)',
   audit: 'Audit trail',
 };
