@@ -118,6 +118,14 @@ export function createPostgresPrivacyStore(pool: PortalPool): PrivacyStore {
       return rows.map((row) => heldRow(source, numbered(source, row)));
     },
 
+    async reclaim(tables) {
+      // VACUUM cannot run inside a transaction: each is a statement of its own on the pool. The
+      // names are the sources' own (privacy-store.ts), never a caller's. FULL writes the table and
+      // its indexes anew from the live rows: a plain VACUUM left an erased answer's bytes in its
+      // page and the person's words in the search index's GIN entries (privacy-api.test.ts).
+      for (const table of new Set(tables)) await pool.query(`VACUUM FULL ${table}`);
+    },
+
     async rewriteRows(source, rows, now) {
       const audit = source.table === 'audit_events';
       await inTransaction(pool, async (client) => {

@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '@/domain/api-error';
 import { auditPageSchema } from '@/domain/audit';
@@ -177,6 +177,42 @@ afterAll(async () => {
 
 const subject = { email: email.toUpperCase(), name: `${first} ${last}` };
 
+/**
+ * The files the database keeps its rows in, each with its bytes: SQLite's file and WAL; on
+ * PostgreSQL, after a checkpoint (so what the erasure wrote is in them), every file of the
+ * database's tables, their TOAST tables and indexes, as the server has them on disk.
+ */
+async function databaseFiles(): Promise<[string, Buffer][]> {
+  if (!onPostgres) {
+    await queryTestDatabase(dbPath, 'PRAGMA wal_checkpoint(TRUNCATE)');
+    return [dbPath, `${dbPath}-wal`]
+      .filter((file) => existsSync(file))
+      .map((file) => [file, readFileSync(file)]);
+  }
+  await queryTestDatabase(dbPath, 'CHECKPOINT');
+  const [{ dir } = { dir: '' }] = await queryTestDatabase<{ dir: string }>(
+    dbPath,
+    "SELECT current_setting('data_directory') AS dir",
+  );
+  const relations = await queryTestDatabase<{ name: string; path: string }>(
+    dbPath,
+    `SELECT c.relname AS name, pg_relation_filepath(c.oid) AS path FROM pg_class c
+     JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND c.relkind IN ('r', 't', 'i')
+       AND pg_relation_filepath(c.oid) IS NOT NULL`,
+  );
+  return relations.flatMap(({ name, path }) => {
+    const base = join(dir, path);
+    const segments = readdirSync(dirname(base)).filter(
+      (file) => file === basename(base) || file.startsWith(`${basename(base)}.`),
+    );
+    return segments.map((file): [string, Buffer] => [
+      `${name} (${file})`,
+      readFileSync(join(dirname(base), file)),
+    ]);
+  });
+}
+
 function databaseText(): string {
   return testDatabaseBytes(dbPath).toString('latin1').toLowerCase();
 }
@@ -270,6 +306,15 @@ describe('find, export, erase', () => {
       (await ada.call('POST', '/api/admin/privacy/find', { body: subject })).json(),
     );
     expect(again.counts).toEqual({});
+  });
+
+  it('leaves no old version of a rewritten row in the database’s files', async () => {
+    const forms = [email, first.toLowerCase(), last.toLowerCase()];
+    const holding = (await databaseFiles()).flatMap(([file, bytes]) => {
+      const text = bytes.toString('latin1').toLowerCase();
+      return forms.filter((form) => text.includes(form)).map((form) => `${file}: ${form}`);
+    });
+    expect(holding).toEqual([]);
   });
 
   it('keeps the remembered answer, erased: a repeat of the batch is answered from it, not sent again', async () => {

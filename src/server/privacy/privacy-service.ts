@@ -133,6 +133,7 @@ export class PrivacyService {
   async erase(subject: PersonalSubject): Promise<{ counts: StoreCounts; erasedAt: string }> {
     const at = new Date(this.now());
     const counts: StoreCounts = {};
+    const rewrote = new Set<string>();
     const ids = await this.store.journalBodyIds(searches(subject));
     for (const chunk of chunks(ids, bodiesPerStep)) {
       const bodies = await this.store.journalBodies(chunk);
@@ -144,6 +145,7 @@ export class PrivacyService {
         const calls = await this.store.callsHolding(rewritten.map((body) => body.id));
         add(counts, 'journal', new Set(calls.map((call) => call.callId)).size);
         await this.store.rewriteJournalBodies(rewritten);
+        rewrote.add('journal_bodies').add('journal_search');
       }
       await nextTurn();
     }
@@ -159,7 +161,9 @@ export class PrivacyService {
         await nextTurn();
       }
       add(counts, source.name, rewritten.length);
+      if (rewritten.length > 0) rewrote.add(source.table);
     }
+    if (rewrote.size > 0) await this.store.reclaim([...rewrote]);
     return { counts, erasedAt: at.toISOString() };
   }
 }

@@ -126,6 +126,13 @@ export interface PrivacyStore {
   tidySearch(): Promise<boolean>;
   /** Rows of a source with any needle (lower case) in any of its columns, any case. */
   rowsMentioning(source: TextSource, needles: readonly string[]): Promise<HeldRow[]>;
+  /**
+   * After an erasure, has the database let go of the old versions of the rows it rewrote in these
+   * tables. PostgreSQL keeps each as a dead tuple, and a plain VACUUM only marks its space free
+   * (the bytes stay in the page, a GIN index keeps the words), so each table is rewritten whole
+   * (VACUUM FULL, outside any transaction). SQLite zeroed them as it freed them (secure_delete).
+   */
+  reclaim(tables: readonly string[]): Promise<void>;
   /** Writes new column texts of rows in one transaction (a per-user record gets a new version). */
   rewriteRows(
     source: TextSource,

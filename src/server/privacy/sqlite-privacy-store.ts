@@ -155,6 +155,10 @@ export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
       return Promise.resolve(rows.map((row) => heldRow(source, row)));
     },
 
+    reclaim() {
+      return Promise.resolve();
+    },
+
     rewriteRows(source, rows, now) {
       zeroingWhatIsFreed(() => rewriteSourceRows(db, source, rows, now));
       return Promise.resolve();
