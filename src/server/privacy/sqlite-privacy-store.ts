@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { constants, inflateRawSync } from 'node:zlib';
 import { packBody } from '@/server/journal/store/journal-rows';
 import { fts5Expression } from '@/server/journal/store/journal-search';
@@ -138,21 +139,38 @@ export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
       );
     },
 
-    rowsMentioning(source, needles) {
-      if (needles.length === 0) return Promise.resolve([]);
+    async rowsMentioning(source, needles) {
+      if (needles.length === 0) return [];
       const read = (column: string) =>
         source.stored === 'bytes' ? `CAST(${column} AS TEXT)` : column;
       const tests = source.columns.flatMap((column) =>
         needles.map(() => `instr(lower(${read(column)}), ?) > 0`),
       );
       const values = source.columns.flatMap(() => needles);
-      const rows = db
-        .prepare<string[], Record<string, string | number | null>>(
-          `SELECT ${[...source.keys, `${source.at} AS held_at`, ...source.columns].join(', ')}
-           FROM ${source.table} WHERE ${sourceFilter(source)} AND (${tests.join(' OR ')})`,
-        )
-        .all(...values);
-      return Promise.resolve(rows.map((row) => heldRow(source, row)));
+      const select = `SELECT ${[...source.keys, `${source.at} AS held_at`, ...source.columns].join(', ')}
+           FROM ${source.table} WHERE ${sourceFilter(source)} AND (${tests.join(' OR ')})`;
+      const [key] = source.keys;
+      if (source.scanStep === undefined || key === undefined || source.keys.length !== 1) {
+        const rows = db
+          .prepare<string[], Record<string, string | number | null>>(select)
+          .all(...values);
+        return rows.map((row) => heldRow(source, row));
+      }
+      const top =
+        db
+          .prepare<[], { top: number | null }>(`SELECT max(${key}) AS top FROM ${source.table}`)
+          .get()?.top ?? 0;
+      const step = db.prepare<(string | number)[], Record<string, string | number | null>>(
+        `${select} AND ${key} > ? AND ${key} <= ?`,
+      );
+      const found: HeldRow[] = [];
+      for (let from = 0; from < top; from += source.scanStep) {
+        if (from > 0) await nextTurn();
+        for (const row of step.all(...values, from, from + source.scanStep)) {
+          found.push(heldRow(source, row));
+        }
+      }
+      return found;
     },
 
     reclaim() {
