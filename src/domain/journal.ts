@@ -339,11 +339,20 @@ export const journalListQuerySchema = journalFilterSchema.extend(pageParams(jour
 export const journalExportQuerySchema = journalFilterSchema.extend({
   format: oneOf('format', journalExportFormats),
   /**
-   * The reason an export is wanted with its personal data (decision 058; QA and admins): given,
-   * the export is in full and the reveal is in the audit trail; absent, personal values are
-   * masked.
+   * Refused when given (decision 061): a reason to reveal is never part of an address, which
+   * access logs and the browser's history keep. The revealing export is a POST with the reason in
+   * its body.
    */
-  reveal: param.pipe(revealReasonSchema.optional()),
+  reveal: param.pipe(z.string().optional()),
+});
+
+/**
+ * `POST /api/journal/export`: the selection exported with its personal data, for QA and admins
+ * (decisions 058, 061). The reason travels in the body with the filters, never in the address.
+ */
+export const journalRevealedExportRequestSchema = journalFilterSchema.extend({
+  format: oneOf('format', journalExportFormats),
+  reason: revealReasonSchema,
 });
 
 export type JournalFilter = z.output<typeof journalFilterSchema> & {

@@ -20,8 +20,17 @@ const personalNames: ReadonlyMap<string, PersonalKind> = new Map(
   ),
 );
 
+/** Every field the catalogs know, personal or not, by wire key and answer name, lower case. */
+export const catalogFieldNames: ReadonlySet<string> = new Set(
+  [...requisitionCatalog, ...candidateCatalog].flatMap(({ key, responseName }) =>
+    [key, responseName]
+      .filter((name): name is string => name !== undefined)
+      .map((name) => name.toLowerCase()),
+  ),
+);
+
 /** The kind of personal value a key holds, whatever its case; undefined for none. */
-function personalKindOf(key: string): PersonalKind | undefined {
+export function personalKindOf(key: string): PersonalKind | undefined {
   return personalNames.get(key.toLowerCase());
 }
 

@@ -49,6 +49,15 @@ export const requisitionFilterFields = [
   { value: 'Req_Created_Date_Time', label: 'Created' },
   { value: 'Req_Updated_Date_Time', label: 'Last updated' },
 ] as const;
+/**
+ * The query parameters of GET Requisitions' filter: the field compared, how, and with what. The
+ * value's meaning is the field's, so whether it is personal is too.
+ */
+export const requisitionFilterParams = {
+  field: 'filterfield',
+  operator: 'filteroperator',
+  value: 'filtervalue',
+} as const;
 export const requisitionFilterOperators = [
   { value: '=', label: 'is (=)' },
   { value: '>', label: 'after / above (>)' },

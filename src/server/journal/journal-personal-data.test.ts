@@ -41,6 +41,8 @@ let ron: TestBrowser;
 let quinn: TestBrowser;
 let ada: TestBrowser;
 let callId: number;
+/** A search of rita's with the person's e-mail in its address. */
+let searchId: number;
 
 function expectNoPersonalValue(text: string, where: string): void {
   for (const value of raw) expect(text, `${where} holds "${value}"`).not.toContain(value);
@@ -92,6 +94,18 @@ beforeAll(async () => {
   const [call] = own.entries;
   expect(call?.operation).toBe('candidates');
   callId = call?.id ?? 0;
+  // A search whose filter compares a personal field with the person's e-mail: the value sits in
+  // the call's address, not in a body.
+  const searched = await rita.call(
+    'GET',
+    `/api/vms/requisitions?${orgs}&filterfield=candemail&filteroperator=%3D&filtervalue=${encodeURIComponent(email)}`,
+  );
+  expect(searched.status, searched.text).toBeLessThan(500);
+  const [search] = journalPageSchema.parse(
+    (await rita.call('GET', '/api/journal?operation=requisitions')).json(),
+  ).entries;
+  expect(search?.path).toContain('filtervalue=');
+  searchId = search?.id ?? 0;
   // The watcher's results polls (the answer names the rows, not the person) settle meanwhile.
   await new Promise((resolve) => setTimeout(resolve, 300));
 });
@@ -129,12 +143,16 @@ describe('the journal with personal data, to QA and admins', () => {
       `/api/journal?q=${last}`,
       `/api/journal/${callId}`,
       `/api/journal/${callId}/curl`,
+      `/api/journal/${searchId}`,
+      `/api/journal/${searchId}/curl`,
+      `/api/journal?operation=requisitions`,
       `/api/journal/export?format=har`,
       `/api/journal/export?format=jsonl`,
       `/api/journal/export?format=har&q=${last}`,
     ];
     // The journal's routes as Fastify lists them: one more (a new way to read a body) fails here
-    // until the list above covers it. status carries no body; reveal is the one that shows them.
+    // until the list above covers it. status carries no body; the POSTs (a call's reveal, the
+    // revealing export) are the ones that show them.
     const tree = portal.app.printRoutes({ commonPrefix: false }).split('\n');
     const top = tree.findIndex((line) => line.includes('api/journal ('));
     const next = tree.findIndex((line, at) => at > top && /^ {4}[├└]── /u.test(line));
@@ -148,7 +166,7 @@ describe('the journal with personal data, to QA and admins', () => {
         'api/journal (GET, HEAD)',
         '/ (GET, HEAD)',
         'status (GET, HEAD)',
-        'export (GET, HEAD)',
+        'export (GET, HEAD, POST)',
         ':id (GET, HEAD)',
         '/reveal (POST)',
         '/curl (GET, HEAD)',
@@ -161,6 +179,22 @@ describe('the journal with personal data, to QA and admins', () => {
         expectNoPersonalValue(answer.text, path);
       }
     }
+  });
+
+  it('masks a filter’s personal value in the address, and says so on the copies', async () => {
+    const detail = journalDetailSchema.parse(
+      (await quinn.call('GET', `/api/journal/${searchId}`)).json(),
+    );
+    expect(detail.path).toContain('filterfield=candemail');
+    expect(detail.path).toContain('filtervalue=z•••%40example.net');
+    expect(detail.url).toContain('filtervalue=z•••%40example.net');
+    const copies = journalCurlSchema.parse(
+      (await quinn.call('GET', `/api/journal/${searchId}/curl`)).json(),
+    );
+    expect(copies.curl).toMatch(/^# Personal values are masked/);
+    const har = (await quinn.call('GET', '/api/journal/export?format=har&operation=requisitions'))
+      .text;
+    expect(har).toContain('"name":"filtervalue","value":"z•••@example.net"');
   });
 
   it('finds the call by the person’s name or e-mail, and shows it masked', async () => {
@@ -230,12 +264,14 @@ describe('revealing one call', () => {
 
   it('reveals an export for a reason, once in the trail, and never for a recruiter', async () => {
     const reason = 'Data subject access request 2026-11';
-    const exported = await ada.call(
-      'GET',
-      `/api/journal/export?format=jsonl&reveal=${encodeURIComponent(reason)}&q=${last}`,
-    );
-    expect(exported.status).toBe(200);
+    const exported = await ada.call('POST', '/api/journal/export', {
+      body: { format: 'jsonl', reason, q: last },
+    });
+    expect(exported.status, exported.text).toBe(200);
     expect(exported.text).toContain(email);
+    expect(exported.headers['content-disposition']).toMatch(
+      /^attachment; filename="vms-calls-.+\.jsonl"$/u,
+    );
     const trail = auditPageSchema.parse(
       (await ada.call('GET', '/api/audit?event=personal_data_revealed')).json(),
     ).entries;
@@ -245,12 +281,46 @@ describe('revealing one call', () => {
     });
     expectNoPersonalValue(JSON.stringify(trail), 'the audit trail');
 
-    const refused = await ron.call('GET', `/api/journal/export?format=har&reveal=because`);
+    const refused = await ron.call('POST', '/api/journal/export', {
+      body: { format: 'har', reason: 'because' },
+    });
     expect(refused.status).toBe(403);
     const reveal = await rita.call('POST', `/api/journal/${callId}/reveal`, {
       body: { reason: 'mine' },
     });
     expect(reveal.status).toBe(403);
+  });
+
+  it('refuses a revealing export without a reason, as it refuses a call’s reveal', async () => {
+    for (const body of [{ format: 'har' }, { format: 'har', reason: '  ' }]) {
+      const answer = await quinn.call('POST', '/api/journal/export', { body });
+      expect(answer.status).toBe(400);
+      expect(apiErrorBodySchema.parse(answer.json()).error.message).toBe(
+        'Give a reason to reveal personal data: it is kept in the audit trail.',
+      );
+    }
+  });
+
+  it('refuses a reason in the address: nothing exported, nothing revealed, and says where it goes', async () => {
+    const before = auditPageSchema.parse(
+      (await ada.call('GET', '/api/audit?event=personal_data_revealed')).json(),
+    ).entries.length;
+    const reason = 'Reason that must not sit in an access log';
+    const answer = await ada.call(
+      'GET',
+      `/api/journal/export?format=jsonl&reveal=${encodeURIComponent(reason)}`,
+    );
+    expect(answer.status).toBe(400);
+    const { error } = apiErrorBodySchema.parse(answer.json());
+    expect(error.message).toMatch(/^A reason to reveal personal data is never put in an address/u);
+    expect(error.message).toContain('POST /api/journal/export');
+    expect(answer.text).not.toContain(reason);
+    expectNoPersonalValue(answer.text, 'a refused export');
+    const after = auditPageSchema.parse(
+      (await ada.call('GET', '/api/audit?event=personal_data_revealed')).json(),
+    ).entries;
+    expect(after).toHaveLength(before);
+    expect(JSON.stringify(after)).not.toContain(reason);
   });
 });
 
@@ -263,6 +333,10 @@ describe('the journal to recruiters', () => {
     expect(detail.requestBody?.text).toContain(email);
     const copies = (await rita.call('GET', `/api/journal/${callId}/curl`)).text;
     expect(copies).toContain(email);
+    const search = journalDetailSchema.parse(
+      (await rita.call('GET', `/api/journal/${searchId}`)).json(),
+    );
+    expect(search.path).toContain(`filtervalue=${encodeURIComponent(email)}`);
   });
 
   it('shows another recruiter nothing of it: not by search, not by id, not in an export', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Role } from '@/domain/auth';
 import type { JournalBody, JournalCurl, JournalEntry } from '@/domain/journal';
+import { maskPersonalAddress } from '@/domain/personal-address';
 import { maskPersonalBody } from '@/domain/personal-body';
 import type { PortalConfig } from '@/server/config';
 
@@ -48,10 +49,23 @@ function maskedBody(body: JournalBody | null): JournalBody | null {
   return { ...body, text, personal: { masked, reading } };
 }
 
-/** A call with every body's personal values masked: the request, the answer, a late answer. */
+/**
+ * A call's summary (as the list shows it) with the personal values of its address masked: a
+ * filter's value, a parameter named as a personal field (decision 061).
+ */
+export function maskedSummary<T extends { path: string }>(summary: T): T {
+  return { ...summary, path: maskPersonalAddress(summary.path).text };
+}
+
+/**
+ * A call with every personal value masked: its address (the portal's path and the VMS's URL) and
+ * every body, the request, the answer, a late answer.
+ */
 export function maskedEntry<T extends JournalEntry>(entry: T): T {
   return {
     ...entry,
+    path: maskPersonalAddress(entry.path).text,
+    url: entry.url === null ? null : maskPersonalAddress(entry.url).text,
     requestBody: maskedBody(entry.requestBody),
     responseBody: maskedBody(entry.responseBody),
     lateAnswer:
@@ -59,6 +73,14 @@ export function maskedEntry<T extends JournalEntry>(entry: T): T {
         ? null
         : { ...entry.lateAnswer, body: maskedBody(entry.lateAnswer.body) },
   };
+}
+
+/** A call's summary as this viewer may see it: in full when they sent it, else its address masked. */
+export function summaryFor<T extends { path: string; sentBy: { userId: string } | null }>(
+  summary: T,
+  viewer: JournalViewer,
+): T {
+  return sentByViewer(summary, viewer) ? summary : maskedSummary(summary);
 }
 
 /** A call as this viewer may see it: in full when they sent it, else masked. */
@@ -70,12 +92,17 @@ const maskedCopyNote =
   'Personal values are masked (•••): this copy does not send what was sent. Reveal the call to copy it in full.';
 
 /**
- * The copies of a masked call, each opening with a comment that says so when its body had a
- * value masked or withheld: run as they are, they would send the masks.
+ * The copies of a masked call, each opening with a comment that says so when its address or its
+ * body had a value masked or withheld: run as they are, they would send the masks.
  */
-export function maskedCopies(copies: JournalCurl, shown: JournalEntry): JournalCurl {
+export function maskedCopies(
+  copies: JournalCurl,
+  shown: JournalEntry,
+  kept: JournalEntry,
+): JournalCurl {
   const personal = shown.requestBody?.personal;
-  if (!personal || (personal.masked === 0 && personal.reading !== 'withheld')) return copies;
+  const bodyMasked = personal && (personal.masked > 0 || personal.reading === 'withheld');
+  if (!bodyMasked && shown.path === kept.path && shown.url === kept.url) return copies;
   return {
     ...copies,
     curl: `# ${maskedCopyNote}\n${copies.curl}`,

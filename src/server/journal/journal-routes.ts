@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { ApiError } from '@/domain/api-error';
@@ -9,11 +9,13 @@ import {
   journalListQuerySchema,
   journalPageSchema,
   journalPageSize,
+  journalRevealedExportRequestSchema,
   journalRevealRequestSchema,
   journalRevealSchema,
   journalStatusSchema,
   type JournalCurl,
   type JournalEntry,
+  type JournalExportFormat,
   type JournalFilter,
   type JournalStatus,
   type JournalSummary,
@@ -38,6 +40,7 @@ import {
   mayReveal,
   onlyOwnCalls,
   sentByViewer,
+  summaryFor,
   viewerOf,
   type JournalViewer,
 } from './journal-personal';
@@ -150,11 +153,11 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
     };
   };
 
-  /** Summaries the viewer may see: a recruiter, only their own. */
+  /** Summaries the viewer may see (a recruiter, only their own), addresses masked but their own. */
   const visible = (summaries: JournalSummary[], viewer: JournalViewer): JournalSummary[] =>
-    onlyOwnCalls(viewer) === undefined
-      ? summaries
-      : summaries.filter((summary) => sentByViewer(summary, viewer));
+    summaries
+      .filter((summary) => onlyOwnCalls(viewer) === undefined || sentByViewer(summary, viewer))
+      .map((summary) => summaryFor(summary, viewer));
 
   /** The call, if the viewer may see it at all: one a recruiter did not send is not there for them. */
   async function entryOf(id: number, viewer: JournalViewer): Promise<JournalEntry> {
@@ -208,14 +211,42 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
     },
     async (request) => {
       const { cursor, limit, ...asked } = request.query;
-      const filter = scoped(asked, viewerOf(request, config));
+      const viewer = viewerOf(request, config);
+      const filter = scoped(asked, viewer);
       const size = limit ?? journalPageSize.default;
       const store = await reader();
-      return searching(() =>
-        newestPage((page) => store.list(filter, page), cursorAfter, cursor ?? null, size),
+      const page = await searching(() =>
+        newestPage((from) => store.list(filter, from), cursorAfter, cursor ?? null, size),
       );
+      return { ...page, entries: page.entries.map((summary) => summaryFor(summary, viewer)) };
     },
   );
+
+  /** The selection as a download, each call as `shown` gives it. */
+  async function sendExport(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    format: JournalExportFormat,
+    filter: JournalFilter,
+    shown: (entry: JournalEntry) => JournalEntry,
+  ) {
+    const store = await reader();
+    const chunks = await searching(() =>
+      exportChunks(store, filter, format, `${request.protocol}://${request.host}`, shown),
+    );
+    return sendDownload(
+      reply,
+      {
+        name: 'vms-calls',
+        format,
+        contentType:
+          format === 'har'
+            ? 'application/json; charset=utf-8'
+            : 'application/x-ndjson; charset=utf-8',
+      },
+      chunks,
+    );
+  }
 
   api.get(
     '/export',
@@ -225,41 +256,41 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
     },
     async (request, reply) => {
       const { format = 'har', reveal, ...asked } = request.query;
-      const viewer = reveal === undefined ? viewerOf(request, config) : revealer(request);
-      const filter = scoped(asked, viewer);
-      const store = await reader();
-      const chunks = await searching(() =>
-        exportChunks(
-          store,
-          filter,
-          format,
-          `${request.protocol}://${request.host}`,
-          reveal === undefined ? (entry) => entryFor(entry, viewer) : (entry) => entry,
-        ),
-      );
       if (reveal !== undefined) {
-        app.auditTrail.auth(
-          'personal_data_revealed',
-          {
-            export: format,
-            filter: exportFilterText(asked),
-            reason: reveal,
-          },
-          request,
-        );
+        // Already in this request's access log line; refused so that no client keeps doing it.
+        throw new ApiError('invalid_parameter', revealInAddress, [
+          { field: 'reveal', message: 'a reason to reveal goes in the body of a POST' },
+        ]);
       }
-      return sendDownload(
-        reply,
-        {
-          name: 'vms-calls',
-          format,
-          contentType:
-            format === 'har'
-              ? 'application/json; charset=utf-8'
-              : 'application/x-ndjson; charset=utf-8',
-        },
-        chunks,
+      const viewer = viewerOf(request, config);
+      return sendExport(request, reply, format, scoped(asked, viewer), (entry) =>
+        entryFor(entry, viewer),
       );
+    },
+  );
+
+  api.post(
+    '/export',
+    {
+      config: { pageHeaders: false },
+      schema: { body: bodySchema(journalRevealedExportRequestSchema) },
+    },
+    async (request, reply) => {
+      const { format = 'har', reason, ...asked } = request.body;
+      const viewer = revealer(request);
+      const sent = await sendExport(
+        request,
+        reply,
+        format,
+        scoped(asked, viewer),
+        (entry) => entry,
+      );
+      app.auditTrail.auth(
+        'personal_data_revealed',
+        { export: format, filter: exportFilterText(asked), reason },
+        request,
+      );
+      return sent;
     },
   );
 
@@ -345,10 +376,13 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
       const shown = entryFor(entry, viewer);
       const copies = copiesOf(id, shown);
       if (copies instanceof ApiError) throw copies;
-      return maskedCopies(copies, shown);
+      return maskedCopies(copies, shown, entry);
     },
   );
 };
+
+const revealInAddress =
+  'A reason to reveal personal data is never put in an address: access logs and the browser’s history keep addresses. Export with personal data from the inspector, or POST /api/journal/export with the filters, the format and {"reason": "…"} in the body.';
 
 /**
  * An export's filters as a line of the audit trail: names and values, never a body, and not the

@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '@/domain/api-error';
 import { auditPageSchema } from '@/domain/audit';
@@ -21,6 +21,7 @@ import { startTestSandbox, type TestSandbox } from '@/test-support/sandbox-clien
 import { addUser, TestBrowser } from '@/test-support/test-browser';
 import { candidateFor, requisitionInsert } from '@/test-support/test-data';
 import { queryTestDatabase, testDatabaseBytes } from '@/test-support/test-database';
+import { openPrivacyService } from './privacy-routes';
 
 /*
  * One person found, exported and erased (decision 059) on a started portal with sign-in on, in
@@ -43,6 +44,14 @@ let ada: TestBrowser;
 let quinn: TestBrowser;
 let rita: TestBrowser;
 let suiteId: number;
+
+const onPostgres =
+  Boolean(process.env.DATABASE_URL) || process.env.PORTAL_TEST_STORE === 'postgres';
+/** A batch sent with an Idempotency-Key, whose remembered answer names the person. */
+const idempotencyKey = 'privacy-remembered-answer';
+const keyedBatch = [candidateFor(40008, { firstname: 'Ines', lastname: 'Okafor' })];
+const keyedPath = `/api/vms/candidates?Client_Org_Id=1001&Vendor_Org_Id=${sandboxDemo.vendorOrgId}`;
+let keyedAnswer: Record<string, unknown>;
 
 async function runToEnd(browser: TestBrowser, body: unknown): Promise<SuiteRun> {
   const started = await browser.call('POST', '/api/suite-runs', { body });
@@ -125,6 +134,33 @@ beforeAll(async () => {
   const run = await runToEnd(quinn, { suiteId, clientOrgId: 1001 });
   expect(run.status).toBe('finished');
 
+  // A search whose filter compares the person's e-mail: their e-mail in a call's address (the
+  // portal's path and the VMS's URL), not in a body.
+  const searched = await quinn.call(
+    'GET',
+    `/api/vms/requisitions?Client_Org_Id=1001&Vendor_Org_Id=${sandboxDemo.vendorOrgId}&filterfield=candemail&filteroperator=%3D&filtervalue=${encodeURIComponent(email)}`,
+  );
+  expect(searched.status, searched.text).toBeLessThan(500);
+
+  // A batch sent with an Idempotency-Key: its answer is remembered for a repeat. A VMS may name
+  // the candidate in its answer; the sandbox does not, so the remembered answer is made to, as
+  // such a VMS's would be.
+  const keyed = await rita.call('POST', keyedPath, {
+    headers: { 'idempotency-key': idempotencyKey },
+    body: keyedBatch,
+  });
+  expect(keyed.status, keyed.text).toBe(202);
+  keyedAnswer = keyed.json() as Record<string, unknown>;
+  const named = JSON.stringify({
+    ...keyedAnswer,
+    items: [{ firstname: first, lastname: last, candemail: email }],
+  });
+  await queryTestDatabase(
+    dbPath,
+    `UPDATE idempotency_keys SET body = ${onPostgres ? `convert_to('${named}', 'UTF8')` : `CAST('${named}' AS BLOB)`}
+     WHERE key = '${idempotencyKey}'`,
+  );
+
   // What a recruiter's browser syncs: a draft, the tray, a submission.
   for (const collection of ['drafts', 'tray', 'submissions'] as const) {
     const answer = await rita.call('PUT', `/api/me/${collection}/about-them`, {
@@ -141,6 +177,42 @@ afterAll(async () => {
 });
 
 const subject = { email: email.toUpperCase(), name: `${first} ${last}` };
+
+/**
+ * The files the database keeps its rows in, each with its bytes: SQLite's file and WAL; on
+ * PostgreSQL, after a checkpoint (so what the erasure wrote is in them), every file of the
+ * database's tables, their TOAST tables and indexes, as the server has them on disk.
+ */
+async function databaseFiles(): Promise<[string, Buffer][]> {
+  if (!onPostgres) {
+    await queryTestDatabase(dbPath, 'PRAGMA wal_checkpoint(TRUNCATE)');
+    return [dbPath, `${dbPath}-wal`]
+      .filter((file) => existsSync(file))
+      .map((file) => [file, readFileSync(file)]);
+  }
+  await queryTestDatabase(dbPath, 'CHECKPOINT');
+  const [{ dir } = { dir: '' }] = await queryTestDatabase<{ dir: string }>(
+    dbPath,
+    "SELECT current_setting('data_directory') AS dir",
+  );
+  const relations = await queryTestDatabase<{ name: string; path: string }>(
+    dbPath,
+    `SELECT c.relname AS name, pg_relation_filepath(c.oid) AS path FROM pg_class c
+     JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND c.relkind IN ('r', 't', 'i')
+       AND pg_relation_filepath(c.oid) IS NOT NULL`,
+  );
+  return relations.flatMap(({ name, path }) => {
+    const base = join(dir, path);
+    const segments = readdirSync(dirname(base)).filter(
+      (file) => file === basename(base) || file.startsWith(`${basename(base)}.`),
+    );
+    return segments.map((file): [string, Buffer] => [
+      `${name} (${file})`,
+      readFileSync(join(dirname(base), file)),
+    ]);
+  });
+}
 
 function databaseText(): string {
   return testDatabaseBytes(dbPath).toString('latin1').toLowerCase();
@@ -168,8 +240,16 @@ describe('find, export, erase', () => {
     expect(answer.status, answer.text).toBe(200);
     const { counts } = subjectFoundSchema.parse(answer.json());
     expect(counts.journal).toBeGreaterThanOrEqual(1);
-    expect(counts).toMatchObject({ suites: 1, drafts: 1, tray: 1, submissions: 1 });
+    expect(counts).toMatchObject({
+      suites: 1,
+      drafts: 1,
+      tray: 1,
+      submissions: 1,
+      journal_addresses: 1,
+      idempotency: 1,
+    });
     expect(databaseText()).toContain(last.toLowerCase());
+    expect(databaseText()).toContain(encodeURIComponent(email).toLowerCase());
   });
 
   it('exports every record held with its store, id and time, as JSON and as a page', async () => {
@@ -199,20 +279,77 @@ describe('find, export, erase', () => {
     });
     expect(answer.status, answer.text).toBe(200);
     const erased = subjectErasedSchema.parse(answer.json());
-    expect(erased.counts).toMatchObject({ suites: 1, drafts: 1, tray: 1, submissions: 1 });
+    expect(erased.counts).toMatchObject({
+      suites: 1,
+      drafts: 1,
+      tray: 1,
+      submissions: 1,
+      journal_addresses: 1,
+      idempotency: 1,
+    });
     expect(erased.counts.journal).toBeGreaterThanOrEqual(1);
 
     if (!process.env.DATABASE_URL && process.env.PORTAL_TEST_STORE !== 'postgres') {
       await queryTestDatabase(dbPath, 'PRAGMA wal_checkpoint(TRUNCATE)');
     }
     const text = databaseText();
-    for (const form of [email, first.toLowerCase(), last.toLowerCase()]) {
+    for (const form of [
+      email,
+      encodeURIComponent(email).toLowerCase(),
+      // pg_dump writes a BYTEA (a remembered answer) as hex.
+      Buffer.from(email, 'utf8').toString('hex'),
+      first.toLowerCase(),
+      last.toLowerCase(),
+    ]) {
       expect(text, form).not.toContain(form);
     }
     const again = subjectFoundSchema.parse(
       (await ada.call('POST', '/api/admin/privacy/find', { body: subject })).json(),
     );
     expect(again.counts).toEqual({});
+  });
+
+  it('leaves no old version of a rewritten row in the database’s files, once compacted where it must be', async () => {
+    // PostgreSQL's erasure vacuums without locking anyone out, which leaves old bytes in free
+    // space; the operator's compact rewrites the tables whole. SQLite has nothing to compact.
+    const compacted = await openPrivacyService(portal.app.database).compact();
+    expect(compacted.length > 0).toBe(onPostgres);
+    const forms = [email, first.toLowerCase(), last.toLowerCase()];
+    const holding = (await databaseFiles()).flatMap(([file, bytes]) => {
+      const text = bytes.toString('latin1').toLowerCase();
+      return forms.filter((form) => text.includes(form)).map((form) => `${file}: ${form}`);
+    });
+    expect(holding).toEqual([]);
+  });
+
+  it('keeps the remembered answer, erased: a repeat of the batch is answered from it, not sent again', async () => {
+    const repeat = await rita.call('POST', keyedPath, {
+      headers: { 'idempotency-key': idempotencyKey },
+      body: keyedBatch,
+    });
+    expect(repeat.status, repeat.text).toBe(202);
+    expect(repeat.headers['idempotent-replayed']).toBe('true');
+    const answer = repeat.json() as Record<string, unknown>;
+    expect(answer).toMatchObject(keyedAnswer);
+    expect(answer.items).toEqual([
+      {
+        firstname: expect.stringMatching(/^\[erased \d{4}-\d\d-\d\d\]$/u),
+        lastname: expect.stringMatching(/^\[erased /u),
+        candemail: expect.stringMatching(/^\[erased /u),
+      },
+    ]);
+    expect(repeat.text).not.toContain(email);
+  });
+
+  it('leaves the search’s address with the placeholder where their e-mail was, the rest as sent', async () => {
+    const [search] = journalPageSchema.parse(
+      // As its sender sees it: in full.
+      (await quinn.call('GET', '/api/journal?operation=requisitions&method=GET')).json(),
+    ).entries;
+    expect(search?.path).toMatch(
+      /filterfield=candemail&filteroperator=%3D&filtervalue=%5Berased%20\d{4}-\d\d-\d\d%5D$/u,
+    );
+    expect(search?.path).toContain('Client_Org_Id=1001');
   });
 
   it('leaves the journal search finding nothing of them, and the rest of it as it was', async () => {

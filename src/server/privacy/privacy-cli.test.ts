@@ -81,6 +81,18 @@ describe('npm run privacy', () => {
     });
   });
 
+  it('says SQLite has nothing to compact, and refuses an e-mail given to compact', async () => {
+    expect(await run('compact')).toEqual({
+      code: 0,
+      stdout: 'Nothing to compact: SQLite zeroes what an erasure frees as it goes.\n',
+      stderr: '',
+    });
+    expect(await run('compact', email)).toMatchObject({
+      code: 2,
+      stderr: `compact takes no e-mail address.\n${privacyUsage}\n`,
+    });
+  });
+
   it('finds the person store by store', async () => {
     expect(await run('find', email.toUpperCase())).toEqual({
       code: 0,

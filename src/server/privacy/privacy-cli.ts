@@ -5,6 +5,7 @@
  *   npm run privacy -- find EMAIL [--name "First Last"]
  *   npm run privacy -- export EMAIL --out FILE [--name "First Last"] [--reason "…"]
  *   npm run privacy -- erase EMAIL --reason "…" [--name "First Last"]
+ *   npm run privacy -- compact
  *
  * The same search as the admin page's (decision 059). `export` writes the JSON file, or the
  * readable page when FILE ends in .html; export and erase are audit events, made by "the command
@@ -34,7 +35,8 @@ import { countDetails, openPrivacyService, reasonWithoutSubject } from './privac
 
 export const privacyUsage = `usage: npm run privacy -- find EMAIL [--name "First Last"]
        npm run privacy -- export EMAIL --out FILE [--name "First Last"] [--reason "..."]
-       npm run privacy -- erase EMAIL --reason "..." [--name "First Last"]`;
+       npm run privacy -- erase EMAIL --reason "..." [--name "First Last"]
+       npm run privacy -- compact`;
 
 const usageProblem = (message: string) => new CliRefusal(`${message}\n${privacyUsage}`, 2);
 
@@ -54,8 +56,12 @@ function parse(argv: string[]) {
     privacyUsage,
   );
   const [command, email, ...extra] = parsed.positionals;
-  if (command === undefined || !['find', 'export', 'erase'].includes(command)) {
+  if (command === undefined || !['find', 'export', 'erase', 'compact'].includes(command)) {
     throw usageProblem(command === undefined ? 'Give a command.' : `Unknown command "${command}".`);
+  }
+  if (command === 'compact') {
+    if (email !== undefined) throw usageProblem('compact takes no e-mail address.');
+    return { command, out: undefined, request: undefined };
   }
   if (email === undefined || extra.length > 0) {
     throw usageProblem('Give one e-mail address.');
@@ -81,6 +87,15 @@ export function runPrivacyCli(argv: string[], io: CliIo): Promise<number> {
     const config = readPortalConfig(io.env);
     return withPortalDatabase(config, async (database) => {
       const service = openPrivacyService(database, { now });
+      if (request === undefined) {
+        const tables = await service.compact();
+        io.stdout(
+          tables.length > 0
+            ? `Rewritten whole: ${tables.join(', ')}\n`
+            : 'Nothing to compact: SQLite zeroes what an erasure frees as it goes.\n',
+        );
+        return 0;
+      }
       const subject = subjectOf(request);
       const audit = (
         event: 'personal_data_exported' | 'personal_data_erased',

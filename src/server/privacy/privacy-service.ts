@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { addressValues, rewriteAddressValues } from '@/domain/personal-address';
 import {
   eraseSubject,
   findSubject,
@@ -7,7 +8,7 @@ import {
   type StoreCounts,
 } from '@/domain/personal-subject';
 import { isoTime } from '@/server/http/iso-time';
-import { textSources, type HeldRow, type PrivacyStore } from './privacy-store';
+import { textSources, type HeldRow, type PrivacyStore, type TextSource } from './privacy-store';
 
 /**
  * Bodies or rows read and rewritten per transaction. A journal body is at most
@@ -44,11 +45,22 @@ function searches(subject: PersonalSubject): string[][] {
   return out;
 }
 
-/** What a source's rows are read for: the e-mail, and the last name (each row is then confirmed). */
+/**
+ * What a source's rows are read for: the e-mail, and the last name (each row is then confirmed),
+ * each also as a call's address writes it (percent-encoded, a space as `+`).
+ */
 function needles(subject: PersonalSubject): string[] {
-  const out = [subject.email.trim().toLowerCase()];
-  if (subject.name) out.push(subject.name.last.trim().toLowerCase());
-  return out;
+  const plain = [subject.email.trim().toLowerCase()];
+  if (subject.name) plain.push(subject.name.last.trim().toLowerCase());
+  return [
+    ...new Set(
+      plain.flatMap((text) => [
+        text,
+        encodeURIComponent(text).toLowerCase(),
+        encodeURIComponent(text).replace(/%20/gu, '+').toLowerCase(),
+      ]),
+    ),
+  ];
 }
 
 function add(counts: StoreCounts, store: string, n: number): void {
@@ -100,7 +112,7 @@ export class PrivacyService {
     }
     for (const source of textSources) {
       for (const row of await this.store.rowsMentioning(source, needles(subject))) {
-        const matches = rowMatches(row, subject);
+        const matches = rowMatches(source, row, subject);
         if (matches.items.length === 0 && matches.mentions === 0) continue;
         add(found.counts, source.name, 1);
         found.records.push({
@@ -121,11 +133,12 @@ export class PrivacyService {
   async erase(subject: PersonalSubject): Promise<{ counts: StoreCounts; erasedAt: string }> {
     const at = new Date(this.now());
     const counts: StoreCounts = {};
-    await this.store.whileErasing(() => this.eraseJournal(subject, at, counts));
+    const rewrote = new Set<string>();
+    await this.store.whileErasing(() => this.eraseJournal(subject, at, counts, rewrote));
     for (const source of textSources) {
       const rows = await this.store.rowsMentioning(source, needles(subject));
       const rewritten = rows.flatMap((row) => {
-        const texts = erasedTexts(row, subject, at);
+        const texts = erasedTexts(source, row, subject, at);
         return texts ? [{ key: row.key, texts }] : [];
       });
       for (const chunk of chunks(rewritten, perStep)) {
@@ -133,12 +146,27 @@ export class PrivacyService {
         await nextTurn();
       }
       add(counts, source.name, rewritten.length);
+      if (rewritten.length > 0) rewrote.add(source.table);
     }
+    if (rewrote.size > 0) await this.store.reclaim([...rewrote]);
     return { counts, erasedAt: at.toISOString() };
   }
 
-  /** The journal's bodies about the person rewritten, then their old words out of the index. */
-  private async eraseJournal(subject: PersonalSubject, at: Date, counts: StoreCounts) {
+  /** Every table an erasure may write rewritten whole, where the database needs it (`compact`). */
+  compact(): Promise<string[]> {
+    return this.store.compact();
+  }
+
+  /**
+   * The journal's bodies about the person rewritten, then their old words out of the index; the
+   * tables written are added to `rewrote`.
+   */
+  private async eraseJournal(
+    subject: PersonalSubject,
+    at: Date,
+    counts: StoreCounts,
+    rewrote: Set<string>,
+  ) {
     const ids = await this.store.journalBodyIds(searches(subject));
     for (const chunk of chunks(ids, bodiesPerStep)) {
       const bodies = await this.store.journalBodies(chunk);
@@ -150,6 +178,7 @@ export class PrivacyService {
         const calls = await this.store.callsHolding(rewritten.map((body) => body.id));
         add(counts, 'journal', new Set(calls.map((call) => call.callId)).size);
         await this.store.rewriteJournalBodies(rewritten);
+        rewrote.add('journal_bodies').add('journal_search');
       }
       await nextTurn();
     }
@@ -158,6 +187,7 @@ export class PrivacyService {
 }
 
 function rowMatches(
+  source: TextSource,
   row: HeldRow,
   subject: PersonalSubject,
 ): { items: unknown[]; mentions: number } {
@@ -165,7 +195,8 @@ function rowMatches(
   let mentions = 0;
   for (const text of Object.values(row.texts)) {
     if (text === null) continue;
-    const found = findSubject(text, subject);
+    const read = source.reading === 'address' ? addressValues(text).join('\n') : text;
+    const found = findSubject(read, subject);
     items.push(...found.items);
     mentions += found.mentions;
   }
@@ -173,6 +204,7 @@ function rowMatches(
 }
 
 function erasedTexts(
+  source: TextSource,
   row: HeldRow,
   subject: PersonalSubject,
   at: Date,
@@ -180,6 +212,14 @@ function erasedTexts(
   const texts: Record<string, string> = {};
   for (const [column, text] of Object.entries(row.texts)) {
     if (text === null) continue;
+    if (source.reading === 'address') {
+      const erased = rewriteAddressValues(text, (value) => {
+        const done = eraseSubject(value, subject, at);
+        return done.changed ? done.text : undefined;
+      });
+      if (erased.changed > 0) texts[column] = erased.text;
+      continue;
+    }
     const erased = eraseSubject(text, subject, at);
     if (erased.changed) texts[column] = erased.text;
   }

@@ -13,6 +13,19 @@ export interface TextSource {
   /** The row's time, milliseconds since the epoch. */
   at: string;
   columns: readonly string[];
+  /**
+   * `address`: each column is a call's address, whose query's values are read decoded (a person's
+   * e-mail is `%40`-encoded there) and written back encoded (decision 061).
+   */
+  reading?: 'address';
+  /** `bytes`: the columns hold UTF-8 text as bytes (a BLOB, a BYTEA), read and written as such. */
+  stored?: 'bytes';
+  /**
+   * Rows read per statement, by the source's one whole-number key, with a turn of the event loop
+   * between statements: a table as large as the journal's calls, which SQLite would otherwise
+   * scan in one synchronous statement (100,000 calls: some 200 ms).
+   */
+  scanStep?: number;
 }
 
 /**
@@ -20,6 +33,17 @@ export interface TextSource {
  * records are split by collection so find says drafts, submissions and trays apart.
  */
 export const textSources: readonly TextSource[] = [
+  {
+    // A call's address: a filter's value or a parameter may be the person's (the bodies are
+    // found through the search index, which does not hold addresses).
+    name: 'journal_addresses',
+    table: 'journal_calls',
+    keys: ['id'],
+    at: 'at',
+    columns: ['path', 'url'],
+    reading: 'address',
+    scanStep: 10_000,
+  },
   {
     name: 'watch',
     table: 'batch_watches',
@@ -49,6 +73,17 @@ export const textSources: readonly TextSource[] = [
     columns: ['cases', 'verdicts'],
   },
   {
+    // The answers the idempotency memory keeps (24 hours) to give a repeated send: the VMS's
+    // answer may name the person. Rewritten, never dropped: the key, its status and its headers
+    // stay, so a repeat still gets the answer, and the batch is not sent twice (decision 061).
+    name: 'idempotency',
+    table: 'idempotency_keys',
+    keys: ['key'],
+    at: 'created_at',
+    columns: ['body'],
+    stored: 'bytes',
+  },
+  {
     name: 'audit',
     table: 'audit_events',
     keys: ['id'],
@@ -58,6 +93,11 @@ export const textSources: readonly TextSource[] = [
 ];
 
 /** A row of a source that mentions one of the needles: its key values, time and texts by column. */
+/** Every table an erasure may write: the sources', and the journal's bodies and search index. */
+export const erasableTables: readonly string[] = [
+  ...new Set(['journal_bodies', 'journal_search', ...textSources.map((source) => source.table)]),
+];
+
 export interface HeldRow {
   key: readonly (string | number)[];
   at: number;
@@ -103,6 +143,21 @@ export interface PrivacyStore {
   tidySearch(): Promise<boolean>;
   /** Rows of a source with any needle (lower case) in any of its columns, any case. */
   rowsMentioning(source: TextSource, needles: readonly string[]): Promise<HeldRow[]>;
+  /**
+   * After an erasure, has the database let go of the old versions of the rows it rewrote in these
+   * tables, without holding anyone up. PostgreSQL keeps each as a dead tuple until a VACUUM,
+   * which takes no lock that stops reads or writes; it marks their space free, but the bytes stay
+   * in the page until reused and a GIN index keeps the words (see `compact`). SQLite zeroed them
+   * as it freed them (secure_delete): nothing to do.
+   */
+  reclaim(tables: readonly string[]): Promise<void>;
+  /**
+   * Rewrites whole every table an erasure may write (PostgreSQL's VACUUM FULL, outside any
+   * transaction), so that no byte of an erased row's old version stays in the data files; each
+   * table is locked, reads and writes included, while it is rewritten, so an operator runs it at
+   * a quiet time. Returns the tables rewritten (none on SQLite, which zeroes as it frees).
+   */
+  compact(): Promise<string[]>;
   /** Writes new column texts of rows in one transaction (a per-user record gets a new version). */
   rewriteRows(
     source: TextSource,

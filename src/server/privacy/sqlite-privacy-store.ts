@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { constants, inflateRawSync } from 'node:zlib';
 import { packBody } from '@/server/journal/store/journal-rows';
 import { fts5Expression } from '@/server/journal/store/journal-search';
@@ -96,12 +97,18 @@ export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
   const changes = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
 
   // A portal stopped in the middle of an erasure left the index's merging held back; it is put
-  // back as the index's own defaults when the store opens.
-  const held = db
-    .prepare<[], { n: number }>(
-      "SELECT count(*) AS n FROM journal_search_config WHERE k = 'automerge' AND v = 0",
-    )
+  // back as the index's own defaults when the store opens (on a database with the journal's
+  // index: a store of a database without one has nothing to put back).
+  const indexed = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE name = 'journal_search_config'")
     .get();
+  const held = indexed
+    ? db
+        .prepare<[], { n: number }>(
+          "SELECT count(*) AS n FROM journal_search_config WHERE k = 'automerge' AND v = 0",
+        )
+        .get()
+    : undefined;
   if ((held?.n ?? 0) > 0) setIndexMerging(db, indexMerging);
   /** Erasures under way: the first holds housekeeping back, the last puts it back. */
   let erasing = 0;
@@ -201,19 +208,46 @@ export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
       );
     },
 
-    rowsMentioning(source, needles) {
-      if (needles.length === 0) return Promise.resolve([]);
+    async rowsMentioning(source, needles) {
+      if (needles.length === 0) return [];
+      const read = (column: string) =>
+        source.stored === 'bytes' ? `CAST(${column} AS TEXT)` : column;
       const tests = source.columns.flatMap((column) =>
-        needles.map(() => `instr(lower(${column}), ?) > 0`),
+        needles.map(() => `instr(lower(${read(column)}), ?) > 0`),
       );
       const values = source.columns.flatMap(() => needles);
-      const rows = db
-        .prepare<string[], Record<string, string | number | null>>(
-          `SELECT ${[...source.keys, `${source.at} AS held_at`, ...source.columns].join(', ')}
-           FROM ${source.table} WHERE ${sourceFilter(source)} AND (${tests.join(' OR ')})`,
-        )
-        .all(...values);
-      return Promise.resolve(rows.map((row) => heldRow(source, row)));
+      const select = `SELECT ${[...source.keys, `${source.at} AS held_at`, ...source.columns].join(', ')}
+           FROM ${source.table} WHERE ${sourceFilter(source)} AND (${tests.join(' OR ')})`;
+      const [key] = source.keys;
+      if (source.scanStep === undefined || key === undefined || source.keys.length !== 1) {
+        const rows = db
+          .prepare<string[], Record<string, string | number | null>>(select)
+          .all(...values);
+        return rows.map((row) => heldRow(source, row));
+      }
+      const top =
+        db
+          .prepare<[], { top: number | null }>(`SELECT max(${key}) AS top FROM ${source.table}`)
+          .get()?.top ?? 0;
+      const step = db.prepare<(string | number)[], Record<string, string | number | null>>(
+        `${select} AND ${key} > ? AND ${key} <= ?`,
+      );
+      const found: HeldRow[] = [];
+      for (let from = 0; from < top; from += source.scanStep) {
+        if (from > 0) await nextTurn();
+        for (const row of step.all(...values, from, from + source.scanStep)) {
+          found.push(heldRow(source, row));
+        }
+      }
+      return found;
+    },
+
+    reclaim() {
+      return Promise.resolve();
+    },
+
+    compact() {
+      return Promise.resolve([]);
     },
 
     rewriteRows(source, rows, now) {
@@ -223,11 +257,20 @@ export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
   };
 }
 
+/** A rewritten column's value as its source keeps it: text, or its UTF-8 bytes. */
+export function storedValue(source: TextSource, text: string): string | Buffer {
+  return source.stored === 'bytes' ? Buffer.from(text, 'utf8') : text;
+}
+
 export function heldRow(source: TextSource, row: Record<string, unknown>): HeldRow {
   const texts: Record<string, string | null> = {};
   for (const column of source.columns) {
     const value = row[column];
-    texts[column] = typeof value === 'string' ? value : null;
+    texts[column] = Buffer.isBuffer(value)
+      ? value.toString('utf8')
+      : typeof value === 'string'
+        ? value
+        : null;
   }
   return {
     key: source.keys.map((key) => {
@@ -270,7 +313,7 @@ function rewriteSourceRows(
         );
       }
       db.prepare(`UPDATE ${source.table} SET ${sets.join(', ')} WHERE ${where}`).run(
-        ...columns.map((column) => texts[column]),
+        ...columns.map((column) => storedValue(source, texts[column] ?? '')),
         ...key,
       );
     }

@@ -232,6 +232,28 @@ export async function requestOk(
   await response.body?.cancel();
 }
 
+/** A file the server answered with: its bytes and the name its Content-Disposition gave. */
+export interface DownloadAnswer {
+  blob: Blob;
+  fileName: string;
+}
+
+/**
+ * A call whose answer is a file (`Content-Disposition: attachment`), read whole: for a download
+ * that must be a POST, since what it sends may not be put in an address (a reason to reveal
+ * personal data). `fallbackName` names the file when the server did not.
+ */
+export async function requestDownload(
+  url: string,
+  what: string,
+  fallbackName: string,
+  options: RequestOptions = {},
+): Promise<DownloadAnswer> {
+  const response = await respond(url, what, options);
+  const named = /filename="([^"]+)"/u.exec(response.headers.get('content-disposition') ?? '');
+  return { blob: await response.blob(), fileName: named?.[1] ?? fallbackName };
+}
+
 /** An answer taken as it came, whatever its status. */
 export interface TextAnswer {
   status: number;

@@ -10,7 +10,12 @@ export async function copyText(text: string): Promise<boolean> {
 
 /** Saves text as a file through the browser's download. */
 export function downloadText(text: string, fileName: string, type = 'application/json'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+  downloadBlob(new Blob([text], { type }), fileName);
+}
+
+/** Saves what the server answered (read whole) as a file through the browser's download. */
+export function downloadBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

@@ -7,7 +7,7 @@ import {
   journalRevealSchema,
 } from '@/domain/journal';
 import { cursorPages, queryString } from '@/shared/api/cursor-pages';
-import { requestJson } from '@/shared/api/http';
+import { requestDownload, requestJson } from '@/shared/api/http';
 import { currentConnection } from '@/shared/config/current-connection';
 
 /**
@@ -92,4 +92,34 @@ export async function revealCall(id: number, reason: string) {
       body: { reason },
     })
   ).data;
+}
+
+/**
+ * The selection exported with its personal data, for QA and admins (decisions 058, 061): a POST
+ * with the reason and the filters in its body, so the reason is in no address (an access log, the
+ * browser's history); the answer is the file, read whole and then saved.
+ */
+export async function fetchRevealedExport(
+  filters: JournalFilters,
+  format: 'har' | 'jsonl',
+  reason: string,
+) {
+  const given = Object.fromEntries(
+    Object.entries(filters).flatMap(([name, value]) => {
+      const trimmed = value?.trim();
+      return trimmed ? [[name, trimmed]] : [];
+    }),
+  );
+  const connection = currentConnection();
+  return requestDownload(
+    '/api/journal/export',
+    `Exporting the calls with personal data as ${format === 'har' ? 'HAR' : 'JSON Lines'}`,
+    `vms-calls.${format}`,
+    {
+      method: 'POST',
+      body: { ...given, ...(connection === null ? {} : { connection }), format, reason },
+      // An export of many calls takes longer than one call's answer.
+      timeoutMs: 5 * 60_000,
+    },
+  );
 }

@@ -92,13 +92,7 @@ export function InspectorPage({ kinds }: { kinds: readonly BatchKind[] }) {
         <DownloadLink href={exportQuery('har')}>Export HAR</DownloadLink>
         <DownloadLink href={exportQuery('jsonl')}>Export JSON Lines</DownloadLink>
       </PageHeader>
-      {mayReveal ? (
-        <RevealedExport
-          exportHref={(format, reveal) =>
-            `/api/journal/export?${filterQuery(filters, { format, reveal })}`
-          }
-        />
-      ) : null}
+      {mayReveal ? <RevealedExport filters={filters} /> : null}
       <p className="page__lead">
         Every call the portal made to the VMS for you, the latest started first, with what was sent
         and what came back. The API key, the secret and the signatures are never recorded.

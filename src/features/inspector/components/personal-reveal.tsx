@@ -1,7 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { JournalDetail, JournalReveal } from '@/domain/journal';
-import { revealCall } from '@/features/inspector/api/journal';
+import {
+  fetchRevealedExport,
+  revealCall,
+  type JournalFilters,
+} from '@/features/inspector/api/journal';
 import { errorMessage } from '@/shared/api/http';
+import { downloadBlob } from '@/shared/ui/json-actions';
 
 /**
  * How a call's personal data is shown (decision 058): masked, with "Reveal personal data" for QA
@@ -98,19 +103,32 @@ export function PersonalReveal({
 }
 
 /**
- * The export of the selection with its personal data, for QA and admins (decision 058): the links
- * appear once a reason is given, and each download is a reveal in the audit trail.
+ * The export of the selection with its personal data, for QA and admins (decisions 058, 061): the
+ * buttons appear once a reason is given; each download is a POST with the reason in its body
+ * (never in an address) and a reveal in the audit trail.
  */
-export function RevealedExport({
-  exportHref,
-}: {
-  exportHref(format: 'har' | 'jsonl', reason: string): string;
-}) {
+export function RevealedExport({ filters }: { filters: JournalFilters }) {
   const [open, setOpen] = useState(false);
   const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState<'har' | 'jsonl' | null>(null);
+  const [error, setError] = useState<string | null>(null);
   const reasonId = useId();
   const panelId = useId();
   const given = reason.trim();
+
+  const download = async (format: 'har' | 'jsonl') => {
+    setBusy(format);
+    setError(null);
+    try {
+      const file = await fetchRevealedExport(filters, format, given);
+      downloadBlob(file.blob, file.fileName);
+    } catch (failure) {
+      setError(errorMessage(failure));
+    } finally {
+      setBusy(null);
+    }
+  };
+
   return (
     <div className="inspector__personal">
       <button
@@ -143,14 +161,29 @@ export function RevealedExport({
           </p>
         ) : (
           <div className="button-row">
-            <a className="button button--secondary" href={exportHref('har', given)} download>
-              Export HAR with personal data
-            </a>
-            <a className="button button--secondary" href={exportHref('jsonl', given)} download>
-              Export JSON Lines with personal data
-            </a>
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={busy !== null}
+              onClick={() => void download('har')}
+            >
+              {busy === 'har' ? 'Exporting HAR…' : 'Export HAR with personal data'}
+            </button>
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={busy !== null}
+              onClick={() => void download('jsonl')}
+            >
+              {busy === 'jsonl' ? 'Exporting JSON Lines…' : 'Export JSON Lines with personal data'}
+            </button>
           </div>
         )}
+        {error !== null ? (
+          <p role="alert" className="notice notice--error">
+            {error}
+          </p>
+        ) : null}
       </div>
     </div>
   );

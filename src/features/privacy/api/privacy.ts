@@ -59,11 +59,13 @@ export async function exportSubjectData(
 /** The stores as an admin knows them. */
 export const storeLabels: Record<string, string> = {
   journal: 'Call journal',
+  journal_addresses: 'Call journal (addresses: filters, parameters)',
   watch: 'Kept results (Submissions)',
   drafts: 'Drafts',
   submissions: 'Submissions (synced)',
   tray: 'Trays (batches not sent)',
   suites: 'Suites’ cases',
   suite_runs: 'Suite runs',
+  idempotency: 'Answers kept for repeated sends (24 hours)',
   audit: 'Audit trail',
 };
