@@ -110,3 +110,19 @@ export function maskedCopies(
     fetch: `// ${maskedCopyNote}\n${copies.fetch}`,
   };
 }
+
+/** Why a revealing export's reason is refused in its address, and where it goes instead. */
+export const revealInAddress =
+  'A reason to reveal personal data is never put in an address: access logs and the browser’s history keep addresses. Export with personal data from the inspector, or POST /api/journal/export with the filters, the format and {"reason": "…"} in the body.';
+
+/**
+ * An export's filters as a line of the audit trail: names and values, never a body, and not the
+ * search's words, which may well be the person's name.
+ */
+export function exportFilterText(filter: Record<string, unknown>): string {
+  return Object.entries(filter)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => [name, name === 'q' ? '(words)' : value])
+    .map(([name, value]) => `${name}=${String(value)}`)
+    .join(' ');
+}

@@ -36,9 +36,11 @@ import { curlFor } from './curl';
 import { exportChunks } from './journal-export';
 import {
   entryFor,
+  exportFilterText,
   maskedCopies,
   mayReveal,
   onlyOwnCalls,
+  revealInAddress,
   sentByViewer,
   summaryFor,
   viewerOf,
@@ -380,21 +382,6 @@ const routes: FastifyPluginAsync<JournalRoutesOptions> = async (app, { config, u
     },
   );
 };
-
-const revealInAddress =
-  'A reason to reveal personal data is never put in an address: access logs and the browser’s history keep addresses. Export with personal data from the inspector, or POST /api/journal/export with the filters, the format and {"reason": "…"} in the body.';
-
-/**
- * An export's filters as a line of the audit trail: names and values, never a body, and not the
- * search's words, which may well be the person's name.
- */
-function exportFilterText(filter: Record<string, unknown>): string {
-  return Object.entries(filter)
-    .filter(([, value]) => value !== undefined)
-    .map(([name, value]) => [name, name === 'q' ? '(words)' : value])
-    .map(([name, value]) => `${name}=${String(value)}`)
-    .join(' ');
-}
 
 export const journalRoutes = fp(routes, {
   name: 'journal-routes',
