@@ -223,6 +223,8 @@ test('one candidate’s data masked, revealed for a reason, found in every store
 
   // 4. The admin finds them in every store, exports what is held, and erases it.
   const before = await personalTraces(authPortal.portalDb, theirValues, authPortal.databaseUrl);
+  // The scan sees them before the erasure, in the file or dump and in a deflated body alike.
+  expect(before.some((trace) => trace.startsWith('database'))).toBe(true);
   expect(before.some((trace) => trace.startsWith('journal body'))).toBe(true);
   await ada
     .getByRole('navigation', { name: 'Main' })
@@ -276,6 +278,14 @@ test('one candidate’s data masked, revealed for a reason, found in every store
     .click();
   await expect(ada.getByText(/^Erased 3 record\(s\) at /)).toBeVisible();
   await expect(ada.getByText('Nothing is held about this person.')).toBeVisible();
+  await ada.goto(`${url}/audit?event=personal_data_erased`);
+  const erasure = ada
+    .getByRole('region', { name: 'Events' })
+    .getByRole('row', { name: /A person's data erased/ });
+  await expect(erasure).toHaveCount(1);
+  await expect(erasure).toContainText(adminEmail);
+  await expect(erasure).toContainText(reason);
+  expect(tracesIn('audit trail', (await erasure.textContent()) ?? '', theirValues)).toEqual([]);
 
   // 5. No form of their name or e-mail is left in the database: its bytes (SQLite's after a
   // checkpoint moved the WAL into the file; PostgreSQL's as pg_dump writes them) and each journal
@@ -301,7 +311,8 @@ test('one candidate’s data masked, revealed for a reason, found in every store
   await rita.goto(`${url}/submissions`);
   const article = rita.getByRole('article');
   await expect(article).toHaveCount(1);
-  await expect(article).toContainText('[erased ');
+  // The browser's sync on opening the page brings the erased copy of its submission.
+  await expect(article).toContainText('[erased ', syncing);
   // The latest batch opens with its results: each row's status kept, the person's values erased.
   await expect(article.getByRole('button', { name: 'Hide results' })).toBeVisible();
   const batchResults = article.getByRole('region', { name: /^Results of batch/ });
