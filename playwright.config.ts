@@ -32,7 +32,11 @@ export default defineConfig({
   globalSetup: './e2e/global-setup.ts',
   projects: [
     { name: 'chromium' },
-    // The sign-in journeys and the audit trail again with every store in PostgreSQL (DATABASE_URL).
-    { name: 'chromium-postgres', testMatch: ['sign-in.spec.ts', 'audit.spec.ts'] },
+    // The sign-in journeys, the audit trail and one person's data again with every store in
+    // PostgreSQL (DATABASE_URL).
+    {
+      name: 'chromium-postgres',
+      testMatch: ['sign-in.spec.ts', 'audit.spec.ts', 'personal-data-journey.spec.ts'],
+    },
   ],
 });

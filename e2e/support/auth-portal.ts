@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { test as base, type Browser, type Page } from '@playwright/test';
-import { loadConfig } from '@/server/config';
+import { loadConfig, type LogLevel } from '@/server/config';
 import { startPortal, type RunningPortal } from '@/server/start';
 import { addUser } from '@/test-support/test-browser';
 import { startOnTakenOverPages } from './fixtures';
@@ -13,6 +14,11 @@ export const adminEmail = 'ada.admin@example.com';
 export const adminPassword = 'correct horse battery staple';
 
 export interface AuthPortal extends RunningPortal {
+  /** Its SQLite file; in the chromium-postgres project `databaseUrl` holds its stores instead. */
+  portalDb: string;
+  databaseUrl: string | null;
+  /** Every line the portal logged (none at the default level, silent). */
+  log(): string;
   /** Moves the portal's clock forward. */
   advance(ms: number): void;
   /** An account with a password (recruiters for Northwind Health, 1001, unless told). */
@@ -24,12 +30,14 @@ export interface AuthPortal extends RunningPortal {
   ): Promise<void>;
 }
 
-export const test = base.extend<{ authPortal: AuthPortal }>({
+export const test = base.extend<{ authPortal: AuthPortal; portalLogLevel: LogLevel }>({
+  // A journey that scans the portal's log for what must not be in it turns logging on.
+  portalLogLevel: ['silent', { option: true }],
   page: async ({ page }, use) => {
     startOnTakenOverPages(page);
     await use(page);
   },
-  authPortal: async ({}, use, testInfo) => {
+  authPortal: async ({ portalLogLevel }, use, testInfo) => {
     const dir = mkdtempSync(join(tmpdir(), 'vms-portal-auth-'));
     const portalDb = join(dir, 'portal.db');
     // The chromium-postgres project runs these journeys again with every store in PostgreSQL.
@@ -37,6 +45,13 @@ export const test = base.extend<{ authPortal: AuthPortal }>({
     const database = databaseUrl ? { databaseUrl } : portalDb;
     await addUser(database, adminEmail, adminPassword, 'admin');
     let offset = 0;
+    let log = '';
+    const logStream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        log += chunk.toString('utf8');
+        done();
+      },
+    });
     const portal = await startPortal(
       loadConfig({
         PORT: '0',
@@ -45,12 +60,15 @@ export const test = base.extend<{ authPortal: AuthPortal }>({
         PORTAL_DB: portalDb,
         ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
         AUTH: 'on',
-        LOG_LEVEL: 'silent',
+        LOG_LEVEL: portalLogLevel,
       }),
-      { sandbox: { processingDelayMs: 50 }, now: () => Date.now() + offset },
+      { sandbox: { processingDelayMs: 50 }, now: () => Date.now() + offset, logStream },
     );
     await use({
       ...portal,
+      portalDb,
+      databaseUrl,
+      log: () => log,
       advance: (ms) => (offset += ms),
       addUser: (email, password, orgs = [1001], role = 'recruiter') =>
         addUser(database, email, password, role, orgs),

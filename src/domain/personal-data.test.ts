@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { candidateCatalog } from './candidate-catalog';
-import { maskPersonal, personalFields } from './personal-data';
+import { erasedPlaceholder, maskPersonal, personalFields } from './personal-data';
 import { requisitionCatalog } from './requisition-catalog';
 
 /*
@@ -91,5 +91,14 @@ describe('a masked value', () => {
     expect(maskPersonal('text', 'I can start on Monday.')).toBe('•••');
     expect(maskPersonal('identifier', 'V-1234')).toBe('•••');
     expect(maskPersonal('text', '')).toBe('');
+  });
+
+  it('shows an erased value as the erasure left it, whatever the kind, so it reads as erased', () => {
+    const placeholder = erasedPlaceholder(new Date('2026-11-30T12:00:00Z'));
+    for (const kind of ['name', 'email', 'text'] as const) {
+      expect(maskPersonal(kind, placeholder)).toBe('[erased 2026-11-30]');
+    }
+    // Only the placeholder itself: a name that merely starts like it is masked.
+    expect(maskPersonal('name', '[erased 2026-11-30] Jane')).toBe('[•••••• 2•••••••••• J•••');
   });
 });

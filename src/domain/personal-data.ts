@@ -21,6 +21,13 @@ export const personalFields: ReadonlyMap<string, PersonalKind> = new Map([
   ...personalFieldsOf(candidateCatalog),
 ]);
 
+/** The value an erased personal value becomes: says that something was there, and when it went. */
+export function erasedPlaceholder(at: Date): string {
+  return `[erased ${at.toISOString().slice(0, 10)}]`;
+}
+
+const erasedValue = /^\[erased \d{4}-\d\d-\d\d\]$/u;
+
 const bullet = '•';
 
 /** A word shown by its first letter: the rest is bullets, at least two. */
@@ -33,10 +40,11 @@ function initialOf(word: string): string {
  * A personal value as shown to someone who may not see it: a name keeps the first letter of each
  * word (`J••• D••`), an e-mail the first letter of its mailbox and its domain
  * (`j•••@example.com`), anything else nothing of itself. A blank value stays blank: that nothing
- * was sent is not personal.
+ * was sent is not personal; nor is an erasure's placeholder, which shown masked would read as
+ * someone's initials instead of saying the value was erased.
  */
 export function maskPersonal(kind: PersonalKind, value: string): string {
-  if (value.trim() === '') return value;
+  if (value.trim() === '' || erasedValue.test(value)) return value;
   switch (kind) {
     case 'name':
       return value.trim().split(/\s+/u).map(initialOf).join(' ');

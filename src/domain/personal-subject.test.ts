@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  eraseSubject,
-  erasedPlaceholder,
-  findSubject,
-  subjectName,
-  type PersonalSubject,
-} from './personal-subject';
+import { erasedPlaceholder } from './personal-data';
+import { eraseSubject, findSubject, subjectName, type PersonalSubject } from './personal-subject';
 
 const jane: PersonalSubject = {
   email: 'Jane.Quill@Example.com',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PersonalKind } from './catalog-types';
-import { personalFields } from './personal-data';
+import { erasedPlaceholder, personalFields } from './personal-data';
 
 /**
  * One person whose data is asked for (found, exported or erased on request): their e-mail, and
@@ -19,11 +19,6 @@ export interface SubjectMatches {
   items: unknown[];
   /** How often the e-mail or the name appears as text outside those items' fields. */
   mentions: number;
-}
-
-/** The value an erased personal value becomes: says that something was there, and when it went. */
-export function erasedPlaceholder(at: Date): string {
-  return `[erased ${at.toISOString().slice(0, 10)}]`;
 }
 
 /** A person's name from what an admin typed: the first word, then the rest; undefined when blank. */

@@ -6,8 +6,9 @@ import { pgBinary, testStoreEnv } from './postgres-server';
 
 /**
  * For tests that look inside the portal's database: the PORTAL_DB file, or in the postgres test
- * project the PostgreSQL database that stands for it (testStoreEnv). The SQL is what both accept
- * ($1… placeholders are not: no parameters).
+ * project the PostgreSQL database that stands for it (testStoreEnv), or the one a caller names
+ * (an e2e fixture makes its own). The SQL is what both accept ($1… placeholders are not: no
+ * parameters).
  */
 function databaseUrlFor(portalDb: string): string | null {
   return testStoreEnv({ PORTAL_DB: portalDb }).DATABASE_URL ?? null;
@@ -16,8 +17,8 @@ function databaseUrlFor(portalDb: string): string | null {
 export async function queryTestDatabase<Row = Record<string, unknown>>(
   portalDb: string,
   sql: string,
+  url: string | null = databaseUrlFor(portalDb),
 ): Promise<Row[]> {
-  const url = databaseUrlFor(portalDb);
   if (url === null) {
     const db = new Database(portalDb);
     try {
@@ -44,14 +45,18 @@ export async function queryTestDatabase<Row = Record<string, unknown>>(
 }
 
 /**
- * Every byte the database holds, for searching for what must never be there: the SQLite file and
- * its WAL, or a plain-text dump of the PostgreSQL database (binary columns appear there as hex:
- * search for both forms).
+ * Every byte the database holds, for searching for what must never be there: the SQLite file, its
+ * WAL and shared-memory index, or a plain-text dump of the PostgreSQL database (binary columns
+ * appear there as hex: search for both forms).
  */
-export function testDatabaseBytes(portalDb: string): Buffer {
-  const url = databaseUrlFor(portalDb);
+export function testDatabaseBytes(
+  portalDb: string,
+  url: string | null = databaseUrlFor(portalDb),
+): Buffer {
   if (url === null) {
-    const files = [portalDb, `${portalDb}-wal`].filter((file) => existsSync(file));
+    const files = [portalDb, `${portalDb}-wal`, `${portalDb}-shm`].filter((file) =>
+      existsSync(file),
+    );
     return Buffer.concat(files.map((file) => readFileSync(file)));
   }
   const dump = spawnSync(pgBinary('pg_dump'), ['--data-only', '--dbname', url], {
