@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiErrorBodySchema } from '@/domain/api-error';
 import { auditPageSchema } from '@/domain/audit';
@@ -11,11 +8,9 @@ import {
   journalRevealSchema,
 } from '@/domain/journal';
 import { sandboxDemo } from '@/sandbox/index';
-import { loadConfig } from '@/server/config';
-import { startTestPortal, type TestPortal } from '@/test-support/capture-upstream';
-import { testStoreEnv } from '@/test-support/postgres-server';
-import { startTestSandbox, type TestSandbox } from '@/test-support/sandbox-client';
-import { addUser, TestBrowser } from '@/test-support/test-browser';
+import type { TestPortal } from '@/test-support/capture-upstream';
+import { startSignedInPortal, type SignedInPortal } from '@/test-support/signed-in-portal';
+import type { TestBrowser } from '@/test-support/test-browser';
 import { candidateFor } from '@/test-support/test-data';
 
 /*
@@ -25,7 +20,6 @@ import { candidateFor } from '@/test-support/test-data';
  * to the sender, and not at all to another recruiter; the log holds neither.
  */
 
-const password = 'correct horse battery staple';
 const first = 'Zebulon';
 const last = 'Quixwater';
 const email = 'zebulon.quixwater@example.net';
@@ -33,8 +27,7 @@ const email = 'zebulon.quixwater@example.net';
 const raw = [first, last, email, 'zebulon.quixwater'];
 const orgs = `Client_Org_Id=1001&Vendor_Org_Id=${sandboxDemo.vendorOrgId}`;
 
-let dir: string;
-let sandbox: TestSandbox;
+let world: SignedInPortal;
 let portal: TestPortal;
 let rita: TestBrowser;
 let ron: TestBrowser;
@@ -49,43 +42,27 @@ function expectNoPersonalValue(text: string, where: string): void {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'journal-personal-'));
-  const dbPath = join(dir, 'portal.db');
-  sandbox = await startTestSandbox({ processingDelayMs: 10 });
-  portal = await startTestPortal(
-    loadConfig(
-      testStoreEnv({
-        VMS_BASE_URL: sandbox.url,
-        VMS_API_KEY: sandboxDemo.apiKey,
-        VMS_API_SECRET: sandboxDemo.apiSecret,
-        VMS_CLIENT_ORGS: '1001,1002',
-        VMS_VENDOR_ORG_ID: String(sandboxDemo.vendorOrgId),
-        VMS_PRODUCTION: 'off',
-        AUTH: 'on',
-        PORTAL_DB: dbPath,
-        PORTAL_RATE_LIMIT_PER_MINUTE: '0',
-        // Every line the portal can write, so that none of them may carry a person's values.
-        LOG_LEVEL: 'debug',
-      }),
-    ),
-    { watcher: { backoff: { firstMs: 30, maxMs: 200 } } },
-  );
-  await addUser(dbPath, 'rita@example.com', password, 'recruiter', [1001]);
-  await addUser(dbPath, 'ron@example.com', password, 'recruiter', [1001]);
-  await addUser(dbPath, 'quinn@example.com', password, 'qa');
-  await addUser(dbPath, 'ada@example.com', password, 'admin');
-  rita = new TestBrowser(portal.url);
-  ron = new TestBrowser(portal.url);
-  quinn = new TestBrowser(portal.url);
-  ada = new TestBrowser(portal.url);
-  for (const [browser, user] of [
-    [rita, 'rita@example.com'],
-    [ron, 'ron@example.com'],
-    [quinn, 'quinn@example.com'],
-    [ada, 'ada@example.com'],
-  ] as const) {
-    expect((await browser.signIn(user, password)).status).toBe(200);
-  }
+  world = await startSignedInPortal({
+    prefix: 'journal-personal-',
+    processingDelayMs: 10,
+    env: {
+      PORTAL_RATE_LIMIT_PER_MINUTE: '0',
+      // Every line the portal can write, so that none of them may carry a person's values.
+      LOG_LEVEL: 'debug',
+    },
+    portal: { watcher: { backoff: { firstMs: 30, maxMs: 200 } } },
+    accounts: [
+      { email: 'rita@example.com', role: 'recruiter', orgs: [1001] },
+      { email: 'ron@example.com', role: 'recruiter', orgs: [1001] },
+      { email: 'quinn@example.com', role: 'qa' },
+      { email: 'ada@example.com', role: 'admin' },
+    ],
+  });
+  portal = world.portal;
+  rita = world.browser('rita@example.com');
+  ron = world.browser('ron@example.com');
+  quinn = world.browser('quinn@example.com');
+  ada = world.browser('ada@example.com');
   const sent = await rita.call('POST', `/api/vms/candidates?${orgs}`, {
     body: [candidateFor(40003, { firstname: first, lastname: last, candemail: email })],
   });
@@ -110,11 +87,7 @@ beforeAll(async () => {
   await new Promise((resolve) => setTimeout(resolve, 300));
 });
 
-afterAll(async () => {
-  await portal.close();
-  await sandbox.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => world.close());
 
 describe('the journal with personal data, to QA and admins', () => {
   it('shows a call masked, the mask keeping the initials and the e-mail domain', async () => {
