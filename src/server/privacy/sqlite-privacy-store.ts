@@ -4,7 +4,7 @@ import { constants, inflateRawSync } from 'node:zlib';
 import { packBody } from '@/server/journal/store/journal-rows';
 import { fts5Expression } from '@/server/journal/store/journal-search';
 import type { PortalSqlite } from '@/server/store/portal-database';
-import { startCheckpointer } from '@/server/store/sqlite-checkpointer';
+import { startCheckpointer, type Checkpointer } from '@/server/store/sqlite-checkpointer';
 import {
   sourceFilter,
   type BodyCall,
@@ -55,12 +55,23 @@ const indexMerging = { automerge: 4, crisismerge: 16 };
 const erasingMerging = { automerge: 0, crisismerge: 1000 };
 /** How often the log is checkpointed off the event loop while erasing, in milliseconds. */
 const checkpointEveryMs = 100;
+/**
+ * One step of merging the index's segments as if they were one level (a negative count:
+ * https://sqlite.org/fts5.html#the_merge_command): words whose every body was rewritten leave the
+ * index's pages only when their segment is merged. A step that changes fewer than two rows: done.
+ */
+const mergeStep = "INSERT INTO journal_search (journal_search, rank) VALUES ('merge', -4)";
+/** The worker's pause between merge steps, for the portal's own writes to take the lock. */
+const mergePauseMs = 5;
 
 function setIndexMerging(db: PortalSqlite, merging: typeof indexMerging): void {
   // The option's name must be written in the statement: FTS5 does not take it as a parameter.
-  for (const [option, value] of Object.entries(merging)) {
-    db.exec(`INSERT INTO journal_search (journal_search, rank) VALUES ('${option}', ${value})`);
-  }
+  // One transaction for both: one commit.
+  db.transaction(() => {
+    for (const [option, value] of Object.entries(merging)) {
+      db.exec(`INSERT INTO journal_search (journal_search, rank) VALUES ('${option}', ${value})`);
+    }
+  })();
 }
 
 export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
@@ -113,6 +124,8 @@ export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
   /** Erasures under way: the first holds housekeeping back, the last puts it back. */
   let erasing = 0;
   let resume: (() => Promise<void>) | undefined;
+  /** The erasures' worker thread, while one runs. */
+  let housekeeper: Checkpointer | undefined;
 
   /**
    * Two things would make a step of an erasure long on a journal of many calls: FTS5 merging
@@ -125,9 +138,11 @@ export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
     if (erasing++ === 0) {
       const autocheckpoint = Number(db.pragma('wal_autocheckpoint', { simple: true }));
       const checkpointer = startCheckpointer(db.name, checkpointEveryMs);
+      housekeeper = checkpointer;
       db.pragma('wal_autocheckpoint = 0');
       setIndexMerging(db, erasingMerging);
       resume = async () => {
+        housekeeper = undefined;
         setIndexMerging(db, indexMerging);
         await checkpointer.stop();
         db.pragma(`wal_autocheckpoint = ${autocheckpoint}`);
@@ -195,17 +210,24 @@ export function createSqlitePrivacyStore(db: PortalSqlite): PrivacyStore {
 
     whileErasing,
 
-    tidySearch() {
-      // One step of merging the index's segments as if they were one level (a negative count:
-      // https://sqlite.org/fts5.html#the_merge_command): words whose every body was rewritten
-      // leave the index's pages only when their segment is merged. Fewer than two changes: done.
-      return Promise.resolve(
-        zeroingWhatIsFreed(() => {
-          const before = changes.get()?.n ?? 0;
-          db.exec("INSERT INTO journal_search (journal_search, rank) VALUES ('merge', -4)");
-          return (changes.get()?.n ?? 0) - before >= 2;
-        }),
-      );
+    async tidySearch() {
+      // While an erasure runs, its worker thread merges on a connection of its own: a step merges
+      // a word's whole list of calls at once, some 20 ms for the commonest words of a journal of
+      // 100,000 calls, which on this thread no request could interrupt. Its pause between steps
+      // lets this connection's writes take the lock. If the worker cannot, the steps run here.
+      if (housekeeper) {
+        try {
+          await housekeeper.repeat(mergeStep, mergePauseMs);
+          return false;
+        } catch {
+          // Done here, one step a turn, below.
+        }
+      }
+      return zeroingWhatIsFreed(() => {
+        const before = changes.get()?.n ?? 0;
+        db.exec(mergeStep);
+        return (changes.get()?.n ?? 0) - before >= 2;
+      });
     },
 
     async rowsMentioning(source, needles) {

@@ -45,6 +45,27 @@ describe('startCheckpointer', () => {
     db.close();
   });
 
+  it('repeats a statement on its own connection until a run changes fewer than two rows', async () => {
+    const { db, path } = databaseWithALog();
+    db.exec('CREATE TABLE queue (id INTEGER PRIMARY KEY)');
+    const insert = db.prepare<[number]>('INSERT INTO queue (id) VALUES (?)');
+    for (let id = 1; id <= 25; id++) insert.run(id);
+    const checkpointer = startCheckpointer(path, 1000);
+    // Ten rows a run: 10, 10, 5, then none: four runs.
+    const runs = await checkpointer.repeat(
+      'DELETE FROM queue WHERE id IN (SELECT id FROM queue ORDER BY id LIMIT 10)',
+      1,
+    );
+    expect(runs).toBe(4);
+    expect(db.prepare('SELECT count(*) AS n FROM queue').get()).toEqual({ n: 0 });
+    await expect(checkpointer.repeat('DELETE FROM no_such_table', 1)).rejects.toThrow(
+      /no such table/,
+    );
+    await checkpointer.stop();
+    await expect(checkpointer.repeat('SELECT 1', 1)).rejects.toThrow(/stopped/);
+    db.close();
+  });
+
   it('stops quietly when it could not open the database, leaving the log to its own connection', async () => {
     const { db, path } = databaseWithALog();
     const checkpointer = startCheckpointer(join(dir ?? '', 'absent.db'), 20);
