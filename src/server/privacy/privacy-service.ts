@@ -167,7 +167,11 @@ export class PrivacyService {
     counts: StoreCounts,
     rewrote: Set<string>,
   ) {
+    // A store's reads and writes are synchronous on SQLite: the event loop gets a turn between
+    // them, or the search, the set-up and a first step would run as one block.
+    await nextTurn();
     const ids = await this.store.journalBodyIds(searches(subject));
+    await nextTurn();
     for (const chunk of chunks(ids, bodiesPerStep)) {
       const bodies = await this.store.journalBodies(chunk);
       const rewritten = bodies.flatMap((body) => {
@@ -177,6 +181,7 @@ export class PrivacyService {
       if (rewritten.length > 0) {
         const calls = await this.store.callsHolding(rewritten.map((body) => body.id));
         add(counts, 'journal', new Set(calls.map((call) => call.callId)).size);
+        await nextTurn();
         await this.store.rewriteJournalBodies(rewritten);
         rewrote.add('journal_bodies').add('journal_search');
       }
