@@ -26,6 +26,22 @@ describe('BodyPacker', () => {
     packer.close();
   });
 
+  it('packs many bodies at once on its streams side by side, large ones too, each to its own bytes', async () => {
+    const packer = new BodyPacker();
+    // Hex shrinks to about half: a 300 KB body deflates to several of the stream's 16 KB chunks.
+    const large = Buffer.from(JSON.stringify([{ notes: randomBytes(150_000).toString('hex') }]));
+    const bodies = [...Array.from({ length: 23 }, (_, n) => batch(100 + n)), large, batch(200)];
+    const packed = await packer.packAll(bodies, () => true);
+    expect(packed.size).toBe(bodies.length);
+    for (const body of bodies) {
+      const result = packed.get(body);
+      expect(result?.compressed).toBe(1);
+      expect(result && inflate(result.data).equals(body)).toBe(true);
+    }
+    expect((packed.get(large)?.data.length ?? 0) > 64 * 1024).toBe(true);
+    packer.close();
+  });
+
   it('keeps what deflate cannot shrink, and small bodies, as they are', async () => {
     const packer = new BodyPacker();
     const noise = randomBytes(4096);

@@ -309,8 +309,8 @@ export function createJournalStore(db: PortalSqlite): JournalStore {
 
   return {
     async write(records, late) {
-      // The bodies not stored yet, deflated before the transaction (off the event loop, on one
-      // stream: BodyPacker); a body stored meanwhile is found again inside it.
+      // The bodies not stored yet, deflated before the transaction (off the event loop, on
+      // BodyPacker's streams); a body stored meanwhile is found again inside it.
       const bodies = [
         ...records.flatMap((record) => [record.requestBody, record.responseBody]),
         ...late.map((answer) => answer.body),

@@ -166,72 +166,102 @@ export function packBody(kept: Buffer): { data: Buffer; compressed: 0 | 1 } {
 /** A body packed ahead of its write (BodyPacker), by the body it was made from. */
 export type PackedBodies = ReadonlyMap<Buffer, { data: Buffer; compressed: 0 | 1 }>;
 
+type Packed = { data: Buffer; compressed: 0 | 1 };
+
 /**
- * packBody's work with one deflate stream for every body, not a zlib handle of its own for each:
+ * How many deflate streams pack side by side. A stream packs one body at a time, and each body's
+ * answer comes back from zlib's thread on a turn of the event loop of its own; under load a turn
+ * runs many requests, so one stream packed fewer bodies a second than the proxy forwarded, and the
+ * journal fell behind until calls went unrecorded. Four streams keep up with libuv's four threads.
+ */
+const lanes = 4;
+
+/**
+ * packBody's work on a few long-lived deflate streams, not a zlib handle of its own for each body:
  * deflateRawSync makes and drops a handle per call, and under the proxy bench's new 31 KB body a
  * call those handles alone made V8 collect its heap in full several times a second (~100 µs of
- * CPU a call, decision 039). Each body is written, then the stream is flushed with Z_FULL_FLUSH:
+ * CPU a call, decision 039). Each body is written, then its stream is flushed with Z_FULL_FLUSH:
  * its output starts with no reference to what came before, so it inflates on its own (readBody
- * inflates with Z_SYNC_FLUSH, as it has no final block). Bodies are packed one after another.
+ * inflates with Z_SYNC_FLUSH, as it has no final block). Bodies take the streams in turn.
  */
 export class BodyPacker {
-  private stream: DeflateRaw | null = null;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly lanes: (PackerLane | null)[] = Array.from({ length: lanes }, () => null);
+  private next = 0;
 
-  pack(kept: Buffer): Promise<{ data: Buffer; compressed: 0 | 1 }> {
+  pack(kept: Buffer): Promise<Packed> {
     if (kept.length < compressFrom) return Promise.resolve({ data: kept, compressed: 0 });
-    const packed = this.queue.then(() => this.deflate(kept));
-    this.queue = packed.catch(() => {
-      // A stream that failed is not used again.
-      this.stream?.destroy();
-      this.stream = null;
-    });
-    return packed;
+    const at = this.next;
+    this.next = (at + 1) % lanes;
+    const lane = this.lanes[at] ?? new PackerLane(() => (this.lanes[at] = null));
+    this.lanes[at] = lane;
+    return lane.pack(kept);
   }
 
-  /** Packs each body of `bodies` that `wanted` says is not stored yet. */
+  /** Packs each body of `bodies` that `wanted` says is not stored yet, all of them at once. */
   async packAll(
     bodies: Iterable<Buffer>,
     wanted: (kept: Buffer) => boolean,
   ): Promise<PackedBodies> {
-    const packed = new Map<Buffer, { data: Buffer; compressed: 0 | 1 }>();
+    const packing = new Map<Buffer, Promise<Packed>>();
     for (const kept of bodies) {
-      if (!packed.has(kept) && kept.length >= compressFrom && wanted(kept)) {
-        packed.set(kept, await this.pack(kept));
+      if (!packing.has(kept) && kept.length >= compressFrom && wanted(kept)) {
+        packing.set(kept, this.pack(kept));
       }
     }
+    const packed = new Map<Buffer, Packed>();
+    for (const [kept, packing_] of packing) packed.set(kept, await packing_);
     return packed;
   }
 
-  private deflate(kept: Buffer): Promise<{ data: Buffer; compressed: 0 | 1 }> {
-    const stream = (this.stream ??= createDeflateRaw({ level: 1 }));
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      const onData = (chunk: Buffer) => chunks.push(chunk);
-      const onError = (error: Error) => {
-        stream.off('data', onData);
-        reject(error);
-      };
-      stream.on('data', onData);
-      stream.once('error', onError);
-      stream.write(kept);
-      stream.flush(constants.Z_FULL_FLUSH, () => {
-        // The flush's output is pushed before its callback; a turn later it has surely been read.
-        setImmediate(() => {
-          stream.off('data', onData);
-          stream.off('error', onError);
-          const data = Buffer.concat(chunks);
-          resolve(
-            data.length < kept.length ? { data, compressed: 1 } : { data: kept, compressed: 0 },
-          );
-        });
-      });
+  close(): void {
+    for (const lane of this.lanes) lane?.close();
+    this.lanes.fill(null);
+  }
+}
+
+/**
+ * One deflate stream and the bodies written to it, answered in the order written. Its output is
+ * read as it is pushed ('data', flowing): a flush's output has been handed over before the
+ * flush's callback runs, so the body it closes is answered in that callback, with no turn of its
+ * own. A stream that fails answers every body waiting on it with the error and is not used again.
+ */
+class PackerLane {
+  private readonly stream: DeflateRaw = createDeflateRaw({ level: 1 });
+  private chunks: Buffer[] = [];
+  private readonly waiting: {
+    kept: Buffer;
+    resolve: (packed: Packed) => void;
+    reject: (error: Error) => void;
+  }[] = [];
+
+  constructor(private readonly dropped: () => void) {
+    this.stream.on('data', (chunk: Buffer) => this.chunks.push(chunk));
+    this.stream.once('error', (error) => {
+      this.dropped();
+      for (const body of this.waiting.splice(0)) body.reject(error);
     });
   }
 
+  pack(kept: Buffer): Promise<Packed> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ kept, resolve, reject });
+      this.stream.write(kept);
+      this.stream.flush(constants.Z_FULL_FLUSH, () => this.flushed());
+    });
+  }
+
+  private flushed(): void {
+    const body = this.waiting.shift();
+    if (!body) return;
+    const data = Buffer.concat(this.chunks);
+    this.chunks = [];
+    body.resolve(
+      data.length < body.kept.length ? { data, compressed: 1 } : { data: body.kept, compressed: 0 },
+    );
+  }
+
   close(): void {
-    this.stream?.destroy();
-    this.stream = null;
+    this.stream.destroy();
   }
 }
 

@@ -6,6 +6,7 @@ import {
   entryPageSql,
   entrySelect,
   BodyPacker,
+  packBody,
   summaryColumns,
   toEntry,
   toSummary,
@@ -110,12 +111,16 @@ export function createPostgresJournalStore(pool: PortalPool): JournalStore {
       .filter((body) => !ids.has(hex(body)))
       .sort((a, b) => Buffer.compare(a.sha256, b.sha256));
     if (missing.length === 0) return ids;
+    // On BodyPacker's long-lived streams, not a zlib handle of its own each, all at once.
+    const packed = await packer.packAll(
+      missing.map((body) => body.kept),
+      () => true,
+    );
     const stored: { id: number; body: BodyToKeep }[] = [];
     for (const chunk of chunks(missing, rowsPerInsert)) {
       const values: Cell[] = [];
       for (const body of chunk) {
-        // One deflate stream for every body (BodyPacker), not a zlib handle of its own each.
-        const { data, compressed } = await packer.pack(body.kept);
+        const { data, compressed } = packed.get(body.kept) ?? packBody(body.kept);
         values.push(
           body.sha256,
           body.size,
