@@ -39,4 +39,16 @@ process.on('disconnect', () => {
 // from whatever else the machine is running.
 process.on('message', (message: unknown) => {
   if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+  // Whether the journal kept every call it was handed: figures of a journal that fell behind and
+  // let calls go unrecorded would be of one that keeps less than it promises.
+  if (message === 'journal') {
+    void (app.journal?.flush() ?? Promise.resolve()).then(() =>
+      process.send?.({
+        journal: {
+          written: app.journal?.written ?? 0,
+          unrecorded: app.journal?.unrecordedCalls ?? 0,
+        },
+      }),
+    );
+  }
 });

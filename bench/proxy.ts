@@ -124,6 +124,13 @@ export interface ProxyBenchResult {
   journalSameBodyAddedMicros: number;
   /** The journal's list and search over 100,000 recorded calls (proxy-journal.ts). */
   journalList: JournalListResult;
+  /**
+   * Calls the portal's journal wrote over the whole run, and those it let go unrecorded (its queue
+   * too far behind). Any unrecorded call fails the run: the journal-on figures would then be of a
+   * journal that keeps less than it promises, one entry per call.
+   */
+  journalWritten: number;
+  journalUnrecorded: number;
   /** The same for the signing peer and the bare Node pass-through. */
   signingPeerCpuMicrosPerRequest: number;
   promisesFloorCpuMicrosPerRequest: number;
@@ -216,6 +223,24 @@ function cpuMicros(portal: ChildProcess): Promise<number> {
       resolve(Number(user) + Number(system));
     });
     portal.send('cpu');
+  });
+}
+
+/** What the portal's journal kept of the calls it was handed, once everything queued is written. */
+function journalKept(portal: ChildProcess): Promise<{ written: number; unrecorded: number }> {
+  return new Promise((resolve) => {
+    const read = (message: unknown) => {
+      const journal: unknown =
+        typeof message === 'object' && message !== null ? Reflect.get(message, 'journal') : null;
+      if (!journal || typeof journal !== 'object') return;
+      portal.off('message', read);
+      resolve({
+        written: Number(Reflect.get(journal, 'written')),
+        unrecorded: Number(Reflect.get(journal, 'unrecorded')),
+      });
+    };
+    portal.on('message', read);
+    portal.send('journal');
   });
 }
 
@@ -429,6 +454,7 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
     const distinct = await journalPairs(JOURNAL_PAIRS, true);
     const sameBody = await journalPairs(JOURNAL_SAME_BODY_PAIRS, false);
     const journalRatios = distinct.ratios;
+    const kept = await journalKept(portal.child);
     const journalList = await runJournalListBench();
 
     const result: ProxyBenchResult = {
@@ -452,6 +478,8 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
       journalSameBodyCpuRatio: round2(median(sameBody.ratios)),
       journalSameBodyAddedMicros: sameBody.addedMicros,
       journalList,
+      journalWritten: kept.written,
+      journalUnrecorded: kept.unrecorded,
       signingPeerCpuMicrosPerRequest: Math.round(median(cpuPerRequest['signing-peer'] ?? [])),
       promisesFloorCpuMicrosPerRequest: Math.round(median(cpuPerRequest['promises-floor'] ?? [])),
       promisesFloorNoJournalCpuMicrosPerRequest: Math.round(
@@ -535,8 +563,15 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
     const throughputMet = r.proxyToPeerThroughput >= THROUGHPUT_TARGET;
     const p99Met = r.proxyToPeerP99 <= P99_TARGET;
     const journalMet = result.journalCpuRatio <= JOURNAL_CPU_TARGET;
+    const journalKeptAll = kept.unrecorded === 0;
     result.withinBudget =
-      clean && throughputMet && cpuMet && p99Met && journalMet && journalList.withinBudget;
+      clean &&
+      journalKeptAll &&
+      throughputMet &&
+      cpuMet &&
+      p99Met &&
+      journalMet &&
+      journalList.withinBudget;
     const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 
     console.log(
@@ -572,6 +607,12 @@ export async function runProxyBench(): Promise<ProxyBenchResult> {
         `${result.journalAddedMicros} µs a request; median of ${JOURNAL_PAIRS} back-to-back pairs, ` +
         `${range(journalRatios.map(round2))}; on/off µs: ` +
         `${result.journalPairMicros.map(({ on, off }) => `${on}/${off}`).join(', ')}`,
+    );
+    console.log(
+      journalKeptAll
+        ? `call journal: every call kept (${kept.written} written, none unrecorded)`
+        : `call journal: ${kept.unrecorded} calls went UNRECORDED (${kept.written} written): it fell ` +
+            'behind, so the journal-on figures are of a journal that keeps less than it promises',
     );
     console.log(
       `call journal with one body sent again and again (context): on / off ` +

@@ -132,6 +132,8 @@ export class CallJournal {
   private writing: Promise<void> = Promise.resolve();
   private failing = false;
   private unrecorded = 0;
+  /** Calls that went unrecorded since the journal opened (a queue too far behind, a failed write). */
+  private unrecordedCount = 0;
   private overflowing = false;
   private pruning: Promise<void> | null = null;
   private readonly pruneTimer: NodeJS.Timeout;
@@ -168,6 +170,7 @@ export class CallJournal {
     const bytes = this.records.hold(call);
     if (this.queue.length >= maxQueued || this.queuedBytes + bytes > maxQueuedBytes) {
       this.unrecorded += 1;
+      this.unrecordedCount += 1;
       if (!this.overflowing) {
         this.overflowing = true;
         this.log.warn(
@@ -216,6 +219,14 @@ export class CallJournal {
   /** Calls and late answers written since the journal opened. */
   get written(): number {
     return this.writtenCount;
+  }
+
+  /**
+   * Calls that went unrecorded since the journal opened: queued past its limits while writing was
+   * far behind, or in a write that failed. Zero is the promise, one entry per call.
+   */
+  get unrecordedCalls(): number {
+    return this.unrecordedCount;
   }
 
   /** Writes everything queued so far. */
@@ -312,6 +323,7 @@ export class CallJournal {
 
   private failed(error: unknown, calls: number): void {
     this.unrecorded += calls;
+    this.unrecordedCount += calls;
     if (this.failing) return;
     this.failing = true;
     const details = describe(error);
