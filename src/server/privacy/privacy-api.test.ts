@@ -385,4 +385,16 @@ describe('find, export, erase', () => {
     );
     expect(exported.entries).toHaveLength(2);
   });
+
+  it('finds a call made a moment before, still waiting in the journal’s queue', async () => {
+    const someone = 'wendeline.achterberg@example.org';
+    const searched = await quinn.call(
+      'GET',
+      `/api/vms/requisitions?Client_Org_Id=1001&Vendor_Org_Id=${sandboxDemo.vendorOrgId}&filterfield=candemail&filteroperator=%3D&filtervalue=${encodeURIComponent(someone)}`,
+    );
+    expect(searched.status, searched.text).toBeLessThan(500);
+    // At once: the journal writes a call up to 50 ms after its answer.
+    const answer = await ada.call('POST', '/api/admin/privacy/find', { body: { email: someone } });
+    expect(subjectFoundSchema.parse(answer.json()).counts).toEqual({ journal_addresses: 1 });
+  });
 });
