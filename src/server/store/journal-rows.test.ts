@@ -12,7 +12,7 @@ const batch = (n: number) =>
 const inflate = (data: Buffer) => inflateRawSync(data, { finishFlush: constants.Z_SYNC_FLUSH });
 
 describe('BodyPacker', () => {
-  it('packs bodies on one stream, each of which inflates alone to its bytes', async () => {
+  it('packs bodies on its streams, each of which inflates alone to its bytes', async () => {
     const packer = new BodyPacker();
     const bodies = [batch(1), batch(2), batch(3)];
     const packed = await Promise.all(bodies.map((body) => packer.pack(body)));
