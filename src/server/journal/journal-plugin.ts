@@ -53,6 +53,7 @@ export const journalPlugin = fp<JournalOptions>(
     const untimed = database.unwrapped(store);
     app.portalMetrics?.setSources({
       journalBacklog: () => journal.backlog,
+      journalUnrecorded: () => journal.unrecordedCalls,
       journalSize: async () => ({
         entries: await untimed.count(),
         bytes: await untimed.usedBytes(),

@@ -64,6 +64,8 @@ const databaseBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 export interface ScrapeSources {
   /** Calls waiting in the journal's queue. */
   journalBacklog?: () => number;
+  /** Calls the journal let go unrecorded since the process started. */
+  journalUnrecorded?: () => number;
   /** Calls the journal holds, and the bytes it takes (read from the database on each scrape). */
   journalSize?: () => Promise<{ entries: number; bytes: number }>;
   /** PostgreSQL's pool: connections open, idle, and queries waiting for one. */
@@ -238,6 +240,18 @@ export class PortalMetrics {
       collect() {
         const backlog = sources().journalBacklog;
         if (backlog) this.set(backlog());
+      },
+    });
+    new Counter({
+      name: `${metricPrefix}journal_unrecorded_total`,
+      help: 'Calls the call journal let go unrecorded: its queue far behind, or a write that failed.',
+      registers,
+      collect() {
+        const unrecorded = sources().journalUnrecorded;
+        if (!unrecorded) return;
+        // The journal counts them itself, from its start as this process's counters do.
+        this.reset();
+        this.inc(unrecorded());
       },
     });
     new Gauge({
