@@ -208,9 +208,9 @@ export class BodyPacker {
         packing.set(kept, this.pack(kept));
       }
     }
-    const packed = new Map<Buffer, Packed>();
-    for (const [kept, packing_] of packing) packed.set(kept, await packing_);
-    return packed;
+    // Awaited together: a stream's failure rejects each of its bodies, and every one is handled.
+    const bodiesPacked = await Promise.all(packing.values());
+    return new Map([...packing.keys()].map((kept, index) => [kept, bodiesPacked[index] as Packed]));
   }
 
   close(): void {
