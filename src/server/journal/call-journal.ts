@@ -131,9 +131,10 @@ export class CallJournal {
   /** Writes in order, one at a time. */
   private writing: Promise<void> = Promise.resolve();
   private failing = false;
-  private unrecorded = 0;
   /** Calls that went unrecorded since the journal opened (a queue too far behind, a failed write). */
   private unrecordedCount = 0;
+  /** unrecordedCount when writes last worked again: the log tells how many went since. */
+  private unrecordedBefore = 0;
   private overflowing = false;
   private pruning: Promise<void> | null = null;
   private readonly pruneTimer: NodeJS.Timeout;
@@ -169,7 +170,6 @@ export class CallJournal {
     // batch every ~16 calls (512 KB), a transaction every ~10 calls instead of every 64.
     const bytes = this.records.hold(call);
     if (this.queue.length >= maxQueued || this.queuedBytes + bytes > maxQueuedBytes) {
-      this.unrecorded += 1;
       this.unrecordedCount += 1;
       if (!this.overflowing) {
         this.overflowing = true;
@@ -316,13 +316,15 @@ export class CallJournal {
   private worked(): void {
     if (!this.failing) return;
     this.failing = false;
-    this.log.info({ unrecorded: this.unrecorded }, 'call journal: writes work again');
-    this.unrecorded = 0;
+    this.log.info(
+      { unrecorded: this.unrecordedCount - this.unrecordedBefore },
+      'call journal: writes work again',
+    );
+    this.unrecordedBefore = this.unrecordedCount;
     this.options.onHealth?.(null);
   }
 
   private failed(error: unknown, calls: number): void {
-    this.unrecorded += calls;
     this.unrecordedCount += calls;
     if (this.failing) return;
     this.failing = true;

@@ -154,8 +154,11 @@ export function entrySelect(source: string): string {
 /** Compressing costs ~1.6 µs per KB (deflate level 1) and JSON shrinks 10–30×: worth it past 1 KB. */
 const compressFrom = 1024;
 
+/** A body as stored, by packBody or BodyPacker. */
+type Packed = { data: Buffer; compressed: 0 | 1 };
+
 /** A body's bytes as stored: deflated when that is worth it (`compressed` 1), else as they are. */
-export function packBody(kept: Buffer): { data: Buffer; compressed: 0 | 1 } {
+export function packBody(kept: Buffer): Packed {
   if (kept.length < compressFrom) return { data: kept, compressed: 0 };
   const deflated = deflateRawSync(kept, { level: 1 });
   return deflated.length < kept.length
@@ -164,9 +167,7 @@ export function packBody(kept: Buffer): { data: Buffer; compressed: 0 | 1 } {
 }
 
 /** A body packed ahead of its write (BodyPacker), by the body it was made from. */
-export type PackedBodies = ReadonlyMap<Buffer, { data: Buffer; compressed: 0 | 1 }>;
-
-type Packed = { data: Buffer; compressed: 0 | 1 };
+export type PackedBodies = ReadonlyMap<Buffer, Packed>;
 
 /**
  * How many deflate streams pack side by side. A stream packs one body at a time, and each body's
