@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { journalFilterSchema } from '@/domain/journal';
 import type { JournalSettings } from '@/server/config';
+import { acceptedImport } from '@/test-support/journal-calls';
 import {
   journalDatabaseKinds,
   openJournalTestDatabase,
@@ -35,23 +36,9 @@ const log: JournalLog = {
 function call(overrides: Partial<CallToRecord> = {}): CallToRecord {
   return {
     at: clock,
-    operation: 'requisitionimport',
-    method: 'POST',
-    path: '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001',
+    ...acceptedImport,
     url: 'http://vms.example/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001',
-    clientOrgId: 1001,
-    vendorOrgId: 9001,
-    itemCount: 1,
-    idempotencyKey: null,
-    replayed: false,
-    status: 202,
-    upstreamStatus: 202,
-    outcome: 'forwarded',
-    errorCode: null,
-    failure: null,
     latencyMs: 4,
-    replayOf: null,
-    unchecked: false,
     requestBody: Buffer.from('[{"clientinternalreq":"REQ-1"}]'),
     responseBody: Buffer.from('{"batchid":"rb_1","received":1}'),
     responseHeaders: { 'content-type': 'application/json' },

@@ -17,6 +17,7 @@ import {
   type CaptureUpstream,
   type TestPortal,
 } from '@/test-support/capture-upstream';
+import { acceptedImport } from '@/test-support/journal-calls';
 import { curlFor, shellQuote } from './curl';
 
 // "Copy as cURL" reproduces the call against the VMS, signed by the shown snippet from
@@ -225,23 +226,9 @@ describe('curlFor', () => {
   const entry = (overrides: Partial<JournalEntry>): JournalEntry => ({
     id: 1,
     at: '2026-11-20T10:00:00.000Z',
-    operation: 'requisitionimport',
-    method: 'POST',
-    path: `/api/vms/requisitionimport${orgs}`,
-    clientOrgId: 1001,
-    vendorOrgId: 9001,
-    itemCount: 1,
+    ...acceptedImport,
     batchId: null,
-    idempotencyKey: null,
-    replayed: false,
-    status: 202,
-    upstreamStatus: 202,
-    outcome: 'forwarded',
-    errorCode: null,
-    failure: null,
     latencyMs: 3,
-    replayOf: null,
-    unchecked: false,
     requestSize: 4,
     responseSize: null,
     sentBy: null,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JournalEntry } from '@/domain/journal';
 import { harSchema } from '@/test-support/har-schema';
+import { acceptedImport } from '@/test-support/journal-calls';
 import { harEntry, harTimings } from './har';
 
 const orgs = '?Client_Org_Id=1001&Vendor_Org_Id=9001';
@@ -17,23 +18,10 @@ function entry(overrides: Partial<JournalEntry> = {}): JournalEntry {
   return {
     id: 7,
     at: '2026-11-20T10:00:00.000Z',
-    operation: 'requisitionimport',
-    method: 'POST',
-    path: `/api/vms/requisitionimport${orgs}`,
-    clientOrgId: 1001,
-    vendorOrgId: 9001,
-    itemCount: 1,
+    ...acceptedImport,
     batchId: 'rb_1',
     idempotencyKey: 'key-7',
-    replayed: false,
-    status: 202,
-    upstreamStatus: 202,
-    outcome: 'forwarded',
-    errorCode: null,
-    failure: null,
     latencyMs: 120.4,
-    replayOf: null,
-    unchecked: false,
     requestSize: 25,
     responseSize: null,
     sentBy: null,

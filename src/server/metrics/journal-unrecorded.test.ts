@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CallJournal, type CallToRecord } from '@/server/journal/call-journal';
+import { acceptedImport } from '@/test-support/journal-calls';
 import {
   openJournalTestDatabase,
   type JournalTestDatabase,
@@ -17,23 +18,9 @@ afterEach(async () => {
 function call(requestBody: Buffer): CallToRecord {
   return {
     at: Date.now(),
-    operation: 'requisitionimport',
-    method: 'POST',
-    path: '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001',
+    ...acceptedImport,
     url: null,
-    clientOrgId: 1001,
-    vendorOrgId: 9001,
-    itemCount: 1,
-    idempotencyKey: null,
-    replayed: false,
-    status: 202,
-    upstreamStatus: 202,
-    outcome: 'forwarded',
-    errorCode: null,
-    failure: null,
     latencyMs: 3,
-    replayOf: null,
-    unchecked: false,
     requestBody,
     responseBody: Buffer.from('{"batchid":"rb_1","received":1}'),
     responseHeaders: {},

@@ -11,6 +11,7 @@ import type { BodyToKeep, JournalRecord } from '@/server/journal/store/journal-s
 import { portalSchemaVersion } from '@/server/portal-schema';
 import type { StoreTarget } from '@/server/store/database';
 import { testCredentials } from '@/test-support/capture-upstream';
+import { acceptedImport } from '@/test-support/journal-calls';
 import { openAtSchemaVersion } from '@/test-support/older-schema';
 import { openPortalStores } from '@/test-support/portal-stores';
 import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
@@ -61,24 +62,11 @@ function body(text: string): BodyToKeep {
 
 const call: JournalRecord = {
   at: now,
-  operation: 'requisitionimport',
-  method: 'POST',
-  path: '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001',
+  ...acceptedImport,
   url: 'http://vms.example/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001',
-  clientOrgId: 1001,
-  vendorOrgId: 9001,
-  itemCount: 1,
   batchId: 'batch-7',
   idempotencyKey: 'key-settled',
-  replayed: false,
-  status: 202,
-  upstreamStatus: 202,
-  outcome: 'forwarded',
-  errorCode: null,
-  failure: null,
   latencyMs: 12.5,
-  replayOf: null,
-  unchecked: false,
   requestBody: body('[{"titlerole":"Welder"}]'),
   responseBody: body('{"batchid":"batch-7","received":1}'),
   responseHeaders: { 'content-type': 'application/json' },

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { journalFilterSchema, type JournalFilter } from '@/domain/journal';
 import { keptBody } from '@/server/journal/kept-body';
 import { SecretNeedles } from '@/server/redaction/credential-scrub';
+import { acceptedImport } from '@/test-support/journal-calls';
 import {
   journalDatabaseKinds,
   openJournalTestDatabase,
@@ -41,24 +42,10 @@ function call(n: number, overrides: Partial<JournalRecord> = {}): JournalRecord 
   const id = n;
   return {
     at: start + id * 60_000,
-    operation: 'requisitionimport',
-    method: 'POST',
-    path: '/api/vms/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001',
+    ...acceptedImport,
     url: 'http://vms.example/requisitionimport?Client_Org_Id=1001&Vendor_Org_Id=9001',
-    clientOrgId: 1001,
-    vendorOrgId: 9001,
-    itemCount: 1,
     batchId: null,
-    idempotencyKey: null,
-    replayed: false,
-    status: 202,
-    upstreamStatus: 202,
-    outcome: 'forwarded',
-    errorCode: null,
-    failure: null,
     latencyMs: 12.5,
-    replayOf: null,
-    unchecked: false,
     requestBody: body(`[{"clientinternalreq":"REQ-${id}"}]`),
     responseBody: body(`{"batchid":"rb_${id}","received":1}`),
     responseHeaders: { 'content-type': 'application/json' },
