@@ -212,36 +212,37 @@ function startChild(file: string, env: Record<string, string> = {}): Promise<Chi
   });
 }
 
-/** A child's CPU time so far (user + system), in microseconds. */
-function cpuMicros(portal: ChildProcess): Promise<number> {
+/**
+ * Asks a child process one question over its IPC channel ('cpu', 'journal') and resolves with
+ * the object it answers under that name; other messages are left to their own listeners.
+ */
+function ask(child: ChildProcess, question: 'cpu' | 'journal'): Promise<object> {
   return new Promise((resolve) => {
-    portal.once('message', (message: unknown) => {
-      const cpu: unknown =
-        typeof message === 'object' && message !== null ? Reflect.get(message, 'cpu') : undefined;
-      const user: unknown = cpu && typeof cpu === 'object' ? Reflect.get(cpu, 'user') : 0;
-      const system: unknown = cpu && typeof cpu === 'object' ? Reflect.get(cpu, 'system') : 0;
-      resolve(Number(user) + Number(system));
-    });
-    portal.send('cpu');
+    const read = (message: unknown) => {
+      const answer: unknown =
+        typeof message === 'object' && message !== null ? Reflect.get(message, question) : null;
+      if (!answer || typeof answer !== 'object') return;
+      child.off('message', read);
+      resolve(answer);
+    };
+    child.on('message', read);
+    child.send(question);
   });
 }
 
+/** A child's CPU time so far (user + system), in microseconds. */
+async function cpuMicros(child: ChildProcess): Promise<number> {
+  const cpu = await ask(child, 'cpu');
+  return Number(Reflect.get(cpu, 'user')) + Number(Reflect.get(cpu, 'system'));
+}
+
 /** What the portal's journal kept of the calls it was handed, once everything queued is written. */
-function journalKept(portal: ChildProcess): Promise<{ written: number; unrecorded: number }> {
-  return new Promise((resolve) => {
-    const read = (message: unknown) => {
-      const journal: unknown =
-        typeof message === 'object' && message !== null ? Reflect.get(message, 'journal') : null;
-      if (!journal || typeof journal !== 'object') return;
-      portal.off('message', read);
-      resolve({
-        written: Number(Reflect.get(journal, 'written')),
-        unrecorded: Number(Reflect.get(journal, 'unrecorded')),
-      });
-    };
-    portal.on('message', read);
-    portal.send('journal');
-  });
+async function journalKept(portal: ChildProcess): Promise<{ written: number; unrecorded: number }> {
+  const journal = await ask(portal, 'journal');
+  return {
+    written: Number(Reflect.get(journal, 'written')),
+    unrecorded: Number(Reflect.get(journal, 'unrecorded')),
+  };
 }
 
 /**
