@@ -24,7 +24,7 @@ import { sendError } from './http/portal-error';
 import { SchemaRefusal } from './http/route-schemas';
 import { registerPageHeaders } from './http/security-headers';
 import { registerTraceContext } from './http/trace-context';
-import { journalPlugin } from './journal/journal-plugin';
+import { journalPlugin, type JournalOptions } from './journal/journal-plugin';
 import { journalRoutes } from './journal/journal-routes';
 import { storeTimer } from './metrics/instrument-stores';
 import { metricsPlugin } from './metrics/metrics-routes';
@@ -71,6 +71,8 @@ export interface BuildPortalOptions {
   watcher?: WatchOptions['watcher'];
   /** E-mail and webhook deliveries' retry schedule and outbox look (tests shorten them). */
   deliveries?: Pick<DeliveriesOptions, 'retry' | 'pollMs'>;
+  /** When the proxy holds new calls for the call journal to catch up (tests make it hold at once). */
+  journalHold?: JournalOptions['hold'];
 }
 
 export const defaultDistDir = fileURLToPath(new URL('../../dist', import.meta.url));
@@ -256,7 +258,10 @@ export function buildPortal(
   app.register(auditPlugin, { config, ...(options.now ? { now: options.now } : {}) });
   app.register(accountsPlugin, { config, ...(options.now ? { now: options.now } : {}) });
   app.register(apiTokensPlugin);
-  app.register(journalPlugin, { config });
+  app.register(journalPlugin, {
+    config,
+    ...(options.journalHold ? { hold: options.journalHold } : {}),
+  });
   app.register(suitesPlugin, {
     config,
     ...(options.suiteRuns ? { runs: options.suiteRuns } : {}),

@@ -10,7 +10,13 @@ import {
   type JournalTestDatabase,
 } from '@/test-support/journal-test-database';
 import { createTestDatabase, postgresEnvName } from '@/test-support/postgres-server';
-import { CallJournal, type CallToRecord, type JournalLog, type RecordedCall } from './call-journal';
+import {
+  CallJournal,
+  type CallJournalOptions,
+  type CallToRecord,
+  type JournalLog,
+  type RecordedCall,
+} from './call-journal';
 import type { JournalStore } from './store/journal-store';
 
 const day = 24 * 60 * 60 * 1000;
@@ -47,7 +53,11 @@ function call(overrides: Partial<CallToRecord> = {}): CallToRecord {
   };
 }
 
-async function open(store: JournalStore, more: Partial<JournalSettings> = {}) {
+async function open(
+  store: JournalStore,
+  more: Partial<JournalSettings> = {},
+  options: Partial<CallJournalOptions> = {},
+) {
   const journal = await CallJournal.open({
     store,
     settings: { ...settings, ...more },
@@ -55,6 +65,7 @@ async function open(store: JournalStore, more: Partial<JournalSettings> = {}) {
     log,
     onHealth: (problem) => health.push(problem),
     now: () => clock,
+    ...options,
   });
   journals.push(journal);
   return journal;
@@ -90,8 +101,80 @@ afterEach(async () => {
   await database.close();
 });
 
+/** The store with its writes held until `unblock` is called: a journal whose writing is behind. */
+function blockedWrites(store: JournalStore): { store: JournalStore; unblock: () => void } {
+  let unblock = () => {};
+  const blocked = new Promise<void>((resolve) => {
+    unblock = resolve;
+  });
+  return {
+    store: { ...store, write: async (...args) => blocked.then(() => store.write(...args)) },
+    unblock,
+  };
+}
+
+/** Whether the promise settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = await Promise.race([promise.then(() => true), late]);
+  clearTimeout(timer);
+  return settled;
+}
+
 describe('CallJournal on SQLite', () => {
   beforeEach(() => openDatabase('sqlite'));
+
+  it('holds new calls while writing is far behind, and lets them go once it has caught up', async () => {
+    const { store, unblock } = blockedWrites(await database.open());
+    const hold = { fromCalls: 3, fromBytes: 1024 * 1024, atMostMs: 60_000 };
+    const journal = await open(store, {}, { hold, flushDelayMs: 1 });
+    journal.record(call());
+    journal.record(call());
+    expect(journal.room()).toBeNull();
+    journal.record(call());
+    const held = journal.room();
+    if (!held) throw new Error('three calls waiting, and the next one is not held');
+    // The writer has taken the three calls and waits on the store: nothing goes yet.
+    expect(await settlesWithin(held, 100)).toBe(false);
+    unblock();
+    expect(await settlesWithin(held, 5_000)).toBe(true);
+    expect(journal.room()).toBeNull();
+    expect(journal.written).toBe(3);
+    expect(logged).toEqual([
+      {
+        level: 'warn',
+        details: { waiting: 3 },
+        message:
+          'call journal: writing is behind; new calls wait before they are sent until it catches up',
+      },
+      {
+        level: 'info',
+        details: { held: 1 },
+        message: 'call journal: writing caught up; calls go on at once',
+      },
+    ]);
+  });
+
+  it('holds by the bytes waiting too, and never longer than its limit when the store stalls', async () => {
+    const { store, unblock } = blockedWrites(await database.open());
+    const hold = { fromCalls: 1_000, fromBytes: 100_000, atMostMs: 50 };
+    const journal = await open(store, {}, { hold });
+    const big = randomBytes(60_000).toString('hex').slice(0, 60_000);
+    journal.record(call({ requestBody: Buffer.from(JSON.stringify([{ titlerole: big }])) }));
+    expect(journal.room()).toBeNull();
+    journal.record(call({ requestBody: Buffer.from(JSON.stringify([{ notes: big }])) }));
+    const held = journal.room();
+    if (!held) throw new Error('120 KB waiting, and the next call is not held');
+    // The store answers nothing, and the call goes on after 50 ms all the same.
+    expect(await settlesWithin(held, 2_000)).toBe(true);
+    expect(journal.written).toBe(0);
+    unblock();
+    await journal.flush();
+    expect(journal.written).toBe(2);
+  });
 
   it('goes on when the database is full (SQLite max_page_count)', async () => {
     const journal = await open(await database.open());

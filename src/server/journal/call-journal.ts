@@ -1,5 +1,6 @@
 import type { JournalSettings } from '@/server/config';
 import { RecordMaker, type CallToRecord, type LateAnswerToRecord } from './call-record';
+import { holdNewCalls, JournalHold, type HoldNewCalls } from './journal-hold';
 import { pruneJournal } from './journal-retention';
 import type {
   JournalLateRecord,
@@ -37,7 +38,7 @@ type Pending =
 /** Where the journal reports: the server's logger. Never given a body. */
 export interface JournalLog {
   error(details: { code: string; reason: string }, message: string): void;
-  warn(details: { dropped: number }, message: string): void;
+  warn(details: Record<string, number>, message: string): void;
   info(details: Record<string, number>, message: string): void;
 }
 
@@ -56,6 +57,8 @@ export interface CallJournalOptions {
   pruneEveryMs?: number;
   /** How long a call may wait in the queue for others to share its transaction (default 50 ms). */
   flushDelayMs?: number;
+  /** When `room` holds new calls, and for how long at most (defaults: holdNewCalls). */
+  hold?: HoldNewCalls;
 }
 
 /**
@@ -111,11 +114,11 @@ function describe(error: unknown): { code: string; reason: string } {
 }
 
 /**
- * The call journal (decision 025): every call through the proxy, recorded without slowing or
- * failing it. `record` only queues; the queue is written dozens of calls per transaction on a
- * later turn of the event loop, when the answer is long on its way. A write that fails is logged
- * once (no bodies), reported to health, and the calls in it go unrecorded; the proxy never waits
- * for the journal.
+ * The call journal (decision 025): every call through the proxy, recorded without failing it.
+ * `record` only queues; the queue is written dozens of calls per transaction on a later turn of
+ * the event loop, when the answer is long on its way. A write that fails is logged once (no
+ * bodies), reported to health, and the calls in it go unrecorded. The proxy waits for the journal
+ * only when its writing falls far behind, before a call is sent (`room`).
  */
 export class CallJournal {
   private readonly store: JournalStore;
@@ -136,6 +139,7 @@ export class CallJournal {
   /** unrecordedCount when writes last worked again: the log tells how many went since. */
   private unrecordedBefore = 0;
   private overflowing = false;
+  private readonly hold: JournalHold;
   private pruning: Promise<void> | null = null;
   private readonly pruneTimer: NodeJS.Timeout;
   /** Calls and late answers written since the journal opened (a drain reports what it flushed). */
@@ -148,6 +152,11 @@ export class CallJournal {
     this.log = options.log;
     this.now = options.now ?? Date.now;
     this.flushDelayMs = options.flushDelayMs ?? 50;
+    this.hold = new JournalHold(
+      options.hold ?? holdNewCalls,
+      () => ({ calls: this.queue.length, bytes: this.queuedBytes }),
+      options.log,
+    );
     this.pruneTimer = setInterval(() => void this.prune(), options.pruneEveryMs ?? 10 * 60_000);
     this.pruneTimer.unref();
   }
@@ -185,6 +194,14 @@ export class CallJournal {
     this.queuedBytes += bytes;
     this.schedule();
     return handle;
+  }
+
+  /**
+   * Null while writing keeps up; else a promise the proxy awaits before a call is sent, resolved
+   * once writing has caught up or after a limit (JournalHold.room, decision 062).
+   */
+  room(): Promise<void> | null {
+    return this.hold.room();
   }
 
   /**
@@ -227,6 +244,11 @@ export class CallJournal {
    */
   get unrecordedCalls(): number {
     return this.unrecordedCount;
+  }
+
+  /** Calls the proxy held before sending them, for writing to catch up, since the journal opened. */
+  get heldCalls(): number {
+    return this.hold.heldCalls;
   }
 
   /** Writes everything queued so far. */
@@ -310,6 +332,7 @@ export class CallJournal {
     } finally {
       for (const item of batch) this.queuedBytes -= pendingBytes(item);
       if (this.overflowing && this.queue.length < maxQueued / 2) this.overflowing = false;
+      this.hold.written();
     }
   }
 

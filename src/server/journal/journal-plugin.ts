@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import type { PortalConfig } from '@/server/config';
 import type { PortalDatabase } from '@/server/store/database';
 import { CallJournal } from './call-journal';
+import type { HoldNewCalls } from './journal-hold';
 import { createJournalStore } from './store/journal-calls';
 import type { JournalStore } from './store/journal-store';
 import { createPostgresJournalStore } from './store/postgres/journal';
@@ -18,6 +19,8 @@ declare module 'fastify' {
 
 export interface JournalOptions {
   config: PortalConfig;
+  /** When the proxy holds new calls for the journal to catch up (tests make it hold at once). */
+  hold?: HoldNewCalls;
 }
 
 /**
@@ -27,7 +30,7 @@ export interface JournalOptions {
  * the app's logger as they are; a failing write is reported to /api/health.
  */
 export const journalPlugin = fp<JournalOptions>(
-  async (app, { config }) => {
+  async (app, { config, hold }) => {
     if (!config.journal.enabled) {
       app.decorate('journal', null);
       return;
@@ -46,6 +49,7 @@ export const journalPlugin = fp<JournalOptions>(
       log: app.log,
       setting: database.setting,
       onHealth: (problem) => healthReports.report('journal', problem),
+      ...(hold ? { hold } : {}),
     });
     app.decorate('journal', journal);
     // The size is read through the store as opened, not timed: a scrape's reads are not the

@@ -54,7 +54,8 @@ function errorCodeOf(body: Buffer | null): string | null {
  * hook that records every answer under /api/vms — forwarded, failed, or refused by the proxy
  * before or after its handler ran (org checks, body shape, 413, 415, 429, unknown paths) — save,
  * with sign-in on, those to calls made without a session.
- * Recording is a push onto the journal's queue; nothing here waits.
+ * Recording is a push onto the journal's queue; nothing here waits, except `room` before a call
+ * is sent while the journal's writing is far behind.
  */
 export class ProxyTap {
   constructor(
@@ -77,6 +78,11 @@ export class ProxyTap {
     const note = newCallNote(operation);
     request.journalNote = note;
     return note;
+  }
+
+  /** Null while the journal keeps up; else what to await before the call is sent (CallJournal.room). */
+  room(): Promise<void> | null {
+    return this.journal.room();
   }
 
   /** Whether the call names the journal entry it re-sends (`X-Portal-Replay-Of`). */

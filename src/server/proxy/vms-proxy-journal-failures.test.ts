@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { journalDetailSchema, journalPageSchema } from '@/domain/journal';
 import { portalSchemaVersion } from '@/server/portal-schema';
 import {
+  defaultResponder,
   requisitionImportPath,
   startCaptureUpstream,
   startTestPortal,
@@ -109,6 +110,45 @@ describe('a journal that cannot be written', () => {
       msg: 'call journal: writes work again',
       unrecorded: 4,
     });
+  });
+});
+
+describe('a journal whose writing is behind', () => {
+  it('holds a new call before it is sent until the calls waiting are written', async () => {
+    // Held from one call waiting: each call finds the one before it still queued (the journal
+    // writes ~50 ms after an answer), as every call does under a load the writer cannot match.
+    const running = await startTestPortal(testConfig(upstream.url, { PORTAL_DB: file }), {
+      journalHold: { fromCalls: 1, fromBytes: 64 * 1024 * 1024, atMostMs: 60_000 },
+    });
+    portals.push(running);
+    const reader = new Database(file, { readonly: true });
+    const count = reader.prepare<[], { n: number }>('SELECT count(*) AS n FROM journal_calls');
+    const writtenWhenSent: number[] = [];
+    upstream.respondWith((captured) => {
+      writtenWhenSent.push(count.get()?.n ?? -1);
+      return defaultResponder(captured);
+    });
+    for (let i = 0; i < 3; i += 1) {
+      const res = await running.call('POST', requisitionImportPath, { headers: json, body: batch });
+      expect(res.status).toBe(202);
+    }
+    reader.close();
+    // Each call reached the VMS only once the calls before it were in the journal.
+    expect(writtenWhenSent).toEqual([0, 1, 2]);
+    const behind =
+      'call journal: writing is behind; new calls wait before they are sent until it catches up';
+    const caughtUp = 'call journal: writing caught up; calls go on at once';
+    expect(
+      running
+        .logLines()
+        .filter((line) => String(line.msg).startsWith('call journal'))
+        .map((line) => [line.msg, line.waiting ?? line.held]),
+    ).toEqual([
+      [behind, 1],
+      [caughtUp, 1],
+      [behind, 1],
+      [caughtUp, 1],
+    ]);
   });
 });
 

@@ -154,6 +154,11 @@ const forwarding: FastifyPluginAsync<VmsProxyOptions> = async (
   async function handle(request: ProxyRequest, reply: FastifyReply, operation: VmsOperation) {
     const started = performance.now();
     const note = tap?.begin(request, operation);
+    // A journal far behind holds the call here, before anything is sent or any key recorded: held,
+    // a call is late; let through, it would go unrecorded. Almost always there is room, and no
+    // await (an await costs turns of the event loop).
+    const held = tap?.room();
+    if (held) await held;
     const channel = channelFor(
       channels,
       upstreams,
