@@ -58,6 +58,7 @@ export const journalPlugin = fp<JournalOptions>(
     app.portalMetrics?.setSources({
       journalBacklog: () => journal.backlog,
       journalUnrecorded: () => journal.unrecordedCalls,
+      journalHeld: () => journal.heldCalls,
       journalSize: async () => ({
         entries: await untimed.count(),
         bytes: await untimed.usedBytes(),

@@ -162,6 +162,8 @@ describe('the metrics after a batch and sign-ins', () => {
     expect(sampleValue(first, 'vms_portal_journal_backlog')).toBeGreaterThanOrEqual(0);
     expect(first.types.get('vms_portal_journal_unrecorded_total')).toBe('counter');
     expect(sampleValue(first, 'vms_portal_journal_unrecorded_total')).toBe(0);
+    expect(first.types.get('vms_portal_journal_held_total')).toBe('counter');
+    expect(sampleValue(first, 'vms_portal_journal_held_total')).toBe(0);
     expect(first.types.get('vms_portal_journal_pruned_total')).toBe('counter');
     expect(
       sampleValue(first, 'vms_portal_db_query_duration_seconds_count', {

@@ -1,10 +1,11 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { AuditEvent, AuditFields } from '@/server/accounts/audit';
-import { withDeadline } from '@/server/ops/deadline';
 import type { CallAnswerFields, CallLine } from '@/server/proxy/call-line';
+import { metricPrefix } from './metric-prefix';
+import { registerScrapedMetrics, type ScrapeSources } from './scraped-metrics';
 
-/** Every metric the portal exports starts with this, Node's process metrics included. */
-export const metricPrefix = 'vms_portal_';
+export { metricPrefix } from './metric-prefix';
+export type { ScrapeSources } from './scraped-metrics';
 
 /**
  * What the proxy's one line per call holds that the metrics read. `connection` is the VMS
@@ -51,26 +52,11 @@ function cached<T>(map: Map<string, T>, key: string, make: () => T): T {
   return found;
 }
 
-/** Well inside Prometheus' default scrape timeout of 10 s. */
-const journalSizeWaitMs = 2000;
-
 /** Up to a minute: the VMS's default wait is 30 s, and a slow answer must still land in a bucket. */
 const vmsCallBuckets = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const httpBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 /** From half a millisecond: most store calls are a prepared SQLite statement. */
 const databaseBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
-
-/** What the journal and the database report when scraped; each may be absent. */
-export interface ScrapeSources {
-  /** Calls waiting in the journal's queue. */
-  journalBacklog?: () => number;
-  /** Calls the journal let go unrecorded since the process started. */
-  journalUnrecorded?: () => number;
-  /** Calls the journal holds, and the bytes it takes (read from the database on each scrape). */
-  journalSize?: () => Promise<{ entries: number; bytes: number }>;
-  /** PostgreSQL's pool: connections open, idle, and queries waiting for one. */
-  pool?: () => { total: number; idle: number; waiting: number };
-}
 
 /**
  * The portal's metrics, in a registry of their own: two portals in one process (the tests, the
@@ -221,70 +207,7 @@ export class PortalMetrics {
     });
 
     // Read when scraped, not kept up to date on every call: the sources are cheap to ask.
-    const sources = () => this.sources;
-    // One read of the journal's size serves both of its gauges in the same scrape. A database
-    // that does not answer in time leaves them at the last figure read, rather than make the
-    // scraper time out and lose every other figure with them.
-    let sizeRead: Promise<{ entries: number; bytes: number } | null> | null = null;
-    const readJournalSize = (from: ScrapeSources) => {
-      const reading = (from.journalSize?.() ?? Promise.resolve(null)).catch(() => null);
-      sizeRead ??= withDeadline(reading, journalSizeWaitMs, () => null).finally(() =>
-        setImmediate(() => (sizeRead = null)),
-      );
-      return sizeRead;
-    };
-    new Gauge({
-      name: `${metricPrefix}journal_backlog`,
-      help: 'Calls waiting in the call journal queue to be written.',
-      registers,
-      collect() {
-        const backlog = sources().journalBacklog;
-        if (backlog) this.set(backlog());
-      },
-    });
-    new Counter({
-      name: `${metricPrefix}journal_unrecorded_total`,
-      help: 'Calls the call journal let go unrecorded: its queue far behind, or a write that failed.',
-      registers,
-      collect() {
-        const unrecorded = sources().journalUnrecorded;
-        if (!unrecorded) return;
-        // The journal counts them itself, from its start as this process's counters do.
-        this.reset();
-        this.inc(unrecorded());
-      },
-    });
-    new Gauge({
-      name: `${metricPrefix}journal_entries`,
-      help: 'Calls the call journal holds (every process on a shared database counts the same ones).',
-      registers,
-      async collect() {
-        const size = await readJournalSize(sources());
-        if (size) this.set(size.entries);
-      },
-    });
-    new Gauge({
-      name: `${metricPrefix}journal_bytes`,
-      help: 'Bytes the call journal takes in the portal database (what JOURNAL_MAX_MB bounds).',
-      registers,
-      async collect() {
-        const size = await readJournalSize(sources());
-        if (size) this.set(size.bytes);
-      },
-    });
-    new Gauge({
-      name: `${metricPrefix}db_pool_connections`,
-      help: 'PostgreSQL pool connections by state: total open, idle, and queries waiting for one (absent on SQLite).',
-      labelNames: ['state'],
-      registers,
-      collect() {
-        const pool = sources().pool?.();
-        if (!pool) return;
-        this.set({ state: 'total' }, pool.total);
-        this.set({ state: 'idle' }, pool.idle);
-        this.set({ state: 'waiting' }, pool.waiting);
-      },
-    });
+    registerScrapedMetrics(registers, () => this.sources);
   }
 
   /** Where the scrape-time figures come from, once the journal and the database are open. */
