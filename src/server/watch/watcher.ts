@@ -109,6 +109,8 @@ export class Watcher {
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly busy = new Map<string, number>();
   private readonly looks = new TableLooks(() => this.look());
+  /** Watches being recorded: a stopping process finishes them before its queue stops. */
+  private readonly accepting = new Set<Promise<boolean>>();
 
   constructor(private readonly options: WatcherOptions) {
     this.now = options.now ?? Date.now;
@@ -118,6 +120,16 @@ export class Watcher {
 
   /** Records the watch of a batch the VMS accepted; false when it had one already. */
   async accepted(batch: AcceptedBatch): Promise<boolean> {
+    const recording = this.record(batch);
+    this.accepting.add(recording);
+    try {
+      return await recording;
+    } finally {
+      this.accepting.delete(recording);
+    }
+  }
+
+  private async record(batch: AcceptedBatch): Promise<boolean> {
     const watch: NewWatch = {
       connection: batch.connection,
       batchId: batch.batchId,
@@ -155,6 +167,7 @@ export class Watcher {
     for (const watch of await store.due(Number.MAX_SAFE_INTEGER, 10_000)) {
       await queue.added(watch.connection, watch.batchId, watch.nextAt);
     }
+    void this.looks.wake();
   }
 
   /** One check the queue runs; when the next is due, or null once the watch is finished. */
@@ -163,12 +176,20 @@ export class Watcher {
     const watch = (await store.byBatch(batchId)).find((found) => found.connection === connection);
     if (!watch || watch.state !== 'watching') return null;
     const now = this.now();
-    // Another check holds the batch (a job run again while the first is still at the VMS):
-    // this one comes back when that lease has run out.
     const until = now + this.options.leaseMs(connection);
-    if (!(await store.claim(connection, batchId, this.owner, until, now))) return until;
+    // Another check holds the batch: a job run again while the first is still at the VMS, or
+    // failed by a process that stopped as its check ended (it gives its lease back once stopped).
+    // This one comes back after the first step of the backoff, not when the lease runs out (the
+    // VMS's timeout and a minute): the holder's check takes well under a second, and the batch
+    // would go unwatched for the rest of the lease.
+    if (!(await store.claim(connection, batchId, this.owner, until, now))) {
+      return Math.min(until, now + this.backoff.firstMs);
+    }
     const outcome = await this.check(watch);
-    if (outcome === null) return until;
+    // A check that failed is looked at again when its lease runs out; but one cut short by this
+    // process stopping, after the first step of the backoff: this process gives its leases back
+    // as it stops, and another takes the batch then instead of a minute and more later.
+    if (outcome === null) return this.looks.closed ? now + this.backoff.firstMs : until;
     return outcome.state === 'watching' ? outcome.nextAt : null;
   }
 
@@ -178,10 +199,13 @@ export class Watcher {
     void this.looks.wake();
   }
 
-  /** Stops looking and waits for the checks in flight. */
+  /** Stops looking and waits for the checks in flight and the watches being recorded. */
   async close(): Promise<void> {
     await this.looks.close();
     await Promise.allSettled([...this.inFlight.values()]);
+    // A batch accepted a moment before the stop has its watch recorded and its first check sent
+    // to the queue before the queue stops: recorded without a job, no process would check it.
+    await Promise.allSettled([...this.accepting]);
     await this.options.queue?.close();
     // A check the queue stopped mid-way leaves its lease: given back, another process takes the
     // batch at once rather than when the lease runs out.
@@ -190,16 +214,37 @@ export class Watcher {
     });
   }
 
-  /** Takes the checks due; answers when to look again: when the next is due, at most `idleMs`. */
+  /**
+   * Takes the checks due (with a queue: hands the queue again those no check holds); answers
+   * when to look again: when the next is due, at most `idleMs`.
+   */
   private async look(): Promise<number | null> {
     const idle = this.options.idleMs ?? 5000;
     try {
+      const { queue } = this.options;
+      if (queue) {
+        await this.handDue(queue);
+        return idle;
+      }
       await this.takeDue();
       const next = await this.options.store.nextDueAt();
       return next === null ? idle : Math.min(idle, Math.max(10, next - this.now()));
     } catch (error) {
       this.options.log.warn({ err: error }, 'batch watch: could not read the watches');
       return idle;
+    }
+  }
+
+  /**
+   * A watch due that no check holds may have lost its job: a process that died between
+   * recording a watch and sending its first check, or whose check could not send the next. The
+   * queue adds nothing for a batch it holds a job for, so handing it every such watch again
+   * costs a look and finds the lost ones.
+   */
+  private async handDue(queue: WatchQueue): Promise<void> {
+    for (const watch of await this.options.store.due(this.now(), dueBatch)) {
+      if (this.looks.closed) return;
+      await queue.added(watch.connection, watch.batchId, watch.nextAt);
     }
   }
 
