@@ -1,6 +1,6 @@
 import type { JournalSettings } from '@/server/config';
 import { RecordMaker, type CallToRecord, type LateAnswerToRecord } from './call-record';
-import { holdNewCalls, JournalHold, type HoldNewCalls } from './journal-hold';
+import { holdNewCalls, JournalHold, type HoldLog, type HoldNewCalls } from './journal-hold';
 import { pruneJournal } from './journal-retention';
 import type {
   JournalLateRecord,
@@ -36,10 +36,8 @@ type Pending =
   | { kind: 'late'; call: RecordedCall; answer: LateAnswerToRecord };
 
 /** Where the journal reports: the server's logger. Never given a body. */
-export interface JournalLog {
+export interface JournalLog extends HoldLog {
   error(details: { code: string; reason: string }, message: string): void;
-  warn(details: Record<string, number>, message: string): void;
-  info(details: Record<string, number>, message: string): void;
 }
 
 export interface CallJournalOptions {

@@ -36,14 +36,15 @@ export interface HoldLog {
 export class JournalHold {
   /** Each held call's release. */
   private held: (() => void)[] = [];
+  /** Calls held since the journal opened. */
+  private heldCount = 0;
   /**
-   * Calls held since writing fell behind, or null while it keeps up. The log says when holding
-   * starts, and when the queue is down to a quarter of the marks, how many calls were held: the
-   * queue hovers at the marks while the load lasts, and a line each time it dips under them
+   * heldCount when writing fell behind, or null while it keeps up. The log says when holding
+   * starts, and when the queue is down to a quarter of the marks, how many calls were held since:
+   * the queue hovers at the marks while the load lasts, and a line each time it dips under them
    * would be hundreds a minute.
    */
-  private heldSinceBehind: number | null = null;
-  private heldCount = 0;
+  private heldBefore: number | null = null;
 
   constructor(
     private readonly marks: HoldNewCalls,
@@ -64,14 +65,13 @@ export class JournalHold {
    */
   room(): Promise<void> | null {
     if (!this.behind()) return null;
-    if (this.heldSinceBehind === null) {
-      this.heldSinceBehind = 0;
+    if (this.heldBefore === null) {
+      this.heldBefore = this.heldCount;
       this.log.warn(
         { waiting: this.waiting().calls },
         'call journal: writing is behind; new calls wait before they are sent until it catches up',
       );
     }
-    this.heldSinceBehind += 1;
     this.heldCount += 1;
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, this.marks.atMostMs);
@@ -84,14 +84,14 @@ export class JournalHold {
 
   /** After a write: lets the held calls go once the queue is back under the marks. */
   written(): void {
-    if (this.heldSinceBehind === null || this.behind()) return;
+    if (this.heldBefore === null || this.behind()) return;
     for (const release of this.held.splice(0)) release();
     if (this.behind(1 / 4)) return;
     this.log.info(
-      { held: this.heldSinceBehind },
+      { held: this.heldCount - this.heldBefore },
       'call journal: writing caught up; calls go on at once',
     );
-    this.heldSinceBehind = null;
+    this.heldBefore = null;
   }
 
   /** Whether the queue is at the marks (`share` 1) or at that share of them. */
